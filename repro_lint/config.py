@@ -1,0 +1,271 @@
+"""``[tool.repro-lint]`` configuration: finding it, validating it, and selecting rules.
+
+The configuration is data only: it is parsed as TOML and checked key by key; nothing in it
+is ever imported or evaluated. An unknown key or a value of the wrong type is a
+:class:`ConfigError` naming the key and the file (the CLI exits with status 2).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+if sys.version_info >= (3, 11):  # pragma: no cover - version dependent
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+#: the newest torch release whose behaviour the version-aware rules know
+NEWEST_KNOWN_TORCH: Tuple[int, int] = (2, 14)
+GENERATORS = ("torch", "numpy", "random")
+SEED_EFFECTS = GENERATORS + ("deterministic",)
+CONFIG_FILES = (".repro-lint.toml", "repro-lint.toml", "pyproject.toml")
+SECTION = "repro-lint"
+
+
+class ConfigError(Exception):
+    """Bad configuration: the message names the file and the key."""
+
+
+def parse_version(text: str) -> Optional[Tuple[int, int]]:
+    match = re.match(r"\s*(\d+)\.(\d+)", text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def installed_torch_version() -> Optional[Tuple[int, int]]:
+    """The installed torch's version from package metadata, without importing torch."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        return parse_version(version("torch"))
+    except PackageNotFoundError:
+        return None
+    except Exception:  # broken metadata must not break linting
+        return None
+
+
+# -- schema ------------------------------------------------------------------------------
+
+
+def _str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _per_file_ignores(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and _str_list(v) for k, v in value.items())
+
+
+def _seed_functions(value: Any) -> bool:
+    if _str_list(value):
+        return True
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and _str_list(v) and set(v) <= set(SEED_EFFECTS) for k, v in value.items()
+    )
+
+
+def _torch_version(value: Any) -> bool:
+    return isinstance(value, str) and parse_version(value) is not None
+
+
+def _seed(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**32 - 1
+
+
+#: key -> (check, description of the expected type)
+SCHEMA: Dict[str, Tuple[Callable[[Any], bool], str]] = {
+    "select": (_str_list, "a list of rule codes or prefixes"),
+    "ignore": (_str_list, "a list of rule codes or prefixes"),
+    "extend-select": (_str_list, "a list of rule codes or prefixes"),
+    "per-file-ignores": (_per_file_ignores, "a table of glob = [codes]"),
+    "exclude": (_str_list, "a list of glob patterns"),
+    "extend-exclude": (_str_list, "a list of glob patterns"),
+    "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
+    "entry-points": (_str_list, "a list of glob patterns"),
+    "seed-functions": (
+        _seed_functions,
+        "a list of qualified function names, or a table of name = [generators] "
+        f"with generators among {', '.join(SEED_EFFECTS)}",
+    ),
+    "torch-version": (_torch_version, 'a version string such as "2.13"'),
+    "seed": (_seed, "an integer between 0 and 2**32-1"),
+    "fix-style": (lambda v: v in ("runtime", "inline"), '"runtime" or "inline"'),
+}
+
+
+@dataclass
+class Settings:
+    """The effective configuration of one run (config file merged with the command line)."""
+
+    select: Optional[List[str]] = None
+    ignore: List[str] = field(default_factory=list)
+    extend_select: List[str] = field(default_factory=list)
+    per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
+    exclude: List[str] = field(default_factory=list)
+    extend_exclude: List[str] = field(default_factory=list)
+    respect_gitignore: bool = True
+    entry_points: List[str] = field(default_factory=list)
+    seed_functions: Dict[str, List[str]] = field(default_factory=dict)
+    torch_version_text: Optional[str] = None
+    seed: int = 0
+    fix_style: str = "runtime"
+    #: where the configuration came from (None: defaults), and the folder paths are relative to
+    config_path: Optional[Path] = None
+    root: Path = field(default_factory=Path.cwd)
+
+    @property
+    def torch_version(self) -> Tuple[int, int]:
+        """Target torch version: the config's, else the installed torch's, else the newest known."""
+        if self.torch_version_text:
+            parsed = parse_version(self.torch_version_text)
+            if parsed:
+                return parsed
+        cached = getattr(self, "_installed_torch", None)
+        if cached is None:
+            cached = installed_torch_version() or NEWEST_KNOWN_TORCH
+            object.__setattr__(self, "_installed_torch", cached)
+        return cached
+
+    def with_overrides(self, **changes: Any) -> "Settings":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def fingerprint(self) -> str:
+        """A stable text of everything that can change a finding (for the cache key)."""
+        keys = sorted(SCHEMA)
+        values = {k: getattr(self, k.replace("-", "_"), None) for k in keys if k != "torch-version"}
+        values["torch-version"] = self.torch_version
+        return repr(sorted(values.items()))
+
+
+def _read_toml(path: Path) -> Dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from None
+
+
+def _section(path: Path, data: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        section = tool.get(SECTION) if isinstance(tool, dict) else None
+        if section is not None and not isinstance(section, dict):
+            raise ConfigError(f"{path}: [tool.{SECTION}] must be a table")
+        return section
+    return data
+
+
+def find_config(start: Path) -> Optional[Path]:
+    """The nearest configuration file at or above ``start``: ``.repro-lint.toml``,
+    ``repro-lint.toml``, or a ``pyproject.toml`` that has a ``[tool.repro-lint]`` table."""
+    start = start.resolve()
+    folder = start if start.is_dir() else start.parent
+    for candidate_dir in (folder, *folder.parents):
+        for name in CONFIG_FILES:
+            candidate = candidate_dir / name
+            if not candidate.is_file():
+                continue
+            if name != "pyproject.toml":
+                return candidate
+            try:
+                data = _read_toml(candidate)
+            except ConfigError:
+                return candidate  # report the broken file rather than skip past it
+            if _section(candidate, data) is not None:
+                return candidate
+    return None
+
+
+def find_root(start: Path) -> Path:
+    """The project root when no configuration names it: the nearest folder with ``.git``
+    or ``pyproject.toml`` at or above ``start``, else ``start``'s folder."""
+    start = start.resolve()
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists() or (candidate / "pyproject.toml").is_file():
+            return candidate
+    return folder
+
+
+def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = None) -> Settings:
+    """Load the explicit ``config_path``, or the nearest configuration above ``start``."""
+    explicit = config_path is not None
+    if config_path is None:
+        config_path = find_config(start or Path.cwd())
+    if config_path is None:
+        return Settings(root=find_root(start or Path.cwd()))
+    config_path = Path(config_path)
+    if explicit and not config_path.is_file():
+        raise ConfigError(f"{config_path}: configuration file not found")
+    section = _section(config_path, _read_toml(config_path))
+    settings = Settings(config_path=config_path.resolve(), root=config_path.resolve().parent)
+    if section is None:
+        return settings
+    for key, value in section.items():
+        if key not in SCHEMA:
+            known = ", ".join(sorted(SCHEMA))
+            raise ConfigError(f"{config_path}: unknown key '{key}' in [tool.{SECTION}] (known keys: {known})")
+        check, expected = SCHEMA[key]
+        if not check(value):
+            raise ConfigError(f"{config_path}: '{key}' must be {expected}, got {value!r}")
+        if key == "seed-functions" and isinstance(value, list):
+            value = {name: list(GENERATORS) for name in value}
+        attr = "torch_version_text" if key == "torch-version" else key.replace("-", "_")
+        setattr(settings, attr, value)
+    for key in ("select", "ignore", "extend-select"):
+        validate_selectors(getattr(settings, key.replace("-", "_")) or [], f"{config_path}: '{key}'")
+    for pattern, codes in settings.per_file_ignores.items():
+        validate_selectors(codes, f"{config_path}: 'per-file-ignores' for {pattern!r}")
+    return settings
+
+
+# -- rule selection ------------------------------------------------------------------------
+
+
+def validate_selectors(selectors: Iterable[str], where: str) -> None:
+    from .rules import all_rules
+
+    codes = list(all_rules())
+    for selector in selectors:
+        if selector == "ALL":
+            continue
+        if not any(code.startswith(selector) for code in codes):
+            raise ConfigError(f"{where}: unknown rule code or prefix {selector!r}")
+
+
+def _longest_match(code: str, selectors: Sequence[str]) -> int:
+    """Length of the most specific selector matching ``code`` (-1: none; ``ALL`` counts 0)."""
+    best = -1
+    for selector in selectors:
+        if selector == "ALL":
+            best = max(best, 0)
+        elif code.startswith(selector):
+            best = max(best, len(selector))
+    return best
+
+
+def selected_codes(settings: Settings) -> List[str]:
+    """Codes of the enabled rules, resolved the way ruff resolves them: the most specific
+    selector wins, so ``select = ["RPL2"]`` with ``ignore = ["RPL205"]`` keeps RPL201 only,
+    and ``ignore = ["RPL2"]`` with ``extend-select = ["RPL201"]`` keeps RPL201. Rules that
+    are off by default are enabled only when a selector names them (or ``ALL``)."""
+    from .rules import all_rules
+
+    enabled = []
+    explicit = list(settings.select or []) + list(settings.extend_select)
+    for code, rule in all_rules().items():
+        chosen = _longest_match(code, explicit)
+        if settings.select is None and rule.default:
+            chosen = max(chosen, 0)
+        if chosen < 0:
+            continue
+        if _longest_match(code, settings.ignore) >= chosen and _longest_match(code, settings.ignore) >= 0:
+            continue
+        enabled.append(code)
+    return enabled

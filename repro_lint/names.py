@@ -1,0 +1,114 @@
+"""Qualified-name resolution from a module's own import table.
+
+``import torch.nn.functional as F`` makes ``F.dropout`` resolve to
+``torch.nn.functional.dropout``; ``from torch.backends import cudnn as cb`` makes
+``cb.benchmark`` resolve to ``torch.backends.cudnn.benchmark``. A simple alias assignment at
+any level (``cudnn = torch.backends.cudnn``) is followed too. This is deliberately much
+cheaper than LibCST's scope analysis: one dictionary per module, filled as imports are met.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Union
+
+import libcst as cst
+
+
+def dotted_name(node: cst.CSTNode) -> Optional[str]:
+    """``a.b.c`` for a Name/Attribute chain, else None (calls, subscripts, ...)."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def module_name_of(node: Union[cst.Attribute, cst.Name]) -> str:
+    name = dotted_name(node)
+    assert name is not None
+    return name
+
+
+class ImportTable:
+    """Maps local names to the fully qualified names they were imported as."""
+
+    def __init__(self, module_name: str = "", is_package: bool = False) -> None:
+        self.module_name = module_name
+        self.is_package = is_package
+        self.aliases: Dict[str, str] = {}
+
+    # -- filling -----------------------------------------------------------------------
+    def add(self, node: cst.CSTNode) -> None:
+        if isinstance(node, cst.Import):
+            self.add_import(node)
+        elif isinstance(node, cst.ImportFrom):
+            self.add_import_from(node)
+
+    def add_import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = module_name_of(alias.name)
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.aliases[alias.asname.name.value] = full
+            else:
+                head = full.split(".", 1)[0]
+                self.aliases[head] = head
+
+    def add_import_from(self, node: cst.ImportFrom) -> None:
+        base = self.resolve_relative(len(node.relative), module_name_of(node.module) if node.module else "")
+        if base is None or isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = module_name_of(alias.name)
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            self.aliases[local] = f"{base}.{name}" if base else name
+
+    def resolve_relative(self, level: int, module: str) -> Optional[str]:
+        """The absolute module that ``from <dots><module> import ...`` refers to."""
+        if level == 0:
+            return module
+        if not self.module_name:
+            return None
+        parts = self.module_name.split(".")
+        if not self.is_package:
+            parts = parts[:-1]
+        if level - 1 > len(parts):
+            return None
+        parts = parts[: len(parts) - (level - 1)]
+        if module:
+            parts.append(module)
+        return ".".join(parts) if parts else None
+
+    def add_assignment(self, target: cst.CSTNode, value: cst.CSTNode) -> None:
+        """Follow ``alias = torch.backends.cudnn``; rebinding a known alias to anything else forgets it."""
+        if not isinstance(target, cst.Name):
+            return
+        qualified = self.qualify(value)
+        if qualified is not None and "." in qualified:
+            self.aliases[target.value] = qualified
+        elif target.value in self.aliases:
+            del self.aliases[target.value]
+
+    # -- querying ----------------------------------------------------------------------
+    def qualify(self, node: cst.CSTNode) -> Optional[str]:
+        """The qualified name of a Name/Attribute chain whose head was imported, else None."""
+        name = dotted_name(node)
+        if name is None:
+            return None
+        return self.qualify_dotted(name)
+
+    def qualify_dotted(self, name: str) -> Optional[str]:
+        head, _, rest = name.partition(".")
+        target = self.aliases.get(head)
+        if target is None:
+            return None
+        return f"{target}.{rest}" if rest else target
+
+    def imports_module(self, prefix: str) -> bool:
+        """True if anything was imported from ``prefix`` (a module or one of its submodules)."""
+        dotted = prefix + "."
+        return any(v == prefix or v.startswith(dotted) for v in self.aliases.values())

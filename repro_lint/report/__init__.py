@@ -1,0 +1,37 @@
+"""Reporters: each turns the run's diagnostics into one output format.
+
+A reporter is a function ``(diagnostics, out, options) -> None`` registered in :data:`FORMATS`
+under its ``--output-format`` name. Diagnostics arrive sorted by path and position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, List, TextIO
+
+from ..diagnostics import Diagnostic
+
+
+@dataclass
+class ReportOptions:
+    quiet: bool = False
+    statistics: bool = False
+    files_checked: int = 0
+    #: True after --fix: say how many were fixed
+    fixed: int = 0
+
+
+Reporter = Callable[[List[Diagnostic], TextIO, ReportOptions], None]
+FORMATS: Dict[str, Reporter] = {}
+
+
+def register(name: str) -> Callable[[Reporter], Reporter]:
+    def wrap(func: Reporter) -> Reporter:
+        FORMATS[name] = func
+        return func
+
+    return wrap
+
+
+from . import json as _json  # noqa: E402,F401  (registers "json")
+from . import text as _text  # noqa: E402,F401  (registers "text")

@@ -1,0 +1,59 @@
+"""``path:line:col: RPLnnn message`` lines, then a one-line summary (ruff's words)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import List, TextIO
+
+from ..diagnostics import Diagnostic
+from ..rules import all_rules
+from . import ReportOptions, register
+
+
+def format_line(diag: Diagnostic) -> str:
+    return f"{diag.path}:{diag.start[0]}:{diag.start[1] + 1}: {diag.code} {diag.message}"
+
+
+def summary(diagnostics: List[Diagnostic], options: ReportOptions) -> List[str]:
+    lines = []
+    if options.fixed:
+        lines.append(f"Fixed {options.fixed} error{'s' if options.fixed != 1 else ''}.")
+    if not diagnostics:
+        if not options.fixed:
+            lines.append("All checks passed!")
+        return lines
+    count = len(diagnostics)
+    lines.append(f"Found {count} error{'s' if count != 1 else ''}.")
+    fixable = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == "safe")
+    unsafe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability == "unsafe")
+    if fixable:
+        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
+    if unsafe:
+        lines.append(f"{unsafe} more fixable with the `--fix --unsafe-fixes` option.")
+    return lines
+
+
+def statistics(diagnostics: List[Diagnostic]) -> List[str]:
+    rules = all_rules()
+    counts = Counter(d.code for d in diagnostics)
+    fixable = {d.code for d in diagnostics if d.fix is not None}
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    lines = []
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        name = rules[code].name if code in rules else ""
+        mark = "[*] " if code in fixable else "    "
+        lines.append(f"{count:>{width}}\t{code}\t{mark}{name}")
+    return lines
+
+
+@register("text")
+def report_text(diagnostics: List[Diagnostic], out: TextIO, options: ReportOptions) -> None:
+    if options.statistics:
+        body = statistics(diagnostics)
+    else:
+        body = [format_line(d) for d in diagnostics]
+    for line in body:
+        out.write(line + "\n")
+    if not options.quiet and not options.statistics:
+        for line in summary(diagnostics, options):
+            out.write(line + "\n")

@@ -1,0 +1,226 @@
+"""What a rule is, and the per-file context it sees.
+
+A rule is one class that declares, in one place, its code, kebab-case name, message (which
+says what to do), whether it is on by default, whether and how safely it can be fixed, and
+the words a file must contain for the rule to possibly fire (the text prefilter uses them,
+so a rule can never be skipped by mistake). Subclassing registers the rule.
+
+Rules get ``visit_<Node>``/``leave_<Node>`` calls from one shared traversal per file and
+call :meth:`Rule.report`. Nodes are turned into positions only after the traversal, and only
+for files that reported something.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Type, Union
+
+import libcst as cst
+
+from ..diagnostics import SAFE, UNSAFE
+from ..names import ImportTable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..config import Settings
+    from ..context import ProjectContext
+
+RULES: Dict[str, Type["Rule"]] = {}
+
+
+@dataclass
+class NodeEdit:
+    """An edit anchored on a CST node, turned into a text :class:`~repro_lint.diagnostics.Edit`
+    once positions are known. ``kind`` is ``replace``, ``before`` (insert at the node's start)
+    or ``after`` (insert at its end). ``node`` may be None with ``at=(line, col)``."""
+
+    kind: str
+    content: str
+    node: Optional[cst.CSTNode] = None
+    at: Optional[Tuple[int, int]] = None
+
+
+@dataclass
+class PendingReport:
+    code: str
+    message: str
+    node: cst.CSTNode
+    edits: List[NodeEdit] = field(default_factory=list)
+    fix_message: str = ""
+    applicability: Optional[str] = None
+
+
+class FileContext:
+    """Everything a rule may ask about the file being linted."""
+
+    def __init__(
+        self,
+        path: str,
+        source: str,
+        module: cst.Module,
+        names: ImportTable,
+        settings: "Settings",
+        project: "ProjectContext",
+    ) -> None:
+        self.path = path
+        self.source = source
+        self.module = module
+        self.names = names
+        self.settings = settings
+        self.project = project
+        self.ancestors: List[cst.CSTNode] = []  # maintained by the traversal
+        self.reports: List[PendingReport] = []
+
+    @property
+    def module_name(self) -> str:
+        return self.names.module_name
+
+    @property
+    def is_entry_point(self) -> bool:
+        return self.project.is_entry_point(self.path, self.source)
+
+    def qualify(self, node: cst.CSTNode) -> Optional[str]:
+        return self.names.qualify(node)
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    @property
+    def parent(self) -> Optional[cst.CSTNode]:
+        """The parent of the node currently being visited."""
+        return self.ancestors[-1] if self.ancestors else None
+
+
+class Rule:
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    message: ClassVar[str] = ""
+    #: on unless a user selects it explicitly (opinionated or situational checks are off)
+    default: ClassVar[bool] = True
+    #: None (no fix), SAFE or UNSAFE
+    fix: ClassVar[Optional[str]] = None
+    fix_message: ClassVar[str] = ""
+    #: a file that contains none of these words cannot produce this rule (text prefilter)
+    triggers: ClassVar[Tuple[str, ...]] = ()
+    #: rules that only make sense with the whole project in view (entry points, helpers)
+    needs_project: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.code:
+            return  # an abstract helper base
+        if cls.code in RULES:
+            raise RuntimeError(f"rule code {cls.code} registered twice")
+        if not cls.name or not cls.message:
+            raise RuntimeError(f"rule {cls.code} must declare a name and a message")
+        if not cls.triggers and cls.code != "RPL001":
+            raise RuntimeError(f"rule {cls.code} must declare its trigger words")
+        if cls.fix not in (None, SAFE, UNSAFE):
+            raise RuntimeError(f"rule {cls.code}: fix must be None, 'safe' or 'unsafe'")
+        RULES[cls.code] = cls
+
+    def __init__(self, file: FileContext) -> None:
+        self.file = file
+
+    # -- helpers for rule bodies -----------------------------------------------------------
+    def qualify(self, node: cst.CSTNode) -> Optional[str]:
+        return self.file.names.qualify(node)
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: Optional[str] = None,
+        *,
+        edits: Sequence[NodeEdit] = (),
+        fix_message: Optional[str] = None,
+        applicability: Optional[str] = None,
+        **fmt: Any,
+    ) -> None:
+        """Report ``node``. ``message`` defaults to the class message formatted with ``fmt``.
+
+        ``edits`` make the finding fixable; they are ignored if the rule declares no fix.
+        """
+        text = message if message is not None else (self.message.format(**fmt) if fmt else self.message)
+        report = PendingReport(self.code, text, node)
+        if edits and self.fix is not None:
+            report.edits = list(edits)
+            report.fix_message = fix_message or (self.fix_message.format(**fmt) if fmt else self.fix_message)
+            report.applicability = applicability or self.fix
+        self.file.reports.append(report)
+
+    @staticmethod
+    def replace(node: cst.CSTNode, content: Union[str, cst.CSTNode], module: Optional[cst.Module] = None) -> NodeEdit:
+        if isinstance(content, cst.CSTNode):
+            content = (module or cst.Module(body=[])).code_for_node(content)
+        return NodeEdit("replace", content, node)
+
+    @staticmethod
+    def insert_before(node: cst.CSTNode, content: str) -> NodeEdit:
+        return NodeEdit("before", content, node)
+
+    @staticmethod
+    def insert_after(node: cst.CSTNode, content: str) -> NodeEdit:
+        return NodeEdit("after", content, node)
+
+    @staticmethod
+    def insert_at(line: int, col: int, content: str) -> NodeEdit:
+        return NodeEdit("at", content, None, (line, col))
+
+
+# -- small CST helpers shared by rules ---------------------------------------------------
+
+
+def keyword_arg(call: cst.Call, name: str) -> Optional[cst.Arg]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def argument(call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.Arg]:
+    """The argument bound to parameter ``name`` (by keyword, or by ``position`` if given).
+
+    Positional lookup stops at the first ``*args``/``**kwargs``: after it positions are unknown.
+    """
+    found = keyword_arg(call, name)
+    if found is not None or position is None:
+        return found
+    index = 0
+    for arg in call.args:
+        if arg.star or arg.keyword is not None:
+            return None
+        if index == position:
+            return arg
+        index += 1
+    return None
+
+
+def has_star_kwargs(call: cst.Call) -> bool:
+    return any(arg.star == "**" for arg in call.args)
+
+
+def is_true(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def is_false(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Name) and node.value == "False"
+
+
+def string_value(node: cst.CSTNode) -> Optional[str]:
+    """The value of a plain (non-f) string literal, or None."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def int_value(node: cst.CSTNode) -> Optional[int]:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = int_value(node.expression)
+        return -inner if inner is not None else None
+    return None

@@ -1,0 +1,130 @@
+"""Reading a Python file the way the interpreter does (PEP 263 cookie, BOM) and writing it
+back byte-for-byte the same way (encoding, BOM and line endings kept)."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+
+class SourceError(Exception):
+    """The file cannot be read or decoded. ``line``/``col`` locate the problem (1-based line)."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+@dataclass
+class Source:
+    text: str
+    encoding: str  # as detected: "utf-8", "utf-8-sig" (BOM), "latin-1", ...
+
+    def encode(self, text: str) -> bytes:
+        return text.encode(self.encoding)
+
+
+def decode(data: bytes) -> Source:
+    if b"\0" in data:
+        line = data.count(b"\n", 0, data.index(b"\0")) + 1
+        raise SourceError("binary file: contains NUL bytes, not Python source", line)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # unknown or conflicting coding cookie
+        raise SourceError(f"cannot decode: {exc.msg if hasattr(exc, 'msg') else exc}", getattr(exc, "lineno", 1) or 1)
+    try:
+        codecs.lookup(encoding)
+        text = data.decode(encoding)
+    except LookupError:
+        raise SourceError(f"cannot decode: unknown encoding {encoding!r}")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1)
+        raise SourceError(
+            f"cannot decode as {encoding}: byte 0x{data[exc.start]:02x} at offset {exc.start} is invalid "
+            "(add a PEP 263 coding cookie or save the file as UTF-8)",
+            line,
+            col,
+        ) from None
+    if encoding == "utf-8-sig" and text.startswith("\ufeff"):
+        text = text[1:]
+    return Source(text, encoding)
+
+
+def read_source(path: Path) -> Source:
+    try:
+        if os.path.isdir(path):
+            raise SourceError("is a directory, not a Python file")
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except SourceError:
+        raise
+    except OSError as exc:
+        raise SourceError(f"cannot read file: {exc.strerror or exc}") from None
+    return decode(data)
+
+
+def line_offsets(text: str) -> list:
+    """Offsets of the start of every line, with the same notion of a line break as LibCST
+    (``\\n``, ``\\r\\n`` or a lone ``\\r``)."""
+    offsets = [0]
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            offsets.append(i + 1)
+        elif ch == "\r":
+            if i + 1 < n and text[i + 1] == "\n":
+                i += 1
+            offsets.append(i + 1)
+        i += 1
+    return offsets
+
+
+def offset_of(offsets: list, line: int, col: int) -> int:
+    return offsets[line - 1] + col if line - 1 < len(offsets) else offsets[-1] + col
+
+
+def dominant_newline(text: str) -> str:
+    crlf = text.count("\r\n")
+    lf = text.count("\n") - crlf
+    cr = text.count("\r") - crlf
+    if crlf > lf and crlf >= cr:
+        return "\r\n"
+    if cr > lf:
+        return "\r"
+    return "\n"
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder and an atomic rename; keep the mode."""
+    import tempfile
+
+    path = Path(path)
+    mode: Optional[int] = None
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,185 @@
+"""The command-line contract, through the real command in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_cli, write
+
+HAZARD = "import torch\ntorch.backends.cudnn.benchmark = True\n"
+CLEAN = "import torch\ntorch.backends.cudnn.benchmark = False\n"
+
+
+def test_findings_exit_1_with_sorted_relative_lines(tmp_path: Path):
+    write(tmp_path, {"b.py": HAZARD, "a/z.py": HAZARD + "torch.backends.cudnn.enable = True\n"})
+    proc = run_cli(["."], tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:3] == [
+        "a/z.py:2:1: RPL201 " + lines[0].split(" RPL201 ", 1)[1],
+        "a/z.py:3:1: RPL205 " + lines[1].split(" RPL205 ", 1)[1],
+        "b.py:2:1: RPL201 " + lines[2].split(" RPL201 ", 1)[1],
+    ]
+    assert lines[3] == "Found 3 errors."
+
+
+def test_clean_file_exits_0(tmp_path: Path):
+    write(tmp_path, {"clean.py": CLEAN})
+    proc = run_cli(["clean.py"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "All checks passed!"
+
+
+def test_usage_errors_exit_2(tmp_path: Path):
+    proc = run_cli(["--no-such-flag"], tmp_path)
+    assert proc.returncode == 2 and "unrecognized arguments" in proc.stderr
+    proc = run_cli(["missing_dir"], tmp_path)
+    assert proc.returncode == 2 and "missing_dir: no such file or directory" in proc.stderr
+    proc = run_cli([".", "--select", "RPL9"], tmp_path)
+    assert proc.returncode == 2 and "RPL9" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_exit_zero_quiet_and_statistics(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD, "b.py": HAZARD})
+    proc = run_cli([".", "--exit-zero"], tmp_path)
+    assert proc.returncode == 0 and "Found 2 errors." in proc.stdout
+    proc = run_cli([".", "--quiet"], tmp_path)
+    assert proc.returncode == 1 and len(proc.stdout.splitlines()) == 2
+    proc = run_cli([".", "--statistics"], tmp_path)
+    assert proc.returncode == 1 and proc.stdout.split() == ["2", "RPL201", "[*]", "cudnn-benchmark-enabled"]
+
+
+def test_json_has_ruffs_shape(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD})
+    proc = run_cli([".", "--output-format", "json"], tmp_path)
+    assert proc.returncode == 1
+    (item,) = json.loads(proc.stdout)
+    assert set(item) == {"cell", "code", "end_location", "filename", "fix", "location", "message", "noqa_row", "url"}
+    assert item["code"] == "RPL201"
+    assert item["location"] == {"row": 2, "column": 1}
+    assert item["end_location"] == {"row": 2, "column": 31}
+    assert item["filename"] == str((tmp_path / "a.py").resolve())
+    assert item["noqa_row"] == 2 and item["url"].endswith("RPL201.md")
+    assert item["fix"]["applicability"] == "safe"
+    assert item["fix"]["edits"] == [{"content": "False", "location": {"row": 2, "column": 34}, "end_location": {"row": 2, "column": 38}}]
+    proc = run_cli([".", "--output-format", "json", "--select", "RPL5"], tmp_path)
+    assert proc.returncode == 0 and json.loads(proc.stdout) == []
+
+
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        (["--select", "RPL205"], ["RPL205"]),
+        (["--ignore", "RPL201"], ["RPL205"]),
+        (["--select", "RPL2", "--ignore", "RPL205"], ["RPL201"]),
+        (["--ignore", "RPL2", "--extend-select", "RPL201"], ["RPL201"]),
+        (["--select", "ALL", "--ignore", "RPL001,RPL205"], ["RPL201"]),
+    ],
+)
+def test_selection(tmp_path: Path, args, expected):
+    write(tmp_path, {"a.py": HAZARD + "torch.backends.cudnn.enable = True\n"})
+    proc = run_cli([".", "--quiet", *args], tmp_path)
+    assert [line.split()[1] for line in proc.stdout.splitlines()] == expected
+
+
+def test_pyproject_configuration_is_found_upward(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "x"\n\n[tool.repro-lint]\nignore = ["RPL201"]\nextend-exclude = ["vendored/"]\n',
+            "src/pkg/a.py": HAZARD + "torch.backends.cudnn.enable = True\n",
+            "src/vendored/b.py": HAZARD,
+        },
+    )
+    proc = run_cli([".", "--quiet"], tmp_path / "src")
+    assert proc.returncode == 1
+    assert [line.split()[1] for line in proc.stdout.splitlines()] == ["RPL205"]
+
+
+@pytest.mark.parametrize(
+    "config,words",
+    [
+        ("[tool.repro-lint]\nselectt = ['RPL201']\n", ["unknown key 'selectt'", "pyproject.toml"]),
+        ("[tool.repro-lint]\nselect = 'RPL201'\n", ["'select' must be a list", "pyproject.toml"]),
+        ("[tool.repro-lint]\ntorch-version = 2.13\n", ["'torch-version' must be", "pyproject.toml"]),
+        ("[tool.repro-lint]\nignore = ['XYZ1']\n", ["unknown rule code or prefix 'XYZ1'"]),
+        ("[tool.repro-lint\n", ["invalid TOML"]),
+    ],
+)
+def test_bad_configuration_exits_2_naming_key_and_file(tmp_path: Path, config, words):
+    write(tmp_path, {"pyproject.toml": config, "a.py": CLEAN})
+    proc = run_cli(["."], tmp_path)
+    assert proc.returncode == 2
+    for word in words:
+        assert word in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_explicit_config_file(tmp_path: Path):
+    write(tmp_path, {"custom.toml": "select = ['RPL205']\n", "a.py": HAZARD})
+    assert run_cli(["a.py", "--config", "custom.toml"], tmp_path).returncode == 0
+    proc = run_cli(["a.py", "--config", "nope.toml"], tmp_path)
+    assert proc.returncode == 2 and "nope.toml" in proc.stderr
+
+
+def test_discovery_skips_environments_and_gitignored_files_but_not_explicit_files(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            ".gitignore": "generated/\nscratch_*.py\n",
+            "train.py": HAZARD,
+            "generated/out.py": HAZARD,
+            "scratch_1.py": HAZARD,
+            ".venv/lib/x.py": HAZARD,
+            "myenv/pyvenv.cfg": "home = /usr\n",
+            "myenv/lib/y.py": HAZARD,
+            "build/z.py": HAZARD,
+            "node_modules/w.py": HAZARD,
+            "notes.txt": HAZARD,
+        },
+    )
+    (tmp_path / ".git").mkdir()
+    proc = run_cli([".", "--quiet"], tmp_path)
+    assert [line.split(":")[0] for line in proc.stdout.splitlines()] == ["train.py"]
+    proc = run_cli(["scratch_1.py", "--quiet"], tmp_path)
+    assert proc.returncode == 1 and proc.stdout.startswith("scratch_1.py:2:1: RPL201")
+
+
+def test_rule_and_rules_subcommands(tmp_path: Path):
+    proc = run_cli(["rule", "RPL201"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith("# RPL201: cudnn-benchmark-enabled")
+    proc = run_cli(["rule", "rpl999"], tmp_path)
+    assert proc.returncode == 2 and "unknown rule" in proc.stderr
+    proc = run_cli(["rules"], tmp_path)
+    assert proc.returncode == 0
+    rows = [line.split() for line in proc.stdout.splitlines()]
+    assert rows[0] == ["code", "name", "default", "fix"]
+    assert ["RPL201", "cudnn-benchmark-enabled", "on", "safe"] in rows
+
+
+def test_version(tmp_path: Path):
+    from repro_lint import __version__
+
+    proc = run_cli(["--version"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"repro-lint {__version__}"
+
+
+def test_importing_the_cli_imports_neither_torch_nor_numpy():
+    code = "import sys, repro_lint.cli, repro_lint.engine; print('torch' in sys.modules, 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=str(REPO), capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False False"
+
+
+def test_parallel_run_gives_the_same_findings_as_a_single_process(tmp_path: Path):
+    files = {f"m{i}.py": (HAZARD if i % 3 == 0 else CLEAN) for i in range(30)}
+    files["broken.py"] = "def f(:\n"
+    write(tmp_path, files)
+    one = run_cli([".", "--jobs", "1"], tmp_path)
+    two = run_cli([".", "--jobs", "2"], tmp_path)
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout and one.stdout.count("RPL201") == 10 and "RPL001" in one.stdout

@@ -1,0 +1,112 @@
+"""Engine contract: suppression, per-file-ignores, RPL001 on bad input, internal errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+
+from conftest import codes, lint_files_in, write
+from repro_lint.config import Settings
+from repro_lint.engine import Linter
+from repro_lint.rules.base import RULES, Rule
+
+BENCH = "import torch\ntorch.backends.cudnn.benchmark = True{comment}\n"
+
+
+def test_noqa_forms(lint):
+    assert codes(lint(BENCH.format(comment=""))) == ["RPL201"]
+    assert codes(lint(BENCH.format(comment="  # noqa"))) == []
+    assert codes(lint(BENCH.format(comment="  # noqa: RPL201"))) == []
+    assert codes(lint(BENCH.format(comment="  # NOQA:RPL201,RPL205"))) == []
+    assert codes(lint(BENCH.format(comment="  # noqa: RPL2"))) == []  # a prefix, as flake8 allows
+    # another code on the line does not suppress this one
+    assert codes(lint(BENCH.format(comment="  # noqa: RPL301"))) == ["RPL201"]
+    # "# noqa" inside a string is not a comment
+    assert codes(lint("import torch\ntorch.backends.cudnn.benchmark = True; s = '# noqa'\n")) == ["RPL201"]
+
+
+def test_noqa_suppresses_only_its_own_line(lint):
+    code = "import torch\ntorch.backends.cudnn.benchmark = True  # noqa: RPL201\ntorch.backends.cudnn.benchmark = True\n"
+    assert [d.line for d in lint(code)] == [3]
+
+
+def test_file_level_noqa(lint):
+    body = "import torch\ntorch.backends.cudnn.benchmark = True\ntorch.backends.cudnn.enable = False\n"
+    assert codes(lint("# repro-lint: noqa\n" + body)) == []
+    assert codes(lint(body + "# repro-lint: noqa: RPL201\n")) == ["RPL205"]
+    # a line-level noqa comment is not a file-level one
+    assert codes(lint("# noqa\n" + body)) == ["RPL201", "RPL205"]
+
+
+def test_per_file_ignores(tmp_path: Path):
+    write(tmp_path, {"tests/test_a.py": BENCH.format(comment=""), "train.py": BENCH.format(comment="")})
+    files = [tmp_path / "tests/test_a.py", tmp_path / "train.py"]
+    found = lint_files_in(files, tmp_path, per_file_ignores={"tests/*": ["RPL2"]})
+    assert [Path(d.path).name for d in found] == ["train.py"]
+
+
+def test_rpl001_for_bad_files_in_a_tree_with_good_files(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            "good.py": BENCH.format(comment=""),
+            "syntax.py": "def train(:\n    pass\n",
+            "python2.py": "print 'hello'\n",
+            "undecodable.py": b"x = '\xff\xfe'\n",
+            "binary.py": b"\x7fELF\x02\x01\x01\x00\x00\x00",
+            "latin1.py": "# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n".encode("latin-1"),
+            "bom.py": b"\xef\xbb\xbfimport torch\ntorch.backends.cudnn.benchmark = True\n",
+        },
+    )
+    files = sorted(tmp_path.glob("*.py"))
+    found = {(Path(d.path).name, d.code) for d in lint_files_in(files, tmp_path)}
+    assert found == {
+        ("good.py", "RPL201"),
+        ("bom.py", "RPL201"),
+        ("syntax.py", "RPL001"),
+        ("python2.py", "RPL001"),
+        ("undecodable.py", "RPL001"),
+        ("binary.py", "RPL001"),
+    }
+
+
+def test_rpl001_says_where_and_why(lint):
+    (diag,) = lint("import torch\n\ndef f(:\n    pass\n")
+    assert diag.code == "RPL001" and diag.line == 3 and "cannot parse" in diag.message
+    (diag,) = lint("x = 1\ny = 'a\n")  # no trigger word: still checked
+    assert diag.code == "RPL001" and diag.line == 2
+
+
+def test_a_crashing_rule_becomes_an_internal_error_and_others_still_report(tmp_path: Path):
+    class Exploding(Rule):
+        code = "RPL999"
+        name = "exploding"
+        message = "never"
+        triggers = ("torch",)
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            raise ZeroDivisionError("boom")
+
+    try:
+        path = tmp_path / "a.py"
+        path.write_text(BENCH.format(comment=""))
+        settings = Settings(root=tmp_path, select=["RPL201", "RPL999"])
+        result = Linter(settings).lint_path(path)
+        assert codes(result.diagnostics) == ["RPL201"]
+        (error,) = result.errors
+        assert error.rule == "RPL999" and "ZeroDivisionError: boom" in error.message
+    finally:
+        del RULES["RPL999"]
+
+
+def test_prefilter_skips_parsing_files_without_trigger_words(tmp_path: Path):
+    write(tmp_path, {"plain.py": "x = 1\n", "hit.py": BENCH.format(comment="")})
+    linter = Linter(Settings(root=tmp_path))
+    assert linter.lint_path(tmp_path / "plain.py").parsed is False
+    assert linter.lint_path(tmp_path / "hit.py").parsed is True
+
+
+def test_deeply_nested_code_does_not_crash(lint):
+    deep = "x = " + "(" * 200 + "1" + ")" * 200 + "\nimport torch\ntorch.backends.cudnn.benchmark = True\n"
+    assert set(codes(lint(deep))) <= {"RPL001", "RPL201"}
