@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
@@ -27,6 +28,9 @@ from .config import Settings
 #: calls that, made at module level, mean the module itself trains (a script without a guard)
 TRAINING_METHODS = frozenset({"backward", "step", "fit", "train_step", "zero_grad"})
 ENTRY_WORDS = ("__main__",) + tuple(TRAINING_METHODS)
+DETERMINISM_TEXT = re.compile(
+    r"use_deterministic_algorithms\(\s*(?:mode\s*=\s*)?True|cudnn\.deterministic\s*=\s*True|deterministic\s*=\s*True"
+)
 
 
 def module_name_for(path: Path) -> Tuple[str, bool]:
@@ -204,6 +208,7 @@ class ProjectContext:
         )
         self._facts: Dict[str, Optional[ModuleFacts]] = {}
         self._entry: Dict[str, bool] = {}
+        self._enables_determinism: Optional[bool] = None
         self._roots: Set[Path] = {settings.root}
         for f in self.files:
             self._roots.add(source_root_for(f))
@@ -275,6 +280,18 @@ class ProjectContext:
                 return self.resolve_function(f"{target}.{rest}" if rest else target)
             return None
         return None
+
+    def enables_determinism(self) -> bool:
+        """Does the linted project turn deterministic algorithms on anywhere?
+
+        Rules that report individual nondeterministic ops stay quiet when it does.
+        First version: a text check over the run's files for the usual spellings.
+        """
+        if self._enables_determinism is None:
+            self._enables_determinism = any(
+                DETERMINISM_TEXT.search(text or "") for text in map(read_text, self.files)
+            )
+        return self._enables_determinism
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Compute entry-point flags (and so the facts) for ``paths`` now, e.g. before forking."""

@@ -299,6 +299,10 @@ class Linter:
                 assert node_edit.at is not None
                 return Edit(node_edit.at, node_edit.at, node_edit.content)
             start, end = where(node_edit.node)
+            if node_edit.kind == "line_before":
+                return Edit((start[0], 0), (start[0], 0), node_edit.content)
+            if node_edit.kind == "line_after":
+                return Edit((end[0] + 1, 0), (end[0] + 1, 0), node_edit.content)
             if node_edit.kind == "before":
                 return Edit(start, start, node_edit.content)
             if node_edit.kind == "after":

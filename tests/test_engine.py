@@ -110,3 +110,20 @@ def test_prefilter_skips_parsing_files_without_trigger_words(tmp_path: Path):
 def test_deeply_nested_code_does_not_crash(lint):
     deep = "x = " + "(" * 200 + "1" + ")" * 200 + "\nimport torch\ntorch.backends.cudnn.benchmark = True\n"
     assert set(codes(lint(deep))) <= {"RPL001", "RPL201"}
+
+
+def test_ensure_import_goes_after_the_header_and_only_once(tmp_path: Path):
+    from repro_lint.names import ImportTable
+    from repro_lint.rules.base import FileContext, Rule, header_end
+
+    code = '"""Doc."""\nfrom __future__ import annotations\nimport os\nfrom repro_lint.runtime import seed_worker\n\nx = 1\n'
+    module = cst.parse_module(code)
+    names = ImportTable()
+    for stmt in module.body[1:4]:
+        names.add(stmt.body[0])
+    file = FileContext("a.py", code, module, names, Settings(root=tmp_path), None)  # type: ignore[arg-type]
+    rule = Rule(file)
+    assert rule.ensure_import("repro_lint.runtime", "seed_worker") is None
+    edit = rule.ensure_import("repro_lint.runtime", "make_generator")
+    assert edit.kind == "line_after" and edit.node is header_end(module) is module.body[3]
+    assert header_end(cst.parse_module("x = 1\nimport os\n")) is None

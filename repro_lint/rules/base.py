@@ -30,8 +30,11 @@ RULES: Dict[str, Type["Rule"]] = {}
 @dataclass
 class NodeEdit:
     """An edit anchored on a CST node, turned into a text :class:`~repro_lint.diagnostics.Edit`
-    once positions are known. ``kind`` is ``replace``, ``before`` (insert at the node's start)
-    or ``after`` (insert at its end). ``node`` may be None with ``at=(line, col)``."""
+    once positions are known. ``kind`` is ``replace``, ``before`` (insert at the node's start),
+    ``after`` (insert at its end), ``line_before`` (insert at column 0 of the node's first
+    line) or ``line_after`` (insert at column 0 of the line after the node's last line).
+    ``node`` may be None with ``at=(line, col)``. ``content`` uses ``\n`` line breaks; the
+    fixer converts them to the file's own."""
 
     kind: str
     content: str
@@ -165,8 +168,49 @@ class Rule:
     def insert_at(line: int, col: int, content: str) -> NodeEdit:
         return NodeEdit("at", content, None, (line, col))
 
+    def ensure_import(self, module: str, name: str) -> Optional[NodeEdit]:
+        """An edit adding ``from module import name`` after the file's leading imports, or None
+        when ``name`` is already imported from there. Several fixes may ask for the same import:
+        they produce identical edits, which the fixer applies once."""
+        if self.file.names.aliases.get(name) == f"{module}.{name}":
+            return None
+        line = f"from {module} import {name}\n"
+        anchor = header_end(self.file.module)
+        if anchor is None:
+            return self.insert_at(1, 0, line)
+        return NodeEdit("line_after", line, anchor)
+
 
 # -- small CST helpers shared by rules ---------------------------------------------------
+
+
+def _is_docstring(stmt: cst.CSTNode) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _is_import_line(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
+    )
+
+
+def header_end(module: cst.Module) -> Optional[cst.CSTNode]:
+    """The last statement of the module's header (docstring, ``from __future__`` and the
+    leading block of imports): new imports and module-level setup go right after it.
+    None when the module starts with code."""
+    last = None
+    for index, stmt in enumerate(module.body):
+        if (index == 0 and _is_docstring(stmt)) or _is_import_line(stmt):
+            last = stmt
+            continue
+        break
+    return last
+
 
 
 def keyword_arg(call: cst.Call, name: str) -> Optional[cst.Arg]:
