@@ -268,7 +268,8 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
         hint = _launcher_hint({name: env_set[name] for name in too_late})
         warnings.warn(
             f"set too late to take effect in this process: {details}. "
-            f"Set them where the process is launched, e.g. `{hint}`",
+            f"Set {'it' if len(too_late) == 1 else 'them'} where the process is launched, "
+            f"e.g. `{hint}`",
             ReproducibilityWarning,
             stacklevel=2,
         )
