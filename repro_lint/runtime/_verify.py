@@ -370,10 +370,33 @@ def _check_threads(torch: Any) -> Check:
                  "(float sums differ across thread counts)")
 
 
+def _torch_checks(torch: Any, record: Optional[_seed.SeedRecord]) -> List[Check]:
+    npu = torch_npu_module(torch)
+    getters: Sequence[Tuple[str, Callable[[], CheckResult]]] = (
+        ("torch initial_seed", lambda: _check_torch_seed(torch, record)),
+        ("cuda", lambda: _check_cuda(torch, record)),
+        ("npu", lambda: _check_npu(npu)),
+        ("deterministic algorithms", lambda: _check_algorithms(torch)),
+        ("deterministic debug mode", lambda: _check_debug_mode(torch)),
+        ("cudnn", lambda: _check_cudnn(torch)),
+        ("fill_uninitialized_memory", lambda: _check_fill_memory(torch)),
+        ("inductor deterministic", _check_inductor),
+        ("fp32 precision (TF32)", lambda: _check_fp32(torch)),
+        ("CUBLAS_WORKSPACE_CONFIG", lambda: _check_cublas(torch, record)),
+        ("HCCL_DETERMINISTIC", lambda: _check_hccl(npu, record)),
+        ("cpu threads", lambda: _check_threads(torch)),
+    )
+    checks: List[Check] = []
+    for name, getter in getters:
+        checks += _guarded(name, getter)
+    return checks
+
+
 def verify(*, strict: bool = False) -> Report:
     """Read every reproducibility setting back and return a :class:`Report`.
 
-    Never changes a setting and never initialises CUDA or imports heavy modules.
+    Never changes a setting, never initialises CUDA and never imports
+    ``torch._inductor``.
     With ``strict=True`` a report with failed checks raises
     :class:`ReproducibilityError` listing them.
     """
@@ -384,27 +407,15 @@ def verify(*, strict: bool = False) -> Report:
     checks += _guarded("numpy global RNG", lambda: _check_numpy(record))
     checks += _guarded("PYTHONHASHSEED", _check_hash_seed)
 
-    torch = optional_import("torch")
-    if torch is None:
-        checks.append(Check("torch", "skip", INFO, "torch not importable"))
+    try:
+        torch = optional_import("torch")
+    except Exception as exc:  # e.g. OSError from a broken CUDA library
+        checks.append(Check("torch", "warn", "importable", f"{type(exc).__name__}: {exc}"))
     else:
-        npu = torch_npu_module(torch)
-        torch_checks: Sequence[Tuple[str, Callable[[], CheckResult]]] = (
-            ("torch initial_seed", lambda: _check_torch_seed(torch, record)),
-            ("cuda", lambda: _check_cuda(torch, record)),
-            ("npu", lambda: _check_npu(npu)),
-            ("deterministic algorithms", lambda: _check_algorithms(torch)),
-            ("deterministic debug mode", lambda: _check_debug_mode(torch)),
-            ("cudnn", lambda: _check_cudnn(torch)),
-            ("fill_uninitialized_memory", lambda: _check_fill_memory(torch)),
-            ("inductor deterministic", _check_inductor),
-            ("fp32 precision (TF32)", lambda: _check_fp32(torch)),
-            ("CUBLAS_WORKSPACE_CONFIG", lambda: _check_cublas(torch, record)),
-            ("HCCL_DETERMINISTIC", lambda: _check_hccl(npu, record)),
-            ("cpu threads", lambda: _check_threads(torch)),
-        )
-        for name, getter in torch_checks:
-            checks += _guarded(name, getter)
+        if torch is None:
+            checks.append(Check("torch", "skip", INFO, "torch not importable"))
+        else:
+            checks += _torch_checks(torch, record)
 
     report = Report(checks)
     if strict and not report.ok:
