@@ -255,7 +255,7 @@ def _check_inductor() -> Check:
     config = sys.modules.get("torch._inductor.config")
     if config is None:
         # Importing it costs about 2 s; if it is not imported, torch.compile has
-        # not run and deterministic mode (which imports it in torch >= 2.10) is off.
+        # not run and deterministic mode (which imports it in torch 2.13) was not set.
         return Check(name, "skip", "True", "torch._inductor.config not imported")
     value = bool(config.deterministic)
     return Check(name, "ok" if value else "warn", "True", str(value),
