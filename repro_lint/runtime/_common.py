@@ -1,0 +1,90 @@
+"""Shared helpers: optional imports, warning/error classes and constants.
+
+Nothing here imports torch, NumPy or torch_npu at module level, so
+``import repro_lint.runtime`` works on a machine that has none of them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import sys
+from types import ModuleType
+from typing import Optional, Tuple
+
+__all__ = [
+    "ReproducibilityWarning",
+    "ReproducibilityError",
+    "optional_import",
+    "torch_npu_module",
+    "torch_version",
+    "CUBLAS_VALUES",
+    "HCCL_ACCEPTED",
+]
+
+#: The two ``CUBLAS_WORKSPACE_CONFIG`` values the cuBLAS documentation gives
+#: for reproducible results with several streams.
+CUBLAS_VALUES: Tuple[str, ...] = (":4096:8", ":16:8")
+
+#: ``HCCL_DETERMINISTIC`` values (lower-cased) that make HCCL collectives
+#: deterministic. torch_npu itself only recognises ``"true"``; CANN also
+#: documents ``"strict"`` (fixed reduction order), which HCCL reads directly.
+HCCL_ACCEPTED: Tuple[str, ...] = ("true", "strict")
+
+
+class ReproducibilityWarning(UserWarning):
+    """A setting could not take effect, or took effect too late, in this process."""
+
+
+class ReproducibilityError(Exception):
+    """Raised by ``verify(strict=True)`` when at least one check failed.
+
+    The failing :class:`~repro_lint.runtime.Report` is available as ``.report``.
+    """
+
+    def __init__(self, message: str, report: object = None) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+def optional_import(name: str) -> Optional[ModuleType]:
+    """Return module ``name``, or ``None`` when it cannot be imported.
+
+    A module already in ``sys.modules`` is returned without a new import; a
+    ``None`` entry there (the standard way to block an import) counts as absent.
+    """
+    if name in sys.modules:
+        return sys.modules[name]
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def torch_npu_module(torch: Optional[ModuleType]) -> Optional[ModuleType]:
+    """Return torch_npu if it is imported or installed (and importable), else ``None``.
+
+    torch_npu is imported only when it is installed: a process that can use an
+    Ascend NPU should have its NPU generators seeded and its HCCL settings
+    checked even if the training script imports torch_npu later. Any import
+    failure (missing driver, mismatched CANN) counts as "no NPU".
+    """
+    if torch is None:
+        return None
+    if "torch_npu" in sys.modules:
+        return sys.modules["torch_npu"]
+    try:
+        if importlib.util.find_spec("torch_npu") is None:
+            return None
+        return importlib.import_module("torch_npu")
+    except Exception:  # torch_npu raises many kinds of errors without an NPU stack
+        return None
+
+
+def torch_version(torch: ModuleType) -> Tuple[int, int]:
+    """``(major, minor)`` of an imported torch, ``(0, 0)`` when unparsable."""
+    match = re.match(r"(\d+)\.(\d+)", str(getattr(torch, "__version__", "")))
+    if match is None:
+        return (0, 0)
+    return (int(match.group(1)), int(match.group(2)))
