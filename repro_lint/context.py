@@ -188,10 +188,11 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
 
 
 def read_text(path: Path) -> Optional[str]:
+    from .config import DEFAULT_MAX_FILE_SIZE
     from .source import SourceError, read_source
 
     try:
-        return read_source(path).text
+        return read_source(path, DEFAULT_MAX_FILE_SIZE).text
     except SourceError:
         return None
 

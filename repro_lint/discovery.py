@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from .source import real
 from typing import Dict, Iterable, List, Optional, Sequence
 
 import pathspec
@@ -78,7 +80,7 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
     def excluded(path: Path, is_dir: bool) -> bool:
         if excludes is None:
             return False
-        rel = _relative(path.resolve(), root)
+        rel = _relative(real(path), root)
         if rel is None:
             return False
         return excludes.match_file(rel + ("/" if is_dir else ""))
@@ -90,17 +92,17 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
         if not path.is_dir():
             found.setdefault(os.path.normpath(str(path)), path)  # explicit files are always linted
             continue
-        gitignores = _GitIgnores(path.resolve()) if settings.respect_gitignore else None
+        gitignores = _GitIgnores(real(path)) if settings.respect_gitignore else None
         for dirpath, dirnames, filenames in os.walk(path):  # does not follow folder symlinks
             current = Path(dirpath)
             if gitignores is not None:
-                gitignores.load(current.resolve())
+                gitignores.load(real(current))
             kept = []
             for name in sorted(dirnames):
                 sub = current / name
                 if name in DEFAULT_EXCLUDED_DIRS or (sub / "pyvenv.cfg").exists():
                     continue
-                if excluded(sub, True) or (gitignores and gitignores.ignored(sub.resolve(), True)):
+                if excluded(sub, True) or (gitignores and gitignores.ignored(real(sub), True)):
                     continue
                 kept.append(name)
             dirnames[:] = kept
@@ -110,7 +112,7 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
                 file = current / name
                 if file.is_symlink():
                     continue  # never follow links inside a tree (loops, files outside it)
-                if excluded(file, False) or (gitignores and gitignores.ignored(file.resolve(), False)):
+                if excluded(file, False) or (gitignores and gitignores.ignored(real(file), False)):
                     continue
                 found.setdefault(os.path.normpath(str(file)), file)
     return sorted(found.values(), key=lambda p: str(p))

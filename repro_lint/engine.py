@@ -31,7 +31,7 @@ from .names import ImportTable
 from .noqa import Suppressions, parse_suppressions
 from .rules import all_rules
 from .rules.base import FileContext, NodeEdit, PendingReport, Rule
-from .source import Source, SourceError, decode, read_source
+from .source import Source, SourceError, read_source, too_large
 
 UNREADABLE = "RPL001"
 
@@ -225,8 +225,13 @@ class Linter:
 
     def lint_source(self, path: str, source: Source, keep_source: bool = False) -> FileResult:
         text = source.text
+        limit = self.settings.max_file_size
+        oversized = len(text) > limit and len(source.encode(text)) > limit
         if not self.needs_parse(text):
-            result = self._check_syntax_only(path, text)
+            # no rule can fire; a huge file is not even syntax-checked (ast is slow on it too)
+            result = FileResult(path) if oversized else self._check_syntax_only(path, text)
+        elif oversized:
+            result = self._unreadable(path, too_large(len(source.encode(text)), limit), 1, 0, text)
         else:
             result = self._lint_parsed(path, text)
         if keep_source:

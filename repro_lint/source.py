@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,10 +59,25 @@ def decode(data: bytes) -> Source:
     return Source(text, encoding)
 
 
-def read_source(path: Path) -> Source:
+def too_large(size: int, limit: int) -> str:
+    return (
+        f"file is {size / 2**20:.1f} MiB, larger than max-file-size ({limit / 2**20:.1f} MiB): "
+        "not linted (generated code?); raise max-file-size in [tool.repro-lint] to lint it"
+    )
+
+
+def read_source(path: Path, max_bytes: Optional[int] = None) -> Source:
+    """Read and decode ``path``. Raises :class:`SourceError` for anything that is not a readable
+    regular file of at most ``max_bytes`` bytes (a FIFO or device named ``*.py`` would block
+    or never end, so it is never opened)."""
     try:
-        if os.path.isdir(path):
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
             raise SourceError("is a directory, not a Python file")
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError("not a regular file (a pipe, socket or device): not read")
+        if max_bytes is not None and info.st_size > max_bytes:
+            raise SourceError(too_large(info.st_size, max_bytes))
         with open(path, "rb") as handle:
             data = handle.read()
     except SourceError:
@@ -128,3 +144,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def real(path: "str | os.PathLike[str]") -> Path:
+    """The canonical path, like ``Path.resolve()`` but never raising on a symlink loop."""
+    return Path(os.path.realpath(path))

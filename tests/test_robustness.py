@@ -1,0 +1,226 @@
+"""Bad input of every kind gets a clear RPL001 line and the run goes on; nothing hangs,
+nothing crashes, nothing of the user's code is ever executed."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import codes, lint_files_in, run_cli, write
+from repro_lint.config import Settings
+from repro_lint.engine import Linter
+
+HAZARD = "import torch\ntorch.backends.cudnn.benchmark = True\n"
+
+
+def lint_tree(root: Path):
+    files = sorted(p for p in root.rglob("*.py"))
+    return {(p.relative_to(root).as_posix() if (p := Path(d.path)).is_absolute() else d.path, d.code) for d in lint_files_in(files, root)}
+
+
+def one(tmp_path: Path, name: str, content) -> list:
+    write(tmp_path, {name: content})
+    return lint_files_in([tmp_path / name], tmp_path)
+
+
+@pytest.mark.parametrize(
+    "content,where",
+    [
+        ("def train(:\n    pass\n", 1),
+        ("print 'python 2'\n", 1),
+        ("exec 'x = 1'\n", 1),
+        ("import torch\nx = [1, 2\n", 2),
+        ("if True:\n  x = 1\n    y = 2\n", 3),
+        ("x = 1\n\tif x:\n", 2),
+    ],
+)
+def test_syntax_errors_give_rpl001_with_a_line(tmp_path: Path, content, where):
+    (diag,) = one(tmp_path, "bad.py", content)
+    assert diag.code == "RPL001" and diag.line == where and diag.message.startswith("cannot parse")
+
+
+def test_undecodable_and_binary_files(tmp_path: Path):
+    (diag,) = one(tmp_path, "a.py", b"import torch\nname = '\xff\xfe'\n")
+    assert diag.code == "RPL001" and diag.line == 2 and "cannot decode as utf-8" in diag.message
+    (diag,) = one(tmp_path, "b.py", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)))
+    assert diag.code == "RPL001" and "binary file" in diag.message
+    (diag,) = one(tmp_path, "c.py", b"# -*- coding: klingon -*-\nx = 1\n")
+    assert diag.code == "RPL001" and "klingon" in diag.message
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\n\n\n",
+        b"# only a comment",
+        b"\xef\xbb\xbf" + HAZARD.encode(),
+        HAZARD.replace("\n", "\r\n").encode(),
+        b"import torch\r\nx = 1\ntorch.backends.cudnn.benchmark = True\r\n",  # mixed endings
+        b"import torch\rtorch.backends.cudnn.benchmark = True\r",  # old Mac endings
+        "# -*- coding: latin-1 -*-\nimport torch\nname = 'd\xe9j\xe0 vu'\ntorch.backends.cudnn.benchmark = True\n".encode("latin-1"),
+        b"import torch\nif True:\n\ttorch.backends.cudnn.benchmark = True\n",  # tabs
+        HAZARD.encode()[:-1],  # no final newline
+    ],
+)
+def test_unusual_but_valid_files_are_linted(tmp_path: Path, content):
+    found = codes(one(tmp_path, "odd.py", content))
+    assert "RPL001" not in found
+    assert found == (["RPL201"] if b"benchmark" in content else [])
+
+
+def test_finding_positions_survive_crlf_and_a_bom(tmp_path: Path):
+    (diag,) = one(tmp_path, "a.py", b"\xef\xbb\xbfimport torch\r\n\r\ntorch.backends.cudnn.benchmark = True\r\n")
+    assert (diag.line, diag.col) == (3, 0)
+
+
+def test_very_long_lines_and_deep_nesting(tmp_path: Path):
+    long_line = "x = [" + ", ".join(str(i) for i in range(30000)) + "]\n"
+    assert codes(one(tmp_path, "long.py", HAZARD + long_line)) == ["RPL201"]
+    deep = HAZARD + "y = " + "[" * 90 + "]" * 90 + "\n"
+    assert codes(one(tmp_path, "deep.py", deep)) == ["RPL201"]
+    # deeper than CPython accepts: a clear RPL001, not a crash
+    deeper = HAZARD + "y = " + "(" * 1000 + "1" + ")" * 1000 + "\n"
+    assert set(codes(one(tmp_path, "deeper.py", deeper))) <= {"RPL001", "RPL201"}
+
+
+def test_deeply_nested_blocks(tmp_path: Path):
+    lines = ["import torch"]
+    for depth in range(60):
+        lines.append("    " * depth + "if x:")
+    lines.append("    " * 60 + "torch.backends.cudnn.benchmark = True")
+    assert codes(one(tmp_path, "blocks.py", "\n".join(lines) + "\n")) == ["RPL201"]
+
+
+def test_a_huge_generated_file_is_reported_not_parsed(tmp_path: Path):
+    body = "".join(f"w_{i} = torch.tensor([{i}.0, {i}.5])  # generated\n" for i in range(400_000))
+    path = tmp_path / "generated.py"
+    path.write_text("import torch\n" + body + "torch.backends.cudnn.benchmark = True\n")
+    assert path.stat().st_size > 10 * 2**20
+    (diag,) = lint_files_in([path], tmp_path)
+    assert diag.code == "RPL001" and "larger than max-file-size" in diag.message
+    # a huge file that no rule can fire on is neither parsed nor reported
+    quiet = tmp_path / "data.py"
+    quiet.write_text("".join(f"w_{i} = [{i}, {i + 1}]\n" for i in range(600_000)))
+    assert quiet.stat().st_size > 2 * 2**20
+    assert lint_files_in([quiet], tmp_path) == []
+    # and the limit is configurable
+    small = tmp_path / "small.py"
+    small.write_text(HAZARD)
+    assert codes(lint_files_in([small], tmp_path, max_file_size=10)) == ["RPL001"]
+
+
+def test_a_folder_named_like_a_python_file(tmp_path: Path):
+    write(tmp_path, {"pkg.py/inner.py": HAZARD})
+    proc = run_cli([".", "--quiet"], tmp_path)
+    assert proc.returncode == 1 and proc.stdout.splitlines() == [
+        "pkg.py/inner.py:2:1: RPL201 " + proc.stdout.split(" RPL201 ", 1)[1].splitlines()[0]
+    ]
+    proc = run_cli(["pkg.py", "--quiet"], tmp_path)
+    assert proc.returncode == 1 and proc.stdout.startswith("pkg.py/inner.py:2:1: RPL201")
+
+
+def test_a_file_that_vanishes_or_cannot_be_read(tmp_path: Path):
+    linter = Linter(Settings(root=tmp_path))
+    result = linter.lint_path(tmp_path / "gone.py")
+    (diag,) = result.diagnostics
+    assert diag.code == "RPL001" and "No such file" in diag.message
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "pipe.py"
+        os.mkfifo(fifo)
+        (diag,) = linter.lint_path(fifo).diagnostics  # must not block on open()
+        assert diag.code == "RPL001" and "not a regular file" in diag.message
+    if os.geteuid() != 0:  # root reads anything
+        locked = tmp_path / "locked.py"
+        locked.write_text(HAZARD)
+        locked.chmod(0)
+        (diag,) = linter.lint_path(locked).diagnostics
+        assert diag.code == "RPL001" and "Permission denied" in diag.message
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_symlink_loops_and_links_out_of_the_tree(tmp_path: Path):
+    outside = tmp_path / "outside"
+    tree = tmp_path / "tree"
+    write(tmp_path, {"outside/secret.py": HAZARD, "tree/train.py": HAZARD})
+    os.symlink(tree, tree / "loop")  # a folder loop
+    os.symlink(outside / "secret.py", tree / "linked.py")  # a file out of the tree
+    os.symlink(tree / "self.py", tree / "self.py")  # a link to itself
+    proc = run_cli([".", "--quiet"], tree)
+    assert proc.returncode == 1, proc.stderr
+    assert [line.split(":")[0] for line in proc.stdout.splitlines()] == ["train.py"]
+    # named explicitly, a broken self-link is a clear RPL001
+    proc = run_cli(["self.py"], tree)
+    assert proc.returncode == 1 and "RPL001" in proc.stdout and "symbolic links" in proc.stdout
+
+
+def test_a_tree_of_broken_and_good_files_reports_all_and_exits_1(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            "good.py": HAZARD,
+            "syntax.py": "def f(:\n",
+            "binary.py": b"\x00\x01\x02",
+            "latin.py": b"x = '\xe9'\n",
+            "empty.py": "",
+        },
+    )
+    proc = run_cli([".", "--quiet"], tmp_path)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    found = sorted((line.split(":")[0], line.split()[1]) for line in proc.stdout.splitlines())
+    assert found == [("binary.py", "RPL001"), ("good.py", "RPL201"), ("latin.py", "RPL001"), ("syntax.py", "RPL001")]
+
+
+def test_an_internal_error_names_rule_file_and_exception_and_exits_2(tmp_path: Path, capsys, monkeypatch):
+    import libcst as cst
+
+    from repro_lint import cli
+    from repro_lint.rules.base import RULES, Rule
+
+    class Exploding(Rule):
+        code = "RPL998"
+        name = "exploding"
+        message = "never"
+        triggers = ("torch",)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            raise KeyError("surprise")
+
+    try:
+        write(tmp_path, {"a.py": HAZARD + "torch.manual_seed(0)\n"})
+        monkeypatch.chdir(tmp_path)
+        status = cli.main([".", "--extend-select", "RPL998", "--jobs", "1"])
+        out, err = capsys.readouterr()
+    finally:
+        del RULES["RPL998"]
+    assert status == 2
+    assert "a.py:2:1: RPL201" in out  # the other rules' findings still appear
+    assert "a.py: internal error in RPL998: KeyError: 'surprise'" in err
+    assert "Traceback" not in err
+
+
+def test_linting_never_executes_or_imports_the_code(tmp_path: Path):
+    marker = tmp_path / "MARKER"
+    payload = f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\nimport torch\ntorch.backends.cudnn.benchmark = True\n"
+    write(
+        tmp_path,
+        {
+            "evil.py": payload,
+            "__main__.py": payload,
+            "pkg/__init__.py": payload,
+            "train.py": "from pkg import evil\nimport evil\nif __name__ == '__main__':\n    evil.run()\n",
+            "pyproject.toml": f"[tool.repro-lint]\nentry-points = ['*.py']\n",
+        },
+    )
+    proc = run_cli([".", "--select", "ALL"], tmp_path)
+    assert proc.returncode == 1 and "RPL201" in proc.stdout
+    assert not marker.exists()
+
+
+def test_a_nonexistent_path_names_the_path(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD})
+    proc = run_cli(["a.py", "no/such/dir"], tmp_path)
+    assert proc.returncode == 2 and "no/such/dir: no such file or directory" in proc.stderr
