@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
@@ -179,7 +180,9 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
     """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
     name, is_package = module_name_for(path)
     try:
-        tree = ast.parse(source, filename=str(path))
+        with warnings.catch_warnings():  # SyntaxWarnings about the user's code are not ours to print
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=str(path))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     facts = ModuleFacts(str(path), name)

@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Type
@@ -249,7 +250,9 @@ class Linter:
         """A file no rule can fire on is still checked to parse, so RPL001 is never missed."""
         if self.report_unreadable:
             try:
-                ast.parse(text)
+                with warnings.catch_warnings():  # the user's SyntaxWarnings are not ours to print
+                    warnings.simplefilter("ignore")
+                    ast.parse(text)
             except SyntaxError as exc:
                 return self._unreadable(path, f"cannot parse: {exc.msg}", exc.lineno or 1, max((exc.offset or 1) - 1, 0), text)
             except (ValueError, RecursionError, MemoryError) as exc:

@@ -224,3 +224,10 @@ def test_a_nonexistent_path_names_the_path(tmp_path: Path):
     write(tmp_path, {"a.py": HAZARD})
     proc = run_cli(["a.py", "no/such/dir"], tmp_path)
     assert proc.returncode == 2 and "no/such/dir: no such file or directory" in proc.stderr
+
+
+def test_the_users_syntax_warnings_are_not_printed(tmp_path: Path):
+    write(tmp_path, {"w.py": "x = {}()\nassert (x, 'msg')\nif __name__ == '__main__':\n    y = 'a' is 'a'\n"})
+    proc = run_cli([".", "--select", "ALL"], tmp_path, env={"PYTHONWARNINGS": "default"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "SyntaxWarning" not in proc.stderr
