@@ -110,3 +110,41 @@ TRAINERS_WITH_DETERMINISTIC = TRAINERS_WITH_BENCHMARK
 INIT_PROCESS_GROUP = "torch.distributed.init_process_group"
 #: of those, the ones read when a communicator is created (after ``init_process_group``)
 PROCESS_GROUP_ENV = frozenset({"HCCL_DETERMINISTIC", "NCCL_ALGO"})
+
+# -- data loading (NONDETERMINISM.md section 1.1) --------------------------------------------
+
+#: ``torch.utils.data.DataLoader`` parameters in positional order (torch 2.13)
+DATALOADER_PARAMS = (
+    "dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn",
+    "pin_memory", "drop_last", "timeout", "worker_init_fn", "multiprocessing_context", "generator",
+)
+DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+PARTIALS = frozenset({"functools.partial"})
+
+#: samplers and splits that draw from the global torch RNG unless given ``generator=``:
+#: qualified name -> position of the ``generator`` parameter
+RANDOM_SAMPLERS = {
+    **{f"torch.utils.data{mod}.RandomSampler": 3 for mod in ("", ".sampler")},
+    **{f"torch.utils.data{mod}.SubsetRandomSampler": 1 for mod in ("", ".sampler")},
+    **{f"torch.utils.data{mod}.WeightedRandomSampler": 3 for mod in ("", ".sampler")},
+    **{f"torch.utils.data{mod}.random_split": 2 for mod in ("", ".dataset")},
+}
+DISTRIBUTED_SAMPLERS = frozenset(
+    {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}
+)
+#: ``DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False)``
+DISTRIBUTED_SAMPLER_SHUFFLE_POSITION = 3
+
+#: calls that seed a generator with their first argument (for RPL303)
+SEEDING_CALLS = frozenset(
+    {
+        "random.seed", "random.Random", "numpy.random.seed", "numpy.random.default_rng",
+        "numpy.random.RandomState", "torch.manual_seed", "torch.random.manual_seed",
+        "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
+        "lightning.seed_everything", "pytorch_lightning.seed_everything",
+        "lightning.fabric.utilities.seed.seed_everything", "transformers.set_seed",
+        "accelerate.utils.set_seed", "repro_lint.runtime.seed_everything",
+    }
+)
+#: names whose value differs per worker (inside a worker process)
+WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info"})
