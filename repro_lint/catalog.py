@@ -148,3 +148,12 @@ SEEDING_CALLS = frozenset(
 )
 #: names whose value differs per worker (inside a worker process)
 WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info"})
+
+#: dropout layers and calls (RPL502); ``torch.*`` spellings are the ops behind the functional ones
+DROPOUT_MODULES = frozenset(
+    f"torch.nn.{name}"
+    for name in ("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout")
+)
+DROPOUT_CALLS = FUNCTIONAL_DROPOUT | frozenset(
+    f"torch.{name}" for name in ("dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout")
+)
