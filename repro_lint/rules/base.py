@@ -12,6 +12,7 @@ for files that reported something.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
 
@@ -350,18 +351,19 @@ def import_module_edit(file: FileContext, module: str) -> Optional[NodeEdit]:
     return NodeEdit("line_after", line, anchor)
 
 
-_PROJECT_TEXT: Dict[Tuple[int, str], bool] = {}
+_PROJECT_TEXT: "weakref.WeakKeyDictionary[Any, Dict[str, bool]]" = weakref.WeakKeyDictionary()
 
 
 def project_mentions(project: "ProjectContext", word: str) -> bool:
-    """Does any file of the linted project contain ``word``? (A text check, cached per run.)"""
-    key = (id(project), word)
-    cached = _PROJECT_TEXT.get(key)
+    """Does any file of the linted project contain ``word``? (A text check, cached per
+    project context, i.e. per run.)"""
+    cache = _PROJECT_TEXT.setdefault(project, {})
+    cached = cache.get(word)
     if cached is None:
         from ..context import read_text
 
         cached = any(word in (read_text(path) or "") for path in getattr(project, "files", ()))
-        _PROJECT_TEXT[key] = cached
+        cache[word] = cached
     return cached
 
 

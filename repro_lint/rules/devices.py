@@ -33,7 +33,7 @@ class HcclDeterministicMissing(Rule):
     )
     fix = SAFE
     fix_message = "Set HCCL_DETERMINISTIC=true before init_process_group"
-    triggers = ("hccl", "torch_npu")
+    triggers = ("hccl", "HCCL", "Hccl", "torch_npu")
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.qualify(node.func) != INIT_PROCESS_GROUP:
