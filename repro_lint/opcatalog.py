@@ -166,7 +166,7 @@ OPS: Tuple[Op, ...] = (
     ),
     Op(
         "put_(accumulate=True)", "torch.Tensor.put_ with accumulate=True when called on a CPU tensor", A,
-        functions=("torch.put",), methods=("put_",), device="CPU", passes=FORWARD, condition=_PUT_TRUE,
+        methods=("put_",), device="CPU", passes=FORWARD, condition=_PUT_TRUE,
     ),
     Op(
         "scatter_add", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
@@ -294,12 +294,12 @@ OPS: Tuple[Op, ...] = (
     ),
     Op(
         "put_(accumulate=False)", "torch.Tensor.put_ when accumulate=False", B,
-        functions=("torch.put",), methods=("put_",), device="any device", passes=FORWARD, condition=_PUT_FALSE,
+        methods=("put_",), device="any device", passes=FORWARD, condition=_PUT_FALSE,
         alternative="use index_put_ on a flattened view (deterministic under the flag)",
     ),
     Op(
         "put_(accumulate=True)", "torch.Tensor.put_ when accumulate=True and called on a CUDA tensor", B,
-        functions=("torch.put",), methods=("put_",), passes=FORWARD, condition=_PUT_TRUE,
+        methods=("put_",), passes=FORWARD, condition=_PUT_TRUE,
         alternative="use index_put_((index,), source, accumulate=True) on a flattened view",
     ),
     Op(
