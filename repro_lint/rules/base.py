@@ -12,8 +12,9 @@ for files that reported something.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Type, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
 
 import libcst as cst
 
@@ -268,3 +269,125 @@ def int_value(node: cst.CSTNode) -> Optional[int]:
         inner = int_value(node.expression)
         return -inner if inner is not None else None
     return None
+
+
+# -- helpers for environment variables, statements and the project -------------------------
+
+#: ``os.environ`` under the names rules see after qualification
+ENVIRON = "os.environ"
+
+
+def environ_writes(
+    qualify: "Any", node: cst.CSTNode
+) -> List[Tuple[str, Optional[cst.BaseExpression], cst.CSTNode]]:
+    """``(variable, value, anchor)`` for every environment variable that ``node`` sets with a
+    literal name: ``os.environ["X"] = v``, ``os.environ.setdefault("X", v)``,
+    ``os.environ.update({"X": v})`` / ``update(X=v)``, ``os.putenv("X", v)``. ``node`` is an
+    ``Assign`` or a ``Call``; ``qualify`` resolves names (``Rule.qualify``). ``value`` is the
+    expression assigned, ``anchor`` the node to report."""
+    found: List[Tuple[str, Optional[cst.BaseExpression], cst.CSTNode]] = []
+    if isinstance(node, cst.Assign):
+        for target in node.targets:
+            sub = target.target
+            if (
+                isinstance(sub, cst.Subscript)
+                and qualify(sub.value) == ENVIRON
+                and len(sub.slice) == 1
+                and isinstance(sub.slice[0].slice, cst.Index)
+            ):
+                name = string_value(sub.slice[0].slice.value)
+                if name is not None:
+                    found.append((name, node.value, sub))
+        return found
+    if not isinstance(node, cst.Call):
+        return found
+    func = qualify(node.func)
+    if func in (f"{ENVIRON}.setdefault", "os.putenv"):
+        if len(node.args) >= 2 and not any(a.keyword or a.star for a in node.args[:2]):
+            name = string_value(node.args[0].value)
+            if name is not None:
+                found.append((name, node.args[1].value, node))
+    elif func == f"{ENVIRON}.update":
+        for arg in node.args:
+            if arg.keyword is not None:
+                found.append((arg.keyword.value, arg.value, arg))
+            elif not arg.star and isinstance(arg.value, cst.Dict):
+                for element in arg.value.elements:
+                    if isinstance(element, cst.DictElement):
+                        name = string_value(element.key)
+                        if name is not None:
+                            found.append((name, element.value, element))
+    return found
+
+
+def enclosing_statement(ancestors: Sequence[cst.CSTNode]) -> Optional[cst.SimpleStatementLine]:
+    """The simple statement (one line of code) the current node belongs to, if any."""
+    for node in reversed(ancestors):
+        if isinstance(node, cst.SimpleStatementLine):
+            return node
+        if isinstance(node, (cst.BaseCompoundStatement, cst.Lambda)):
+            return None
+    return None
+
+
+def indentation(module: cst.Module, ancestors: Sequence[cst.CSTNode]) -> str:
+    """The indentation of a statement whose ancestors are ``ancestors``."""
+    text = ""
+    for node in ancestors:
+        if isinstance(node, cst.IndentedBlock):
+            text += node.indent if node.indent is not None else module.default_indent
+    return text
+
+
+def import_module_edit(file: FileContext, module: str) -> Optional[NodeEdit]:
+    """An edit adding ``import module`` after the file's import header, or None when the
+    module is already imported under its own name."""
+    if file.names.aliases.get(module) == module:
+        return None
+    line = f"import {module}\n"
+    anchor = header_end(file.module)
+    if anchor is None:
+        return NodeEdit("at", line, None, (1, 0))
+    return NodeEdit("line_after", line, anchor)
+
+
+_PROJECT_TEXT: "weakref.WeakKeyDictionary[Any, Dict[str, bool]]" = weakref.WeakKeyDictionary()
+
+
+def project_mentions(project: "ProjectContext", word: str) -> bool:
+    """Does any file of the linted project contain ``word``? (A text check, cached per
+    project context, i.e. per run.)"""
+    cache = _PROJECT_TEXT.setdefault(project, {})
+    cached = cache.get(word)
+    if cached is None:
+        from ..context import read_text
+
+        cached = any(word in (read_text(path) or "") for path in getattr(project, "files", ()))
+        cache[word] = cached
+    return cached
+
+
+def receiver_root(node: cst.CSTNode) -> cst.CSTNode:
+    """The innermost object a chain of attributes, calls and subscripts starts from:
+    ``np.arange(3).cumsum`` -> ``np``; ``self.buf[0].index_add_`` -> ``self``."""
+    while True:
+        if isinstance(node, cst.Attribute):
+            node = node.value
+        elif isinstance(node, cst.Call):
+            node = node.func
+        elif isinstance(node, cst.Subscript):
+            node = node.value
+        else:
+            return node
+
+
+def mentions_name(node: cst.CSTNode, names: "Iterable[str]") -> bool:
+    """True if ``node`` contains a ``Name`` among ``names``."""
+    wanted = set(names)
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value in wanted:
+            return True
+        stack.extend(current.children)
+    return False

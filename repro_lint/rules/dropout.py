@@ -6,9 +6,9 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
-from ..catalog import FUNCTIONAL_DROPOUT
+from ..catalog import DROPOUT_CALLS, DROPOUT_MODULES, FUNCTIONAL_DROPOUT
 from ..diagnostics import SAFE
-from .base import Rule, argument, has_star_kwargs
+from .base import Rule, argument, has_star_kwargs, int_value, is_false
 
 TRAINING_POSITION = 2  # dropout(input, p=0.5, training=True, inplace=False)
 
@@ -106,3 +106,44 @@ class FunctionalDropoutAlwaysOn(Rule):
     def _add_keyword(self, call: cst.Call, text: str):  # type: ignore[no-untyped-def]
         # the argument's range ends before its comma, so ", text" is right with or without one
         return self.insert_after(call.args[-1], f", {text}")
+
+
+class DropoutPresent(Rule):
+    code = "RPL502"
+    name = "dropout-present"
+    default = False
+    message = (
+        "{func} drops activations at random, so outputs cannot be compared bit for bit across runs "
+        "or devices: for a precision-alignment run wrap the model with "
+        "repro_lint.runtime.disable_dropout(model) (or set p=0)"
+    )
+    triggers = ("dropout", "Dropout")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.qualify(node.func)
+        if qualified in DROPOUT_MODULES:
+            p = argument(node, "p", 0)
+        elif qualified in DROPOUT_CALLS:
+            p = argument(node, "p", 1)
+            # F.dropout(input, p, training, inplace); torch.dropout(input, p, train)
+            keyword = "training" if qualified in FUNCTIONAL_DROPOUT else "train"
+            training = argument(node, keyword, TRAINING_POSITION)
+            if training is not None and is_false(training.value):
+                return
+        else:
+            return
+        if p is not None and _is_zero(p.value):
+            return
+        short = qualified.replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
+        self.report(node, func=f"{short}()")
+
+
+def _is_zero(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Integer):
+        return int_value(node) == 0
+    if isinstance(node, cst.Float):
+        try:
+            return float(node.value) == 0.0
+        except ValueError:
+            return False
+    return False

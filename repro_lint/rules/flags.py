@@ -3,13 +3,40 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterator, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
-from ..catalog import BACKEND_ATTRIBUTES, BACKEND_FLAGS, CUDNN_FLAGS_PARAMS, TRAINERS_WITH_BENCHMARK
+from ..catalog import (
+    ACCELERATOR_PREFIXES,
+    BACKEND_ATTRIBUTES,
+    BACKEND_FLAGS,
+    CUBLAS_CHECK_REMOVED,
+    CUBLAS_WORKSPACE_VALUES,
+    CUDA_STARTERS,
+    CUDNN_FLAGS_PARAMS,
+    DEVICE_METHODS,
+    HCCL_DETERMINISTIC_VALUES,
+    HCCL_FALSY,
+    HCCL_TRUTHY,
+    INIT_PROCESS_GROUP,
+    PROCESS_GROUP_ENV,
+    START_ONLY_ENV,
+    TRAINERS_WITH_BENCHMARK,
+    TRAINERS_WITH_DETERMINISTIC,
+)
 from ..diagnostics import SAFE, UNSAFE
-from .base import Rule, argument, is_true, string_value
+from .base import (
+    Rule,
+    argument,
+    environ_writes,
+    int_value,
+    is_false,
+    is_true,
+    keyword_arg,
+    project_mentions,
+    string_value,
+)
 
 CUDNN = "torch.backends.cudnn"
 
@@ -104,3 +131,244 @@ class UnknownBackendFlag(Rule):
                 target, module=module, attr=attr, effect=effect, advice=advice,
                 suggestion=suggestion or "", edits=edits,
             )
+
+
+# -- deterministic mode ----------------------------------------------------------------------
+
+USE_DETERMINISTIC = "torch.use_deterministic_algorithms"
+DEBUG_MODE = "torch.set_deterministic_debug_mode"
+#: ``set_deterministic_debug_mode`` values that turn deterministic mode on, and the warning one
+DEBUG_MODE_ON = (1, 2, "warn", "error")
+DEBUG_MODE_WARN = (1, "warn")
+
+
+def enables_determinism(qualified: Optional[str], call: cst.Call) -> bool:
+    """Does this call turn deterministic algorithms on (with a literal argument)?"""
+    if qualified == USE_DETERMINISTIC:
+        mode = argument(call, "mode", 0)
+        return mode is not None and is_true(mode.value)
+    if qualified == DEBUG_MODE:
+        mode = argument(call, "debug_mode", 0)
+        if mode is None:
+            return False
+        value = int_value(mode.value)
+        return (value if value is not None else string_value(mode.value)) in DEBUG_MODE_ON
+    return False
+
+
+def string_literal(node: cst.CSTNode, text: str) -> str:
+    """``text`` as a string literal written with the quotes of ``node`` (a string literal)."""
+    quote = node.quote if isinstance(node, cst.SimpleString) else '"'
+    return f"{quote}{text}{quote}"
+
+
+class CublasWorkspaceConfigMissing(Rule):
+    code = "RPL203"
+    name = "cublas-workspace-config-missing"
+    message = (
+        "deterministic algorithms are enabled but CUBLAS_WORKSPACE_CONFIG is never set: with torch "
+        "{version} on CUDA >= 10.2, cuBLAS ops (torch.mm, nn.Linear) raise RuntimeError; set "
+        "os.environ[\"CUBLAS_WORKSPACE_CONFIG\"] = \":4096:8\" before any CUDA work, or in the launcher"
+    )
+    triggers = ("use_deterministic_algorithms", "set_deterministic_debug_mode")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        version = self.file.settings.torch_version
+        if version >= CUBLAS_CHECK_REMOVED:
+            return  # torch 2.10 removed the check: cuBLAS is deterministic per stream without it
+        if not enables_determinism(self.qualify(node.func), node):
+            return
+        if "CUBLAS_WORKSPACE_CONFIG" in self.file.source:
+            return
+        if project_mentions(self.file.project, "CUBLAS_WORKSPACE_CONFIG"):
+            return
+        self.report(node, version=f"{version[0]}.{version[1]}")
+
+
+class CublasWorkspaceConfigInvalid(Rule):
+    code = "RPL204"
+    name = "cublas-workspace-config-invalid"
+    message = (
+        "CUBLAS_WORKSPACE_CONFIG={value!r} does not make cuBLAS deterministic: use \":4096:8\" "
+        "(about 24 MiB more GPU memory) or \":16:8\" (may be slower)"
+    )
+    fix = SAFE
+    fix_message = 'Set CUBLAS_WORKSPACE_CONFIG to ":4096:8"'
+    triggers = ("CUBLAS_WORKSPACE_CONFIG",)
+
+    def _check(self, node: cst.CSTNode) -> None:
+        for name, value, _anchor in environ_writes(self.qualify, node):
+            if name != "CUBLAS_WORKSPACE_CONFIG" or value is None:
+                continue
+            text = string_value(value)
+            if text is None or text in CUBLAS_WORKSPACE_VALUES:
+                continue  # dynamic values are the user's choice
+            self.report(value, value=text, edits=[self.replace(value, string_literal(value, ":4096:8"))])
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._check(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._check(node)
+
+
+def starts_accelerator(qualified: Optional[str], call: cst.Call) -> Optional[str]:
+    """A short description if ``call`` starts CUDA/NPU work or a process group, else None."""
+    if qualified in CUDA_STARTERS:
+        return f"{qualified.rsplit('.', 1)[-1]}()"
+    func = call.func
+    if isinstance(func, cst.Attribute) and qualified is None:
+        method = func.attr.value
+        if method in DEVICE_METHODS:
+            return f".{method}()"
+        if method == "to":
+            target = argument(call, "device", 0)
+            if target is not None and _names_accelerator(target.value):
+                return ".to(device)"
+    device = keyword_arg(call, "device")
+    if device is not None and _names_accelerator(device.value):
+        return "a tensor created on the device"
+    return None
+
+
+def _names_accelerator(node: cst.CSTNode) -> bool:
+    text = string_value(node)
+    if text is None and isinstance(node, cst.Call) and node.args:
+        # torch.device("cuda", 0)
+        func = node.func
+        if isinstance(func, (cst.Attribute, cst.Name)) and (
+            (func.attr.value if isinstance(func, cst.Attribute) else func.value) == "device"
+        ):
+            text = string_value(node.args[0].value)
+    return text is not None and text.startswith(ACCELERATOR_PREFIXES)
+
+
+class EnvSetAfterCudaInit(Rule):
+    code = "RPL206"
+    name = "env-set-after-cuda-init"
+    message = (
+        "{var} is set after `{call}` already started {started}, and {reason}: this assignment has "
+        "no effect; set it before that point (top of the script) or in the launcher"
+    )
+    triggers = tuple(START_ONLY_ENV)
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        #: per scope (module, then each enclosing function): the first call that started
+        #: CUDA/NPU work, and the first that started a process group
+        self.device: List[Optional[cst.Call]] = [None]
+        self.group: List[Optional[cst.Call]] = [None]
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.device.append(None)
+        self.group.append(None)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.device.pop()
+        self.group.pop()
+
+    def _check(self, node: cst.CSTNode) -> None:
+        if self.device[-1] is None:
+            return
+        for name, _value, anchor in environ_writes(self.qualify, node):
+            if name not in START_ONLY_ENV:
+                continue
+            if name in PROCESS_GROUP_ENV:
+                call, started = self.group[-1], "a process group"
+            else:
+                call, started = self.device[-1], "CUDA/NPU work"
+            if call is not None:
+                self.report(anchor, var=name, call=self._short(call), started=started, reason=START_ONLY_ENV[name])
+
+    def _short(self, call: cst.Call) -> str:
+        code = " ".join(self.file.code_for(call).split())
+        return code if len(code) <= 40 else code[:37] + "..."
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._check(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._check(node)
+        qualified = self.qualify(node.func)
+        if self.device[-1] is None and starts_accelerator(qualified, node) is not None:
+            self.device[-1] = node
+        if self.group[-1] is None and qualified == INIT_PROCESS_GROUP:
+            self.group[-1] = node
+
+
+class DeterministicWarnOnly(Rule):
+    code = "RPL207"
+    name = "deterministic-warn-only"
+    default = False
+    message = (
+        "{call} only warns when an op has no deterministic implementation, so nondeterministic "
+        "ops still run: remove {arg} once the warnings are dealt with"
+    )
+    fix = UNSAFE
+    fix_message = "Make nondeterministic ops raise ({replacement})"
+    triggers = ("warn_only", "set_deterministic_debug_mode", "deterministic")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.qualify(node.func)
+        if qualified == USE_DETERMINISTIC:
+            mode = argument(node, "mode", 0)
+            warn = keyword_arg(node, "warn_only")
+            if warn is None or not is_true(warn.value) or (mode is not None and is_false(mode.value)):
+                return
+            self.report(
+                warn, call="use_deterministic_algorithms(True, warn_only=True)", arg="warn_only=True",
+                replacement="warn_only=False", edits=[self.replace(warn.value, "False")],
+            )
+        elif qualified == DEBUG_MODE:
+            mode = argument(node, "debug_mode", 0)
+            if mode is None:
+                return
+            value = int_value(mode.value)
+            if value == 1 or string_value(mode.value) == "warn":
+                new = "2" if value == 1 else string_literal(mode.value, "error")
+                self.report(
+                    mode, call=f"set_deterministic_debug_mode({self.file.code_for(mode.value)})",
+                    arg="the warn level (use \"error\")", replacement=new, edits=[self.replace(mode.value, new)],
+                )
+        elif qualified in TRAINERS_WITH_DETERMINISTIC:
+            arg = keyword_arg(node, "deterministic")
+            if arg is not None and string_value(arg.value) == "warn":
+                self.report(
+                    arg, call='Trainer(deterministic="warn")', arg='"warn" (use deterministic=True)',
+                    replacement="deterministic=True", edits=[self.replace(arg.value, "True")],
+                )
+
+
+class HcclDeterministicInvalid(Rule):
+    code = "RPL208"
+    name = "hccl-deterministic-invalid"
+    message = (
+        "HCCL_DETERMINISTIC={value!r} is not a value torch_npu accepts: it lower-cases the value and "
+        "compares it with \"true\", so collectives stay nondeterministic; {advice}"
+    )
+    fix = SAFE
+    fix_message = "Set HCCL_DETERMINISTIC to {new}"
+    triggers = ("HCCL_DETERMINISTIC",)
+
+    def _check(self, node: cst.CSTNode) -> None:
+        for name, value, _anchor in environ_writes(self.qualify, node):
+            if name != "HCCL_DETERMINISTIC" or value is None:
+                continue
+            text = string_value(value)
+            if text is None or text.lower() in HCCL_DETERMINISTIC_VALUES:
+                continue
+            lowered = text.strip().lower()
+            if lowered in HCCL_FALSY:
+                new, advice = "false", 'write "false" to turn it off, or "true" for deterministic collectives'
+            elif lowered in HCCL_TRUTHY:
+                new, advice = "true", 'write "true"'
+            else:
+                new, advice = None, 'write "true" (or "strict", which CANN documents for strict reduction order)'
+            edits = [self.replace(value, string_literal(value, new))] if new else []
+            self.report(value, value=text, advice=advice, new=f'"{new}"', edits=edits)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._check(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._check(node)

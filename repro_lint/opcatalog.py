@@ -1,0 +1,474 @@
+"""The catalog of ops that ``torch.use_deterministic_algorithms`` lists, as data.
+
+One entry per bullet of that function's docstring (some bullets are split into several
+entries, e.g. ``interpolate`` and ``nn.Upsample``), keyed by torch version: an entry says in
+which releases the op is in the list of ops that *act deterministically* under the flag
+(catalog A, :data:`DETERMINISTIC`) or that *raise* under it (catalog B, :data:`RAISES`).
+RPL401 and RPL402 read it, the tables on their rule pages are rendered from it
+(``python -m repro_lint.opcatalog``), and ``tests/test_ops.py`` compares it with the list in
+the installed torch's docstring, so a torch release that changes the list fails a test.
+
+Sources: NONDETERMINISM.md section 3 (torch 2.13 docstring, verified; 2.14 from the wheel) and
+the published docs of earlier releases (2.1, 2.2, 2.6, 2.7). Where a move between the lists is
+known only to have happened between two releases, the entry says so in ``note``.
+
+This module never imports torch.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+Version = Tuple[int, int]
+
+DETERMINISTIC = "deterministic"  # catalog A: nondeterministic by default, deterministic under the flag
+RAISES = "raises"  # catalog B: raises under the flag (warns with warn_only), nondeterministic without
+
+FORWARD = "forward"
+BACKWARD = "backward"
+ALGORITHM = "algorithm"  # cuDNN algorithm choice (convolutions): covered by RPL202, not per call
+
+F = "torch.nn.functional."
+NN = "torch.nn."
+
+
+@dataclass(frozen=True)
+class Span:
+    """The op is in list ``category`` for torch ``since`` <= version < ``until``."""
+
+    category: str
+    since: Version = (1, 0)
+    until: Optional[Version] = None
+
+    def covers(self, version: Version) -> bool:
+        return self.since <= version and (self.until is None or version < self.until)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """The argument that decides whether a call is the listed variant.
+
+    ``test`` names a predicate that ``repro_lint/rules/ops.py`` implements:
+    ``equals`` (the value is one of ``values``; ``default`` when absent), ``present`` (given
+    and not ``None``), ``tensor`` (a tensor ``src``, not a scalar ``value``),
+    ``not_global`` (an output size other than 1 / ``(1, 1)``), ``spatial`` (an input of
+    rank >= 3 visible in the call, and a reduction other than ``"none"``), ``floating``
+    (not visibly an integer tensor). Positions are those of the function form (input
+    first), the Tensor method form (self excluded) and the nn.Module constructor.
+    """
+
+    test: str
+    param: str = ""
+    function_position: Optional[int] = None
+    method_position: Optional[int] = None
+    module_position: Optional[int] = None
+    values: Tuple[object, ...] = ()
+    default: object = None
+
+
+@dataclass(frozen=True)
+class Op:
+    #: short name used in messages
+    name: str
+    #: the docstring bullet, normalised by :func:`normalize` (the version test compares it)
+    doc: str
+    spans: Tuple[Span, ...]
+    #: qualified functions taking the input first (``torch.scatter_add``, ``F.grid_sample``)
+    functions: Tuple[str, ...] = ()
+    #: Tensor methods (``x.scatter_add_(...)``)
+    methods: Tuple[str, ...] = ()
+    #: nn.Module classes, matched at construction
+    modules: Tuple[str, ...] = ()
+    device: str = "CUDA"
+    passes: str = BACKWARD
+    condition: Optional[Condition] = None
+    #: the deterministic alternative, written as advice ("" when there is none)
+    alternative: str = ""
+    note: str = ""
+
+    def category(self, version: Version) -> Optional[str]:
+        for span in self.spans:
+            if span.covers(version):
+                return span.category
+        return None
+
+    @property
+    def visible(self) -> bool:
+        """Can a call to it be seen in source at all?"""
+        return bool(self.functions or self.methods or self.modules)
+
+
+A = (Span(DETERMINISTIC),)
+B = (Span(RAISES),)
+
+
+def _moved(version: Version) -> Tuple[Span, ...]:
+    """Raised under the flag before ``version``, deterministic under it since."""
+    return (Span(RAISES, until=version), Span(DETERMINISTIC, since=version))
+
+
+_ACCUMULATE_FALSE = Condition("equals", "accumulate", 3, 2, None, (False,), False)
+_ACCUMULATE_TRUE = Condition("equals", "accumulate", 3, 2, None, (True,), False)
+_PUT_FALSE = Condition("equals", "accumulate", 3, 2, None, (False,), False)
+_PUT_TRUE = Condition("equals", "accumulate", 3, 2, None, (True,), False)
+_INTERPOLATE_MODES = ("linear", "bilinear", "bicubic", "trilinear")
+
+OPS: Tuple[Op, ...] = (
+    # ---- A: deterministic under the flag ------------------------------------------------
+    *(
+        Op(
+            f"nn.{cls}", f"torch.nn.{cls} when called on CUDA tensor", A,
+            functions=(F + func,), modules=(NN + cls,), passes=ALGORITHM,
+            alternative="torch.use_deterministic_algorithms(True) or cudnn.deterministic = True",
+        )
+        for cls, func in (
+            ("Conv1d", "conv1d"), ("Conv2d", "conv2d"), ("Conv3d", "conv3d"),
+            ("ConvTranspose1d", "conv_transpose1d"), ("ConvTranspose2d", "conv_transpose2d"),
+            ("ConvTranspose3d", "conv_transpose3d"),
+        )
+    ),
+    Op(
+        "nn.ReplicationPad1d", "torch.nn.ReplicationPad1d when attempting to differentiate a CUDA tensor",
+        _moved((2, 8)), modules=(NN + "ReplicationPad1d",),
+        note="2.7 docs list it as raising, 2.13 as deterministic (PR pytorch#148633, 2025)",
+    ),
+    Op(
+        "nn.ReplicationPad2d", "torch.nn.ReplicationPad2d when attempting to differentiate a CUDA tensor",
+        _moved((2, 2)), modules=(NN + "ReplicationPad2d",),
+        note="2.1 docs list it as raising, 2.2 docs as deterministic",
+    ),
+    Op(
+        "nn.ReplicationPad3d", "torch.nn.ReplicationPad3d when attempting to differentiate a CUDA tensor",
+        _moved((2, 8)), modules=(NN + "ReplicationPad3d",),
+        note="2.7 docs list it as raising, 2.13 as deterministic (PR pytorch#148633, 2025)",
+    ),
+    Op(
+        "torch.bmm (sparse)", "torch.bmm when called on sparse-dense CUDA tensors", A, passes=FORWARD,
+        note="sparsity is not visible in source: not matched",
+    ),
+    Op(
+        "__getitem__", "torch.Tensor.__getitem__ when attempting to differentiate a CPU tensor and the "
+        "index is a list of tensors", A, device="CPU",
+        note="advanced indexing is not an op call: not matched",
+    ),
+    Op(
+        "index_put(accumulate=False)", "torch.Tensor.index_put with accumulate=False", A,
+        functions=("torch.index_put", "torch.index_put_"), methods=("index_put", "index_put_"),
+        device="any device", passes=FORWARD, condition=_ACCUMULATE_FALSE,
+        note="x[idx] = v also reaches index_put_ but is not reported: it is ordinary indexing",
+    ),
+    Op(
+        "index_put(accumulate=True)", "torch.Tensor.index_put with accumulate=True when called on a CPU tensor",
+        A, functions=("torch.index_put", "torch.index_put_"), methods=("index_put", "index_put_"),
+        device="CPU", passes=FORWARD, condition=_ACCUMULATE_TRUE,
+    ),
+    Op(
+        "put_(accumulate=True)", "torch.Tensor.put_ with accumulate=True when called on a CPU tensor", A,
+        methods=("put_",), device="CPU", passes=FORWARD, condition=_PUT_TRUE,
+    ),
+    Op(
+        "scatter_add", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
+        functions=("torch.scatter_add",), methods=("scatter_add", "scatter_add_"), passes=FORWARD,
+    ),
+    Op(
+        "gather", "torch.gather when called on a CUDA tensor that requires grad", A,
+        functions=("torch.gather",), methods=("gather",),
+    ),
+    Op(
+        "index_add", "torch.index_add when called on CUDA tensor", A,
+        functions=("torch.index_add",), methods=("index_add", "index_add_"), passes=FORWARD,
+    ),
+    Op(
+        "index_select", "torch.index_select when attempting to differentiate a CUDA tensor", A,
+        functions=("torch.index_select",), methods=("index_select",),
+    ),
+    Op(
+        "repeat_interleave", "torch.repeat_interleave when attempting to differentiate a CUDA tensor", A,
+        functions=("torch.repeat_interleave",), methods=("repeat_interleave",),
+    ),
+    Op(
+        "index_copy", "torch.Tensor.index_copy when called on a CPU or CUDA tensor", A,
+        functions=("torch.index_copy",), methods=("index_copy", "index_copy_"),
+        device="CPU and CUDA", passes=FORWARD,
+    ),
+    Op(
+        "scatter (tensor src)", "torch.Tensor.scatter when src type is Tensor and called on CUDA tensor", A,
+        functions=("torch.scatter",), methods=("scatter", "scatter_"), passes=FORWARD,
+        condition=Condition("tensor", "src", 3, 2),
+    ),
+    Op(
+        "scatter_reduce(sum/mean)",
+        "torch.Tensor.scatter_reduce when reduce='sum' or reduce='mean' and called on CUDA tensor", A,
+        functions=("torch.scatter_reduce",), methods=("scatter_reduce", "scatter_reduce_"), passes=FORWARD,
+        condition=Condition("equals", "reduce", 4, 3, None, ("sum", "mean")),
+    ),
+    Op(
+        "nn.MaxPool3d", "torch.nn.MaxPool3d when attempting to differentiate a CUDA tensor", _moved((2, 8)),
+        functions=(F + "max_pool3d",), modules=(NN + "MaxPool3d",),
+        note="raising in the 2.1 docs, deterministic in 2.13; the release in between is not verified "
+        "(2.8 assumed, as for ReplicationPad1d/3d)",
+    ),
+    Op(
+        "nn.Embedding", "torch.nn.Embedding when attempting to differentiate a CUDA tensor",
+        (Span(DETERMINISTIC, since=(2, 14)),), functions=(F + "embedding",), modules=(NN + "Embedding",),
+        note="added to the list in 2.14 (wording not verified)",
+    ),
+    # ---- B: raise under the flag ------------------------------------------------------------
+    *(
+        Op(
+            f"nn.{cls}", f"torch.nn.{cls} when attempting to differentiate a CUDA tensor", B,
+            functions=tuple(F + f for f in funcs), modules=(NN + cls,), condition=condition,
+            alternative=alternative,
+        )
+        for cls, funcs, condition, alternative in (
+            ("AvgPool3d", ("avg_pool3d",), None, ""),
+            (
+                "AdaptiveAvgPool2d", ("adaptive_avg_pool2d",), Condition("not_global", "output_size", 1, None, 0),
+                "for a global pool use x.mean(dim=(-2, -1), keepdim=True); for a fixed ratio use "
+                "avg_pool2d with a fixed kernel",
+            ),
+            (
+                "AdaptiveAvgPool3d", ("adaptive_avg_pool3d",), Condition("not_global", "output_size", 1, None, 0),
+                "for a global pool use x.mean(dim=(-3, -2, -1), keepdim=True)",
+            ),
+            ("AdaptiveMaxPool2d", ("adaptive_max_pool2d",), None, "use amax over the pooled dims, or max_pool2d"),
+            ("FractionalMaxPool2d", ("fractional_max_pool2d",), None, ""),
+            ("FractionalMaxPool3d", ("fractional_max_pool3d",), None, ""),
+        )
+    ),
+    *(
+        Op(
+            f"nn.{cls}", f"torch.nn.{cls}", B, functions=(F + cls.lower().replace("maxunpool", "max_unpool"),),
+            modules=(NN + cls,), device="any device", passes=FORWARD,
+            alternative="rewrite the unpooling with scatter/index_put on a flattened view",
+        )
+        for cls in ("MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d")
+    ),
+    Op(
+        "F.interpolate", "torch.nn.functional.interpolate when attempting to differentiate a CUDA tensor and "
+        "one of the following modes is used: - linear - bilinear - bicubic - trilinear", B,
+        functions=(F + "interpolate", F + "upsample"), modules=(NN + "Upsample",),
+        condition=Condition("equals", "mode", 3, None, 2, _INTERPOLATE_MODES, "nearest"),
+        alternative='use mode="nearest" (or a ConvTranspose layer to learn the upsampling)',
+    ),
+    Op(
+        "bilinear upsampling", "torch.nn.functional.interpolate when attempting to differentiate a CUDA tensor "
+        "and one of the following modes is used: - linear - bilinear - bicubic - trilinear", B,
+        functions=(F + "upsample_bilinear",), modules=(NN + "UpsamplingBilinear2d",),
+        alternative='use nn.Upsample(mode="nearest") (or a ConvTranspose layer)',
+    ),
+    *(
+        Op(
+            f"nn.{cls}", f"torch.nn.{cls} when attempting to differentiate a CUDA tensor", B,
+            modules=(NN + cls,),
+            alternative="use replication padding (mode=\"replicate\"), which is deterministic under the flag "
+            "but changes border values",
+        )
+        for cls in ("ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d")
+    ),
+    Op(
+        'F.pad(mode="reflect")', "torch.nn.ReflectionPad2d when attempting to differentiate a CUDA tensor", B,
+        functions=(F + "pad",), condition=Condition("equals", "mode", 2, None, None, ("reflect",), "constant"),
+        alternative='use mode="replicate", which is deterministic under the flag but changes border values',
+    ),
+    Op(
+        "nll_loss (spatial)", "torch.nn.NLLLoss when called on a CUDA tensor", B,
+        functions=(F + "nll_loss", F + "cross_entropy"), passes=FORWARD,
+        condition=Condition("spatial", "reduction", 6, None, None),
+        alternative='compute the loss with reduction="none" and then .mean() (for a weighted mean, divide '
+        "by the sum of the weights), or flatten the input to (N*H*W, C)",
+        note="only calls whose input rank is visible (>= 3) are matched",
+    ),
+    Op(
+        "nn.CTCLoss", "torch.nn.CTCLoss when attempting to differentiate a CUDA tensor", B,
+        functions=(F + "ctc_loss",), modules=(NN + "CTCLoss",),
+    ),
+    Op(
+        'nn.EmbeddingBag(mode="max")',
+        "torch.nn.EmbeddingBag when attempting to differentiate a CUDA tensor when mode='max'", B,
+        functions=(F + "embedding_bag",), modules=(NN + "EmbeddingBag",),
+        condition=Condition("equals", "mode", 6, None, 5, ("max",), "mean"),
+        alternative='use mode="sum" or mode="mean"',
+    ),
+    Op(
+        "put_(accumulate=False)", "torch.Tensor.put_ when accumulate=False", B,
+        methods=("put_",), device="any device", passes=FORWARD, condition=_PUT_FALSE,
+        alternative="use index_put_ on a flattened view (deterministic under the flag)",
+    ),
+    Op(
+        "put_(accumulate=True)", "torch.Tensor.put_ when accumulate=True and called on a CUDA tensor", B,
+        methods=("put_",), passes=FORWARD, condition=_PUT_TRUE,
+        alternative="use index_put_((index,), source, accumulate=True) on a flattened view",
+    ),
+    Op(
+        "histc", "torch.histc when called on a CUDA tensor", B,
+        functions=("torch.histc",), methods=("histc",), passes=FORWARD,
+        alternative="use torch.bincount without weights on bucketized values, or compute it on CPU",
+    ),
+    Op(
+        "bincount(weights=)", "torch.bincount when called on a CUDA tensor and weights tensor is given", B,
+        functions=("torch.bincount",), methods=("bincount",), passes=FORWARD,
+        condition=Condition("present", "weights", 1, 0),
+        alternative="compute it on CPU, or use scatter_add/index_add_ under the flag",
+    ),
+    Op(
+        "median(dim)", "torch.median with indices output when called on a CUDA tensor", B,
+        functions=("torch.median",), methods=("median",), passes=FORWARD,
+        condition=Condition("present", "dim", 1, 0),
+        alternative="use sort along the dim and index the middle element",
+    ),
+    Op(
+        "F.grid_sample", "torch.nn.functional.grid_sample when attempting to differentiate a CUDA tensor", B,
+        functions=(F + "grid_sample",),
+    ),
+    Op(
+        "cumsum", "torch.cumsum when called on a CUDA tensor when dtype is floating point or complex",
+        (Span(RAISES, until=(2, 14)), Span(DETERMINISTIC, since=(2, 14))),
+        functions=("torch.cumsum",), methods=("cumsum", "cumsum_"), passes=FORWARD,
+        condition=Condition("floating", "dtype"),
+        alternative="upgrade to torch >= 2.14 (deterministic under the flag), or accumulate in float64 on CPU",
+        note="moved to the deterministic list in 2.14",
+    ),
+    Op(
+        "scatter_reduce(prod)", "torch.Tensor.scatter_reduce when reduce='prod' and called on CUDA tensor", B,
+        functions=("torch.scatter_reduce",), methods=("scatter_reduce", "scatter_reduce_"), passes=FORWARD,
+        condition=Condition("equals", "reduce", 4, 3, None, ("prod",)),
+    ),
+    Op(
+        "resize_ (quantized)", "torch.Tensor.resize_ when called with a quantized tensor", B, device="any device",
+        passes=FORWARD, note="quantization is not visible in source: not matched",
+    ),
+    Op(
+        "kthvalue", "torch.kthvalue when called on a CUDA tensor", (Span(RAISES, until=(2, 2)),),
+        functions=("torch.kthvalue",), methods=("kthvalue",), passes=FORWARD,
+        alternative="use sort along the dim and index the k-th element",
+        note="listed in the 2.0/2.1 docs, absent in 2.13; the release in between is not verified",
+    ),
+)
+
+
+# -- reading the catalog -------------------------------------------------------------------------
+
+
+def ops_at(version: Version, category: str) -> List[Op]:
+    return [op for op in OPS if op.category(version) == category]
+
+
+def index_by_name() -> Tuple[Dict[str, List[Op]], Dict[str, List[Op]], Dict[str, List[Op]]]:
+    """(function name -> ops, method name -> ops, module class -> ops)."""
+    functions: Dict[str, List[Op]] = {}
+    methods: Dict[str, List[Op]] = {}
+    modules: Dict[str, List[Op]] = {}
+    for op in OPS:
+        for name in op.functions:
+            functions.setdefault(name, []).append(op)
+        for name in op.methods:
+            methods.setdefault(name, []).append(op)
+        for name in op.modules:
+            modules.setdefault(name, []).append(op)
+    return functions, methods, modules
+
+
+def method_words() -> Set[str]:
+    """Every word that can name a cataloged op in source (for the rules' prefilter)."""
+    words: Set[str] = set()
+    for op in OPS:
+        words.update(op.methods)
+        words.update(name.rsplit(".", 1)[-1] for name in op.functions + op.modules)
+    return words
+
+
+# -- the docstring, for the version test --------------------------------------------------------
+
+_ROLE = re.compile(r":(?:class|func|meth|attr):")
+
+
+def normalize(text: str) -> str:
+    """A docstring bullet without Sphinx roles, backticks and line breaks."""
+    text = _ROLE.sub("", text).replace("`", "")
+    return " ".join(text.split())
+
+
+def parse_docstring(doc: str) -> Dict[str, Set[str]]:
+    """The two lists of ``torch.use_deterministic_algorithms.__doc__``, normalised:
+    ``{DETERMINISTIC: {...}, RAISES: {...}}``."""
+    heads = {
+        DETERMINISTIC: re.search(r"will act\s+deterministically when[^\n]*\n", doc),
+        RAISES: re.search(r"will throw a\s+:class:`RuntimeError` when ``mode=True``[^\n]*\n", doc),
+    }
+    lists: Dict[str, Set[str]] = {DETERMINISTIC: set(), RAISES: set()}
+    for category, head in heads.items():
+        if head is None:
+            continue
+        bullets: List[List[str]] = []
+        for line in doc[head.end():].splitlines():
+            stripped = line.strip()
+            if stripped.startswith("* "):
+                bullets.append([stripped[2:]])
+            elif not stripped:
+                continue
+            elif bullets and (stripped.startswith("- ") or line.startswith(" " * 10)):
+                bullets[-1].append(stripped)  # a continuation line or a sub-bullet
+            else:
+                break  # the next paragraph
+        lists[category] = {normalize(" ".join(parts)) for parts in bullets}
+    return lists
+
+
+def documented(version: Version) -> Dict[str, Set[str]]:
+    """What the catalog says the docstring of torch ``version`` lists."""
+    return {category: {op.doc for op in ops_at(version, category)} for category in (DETERMINISTIC, RAISES)}
+
+
+# -- the tables on the rule pages ----------------------------------------------------------------
+
+
+def _names(op: Op) -> str:
+    shown = [name.replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.") for name in op.functions]
+    shown += [f"Tensor.{m}" for m in op.methods]
+    shown += [name.replace("torch.nn.", "nn.") for name in op.modules]
+    return ", ".join(f"`{n}`" for n in dict.fromkeys(shown)) or "(not visible in source)"
+
+
+def _versions(op: Op, category: str) -> str:
+    parts = []
+    for span in op.spans:
+        if span.category != category:
+            continue
+        low = "" if span.since == (1, 0) else f">= {span.since[0]}.{span.since[1]}"
+        high = "" if span.until is None else f"< {span.until[0]}.{span.until[1]}"
+        parts.append(", ".join(p for p in (low, high) if p) or "all")
+    return "; ".join(parts)
+
+
+def markdown_table(category: str, passes: Iterable[str]) -> str:
+    """The table of ``category`` ops with one of ``passes`` (rendered onto the rule pages)."""
+    wanted = set(passes)
+    advice = category == RAISES
+    rows = ["| op | names matched | device | pass | torch versions |" + (" alternative |" if advice else "")]
+    rows.append("|---|---|---|---|---|" + ("---|" if advice else ""))
+    for op in OPS:
+        if op.passes not in wanted or not any(s.category == category for s in op.spans) or not op.visible:
+            continue
+        row = f"| {op.name} | {_names(op)} | {op.device} | {op.passes} | {_versions(op, category)} |"
+        rows.append(row + (f" {op.alternative or '-'} |" if advice else ""))
+    return "\n".join(rows) + "\n"
+
+
+TABLE_START = "<!-- op catalog: generated by `python -m repro_lint.opcatalog` -->\n"
+TABLE_END = "<!-- end of op catalog -->"
+
+
+def page_tables() -> Dict[str, str]:
+    """The generated table of each page that shows one (code -> table)."""
+    return {
+        "RPL401": markdown_table(DETERMINISTIC, (FORWARD,)),
+        "RPL402": markdown_table(RAISES, (FORWARD, BACKWARD)),
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the tables for the rule pages
+    for code, table in page_tables().items():
+        print(f"{code}:\n{table}")

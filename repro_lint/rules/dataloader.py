@@ -1,0 +1,435 @@
+"""Data loading: worker seeding, shuffling generators, samplers (RPL3xx)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+
+import libcst as cst
+
+from ..catalog import (
+    DATALOADER_PARAMS,
+    DATALOADERS,
+    DISTRIBUTED_SAMPLER_SHUFFLE_POSITION,
+    DISTRIBUTED_SAMPLERS,
+    PARTIALS,
+    RANDOM_SAMPLERS,
+    SEEDING_CALLS,
+    WORKER_DEPENDENT_CALLS,
+)
+from ..diagnostics import SAFE
+from .base import NodeEdit, Rule, int_value, is_false, is_true, mentions_name, project_mentions, string_value
+
+RUNTIME = "repro_lint.runtime"
+
+#: results of looking an argument up
+ABSENT = "absent"
+UNKNOWN = "unknown"
+
+
+@dataclass
+class KnownDict:
+    """What a ``**kwargs`` dict built in the current function holds, as far as we can see."""
+
+    entries: Dict[str, cst.BaseExpression] = field(default_factory=dict)
+    #: False once something we cannot follow was merged in (``d.update(other)``)
+    complete: bool = True
+
+
+Found = Union[str, cst.BaseExpression]  # ABSENT, UNKNOWN or the argument's value
+
+
+class LoaderRule(Rule):
+    """Shared machinery (no code: not a registered rule): finds ``DataLoader`` calls,
+    ``functools.partial(DataLoader, ...)`` and follows ``**kwargs`` dicts built in the same
+    function (dict literals, ``dict(...)``, ``.update(...)``, ``d["key"] = value``)."""
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.dicts: List[Dict[str, KnownDict]] = [{}]
+
+    # -- scopes --------------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.dicts.append({})
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.dicts.pop()
+
+    # -- following dicts -----------------------------------------------------------------
+    def _dict_of(self, node: cst.CSTNode) -> Optional[KnownDict]:
+        """The contents of a dict expression, or None if it is not one we can follow."""
+        if isinstance(node, cst.Dict):
+            known = KnownDict()
+            for element in node.elements:
+                if isinstance(element, cst.DictElement):
+                    key = string_value(element.key)
+                    if key is None:
+                        known.complete = False
+                    else:
+                        known.entries[key] = element.value
+                else:  # **other
+                    self._merge(known, element.value)
+            return known
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
+            if self.qualify(node.func) is not None:
+                return None  # a ``dict`` imported from somewhere else
+            known = KnownDict()
+            self._merge_args(known, node.args)
+            return known
+        if isinstance(node, cst.Name):
+            tracked = self.dicts[-1].get(node.value)
+            if tracked is not None:
+                return KnownDict(dict(tracked.entries), tracked.complete)
+        return None
+
+    def _merge(self, known: KnownDict, value: cst.CSTNode) -> None:
+        other = self._dict_of(value)
+        if other is None:
+            known.complete = False
+        else:
+            known.entries.update(other.entries)
+            known.complete = known.complete and other.complete
+
+    def _merge_args(self, known: KnownDict, args: Sequence[cst.Arg]) -> None:
+        for arg in args:
+            if arg.keyword is not None:
+                known.entries[arg.keyword.value] = arg.value
+            elif arg.star == "*":
+                known.complete = False
+            else:  # a positional mapping or **mapping
+                self._merge(known, arg.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        scope = self.dicts[-1]
+        for target in node.targets:
+            inner = target.target
+            if isinstance(inner, cst.Name):
+                known = self._dict_of(node.value)
+                if known is not None:
+                    scope[inner.value] = known
+                else:
+                    scope.pop(inner.value, None)
+            elif isinstance(inner, cst.Subscript) and isinstance(inner.value, cst.Name):
+                tracked = scope.get(inner.value.value)
+                if tracked is None:
+                    continue
+                key = None
+                if len(inner.slice) == 1 and isinstance(inner.slice[0].slice, cst.Index):
+                    key = string_value(inner.slice[0].slice.value)
+                if key is None:
+                    tracked.complete = False
+                else:
+                    tracked.entries[key] = node.value
+
+    def _track_method(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return
+        tracked = self.dicts[-1].get(func.value.value)
+        if tracked is None:
+            return
+        method = func.attr.value
+        if method == "update":
+            self._merge_args(tracked, node.args)
+        elif method == "setdefault" and node.args:
+            key = string_value(node.args[0].value)
+            if key is None:
+                tracked.complete = False
+            elif key not in tracked.entries and len(node.args) > 1:
+                tracked.entries[key] = node.args[1].value
+        elif method == "pop" and node.args:
+            key = string_value(node.args[0].value)
+            if key is not None:
+                tracked.entries.pop(key, None)
+
+    # -- looking arguments up ------------------------------------------------------------
+    def bound(self, args: Sequence[cst.Arg], name: str, position: Optional[int]) -> Found:
+        """The value bound to parameter ``name`` by ``args``, ABSENT, or UNKNOWN when a
+        ``*args``/``**kwargs`` we cannot follow may carry it."""
+        unknown = False
+        index = 0
+        for arg in args:
+            if arg.keyword is not None:
+                if arg.keyword.value == name:
+                    return arg.value
+            elif arg.star == "*":
+                unknown = True
+            elif arg.star == "**":
+                known = self._dict_of(arg.value)
+                if known is None:
+                    unknown = True
+                elif name in known.entries:
+                    return known.entries[name]
+                elif not known.complete:
+                    unknown = True
+            else:
+                if not unknown and position is not None and index == position:
+                    return arg.value
+                index += 1
+        return UNKNOWN if unknown else ABSENT
+
+    def loader_args(self, node: cst.Call) -> Optional[Sequence[cst.Arg]]:
+        """The arguments a DataLoader gets from this call (a DataLoader call, or a
+        ``functools.partial(DataLoader, ...)``), or None if it is neither."""
+        qualified = self.qualify(node.func)
+        if qualified in DATALOADERS:
+            return node.args
+        if qualified in PARTIALS and node.args and node.args[0].keyword is None and not node.args[0].star:
+            if self.qualify(node.args[0].value) in DATALOADERS:
+                return node.args[1:]
+        return None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._track_method(node)
+        self.check_call(node)
+
+    def check_call(self, node: cst.Call) -> None:  # pragma: no cover - overridden
+        pass
+
+    # -- fixes -----------------------------------------------------------------------------
+    def add_keyword(self, node: cst.Call, current: Found, keyword: str, value: str) -> List[NodeEdit]:
+        """Edits that pass ``keyword=value`` (replacing an explicit ``None``)."""
+        if isinstance(current, cst.BaseExpression):
+            return [self.replace(current, value)]
+        if not node.args:
+            return []
+        return [self.insert_after(node.args[-1], f", {keyword}={value}")]
+
+    def runtime_name(self, name: str) -> Tuple[bool, Optional[NodeEdit]]:
+        """(usable, import edit) for a helper of ``repro_lint.runtime``: a function of that
+        name defined in the file itself is used as it is."""
+        if re.search(rf"^\s*def {name}\(", self.file.source, re.MULTILINE):
+            return True, None
+        bound_to = self.file.names.aliases.get(name)
+        if bound_to is not None and bound_to != f"{RUNTIME}.{name}":
+            return False, None  # the name means something else here
+        return True, self.ensure_import(RUNTIME, name)
+
+
+def literal_text(node: cst.CSTNode, module: cst.Module) -> str:
+    return " ".join(module.code_for_node(node).split())
+
+
+class DataLoaderWorkerInitMissing(LoaderRule):
+    code = "RPL301"
+    name = "dataloader-worker-init-missing"
+    message = (
+        "DataLoader with num_workers={workers} and no worker_init_fn: pass worker_init_fn=seed_worker "
+        "(from repro_lint.runtime) so random and NumPy in every worker are seeded from that worker's "
+        "torch seed, as the PyTorch reproducibility notes recommend"
+    )
+    fix = SAFE
+    fix_message = "Pass worker_init_fn=seed_worker"
+    triggers = ("DataLoader",)
+
+    def check_call(self, node: cst.Call) -> None:
+        args = self.loader_args(node)
+        if args is None:
+            return
+        workers = self.bound(args, "num_workers", DATALOADER_PARAMS.index("num_workers"))
+        if not isinstance(workers, cst.BaseExpression) or int_value(workers) == 0:
+            return  # no workers (the default), or we cannot tell
+        if isinstance(workers, cst.Name) and workers.value == "None":
+            return
+        init = self.bound(args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
+        if init == UNKNOWN or (isinstance(init, cst.BaseExpression) and not _is_none(init)):
+            return
+        edits: List[NodeEdit] = []
+        usable, imported = self.runtime_name("seed_worker")
+        if usable:
+            edits = self.add_keyword(node, init, "worker_init_fn", "seed_worker")
+            if edits and imported is not None:
+                edits.append(imported)
+        self.report(node, workers=literal_text(workers, self.file.module), edits=edits)
+
+
+def _is_none(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+class ShuffleWithoutGenerator(LoaderRule):
+    code = "RPL302"
+    name = "shuffle-without-generator"
+    message = (
+        "{what} draws {drawn} from the global torch RNG, so any other use of that RNG "
+        "changes it: pass generator=make_generator(seed) (from repro_lint.runtime) or a seeded "
+        "torch.Generator"
+    )
+    fix = SAFE
+    fix_message = "Pass generator=make_generator({seed})"
+    triggers = ("DataLoader", "RandomSampler", "random_split")
+
+    def check_call(self, node: cst.Call) -> None:
+        args = self.loader_args(node)
+        if args is not None:
+            shuffle = self.bound(args, "shuffle", DATALOADER_PARAMS.index("shuffle"))
+            if not (isinstance(shuffle, cst.BaseExpression) and is_true(shuffle)):
+                return
+            position: Optional[int] = DATALOADER_PARAMS.index("generator")
+            what, drawn = "DataLoader(shuffle=True)", "the data order"
+        else:
+            qualified = self.qualify(node.func)
+            if qualified not in RANDOM_SAMPLERS:
+                return
+            args, position = node.args, RANDOM_SAMPLERS[qualified]
+            short = qualified.rsplit(".", 1)[-1]
+            what = f"{short}(...)"
+            drawn = "the split" if short == "random_split" else "the data order"
+        generator = self.bound(args, "generator", position)
+        if generator == UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator)):
+            return
+        seed = self.file.settings.seed
+        edits: List[NodeEdit] = []
+        usable, imported = self.runtime_name("make_generator")
+        if usable:
+            edits = self.add_keyword(node, generator, "generator", f"make_generator({seed})")
+            if edits and imported is not None:
+                edits.append(imported)
+        self.report(node, what=what, drawn=drawn, seed=seed, edits=edits)
+
+
+class WorkerInitConstantSeed(LoaderRule):
+    code = "RPL303"
+    name = "worker-init-constant-seed"
+    message = (
+        "worker_init_fn {func} seeds {seeder} with {value}, which is the same in every worker, so all "
+        "workers draw the same random numbers: derive the seed from the worker "
+        "(torch.initial_seed() % 2**32) or pass worker_init_fn=seed_worker from repro_lint.runtime"
+    )
+    triggers = ("worker_init_fn",)
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.functions: Dict[str, cst.FunctionDef] = {}
+        self.init_fns: List[cst.BaseExpression] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        super().visit_FunctionDef(node)
+        self.functions.setdefault(node.name.value, node)
+
+    def check_call(self, node: cst.Call) -> None:
+        args = self.loader_args(node)
+        if args is None:
+            return
+        init = self.bound(args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
+        if isinstance(init, cst.BaseExpression):
+            self.init_fns.append(init)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        seen: Set[int] = set()
+        for value in self.init_fns:
+            if isinstance(value, cst.Call) and self.qualify(value.func) in PARTIALS and value.args:
+                value = value.args[0].value  # partial(seed_fn, base_seed=...)
+            if isinstance(value, cst.Lambda):
+                params = value.params
+                body: cst.CSTNode = value.body
+                name = "lambda"
+            elif isinstance(value, cst.Name) and value.value in self.functions:
+                func = self.functions[value.value]
+                params, body, name = func.params, func.body, value.value
+            else:
+                continue
+            if id(body) in seen:
+                continue
+            seen.add(id(body))
+            self._check_function(name, params, body)
+
+    def _check_function(self, name: str, params: cst.Parameters, body: cst.CSTNode) -> None:
+        tainted: Set[str] = set()
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            tainted.add(param.name.value)
+        for extra in (params.star_arg, params.star_kwarg):
+            if isinstance(extra, cst.Param):
+                tainted.add(extra.name.value)
+        # locals computed from the worker's identity are worker-dependent too (source order)
+        calls: List[cst.Call] = []
+        stack: List[cst.CSTNode] = [body]
+        order: List[cst.CSTNode] = []
+        while stack:
+            current = stack.pop()
+            order.append(current)
+            stack.extend(reversed(current.children))
+        for current in order:
+            if isinstance(current, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and current.value is not None:
+                if self._depends(current.value, tainted):
+                    if isinstance(current, cst.Assign):
+                        targets = [t.target for t in current.targets]
+                    else:
+                        targets = [current.target]
+                    for target in targets:
+                        tainted.update(_names_in(target))
+            elif isinstance(current, cst.Call):
+                calls.append(current)
+        for call in calls:
+            qualified = self.qualify(call.func)
+            if qualified not in SEEDING_CALLS or not call.args:
+                continue
+            seed = call.args[0]
+            if seed.star or self._depends(seed.value, tainted):
+                continue
+            self.report(
+                call, func=f"`{name}`" if name != "lambda" else "(a lambda)",
+                seeder=qualified, value=f"`{literal_text(seed.value, self.file.module)}`",
+            )
+
+    @staticmethod
+    def _depends(expr: cst.CSTNode, tainted: Set[str]) -> bool:
+        if mentions_name(expr, tainted):
+            return True
+        stack = [expr]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, cst.Name) and current.value in WORKER_DEPENDENT_CALLS:
+                return True
+            if isinstance(current, cst.Attribute) and current.attr.value in WORKER_DEPENDENT_CALLS:
+                return True
+            stack.extend(current.children)
+        return False
+
+
+def _names_in(target: cst.CSTNode) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names: List[str] = []
+        for element in target.elements:
+            names.extend(_names_in(element.value))
+        return names
+    return []
+
+
+class DistributedSamplerWithoutSetEpoch(LoaderRule):
+    code = "RPL304"
+    name = "distributed-sampler-without-set-epoch"
+    message = (
+        "DistributedSampler shuffles with seed + epoch, but set_epoch is never called in this module "
+        "(or anywhere in the project), so every epoch repeats the same order: call "
+        "sampler.set_epoch(epoch) at the start of each epoch"
+    )
+    triggers = ("DistributedSampler",)
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.samplers: List[cst.Call] = []
+        self.sets_epoch = False
+
+    def check_call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "set_epoch":
+            self.sets_epoch = True
+            return
+        if self.qualify(func) not in DISTRIBUTED_SAMPLERS:
+            return
+        shuffle = self.bound(node.args, "shuffle", DISTRIBUTED_SAMPLER_SHUFFLE_POSITION)
+        if isinstance(shuffle, cst.BaseExpression) and is_false(shuffle):
+            return
+        self.samplers.append(node)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if self.sets_epoch or not self.samplers:
+            return
+        if project_mentions(self.file.project, "set_epoch("):
+            return
+        for sampler in self.samplers:
+            self.report(sampler)

@@ -1,0 +1,237 @@
+"""Nondeterministic ops, read from the op catalog (RPL4xx)."""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import libcst as cst
+
+from ..opcatalog import (
+    DETERMINISTIC,
+    FORWARD,
+    OPS,
+    RAISES,
+    Condition,
+    Op,
+    index_by_name,
+)
+from .base import Rule, argument, has_star_kwargs, int_value, is_false, is_true, keyword_arg, receiver_root, string_value
+from .flags import enables_determinism
+
+FUNCTIONS, METHODS, MODULES = index_by_name()
+
+#: dtypes that make ``cumsum`` an integer scan (deterministic)
+INTEGER_DTYPES = frozenset(
+    f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "short", "bool")
+)
+INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
+#: tensor factories whose positional arguments are the shape
+FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
+RESHAPES = frozenset({"view", "reshape", "permute", "expand"})
+
+UNKNOWN = object()
+
+
+def _literal(node: cst.CSTNode) -> object:
+    if is_true(node):
+        return True
+    if is_false(node):
+        return False
+    if isinstance(node, cst.Name) and node.value == "None":
+        return None
+    text = string_value(node)
+    if text is not None:
+        return text
+    number = int_value(node)
+    return number if number is not None else UNKNOWN
+
+
+def _is_number(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _triggers(category: str, forward_only: bool) -> Tuple[str, ...]:
+    words = set()
+    for op in OPS:
+        if not any(span.category == category for span in op.spans):
+            continue
+        if forward_only and op.passes != FORWARD:
+            continue
+        words.update(op.methods)
+        words.update(name.rsplit(".", 1)[-1] for name in op.functions + op.modules)
+    return tuple(sorted(words))
+
+
+class OpRule(Rule):
+    """Matching calls against the catalog (no code: not a registered rule)."""
+
+    def matched(self, node: cst.Call) -> List[Op]:
+        """The catalog entries this call is, with their argument conditions checked."""
+        self.called = ""
+        func = node.func
+        qualified = self.qualify(func)
+        if qualified in FUNCTIONS:
+            form, candidates = "function", FUNCTIONS[qualified]
+        elif qualified in MODULES:
+            form, candidates = "module", MODULES[qualified]
+        elif qualified is None and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
+            root = receiver_root(func.value)
+            owner = self.qualify(root) if isinstance(root, (cst.Name, cst.Attribute)) else None
+            if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu"):
+                return []  # np.arange(3).cumsum(), df.median(axis=0): not a tensor
+            form, candidates = "method", METHODS[func.attr.value]
+        else:
+            return []
+        if form == "method":
+            self.called = f"Tensor.{func.attr.value}"  # type: ignore[union-attr]
+        else:
+            self.called = (qualified or "").replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
+        return [op for op in candidates if op.condition is None or self._holds(op.condition, form, node)]
+
+    def display(self, op: Op) -> str:
+        """How the message names the op: the name called, with the variant when it matters."""
+        if op.condition is not None and op.condition.test in ("equals", "present", "tensor"):
+            variant = op.name.split("(", 1)[1].rstrip(")") if "(" in op.name else ""
+            if op.condition.test == "tensor":
+                variant = "tensor src"
+            return f"{self.called}({variant})" if variant else self.called
+        return self.called
+
+    def _holds(self, cond: Condition, form: str, call: cst.Call) -> bool:
+        position = {
+            "function": cond.function_position,
+            "method": cond.method_position,
+            "module": cond.module_position,
+        }[form]
+        arg = argument(call, cond.param, position) if cond.param else None
+        unknown_args = arg is None and (has_star_kwargs(call) or any(a.star == "*" for a in call.args))
+        if cond.test == "equals":
+            if arg is None:
+                return not unknown_args and cond.default in cond.values
+            return _literal(arg.value) in cond.values
+        if cond.test == "present":
+            return arg is not None and _literal(arg.value) is not None
+        if cond.test == "tensor":
+            if keyword_arg(call, "value") is not None or arg is None:
+                return False
+            return not _is_number(arg.value)
+        if cond.test == "not_global":
+            if arg is None:
+                return False
+            value = arg.value
+            if int_value(value) == 1:
+                return False
+            if isinstance(value, (cst.Tuple, cst.List)) and value.elements and all(
+                int_value(e.value) == 1 for e in value.elements
+            ):
+                return False
+            return True
+        if cond.test == "spatial":
+            if form != "function" or not call.args or call.args[0].keyword or call.args[0].star:
+                return False
+            if arg is not None and _literal(arg.value) != "mean" and _literal(arg.value) != "sum":
+                return False  # reduction="none", or a value we cannot read
+            return self._rank(call.args[0].value) >= 3
+        if cond.test == "floating":
+            dtype = keyword_arg(call, "dtype")
+            if dtype is not None and self.qualify(dtype.value) in INTEGER_DTYPES:
+                return False
+            subject = call.func.value if form == "method" and isinstance(call.func, cst.Attribute) else (
+                call.args[0].value if call.args else None
+            )
+            return not (subject is not None and self._is_integer(subject))
+        return False
+
+    def _rank(self, node: cst.CSTNode) -> int:
+        """The rank of a tensor expression when the call that makes it shows it, else 0."""
+        if not isinstance(node, cst.Call):
+            return 0
+        positional = [a for a in node.args if a.keyword is None]
+        if any(a.star for a in positional):
+            return 0
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in RESHAPES and self.qualify(node.func) is None:
+            if len(positional) == 1 and isinstance(positional[0].value, (cst.Tuple, cst.List)):
+                return len(positional[0].value.elements)
+            return len(positional)
+        if self.qualify(node.func) in FACTORIES and positional:
+            if isinstance(positional[0].value, (cst.Tuple, cst.List)):
+                return len(positional[0].value.elements)
+            shape = positional[:-1] if self.qualify(node.func) == "torch.full" else positional
+            return len(shape) if all(int_value(a.value) is not None or isinstance(a.value, cst.Name) for a in shape) else 0
+        return 0
+
+    def _is_integer(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and self.qualify(node.func) is None:
+            method = node.func.attr.value
+            if method in INTEGER_CASTS and not node.args:
+                return True
+            if method == "to" and node.args and self.qualify(node.args[0].value) in INTEGER_DTYPES:
+                return True
+        return False
+
+
+def _where(op: Op) -> str:
+    return f"{op.device}, {op.passes} pass"
+
+
+class NondeterministicOp(OpRule):
+    code = "RPL401"
+    name = "nondeterministic-op"
+    message = (
+        "{op} is nondeterministic on {device} in the forward pass (parallel updates of the same "
+        "element run in a varying order) and this project never enables deterministic algorithms: "
+        "call torch.use_deterministic_algorithms(True) at startup, which switches it to a "
+        "deterministic implementation (repro_lint.runtime.seed_everything does this)"
+    )
+    triggers = _triggers(DETERMINISTIC, forward_only=True)
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.found: List[Tuple[cst.Call, Op, str]] = []
+        self.file_enables = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if enables_determinism(self.qualify(node.func), node):
+            self.file_enables = True
+            return
+        ops = self.matched(node)
+        if not ops:
+            return
+        version = self.file.settings.torch_version
+        if any(op.category(version) == RAISES for op in ops):
+            return  # RPL402's
+        for op in ops:
+            if op.category(version) == DETERMINISTIC and op.passes == FORWARD:
+                self.found.append((node, op, self.display(op)))
+                return
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if not self.found or self.file_enables or self.file.project.enables_determinism():
+            return
+        for call, op, shown in self.found:
+            self.report(call, op=shown, device=op.device)
+
+
+class OpWithoutDeterministicImplementation(OpRule):
+    code = "RPL402"
+    name = "op-without-deterministic-implementation"
+    message = (
+        "{op} has no deterministic implementation ({where}): under "
+        "torch.use_deterministic_algorithms(True) it raises RuntimeError, and without it results vary "
+        "between runs; {advice}"
+    )
+    triggers = _triggers(RAISES, forward_only=False)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        version = self.file.settings.torch_version
+        for op in self.matched(node):
+            if op.category(version) != RAISES:
+                continue
+            advice = op.alternative or (
+                "there is no deterministic alternative: run it on CPU, or keep it and accept the "
+                "variation (# noqa: RPL402)"
+            )
+            self.report(node, op=self.display(op), where=_where(op), advice=advice)
+            return

@@ -1,0 +1,233 @@
+"""RPL301-RPL304: DataLoader arguments as users write them, samplers, worker seeding."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from applyfix import apply_fixes
+from conftest import codes, lint_files_in, write
+
+HEAD = "import functools\nfrom torch.utils.data import DataLoader\n"
+
+
+def body(code: str) -> str:
+    return HEAD + "\n\ndef make(ds, args):\n" + textwrap.indent(textwrap.dedent(code), "    ")
+
+
+# -- RPL301 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "return DataLoader(ds, num_workers=4)\n",
+        "return DataLoader(ds, 32, True, None, None, 4)\n",  # positional num_workers
+        "return DataLoader(ds, num_workers=args.workers)\n",
+        "kw = {'batch_size': 8, 'num_workers': 2}\nreturn DataLoader(ds, **kw)\n",
+        "kw = dict(batch_size=8, num_workers=2)\nreturn DataLoader(ds, **kw)\n",
+        "kw = dict(batch_size=8)\nkw.update(num_workers=2)\nreturn DataLoader(ds, **kw)\n",
+        "kw = dict(batch_size=8)\nkw.update({'num_workers': args.workers})\nreturn DataLoader(ds, **kw)\n",
+        "kw = {}\nkw['num_workers'] = 8\nreturn DataLoader(ds, **kw)\n",
+        "return DataLoader(ds, **{'num_workers': 2})\n",
+        "make = functools.partial(DataLoader, num_workers=4)\nreturn make(ds)\n",
+        "return DataLoader(ds, num_workers=4, worker_init_fn=None)\n",
+    ],
+)
+def test_rpl301_follows_the_values_users_write(lint, code):
+    assert codes(lint(body(code), select=["RPL301"])) == ["RPL301"]
+
+
+def test_rpl301_alias_import(lint):
+    code = "from torch.utils.data import DataLoader as DL\nloader = DL(ds, num_workers=2)\n"
+    assert codes(lint(code, select=["RPL301"])) == ["RPL301"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "return DataLoader(ds)\n",
+        "return DataLoader(ds, num_workers=0)\n",
+        "return DataLoader(ds, num_workers=4, worker_init_fn=seed_fn)\n",
+        "return DataLoader(ds, 32, True, None, None, 4, None, False, False, 0, seed_fn)\n",
+        "return DataLoader(ds, **args.loader_kwargs)\n",  # cannot be followed
+        "kw = dict(num_workers=2, worker_init_fn=seed_fn)\nreturn DataLoader(ds, **kw)\n",
+        "kw = dict(num_workers=2)\nkw.update(other)\nreturn DataLoader(ds, **kw)\n",  # may carry it
+        "kw = dict(num_workers=2)\nkw['worker_init_fn'] = seed_fn\nreturn DataLoader(ds, **kw)\n",
+        "return DataLoader(ds, *rest)\n",
+    ],
+)
+def test_rpl301_quiet(lint, code):
+    assert codes(lint(body(code), select=["RPL301"])) == []
+
+
+def test_rpl301_dicts_do_not_leak_between_functions(lint):
+    code = HEAD + (
+        "def a():\n    kw = dict(num_workers=2)\n    return kw\n\n"
+        "def b(ds, kw):\n    return DataLoader(ds, **kw)\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == []
+
+
+def test_rpl301_fix_adds_the_keyword_and_the_import(lint):
+    code = body("kw = dict(num_workers=2)\nreturn DataLoader(ds, **kw)\n")
+    fixed = apply_fixes(code, lint(code, select=["RPL301"]))
+    assert "from repro_lint.runtime import seed_worker\n" in fixed
+    assert "DataLoader(ds, **kw, worker_init_fn=seed_worker)" in fixed
+    compile(fixed, "fixed.py", "exec")
+
+
+def test_rpl301_fix_uses_a_local_seed_worker(lint):
+    code = HEAD + "def seed_worker(i):\n    pass\n\nloader = DataLoader(ds, num_workers=2)\n"
+    fixed = apply_fixes(code, lint(code, select=["RPL301"]))
+    assert "repro_lint.runtime" not in fixed and "worker_init_fn=seed_worker" in fixed
+
+
+def test_rpl301_fix_replaces_an_explicit_none(lint):
+    code = HEAD + "loader = DataLoader(ds, num_workers=2, worker_init_fn=None)\n"
+    fixed = apply_fixes(code, lint(code, select=["RPL301"]))
+    assert "worker_init_fn=seed_worker)" in fixed and "None" not in fixed
+
+
+# -- RPL302 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "return DataLoader(ds, shuffle=True)\n",
+        "return DataLoader(ds, 32, True)\n",  # positional shuffle
+        "kw = dict(shuffle=True)\nreturn DataLoader(ds, **kw)\n",
+        "return functools.partial(DataLoader, batch_size=4, shuffle=True)\n",
+        "return DataLoader(ds, shuffle=True, generator=None)\n",
+    ],
+)
+def test_rpl302_dataloader_shuffle(lint, code):
+    found = lint(body(code), select=["RPL302"])
+    assert codes(found) == ["RPL302"]
+    assert "generator=" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from torch.utils.data import RandomSampler\ns = RandomSampler(ds)\n",
+        "from torch.utils.data import SubsetRandomSampler\ns = SubsetRandomSampler(idx)\n",
+        "from torch.utils.data import WeightedRandomSampler\ns = WeightedRandomSampler(w, 10)\n",
+        "import torch\ntrain, val = torch.utils.data.random_split(ds, [0.9, 0.1])\n",
+        "from torch.utils.data.sampler import RandomSampler as RS\ns = RS(ds, replacement=True)\n",
+    ],
+)
+def test_rpl302_samplers_and_split(lint, code):
+    assert codes(lint(code, select=["RPL302"])) == ["RPL302"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "return DataLoader(ds)\n",
+        "return DataLoader(ds, shuffle=False)\n",
+        "return DataLoader(ds, shuffle=args.shuffle)\n",
+        "return DataLoader(ds, shuffle=True, generator=g)\n",
+        "kw = dict(shuffle=True, generator=g)\nreturn DataLoader(ds, **kw)\n",
+        "from torch.utils.data import RandomSampler\nreturn RandomSampler(ds, False, None, g)\n",
+        "from torch.utils.data import DistributedSampler\nreturn DistributedSampler(ds, shuffle=True)\n",
+    ],
+)
+def test_rpl302_quiet(lint, code):
+    assert codes(lint(body(code), select=["RPL302"])) == []
+
+
+def test_rpl302_fix_uses_the_configured_seed(lint):
+    code = "from torch.utils.data import random_split\ntrain, val = random_split(ds, [8, 2])\n"
+    found = lint(code, select=["RPL302"], seed=1234)
+    assert found[0].fix.applicability == "safe"
+    assert apply_fixes(code, found) == (
+        "from torch.utils.data import random_split\n"
+        "from repro_lint.runtime import make_generator\n"
+        "train, val = random_split(ds, [8, 2], generator=make_generator(1234))\n"
+    )
+
+
+def test_rpl301_and_rpl302_fixes_share_one_call(lint):
+    code = HEAD + "loader = DataLoader(ds, shuffle=True, num_workers=2)\n"
+    fixed = apply_fixes(code, lint(code, select=["RPL301", "RPL302"]))
+    compile(fixed, "fixed.py", "exec")
+    assert "worker_init_fn=seed_worker" in fixed and "generator=make_generator(0)" in fixed
+
+
+# -- RPL303 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import numpy as np\ndef init(wid):\n    np.random.seed(0)\nDataLoader(ds, num_workers=2, worker_init_fn=init)\n",
+        "import random\nSEED = 1\ndef init(wid):\n    random.seed(SEED)\nDataLoader(ds, worker_init_fn=init)\n",
+        "import torch\nDataLoader(ds, worker_init_fn=lambda _: torch.manual_seed(42))\n",
+        "import numpy as np\nDataLoader(ds, worker_init_fn=functools.partial(init, base=3))\n"
+        "def init(wid, base):\n    rng = np.random.default_rng(7)\n",
+        "import numpy as np\ndef init(wid):\n    s = 5\n    np.random.seed(s)\nkw = dict(worker_init_fn=init)\nDataLoader(ds, **kw)\n",
+    ],
+)
+def test_rpl303_constant_seeds(lint, code):
+    found = lint(HEAD + code, select=["RPL303"])
+    assert codes(found) == ["RPL303"]
+    assert "initial_seed" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import numpy as np\ndef init(wid):\n    np.random.seed(wid)\nDataLoader(ds, worker_init_fn=init)\n",
+        "import numpy as np, torch\ndef init(wid):\n    np.random.seed(torch.initial_seed() % 2**32)\n"
+        "DataLoader(ds, worker_init_fn=init)\n",
+        "import numpy as np, torch\ndef init(wid):\n    s = torch.initial_seed() % 2**32\n    np.random.seed(s)\n"
+        "DataLoader(ds, worker_init_fn=init)\n",
+        "import random\nfrom torch.utils.data import get_worker_info\ndef init(_):\n    info = get_worker_info()\n"
+        "    random.seed(info.seed)\nDataLoader(ds, worker_init_fn=init)\n",
+        "import numpy as np\ndef init(wid):\n    np.random.seed()\nDataLoader(ds, worker_init_fn=init)\n",
+        # a constant seed in a function that is not a worker_init_fn
+        "import numpy as np\ndef setup():\n    np.random.seed(0)\nDataLoader(ds)\n",
+    ],
+)
+def test_rpl303_quiet(lint, code):
+    assert codes(lint(HEAD + code, select=["RPL303"])) == []
+
+
+# -- RPL304 ----------------------------------------------------------------------------------
+
+
+def test_rpl304_reports_a_sampler_without_set_epoch(lint):
+    code = "from torch.utils.data import DistributedSampler\nsampler = DistributedSampler(ds)\n"
+    found = lint(code, select=["RPL304"])
+    assert codes(found) == ["RPL304"] and "set_epoch(epoch)" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from torch.utils.data import DistributedSampler\ns = DistributedSampler(ds)\nfor e in range(3):\n    s.set_epoch(e)\n",
+        "from torch.utils.data import DistributedSampler\ns = DistributedSampler(ds, shuffle=False)\n",
+        "from torch.utils.data import DistributedSampler\ns = DistributedSampler(ds, None, None, False)\n",
+        "from torch.utils.data import DistributedSampler\nloader = DataLoader(ds, sampler=DistributedSampler(ds))\n"
+        "for e in range(3):\n    loader.sampler.set_epoch(e)\n",
+    ],
+)
+def test_rpl304_quiet(lint, code):
+    assert codes(lint(code, select=["RPL304"])) == []
+
+
+def test_rpl304_set_epoch_in_another_project_file(tmp_path):
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data.distributed import DistributedSampler\n"
+            "def build(ds):\n    return DistributedSampler(ds)\n",
+            "train.py": "from data import build\nsampler = build(ds)\nfor e in range(2):\n    sampler.set_epoch(e)\n",
+        },
+    )
+    alone = lint_files_in([tmp_path / "data.py"], tmp_path, ["RPL304"])
+    both = lint_files_in([tmp_path / "data.py", tmp_path / "train.py"], tmp_path, ["RPL304"])
+    assert codes(alone) == ["RPL304"] and codes(both) == []

@@ -1,0 +1,204 @@
+"""RPL203, RPL204, RPL206, RPL207, RPL208: determinism switches and environment variables."""
+
+from __future__ import annotations
+
+import pytest
+
+from applyfix import apply_fixes
+from conftest import codes, lint_files_in, write
+
+ENABLE = "import torch\ntorch.use_deterministic_algorithms(True)\n"
+
+
+# -- RPL203 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version,expected", [("2.9", ["RPL203"]), ("1.12", ["RPL203"]), ("2.10", []), ("2.13", [])])
+def test_rpl203_torch_version_switches_it_on_and_off(lint, version, expected):
+    assert codes(lint(ENABLE, select=["RPL203"], torch_version_text=version)) == expected
+
+
+def test_rpl203_message_says_what_to_do(lint):
+    (diag,) = lint(ENABLE, select=["RPL203"], torch_version_text="2.9")
+    assert "CUBLAS_WORKSPACE_CONFIG" in diag.message and ":4096:8" in diag.message and "2.9" in diag.message
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\ntorch.use_deterministic_algorithms(mode=True, warn_only=True)\n",
+        "import torch as T\nT.use_deterministic_algorithms(True)\n",
+        "from torch import use_deterministic_algorithms as uda\nuda(True)\n",
+        "import torch\ntorch.set_deterministic_debug_mode('error')\n",
+        "import torch\ntorch.set_deterministic_debug_mode(1)\n",
+    ],
+)
+def test_rpl203_every_way_of_enabling(lint, code):
+    assert codes(lint(code, select=["RPL203"], torch_version_text="2.5")) == ["RPL203"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\ntorch.use_deterministic_algorithms(False)\n",
+        "import torch\ntorch.use_deterministic_algorithms(flag)\n",
+        "import torch\ntorch.set_deterministic_debug_mode(0)\n",
+        "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':16:8'\n" + ENABLE,
+    ],
+)
+def test_rpl203_quiet_when_off_dynamic_or_set(lint, code):
+    assert codes(lint(code, select=["RPL203"], torch_version_text="2.5")) == []
+
+
+def test_rpl203_variable_set_in_another_project_file(tmp_path):
+    write(tmp_path, {"env.py": "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n", "train.py": ENABLE})
+    files = [tmp_path / "env.py", tmp_path / "train.py"]
+    assert codes(lint_files_in(files, tmp_path, ["RPL203"], torch_version_text="2.5")) == []
+
+
+# -- RPL204 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:2'\n",
+        "import os\nos.environ.setdefault('CUBLAS_WORKSPACE_CONFIG', '4096:8')\n",
+        "import os\nos.environ.update({'CUBLAS_WORKSPACE_CONFIG': '1'})\n",
+        "import os\nos.environ.update(CUBLAS_WORKSPACE_CONFIG=':16:4')\n",
+        "import os\nos.putenv('CUBLAS_WORKSPACE_CONFIG', ':8:16')\n",
+        "from os import environ\nenviron['CUBLAS_WORKSPACE_CONFIG'] = ''\n",
+    ],
+)
+def test_rpl204_reports_invalid_values(lint, code):
+    found = lint(code, select=["RPL204"])
+    assert codes(found) == ["RPL204"]
+    assert ":4096:8" in apply_fixes(code, found)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n",
+        "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':16:8'\n",
+        "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = value\n",
+        "env = {}\nenv['CUBLAS_WORKSPACE_CONFIG'] = ':4096:2'\n",  # not os.environ
+    ],
+)
+def test_rpl204_quiet_on_valid_or_dynamic(lint, code):
+    assert codes(lint(code, select=["RPL204"])) == []
+
+
+def test_rpl204_fix_keeps_the_quotes(lint):
+    code = "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:2'  # cublas\n"
+    found = lint(code, select=["RPL204"])
+    assert found[0].fix.applicability == "safe"
+    assert apply_fixes(code, found) == "import os\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'  # cublas\n"
+
+
+# -- RPL206 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os, torch\nx = torch.ones(2).cuda()\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n",
+        "import os, torch\nx = torch.ones(2).to('cuda:0')\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n",
+        "import os, torch\nx = torch.randn(2, device='cuda')\nos.environ['PYTHONHASHSEED'] = '0'\n",
+        "import os, torch\ndef main():\n    torch.cuda.set_device(0)\n    os.environ.setdefault('CUBLAS_WORKSPACE_CONFIG', ':4096:8')\n",
+        "import os\nimport torch.distributed as dist\ndist.init_process_group('nccl')\nos.environ['NCCL_ALGO'] = 'Ring'\n",
+        "import os, torch_npu\nimport torch.distributed as dist\ndist.init_process_group('hccl')\nos.environ['HCCL_DETERMINISTIC'] = 'true'\n",
+        "import os, torch\nx = torch.ones(2).to(torch.device('cuda'))\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n",
+        "import os, torch\nx = torch.ones(2).npu()\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n",
+    ],
+)
+def test_rpl206_reports_settings_after_device_work(lint, code):
+    found = lint(code, select=["RPL206"])
+    assert codes(found) == ["RPL206"]
+    assert "no effect" in found[0].message and "before" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os, torch\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\nx = torch.ones(2).cuda()\n",
+        # another function: not the same path
+        "import os, torch\ndef a():\n    torch.ones(2).cuda()\ndef b():\n    os.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n",
+        # CUDA work alone does not create an NCCL communicator
+        "import os, torch\nx = torch.ones(2).cuda()\nos.environ['NCCL_ALGO'] = 'Ring'\n",
+        "import os, torch\nx = torch.ones(2).to('cpu')\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n",
+        "import os, torch\nx = torch.ones(2).cuda()\nos.environ['OMP_NUM_THREADS'] = '1'\n",
+    ],
+)
+def test_rpl206_quiet_when_set_first_or_elsewhere(lint, code):
+    assert codes(lint(code, select=["RPL206"])) == []
+
+
+# -- RPL207 ----------------------------------------------------------------------------------
+
+
+def test_rpl207_is_off_by_default(lint):
+    assert codes(lint("import torch\ntorch.use_deterministic_algorithms(True, warn_only=True)\n")) == []
+
+
+@pytest.mark.parametrize(
+    "code,fixed",
+    [
+        (
+            "import torch\ntorch.use_deterministic_algorithms(True, warn_only=True)\n",
+            "import torch\ntorch.use_deterministic_algorithms(True, warn_only=False)\n",
+        ),
+        ("import torch\ntorch.set_deterministic_debug_mode('warn')\n", "import torch\ntorch.set_deterministic_debug_mode('error')\n"),
+        ("import torch\ntorch.set_deterministic_debug_mode(1)\n", "import torch\ntorch.set_deterministic_debug_mode(2)\n"),
+        (
+            "import lightning as L\nL.Trainer(deterministic='warn')\n",
+            "import lightning as L\nL.Trainer(deterministic=True)\n",
+        ),
+    ],
+)
+def test_rpl207_reports_warn_only_with_an_unsafe_fix(lint, code, fixed):
+    found = lint(code, select=["RPL207"])
+    assert codes(found) == ["RPL207"]
+    assert found[0].fix.applicability == "unsafe"
+    assert apply_fixes(code, found) == code  # not applied without --unsafe-fixes
+    assert apply_fixes(code, found, unsafe=True) == fixed
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\ntorch.use_deterministic_algorithms(True)\n",
+        "import torch\ntorch.use_deterministic_algorithms(False, warn_only=True)\n",
+        "import torch\ntorch.use_deterministic_algorithms(True, warn_only=args.warn)\n",
+        "import torch\ntorch.set_deterministic_debug_mode('error')\n",
+    ],
+)
+def test_rpl207_quiet(lint, code):
+    assert codes(lint(code, select=["RPL207"])) == []
+
+
+# -- RPL208 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value,fixed",
+    [("1", '"true"'), ("yes", '"true"'), ("ON", '"true"'), ("0", '"false"'), ("deterministic", None)],
+)
+def test_rpl208_reports_values_torch_npu_ignores(lint, value, fixed):
+    code = f'import os\nos.environ["HCCL_DETERMINISTIC"] = "{value}"\n'
+    found = lint(code, select=["RPL208"])
+    assert codes(found) == ["RPL208"]
+    assert '"true"' in found[0].message
+    if fixed is None:
+        assert found[0].fix is None
+    else:
+        assert apply_fixes(code, found) == f'import os\nos.environ["HCCL_DETERMINISTIC"] = {fixed}\n'
+
+
+@pytest.mark.parametrize("value", ["true", "True", "TRUE", "false", "strict"])
+def test_rpl208_accepts_documented_values(lint, value):
+    assert codes(lint(f'import os\nos.environ["HCCL_DETERMINISTIC"] = "{value}"\n', select=["RPL208"])) == []
+
+
+def test_rpl208_dynamic_value_is_not_reported(lint):
+    assert codes(lint('import os\nos.environ["HCCL_DETERMINISTIC"] = str(mode)\n', select=["RPL208"])) == []

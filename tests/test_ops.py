@@ -1,0 +1,263 @@
+"""RPL401/RPL402 and the op catalog they read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import REPO, codes, lint_files_in, write
+from repro_lint import opcatalog
+from repro_lint.config import parse_version
+from repro_lint.opcatalog import DETERMINISTIC, OPS, RAISES, documented, page_tables, parse_docstring
+
+IMPORTS = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+
+
+# -- the catalog against the installed torch -------------------------------------------------
+
+
+def test_catalog_matches_the_installed_torch_docstring():
+    torch = pytest.importorskip("torch")
+    version = parse_version(torch.__version__)
+    listed = parse_docstring(torch.use_deterministic_algorithms.__doc__)
+    assert len(listed[DETERMINISTIC]) > 10 and len(listed[RAISES]) > 10, "the docstring's lists were not found"
+    expected = documented(version)
+    for category in (DETERMINISTIC, RAISES):
+        missing = listed[category] - expected[category]
+        stale = expected[category] - listed[category]
+        assert not missing and not stale, (
+            f"torch {torch.__version__} lists under {category!r} ops the catalog does not have there: "
+            f"{sorted(missing)}; the catalog has there ops this torch does not list: {sorted(stale)}. "
+            "Update repro_lint/opcatalog.py (spans keyed by version) and regenerate the rule pages."
+        )
+
+
+def test_docstring_parser_reads_both_lists():
+    doc = """Sets whether ...
+
+    The following normally-nondeterministic operations will act
+    deterministically when ``mode=True``:
+
+        * :class:`torch.nn.Conv1d` when called on CUDA tensor
+        * :func:`torch.Tensor.__getitem__` when attempting to differentiate a CPU tensor
+          and the index is a list of tensors
+
+    The following normally-nondeterministic operations will throw a
+    :class:`RuntimeError` when ``mode=True``:
+
+        * :func:`torch.nn.functional.interpolate` when attempting to differentiate a CUDA tensor
+          and one of the following modes is used:
+
+          - ``linear``
+          - ``bilinear``
+
+        * :class:`torch.nn.MaxUnpool1d`
+
+    In addition, several operations fill uninitialized memory.
+    """
+    lists = parse_docstring(doc)
+    assert lists[DETERMINISTIC] == {
+        "torch.nn.Conv1d when called on CUDA tensor",
+        "torch.Tensor.__getitem__ when attempting to differentiate a CPU tensor and the index is a list of tensors",
+    }
+    assert lists[RAISES] == {
+        "torch.nn.functional.interpolate when attempting to differentiate a CUDA tensor and one of the "
+        "following modes is used: - linear - bilinear",
+        "torch.nn.MaxUnpool1d",
+    }
+
+
+def test_version_deltas_are_in_the_catalog():
+    by_name = {op.name: op for op in OPS}
+    assert by_name["cumsum"].category((2, 13)) == RAISES
+    assert by_name["cumsum"].category((2, 14)) == DETERMINISTIC
+    assert by_name["kthvalue"].category((2, 1)) == RAISES and by_name["kthvalue"].category((2, 13)) is None
+    assert by_name["nn.ReplicationPad1d"].category((2, 7)) == RAISES
+    assert by_name["nn.ReplicationPad1d"].category((2, 13)) == DETERMINISTIC
+    assert by_name["nn.Embedding"].category((2, 13)) is None
+
+
+@pytest.mark.parametrize("code", ["RPL401", "RPL402"])
+def test_rule_pages_show_the_catalog(code):
+    page = (REPO / "rules" / f"{code}.md").read_text(encoding="utf-8")
+    match = re.search(re.escape(opcatalog.TABLE_START) + r"(.*?)" + re.escape(opcatalog.TABLE_END), page, re.S)
+    assert match, f"{code}.md has no generated op table"
+    assert match.group(1) == page_tables()[code], "regenerate the table with: python -m repro_lint.opcatalog"
+
+
+# -- RPL401 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "x.scatter_add_(0, idx, src)",
+        "x.scatter_add(0, idx, src)",
+        "torch.scatter_add(x, 0, idx, src)",
+        "x.index_add_(0, idx, src)",
+        "torch.index_add(x, 0, idx, src)",
+        "x.index_copy_(0, idx, src)",
+        "x.index_put_((idx,), src)",
+        "x.index_put_((idx,), src, accumulate=True)",
+        "x.index_put_((idx,), src, True)",
+        "torch.index_put(x, (idx,), src)",
+        "x.scatter_(1, idx, src)",
+        "x.scatter(1, idx, src=src)",
+        "x.scatter_reduce_(0, idx, src, 'sum')",
+        "x.scatter_reduce(0, idx, src, reduce='mean')",
+        "self.buffer[0].index_add_(0, idx, src)",
+    ],
+)
+def test_rpl401_forward_nondeterministic_ops(lint, call):
+    found = lint(IMPORTS + f"def f(self, x, idx, src):\n    return {call}\n", select=["RPL401"])
+    assert codes(found) == ["RPL401"]
+    assert "use_deterministic_algorithms(True)" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "x[idx] = src",  # ordinary indexing assignment
+        "x.scatter_(1, idx, 1.0)",  # scalar value
+        "x.scatter_(1, idx, value=0)",
+        "x.scatter_reduce_(0, idx, src, 'amax')",
+        "x.scatter_reduce_(0, idx, src, reduce)",  # unknown reduce
+        "torch.gather(x, 0, idx)",  # backward only: RPL202's
+        "x.index_select(0, idx)",
+        "nn.Conv2d(3, 3, 3)",
+        "x.repeat_interleave(2)",
+        "x.put_(idx, src, accumulate=True)",  # raises on CUDA: RPL402's
+        "np.add.at(x, idx, src)",
+        "np.zeros(3).cumsum()",
+    ],
+)
+def test_rpl401_quiet(lint, call):
+    code = "import numpy as np\n" + IMPORTS + f"def f(x, idx, src, reduce):\n    {call}\n"
+    assert codes(lint(code, select=["RPL401"])) == []
+
+
+@pytest.mark.parametrize(
+    "enable",
+    [
+        "torch.use_deterministic_algorithms(True)\n",
+        "torch.use_deterministic_algorithms(mode=True, warn_only=True)\n",
+        "torch.set_deterministic_debug_mode('error')\n",
+    ],
+)
+def test_rpl401_quiet_when_the_file_enables_determinism(lint, enable):
+    code = IMPORTS + "def f(x, idx, src):\n    x.scatter_add_(0, idx, src)\n" + enable
+    assert codes(lint(code, select=["RPL401"])) == []
+
+
+def test_rpl401_quiet_when_an_entry_point_enables_determinism(tmp_path):
+    write(
+        tmp_path,
+        {
+            "model.py": IMPORTS + "def f(x, idx, src):\n    return x.scatter_add_(0, idx, src)\n",
+            "train.py": "import torch\nfrom model import f\n\nif __name__ == '__main__':\n"
+            "    torch.use_deterministic_algorithms(True)\n",
+        },
+    )
+    alone = lint_files_in([tmp_path / "model.py"], tmp_path, ["RPL401"])
+    project = lint_files_in([tmp_path / "model.py", tmp_path / "train.py"], tmp_path, ["RPL401"])
+    assert codes(alone) == ["RPL401"] and codes(project) == []
+
+
+def test_cumsum_moves_from_rpl402_to_rpl401_with_the_torch_version(lint):
+    code = IMPORTS + "def f(x):\n    return x.cumsum(0)\n"
+    assert codes(lint(code, select=["RPL401", "RPL402"], torch_version_text="2.13")) == ["RPL402"]
+    assert codes(lint(code, select=["RPL401", "RPL402"], torch_version_text="2.14")) == ["RPL401"]
+
+
+# -- RPL402 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2, mode='bilinear')\n",
+        "import torch.nn.functional as F\ny = F.interpolate(x, None, 2, 'bicubic')\n",  # positional mode
+        "import torch\ny = torch.nn.functional.upsample(x, scale_factor=2, mode='trilinear')\n",
+        "from torch.nn import Upsample\nup = Upsample(scale_factor=2, mode='bilinear')\n",
+        "import torch.nn as nn\nup = nn.Upsample(None, 2, 'linear')\n",
+        "import torch.nn as nn\nup = nn.UpsamplingBilinear2d(scale_factor=2)\n",
+        "from torch.nn.functional import interpolate as resize\ny = resize(x, size=(8, 8), mode='bilinear')\n",
+        "import torch.nn as nn\np = nn.AdaptiveAvgPool2d((7, 7))\n",
+        "import torch.nn as nn\np = nn.AdaptiveAvgPool2d(size)\n",
+        "import torch.nn.functional as F\ny = F.adaptive_avg_pool2d(x, 4)\n",
+        "import torch.nn as nn\np = nn.AdaptiveMaxPool2d(1)\n",
+        "import torch.nn as nn\np = nn.AvgPool3d(2)\n",
+        "import torch.nn as nn\np = nn.ReflectionPad2d(1)\n",
+        "import torch.nn.functional as F\ny = F.pad(x, (1, 1), mode='reflect')\n",
+        "import torch.nn as nn\nu = nn.MaxUnpool2d(2)\n",
+        "import torch.nn as nn\nl = nn.CTCLoss()\n",
+        "import torch.nn as nn\ne = nn.EmbeddingBag(10, 3, mode='max')\n",
+        "import torch.nn as nn\ne = nn.EmbeddingBag(10, 3, None, 2.0, False, 'max')\n",
+        "import torch.nn.functional as F\ny = F.grid_sample(x, grid)\n",
+        "import torch\nh = torch.histc(x, bins=10)\n",
+        "import torch\nb = torch.bincount(idx, weights=w)\n",
+        "import torch\nb = idx.bincount(w)\n",
+        "import torch\nm = torch.median(x, 1)\n",
+        "import torch\nm = x.median(dim=0)\n",
+        "import torch\nc = torch.cumsum(x, dim=0)\n",
+        "import torch\nx.put_(idx, src)\n",
+        "import torch\nx.scatter_reduce_(0, idx, src, reduce='prod')\n",
+        "import torch.nn.functional as F\nl = F.cross_entropy(logits.permute(0, 3, 1, 2), target)\n",
+        "import torch\nimport torch.nn.functional as F\nl = F.nll_loss(torch.randn(2, 5, 4, 4), target, reduction='sum')\n",
+    ],
+)
+def test_rpl402_ops_without_a_deterministic_implementation(lint, code):
+    found = lint(code, select=["RPL402"], torch_version_text="2.13")
+    assert codes(found) == ["RPL402"]
+    assert "raises RuntimeError" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2)\n",  # default nearest
+        "import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2, mode='nearest')\n",
+        "import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2, mode=mode)\n",
+        "import torch.nn as nn\nup = nn.Upsample(scale_factor=2)\n",
+        "import torch.nn as nn\np = nn.AdaptiveAvgPool2d(1)\n",
+        "import torch.nn as nn\np = nn.AdaptiveAvgPool2d((1, 1))\n",
+        "import torch.nn.functional as F\ny = F.adaptive_avg_pool2d(x, (1, 1))\n",
+        "import torch.nn as nn\ne = nn.EmbeddingBag(10, 3)\n",
+        "import torch.nn as nn\ne = nn.EmbeddingBag(10, 3, mode='sum')\n",
+        "import torch\nb = torch.bincount(idx)\n",
+        "import torch\nm = x.median()\n",
+        "import torch\nc = mask.long().cumsum(-1)\n",
+        "import torch\nc = torch.cumsum(mask, dim=1, dtype=torch.long)\n",
+        "import numpy as np\nimport torch\nc = np.cumsum(x)\nd = np.arange(3).cumsum()\n",
+        "import pandas as pd\nimport torch\nm = pd.Series([1]).median(0)\n",
+        "import torch.nn.functional as F\ny = F.pad(x, (1, 1), mode='replicate')\n",
+        "import torch.nn.functional as F\nl = F.cross_entropy(logits, target)\n",  # rank not visible
+        "import torch.nn.functional as F\nl = F.cross_entropy(logits.permute(0, 3, 1, 2), target, reduction='none')\n",
+        "import torch\nx.scatter_reduce_(0, idx, src, reduce='sum')\n",
+        "import torch.nn as nn\np = nn.MaxPool3d(2)\n",  # deterministic under the flag in 2.13
+        "import torch\nk = torch.kthvalue(x, 2)\n",
+    ],
+)
+def test_rpl402_quiet(lint, code):
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == []
+
+
+@pytest.mark.parametrize(
+    "code,old",
+    [
+        ("import torch.nn as nn\np = nn.MaxPool3d(2)\n", "2.7"),
+        ("import torch.nn as nn\np = nn.ReplicationPad3d(1)\n", "2.7"),
+        ("import torch\nk = torch.kthvalue(x, 2)\n", "2.1"),
+    ],
+)
+def test_rpl402_follows_the_torch_version(lint, code, old):
+    assert codes(lint(code, select=["RPL402"], torch_version_text=old)) == ["RPL402"]
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == []
+
+
+def test_rpl402_message_names_the_alternative(lint):
+    (diag,) = lint("import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2, mode='bilinear')\n", select=["RPL402"])
+    assert 'mode="nearest"' in diag.message
+    (diag,) = lint("import torch.nn.functional as F\ny = F.grid_sample(x, g)\n", select=["RPL402"])
+    assert "no deterministic alternative" in diag.message
