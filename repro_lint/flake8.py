@@ -102,7 +102,7 @@ class Plugin:
             default="",
             parse_from_config=True,
             comma_separated_list=True,
-            help="repro-lint: glob patterns of files to treat as entry points (added to [tool.repro-lint] entry-points)",
+            help="repro-lint: glob patterns (relative to the project root) of files to treat as entry points, added to [tool.repro-lint] entry-points",
         )
         parser.add_option(
             "--repro-seed-functions",
