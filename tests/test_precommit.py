@@ -1,6 +1,7 @@
 """The hooks in .pre-commit-hooks.yaml, run by the real ``pre-commit try-repo`` of this
 checkout in a temporary git repository. pre-commit builds its own virtualenv for the hook and
-installs this package into it (once per test module; uncommitted changes are included)."""
+installs this package into it, afresh for every ``try-repo`` call (uncommitted changes are
+included), which costs several seconds each: the tests are marked ``slow``."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def clean_env(**extra: str) -> dict:
     return env
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module")  # keeps pre-commit's own files out of the user's ~/.cache
 def pre_commit_home(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("pre-commit-home")
 
@@ -84,10 +85,6 @@ def test_hook_fails_on_a_hazard_and_passes_on_clean_files(project: Path, pre_com
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
     assert "RPL" not in passed.stdout  # train.py was not passed, so it was not linted
-
-    everything = try_repo(project, pre_commit_home, "repro-lint")
-    assert everything.returncode == 1
-    assert "train.py:3:1: RPL201 " in everything.stdout and "clean.py" not in everything.stdout
 
 
 def test_no_python_files_means_the_hook_is_skipped_not_run_on_the_tree(project: Path, pre_commit_home: Path):
