@@ -275,3 +275,37 @@ def test_rule_command_prints_the_page_the_url_points_at(tree: Path):
     assert rule_url("RPL002").endswith("/rules/RPL002.md")
     for diag in as_json(tree):
         assert diag["url"] == rule_url(diag["code"])
+
+
+# -- the integration docs' snippets ---------------------------------------------------------------
+
+
+def test_integration_docs_snippets_match_the_hooks_options_and_formats():
+    import configparser
+
+    import yaml
+
+    from repro_lint.report import FORMATS
+
+    docs = (REPO / "docs" / "integrations.md").read_text(encoding="utf-8")
+    blocks = dict((m.group(2).strip(), m.group(1)) for m in re.finditer(r"```(\w+)\n(.*?)```", docs, re.DOTALL))
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    assert set(hooks) == {"repro-lint", "repro-lint-fix"}
+    assert all(h["types"] == ["python"] and h["language"] == "python" for h in hooks.values())
+    yamls = [yaml.safe_load(text) for text, kind in blocks.items() if kind == "yaml"]
+    config = next(y for y in yamls if "repos" in y)
+    (repo,) = config["repos"]
+    assert repo["repo"] == "https://github.com/repro-lint/repro-lint" and repo["rev"]
+    assert {h["id"] for h in repo["hooks"]} <= set(hooks)
+    steps = [s for y in yamls if "jobs" in y for s in y["jobs"]["repro-lint"]["steps"]]
+    assert any("--output-format github" in s.get("run", "") for s in steps)
+    upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+    sarif_run = next(s["run"] for s in steps if "--output-format sarif" in s.get("run", ""))
+    assert upload["with"]["sarif_file"] in sarif_run
+    ini = next(text for text, kind in blocks.items() if kind == "ini")
+    parser = configparser.RawConfigParser(inline_comment_prefixes=None)
+    parser.read_string(ini)
+    documented = {k for k in parser["flake8"] if k.startswith("repro-")}
+    assert documented == {"repro-entry-points", "repro-seed-functions", "repro-torch-version"}
+    rows = re.findall(r"^\| `(\w+)`(?: / `(\w+)`)?", docs, re.MULTILINE)
+    assert {f for row in rows for f in row if f} == set(FORMATS)  # every format documented, no other
