@@ -61,6 +61,7 @@ def check_parser() -> argparse.ArgumentParser:
     run = parser.add_argument_group("run")
     run.add_argument("--config", metavar="FILE", help="configuration file (pyproject.toml with [tool.repro-lint], or repro-lint.toml)")
     run.add_argument("--torch-version", metavar="X.Y", help="target torch version for version-aware rules (overrides the configuration)")
+    run.add_argument("--add-noqa", action="store_true", help="append '# noqa: CODE' to every reported line (a baseline: later runs report only new findings)")
     run.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes (default: usable cores; 1: no pool)")
     parser.add_argument("--version", action="version", version=f"repro-lint {__version__}")
     return parser
@@ -101,6 +102,10 @@ def run_check(argv: Sequence[str]) -> int:
     results = lint_files(linter, files, jobs=args.jobs)
     diagnostics = sorted((d for r in results for d in r.diagnostics), key=lambda d: d.sort_key())
     errors = [e for r in results for e in r.errors]
+    if args.add_noqa:
+        from .baseline import add_noqa_command
+
+        return add_noqa_command(diagnostics, errors)
     options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files))
     FORMATS[args.output_format](diagnostics, sys.stdout, options)
     for error in errors:

@@ -32,9 +32,11 @@ from .names import ImportTable
 from .noqa import Suppressions, parse_suppressions
 from .rules import all_rules
 from .rules.base import FileContext, NodeEdit, PendingReport, Rule
+from .rules.suppression import unused_noqa
 from .source import Source, SourceError, read_source, too_large
 
 UNREADABLE = "RPL001"
+UNUSED_NOQA = "RPL002"
 
 # -- the traversal ----------------------------------------------------------------------------
 
@@ -172,6 +174,7 @@ class Linter:
         registry = all_rules()
         self.rule_types = [registry[c] for c in self.codes if c in registry and registry[c].triggers]
         self.report_unreadable = UNREADABLE in self.codes
+        self.report_unused_noqa = UNUSED_NOQA in self.codes
         self.prefilter = prefilter
         self.trigger = _pattern(w for r in self.rule_types for w in r.triggers)
         self._per_file = [
@@ -286,13 +289,20 @@ class Linter:
             result.errors.append(InternalError(path, f"{type(exc).__name__}: {exc}{where}", rule.code))
 
         _walk(module, file, [_ImportTracker(file)] + rules, on_error)
+        if not (file.reports or self.report_unused_noqa):
+            return result
+        suppressions = parse_suppressions(text)
         if file.reports:
             try:
                 result.diagnostics = self._resolve(path, module, file.reports)
             except Exception as exc:  # pragma: no cover - a bug of ours, never the user's
                 result.errors.append(InternalError(path, f"cannot compute positions: {type(exc).__name__}: {exc}"))
                 return result
-            result.diagnostics = self.suppress(result.diagnostics, path, parse_suppressions(text))
+            result.diagnostics = self.suppress(result.diagnostics, path, suppressions)
+        if self.report_unused_noqa and not result.errors:
+            # after suppression, each noqa directive knows what it suppressed
+            unused = unused_noqa(path, text, suppressions, self.codes)
+            result.diagnostics.extend(self.suppress(unused, path, suppressions))
         return result
 
     def _resolve(self, path: str, module: cst.Module, reports: List[PendingReport]) -> List[Diagnostic]:

@@ -53,6 +53,7 @@ def run_cli(args: Sequence[str], cwd: Path, env: Optional[dict] = None, stdin: O
     environment = dict(os.environ)
     environment["PYTHONPATH"] = str(REPO) + os.pathsep + environment.get("PYTHONPATH", "")
     environment.pop("NO_COLOR", None)
+    environment.pop("FORCE_COLOR", None)
     if env:
         environment.update(env)
     return subprocess.run(

@@ -25,6 +25,8 @@ def settings_for(example):
         options["torch_version_text"] = example.options["torch-version"]
     if "fix-style" in example.options:
         options["fix_style"] = example.options["fix-style"]
+    if "extend-select" in example.options:  # rules the example needs besides its own
+        options["extend_select"] = example.options["extend-select"].split(",")
     return options
 
 

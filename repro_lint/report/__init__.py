@@ -34,4 +34,7 @@ def register(name: str) -> Callable[[Reporter], Reporter]:
 
 
 from . import json as _json  # noqa: E402,F401  (registers "json")
-from . import text as _text  # noqa: E402,F401  (registers "text")
+from . import text as _text  # noqa: E402,F401  (registers "text" and "concise")
+from . import full as _full  # noqa: E402,F401  (registers "full")
+from . import sarif as _sarif  # noqa: E402,F401  (registers "sarif")
+from . import github as _github  # noqa: E402,F401  (registers "github")

@@ -8,10 +8,12 @@ from typing import List, TextIO
 from ..diagnostics import Diagnostic
 from ..rules import all_rules
 from . import ReportOptions, register
+from .style import BOLD, CYAN, PLAIN, RED, Style
 
 
-def format_line(diag: Diagnostic) -> str:
-    return f"{diag.path}:{diag.start[0]}:{diag.start[1] + 1}: {diag.code} {diag.message}"
+def format_line(diag: Diagnostic, style: Style = PLAIN) -> str:
+    where = f"{style(diag.path, BOLD)}{style(':', CYAN)}{diag.start[0]}{style(':', CYAN)}{diag.start[1] + 1}{style(':', CYAN)}"
+    return f"{where} {style(diag.code, BOLD, RED)} {diag.message}"
 
 
 def summary(diagnostics: List[Diagnostic], options: ReportOptions) -> List[str]:
@@ -46,12 +48,14 @@ def statistics(diagnostics: List[Diagnostic]) -> List[str]:
     return lines
 
 
+@register("concise")
 @register("text")
 def report_text(diagnostics: List[Diagnostic], out: TextIO, options: ReportOptions) -> None:
     if options.statistics:
         body = statistics(diagnostics)
     else:
-        body = [format_line(d) for d in diagnostics]
+        style = Style.for_stream(out)
+        body = [format_line(d, style) for d in diagnostics]
     for line in body:
         out.write(line + "\n")
     if not options.quiet and not options.statistics:
