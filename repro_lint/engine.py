@@ -172,7 +172,7 @@ class Linter:
         self.rule_types = [registry[c] for c in self.codes if c in registry and registry[c].triggers]
         self.report_unreadable = UNREADABLE in self.codes
         self.prefilter = prefilter
-        self.trigger = _pattern(w for r in self.rule_types for w in r.triggers)
+        self.trigger = _pattern(w for r in self.rule_types for w in r.trigger_words(settings))
         self._per_file = [
             (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
             for pattern, codes in settings.per_file_ignores.items()
