@@ -57,6 +57,8 @@ DEVICES = ("cuda", "npu", "accelerator")
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
 CLASS_PREFIX = "class "
+#: stands for a computed object in a call name (``f().method()`` is recorded as ``?.method``)
+UNNAMED = "?"
 
 # -- classifying one call ------------------------------------------------------------------
 
@@ -423,6 +425,8 @@ class _FactsCollector(ast.NodeVisitor):
         name = _dotted(node.func)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
         qualified = self.imported(name) if name is not None else None
+        if name is None and method is not None:
+            name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
         if name is not None:
             stored = qualified or name
             body.calls.append(stored)

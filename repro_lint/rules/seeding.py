@@ -22,6 +22,7 @@ from ..context import (
     MODULE_BODY,
     NO_EFFECT,
     UNKNOWN,
+    UNNAMED,
     CallArgs,
     CallEffect,
     Summary,
@@ -206,6 +207,8 @@ class _Scan:
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
         effect = classify_call(qualified, method, CstArgs(node))
         name = qualified or written
+        if name is None and method is not None:
+            name = f"{UNNAMED}.{method}"
         if name is None and effect is NO_EFFECT:
             return
         site = CallSite(node, self.body(), name, qualified is not None, effect)
@@ -800,8 +803,10 @@ class NumpySeedOutOfRange(Rule):
         why = self._too_big(arg.value)
         if why is None:
             return
-        text = self.file.code_for(arg.value)
-        atomic = isinstance(arg.value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer)) or getattr(arg.value, "lpar", ())
+        # the reported range excludes the node's own parentheses: they stay around the edit
+        bare = arg.value.with_changes(lpar=[], rpar=[]) if getattr(arg.value, "lpar", ()) else arg.value
+        text = self.file.module.code_for_node(bare)
+        atomic = isinstance(bare, (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer))
         wrapped = f"{text} % 2**32" if atomic else f"({text}) % 2**32"
         self.report(
             arg.value,
