@@ -289,6 +289,8 @@ class BodyFacts:
     #: the class a method (or a function nested in a method) belongs to
     owner: Optional[str] = None
     line: int = 0
+    #: makes a training call itself (``loss.backward()``, ``optimizer.step()``)
+    trains: bool = False
 
 
 #: the name the seam was first published under
@@ -432,10 +434,10 @@ class _FactsCollector(ast.NodeVisitor):
             body.calls.append(stored)
             if qualified is not None:
                 body.imported.add(stored)
+            if name.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in name:
+                body.trains = True
             if body.name in (MODULE_BODY, MAIN_BODY):
                 self.facts.top_level_calls.append(stored)
-                if name.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in name:
-                    self.facts.trains_at_module_level = True
         effect = classify_call(qualified, method, AstArgs(node))
         if effect is not NO_EFFECT:
             body.effects |= effect.effects
@@ -500,7 +502,27 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
         _FactsCollector(facts, is_package).visit(tree)
     except RecursionError:
         return None
+    facts.trains_at_module_level = _trains_when_run(facts)
     return facts
+
+
+def _trains_when_run(facts: ModuleFacts) -> bool:
+    """Does running the module's top level (outside a ``__main__`` block) train, directly or
+    through the module's own functions (``train()`` called at module level)?"""
+    seen: Set[str] = set()
+    stack = [facts.module_body, facts.main_body]
+    while stack:
+        body = stack.pop()
+        if body.trains:
+            return True
+        for call in body.calls:
+            if call in body.imported:
+                continue
+            target = facts.functions.get(call) or facts.functions.get(f"{call}.__init__")
+            if target is not None and target.name not in seen:
+                seen.add(target.name)
+                stack.append(target)
+    return False
 
 
 def module_name_for(path: Path) -> Tuple[str, bool]:
@@ -727,6 +749,12 @@ class ProjectContext:
             found = self._local(facts, scope, name)
             if found is not None:
                 return facts.path, found
+            head, dot, rest = name.partition(".")
+            target = facts.aliases.get(head)
+            if target is not None and head not in ("self", "cls"):
+                # an import the caller's own table lost track of (``model = model.Net()``
+                # rebinds the module's name while the call is being evaluated)
+                return self.resolve_call(facts, scope, f"{target}{dot}{rest}", True)
         if is_seed_named(name, imported):
             return ALL_GENERATORS
         return None

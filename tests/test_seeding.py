@@ -370,6 +370,36 @@ def test_a_training_script_without_main_block(lint):
     assert codes(found) == ["RPL101"] and found[0].line == 5
 
 
+def test_a_script_that_trains_through_its_own_functions_at_module_level(lint):
+    # pytorch/examples word_language_model: no __main__ block, train() called at module level
+    code = """
+        import torch
+        from torch import nn
+
+        model = nn.LSTM(4, 4)
+
+        def train():
+            loss = model(torch.ones(1, 1, 4))[0].sum()
+            loss.backward()
+
+        for epoch in range(3):
+            train()
+    """
+    assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+    # the same functions, never called at module level: a library module
+    assert codes(lint(code.replace("    train()", "    pass"), select=["RPL101"])) == []
+
+
+def test_a_module_name_rebound_by_its_own_call_is_still_followed(tmp_path):
+    # word_language_model: ``import model`` then ``model = model.RNNModel(...)``
+    files = {
+        "model.py": "from torch import nn\n\nclass RNNModel(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.rnn = nn.LSTM(2, 2)\n",
+        "main.py": "import model\n\nmodel = model.RNNModel()\nloss = model(1)\nloss.backward()\n",
+    }
+    (finding,) = lint_tree(tmp_path, files, select=["RPL101"])
+    assert finding.path.endswith("main.py") and finding.line == 3
+
+
 def test_entry_points_configuration(tmp_path):
     files = {"scripts/run.py": "from models import build\nbuild()\n", "models.py": "from torch import nn\n\ndef build():\n    return nn.Linear(2, 2)\n"}
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
@@ -587,6 +617,25 @@ def test_rpl105_cases(lint, body, expected):
         "def main(cond, items):\n" + textwrap.indent(body, "    ") + "\n"
     )
     assert codes(lint(code, select=["RPL105"])) == expected
+
+
+def test_rpl105_a_draw_that_picks_the_seed_is_not_reported(lint):
+    # pytorch/examples dcgan: a random seed is drawn, printed, then used to seed
+    code = """
+        import random
+        import torch
+
+        if opt.manualSeed is None:
+            opt.manualSeed = random.randint(1, 10000)
+        print("Random Seed: ", opt.manualSeed)
+        random.seed(opt.manualSeed)
+        torch.manual_seed(opt.manualSeed)
+    """
+    assert codes(lint(code, select=["RPL105"])) == []
+    # a draw that does not feed the seed is still reported
+    other = code.replace("print(", "noise = random.random()\n        print(")
+    (finding,) = lint(other, select=["RPL105"])
+    assert "random.random()" in finding.message
 
 
 def test_rpl105_at_module_level_and_into_the_main_block(lint):

@@ -311,8 +311,8 @@ class UnseededTorch(_UnseededGenerator):
         "(or repro_lint.runtime.seed_everything(seed)) before building the model"
     )
     cuda_only = (
-        "torch RNG is used but only the GPU generators are seeded (torch.cuda.manual_seed_all does not "
-        "seed the CPU generator that initialises weights): call torch.manual_seed(seed) "
+        "torch RNG is used but only the GPU generators are seeded (torch.cuda.manual_seed and manual_seed_all "
+        "do not seed the CPU generator that initialises weights): call torch.manual_seed(seed) "
         "(or repro_lint.runtime.seed_everything(seed)) before building the model"
     )
 
@@ -421,13 +421,17 @@ def _seed_call_words() -> Tuple[str, ...]:
     return tuple(sorted(words))
 
 
+#: a draw: the call, and the names its statement assigns (``seed = random.randint(...)``)
+Draw = Tuple[cst.Call, FrozenSet[str]]
+
+
 class _Flow:
     __slots__ = ("seeded", "unseeded")
 
-    def __init__(self, seeded: Optional[Set[str]] = None, unseeded: Optional[Dict[str, cst.Call]] = None) -> None:
+    def __init__(self, seeded: Optional[Set[str]] = None, unseeded: Optional[Dict[str, List[Draw]]] = None) -> None:
         self.seeded: Set[str] = set(seeded or ())
-        #: generator -> the first call that drew from it before it was seeded
-        self.unseeded: Dict[str, cst.Call] = dict(unseeded or {})
+        #: generator -> the draws from it made before it was seeded
+        self.unseeded: Dict[str, List[Draw]] = {g: list(d) for g, d in (unseeded or {}).items()}
 
     def copy(self) -> "_Flow":
         return _Flow(self.seeded, self.unseeded)
@@ -435,10 +439,42 @@ class _Flow:
     def merge(self, *others: "_Flow") -> None:
         for other in others:
             self.seeded |= other.seeded
-            for generator, call in other.unseeded.items():
-                self.unseeded.setdefault(generator, call)
+            for generator, draws in other.unseeded.items():
+                mine = self.unseeded.setdefault(generator, [])
+                mine.extend(d for d in draws if d not in mine)
         for generator in self.seeded:
             self.unseeded.pop(generator, None)
+
+
+def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
+    """The names (``seed``, ``opt.manualSeed``) a simple statement assigns."""
+    names: Set[str] = set()
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            targets: List[cst.CSTNode] = []
+            if isinstance(small, cst.Assign):
+                targets = [t.target for t in small.targets]
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                targets = [small.target]
+            for target in targets:
+                elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]
+                for element in elements:
+                    name = dotted_name(element.value if isinstance(element, cst.Element) else element)
+                    if name:
+                        names.add(name)
+    return frozenset(names)
+
+
+def _mentioned_names(node: cst.CSTNode) -> Set[str]:
+    names: Set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        name = dotted_name(current) if isinstance(current, (cst.Name, cst.Attribute)) else None
+        if name:
+            names.add(name)
+        stack.extend(current.children)
+    return names
 
 
 class SeedAfterRngUse(_SeedingRule):
@@ -544,9 +580,9 @@ class SeedAfterRngUse(_SeedingRule):
                 branches.append(branch)
             flow.merge(*branches)
         else:
-            self._calls(stmt, flow)
+            self._calls(stmt, flow, _assigned_names(stmt))
 
-    def _calls(self, node: cst.CSTNode, flow: _Flow) -> None:
+    def _calls(self, node: cst.CSTNode, flow: _Flow, assigned: FrozenSet[str] = frozenset()) -> None:
         """The calls inside ``node`` in evaluation order (arguments before the call), skipping
         code that is only defined here (lambdas, nested functions)."""
         by_node = _Scan.of(self).by_node
@@ -556,22 +592,33 @@ class SeedAfterRngUse(_SeedingRule):
             if leaving:
                 site = by_node.get(id(current))
                 if site is not None:
-                    self._event(site, flow)
+                    self._event(site, flow, assigned)
                 continue
             if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
                 continue
             stack.append((current, True))
             stack.extend((child, False) for child in reversed(current.children))
 
-    def _event(self, site: CallSite, flow: _Flow) -> None:
+    def _event(self, site: CallSite, flow: _Flow, assigned: FrozenSet[str]) -> None:
         seeds = self._seeds(site)
         if seeds:
-            late = [g for g in GENERATORS if g in seeds and g in flow.unseeded and g not in flow.seeded]
+            # a draw that only picks the seed (``seed = random.randint(...)``, then
+            # ``random.seed(seed)``) is what the user meant: not reported
+            feeding = _mentioned_names(site.node.args[0]) if site.node.args else set()
+            for arg in site.node.args[1:]:
+                feeding |= _mentioned_names(arg)
+            late: List[Tuple[str, cst.Call]] = []
+            for generator in GENERATORS:
+                if generator not in seeds or generator in flow.seeded:
+                    continue
+                draws = [call for call, names in flow.unseeded.get(generator, ()) if not names & feeding]
+                if draws:
+                    late.append((generator, draws[0]))
             if late:
-                use = flow.unseeded[late[0]]
+                generator, use = late[0]
                 name = dotted_name(site.node.func) or short(self.file.code_for(site.node.func))
                 self.report(
-                    site.node, seed=name, use=short(self.file.code_for(use)), generator=GENERATOR_NAMES[late[0]]
+                    site.node, seed=name, use=short(self.file.code_for(use)), generator=GENERATOR_NAMES[generator]
                 )
             flow.seeded |= seeds
             for generator in seeds:
@@ -579,7 +626,7 @@ class SeedAfterRngUse(_SeedingRule):
             return
         for generator in self._draws(site):
             if generator not in flow.seeded:
-                flow.unseeded.setdefault(generator, site.node)
+                flow.unseeded.setdefault(generator, []).append((site.node, assigned))
 
 
 # -- RPL106 -----------------------------------------------------------------------------------------
