@@ -201,13 +201,18 @@ TORCH_DRAWS = frozenset(
         "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "normal",
         "bernoulli", "multinomial", "poisson", "svd_lowrank", "pca_lowrank",
     )]
-    + [f"torch.nn.init.{n}" for n in (
-        "uniform_", "normal_", "trunc_normal_", "xavier_uniform_", "xavier_normal_",
-        "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_",
-    )]
     + [f"torch.nn.functional.{n}" for n in (
         "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
         "gumbel_softmax", "rrelu", "fractional_max_pool2d", "fractional_max_pool3d",
+    )]
+    + ["torch.utils.data.random_split"]
+)
+#: calls that draw from torch's global generator to initialise weights: they matter unless the
+#: weights are then loaded from a checkpoint
+TORCH_INIT = frozenset(
+    [f"torch.nn.init.{n}" for n in (
+        "uniform_", "normal_", "trunc_normal_", "xavier_uniform_", "xavier_normal_",
+        "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_",
     )]
     # layers whose parameters are initialised randomly when they are built
     + [f"torch.nn.{n}" for n in (
@@ -217,7 +222,7 @@ TORCH_DRAWS = frozenset(
         "EmbeddingBag", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell",
         "MultiheadAttention", "Transformer", "TransformerEncoderLayer", "TransformerDecoderLayer",
     )]
-    + ["torch.utils.data.random_split", "timm.create_model", "torchvision.models.get_model"]
+    + ["timm.create_model", "torchvision.models.get_model"]
 )
 #: calls that set up later use of torch's global generator (dropout layers, random samplers,
 #: random augmentations, distributions): a use, but nothing is drawn when they are built
@@ -232,8 +237,8 @@ TORCH_USES = frozenset(
         "ElasticTransform",
     )]
 )
-#: prefixes of torch RNG users: model factories draw, the others use
-TORCH_DRAW_PREFIXES = ("torchvision.models.",)
+#: prefixes of torch RNG users: model factories initialise weights, the others use
+TORCH_INIT_PREFIXES = ("torchvision.models.",)
 TORCH_USE_PREFIXES = ("torch.distributions.", "torchvision.transforms.Random", "torchvision.transforms.v2.Random")
 #: in-place tensor methods that draw from torch's generator (``w.uniform_(-0.1, 0.1)``)
 TORCH_DRAW_METHODS = frozenset(
@@ -283,3 +288,5 @@ SEED_GETTERS_64BIT = frozenset(
     {"torch.initial_seed", "torch.seed", "torch.random.initial_seed", "torch.random.seed",
      "torch.cuda.initial_seed", "torch.cuda.seed", "time.time_ns"}
 )
+#: methods and functions that load weights over the initial ones
+WEIGHT_LOADERS = frozenset({"load_state_dict", "load_checkpoint", "load_from_checkpoint", "resume_or_load", "from_pretrained"})

@@ -54,6 +54,12 @@ ALL_GENERATORS = frozenset(GENERATORS)
 DETERMINISM = catalog.DETERMINISM_EFFECTS
 #: devices an entry point may run on (``uses``)
 DEVICES = ("cuda", "npu", "accelerator")
+#: markers among ``uses``: torch draws that only initialise weights, a training call, a
+#: checkpoint loaded over the initial weights
+INIT = "torch_init"
+TRAIN = "train"
+LOAD = "load"
+TRAIN_MARKERS = TRAINING_METHODS | {"train"}
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
 CLASS_PREFIX = "class "
@@ -107,7 +113,7 @@ def _transformers_model(qualified: str) -> Optional[str]:
         return None
     if len(parts) == 2 or parts[2] == "from_config":
         return "draw"
-    return "use" if parts[2] == "from_pretrained" else None
+    return "pretrained" if parts[2] == "from_pretrained" else None
 
 
 @dataclass(frozen=True)
@@ -164,9 +170,13 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 effects.add("cudnn_deterministic")
         elif qualified in catalog.NOT_SEEDING:
             pass
-        elif qualified in catalog.TORCH_DRAWS or qualified.startswith(catalog.TORCH_DRAW_PREFIXES):
+        elif qualified in catalog.TORCH_INIT or qualified.startswith(catalog.TORCH_INIT_PREFIXES):
+            draws.add("torch")
+            uses.add(INIT)
+        elif qualified in catalog.TORCH_DRAWS:
             if qualified != "torch.utils.data.random_split" or args.value("generator", 2) is MISSING:
                 draws.add("torch")
+                uses.add("torch")
         elif qualified in catalog.TORCH_USES or qualified.startswith(catalog.TORCH_USE_PREFIXES):
             if not qualified.startswith("torch.utils.data.") or args.value("generator", None) is MISSING:
                 uses.add("torch")
@@ -177,15 +187,22 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif qualified.startswith("numpy.random.") and qualified.count(".") == 2:
             if qualified.rsplit(".", 1)[1] in catalog.NUMPY_LEGACY_FUNCTIONS:
                 draws.add("numpy")
+                uses.add("numpy")
         elif qualified.startswith("random.") and qualified.count(".") == 1:
             if qualified[7:] in catalog.RANDOM_FUNCTIONS:
                 draws.add("random")
+                uses.add("random")
         elif qualified.startswith("transformers."):
             kind = _transformers_model(qualified)
             if kind == "draw":
                 draws.add("torch")
+                uses.add(INIT)
+            elif kind == "pretrained":
+                uses.add(INIT)
             elif kind == "use":
                 uses.add("torch")
+        elif qualified == "torch.load":
+            uses.add(LOAD)
         elif qualified == "torch.device":
             device = _is_device(args.strings("type", 0))
             if device:
@@ -206,13 +223,18 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             uses.add(device)
     elif method in catalog.TORCH_DRAW_METHODS and qualified is None:
         draws.add("torch")
+        uses.add("torch")
+    if method in TRAIN_MARKERS:
+        uses.add(TRAIN)
+    elif method in catalog.WEIGHT_LOADERS:
+        uses.add(LOAD)
     for keyword, names in (("device", ("cuda", "npu")), ("accelerator", ("cuda", "npu", "gpu"))):
         device = _is_device(args.strings(keyword, None), names)
         if device:
             uses.add(device)
     if not (effects or uses or draws or known):
         return NO_EFFECT
-    return CallEffect(frozenset(effects), frozenset(uses | draws), frozenset(draws), known)
+    return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)
 
 
 def is_seed_named(name: str, imported: bool) -> bool:
@@ -576,6 +598,19 @@ class Summary:
 
     def seeds(self, generator: str) -> bool:
         return generator in self.effects
+
+    def uses_generator(self, generator: str) -> bool:
+        """Does this code consume ``generator``? Weight initialisation counts for torch unless
+        the weights are then loaded from a checkpoint by code that does not train."""
+        if generator in self.uses:
+            return True
+        if generator == "torch" and INIT in self.uses:
+            return TRAIN in self.uses or LOAD not in self.uses
+        return False
+
+    def generator_uses(self, generator: str) -> FrozenSet[str]:
+        """The ``uses`` entries that stand for ``generator``."""
+        return frozenset({generator, INIT}) if generator == "torch" else frozenset({generator})
 
     @property
     def deterministic(self) -> bool:

@@ -355,6 +355,49 @@ def test_a_library_module_without_an_entry_point_has_no_file_level_findings(lint
     assert codes(lint(code, select=FILE_LEVEL)) == []
 
 
+EVALUATE = """
+    import torch
+    from torch import nn
+
+    def main():
+        model = nn.Linear(4, 2)
+        {load}
+        model.eval()
+        {train}
+        print(model(torch.ones(1, 4)))
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+@pytest.mark.parametrize(
+    "load,train,expected",
+    [
+        # weights loaded over the random initial ones, no training: an evaluation script
+        ("model.load_state_dict(torch.load('model.pt'))", "pass", []),
+        # no checkpoint: the output depends on the random initial weights
+        ("pass", "pass", ["RPL101"]),
+        # loaded, then trained further
+        ("model.load_state_dict(torch.load('model.pt'))", "model(torch.ones(1, 4)).sum().backward()", ["RPL101"]),
+    ],
+)
+def test_weight_initialisation_counts_unless_a_checkpoint_replaces_it(lint, load, train, expected):
+    assert codes(lint(EVALUATE.format(load=load, train=train), select=["RPL101"])) == expected
+
+
+def test_pretrained_transformers_models(lint):
+    inference = """
+        from transformers import AutoModelForSequenceClassification
+        if __name__ == "__main__":
+            model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased")
+            print(model(**inputs))
+    """
+    assert codes(lint(inference, select=["RPL101"])) == []
+    fine_tuning = inference.replace("print(model(**inputs))", "trainer = Trainer(model=model)\n            trainer.train()")
+    assert codes(lint(fine_tuning, select=["RPL101"])) == ["RPL101"]
+
+
 def test_a_training_script_without_main_block(lint):
     code = """
         import torch

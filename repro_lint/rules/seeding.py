@@ -293,9 +293,9 @@ class _UnseededGenerator(_EntryPointRule):
     def leave_Module(self, node: cst.Module) -> None:
         scan = _Scan.of(self)
         summary = scan.entry_summary()
-        if summary is None or self.generator not in summary.uses or summary.seeds(self.generator):
+        if summary is None or not summary.uses_generator(self.generator) or summary.seeds(self.generator):
             return
-        where = scan.where(summary, frozenset({self.generator}))
+        where = scan.where(summary, summary.generator_uses(self.generator))
         self.report(where, message=self.message_for(summary))
 
     def message_for(self, summary: Summary) -> str:
