@@ -547,6 +547,29 @@ def _trains_when_run(facts: ModuleFacts) -> bool:
     return False
 
 
+def might_be_entry_point(source: str) -> bool:
+    """A cheap text check: only a file that mentions ``__main__`` or calls a training method
+    (``.backward(``, ``.step(``, ... with any spacing or line continuation) can be an entry point
+    without the ``entry-points`` globs. Spares parsing library modules that merely mention
+    ``steps`` or ``fit``."""
+    if "__main__" in source:
+        return True
+    blank = " \t\\\r\n"
+    for word in TRAINING_METHODS:
+        start = source.find(word)
+        while start >= 0:
+            before = start - 1
+            while before >= 0 and source[before] in blank:
+                before -= 1
+            after = start + len(word)
+            while after < len(source) and source[after] in blank:
+                after += 1
+            if before >= 0 and source[before] == "." and after < len(source) and source[after] == "(":
+                return True
+            start = source.find(word, start + 1)
+    return False
+
+
 def module_name_for(path: Path) -> Tuple[str, bool]:
     """(dotted module name, is_package) from the package layout around ``path``."""
     path = Path(os.path.abspath(path))
@@ -683,9 +706,7 @@ class ProjectContext:
             self._mentions_determinism[key] = DETERMINISM_WORDS.search(source) is not None
         if self.matches_entry_glob(path):
             return True
-        # only a file that mentions __main__ or a training call can be an entry point: a text
-        # check spares parsing every library module
-        if source is None or not any(word in source for word in ENTRY_WORDS):
+        if source is None or not might_be_entry_point(source):
             return False
         facts = self.facts(path, source)
         return bool(facts and (facts.has_main_guard or facts.trains_at_module_level))

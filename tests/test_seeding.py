@@ -864,3 +864,21 @@ def test_rpl109_through_a_worker_info_variable(lint):
 def test_rpl109_quiet(lint, arg):
     code = f"import numpy as np\nimport torch\n\ndef init_fn(worker_id):\n    np.random.seed({arg})\n"
     assert codes(lint(code, select=["RPL109"])) == []
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [
+        ("if __name__ == '__main__':\n    pass\n", True),
+        ("loss.backward()\n", True),
+        ("optimizer . step ()\n", True),
+        ("optimizer.\\\n    step()\n", True),
+        ("trainer.fit(model)\n", True),
+        ("num_steps = 3\nbenefit = fit_line(x)\n", False),
+        ("def step(self):\n    pass\n", False),
+    ],
+)
+def test_entry_point_text_check(source, expected):
+    from repro_lint.context import might_be_entry_point
+
+    assert might_be_entry_point(source) is expected

@@ -247,30 +247,30 @@ class _Scan:
 
 
 class _SeedingRule(Rule):
-    """Feeds the shared scan; subclasses report."""
+    """Feeds the shared scan when it needs it (:meth:`active`); subclasses report."""
 
     needs_project = True
 
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.scan: Optional[_Scan] = _Scan.of(self) if self.active() else None
+
+    def active(self) -> bool:
+        return True
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        _Scan.of(self).enter(node)
+        if self.scan is not None:
+            self.scan.enter(node)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        _Scan.of(self).leave(node)
+        if self.scan is not None:
+            self.scan.leave(node)
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        _Scan.of(self).enter(node)
-
-    def leave_ClassDef(self, node: cst.ClassDef) -> None:
-        _Scan.of(self).leave(node)
-
-    def visit_If(self, node: cst.If) -> None:
-        _Scan.of(self).enter(node)
-
-    def leave_If(self, node: cst.If) -> None:
-        _Scan.of(self).leave(node)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        _Scan.of(self).enter(node)
+    visit_ClassDef = visit_FunctionDef  # type: ignore[assignment]
+    leave_ClassDef = leave_FunctionDef  # type: ignore[assignment]
+    visit_If = visit_FunctionDef  # type: ignore[assignment]
+    leave_If = leave_FunctionDef  # type: ignore[assignment]
+    visit_Call = visit_FunctionDef  # type: ignore[assignment]
 
 
 class _EntryPointRule(_SeedingRule):
@@ -282,6 +282,9 @@ class _EntryPointRule(_SeedingRule):
 
     triggers = ENTRY_WORDS
 
+    def active(self) -> bool:
+        return self.file.is_entry_point
+
     @classmethod
     def trigger_words(cls, settings) -> Tuple[str, ...]:  # type: ignore[no-untyped-def]
         return cls.triggers + (("import",) if settings.entry_points else ())
@@ -291,9 +294,9 @@ class _UnseededGenerator(_EntryPointRule):
     generator = ""
 
     def leave_Module(self, node: cst.Module) -> None:
-        scan = _Scan.of(self)
-        summary = scan.entry_summary()
-        if summary is None or not summary.uses_generator(self.generator) or summary.seeds(self.generator):
+        scan = self.scan
+        summary = scan.entry_summary() if scan is not None else None
+        if scan is None or summary is None or not summary.uses_generator(self.generator) or summary.seeds(self.generator):
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
         self.report(where, message=self.message_for(summary))
@@ -349,9 +352,9 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        scan = _Scan.of(self)
-        summary = scan.entry_summary()
-        if summary is None or summary.deterministic:
+        scan = self.scan
+        summary = scan.entry_summary() if scan is not None else None
+        if scan is None or summary is None or summary.deterministic:
             return
         devices = [d for d in DEVICES if d in summary.uses]
         if not devices:
