@@ -290,3 +290,8 @@ SEED_GETTERS_64BIT = frozenset(
 )
 #: methods and functions that load weights over the initial ones
 WEIGHT_LOADERS = frozenset({"load_state_dict", "load_checkpoint", "load_from_checkpoint", "resume_or_load", "from_pretrained"})
+#: ``torch.accelerator`` calls that put work on the accelerator (queries such as
+#: ``current_accelerator()`` or ``device_count()`` alone do not: launchers make them too)
+ACCELERATOR_ACTIONS = frozenset(
+    f"torch.accelerator.{n}" for n in ("set_device_index", "set_device_idx", "device_index", "synchronize", "set_stream")
+)

@@ -68,10 +68,21 @@ UNNAMED = "?"
 
 # -- classifying one call ------------------------------------------------------------------
 
+class _Sentinel:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> str:
+        return self.name  # pickles as the module-level constant
+
+
 #: an argument that was not passed
-MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
+MISSING: Any = _Sentinel("MISSING")
 #: an argument whose value is only known at run time
-UNKNOWN: Any = type("Unknown", (), {"__repr__": lambda self: "UNKNOWN"})()
+UNKNOWN: Any = _Sentinel("UNKNOWN")
 
 
 class CallArgs:
@@ -207,7 +218,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             device = _is_device(args.strings("type", 0))
             if device:
                 uses.add(device)
-        elif qualified.startswith("torch.accelerator.") and not qualified.endswith(("is_available", "device_count")):
+        elif qualified in catalog.ACCELERATOR_ACTIONS:
             uses.add("accelerator")
         elif qualified in ("torch.cuda.set_device", "torch.nn.DataParallel", "torch.cuda.device"):
             uses.add("cuda")

@@ -515,7 +515,7 @@ def test_rpl202_determinism_switches(lint, imports, switch, expected):
         "dev = torch.device('cuda' if torch.cuda.is_available() else 'cpu')",
         "x = torch.ones(3).to(f'cuda:{rank}')",
         "torch.cuda.set_device(0)",
-        "dev = torch.accelerator.current_accelerator()",
+        "torch.accelerator.set_device_index(rank)",
     ],
 )
 def test_rpl202_sees_devices(lint, device_code):
@@ -525,6 +525,9 @@ def test_rpl202_sees_devices(lint, device_code):
 
 
 def test_rpl202_quiet_on_cpu_and_for_npu_import(lint):
+    # a launcher that only asks which accelerator there is (torch.distributed.run)
+    query = "import torch\nif __name__ == '__main__':\n    n = torch.accelerator.device_count()\n    kind = torch.accelerator.current_accelerator().type\n"
+    assert codes(lint(query, select=["RPL202"])) == []
     assert codes(lint("import torch\nif __name__ == '__main__':\n    x = torch.ones(3).to('cpu')\n", select=["RPL202"])) == []
     found = lint("import torch\nimport torch_npu\nif __name__ == '__main__':\n    x = 1\n", select=["RPL202"])
     assert codes(found) == ["RPL202"] and "NPU" in found[0].message
@@ -762,6 +765,19 @@ def test_rpl106_fires(lint, code):
 )
 def test_rpl106_quiet(lint, code):
     assert codes(lint(code, select=["RPL106"])) == []
+
+
+def test_rpl106_objects_that_get_a_state_later_or_draw_a_seed(lint):
+    # torch.utils.data.datapipes: created empty, seeded before use
+    reseeded = "import random\n\nclass Shuffler:\n    def __init__(self):\n        self._rng = random.Random()\n\n    def reset(self):\n        self._rng.seed(self._seed)\n"
+    assert codes(lint(reseeded, select=["RPL106"])) == []
+    restored = "import random\nrng = random.Random()\nrng.setstate(state)\n"
+    assert codes(lint(restored, select=["RPL106"])) == []
+    never = "import random\n\nclass Shuffler:\n    def __init__(self):\n        self._rng = random.Random()\n        self.other.seed(0)\n"
+    assert codes(lint(never, select=["RPL106"])) == ["RPL106"]
+    # torch.utils.benchmark's Fuzzer: a fresh seed drawn on purpose when none is given
+    fresh = "import numpy as np\nif seed is None:\n    seed = int(np.random.RandomState().randint(0, 2**32 - 1))\n"
+    assert codes(lint(fresh, select=["RPL106"])) == []
 
 
 # -- RPL107 ------------------------------------------------------------------------------------

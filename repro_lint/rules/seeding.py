@@ -635,6 +635,10 @@ class SeedAfterRngUse(_SeedingRule):
 # -- RPL106 -----------------------------------------------------------------------------------------
 
 
+#: methods that put an RNG object into a chosen state after it was created without a seed
+RESEEDING_METHODS = frozenset({"seed", "setstate", "set_state", "manual_seed"})
+
+
 class UnseededRngObject(Rule):
     code = "RPL106"
     name = "unseeded-rng-object"
@@ -644,14 +648,51 @@ class UnseededRngObject(Rule):
     )
     triggers = tuple(sorted({name.rsplit(".", 1)[-1] for name in catalog.RNG_CONSTRUCTORS}))
 
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        #: unseeded objects assigned to a name, reported at the end unless reseeded
+        self.pending: List[Tuple[str, cst.Call]] = []
+        #: names whose RNG object gets a state later (``self._rng.seed(s)``)
+        self.reseeded: Set[str] = set()
+
+    def _assigned_to(self) -> Optional[List[str]]:
+        """The names the enclosing assignment binds, when the current call is its value
+        (or part of it); None outside an assignment."""
+        for node in reversed(self.file.ancestors):
+            if isinstance(node, cst.Assign):
+                return [dotted_name(t.target) or "" for t in node.targets]
+            if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+                return [dotted_name(node.target) or ""]
+            if isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Lambda)):
+                return None
+        return None
+
     def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in RESEEDING_METHODS:
+            owner = dotted_name(node.func.value)
+            if owner:
+                self.reseeded.add(owner)
         qualified = self.qualify(node.func)
         spec = catalog.RNG_CONSTRUCTORS.get(qualified or "")
         if spec is None or any(arg.star for arg in node.args):
             return
         arg = argument(node, *spec)
-        if arg is None or cst_literal(arg.value) is None:
-            self.report(node, call=short(self.file.code_for(node.func)))
+        if arg is not None and cst_literal(arg.value) is not None:
+            return
+        targets = self._assigned_to()
+        if targets and any("seed" in t.rsplit(".", 1)[-1].lower() for t in targets):
+            return  # drawing a fresh seed on purpose: ``seed = np.random.RandomState().randint(...)``
+        if targets and len(targets) == 1 and targets[0] and self.file.parent is not None and isinstance(
+            self.file.parent, (cst.Assign, cst.AnnAssign)
+        ):
+            self.pending.append((targets[0], node))  # ``self._rng = random.Random()``: maybe seeded later
+            return
+        self.report(node, call=short(self.file.code_for(node.func)))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for target, call in self.pending:
+            if target not in self.reseeded:
+                self.report(call, call=short(self.file.code_for(call.func)))
 
 
 # -- RPL107 -----------------------------------------------------------------------------------------
