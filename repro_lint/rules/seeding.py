@@ -368,6 +368,11 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
 HASHSEED = "PYTHONHASHSEED"
 
 
+def is_hashseed(node: cst.CSTNode) -> bool:
+    """The literal ``"PYTHONHASHSEED"``, spelt out (so the trigger word is always in the file)."""
+    return isinstance(node, cst.SimpleString) and HASHSEED in node.value and string_value(node) == HASHSEED
+
+
 class HashSeedSetAtRuntime(Rule):
     code = "RPL104"
     name = "hashseed-set-at-runtime"
@@ -389,14 +394,14 @@ class HashSeedSetAtRuntime(Rule):
         if not isinstance(target, cst.Subscript) or self.qualify(target.value) != "os.environ":
             return
         if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-            if string_value(target.slice[0].slice.value) == HASHSEED:
+            if is_hashseed(target.slice[0].slice.value):
                 self.report(target)
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualify(node.func)
         if qualified in ("os.environ.setdefault", "os.putenv", "os.environ.__setitem__"):
             arg = argument(node, "key", 0)
-            if arg is not None and string_value(arg.value) == HASHSEED:
+            if arg is not None and is_hashseed(arg.value):
                 self.report(node)
         elif qualified == "os.environ.update":
             if keyword_arg(node, HASHSEED) is not None:
@@ -404,7 +409,7 @@ class HashSeedSetAtRuntime(Rule):
                 return
             for arg in node.args:
                 if isinstance(arg.value, cst.Dict) and any(
-                    isinstance(e, cst.DictElement) and string_value(e.key) == HASHSEED for e in arg.value.elements
+                    isinstance(e, cst.DictElement) and is_hashseed(e.key) for e in arg.value.elements
                 ):
                     self.report(node)
                     return
