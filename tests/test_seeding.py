@@ -584,11 +584,12 @@ def test_project_context_is_prepared_once_and_picklable(tmp_path):
     }
     write(tmp_path, files)
     paths = [tmp_path / name for name in files]
-    settings = Settings(root=tmp_path)
+    settings = Settings(root=tmp_path, entry_points=["scripts/*.py"])
     project = ProjectContext(settings, paths)
     project.prepare(paths)
     assert str(tmp_path / "train.py") in project.entry_points()
     clone = pickle.loads(pickle.dumps(project))
+    assert clone.matches_entry_glob(tmp_path / "scripts" / "run.py")
     summary = clone.entry_summary(tmp_path / "train.py")
     assert {"torch", "numpy", "random"} <= summary.effects
 
