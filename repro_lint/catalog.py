@@ -156,4 +156,238 @@ DROPOUT_MODULES = frozenset(
 )
 DROPOUT_CALLS = FUNCTIONAL_DROPOUT | frozenset(
     f"torch.{name}" for name in ("dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout")
+
+
+# -- seeding: generators, the APIs that seed or consume them, and library helpers -----------
+# Sources: NONDETERMINISM.md section 1 (sources of randomness) and section 4 (what each library
+# helper really does). Read by repro_lint.context (effects across the project), the RPL1xx rules
+# and RPL202, their pages and their tests. Names are fully qualified, as the import table
+# resolves them.
+
+from dataclasses import dataclass as _dataclass
+from typing import Optional as _Optional, Tuple as _Tuple
+
+#: the global generators the seeding rules track
+SEEDED_GENERATORS = ("torch", "numpy", "random")
+#: effects beyond the generators: ``cuda`` (only the device generators were seeded: not the CPU
+#: generator that initialises weights), ``deterministic`` (``torch.use_deterministic_algorithms``
+#: on) and ``cudnn_deterministic`` (``torch.backends.cudnn.deterministic = True`` only)
+DETERMINISM_EFFECTS = frozenset({"deterministic", "cudnn_deterministic"})
+
+#: direct seeding calls and the effect of each
+SEED_CALLS: Dict[str, FrozenSet[str]] = {
+    "torch.manual_seed": frozenset({"torch"}),
+    "torch.random.manual_seed": frozenset({"torch"}),
+    "torch.set_rng_state": frozenset({"torch"}),
+    "torch.random.set_rng_state": frozenset({"torch"}),
+    "numpy.random.seed": frozenset({"numpy"}),
+    "numpy.random.set_state": frozenset({"numpy"}),
+    "random.seed": frozenset({"random"}),
+    "random.setstate": frozenset({"random"}),
+    # device generators only: the CPU generator that initialises weights stays unseeded
+    "torch.cuda.manual_seed": frozenset({"cuda"}),
+    "torch.cuda.manual_seed_all": frozenset({"cuda"}),
+    "torch.cuda.random.manual_seed": frozenset({"cuda"}),
+    "torch.cuda.random.manual_seed_all": frozenset({"cuda"}),
+    "torch.npu.manual_seed": frozenset({"cuda"}),
+    "torch.npu.manual_seed_all": frozenset({"cuda"}),
+    "torch_npu.npu.manual_seed": frozenset({"cuda"}),
+    "torch_npu.npu.manual_seed_all": frozenset({"cuda"}),
+    "torch.xpu.manual_seed": frozenset({"cuda"}),
+    "torch.xpu.manual_seed_all": frozenset({"cuda"}),
+    "torch.mps.manual_seed": frozenset({"cuda"}),
+}
+
+#: names containing "seed" that do not seed anything (getters, or fresh entropy)
+NOT_SEEDING = frozenset(
+    {
+        "torch.seed", "torch.initial_seed", "torch.random.seed", "torch.random.initial_seed",
+        "torch.cuda.seed", "torch.cuda.seed_all", "torch.cuda.initial_seed",
+        "torch.npu.seed", "torch.npu.initial_seed", "numpy.random.SeedSequence",
+        "numpy.random.bit_generator.SeedSequence", "repro_lint.runtime.seed_worker",
+        "transformers.trainer_utils.seed_worker",
+    }
+)
+
+
+@_dataclass(frozen=True)
+class SeedHelper:
+    """What a library's seeding helper really does (reference section 4)."""
+
+    #: generators it seeds
+    seeds: FrozenSet[str]
+    #: the (parameter, position) whose value turns determinism on; a literal False, None or 0
+    #: turns it off, any other value (a literal true or a value chosen at run time) on
+    determinism_arg: _Optional[_Tuple[str, _Optional[int]]] = None
+    #: the effects that argument turns on
+    determinism: FrozenSet[str] = frozenset()
+    #: whether determinism is on when the argument is not passed
+    determinism_default: bool = False
+    #: effects it has whatever the arguments
+    always: FrozenSet[str] = frozenset()
+    #: it seeds as a side effect of building something else (a Trainer): not a seeding call
+    implicit: bool = False
+
+
+_ALL3 = frozenset(SEEDED_GENERATORS)
+_DET = frozenset({"deterministic"})
+_FULL = frozenset({"deterministic", "cudnn_deterministic"})
+_CUDNN = frozenset({"cudnn_deterministic"})
+
+_LIGHTNING_SEED = SeedHelper(_ALL3)  # random, np.random, torch.manual_seed; no cudnn flags
+_LIGHTNING_TRAINER = SeedHelper(frozenset(), ("deterministic", None), _DET)
+_HF_SET_SEED = SeedHelper(_ALL3, ("deterministic", 1), _DET)
+_HF_FULL = SeedHelper(_ALL3, always=_FULL)
+_HF_TRAINER = SeedHelper(_ALL3, implicit=True)  # Trainer.__init__ calls set_seed(args.seed)
+_HF_ARGS = SeedHelper(frozenset(), ("full_determinism", None), _FULL, implicit=True)
+_ACCELERATE = SeedHelper(_ALL3, ("deterministic", 2), _DET)
+_MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL)
+_DETECTRON2 = SeedHelper(_ALL3)  # never enables deterministic algorithms
+_FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
+_MSPROBE = SeedHelper(_ALL3, ("mode", 1), _DET, always=_CUDNN)  # cudnn.deterministic=True on GPU
+_REPRO_LINT = SeedHelper(_ALL3, ("deterministic", None), _FULL, determinism_default=True)
+
+#: known library helpers, by qualified name
+SEED_HELPERS: Dict[str, SeedHelper] = {
+    **{
+        f"{module}.seed_everything": _LIGHTNING_SEED
+        for module in (
+            "lightning", "lightning.pytorch", "lightning.fabric", "lightning.fabric.utilities",
+            "lightning.fabric.utilities.seed", "lightning.pytorch.utilities.seed",
+            "pytorch_lightning", "pytorch_lightning.utilities", "pytorch_lightning.utilities.seed",
+            "lightning_fabric", "lightning_fabric.utilities.seed",
+        )
+    },
+    **{
+        f"{module}.Trainer": _LIGHTNING_TRAINER
+        for module in (
+            "lightning", "lightning.pytorch", "lightning.pytorch.trainer", "lightning.pytorch.trainer.trainer",
+            "pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer",
+        )
+    },
+    "transformers.set_seed": _HF_SET_SEED,
+    "transformers.trainer_utils.set_seed": _HF_SET_SEED,
+    "transformers.enable_full_determinism": _HF_FULL,
+    "transformers.trainer_utils.enable_full_determinism": _HF_FULL,
+    "transformers.Trainer": _HF_TRAINER,
+    "transformers.Seq2SeqTrainer": _HF_TRAINER,
+    "transformers.TrainingArguments": _HF_ARGS,
+    "transformers.Seq2SeqTrainingArguments": _HF_ARGS,
+    "accelerate.utils.set_seed": _ACCELERATE,
+    "accelerate.utils.random.set_seed": _ACCELERATE,
+    "mmengine.runner.set_random_seed": _MMENGINE,
+    "mmengine.runner.utils.set_random_seed": _MMENGINE,
+    "detectron2.utils.env.seed_all_rng": _DETECTRON2,
+    "detectron2.engine.default_setup": _DETECTRON2,
+    "detectron2.engine.defaults.default_setup": _DETECTRON2,
+    **{
+        f"fastai.{module}.set_seed": _FASTAI
+        for module in ("torch_core", "basics", "vision.all", "text.all", "tabular.all", "collab")
+    },
+    "msprobe.pytorch.seed_all": _MSPROBE,
+    "msprobe.pytorch.common.seed_all": _MSPROBE,
+    "msprobe.pytorch.common.utils.seed_all": _MSPROBE,
+    "repro_lint.runtime.seed_everything": _REPRO_LINT,
+    "repro_lint.runtime._seed.seed_everything": _REPRO_LINT,
+}
+
+#: calls that draw from torch's global generator when they run
+TORCH_DRAWS = frozenset(
+    [f"torch.{n}" for n in (
+        "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "normal",
+        "bernoulli", "multinomial", "poisson", "svd_lowrank", "pca_lowrank",
+    )]
+    + [f"torch.nn.functional.{n}" for n in (
+        "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
+        "gumbel_softmax", "rrelu", "fractional_max_pool2d", "fractional_max_pool3d",
+    )]
+    + ["torch.utils.data.random_split"]
+)
+#: calls that draw from torch's global generator to initialise weights: they matter unless the
+#: weights are then loaded from a checkpoint
+TORCH_INIT = frozenset(
+    [f"torch.nn.init.{n}" for n in (
+        "uniform_", "normal_", "trunc_normal_", "xavier_uniform_", "xavier_normal_",
+        "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_",
+    )]
+    # layers whose parameters are initialised randomly when they are built
+    + [f"torch.nn.{n}" for n in (
+        "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+        "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+        "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "Embedding",
+        "EmbeddingBag", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell",
+        "MultiheadAttention", "Transformer", "TransformerEncoderLayer", "TransformerDecoderLayer",
+    )]
+    + ["timm.create_model", "torchvision.models.get_model"]
+)
+#: calls that set up later use of torch's global generator (dropout layers, random samplers,
+#: random augmentations, distributions): a use, but nothing is drawn when they are built
+TORCH_USES = frozenset(
+    [f"torch.nn.{n}" for n in (
+        "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+        "RReLU", "FractionalMaxPool2d", "FractionalMaxPool3d",
+    )]
+    + [f"torch.utils.data.{n}" for n in ("RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler")]
+    + [f"torchvision.transforms.{v}{n}" for v in ("", "v2.") for n in (
+        "ColorJitter", "AutoAugment", "RandAugment", "TrivialAugmentWide", "AugMix", "GaussianBlur",
+        "ElasticTransform",
+    )]
+)
+#: prefixes of torch RNG users: model factories initialise weights, the others use
+TORCH_INIT_PREFIXES = ("torchvision.models.",)
+TORCH_USE_PREFIXES = ("torch.distributions.", "torchvision.transforms.Random", "torchvision.transforms.v2.Random")
+#: in-place tensor methods that draw from torch's generator (``w.uniform_(-0.1, 0.1)``)
+TORCH_DRAW_METHODS = frozenset(
+    {"uniform_", "normal_", "bernoulli_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_"}
+)
+
+#: NumPy's legacy global RNG: ``numpy.random.<name>`` draws from it
+NUMPY_LEGACY_FUNCTIONS = frozenset(
+    {
+        "rand", "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample",
+        "choice", "bytes", "shuffle", "permutation", "beta", "binomial", "chisquare", "dirichlet",
+        "exponential", "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace", "logistic",
+        "lognormal", "logseries", "multinomial", "multivariate_normal", "negative_binomial",
+        "noncentral_chisquare", "noncentral_f", "normal", "pareto", "poisson", "power", "rayleigh",
+        "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t",
+        "triangular", "uniform", "vonmises", "wald", "weibull", "zipf",
+    }
+)
+#: Python's ``random`` module: ``random.<name>`` draws from its global generator
+RANDOM_FUNCTIONS = frozenset(
+    {
+        "random", "uniform", "randint", "randrange", "choice", "choices", "shuffle", "sample", "gauss",
+        "normalvariate", "lognormvariate", "expovariate", "vonmisesvariate", "gammavariate",
+        "betavariate", "paretovariate", "weibullvariate", "triangular", "getrandbits", "randbytes",
+        "binomialvariate",
+    }
+)
+
+#: RNG objects that start from OS entropy unless given a seed: qualified name -> seed position
+RNG_CONSTRUCTORS: Dict[str, _Tuple[str, int]] = {
+    "numpy.random.default_rng": ("seed", 0),
+    "numpy.random.RandomState": ("seed", 0),
+    "numpy.random.SeedSequence": ("entropy", 0),
+    "numpy.random.PCG64": ("seed", 0),
+    "numpy.random.PCG64DXSM": ("seed", 0),
+    "numpy.random.MT19937": ("seed", 0),
+    "numpy.random.Philox": ("seed", 0),
+    "numpy.random.SFC64": ("seed", 0),
+    "random.Random": ("x", 0),
+}
+#: RNG objects that are copied, state and all, into every DataLoader worker
+RNG_OBJECTS = frozenset(
+    {"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator", "random.Random", "torch.Generator"}
+)
+#: torch calls that return 64-bit seeds (too big for ``np.random.seed``)
+SEED_GETTERS_64BIT = frozenset(
+    {"torch.initial_seed", "torch.seed", "torch.random.initial_seed", "torch.random.seed",
+     "torch.cuda.initial_seed", "torch.cuda.seed", "time.time_ns"}
+)
+#: methods and functions that load weights over the initial ones
+WEIGHT_LOADERS = frozenset({"load_state_dict", "load_checkpoint", "load_from_checkpoint", "resume_or_load", "from_pretrained"})
+#: ``torch.accelerator`` calls that put work on the accelerator (queries such as
+#: ``current_accelerator()`` or ``device_count()`` alone do not: launchers make them too)
+ACCELERATOR_ACTIONS = frozenset(
+    f"torch.accelerator.{n}" for n in ("set_device_index", "set_device_idx", "device_index", "synchronize", "set_stream")
 )

@@ -176,7 +176,7 @@ class Linter:
         self.report_unreadable = UNREADABLE in self.codes
         self.report_unused_noqa = UNUSED_NOQA in self.codes
         self.prefilter = prefilter
-        self.trigger = _pattern(w for r in self.rule_types for w in r.triggers)
+        self.trigger = _pattern(w for r in self.rule_types for w in r.trigger_words(settings))
         self._per_file = [
             (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
             for pattern, codes in settings.per_file_ignores.items()

@@ -122,6 +122,12 @@ class Rule:
             raise RuntimeError(f"rule {cls.code}: fix must be None, 'safe' or 'unsafe'")
         RULES[cls.code] = cls
 
+    @classmethod
+    def trigger_words(cls, settings: "Settings") -> Tuple[str, ...]:
+        """The prefilter words under ``settings``: :attr:`triggers`, plus what the configuration
+        adds (e.g. the names of configured seeding helpers). Override only to add words."""
+        return cls.triggers
+
     def __init__(self, file: FileContext) -> None:
         self.file = file
 

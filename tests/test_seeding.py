@@ -1,0 +1,901 @@
+"""Seeding rules RPL101-RPL109 and RPL202: entry points, helpers across files, library helpers,
+where findings are reported, and the single-file rules."""
+
+from __future__ import annotations
+
+import pickle
+import textwrap
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from conftest import codes, lint_files_in, write
+from repro_lint.config import Settings
+from repro_lint.context import ProjectContext
+from repro_lint.engine import Linter, lint_files
+
+FILE_LEVEL = ["RPL101", "RPL102", "RPL103", "RPL202"]
+ALL_SEEDING = FILE_LEVEL + ["RPL104", "RPL105", "RPL106", "RPL107", "RPL108", "RPL109"]
+
+
+def lint_tree(tmp_path: Path, files: Dict[str, str], select=None, only=None, **settings):
+    """Write ``files``, lint them all as one project; findings of the files named in ``only``."""
+    write(tmp_path, files)
+    paths = [tmp_path / name for name in files]
+    found = lint_files_in(paths, tmp_path, select or ALL_SEEDING, **settings)
+    if only is not None:
+        found = [d for d in found if Path(d.path).name == only or d.path.endswith(only)]
+    return found
+
+
+def apply_fixes(code: str, diagnostics) -> str:
+    lines = code.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    edits = sorted((e for d in diagnostics if d.fix for e in d.fix.edits), key=lambda e: e.start, reverse=True)
+    for edit in edits:
+        start = offsets[edit.start[0] - 1] + edit.start[1]
+        end = offsets[edit.end[0] - 1] + edit.end[1]
+        code = code[:start] + edit.content + code[end:]
+    return code
+
+
+MODEL_USE = """
+    import numpy as np
+    import random
+    import torch
+    from torch import nn
+
+    def main():
+        {seed}
+        model = nn.Linear(4, 2)
+        x = np.random.rand(3)
+        y = random.random()
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+# -- what counts as seeded ---------------------------------------------------------------------
+
+
+def test_unseeded_entry_point_reports_each_generator_once(lint):
+    found = lint(MODEL_USE.format(seed="pass"), select=FILE_LEVEL)
+    assert codes(found) == ["RPL101", "RPL102", "RPL103"]
+    torch_finding = found[0]
+    assert torch_finding.line == 9  # the first use: nn.Linear(...)
+    assert "torch.manual_seed(seed)" in torch_finding.message
+    assert "repro_lint.runtime.seed_everything" in torch_finding.message
+
+
+@pytest.mark.parametrize(
+    "seed,expected",
+    [
+        ("torch.manual_seed(0); np.random.seed(0); random.seed(0)", []),
+        ("torch.manual_seed(0)", ["RPL102", "RPL103"]),
+        ("torch.random.manual_seed(0); np.random.seed(1)", ["RPL103"]),
+        # only the GPU generators: still RPL101
+        ("torch.cuda.manual_seed_all(0); np.random.seed(0); random.seed(0)", ["RPL101"]),
+        ("torch.cuda.manual_seed(0); np.random.seed(0); random.seed(0)", ["RPL101"]),
+        # a getter is not a seed
+        ("s = torch.initial_seed(); np.random.seed(0); random.seed(0)", ["RPL101"]),
+    ],
+)
+def test_direct_seeding(lint, seed, expected):
+    assert codes(lint(MODEL_USE.format(seed=seed), select=FILE_LEVEL)) == expected
+
+
+def test_cuda_only_seeding_says_why(lint):
+    (finding,) = lint(MODEL_USE.format(seed="torch.cuda.manual_seed_all(0); np.random.seed(0); random.seed(0)"), select=["RPL101"])
+    assert "only the GPU generators" in finding.message and "torch.manual_seed(seed)" in finding.message
+
+
+def test_an_optional_seed_counts(lint):
+    code = """
+        import argparse
+        import torch
+        from torch import nn
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--seed", type=int, default=None)
+            args = parser.parse_args()
+            if args.seed is not None:
+                torch.manual_seed(args.seed)
+            model = nn.Linear(4, 2)
+
+        if __name__ == "__main__":
+            main()
+    """
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+# named without "seed" on purpose: only resolving it across files can show that it seeds
+HELPER = """
+    import random
+    import numpy as np
+    import torch
+
+    def prepare_run(seed):
+        random.seed(seed)
+        np.random.seed(seed)
+        torch.manual_seed(seed)
+"""
+
+TRAIN_WITH = """
+    import numpy as np
+    import random
+    from torch import nn
+    {imports}
+
+    def main():
+        {call}
+        nn.Linear(4, 2)
+        np.random.rand(3)
+        random.random()
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+@pytest.mark.parametrize(
+    "imports,call",
+    [
+        ("from utils.seed import prepare_run", "prepare_run(0)"),
+        ("from utils.seed import prepare_run as fix", "fix(0)"),
+        ("import utils.seed", "utils.seed.prepare_run(0)"),
+        ("import utils.seed as us", "us.prepare_run(0)"),
+        ("from utils import seed", "seed.prepare_run(0)"),
+        # re-exported by the package's __init__
+        ("import utils", "utils.prepare_run(0)"),
+        ("from utils import prepare_run", "prepare_run(0)"),
+    ],
+)
+def test_seeding_in_a_helper_in_another_file_is_seen(tmp_path, imports, call):
+    files = {
+        "utils/__init__.py": "from .seed import prepare_run\n",
+        "utils/seed.py": HELPER,
+        "train.py": TRAIN_WITH.format(imports=imports, call=call),
+    }
+    assert codes(lint_tree(tmp_path, files)) == []
+
+
+def test_a_helper_that_exists_but_is_never_called_is_reported(tmp_path):
+    files = {
+        "utils/__init__.py": "",
+        "utils/seed.py": HELPER,
+        "train.py": TRAIN_WITH.format(imports="from utils.seed import prepare_run", call="pass"),
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == ["RPL101", "RPL102", "RPL103"]
+
+
+def test_a_local_helper_that_is_never_called_is_reported(lint):
+    code = HELPER + TRAIN_WITH.format(imports="", call="pass")
+    assert codes(lint(code, select=FILE_LEVEL)) == ["RPL101", "RPL102", "RPL103"]
+
+
+def test_a_helper_counts_for_exactly_what_it_seeds_transitively(tmp_path):
+    files = {
+        "common/__init__.py": "",
+        "common/rng.py": """
+            import torch
+            from . import more
+
+            def set_seed(seed):
+                torch.manual_seed(seed)
+                more.seed_numpy(seed)
+        """,
+        "common/more.py": """
+            import numpy as np
+
+            def seed_numpy(seed):
+                np.random.seed(seed)
+        """,
+        "train.py": TRAIN_WITH.format(imports="from common.rng import set_seed", call="set_seed(0)"),
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == ["RPL103"]
+
+
+def test_relative_imports_inside_a_package(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/seeding.py": HELPER,
+        "pkg/train.py": TRAIN_WITH.format(imports="from .seeding import prepare_run", call="prepare_run(0)"),
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/run.py": TRAIN_WITH.format(imports="from ..seeding import prepare_run", call="prepare_run(0)"),
+    }
+    assert codes(lint_tree(tmp_path, files)) == []
+
+
+def test_training_through_project_modules_is_a_use(tmp_path):
+    files = {
+        "models.py": """
+            from torch import nn
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Linear(4, 2)
+
+            def build():
+                return Net()
+        """,
+        "train.py": """
+            from models import build
+
+            if __name__ == "__main__":
+                model = build()
+        """,
+    }
+    (finding,) = lint_tree(tmp_path, files, select=FILE_LEVEL)
+    assert finding.code == "RPL101" and Path(finding.path).name == "train.py"
+    assert finding.line == 4  # the __main__ guard: the use is in another module
+
+
+def test_a_seed_set_when_a_project_module_is_imported_counts(tmp_path):
+    files = {
+        "config.py": "import torch\ntorch.manual_seed(0)\n",
+        "train.py": "import config\nfrom torch import nn\n\nif __name__ == '__main__':\n    nn.Linear(2, 2)\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
+
+
+def test_the_main_block_of_an_imported_module_does_not_run(tmp_path):
+    files = {
+        "tool.py": "import torch\nif __name__ == '__main__':\n    torch.manual_seed(0)\n",
+        "train.py": "import tool\nfrom torch import nn\n\nif __name__ == '__main__':\n    nn.Linear(2, 2)\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == ["RPL101"]
+
+
+def test_methods_callbacks_and_cycles(tmp_path):
+    files = {
+        "a.py": """
+            import torch
+            import b
+
+            class Runner:
+                def __init__(self):
+                    self.prepare()
+
+                def prepare(self):
+                    b.again(3)
+                    torch.manual_seed(0)
+
+            def recurse(n):
+                return recurse(n - 1) if n else None
+        """,
+        "b.py": """
+            import a
+
+            def again(n):
+                a.recurse(n)
+                return again(n - 1) if n else None
+        """,
+        "train.py": """
+            import torch.multiprocessing as mp
+            from torch import nn
+            from a import Runner
+
+            def worker(rank):
+                Runner()
+                nn.Linear(2, 2)
+
+            if __name__ == "__main__":
+                mp.spawn(worker, nprocs=2)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
+
+
+# -- library helpers ---------------------------------------------------------------------------
+
+LIBRARY_HELPERS = [
+    ("import lightning as L", "L.seed_everything(0)"),
+    ("import lightning", "lightning.seed_everything(0)"),
+    ("from lightning.pytorch import seed_everything", "seed_everything(0)"),
+    ("from lightning.fabric import seed_everything", "seed_everything(0)"),
+    ("import pytorch_lightning as pl", "pl.seed_everything(0)"),
+    ("from pytorch_lightning import seed_everything as se", "se(0)"),
+    ("from transformers import set_seed", "set_seed(0)"),
+    ("import transformers", "transformers.set_seed(0)"),
+    ("from transformers import enable_full_determinism", "enable_full_determinism(0)"),
+    ("from accelerate.utils import set_seed", "set_seed(0)"),
+    ("from mmengine.runner import set_random_seed", "set_random_seed(0)"),
+    ("from detectron2.utils.env import seed_all_rng", "seed_all_rng(0)"),
+    ("from detectron2.engine import default_setup", "default_setup(cfg, args)"),
+    ("from fastai.torch_core import set_seed", "set_seed(0)"),
+    ("from msprobe.pytorch import seed_all", "seed_all(0)"),
+    ("from repro_lint.runtime import seed_everything", "seed_everything(0)"),
+    ("import repro_lint.runtime as rt", "rt.seed_everything(0)"),
+    # unknown packages: a name with "seed" counts as seeding everything
+    ("from yolov5.utils.general import init_seeds", "init_seeds(0)"),
+    ("from lightning.fabric import Fabric", "Fabric().seed_everything(0)"),
+    ("from lightning.fabric import Fabric", "fabric = Fabric()\n        fabric.seed_everything(0)"),
+]
+
+
+@pytest.mark.parametrize("imports,call", LIBRARY_HELPERS)
+def test_library_helpers_seed_every_generator(lint, imports, call):
+    code = TRAIN_WITH.format(imports=imports, call=call)
+    assert codes(lint(code, select=["RPL101", "RPL102", "RPL103"])) == []
+
+
+def test_methods_of_rng_objects_are_not_seeding_helpers(lint):
+    code = TRAIN_WITH.format(imports="import torch", call="g = torch.Generator(); g.manual_seed(0)")
+    assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+
+
+def test_seed_functions_configuration(lint):
+    code = TRAIN_WITH.format(imports="from mylib import prepare", call="prepare(0)")
+    assert codes(lint(code, select=FILE_LEVEL)) == ["RPL101", "RPL102", "RPL103"]
+    configured = {"mylib.prepare": ["torch", "numpy"]}
+    assert codes(lint(code, select=FILE_LEVEL, seed_functions=configured)) == ["RPL103"]
+
+
+# -- which files are entry points --------------------------------------------------------------
+
+
+def test_a_library_module_without_an_entry_point_has_no_file_level_findings(lint):
+    code = """
+        import random
+        import numpy as np
+        import torch
+        from torch import nn
+
+        def build():
+            np.random.shuffle([1, 2])
+            random.random()
+            return nn.Linear(4, 2).cuda()
+    """
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+EVALUATE = """
+    import torch
+    from torch import nn
+
+    def main():
+        model = nn.Linear(4, 2)
+        {load}
+        model.eval()
+        {train}
+        print(model(torch.ones(1, 4)))
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+@pytest.mark.parametrize(
+    "load,train,expected",
+    [
+        # weights loaded over the random initial ones, no training: an evaluation script
+        ("model.load_state_dict(torch.load('model.pt'))", "pass", []),
+        # no checkpoint: the output depends on the random initial weights
+        ("pass", "pass", ["RPL101"]),
+        # loaded, then trained further
+        ("model.load_state_dict(torch.load('model.pt'))", "model(torch.ones(1, 4)).sum().backward()", ["RPL101"]),
+    ],
+)
+def test_weight_initialisation_counts_unless_a_checkpoint_replaces_it(lint, load, train, expected):
+    assert codes(lint(EVALUATE.format(load=load, train=train), select=["RPL101"])) == expected
+
+
+def test_pretrained_transformers_models(lint):
+    inference = """
+        from transformers import AutoModelForSequenceClassification
+        if __name__ == "__main__":
+            model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased")
+            print(model(**inputs))
+    """
+    assert codes(lint(inference, select=["RPL101"])) == []
+    fine_tuning = inference.replace("print(model(**inputs))", "trainer = Trainer(model=model)\n            trainer.train()")
+    assert codes(lint(fine_tuning, select=["RPL101"])) == ["RPL101"]
+
+
+def test_a_training_script_without_main_block(lint):
+    code = """
+        import torch
+        from torch import nn
+
+        model = nn.Linear(4, 2)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        loss = model(torch.ones(1, 4)).sum()
+        loss.backward()
+        opt.step()
+    """
+    found = lint(code, select=FILE_LEVEL)
+    assert codes(found) == ["RPL101"] and found[0].line == 5
+
+
+def test_a_script_that_trains_through_its_own_functions_at_module_level(lint):
+    # pytorch/examples word_language_model: no __main__ block, train() called at module level
+    code = """
+        import torch
+        from torch import nn
+
+        model = nn.LSTM(4, 4)
+
+        def train():
+            loss = model(torch.ones(1, 1, 4))[0].sum()
+            loss.backward()
+
+        for epoch in range(3):
+            train()
+    """
+    assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+    # the same functions, never called at module level: a library module
+    assert codes(lint(code.replace("    train()", "    pass"), select=["RPL101"])) == []
+
+
+def test_a_module_name_rebound_by_its_own_call_is_still_followed(tmp_path):
+    # word_language_model: ``import model`` then ``model = model.RNNModel(...)``
+    files = {
+        "model.py": "from torch import nn\n\nclass RNNModel(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.rnn = nn.LSTM(2, 2)\n",
+        "main.py": "import model\n\nmodel = model.RNNModel()\nloss = model(1)\nloss.backward()\n",
+    }
+    (finding,) = lint_tree(tmp_path, files, select=["RPL101"])
+    assert finding.path.endswith("main.py") and finding.line == 3
+
+
+def test_entry_points_configuration(tmp_path):
+    files = {"scripts/run.py": "from models import build\nbuild()\n", "models.py": "from torch import nn\n\ndef build():\n    return nn.Linear(2, 2)\n"}
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
+    found = lint_tree(tmp_path, files, select=FILE_LEVEL, entry_points=["scripts/*.py"])
+    assert codes(found) == ["RPL101"] and found[0].path.endswith("run.py") and found[0].line == 2
+
+
+def test_prefilter_words_of_entry_point_rules_depend_on_entry_point_globs(tmp_path):
+    write(tmp_path, {"run.py": "from models import build\nbuild()\n"})
+    plain = Linter(Settings(root=tmp_path), codes=["RPL101"])
+    assert plain.lint_path(tmp_path / "run.py").parsed is False  # cannot be an entry point
+    globbed = Linter(Settings(root=tmp_path, entry_points=["run.py"]), codes=["RPL101"])
+    assert globbed.lint_path(tmp_path / "run.py").parsed is True
+
+
+# -- RPL202 ------------------------------------------------------------------------------------
+
+ON_CUDA = """
+    import torch
+    {imports}
+
+    def main():
+        torch.manual_seed(0)
+        {switch}
+        x = torch.ones(3).{device}()
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+@pytest.mark.parametrize(
+    "imports,switch,expected",
+    [
+        ("", "pass", ["RPL202"]),
+        ("", "torch.use_deterministic_algorithms(True)", []),
+        ("", "torch.use_deterministic_algorithms(mode=True, warn_only=True)", []),
+        ("", "torch.use_deterministic_algorithms(False)", ["RPL202"]),
+        ("", "torch.use_deterministic_algorithms(args.deterministic)", []),
+        ("", "torch.backends.cudnn.deterministic = True", []),
+        ("from torch.backends import cudnn", "cudnn.deterministic = True", []),
+        ("", "torch.backends.cudnn.deterministic = False", ["RPL202"]),
+        ("", "torch.set_deterministic_debug_mode('error')", []),
+        ("from transformers import set_seed", "set_seed(0)", ["RPL202"]),
+        ("from transformers import set_seed", "set_seed(0, deterministic=True)", []),
+        ("from transformers import set_seed", "set_seed(0, True)", []),
+        ("from accelerate.utils import set_seed", "set_seed(0, deterministic=True)", []),
+        ("from transformers import enable_full_determinism", "enable_full_determinism(0)", []),
+        ("import lightning as L", "L.seed_everything(0)", ["RPL202"]),
+        ("import lightning as L", "trainer = L.Trainer(deterministic=True)", []),
+        ("import lightning as L", "trainer = L.Trainer(deterministic='warn')", []),
+        ("from fastai.torch_core import set_seed", "set_seed(0, reproducible=True)", []),
+        ("from fastai.torch_core import set_seed", "set_seed(0)", ["RPL202"]),
+        ("from repro_lint.runtime import seed_everything", "seed_everything(0)", []),
+        ("from repro_lint.runtime import seed_everything", "seed_everything(0, deterministic=False)", ["RPL202"]),
+        ("from mmengine.runner import set_random_seed", "set_random_seed(0, deterministic=True)", []),
+    ],
+)
+def test_rpl202_determinism_switches(lint, imports, switch, expected):
+    code = ON_CUDA.format(imports=imports, switch=switch, device="cuda")
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "device_code",
+    [
+        "x = torch.ones(3).npu()",
+        "x = torch.ones(3, device='cuda')",
+        "x = torch.ones(3).to('cuda:0')",
+        "dev = torch.device('cuda' if torch.cuda.is_available() else 'cpu')",
+        "x = torch.ones(3).to(f'cuda:{rank}')",
+        "torch.cuda.set_device(0)",
+        "torch.accelerator.set_device_index(rank)",
+    ],
+)
+def test_rpl202_sees_devices(lint, device_code):
+    code = f"import torch\n\nif __name__ == '__main__':\n    rank = 0\n    {device_code}\n"
+    found = lint(code, select=["RPL202"])
+    assert codes(found) == ["RPL202"] and found[0].line == 5
+
+
+def test_rpl202_quiet_on_cpu_and_for_npu_import(lint):
+    # a launcher that only asks which accelerator there is (torch.distributed.run)
+    query = "import torch\nif __name__ == '__main__':\n    n = torch.accelerator.device_count()\n    kind = torch.accelerator.current_accelerator().type\n"
+    assert codes(lint(query, select=["RPL202"])) == []
+    assert codes(lint("import torch\nif __name__ == '__main__':\n    x = torch.ones(3).to('cpu')\n", select=["RPL202"])) == []
+    found = lint("import torch\nimport torch_npu\nif __name__ == '__main__':\n    x = 1\n", select=["RPL202"])
+    assert codes(found) == ["RPL202"] and "NPU" in found[0].message
+
+
+def test_rpl202_determinism_in_a_project_helper(tmp_path):
+    files = {
+        "setup_utils.py": "import torch\n\ndef strict():\n    torch.use_deterministic_algorithms(True)\n",
+        "train.py": "import torch\nfrom setup_utils import strict\n\nif __name__ == '__main__':\n    strict()\n    torch.ones(1).cuda()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == []
+
+
+def test_enables_determinism(tmp_path):
+    write(tmp_path, {"a.py": "import torch\n\ndef f():\n    torch.use_deterministic_algorithms(False)\n", "b.py": "x = 1\n"})
+    files = [tmp_path / "a.py", tmp_path / "b.py"]
+    assert ProjectContext(Settings(root=tmp_path), files).enables_determinism() is False
+    write(tmp_path, {"c.py": "from transformers import set_seed\nset_seed(1, deterministic=True)\n"})
+    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "c.py"]).enables_determinism() is True
+    write(tmp_path, {"d.py": "import torch\ntorch.backends.cudnn.deterministic = True\n"})
+    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "d.py"]).enables_determinism() is True
+
+
+def test_effects_api(tmp_path):
+    write(
+        tmp_path,
+        {
+            "utils/__init__.py": "from .seed import prepare_run\n",
+            "utils/seed.py": textwrap.dedent(HELPER) + "\ndef strict():\n    import torch\n    torch.use_deterministic_algorithms(True)\n\ndef seed_nothing():\n    pass\n",
+            "train.py": "from utils import prepare_run\n\ndef go():\n    prepare_run(0)\n",
+        },
+    )
+    files = [tmp_path / "utils/__init__.py", tmp_path / "utils/seed.py", tmp_path / "train.py"]
+    project = ProjectContext(Settings(root=tmp_path), files)
+    assert project.effects("utils.prepare_run") == {"torch", "numpy", "random"}
+    assert project.effects("utils.seed.strict") == {"deterministic"}
+    assert project.effects("utils.seed.seed_nothing") == frozenset()  # resolved: the name rule does not apply
+    assert project.effects("go", tmp_path / "train.py") == {"torch", "numpy", "random"}
+    assert project.effects("lightning.seed_everything") == {"torch", "numpy", "random"}
+    assert project.effects("torch.cuda.manual_seed_all") == {"cuda"}
+    # the library table, not the name: what each helper really does
+    assert project.effects("msprobe.pytorch.seed_all") == {"torch", "numpy", "random", "cudnn_deterministic"}
+    assert project.effects("transformers.enable_full_determinism") >= {"torch", "deterministic"}
+    assert project.effects("detectron2.engine.default_setup") == {"torch", "numpy", "random"}
+    assert project.effects("somepkg.init_seeds") == {"torch", "numpy", "random"}
+    assert project.effects("somepkg.train") == frozenset()
+
+
+def test_project_context_is_prepared_once_and_picklable(tmp_path):
+    files = {
+        "utils/__init__.py": "",
+        "utils/seed.py": HELPER,
+        "train.py": TRAIN_WITH.format(imports="from utils.seed import prepare_run", call="prepare_run(0)"),
+    }
+    write(tmp_path, files)
+    paths = [tmp_path / name for name in files]
+    settings = Settings(root=tmp_path, entry_points=["scripts/*.py"])
+    project = ProjectContext(settings, paths)
+    project.prepare(paths)
+    assert str(tmp_path / "train.py") in project.entry_points()
+    clone = pickle.loads(pickle.dumps(project))
+    assert clone.matches_entry_glob(tmp_path / "scripts" / "run.py")
+    summary = clone.entry_summary(tmp_path / "train.py")
+    assert {"torch", "numpy", "random"} <= summary.effects
+
+
+def test_parallel_run_matches_a_single_process(tmp_path):
+    files = {f"train_{i}.py": MODEL_USE.format(seed="torch.manual_seed(0)" if i % 2 else "pass") for i in range(10)}
+    write(tmp_path, files)
+    paths = sorted(tmp_path / name for name in files)
+    settings = Settings(root=tmp_path)
+
+    def run(jobs: int) -> List[str]:
+        linter = Linter(settings, ProjectContext(settings, paths), codes=FILE_LEVEL)
+        return [f"{Path(d.path).name}:{d.line}:{d.code}" for r in lint_files(linter, paths, jobs=jobs) for d in r.diagnostics]
+
+    single = run(1)
+    assert single == run(2)
+    assert sum("RPL101" in line for line in single) == 5
+
+
+# -- RPL105 ------------------------------------------------------------------------------------
+
+
+def test_rpl105_seed_after_model_construction(lint):
+    code = """
+        import torch
+        from torch import nn
+
+        def main():
+            model = nn.Linear(4, 2)
+            torch.manual_seed(0)
+
+        if __name__ == "__main__":
+            main()
+    """
+    (finding,) = lint(code, select=["RPL105"])
+    assert finding.line == 7
+    assert "nn.Linear(4, 2)" in finding.message and "torch" in finding.message
+
+
+@pytest.mark.parametrize(
+    "body,expected",
+    [
+        # a class of the file whose __init__ builds layers
+        ("model = Net()\ntorch.manual_seed(0)", ["RPL105"]),
+        ("torch.manual_seed(0)\nmodel = Net()", []),
+        # a project helper whose name says seed, called after the draw
+        ("x = torch.randn(3)\nmy_seed(0)", ["RPL105"]),
+        # numpy and random are separate generators
+        ("x = torch.randn(3)\nnp.random.seed(0)", []),
+        ("x = np.random.rand(3)\nnp.random.seed(0)", ["RPL105"]),
+        ("random.shuffle(items)\nrandom.seed(0)", ["RPL105"]),
+        # reseeding after a seeded draw is deliberate
+        ("torch.manual_seed(0)\nx = torch.randn(3)\ntorch.manual_seed(1)", []),
+        # other branch: not the same path
+        ("if cond:\n    x = torch.randn(3)\nelse:\n    torch.manual_seed(0)", []),
+        ("if cond:\n    x = torch.randn(3)\ntorch.manual_seed(0)", ["RPL105"]),
+        # building a dropout layer or a DataLoader draws nothing yet
+        ("d = nn.Dropout(0.1)\ntorch.manual_seed(0)", []),
+        # a lambda or nested function only defined here
+        ("f = lambda: torch.randn(3)\ntorch.manual_seed(0)", []),
+        ("def g():\n    return torch.randn(3)\ntorch.manual_seed(0)", []),
+        # the generator seeded only by a Trainer side effect is not a seeding call
+        ("model = Net()\ntrainer = transformers.Trainer(model=model)", []),
+    ],
+)
+def test_rpl105_cases(lint, body, expected):
+    code = (
+        "import random\nimport numpy as np\nimport torch\nimport transformers\nfrom torch import nn\n\n"
+        "def my_seed(s):\n    torch.manual_seed(s)\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n\n"
+        "    def forward(self, x):\n        return nn.functional.dropout(self.fc(x))\n\n"
+        "def main(cond, items):\n" + textwrap.indent(body, "    ") + "\n"
+    )
+    assert codes(lint(code, select=["RPL105"])) == expected
+
+
+def test_rpl105_a_draw_that_picks_the_seed_is_not_reported(lint):
+    # pytorch/examples dcgan: a random seed is drawn, printed, then used to seed
+    code = """
+        import random
+        import torch
+
+        if opt.manualSeed is None:
+            opt.manualSeed = random.randint(1, 10000)
+        print("Random Seed: ", opt.manualSeed)
+        random.seed(opt.manualSeed)
+        torch.manual_seed(opt.manualSeed)
+    """
+    assert codes(lint(code, select=["RPL105"])) == []
+    # a draw that does not feed the seed is still reported
+    other = code.replace("print(", "noise = random.random()\n        print(")
+    (finding,) = lint(other, select=["RPL105"])
+    assert "random.random()" in finding.message
+
+
+def test_rpl105_at_module_level_and_into_the_main_block(lint):
+    code = "import torch\nx = torch.rand(2)\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+    (finding,) = lint(code, select=["RPL105"])
+    assert finding.line == 5
+
+
+def test_rpl105_with_a_model_from_another_file(tmp_path):
+    files = {
+        "models.py": "from torch import nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n",
+        "train.py": "import torch\nfrom models import Net\n\nmodel = Net()\ntorch.manual_seed(0)\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL105"])) == ["RPL105"]
+
+
+# -- RPL104 ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os\nos.environ['PYTHONHASHSEED'] = '0'\n",
+        "import os\nos.environ['PYTHONHASHSEED'] = str(seed)\n",
+        "from os import environ\nenviron['PYTHONHASHSEED'] = '0'\n",
+        "import os\nos.environ.setdefault('PYTHONHASHSEED', '0')\n",
+        "import os\nos.environ.update(PYTHONHASHSEED='0')\n",
+        "import os\nos.environ.update({'PYTHONHASHSEED': '0'})\n",
+        "import os\nos.putenv('PYTHONHASHSEED', '0')\n",
+    ],
+)
+def test_rpl104_fires(lint, code):
+    assert codes(lint(code, select=["RPL104"])) == ["RPL104"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os, subprocess\nsubprocess.run(['x'], env={**os.environ, 'PYTHONHASHSEED': '0'})\n",
+        "import os\nenv = os.environ.copy()\nenv['PYTHONHASHSEED'] = '0'\n",
+        "import os\nprint(os.environ['PYTHONHASHSEED'])\n",
+        "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n",
+    ],
+)
+def test_rpl104_quiet(lint, code):
+    assert codes(lint(code, select=["RPL104"])) == []
+
+
+# -- RPL106 ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import numpy as np\nrng = np.random.default_rng()\n",
+        "import numpy as np\nrng = np.random.default_rng(None)\n",
+        "import numpy as np\nrng = np.random.default_rng(seed=None)\n",
+        "from numpy.random import default_rng\nrng = default_rng()\n",
+        "import numpy as np\nrs = np.random.RandomState()\n",
+        "import numpy as np\ng = np.random.Generator(np.random.PCG64())\n",
+        "import numpy as np\nss = np.random.SeedSequence()\n",
+        "import random\nr = random.Random()\n",
+        "from random import Random\nr = Random()\n",
+    ],
+)
+def test_rpl106_fires(lint, code):
+    assert codes(lint(code, select=["RPL106"])) == ["RPL106"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import numpy as np\nrng = np.random.default_rng(0)\n",
+        "import numpy as np\nrng = np.random.default_rng(args.seed)\n",
+        "import numpy as np\nrng = np.random.default_rng(*seeds)\n",
+        "import numpy as np\ng = np.random.Generator(np.random.PCG64(1))\n",
+        "import random\nr = random.Random(7)\n",
+        "import random\nr = random.SystemRandom()\n",
+        "import torch\ng = torch.Generator()\n",
+    ],
+)
+def test_rpl106_quiet(lint, code):
+    assert codes(lint(code, select=["RPL106"])) == []
+
+
+def test_rpl106_objects_that_get_a_state_later_or_draw_a_seed(lint):
+    # torch.utils.data.datapipes: created empty, seeded before use
+    reseeded = "import random\n\nclass Shuffler:\n    def __init__(self):\n        self._rng = random.Random()\n\n    def reset(self):\n        self._rng.seed(self._seed)\n"
+    assert codes(lint(reseeded, select=["RPL106"])) == []
+    restored = "import random\nrng = random.Random()\nrng.setstate(state)\n"
+    assert codes(lint(restored, select=["RPL106"])) == []
+    never = "import random\n\nclass Shuffler:\n    def __init__(self):\n        self._rng = random.Random()\n        self.other.seed(0)\n"
+    assert codes(lint(never, select=["RPL106"])) == ["RPL106"]
+    # torch.utils.benchmark's Fuzzer: a fresh seed drawn on purpose when none is given
+    fresh = "import numpy as np\nif seed is None:\n    seed = int(np.random.RandomState().randint(0, 2**32 - 1))\n"
+    assert codes(lint(fresh, select=["RPL106"])) == []
+
+
+# -- RPL107 ------------------------------------------------------------------------------------
+
+
+def test_rpl107_is_off_by_default_and_fires_when_selected(lint):
+    code = "import torch\nx = torch.randn(3, device='cuda')\ny = torch.rand(3, device=device)\nz = torch.randint(0, 5, (3,), device='cpu')\nw = torch.randn(3, device=torch.device('cpu'))\n"
+    assert "RPL107" not in codes(lint(code))
+    assert [d.line for d in lint(code, select=["RPL107"])] == [2, 3]
+
+
+# -- RPL108 ------------------------------------------------------------------------------------
+
+DATASET = """
+    import random
+    import numpy as np
+    import torch
+    from torch.utils.data import Dataset, IterableDataset
+
+    class Data({base}):
+        def __init__(self):
+            self.rng = {ctor}
+            self.other = 1
+
+        def {method}(self{params}):
+            return self.rng.random()
+"""
+
+
+@pytest.mark.parametrize(
+    "base,ctor,method,params",
+    [
+        ("Dataset", "np.random.default_rng(0)", "__getitem__", ", i"),
+        ("Dataset", "np.random.RandomState(0)", "__getitem__", ", i"),
+        ("IterableDataset", "random.Random(0)", "__iter__", ""),
+        ("torch.utils.data.Dataset", "torch.Generator().manual_seed(0)", "__getitem__", ", i"),
+        ("BaseDataset", "np.random.default_rng(0)", "__getitem__", ", i"),
+    ],
+)
+def test_rpl108_fires(lint, base, ctor, method, params):
+    found = lint(DATASET.format(base=base, ctor=ctor, method=method, params=params), select=["RPL108"])
+    assert codes(found) == ["RPL108"] and found[0].line == 9 and "self.rng" in found[0].message
+
+
+def test_rpl108_quiet(lint):
+    # not used when drawing
+    assert codes(lint(DATASET.format(base="Dataset", ctor="np.random.default_rng(0)", method="describe", params=""), select=["RPL108"])) == []
+    # not a dataset
+    assert codes(lint(DATASET.format(base="object", ctor="np.random.default_rng(0)", method="__getitem__", params=", i"), select=["RPL108"])) == []
+    # reseeded per worker
+    code = DATASET.format(base="Dataset", ctor="np.random.default_rng(0)", method="__getitem__", params=", i")
+    code += "\ndef init_fn(worker_id):\n    info = torch.utils.data.get_worker_info()\n    info.dataset.rng = np.random.default_rng(info.seed)\n"
+    assert codes(lint(code, select=["RPL108"])) == []
+
+
+# -- RPL109 ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "arg,fixed",
+    [
+        ("torch.initial_seed()", "torch.initial_seed() % 2**32"),
+        ("torch.initial_seed() + worker_id", "(torch.initial_seed() + worker_id) % 2**32"),
+        ("seed=torch.initial_seed()", "seed=torch.initial_seed() % 2**32"),
+        ("torch.utils.data.get_worker_info().seed", "torch.utils.data.get_worker_info().seed % 2**32"),
+        ("2**40", "(2**40) % 2**32"),
+        ("-1", "(-1) % 2**32"),
+        ("(torch.initial_seed())", "(torch.initial_seed() % 2**32)"),
+        ("(a + torch.initial_seed())", "((a + torch.initial_seed()) % 2**32)"),
+    ],
+)
+def test_rpl109_fires_and_fixes(lint, arg, fixed):
+    code = f"import numpy as np\nimport torch\n\ndef init_fn(worker_id):\n    np.random.seed({arg})\n"
+    found = lint(code, select=["RPL109"])
+    assert codes(found) == ["RPL109"] and found[0].fix.applicability == "safe"
+    result = apply_fixes(code, found)
+    assert result == code.replace(f"seed({arg})", f"seed({fixed})")
+    assert codes(lint(result, select=["RPL109"])) == []
+
+
+def test_rpl109_through_a_worker_info_variable(lint):
+    code = "import numpy as np\nfrom torch.utils.data import get_worker_info\n\ndef f(i):\n    info = get_worker_info()\n    np.random.RandomState(info.seed)\n"
+    assert codes(lint(code, select=["RPL109"])) == ["RPL109"]
+
+
+@pytest.mark.parametrize(
+    "arg",
+    [
+        "torch.initial_seed() % 2**32",
+        "torch.initial_seed() % (2**32 - 1)",
+        "torch.initial_seed() & 0xFFFFFFFF",
+        "torch.initial_seed() % 2**32 + worker_id",
+        "(torch.initial_seed() + worker_id) % (1 << 31)",
+        "0",
+        "4294967295",
+        "args.seed",
+        "seed + worker_id",
+    ],
+)
+def test_rpl109_quiet(lint, arg):
+    code = f"import numpy as np\nimport torch\n\ndef init_fn(worker_id):\n    np.random.seed({arg})\n"
+    assert codes(lint(code, select=["RPL109"])) == []
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [
+        ("if __name__ == '__main__':\n    pass\n", True),
+        ("loss.backward()\n", True),
+        ("optimizer . step ()\n", True),
+        ("optimizer.\\\n    step()\n", True),
+        ("trainer.fit(model)\n", True),
+        ("num_steps = 3\nbenefit = fit_line(x)\n", False),
+        ("def step(self):\n    pass\n", False),
+    ],
+)
+def test_entry_point_text_check(source, expected):
+    from repro_lint.context import might_be_entry_point
+
+    assert might_be_entry_point(source) is expected
