@@ -156,6 +156,7 @@ DROPOUT_MODULES = frozenset(
 )
 DROPOUT_CALLS = FUNCTIONAL_DROPOUT | frozenset(
     f"torch.{name}" for name in ("dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout")
+)
 
 
 # -- seeding: generators, the APIs that seed or consume them, and library helpers -----------
