@@ -287,7 +287,7 @@ def test_integration_docs_snippets_match_the_hooks_options_and_formats():
 
     from repro_lint.report import FORMATS
 
-    docs = (REPO / "docs" / "integrations.md").read_text(encoding="utf-8")
+    docs = (REPO / "README.md").read_text(encoding="utf-8")
     blocks = dict((m.group(2).strip(), m.group(1)) for m in re.finditer(r"```(\w+)\n(.*?)```", docs, re.DOTALL))
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
     assert set(hooks) == {"repro-lint", "repro-lint-fix"}
