@@ -61,6 +61,10 @@ def check_parser() -> argparse.ArgumentParser:
     run = parser.add_argument_group("run")
     run.add_argument("--config", metavar="FILE", help="configuration file (pyproject.toml with [tool.repro-lint], or repro-lint.toml)")
     run.add_argument("--torch-version", metavar="X.Y", help="target torch version for version-aware rules (overrides the configuration)")
+    fixing = parser.add_argument_group("fixing")
+    fixing.add_argument("--fix", action="store_true", help="apply the safe fixes, then report what remains")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply the unsafe fixes too")
+    fixing.add_argument("--diff", action="store_true", help="print the changes --fix would make as a unified diff and write nothing (exit 1 when there are changes)")
     run.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes (default: usable cores; 1: no pool)")
     parser.add_argument("--version", action="version", version=f"repro-lint {__version__}")
     return parser
@@ -98,10 +102,18 @@ def run_check(argv: Sequence[str]) -> int:
     from .context import ProjectContext
 
     linter = Linter(settings, ProjectContext(settings, files))
-    results = lint_files(linter, files, jobs=args.jobs)
+    if args.fix or args.diff:
+        from .fixer import run_fix_command
+
+        status, run = run_fix_command(linter, files, paths, diff=args.diff, unsafe=args.unsafe_fixes, jobs=args.jobs)
+        if status is not None:
+            return status
+        results, errors, fixed = run.results, run.errors, run.fixed
+    else:
+        results = lint_files(linter, files, jobs=args.jobs)
+        errors, fixed = [e for r in results for e in r.errors], 0
     diagnostics = sorted((d for r in results for d in r.diagnostics), key=lambda d: d.sort_key())
-    errors = [e for r in results for e in r.errors]
-    options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files))
+    options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files), fixed=fixed)
     FORMATS[args.output_format](diagnostics, sys.stdout, options)
     for error in errors:
         print(f"repro-lint: {error}", file=sys.stderr)
