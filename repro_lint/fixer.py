@@ -169,15 +169,17 @@ def plan(text: str, diagnostics: Iterable[Diagnostic], newline: Optional[str] = 
 
 
 def parse_error(text: str, path: str, check_compile: bool) -> Optional[str]:
-    """Why ``text`` does not parse (LibCST, then ``compile()``), or None when it does."""
+    """Why ``text`` does not parse (``compile()``, then LibCST), or None when it does."""
+    if check_compile:
+        problem = compile_error(text, path)
+        if problem is not None:
+            return problem
     try:
         cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return f"line {exc.raw_line}: {exc.message.strip().splitlines()[0] if exc.message.strip() else 'invalid syntax'}"
     except (RecursionError, MemoryError, ValueError) as exc:
         return f"{type(exc).__name__}: {exc}"
-    if check_compile:
-        return compile_error(text, path)
     return None
 
 
