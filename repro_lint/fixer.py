@@ -144,6 +144,7 @@ def plan(text: str, diagnostics: Iterable[Diagnostic], newline: Optional[str] = 
     for diag in diagnostics:
         assert diag.fix is not None
         edits = [to_text_edit(e, text, offsets, newline) for e in diag.fix.edits]
+        edits = [e for e in edits if e.content or not e.is_insertion] or edits[:1]  # no empty insertions
         start = min(e.start for e in edits)
         end = max(e.end for e in edits if e.start == start)
         candidates.append(((start, -end, diag.sort_key()), diag, edits))

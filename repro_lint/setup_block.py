@@ -27,8 +27,8 @@ What it contains, by ``fix-style``:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -368,27 +368,44 @@ def build_block(file: FileContext, generators: Iterable[str] = ()) -> Block:
 def setup_block_edits(file: FileContext, generators: Iterable[str] = ()) -> List[NodeEdit]:
     """The edits that insert the canonical setup block into ``file`` (see the module doc).
 
-    ``generators``: what the block must cover, among ``"torch"``, ``"numpy"``, ``"random"``
-    and ``"deterministic"`` (the switches, which need torch). The generators whose modules the
-    file imports are always covered, so findings of one file that pass the same set (or none)
-    get identical edits, which the fixer applies once. The result is cached per file and set.
-    Empty when every line of the block is already there.
+    ``generators``: what the finding needs the block to cover, among ``"torch"``, ``"numpy"``,
+    ``"random"`` and ``"deterministic"`` (the switches; they need torch). The block covers
+    every generator any finding of the file asked for, plus those whose modules the file
+    imports: every call for one file returns the **same** edit objects, updated in place when a
+    later finding widens the set, so all findings of a file end up with identical edits and the
+    fixer applies the block once. Empty when every line of the block is already there.
     """
-    key = frozenset(generators)
-    cache: Dict[FrozenSet[str], List[NodeEdit]] = file.__dict__.setdefault("_setup_block_edits", {})
-    if key not in cache:
-        cache[key] = block_edits(file.module, build_block(file, key), file.source)
-    return list(cache[key])
+    state: _State = file.__dict__.setdefault("_setup_block", _State())
+    state.requested |= set(generators)
+    fresh = block_edits(file.module, build_block(file, state.requested), file.source)
+    if not state.edits or len(fresh) != len(state.edits):
+        state.edits = fresh  # the shape never changes for one file; this is the first call
+    else:
+        for old, new in zip(state.edits, fresh):
+            old.kind, old.content, old.node, old.at = new.kind, new.content, new.node, new.at
+    return list(state.edits)
+
+
+@dataclass
+class _State:
+    requested: Set[str] = field(default_factory=set)
+    edits: List[NodeEdit] = field(default_factory=list)
 
 
 def block_edits(module: cst.Module, block: Block, source: str = "") -> List[NodeEdit]:
     """Turn a :class:`Block` into edits: its imports after the module header, its lines at
-    its place, each with the blank lines that separate them from the code around."""
+    its place, each with the blank lines that separate them from the code around.
+
+    The number of edits depends only on where the block goes, not on what it holds (an import
+    edit with no imports to add inserts nothing), so :func:`setup_block_edits` can update them
+    in place."""
     if not block.lines:
         return []
     place = block.place
     body = "".join(f"{place.indent}{line}\n" for line in block.lines)
     imports = "".join(f"{line}\n" for line in block.imports)
+    if not module.body:  # nothing to seed in practice, but stay correct: at the end of the file
+        return [NodeEdit("at", (imports + "\n" if imports else "") + body, None, (source.count("\n") + 1, 0))]
     header = header_end(module)
     docstring_only = header is not None and header is module.body[0] and not any(
         isinstance(s, (cst.Import, cst.ImportFrom)) for s in _small_statements(header)
@@ -404,7 +421,9 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         # the module starts with code: imports, a blank line, the block, a blank line
         return [NodeEdit("line_before", (imports + "\n" if imports else "") + body + "\n", place.first)]
     edits: List[NodeEdit] = []
-    if imports:
+    if not imports:
+        edits.append(NodeEdit("line_after", "", header) if header is not None else NodeEdit("line_before", "", module.body[0]))
+    else:
         if header is None:
             edits.append(NodeEdit("line_before", imports + "\n", module.body[0]))
         elif docstring_only:
@@ -413,8 +432,7 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
             edits.append(NodeEdit("line_after", imports, header))
     if place.anchor is not None:
         edits.append(NodeEdit("line_after", body, place.anchor))
-    elif place.first is not None:
+    else:
+        assert place.first is not None  # the guard's body or the module's is never empty here
         edits.append(NodeEdit("line_before", body, place.first))
-    else:  # an empty module: nothing to seed in practice, but stay correct
-        edits.append(NodeEdit("at", body, None, (source.count("\n") + 1, 0)))
     return edits

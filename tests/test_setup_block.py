@@ -344,3 +344,26 @@ def test_no_edits_when_the_block_is_already_there(tmp_path: Path):
 )
 def test_main_guard_forms(code, expected):
     assert is_main_guard(cst.parse_module(code).body[0]) is expected
+
+
+def test_findings_asking_for_different_generators_share_one_block(tmp_path: Path):
+    """Torch used through project modules (not imported here), NumPy through another finding:
+    each finding asks for its own generator, and all get the same, widened block."""
+    code = "from mylib import train\nif __name__ == '__main__':\n    train()\n"
+    specs = [probe("RPL990", {"torch"}), probe("RPL991", {"numpy"}), probe("RPL992", {"deterministic"})]
+    with temporary_rules(*specs):
+        outcome = fix_text(tmp_path, code, ["RPL990", "RPL991", "RPL992"], dedent=False, fix_style="inline",
+                           torch_version_text="2.13")
+    fixes = [d.fix for d in outcome.result.diagnostics]
+    assert not outcome.errors and outcome.passes == 1 and sum(outcome.fixed.values()) == 3
+    assert outcome.text == (
+        "from mylib import train\nimport numpy as np\nimport torch\nif __name__ == '__main__':\n"
+        "    np.random.seed(0)\n    torch.manual_seed(0)\n    torch.backends.cudnn.benchmark = False\n"
+        "    torch.backends.cudnn.deterministic = True\n    torch.use_deterministic_algorithms(True)\n    train()\n"
+    )
+    assert fixes == [None, None, None]  # after the fix: the block is there, nothing left to add
+
+
+def test_module_without_statements(block):
+    fixed = block("# nothing to import yet\n", generators={"torch"}, fix_style="inline", torch_version_text="2.13")
+    assert fixed.startswith("# nothing to import yet\nimport torch\n\ntorch.manual_seed(0)\n")
