@@ -28,11 +28,11 @@ What it contains, by ``fix-style``:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from .names import ImportTable, dotted_name
+from .names import ImportTable
 from .rules.base import FileContext, NodeEdit, header_end, string_value
 
 #: what a seeding finding can ask the block to cover
@@ -86,8 +86,10 @@ def _blocks(stmt: cst.CSTNode) -> Iterator[cst.BaseSuite]:
         suite = getattr(stmt, name, None)
         if isinstance(suite, cst.BaseSuite):
             yield suite
-        elif isinstance(suite, (cst.If, cst.Else)):  # elif chains and else
-            yield from _blocks(suite) if isinstance(suite, cst.If) else [suite.body]
+        elif isinstance(suite, cst.If):  # an elif
+            yield from _blocks(suite)
+        elif isinstance(suite, (cst.Else, cst.Finally)):
+            yield suite.body
     for handler in getattr(stmt, "handlers", ()) or ():
         yield handler.body
 

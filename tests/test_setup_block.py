@@ -367,3 +367,22 @@ def test_findings_asking_for_different_generators_share_one_block(tmp_path: Path
 def test_module_without_statements(block):
     fixed = block("# nothing to import yet\n", generators={"torch"}, fix_style="inline", torch_version_text="2.13")
     assert fixed.startswith("# nothing to import yet\nimport torch\n\ntorch.manual_seed(0)\n")
+
+
+def test_imports_in_every_branch_of_module_level_blocks_are_seen(block):
+    code = d(
+        '''\
+        try:
+            import numpy as np1
+        except ImportError:
+            import numpy as np2
+        else:
+            import numpy as np3
+        finally:
+            import torch as T
+        if __name__ == "__main__":
+            T.randn(1)
+        '''
+    )
+    fixed = block(code, fix_style="inline", torch_version_text="2.13")
+    assert "    np1.random.seed(0)\n    T.manual_seed(0)\n" in fixed and "import torch\n" not in fixed
