@@ -272,7 +272,7 @@ def fix_source(
                     codes,
                 )
             )
-            outcome.text, outcome.result, outcome.fixed = original, outcome.result, Counter()
+            outcome.text, outcome.fixed, outcome.passes = original, Counter(), 0  # result: the original's
             return outcome
         text = new_text
         outcome.passes += 1
