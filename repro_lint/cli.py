@@ -58,6 +58,10 @@ def check_parser() -> argparse.ArgumentParser:
     output.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead of each finding")
     output.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     output.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    fixing = parser.add_argument_group("fixing")
+    fixing.add_argument("--fix", action="store_true", help="apply the safe fixes, then report what remains")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply the unsafe fixes too")
+    fixing.add_argument("--diff", action="store_true", help="print the changes --fix would make as a unified diff and write nothing (exit 1 when there are changes)")
     run = parser.add_argument_group("run")
     run.add_argument("--config", metavar="FILE", help="configuration file (pyproject.toml with [tool.repro-lint], or repro-lint.toml)")
     run.add_argument("--torch-version", metavar="X.Y", help="target torch version for version-aware rules (overrides the configuration)")
@@ -75,7 +79,10 @@ def run_check(argv: Sequence[str]) -> int:
     from .engine import Linter, lint_files
     from .report import FORMATS, ReportOptions
 
-    args = check_parser().parse_args(list(argv))
+    parser = check_parser()
+    args = parser.parse_args(list(argv))
+    if args.add_noqa and (args.fix or args.diff):
+        parser.error("--add-noqa cannot be combined with --fix or --diff")
     paths = args.paths or ["."]
     try:
         settings = load_settings(Path(args.config) if args.config else None, start=Path(paths[0]))
@@ -99,14 +106,22 @@ def run_check(argv: Sequence[str]) -> int:
     from .context import ProjectContext
 
     linter = Linter(settings, ProjectContext(settings, files))
-    results = lint_files(linter, files, jobs=args.jobs)
+    if args.fix or args.diff:
+        from .fixer import run_fix_command
+
+        status, run = run_fix_command(linter, files, paths, diff=args.diff, unsafe=args.unsafe_fixes, jobs=args.jobs)
+        if status is not None:
+            return status
+        results, errors, fixed = run.results, run.errors, run.fixed
+    else:
+        results = lint_files(linter, files, jobs=args.jobs)
+        errors, fixed = [e for r in results for e in r.errors], 0
     diagnostics = sorted((d for r in results for d in r.diagnostics), key=lambda d: d.sort_key())
-    errors = [e for r in results for e in r.errors]
     if args.add_noqa:
         from .baseline import add_noqa_command
 
         return add_noqa_command(diagnostics, errors)
-    options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files))
+    options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files), fixed=fixed)
     FORMATS[args.output_format](diagnostics, sys.stdout, options)
     for error in errors:
         print(f"repro-lint: {error}", file=sys.stderr)

@@ -734,6 +734,12 @@ class ProjectContext:
             self._facts[key] = extract_facts(Path(key), text) if text is not None else None
         return self._facts[key]
 
+    def forget(self, path: "str | Path") -> None:
+        """Drop what was learnt from ``path``'s text (it changed, e.g. after a fix)."""
+        key = os.path.abspath(path)
+        self._facts.pop(key, None)
+        self._entry.pop(key, None)
+
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
         if dotted not in self._modules:

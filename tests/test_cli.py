@@ -183,3 +183,10 @@ def test_parallel_run_gives_the_same_findings_as_a_single_process(tmp_path: Path
     two = run_cli([".", "--jobs", "2"], tmp_path)
     assert one.returncode == two.returncode == 1
     assert one.stdout == two.stdout and one.stdout.count("RPL201") == 10 and "RPL001" in one.stdout
+
+
+def test_add_noqa_and_fix_are_exclusive(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD})
+    proc = run_cli([".", "--add-noqa", "--fix"], tmp_path)
+    assert proc.returncode == 2 and "cannot be combined" in proc.stderr
+    assert (tmp_path / "a.py").read_text() == HAZARD

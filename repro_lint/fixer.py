@@ -1,0 +1,482 @@
+"""Applying fixes: ``--fix``, ``--unsafe-fixes`` and ``--diff``.
+
+One file at a time (files in parallel, like linting):
+
+1. lint the text; take the fixes of the findings that survived suppression: safe ones, and
+   unsafe ones with ``--unsafe-fixes``;
+2. resolve them into one set of non-overlapping text edits (:func:`plan`): fixes are taken in
+   order of where their edits start, the enclosing one first, so **the outer fix wins**; a fix
+   whose edits overlap an edit already taken waits for the next pass (all of a fix's edits or
+   none); an edit identical to one already taken (same range and text, e.g. two fixes adding
+   the same import) is applied once; insertions at the same point are all kept, imports first;
+3. apply them, converting the ``\\n`` of inserted text to the file's own line ending;
+4. parse the new text (LibCST, and ``compile()`` when the original compiled): if it does not
+   parse, stop and leave the file untouched, with an internal error naming the rule(s);
+5. lint the new text again with the same :class:`~repro_lint.engine.Linter` and repeat from 2,
+   until nothing is left to fix or :data:`MAX_PASSES` passes have run.
+
+Only then is the file written: encoded with its own encoding (PEP 263 cookie, BOM kept),
+decoded back as a check, and replaced atomically (temporary file in the same folder, same
+mode). A file with nothing to fix is never opened for writing. A symlink, or a file whose real
+location is outside the paths given, is never written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
+from .discovery import display_path
+from .engine import FileResult, Linter
+from .source import Source, SourceError, decode, dominant_newline, line_offsets, read_source, write_atomic
+
+#: passes over one file before giving up (each pass re-lints the new text)
+MAX_PASSES = 10
+
+
+# -- edits to text ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """An :class:`~repro_lint.diagnostics.Edit` as offsets into one text, content ready to insert."""
+
+    start: int
+    end: int
+    content: str
+
+    @property
+    def is_insertion(self) -> bool:
+        return self.start == self.end
+
+
+def to_text_edit(edit: Edit, text: str, offsets: Sequence[int], newline: str) -> TextEdit:
+    """Offsets for ``edit`` in ``text``; its ``\\n`` line breaks become ``newline``.
+
+    A position past the last line (an insertion after the last statement of a file that does
+    not end with a line break) lands at the end of the text, after a line break added for it.
+    """
+    content = edit.content.replace("\r\n", "\n")
+    if newline != "\n":
+        content = content.replace("\n", newline)
+
+    def offset(line: int, col: int) -> Tuple[int, bool]:
+        if line - 1 < len(offsets):
+            return min(offsets[line - 1] + col, len(text)), False
+        return len(text), True
+
+    start, past_start = offset(*edit.start)
+    end, _ = offset(*edit.end)
+    if past_start and start == end and text and not text.endswith(("\n", "\r")):
+        content = newline + content
+    return TextEdit(start, end, content)
+
+
+def conflict(a: TextEdit, b: TextEdit) -> bool:
+    """Do two edits touch the same text? Insertions at the same point do not conflict (both
+    are kept); an insertion strictly inside a replaced range does."""
+    if a == b:
+        return False
+    if a.is_insertion and b.is_insertion:
+        return False
+    if a.is_insertion:
+        return b.start < a.start < b.end
+    if b.is_insertion:
+        return a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def _is_import_text(content: str) -> bool:
+    first = content.lstrip().split("\n", 1)[0]
+    return first.startswith("import ") or (first.startswith("from ") and " import " in first)
+
+
+def apply_text_edits(text: str, edits: Sequence[TextEdit]) -> str:
+    """Apply non-conflicting edits. Insertions at the same point keep their order in ``edits``,
+    except that inserted imports go first."""
+    order = sorted(
+        range(len(edits)),
+        key=lambda i: (edits[i].start, edits[i].end, 0 if _is_import_text(edits[i].content) else 1, i),
+    )
+    parts: List[str] = []
+    position = 0
+    for i in order:
+        edit = edits[i]
+        assert edit.start >= position, "overlapping edits reached apply_text_edits"
+        parts.append(text[position:edit.start])
+        parts.append(edit.content)
+        position = edit.end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def is_selected(diag: Diagnostic, unsafe: bool) -> bool:
+    fix = diag.fix
+    return fix is not None and bool(fix.edits) and (fix.applicability == SAFE or (unsafe and fix.applicability == UNSAFE))
+
+
+@dataclass
+class Plan:
+    """One pass: the edits to apply and the findings they fix."""
+
+    edits: List[TextEdit] = field(default_factory=list)
+    applied: List[Diagnostic] = field(default_factory=list)
+    #: fixes left for a later pass because they overlap a fix taken in this one
+    deferred: List[Diagnostic] = field(default_factory=list)
+    #: fixes that can never apply (their own edits overlap): a bug in the rule
+    broken: List[Diagnostic] = field(default_factory=list)
+
+
+def plan(text: str, diagnostics: Iterable[Diagnostic], newline: Optional[str] = None) -> Plan:
+    """Choose the fixes of one pass (the outer one wins; identical edits once; see the module doc)."""
+    newline = newline or dominant_newline(text)
+    offsets = line_offsets(text)
+    candidates = []
+    for diag in diagnostics:
+        assert diag.fix is not None
+        edits = [to_text_edit(e, text, offsets, newline) for e in diag.fix.edits]
+        edits = [e for e in edits if e.content or not e.is_insertion] or edits[:1]  # no empty insertions
+        start = min(e.start for e in edits)
+        end = max(e.end for e in edits if e.start == start)
+        candidates.append(((start, -end, diag.sort_key()), diag, edits))
+    candidates.sort(key=lambda item: item[0])
+    result = Plan()
+    taken: Dict[TextEdit, None] = {}  # ordered set
+    for _, diag, edits in candidates:
+        unique = list(dict.fromkeys(edits))
+        if any(conflict(a, b) for i, a in enumerate(unique) for b in unique[i + 1:]):
+            result.broken.append(diag)
+            continue
+        if any(conflict(edit, other) for edit in unique for other in taken):
+            result.deferred.append(diag)
+            continue
+        for edit in unique:
+            taken.setdefault(edit, None)
+        result.applied.append(diag)
+    result.edits = list(taken)
+    return result
+
+
+# -- parsing checks ---------------------------------------------------------------------------
+
+
+def parse_error(text: str, path: str, check_compile: bool) -> Optional[str]:
+    """Why ``text`` does not parse (``compile()``, then LibCST), or None when it does."""
+    if check_compile:
+        problem = compile_error(text, path)
+        if problem is not None:
+            return problem
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        return f"line {exc.raw_line}: {exc.message.strip().splitlines()[0] if exc.message.strip() else 'invalid syntax'}"
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def compile_error(text: str, path: str) -> Optional[str]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: {exc.msg}"
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+# -- one file -----------------------------------------------------------------------------------
+
+
+@dataclass
+class FixOutcome:
+    """What fixing one file's text gave: the new text (equal to the old one when nothing was
+    fixed or a fix was refused), the findings on it, and how many were fixed, by rule."""
+
+    text: str
+    result: FileResult
+    fixed: Counter = field(default_factory=Counter)
+    errors: List[InternalError] = field(default_factory=list)
+    passes: int = 0
+
+    @property
+    def fixed_count(self) -> int:
+        return sum(self.fixed.values())
+
+
+def _codes(diagnostics: Iterable[Diagnostic]) -> str:
+    return ", ".join(sorted({d.code for d in diagnostics}))
+
+
+def _culprits(text: str, path: str, step: Plan, newline: str, check_compile: bool) -> List[Diagnostic]:
+    """The fixes of a failed pass that break the parse on their own (all of them if none does)."""
+    offsets = line_offsets(text)
+    found = []
+    for diag in step.applied:
+        assert diag.fix is not None
+        edits = list(dict.fromkeys(to_text_edit(e, text, offsets, newline) for e in diag.fix.edits))
+        if parse_error(apply_text_edits(text, edits), path, check_compile):
+            found.append(diag)
+    return found or list(step.applied)
+
+
+def fix_source(
+    linter: Linter,
+    path: str,
+    source: Source,
+    unsafe: bool = False,
+    max_passes: int = MAX_PASSES,
+    result: Optional[FileResult] = None,
+) -> FixOutcome:
+    """Fix ``source`` (shown as ``path``) in memory. ``result``: its lint result, if already known."""
+    original = source.text
+    newline = dominant_newline(original)
+    result = result or linter.lint_source(path, source)
+    outcome = FixOutcome(original, result)
+    text = original
+    original_compiles: Optional[bool] = None
+    for _ in range(max_passes):
+        selected = [d for d in result.diagnostics if is_selected(d, unsafe)]
+        if not selected:
+            break
+        step = plan(text, selected, newline)
+        for diag in step.broken:
+            outcome.errors.append(InternalError(path, f"the fix's own edits overlap at line {diag.line}; fix skipped", diag.code))
+        if not step.applied:
+            break
+        new_text = apply_text_edits(text, step.edits)
+        if new_text == text:
+            break  # fixes that change nothing: stop rather than loop
+        if original_compiles is None:
+            original_compiles = compile_error(original, path) is None
+        problem = parse_error(new_text, path, original_compiles)
+        if problem is not None:
+            culprits = _culprits(text, path, step, newline, original_compiles)
+            codes = _codes(culprits)
+            outcome.errors.append(
+                InternalError(
+                    path,
+                    f"the fix would make the file unparsable ({problem}); the file was left unchanged: "
+                    "please report this, and fix the finding by hand meanwhile",
+                    codes,
+                )
+            )
+            outcome.text, outcome.fixed, outcome.passes = original, Counter(), 0  # result: the original's
+            return outcome
+        text = new_text
+        outcome.passes += 1
+        outcome.fixed.update(d.code for d in step.applied)
+        linter.project.forget(path)  # its facts (entry point, seeding) came from the old text
+        result = linter.lint_source(path, Source(text, source.encoding))
+    else:
+        pending = [d for d in result.diagnostics if is_selected(d, unsafe)]
+        if pending:
+            outcome.errors.append(
+                InternalError(
+                    path,
+                    f"fixes did not settle after {max_passes} passes (each pass found new fixes); "
+                    "the file was fixed as far as it got: please report this",
+                    _codes(pending),
+                )
+            )
+    outcome.text = text
+    outcome.result = result
+    return outcome
+
+
+@dataclass
+class FileFix:
+    """The outcome for one file of a ``--fix`` or ``--diff`` run (picklable)."""
+
+    path: str  # as displayed
+    result: FileResult
+    fixed: Counter = field(default_factory=Counter)
+    changed: bool = False
+    written: bool = False
+    diff: str = ""
+    errors: List[InternalError] = field(default_factory=list)
+    #: notes for stderr that are not errors (a symlink skipped)
+    notes: List[str] = field(default_factory=list)
+
+
+def _lines(text: str) -> List[str]:
+    """Lines with their endings, broken where Python breaks them (not at form feeds)."""
+    offsets = line_offsets(text)
+    bounds = offsets + ([len(text)] if offsets[-1] != len(text) else [])
+    return [text[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    lines = difflib.unified_diff(_lines(old), _lines(new), path, path)
+    out = []
+    for line in lines:
+        if line.endswith(("\n", "\r")):
+            out.append(line)
+        else:
+            out.append(line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _inside(real: str, roots: Sequence[str]) -> bool:
+    for root in roots:
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def fix_path(
+    linter: Linter,
+    path: Path,
+    unsafe: bool = False,
+    write: bool = True,
+    diff: bool = False,
+    roots: Optional[Sequence[str]] = None,
+) -> FileFix:
+    """Lint ``path``, fix it in memory, and write it (``write``) or diff it (``diff``).
+
+    ``roots``: real paths of the folders and files named on the command line; a file whose real
+    location is outside them is not changed.
+    """
+    shown = display_path(path)
+    try:
+        source = read_source(path)
+    except SourceError:
+        return FileFix(shown, linter.lint_path(path))
+    result = linter.lint_source(shown, source)
+    if not any(is_selected(d, unsafe) for d in result.diagnostics):
+        return FileFix(shown, result)
+    if os.path.islink(path):
+        return FileFix(shown, result, notes=[f"{shown}: is a symlink, not fixed (run --fix on the file it points to)"])
+    if roots is not None and not _inside(os.path.realpath(path), roots):
+        return FileFix(shown, result, notes=[f"{shown}: lies outside the paths given (through a link), not fixed"])
+    outcome = fix_source(linter, shown, source, unsafe=unsafe, result=result)
+    fixed = FileFix(shown, outcome.result, outcome.fixed, errors=outcome.errors)
+    if outcome.text == source.text:
+        return fixed
+    try:
+        data = source.encode(outcome.text)
+        back = decode(data)
+        if back.text != outcome.text or back.encoding != source.encoding:
+            raise ValueError("the encoding declaration moved")
+    except (UnicodeError, ValueError, SourceError) as exc:
+        fixed.errors.append(
+            InternalError(shown, f"the fixed text cannot be saved as {source.encoding} ({exc}); the file was left unchanged", _codes_of(outcome))
+        )
+        return FileFix(shown, result, errors=fixed.errors)
+    fixed.changed = True
+    if diff:
+        fixed.diff = unified_diff(shown, source.text, outcome.text)
+    if write:
+        write_atomic(path, data)
+        fixed.written = True
+    return fixed
+
+
+def _codes_of(outcome: FixOutcome) -> str:
+    return ", ".join(sorted(outcome.fixed))
+
+
+# -- many files ---------------------------------------------------------------------------------
+
+_WORKER: Optional[Tuple[Linter, dict]] = None
+
+
+def _init_worker(linter: Linter, options: dict) -> None:
+    global _WORKER
+    _WORKER = (linter, options)
+
+
+def _fix_in_worker(path: Path) -> FileFix:
+    assert _WORKER is not None
+    linter, options = _WORKER
+    return fix_path(linter, path, **options)
+
+
+@dataclass
+class FixRun:
+    files: List[FileFix]
+
+    @property
+    def results(self) -> List[FileResult]:
+        return [f.result for f in self.files]
+
+    @property
+    def fixed(self) -> int:
+        return sum(sum(f.fixed.values()) for f in self.files)
+
+    @property
+    def changed(self) -> List[FileFix]:
+        return [f for f in self.files if f.changed]
+
+    @property
+    def errors(self) -> List[InternalError]:
+        return [e for f in self.files for e in list(f.result.errors) + f.errors]
+
+
+def fix_files(
+    linter: Linter,
+    files: Sequence[Path],
+    *,
+    unsafe: bool = False,
+    write: bool = True,
+    diff: bool = False,
+    roots: Optional[Sequence[str]] = None,
+    jobs: Optional[int] = None,
+) -> FixRun:
+    """Fix ``files`` with ``jobs`` processes (see :func:`repro_lint.engine.lint_files`)."""
+    from .engine import POOL_THRESHOLD, default_jobs
+
+    options = {"unsafe": unsafe, "write": write, "diff": diff, "roots": roots}
+    jobs = jobs or default_jobs()
+    if any(rule.needs_project for rule in linter.rule_types):
+        linter.project.prepare(files)
+    if jobs <= 1 or len(files) < POOL_THRESHOLD:
+        return FixRun([fix_path(linter, f, **options) for f in files])
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if sys.platform.startswith("linux") else None
+    context = multiprocessing.get_context(method)
+    chunksize = max(1, min(16, len(files) // (jobs * 8)))
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(linter, options)) as pool:
+        return FixRun(list(pool.map(_fix_in_worker, files, chunksize=chunksize)))
+
+
+def run_fix_command(linter: Linter, files: Sequence[Path], paths: Sequence[str], *, diff: bool, unsafe: bool, jobs: Optional[int]) -> Tuple[Optional[int], FixRun]:
+    """The ``--fix`` / ``--diff`` flow of the CLI.
+
+    ``--diff`` prints the diffs and returns its exit status (1 when there is a diff, 2 on an
+    internal error, else 0). ``--fix`` writes the files and returns None: the caller then
+    reports the remaining findings of ``run.results`` with ``fixed=run.fixed``.
+    """
+    roots = [os.path.realpath(p) for p in paths]
+    run = fix_files(linter, files, unsafe=unsafe, write=not diff, diff=diff, roots=roots, jobs=jobs)
+    for item in run.files:
+        for note in item.notes:
+            print(f"repro-lint: warning: {note}", file=sys.stderr)
+    if not diff:
+        return None, run
+    for item in run.files:
+        if item.diff:
+            sys.stdout.write(item.diff)
+    for error in run.errors:
+        print(f"repro-lint: {error}", file=sys.stderr)
+    count = run.fixed
+    if count:
+        print(f"Would fix {count} error{'s' if count != 1 else ''}.", file=sys.stderr)
+    else:
+        print("No errors would be fixed.", file=sys.stderr)
+    if run.errors:
+        return 2, run
+    return (1 if run.changed else 0), run

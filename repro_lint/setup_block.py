@@ -1,0 +1,440 @@
+"""The canonical setup block that ``--fix`` inserts into an entry point that is not seeded
+(RPL101, RPL102, RPL103) or does not enable deterministic algorithms (RPL202).
+
+:func:`setup_block_edits` returns the edits; every seeding rule of a file calls it and gets
+the **same** edits (the block covers every generator the file uses), so the fixer applies
+the block once however many findings carry it.
+
+Where the block goes:
+
+- at the top of the ``if __name__ == "__main__":`` block when the module has one, so that
+  importing the module stays free of side effects;
+- otherwise after the module's header (docstring, ``from __future__``, the leading imports);
+- in either place, after the statement that defines the seed it uses: a seed variable
+  (``SEED = 42``) or ``args = parser.parse_args()`` when the parser has a ``--seed`` option.
+
+What it contains, by ``fix-style``:
+
+- ``runtime`` (default): ``from repro_lint.runtime import seed_everything`` and
+  ``seed_everything(SEED)``, which seeds Python, NumPy and torch and applies the switches;
+- ``inline``: the plain calls of the PyTorch reproducibility notes, for the generators the
+  file uses: ``random.seed``, ``np.random.seed``, ``torch.manual_seed``,
+  ``torch.backends.cudnn.benchmark = False``, ``torch.backends.cudnn.deterministic = True``,
+  ``torch.use_deterministic_algorithms(True)``, and, when the target torch is older than 2.10,
+  ``os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`` first. It uses the names the
+  file already imports (``np`` for NumPy) and adds only the imports it lacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from .names import ImportTable
+from .rules.base import FileContext, NodeEdit, header_end, string_value
+
+#: what a seeding finding can ask the block to cover
+GENERATORS = ("torch", "numpy", "random")
+DETERMINISTIC = "deterministic"
+RUNTIME_SEED = "repro_lint.runtime.seed_everything"
+#: torch versions before this one need CUBLAS_WORKSPACE_CONFIG for deterministic cuBLAS
+CUBLAS_CHECK_REMOVED = (2, 10)
+PARSE_CALLS = ("parse_args", "parse_known_args", "get_args")
+#: calls that set up a parser or read a seed: a statement making only these does no RNG work
+SETUP_CALLS = frozenset(
+    {"ArgumentParser", "add_argument", "add_argument_group", "add_mutually_exclusive_group", "set_defaults"}
+    | set(PARSE_CALLS)
+)
+SEED_OPTIONS = ("--seed", "--random-seed", "--random_seed", "--manual-seed", "--manual_seed", "--rng-seed")
+
+
+# -- finding things in the module ----------------------------------------------------------
+
+
+def is_main_guard(node: cst.CSTNode) -> bool:
+    """``if __name__ == "__main__":`` (either operand order, any quotes)."""
+    if not isinstance(node, cst.If) or not isinstance(node.test, cst.Comparison):
+        return False
+    test = node.test
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
+        return False
+    operands = (test.left, test.comparisons[0].comparator)
+    names = {o.value for o in operands if isinstance(o, cst.Name)}
+    strings = {string_value(o) for o in operands}
+    return "__name__" in names and "__main__" in strings
+
+
+def main_guard(module: cst.Module) -> Optional[cst.If]:
+    """The module-level ``__main__`` block whose body is an indented block, if any."""
+    for stmt in module.body:
+        if is_main_guard(stmt) and isinstance(stmt.body, cst.IndentedBlock):  # type: ignore[union-attr]
+            return stmt  # type: ignore[return-value]
+    return None
+
+
+def _small_statements(stmt: cst.CSTNode) -> Sequence[cst.BaseSmallStatement]:
+    return stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ()
+
+
+def _blocks(stmt: cst.CSTNode) -> Iterator[cst.BaseSuite]:
+    """The suites of a compound statement that run at the same level (not def/class bodies)."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return
+    for name in ("body", "orelse", "finalbody"):
+        suite = getattr(stmt, name, None)
+        if isinstance(suite, cst.BaseSuite):
+            yield suite
+        elif isinstance(suite, cst.If):  # an elif
+            yield from _blocks(suite)
+        elif isinstance(suite, (cst.Else, cst.Finally)):
+            yield suite.body
+    for handler in getattr(stmt, "handlers", ()) or ():
+        yield handler.body
+
+
+def _statements(body: Iterable[cst.CSTNode], into_functions: bool = False) -> Iterator[cst.CSTNode]:
+    """Every statement of ``body``, nested ones included (function bodies if asked)."""
+    stack = list(reversed(list(body)))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if into_functions and isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            suites: List[cst.BaseSuite] = [stmt.body]
+        else:
+            suites = list(_blocks(stmt))
+        for suite in reversed(suites):
+            if isinstance(suite, cst.IndentedBlock):
+                stack.extend(reversed(suite.body))
+            elif isinstance(suite, cst.SimpleStatementSuite):
+                stack.append(cst.SimpleStatementLine(body=suite.body))
+
+
+def import_table(file: FileContext, statements: Iterable[cst.CSTNode]) -> ImportTable:
+    table = ImportTable(file.names.module_name, file.names.is_package)
+    for stmt in statements:
+        for small in _small_statements(stmt):
+            table.add(small)
+    return table
+
+
+def is_seed_name(name: str) -> bool:
+    lowered = name.lower()
+    return lowered == "seed" or lowered.endswith("_seed")
+
+
+def _seed_assignment(stmt: cst.CSTNode) -> Optional[str]:
+    """``SEED = 42`` / ``seed: int = 1`` as one statement: the variable's name."""
+    for small in _small_statements(stmt):
+        target = value = None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target, value = small.targets[0].target, small.value
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            target, value = small.target, small.value
+        if isinstance(target, cst.Name) and is_seed_name(target.value) and _may_be_int(value):
+            return target.value
+    return None
+
+
+def _may_be_int(node: Optional[cst.CSTNode]) -> bool:
+    if node is None:
+        return False
+    if isinstance(node, (cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return False
+    if isinstance(node, (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.Lambda)):
+        return False
+    return not (isinstance(node, cst.Name) and node.value in ("None", "True", "False"))
+
+
+@dataclass(frozen=True)
+class SeedOption:
+    attribute: str
+    #: False when ``args.<attribute>`` may be None (no default, not required)
+    always_set: bool
+
+
+def seed_option(module: cst.Module) -> Optional[SeedOption]:
+    """The ``add_argument("--seed", ...)`` of the module's parser, anywhere in the module."""
+    for stmt in _statements(module.body, into_functions=True):
+        for small in _small_statements(stmt):
+            call = small.value if isinstance(small, cst.Expr) else None
+            if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+                continue
+            if call.func.attr.value != "add_argument":
+                continue
+            flags = [string_value(a.value) for a in call.args if a.keyword is None]
+            option = next((f for f in flags if f in SEED_OPTIONS), None)
+            if option is None:
+                continue
+            keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+            dest = string_value(keywords["dest"]) if "dest" in keywords else None
+            attribute = dest or option.lstrip("-").replace("-", "_")
+            default = keywords.get("default")
+            required = keywords.get("required")
+            always = (default is not None and _may_be_int(default)) or (
+                isinstance(required, cst.Name) and required.value == "True"
+            )
+            return SeedOption(attribute, always)
+    return None
+
+
+def _parsed_args(stmt: cst.CSTNode) -> Optional[str]:
+    """``args = parser.parse_args()`` (or ``args, rest = parser.parse_known_args()``): ``args``."""
+    for small in _small_statements(stmt):
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call)):
+            continue
+        func = small.value.func
+        called = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if called not in PARSE_CALLS:
+            continue
+        target = small.targets[0].target
+        if isinstance(target, cst.Tuple) and target.elements:
+            target = target.elements[0].value
+        if isinstance(target, cst.Name):
+            return target.value
+    return None
+
+
+
+
+def _does_work(stmt: cst.CSTNode) -> bool:
+    """Does the statement call anything beyond setting up an argument parser? (Definitions and
+    imports do not: their bodies run later.) The block must come before such a statement."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return False
+    stack: List[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Import, cst.ImportFrom)):
+            continue
+        if isinstance(node, cst.Call):
+            func = node.func
+            called = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            if called not in SETUP_CALLS:
+                return True
+        stack.extend(node.children)
+    return False
+
+
+# -- the block ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Placement:
+    """Where the block goes: into ``statements`` (the module's or the ``__main__`` block's body)
+    before ``statements[index]``; after ``anchor`` when it follows a statement, else before
+    ``first`` (the first statement, or the first comment/blank line under the guard)."""
+
+    statements: Sequence[cst.CSTNode]
+    index: int
+    anchor: Optional[cst.CSTNode]
+    first: Optional[cst.CSTNode]
+    indent: str
+    guard: Optional[cst.If]
+    #: the seed expression found on the way (a variable, ``args.seed``), or None
+    seed: Optional[str]
+
+
+def placement(module: cst.Module) -> Placement:
+    """Where the block goes, and which seed it uses (see the module doc)."""
+    guard = main_guard(module)
+    option = seed_option(module)
+    seed: Optional[str] = None
+    if guard is not None:
+        body = guard.body
+        assert isinstance(body, cst.IndentedBlock)
+        statements: Sequence[cst.CSTNode] = body.body
+        indent = body.indent if body.indent is not None else module.default_indent
+        for stmt in module.body[: list(module.body).index(guard)]:
+            seed = _seed_assignment(stmt) or seed  # a module-level seed variable before the guard
+        anchor_index = -1
+    else:
+        statements = module.body
+        indent = ""
+        header = header_end(module)
+        anchor_index = list(statements).index(header) if header is not None else -1
+    for index in range(anchor_index + 1, len(statements)):
+        stmt = statements[index]
+        variable = _seed_assignment(stmt)
+        if variable is not None:
+            seed, anchor_index = variable, index
+            continue
+        args = _parsed_args(stmt) if option is not None else None
+        if args is not None and option is not None:
+            expr = f"{args}.{option.attribute}"
+            seed = expr if option.always_set else f"{expr} if {expr} is not None else {{default}}"
+            anchor_index = index
+            continue
+        if _does_work(stmt):
+            break  # the block must run before this statement
+    if anchor_index >= 0:
+        return Placement(statements, anchor_index + 1, statements[anchor_index], None, indent, guard, seed)
+    first: Optional[cst.CSTNode] = statements[0] if statements else None
+    if guard is not None and first is not None and getattr(first, "leading_lines", ()):
+        first = first.leading_lines[0]  # type: ignore[attr-defined]  # right under the `if` line
+    return Placement(statements, 0, None, first, indent, guard, seed)
+
+
+def _local_name(table: ImportTable, qualified: str) -> Optional[str]:
+    """A name bound to exactly ``qualified`` (the first in import order), or None."""
+    for local, target in table.aliases.items():
+        if target == qualified:
+            return local
+    return None
+
+
+def _statement_texts(module: cst.Module, statements: Iterable[cst.CSTNode]) -> FrozenSet[str]:
+    return frozenset(module.code_for_node(small).strip() for stmt in statements for small in _small_statements(stmt))
+
+
+@dataclass
+class Block:
+    """The block's statements (unindented), the import lines it needs, and where it goes."""
+
+    lines: List[str]
+    imports: List[str]
+    place: Placement
+
+
+def build_block(file: FileContext, generators: Iterable[str] = ()) -> Block:
+    module = file.module
+    settings = file.settings
+    place = placement(module)
+    default_seed = str(settings.seed)
+    seed = (place.seed or default_seed).replace("{default}", default_seed)
+
+    # names bound where the block runs: module-level imports before it, and before it in the guard
+    if place.guard is not None:
+        before = list(module.body[: list(module.body).index(place.guard)]) + list(place.statements[: place.index])
+    else:
+        before = list(place.statements[: place.index])
+    bound = import_table(file, _statements(before))
+    everywhere = import_table(file, _statements(module.body, into_functions=True))
+    wanted = set(generators) | {g for g in GENERATORS if everywhere.imports_module(g)}
+    existing = _statement_texts(module, _statements(list(before) + list(place.statements[place.index:])))
+
+    lines: List[str] = []
+    imports: List[str] = []
+
+    def add(line: str, needs: Optional[str] = None) -> None:
+        if line in existing:
+            return  # already there: never a second copy
+        lines.append(line)
+        if needs is not None and needs not in imports:
+            imports.append(needs)
+
+    if settings.fix_style == "inline":
+
+        def name(qualified: str, default: str, statement: str) -> Tuple[str, Optional[str]]:
+            local = _local_name(bound, qualified)
+            if local is not None:
+                return local, None
+            if everywhere.aliases.get(default, qualified) != qualified:
+                default, statement = qualified, f"import {qualified}"  # `np` means something else here
+            return default, statement
+
+        use_torch = "torch" in wanted or DETERMINISTIC in wanted
+        if use_torch and settings.torch_version < CUBLAS_CHECK_REMOVED:
+            os_name, needs = name("os", "os", "import os")
+            add(f'{os_name}.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")', needs)
+        if "random" in wanted:
+            random_name, needs = name("random", "random", "import random")
+            add(f"{random_name}.seed({seed})", needs)
+        if "numpy" in wanted:
+            np_random = _local_name(bound, "numpy.random")
+            if np_random is not None and _local_name(bound, "numpy") is None:
+                add(f"{np_random}.seed({seed})")
+            else:
+                np_name, needs = name("numpy", "np", "import numpy as np")
+                add(f"{np_name}.random.seed({seed})", needs)
+        if use_torch:
+            torch_name, needs = name("torch", "torch", "import torch")
+            add(f"{torch_name}.manual_seed({seed})", needs)
+            add(f"{torch_name}.backends.cudnn.benchmark = False", needs)
+            add(f"{torch_name}.backends.cudnn.deterministic = True", needs)
+            add(f"{torch_name}.use_deterministic_algorithms(True)", needs)
+    else:
+        local = _local_name(bound, RUNTIME_SEED)
+        needs = None
+        if local is None:
+            local = "seed_everything"
+            needs = "from repro_lint.runtime import seed_everything"
+            if everywhere.aliases.get(local, RUNTIME_SEED) != RUNTIME_SEED:
+                local = "repro_seed_everything"  # the file has another seed_everything
+                needs += f" as {local}"
+        add(f"{local}({seed})", needs)
+    return Block(lines, imports, place)
+
+
+def setup_block_edits(file: FileContext, generators: Iterable[str] = ()) -> List[NodeEdit]:
+    """The edits that insert the canonical setup block into ``file`` (see the module doc).
+
+    ``generators``: what the finding needs the block to cover, among ``"torch"``, ``"numpy"``,
+    ``"random"`` and ``"deterministic"`` (the switches; they need torch). The block covers
+    every generator any finding of the file asked for, plus those whose modules the file
+    imports: every call for one file returns the **same** edit objects, updated in place when a
+    later finding widens the set, so all findings of a file end up with identical edits and the
+    fixer applies the block once. Empty when every line of the block is already there.
+    """
+    state: _State = file.__dict__.setdefault("_setup_block", _State())
+    state.requested |= set(generators)
+    fresh = block_edits(file.module, build_block(file, state.requested), file.source)
+    if not state.edits or len(fresh) != len(state.edits):
+        state.edits = fresh  # the shape never changes for one file; this is the first call
+    else:
+        for old, new in zip(state.edits, fresh):
+            old.kind, old.content, old.node, old.at = new.kind, new.content, new.node, new.at
+    return list(state.edits)
+
+
+@dataclass
+class _State:
+    requested: Set[str] = field(default_factory=set)
+    edits: List[NodeEdit] = field(default_factory=list)
+
+
+def block_edits(module: cst.Module, block: Block, source: str = "") -> List[NodeEdit]:
+    """Turn a :class:`Block` into edits: its imports after the module header, its lines at
+    its place, each with the blank lines that separate them from the code around.
+
+    The number of edits depends only on where the block goes, not on what it holds (an import
+    edit with no imports to add inserts nothing), so :func:`setup_block_edits` can update them
+    in place."""
+    if not block.lines:
+        return []
+    place = block.place
+    body = "".join(f"{place.indent}{line}\n" for line in block.lines)
+    imports = "".join(f"{line}\n" for line in block.imports)
+    if not module.body:  # nothing to seed in practice, but stay correct: at the end of the file
+        return [NodeEdit("at", (imports + "\n" if imports else "") + body, None, (source.count("\n") + 1, 0))]
+    header = header_end(module)
+    docstring_only = header is not None and header is module.body[0] and not any(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in _small_statements(header)
+    )
+    if place.guard is None and place.anchor is not None and place.anchor is header:
+        # right after the header: new imports join it, then a blank line, then the block
+        if docstring_only:
+            content = "\n" + (imports + "\n" if imports else "") + body
+        else:
+            content = imports + "\n" + body
+        return [NodeEdit("line_after", content, header)]
+    if place.guard is None and place.anchor is None and header is None and place.first is not None:
+        # the module starts with code: imports, a blank line, the block, a blank line
+        return [NodeEdit("line_before", (imports + "\n" if imports else "") + body + "\n", place.first)]
+    edits: List[NodeEdit] = []
+    if not imports:
+        edits.append(NodeEdit("line_after", "", header) if header is not None else NodeEdit("line_before", "", module.body[0]))
+    else:
+        if header is None:
+            edits.append(NodeEdit("line_before", imports + "\n", module.body[0]))
+        elif docstring_only:
+            edits.append(NodeEdit("line_after", "\n" + imports, header))
+        else:
+            edits.append(NodeEdit("line_after", imports, header))
+    if place.anchor is not None:
+        edits.append(NodeEdit("line_after", body, place.anchor))
+    else:
+        assert place.first is not None  # the guard's body or the module's is never empty here
+        edits.append(NodeEdit("line_before", body, place.first))
+    return edits

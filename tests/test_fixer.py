@@ -1,0 +1,346 @@
+"""``--fix``, ``--unsafe-fixes`` and ``--diff``: the safety contract of the fixer.
+
+Real rules through the real command where possible; rules that exist only inside one test
+(``fixtools.temporary_rules``) where a case needs a fix no real rule makes (overlapping
+replacements, a fix that breaks the syntax, a fix that never settles).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from conftest import run_cli, write
+from fixtools import fix_text, linter_for, temporary_rules
+from repro_lint import cli
+from repro_lint.diagnostics import SAFE, UNSAFE, Diagnostic, Edit, Fix
+from repro_lint.fixer import MAX_PASSES, TextEdit, apply_text_edits, conflict, fix_path, plan, unified_diff
+
+BENCHMARK = "import torch\ntorch.backends.cudnn.benchmark = True\n"
+BENCHMARK_FIXED = "import torch\ntorch.backends.cudnn.benchmark = False\n"
+DROPOUT = textwrap.dedent(
+    """\
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return F.dropout(x, p=0.1)  # keep this comment
+    """
+)
+OLD = 1_000_000_000  # a modification time far in the past
+
+
+def age(*paths: Path) -> None:
+    for path in paths:
+        os.utime(path, (OLD, OLD))
+
+
+def untouched(path: Path, data: bytes) -> bool:
+    return path.read_bytes() == data and path.stat().st_mtime == OLD
+
+
+# -- the real rules, through the command ---------------------------------------------------------
+
+
+def test_fix_safe_rules_and_report_what_remains(tmp_path: Path):
+    write(tmp_path, {"a.py": BENCHMARK + "torch.backends.cudnn.deterministc = True\n", "m.py": DROPOUT})
+    proc = run_cli(["--fix", "."], tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert (tmp_path / "a.py").read_text() == BENCHMARK_FIXED + "torch.backends.cudnn.deterministc = True\n"
+    assert "return F.dropout(x, p=0.1, training=self.training)  # keep this comment\n" in (tmp_path / "m.py").read_text()
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("a.py:3:1: RPL205 ")
+    assert lines[1:] == ["Fixed 2 errors.", "Found 1 error.", "1 more fixable with the `--fix --unsafe-fixes` option."]
+
+
+def test_unsafe_fixes_need_the_flag_and_chain_over_passes(tmp_path: Path):
+    # RPL205 renames the misspelt flag (unsafe); the next pass sees cudnn.benchmark = True (RPL201)
+    write(tmp_path, {"a.py": "from torch.backends import cudnn\ncudnn.benchmarks = True\n"})
+    proc = run_cli(["--fix", "a.py"], tmp_path)
+    assert proc.returncode == 1 and (tmp_path / "a.py").read_text().endswith("cudnn.benchmarks = True\n")
+    proc = run_cli(["--fix", "--unsafe-fixes", "a.py"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "a.py").read_text() == "from torch.backends import cudnn\ncudnn.benchmark = False\n"
+    assert proc.stdout.splitlines() == ["Fixed 2 errors."]
+
+
+def test_second_fix_changes_nothing(tmp_path: Path):
+    write(tmp_path, {"a.py": BENCHMARK, "m.py": DROPOUT})
+    first = run_cli(["--fix", "--unsafe-fixes", "."], tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    data = {p: p.read_bytes() for p in (tmp_path / "a.py", tmp_path / "m.py")}
+    age(*data)
+    second = run_cli(["--fix", "--unsafe-fixes", "."], tmp_path)
+    assert second.returncode == 0 and second.stdout.strip() == "All checks passed!"
+    assert all(untouched(p, b) for p, b in data.items())
+
+
+def test_three_nested_fixes_on_one_node(tmp_path: Path):
+    write(tmp_path, {"m.py": DROPOUT.replace("F.dropout(x, p=0.1)", "F.dropout(F.dropout(F.dropout(x)))")})
+    proc = run_cli(["--fix", "m.py"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    t = "training=self.training"
+    assert f"return F.dropout(F.dropout(F.dropout(x, {t}), {t}), {t})  # keep" in (tmp_path / "m.py").read_text()
+    assert "Fixed 3 errors." in proc.stdout
+
+
+def test_crlf_file_keeps_its_line_endings(tmp_path: Path):
+    data = (BENCHMARK + DROPOUT).replace("\n", "\r\n").encode()
+    (tmp_path / "w.py").write_bytes(data)
+    proc = run_cli(["--fix", "w.py"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    new = (tmp_path / "w.py").read_bytes()
+    expected = data.replace(b"= True", b"= False").replace(b"p=0.1)", b"p=0.1, training=self.training)")
+    assert new == expected and new.count(b"\n") == new.count(b"\r\n")
+
+
+@pytest.mark.parametrize(
+    "prefix,encoding",
+    [(b"# -*- coding: latin-1 -*-\n# caf\xe9 cr\xe8me\n", "latin-1"), (b"\xef\xbb\xbf# caf\xc3\xa9\n", "utf-8-sig")],
+)
+def test_encoding_cookie_and_bom_are_kept(tmp_path: Path, prefix: bytes, encoding: str):
+    path = tmp_path / "enc.py"
+    path.write_bytes(prefix + BENCHMARK.encode() + b"s = '\xe9'\n".decode("latin-1").encode(encoding.replace("-sig", "")))
+    before = path.read_bytes()
+    proc = run_cli(["--fix", "enc.py"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert path.read_bytes() == before.replace(b"benchmark = True", b"benchmark = False")
+
+
+def test_file_with_a_syntax_error_is_left_alone_and_the_others_are_fixed(tmp_path: Path):
+    write(tmp_path, {"ok.py": BENCHMARK, "pkg/broken.py": "import torch\ntorch.backends.cudnn.benchmark = True\ndef f(:\n"})
+    broken = tmp_path / "pkg" / "broken.py"
+    before = broken.read_bytes()
+    age(broken)
+    proc = run_cli(["--fix", "."], tmp_path)
+    assert proc.returncode == 1
+    assert (tmp_path / "ok.py").read_text() == BENCHMARK_FIXED
+    assert untouched(broken, before)
+    assert proc.stdout.splitlines()[0].startswith("pkg/broken.py:3:")
+    assert " RPL001 " in proc.stdout and "Fixed 1 error." in proc.stdout
+
+
+def test_diff_writes_nothing(tmp_path: Path):
+    write(tmp_path, {"a.py": BENCHMARK, "clean.py": BENCHMARK_FIXED})
+    a = tmp_path / "a.py"
+    age(a, tmp_path / "clean.py")
+    proc = run_cli(["--diff", "."], tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout == (
+        "--- a.py\n+++ a.py\n@@ -1,2 +1,2 @@\n import torch\n"
+        "-torch.backends.cudnn.benchmark = True\n+torch.backends.cudnn.benchmark = False\n"
+    )
+    assert "Would fix 1 error." in proc.stderr
+    assert untouched(a, BENCHMARK.encode()) and untouched(tmp_path / "clean.py", BENCHMARK_FIXED.encode())
+    assert run_cli(["--diff", "clean.py"], tmp_path).returncode == 0
+
+
+def test_diff_leaves_unsafe_fixes_out_unless_asked(tmp_path: Path):
+    write(tmp_path, {"a.py": "import torch\ntorch.backends.cudnn.enable = False\n"})
+    proc = run_cli(["--diff", "a.py"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout == ""
+    proc = run_cli(["--diff", "--unsafe-fixes", "a.py"], tmp_path)
+    assert proc.returncode == 1 and "+torch.backends.cudnn.enabled = False\n" in proc.stdout
+
+
+def test_files_without_fixes_are_not_written(tmp_path: Path):
+    write(tmp_path, {
+        "clean.py": BENCHMARK_FIXED,
+        "unfixable.py": "import torch\ntorch.backends.cudnn.xyzzy = 1\n",  # RPL205 without a suggestion
+        "suppressed.py": "import torch\ntorch.backends.cudnn.benchmark = True  # noqa: RPL201\n",
+        "fixme.py": BENCHMARK,
+    })
+    names = ["clean.py", "unfixable.py", "suppressed.py"]
+    before = {n: (tmp_path / n).read_bytes() for n in names}
+    age(*(tmp_path / n for n in names))
+    proc = run_cli(["--fix", "--unsafe-fixes", "."], tmp_path)
+    assert proc.returncode == 1 and "Fixed 1 error." in proc.stdout
+    assert all(untouched(tmp_path / n, before[n]) for n in names)
+    assert (tmp_path / "fixme.py").read_text() == BENCHMARK_FIXED
+
+
+def test_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: Path):
+    write(tmp_path, {"run.py": BENCHMARK})
+    path = tmp_path / "run.py"
+    path.chmod(0o751)
+    proc = run_cli(["--fix", "run.py"], tmp_path)
+    assert proc.returncode == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o751
+    assert path.read_text() == BENCHMARK_FIXED
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.py"]
+
+
+def test_a_symlink_is_never_written_through(tmp_path: Path):
+    write(tmp_path, {"real/a.py": BENCHMARK})
+    (tmp_path / "link.py").symlink_to(tmp_path / "real" / "a.py")
+    proc = run_cli(["--fix", "link.py"], tmp_path)
+    assert proc.returncode == 1
+    assert "link.py: is a symlink, not fixed" in proc.stderr
+    assert (tmp_path / "real" / "a.py").read_text() == BENCHMARK and (tmp_path / "link.py").is_symlink()
+
+
+def test_a_file_outside_the_given_paths_is_not_written(tmp_path: Path):
+    write(tmp_path, {"a.py": BENCHMARK})
+    outcome = fix_path(linter_for(tmp_path), tmp_path / "a.py", roots=[str(tmp_path / "elsewhere")])
+    assert not outcome.written and "outside the paths given" in outcome.notes[0]
+    assert (tmp_path / "a.py").read_text() == BENCHMARK
+
+
+def test_fix_and_diff_are_in_the_help():
+    proc = run_cli(["--help"], Path.cwd())
+    assert all(flag in proc.stdout for flag in ("--fix", "--unsafe-fixes", "--diff"))
+
+
+# -- fixes no real rule makes: rules that exist only inside one test ------------------------------
+
+
+def wrap_calls(self, node: cst.Call) -> None:
+    """RPL993: ``f(...)`` -> ``g(...)``, replacing the whole call (nested calls overlap)."""
+    if isinstance(node.func, cst.Name) and node.func.value == "f":
+        self.report(node, edits=[self.replace(node, "g" + self.file.code_for(node)[1:])])
+
+
+def test_overlapping_fixes_outer_first_then_the_rest_in_later_passes(tmp_path: Path):
+    with temporary_rules({"code": "RPL993", "visit_Call": wrap_calls}):
+        outcome = fix_text(tmp_path, "x = f(f(f(1)))\ny = f(2)\n", ["RPL993"])
+    assert outcome.text == "x = g(g(g(1)))\ny = g(2)\n"
+    assert outcome.fixed["RPL993"] == 4 and outcome.passes == 3 and not outcome.errors
+
+
+def test_identical_edits_are_applied_once(tmp_path: Path):
+    def import_and_mark(self, node: cst.Assign) -> None:
+        self.report(node, edits=[self.ensure_import("repro_lint.runtime", "seed_worker"), self.insert_after(node, f"  # {self.code}")])
+
+    rules = [{"code": code, "visit_Assign": import_and_mark} for code in ("RPL993", "RPL994")]
+    with temporary_rules(*rules):
+        outcome = fix_text(tmp_path, '"""Doc."""\nimport os\nx = 1\n', ["RPL993", "RPL994"])
+    # the two marks are insertions at one point: both kept; the shared import once
+    assert outcome.text == '"""Doc."""\nimport os\nfrom repro_lint.runtime import seed_worker\nx = 1  # RPL993  # RPL994\n'
+    assert outcome.passes == 1 and sum(outcome.fixed.values()) == 2
+
+
+def test_a_fix_that_would_break_the_syntax_is_refused(tmp_path: Path, capsys):
+    def break_it(self, node: cst.Assign) -> None:
+        if self.file.code_for(node).startswith("x ="):
+            self.report(node, edits=[self.replace(node.value, "1 +")])
+
+    write(tmp_path, {"bad.py": BENCHMARK + "x = 1\n", "other.py": BENCHMARK})
+    bad = tmp_path / "bad.py"
+    age(bad)
+    with temporary_rules({"code": "RPL993", "visit_Assign": break_it, "triggers": ("x =",)}):
+        status = cli.main(["--fix", "--select", "RPL201,RPL993", str(bad), str(tmp_path / "other.py")])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert untouched(bad, (BENCHMARK + "x = 1\n").encode())  # its good RPL201 fix is not written either
+    assert (tmp_path / "other.py").read_text() == BENCHMARK_FIXED
+    (line,) = err.splitlines()
+    assert line.startswith("repro-lint: ") and "bad.py: internal error in RPL993: " in line
+    assert "line 3: invalid syntax" in line and "left unchanged" in line
+
+
+def test_a_fix_that_breaks_only_compile_is_refused(tmp_path: Path):
+    def misplace(self, node: cst.Assign) -> None:
+        self.report(node, edits=[self.insert_before(node, "return 1\n")])
+
+    with temporary_rules({"code": "RPL993", "visit_Assign": misplace}):
+        outcome = fix_text(tmp_path, "x = 1\n", ["RPL993"])
+    assert outcome.text == "x = 1\n" and not outcome.fixed
+    (error,) = outcome.errors
+    assert error.rule == "RPL993" and "'return' outside function" in error.message
+
+
+def test_fixes_that_never_settle_stop_after_the_bound(tmp_path: Path):
+    def grow(self, node: cst.Module) -> None:
+        self.report(node, edits=[self.insert_at(1, 0, "y = 0\n")])
+
+    with temporary_rules({"code": "RPL993", "visit_Module": grow}):
+        outcome = fix_text(tmp_path, "x = 1\n", ["RPL993"])
+    assert outcome.passes == MAX_PASSES and outcome.text.count("y = 0\n") == MAX_PASSES
+    (error,) = outcome.errors
+    assert error.rule == "RPL993" and "did not settle" in error.message
+
+
+def test_a_fix_whose_own_edits_overlap_is_skipped(tmp_path: Path):
+    def clash(self, node: cst.Assign) -> None:
+        self.report(node, edits=[self.replace(node.value, "2"), self.replace(node, "x = 3")])
+
+    with temporary_rules({"code": "RPL993", "visit_Assign": clash}):
+        outcome = fix_text(tmp_path, "x = 1\n", ["RPL993"])
+    assert outcome.text == "x = 1\n"
+    assert [e.rule for e in outcome.errors] == ["RPL993"] and "overlap" in outcome.errors[0].message
+
+
+def test_insertion_after_the_last_line_without_a_newline(tmp_path: Path):
+    def add_line(self, node: cst.Module) -> None:
+        edit = self.ensure_import("os", "path")  # after the traversal: the import table is complete
+        if edit is not None:
+            self.report(node, edits=[edit])
+
+    with temporary_rules({"code": "RPL993", "leave_Module": add_line}):
+        outcome = fix_text(tmp_path, "import sys", ["RPL993"], dedent=False)
+    assert outcome.text == "import sys\nfrom os import path\n"
+
+
+def test_unsafe_applicability_is_respected_per_finding(tmp_path: Path):
+    def mixed(self, node: cst.Assign) -> None:
+        self.report(node, edits=[self.replace(node.value, "0")], applicability=UNSAFE)
+
+    with temporary_rules({"code": "RPL993", "visit_Assign": mixed}):
+        assert fix_text(tmp_path, "x = 1\n", ["RPL993"], unsafe=False).text == "x = 1\n"
+        assert fix_text(tmp_path, "x = 1\n", ["RPL993"], unsafe=True).text == "x = 0\n"
+
+
+# -- the planning rules, on plain edits ----------------------------------------------------------
+
+
+def diag(line: int, edits, code: str = "RPL201", applicability: str = SAFE) -> Diagnostic:
+    return Diagnostic(code, "m", "p.py", (line, 0), (line, 1), Fix("f", tuple(edits), applicability))
+
+
+@pytest.mark.parametrize(
+    "a,b,expected",
+    [
+        ((0, 5), (5, 9), False),  # touching ranges
+        ((0, 5), (4, 9), True),
+        ((2, 2), (0, 5), True),  # insertion strictly inside a replacement
+        ((0, 0), (0, 5), False),  # insertion at its start
+        ((5, 5), (0, 5), False),  # insertion at its end
+        ((3, 3), (3, 3), False),  # two insertions at one point
+    ],
+)
+def test_conflict(a, b, expected):
+    assert conflict(TextEdit(a[0], a[1], "x"), TextEdit(b[0], b[1], "y")) is expected
+    assert conflict(TextEdit(b[0], b[1], "y"), TextEdit(a[0], a[1], "x")) is expected
+
+
+def test_plan_outer_wins_and_identical_edits_merge():
+    text = "aaaa bbbb cccc\n"
+    outer = diag(1, [Edit((1, 0), (1, 9), "X")], code="RPL205")
+    inner = diag(1, [Edit((1, 5), (1, 9), "Y")], code="RPL201")
+    same1 = diag(1, [Edit((1, 10), (1, 14), "Z")])
+    same2 = diag(1, [Edit((1, 10), (1, 14), "Z")], code="RPL501")
+    step = plan(text, [inner, same2, outer, same1])
+    assert step.applied == [outer, same1, same2] and step.deferred == [inner]
+    assert apply_text_edits(text, step.edits) == "X Z\n"
+
+
+def test_inserted_imports_go_before_other_insertions_at_the_same_point():
+    edits = [TextEdit(0, 0, "seed_everything(0)\n"), TextEdit(0, 0, "from repro_lint.runtime import seed_everything\n")]
+    assert apply_text_edits("x\n", edits) == "from repro_lint.runtime import seed_everything\nseed_everything(0)\nx\n"
+
+
+def test_plan_converts_inserted_line_breaks_to_the_files():
+    text = "a = 1\r\nb = 2\r\n"
+    step = plan(text, [diag(2, [Edit((2, 0), (2, 0), "import os\nimport sys\n")])])
+    assert apply_text_edits(text, step.edits) == "a = 1\r\nimport os\r\nimport sys\r\nb = 2\r\n"
+
+
+def test_unified_diff_marks_a_missing_final_newline():
+    assert unified_diff("a.py", "x = 1", "x = 2").endswith("-x = 1\n\\ No newline at end of file\n+x = 2\n\\ No newline at end of file\n")

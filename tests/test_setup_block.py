@@ -1,0 +1,388 @@
+"""The canonical setup block: where it goes, what it holds, and that it is inserted once.
+
+A probe rule (registered only inside each test) reports every module and attaches
+``setup_block_edits``; the real fixer applies the edits, so these tests see the text a user
+would get from ``--fix``.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from fixtools import fix_text, temporary_rules
+from repro_lint.setup_block import is_main_guard, setup_block_edits
+
+
+def probe(code: str, generators=()):
+    def leave_Module(self, node):
+        self.report(node, edits=setup_block_edits(self.file, generators))
+
+    return {"code": code, "leave_Module": leave_Module}
+
+
+@pytest.fixture
+def block(tmp_path: Path):
+    """``block(code, generators=(), **settings) -> fixed text``; checks the fix is clean and stable."""
+
+    def run(code: str, generators=(), dedent=True, **settings) -> str:
+        with temporary_rules(probe("RPL990", generators)):
+            outcome = fix_text(tmp_path, code, ["RPL990"], dedent=dedent, **settings)
+            assert not outcome.errors, outcome.errors
+            assert outcome.fixed["RPL990"] == 1, "the block must be inserted exactly once"
+            ast.parse(outcome.text)
+            again = fix_text(tmp_path, outcome.text, ["RPL990"], dedent=False, **settings)
+            assert again.text == outcome.text, "a second --fix must change nothing"
+            return outcome.text
+
+    return run
+
+
+def d(text: str) -> str:
+    return textwrap.dedent(text)
+
+
+def test_runtime_block_goes_at_the_top_of_the_main_guard(block):
+    fixed = block(
+        '''\
+        """Train."""
+        import torch
+
+        def main():
+            model = torch.nn.Linear(2, 2)
+
+        if __name__ == "__main__":
+            # run it
+            main()
+        '''
+    )
+    assert fixed == d(
+        '''\
+        """Train."""
+        import torch
+        from repro_lint.runtime import seed_everything
+
+        def main():
+            model = torch.nn.Linear(2, 2)
+
+        if __name__ == "__main__":
+            seed_everything(0)
+            # run it
+            main()
+        '''
+    )
+
+
+def test_block_after_the_header_without_a_guard(block):
+    fixed = block(
+        '''\
+        #!/usr/bin/env python
+        """Train at module level."""
+        from __future__ import annotations
+
+        import torch
+
+        model = torch.nn.Linear(2, 2)
+        model(torch.randn(1, 2)).sum().backward()
+        ''',
+        seed=7,
+    )
+    assert fixed == d(
+        '''\
+        #!/usr/bin/env python
+        """Train at module level."""
+        from __future__ import annotations
+
+        import torch
+        from repro_lint.runtime import seed_everything
+
+        seed_everything(7)
+
+        model = torch.nn.Linear(2, 2)
+        model(torch.randn(1, 2)).sum().backward()
+        '''
+    )
+
+
+def test_module_starting_with_code_keeps_its_coding_cookie_first(block):
+    fixed = block("# -*- coding: utf-8 -*-\nx = torch.randn(3)\n", generators={"torch"}, fix_style="inline",
+                  torch_version_text="2.13")
+    assert fixed.splitlines()[0] == "# -*- coding: utf-8 -*-"
+    assert fixed.splitlines()[1:4] == ["import torch", "", "torch.manual_seed(0)"]
+    assert fixed.rstrip().endswith("x = torch.randn(3)")
+
+
+def test_a_docstring_only_header(block):
+    fixed = block('"""Doc."""\nx = 1\n', generators={"torch"})
+    assert fixed == '"""Doc."""\n\nfrom repro_lint.runtime import seed_everything\n\nseed_everything(0)\nx = 1\n'
+
+
+def test_module_seed_variable_is_used_and_the_block_follows_it(block):
+    fixed = block(
+        '''\
+        import torch
+
+        SEED = 1234
+        model = torch.nn.Linear(2, 2)
+        '''
+    )
+    assert "SEED = 1234\nseed_everything(SEED)\nmodel = torch.nn.Linear(2, 2)\n" in fixed
+
+
+def test_module_seed_variable_before_the_guard_is_used_inside_it(block):
+    fixed = block(
+        '''\
+        import torch
+        seed = 5
+
+        if __name__ == '__main__':
+            torch.randn(2)
+        '''
+    )
+    assert "if __name__ == '__main__':\n    seed_everything(seed)\n    torch.randn(2)\n" in fixed
+
+
+def test_a_seed_variable_after_the_first_work_is_not_waited_for(block):
+    fixed = block(
+        '''\
+        import torch
+        model = torch.nn.Linear(2, 2)
+        SEED = 3
+        '''
+    )
+    assert fixed.splitlines()[:5] == [
+        "import torch", "from repro_lint.runtime import seed_everything", "", "seed_everything(0)",
+        "model = torch.nn.Linear(2, 2)",
+    ]
+
+
+def test_parsed_args_seed_is_used_after_parse_args(block):
+    fixed = block(
+        '''\
+        import argparse
+        import torch
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--seed", type=int, default=42)
+            args = parser.parse_args()
+            model = torch.nn.Linear(2, 2)
+        '''
+    )
+    assert "    args = parser.parse_args()\n    seed_everything(args.seed)\n    model = " in fixed
+
+
+def test_optional_seed_option_falls_back_to_the_configured_seed(block):
+    fixed = block(
+        '''\
+        import argparse
+        import torch
+
+        def get_parser():
+            p = argparse.ArgumentParser()
+            p.add_argument("--random-seed", type=int)
+            return p
+
+        if __name__ == "__main__":
+            opts, _ = get_parser().parse_known_args()
+            torch.randn(1)
+        ''',
+        seed=9,
+    )
+    assert "    seed_everything(opts.random_seed if opts.random_seed is not None else 9)\n" in fixed
+
+
+def test_dest_of_the_seed_option(block):
+    fixed = block(
+        '''\
+        import argparse, torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--seed", dest="rng", type=int, required=True)
+        args = parser.parse_args()
+        torch.randn(1)
+        '''
+    )
+    assert "args = parser.parse_args()\nseed_everything(args.rng)\ntorch.randn(1)\n" in fixed
+
+
+@pytest.mark.parametrize("indent", ["  ", "\t", "        "])
+def test_the_block_takes_the_guards_indentation(block, indent):
+    code = f"import torch\nif __name__ == '__main__':\n{indent}x = 1\n{indent}torch.randn(x)\n"
+    fixed = block(code, dedent=False)
+    assert f"if __name__ == '__main__':\n{indent}seed_everything(0)\n{indent}x = 1\n" in fixed
+
+
+def test_inline_block_uses_the_files_names_and_adds_only_missing_imports(block):
+    fixed = block(
+        '''\
+        import random
+        import numpy as onp
+        from torch import nn
+
+        if __name__ == "__main__":
+            net = nn.Linear(2, 2)
+            print(random.random(), onp.random.rand())
+        ''',
+        fix_style="inline",
+        torch_version_text="2.13",
+    )
+    assert fixed == d(
+        '''\
+        import random
+        import numpy as onp
+        from torch import nn
+        import torch
+
+        if __name__ == "__main__":
+            random.seed(0)
+            onp.random.seed(0)
+            torch.manual_seed(0)
+            torch.backends.cudnn.benchmark = False
+            torch.backends.cudnn.deterministic = True
+            torch.use_deterministic_algorithms(True)
+            net = nn.Linear(2, 2)
+            print(random.random(), onp.random.rand())
+        '''
+    )
+
+
+def test_inline_block_without_numpy_has_no_numpy_line(block):
+    fixed = block("import torch\nif __name__ == '__main__':\n    torch.randn(1)\n", fix_style="inline", torch_version_text="2.13")
+    assert "numpy" not in fixed and "np." not in fixed and "random.seed" not in fixed
+    assert "    torch.manual_seed(0)\n" in fixed
+
+
+def test_inline_block_sets_cublas_workspace_before_torch_210(block):
+    code = "import torch\nif __name__ == '__main__':\n    torch.randn(1)\n"
+    old = block(code, fix_style="inline", torch_version_text="2.9")
+    assert old.startswith("import torch\nimport os\n")
+    body = old.split("if __name__ == '__main__':\n", 1)[1].splitlines()
+    assert body[0] == '    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")'
+    assert body.index("    torch.manual_seed(0)") > 0
+    new = block(code, fix_style="inline", torch_version_text="2.10")
+    assert "CUBLAS_WORKSPACE_CONFIG" not in new and "import os" not in new
+
+
+def test_inline_block_for_requested_generators_not_imported(block):
+    fixed = block("x = 1\nif __name__ == '__main__':\n    run()\n", generators={"torch", "numpy"},
+                  fix_style="inline", torch_version_text="2.13")
+    assert fixed.startswith("import numpy as np\nimport torch\n\nx = 1\n")
+    assert "    np.random.seed(0)\n    torch.manual_seed(0)\n" in fixed
+
+
+def test_np_bound_to_something_else_is_not_reused(block):
+    fixed = block("import torch\nnp = 3\nimport numpy\nif __name__ == '__main__':\n    numpy.random.rand()\n",
+                  fix_style="inline", torch_version_text="2.13")
+    assert "    numpy.random.seed(0)\n" in fixed and "np.random" not in fixed.replace("numpy.random", "")
+
+
+def test_another_seed_everything_in_the_file_is_not_shadowed(block):
+    fixed = block("import torch\nfrom lightning import seed_everything\nif __name__ == '__main__':\n    torch.randn(1)\n")
+    assert "from repro_lint.runtime import seed_everything as repro_seed_everything\n" in fixed
+    assert "    repro_seed_everything(0)\n" in fixed
+
+
+def test_crlf_file_gets_crlf_lines(block):
+    code = "import torch\r\n\r\nif __name__ == '__main__':\r\n    torch.randn(1)\r\n"
+    fixed = block(code, dedent=False)
+    assert fixed == (
+        "import torch\r\nfrom repro_lint.runtime import seed_everything\r\n\r\n"
+        "if __name__ == '__main__':\r\n    seed_everything(0)\r\n    torch.randn(1)\r\n"
+    )
+
+
+def test_file_without_final_newline(block):
+    fixed = block("import torch", generators={"torch"})
+    assert fixed == "import torch\nfrom repro_lint.runtime import seed_everything\n\nseed_everything(0)\n"
+
+
+def test_one_block_for_several_findings(tmp_path: Path):
+    """RPL101, RPL102 and RPL103 in one file each carry the block: it is inserted once."""
+    code = d(
+        '''\
+        import random
+        import numpy as np
+        import torch
+
+        if __name__ == "__main__":
+            torch.randn(1), np.random.rand(), random.random()
+        '''
+    )
+    for style in ("runtime", "inline"):
+        specs = [probe("RPL990", {"torch"}), probe("RPL991", {"numpy"}), probe("RPL992", {"random"})]
+        with temporary_rules(*specs):
+            outcome = fix_text(tmp_path, code, ["RPL990", "RPL991", "RPL992"], fix_style=style, torch_version_text="2.13")
+        assert not outcome.errors
+        assert sum(outcome.fixed.values()) == 3 and outcome.passes == 1
+        seed_line = "seed_everything(0)" if style == "runtime" else "torch.manual_seed(0)"
+        assert outcome.text.count(seed_line) == 1
+        if style == "inline":
+            assert outcome.text.count("np.random.seed(0)") == 1 and outcome.text.count("random.seed(0)") == 2  # random. and np.random.
+
+
+def test_no_edits_when_the_block_is_already_there(tmp_path: Path):
+    code = "import torch\nfrom repro_lint.runtime import seed_everything\nif __name__ == '__main__':\n    seed_everything(0)\n    torch.randn(1)\n"
+    with temporary_rules(probe("RPL990")):
+        outcome = fix_text(tmp_path, code, ["RPL990"], dedent=False)
+    assert outcome.text == code and outcome.fixed["RPL990"] == 0
+    (diag,) = outcome.result.diagnostics
+    assert diag.fix is None
+
+
+@pytest.mark.parametrize(
+    "code,expected",
+    [
+        ('if __name__ == "__main__":\n    pass\n', True),
+        ("if '__main__' == __name__:\n    pass\n", True),
+        ("if __name__ != '__main__':\n    pass\n", False),
+        ("if name == '__main__':\n    pass\n", False),
+    ],
+)
+def test_main_guard_forms(code, expected):
+    assert is_main_guard(cst.parse_module(code).body[0]) is expected
+
+
+def test_findings_asking_for_different_generators_share_one_block(tmp_path: Path):
+    """Torch used through project modules (not imported here), NumPy through another finding:
+    each finding asks for its own generator, and all get the same, widened block."""
+    code = "from mylib import train\nif __name__ == '__main__':\n    train()\n"
+    specs = [probe("RPL990", {"torch"}), probe("RPL991", {"numpy"}), probe("RPL992", {"deterministic"})]
+    with temporary_rules(*specs):
+        outcome = fix_text(tmp_path, code, ["RPL990", "RPL991", "RPL992"], dedent=False, fix_style="inline",
+                           torch_version_text="2.13")
+    fixes = [d.fix for d in outcome.result.diagnostics]
+    assert not outcome.errors and outcome.passes == 1 and sum(outcome.fixed.values()) == 3
+    assert outcome.text == (
+        "from mylib import train\nimport numpy as np\nimport torch\nif __name__ == '__main__':\n"
+        "    np.random.seed(0)\n    torch.manual_seed(0)\n    torch.backends.cudnn.benchmark = False\n"
+        "    torch.backends.cudnn.deterministic = True\n    torch.use_deterministic_algorithms(True)\n    train()\n"
+    )
+    assert fixes == [None, None, None]  # after the fix: the block is there, nothing left to add
+
+
+def test_module_without_statements(block):
+    fixed = block("# nothing to import yet\n", generators={"torch"}, fix_style="inline", torch_version_text="2.13")
+    assert fixed.startswith("# nothing to import yet\nimport torch\n\ntorch.manual_seed(0)\n")
+
+
+def test_imports_in_every_branch_of_module_level_blocks_are_seen(block):
+    code = d(
+        '''\
+        try:
+            import numpy as np1
+        except ImportError:
+            import numpy as np2
+        else:
+            import numpy as np3
+        finally:
+            import torch as T
+        if __name__ == "__main__":
+            T.randn(1)
+        '''
+    )
+    fixed = block(code, fix_style="inline", torch_version_text="2.13")
+    assert "    np1.random.seed(0)\n    T.manual_seed(0)\n" in fixed and "import torch\n" not in fixed
