@@ -739,6 +739,12 @@ class ProjectContext:
         key = os.path.abspath(path)
         self._facts.pop(key, None)
         self._entry.pop(key, None)
+        self._mentions_determinism.pop(key, None)
+        # everything derived from the call graph may have gone through that file
+        self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
+        self._closures.clear()
+        self._entries.clear()
+        self._enables_determinism = None
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""

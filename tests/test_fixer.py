@@ -344,3 +344,21 @@ def test_plan_converts_inserted_line_breaks_to_the_files():
 
 def test_unified_diff_marks_a_missing_final_newline():
     assert unified_diff("a.py", "x = 1", "x = 2").endswith("-x = 1\n\\ No newline at end of file\n+x = 2\n\\ No newline at end of file\n")
+
+
+def test_one_fix_run_seeds_an_entry_point_completely(tmp_path):
+    """The setup block goes in once and the same run's re-lint sees it (no stale project facts)."""
+    from conftest import run_cli, write
+
+    script = (
+        "import random\nimport numpy as np\nimport torch\n\n\ndef main():\n"
+        "    model = torch.nn.Linear(4, 2).cuda()\n    print(np.random.rand(), random.random(), model)\n\n\n"
+        'if __name__ == "__main__":\n    main()\n'
+    )
+    write(tmp_path, {"train.py": script})
+    proc = run_cli(["--fix", "train.py"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Fixed 4 errors." in proc.stdout
+    text = (tmp_path / "train.py").read_text()
+    assert text.count("seed_everything(0)") == 1 and text.count("from repro_lint.runtime import seed_everything") == 1
+    assert run_cli(["--diff", "train.py"], tmp_path).returncode == 0

@@ -31,6 +31,7 @@ from ..context import (
 )
 from ..diagnostics import SAFE
 from ..names import dotted_name
+from ..setup_block import setup_block_edits
 from .base import Rule, argument, int_value, keyword_arg, string_value
 
 GENERATOR_NAMES = {"torch": "torch", "numpy": "NumPy's global", "random": "Python's random"}
@@ -281,6 +282,8 @@ class _EntryPointRule(_SeedingRule):
     ``entry-points`` globs: then it needs ``import`` to reach any generator or device."""
 
     triggers = ENTRY_WORDS
+    fix = SAFE
+    fix_message = "Insert the setup block (seed everything, deterministic algorithms on)"
 
     def active(self) -> bool:
         return self.file.is_entry_point
@@ -299,7 +302,7 @@ class _UnseededGenerator(_EntryPointRule):
         if scan is None or summary is None or not summary.uses_generator(self.generator) or summary.seeds(self.generator):
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
-        self.report(where, message=self.message_for(summary))
+        self.report(where, message=self.message_for(summary), edits=setup_block_edits(self.file, {self.generator}))
 
     def message_for(self, summary: Summary) -> str:
         return self.message
@@ -360,7 +363,11 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         if not devices:
             return
         where = scan.where(summary, frozenset(devices))
-        self.report(where, device=" and ".join(DEVICE_NAMES[d] for d in devices))
+        self.report(
+            where,
+            device=" and ".join(DEVICE_NAMES[d] for d in devices),
+            edits=setup_block_edits(self.file, {"deterministic"}),
+        )
 
 
 # -- RPL104 -----------------------------------------------------------------------------------------
