@@ -43,6 +43,7 @@ import pathspec
 
 from . import catalog
 from .config import Settings
+from .names import resolve_relative
 
 #: calls that, made at module level, mean the module itself trains (a script without a guard)
 TRAINING_METHODS = frozenset({"backward", "step", "fit", "train_step", "zero_grad"})
@@ -87,16 +88,34 @@ UNKNOWN: Any = _Sentinel("UNKNOWN")
 
 
 class CallArgs:
-    """The arguments of one call, as the classifier sees them (one adapter per syntax tree)."""
+    """The arguments of one call, as the classifier sees them. One adapter per syntax tree
+    implements the three hooks; :meth:`value` and :meth:`strings` are shared."""
+
+    def _node(self, name: str, position: Optional[int]) -> Any:
+        """The node bound to parameter ``name`` (by keyword or ``position``), or
+        :data:`MISSING`, or :data:`UNKNOWN` (hidden by ``*args``/``**kwargs``)."""
+        raise NotImplementedError
+
+    def _literal(self, node: Any) -> Any:
+        raise NotImplementedError
+
+    def _strings(self, node: Any) -> List[str]:
+        raise NotImplementedError
 
     def value(self, name: str, position: Optional[int]) -> Any:
-        """The literal value bound to parameter ``name`` (by keyword or ``position``), or
-        :data:`MISSING`, or :data:`UNKNOWN` (not a literal, or hidden by ``*args``/``**kwargs``)."""
-        raise NotImplementedError
+        """The literal value bound to parameter ``name``, or :data:`MISSING`, or
+        :data:`UNKNOWN` (not a literal, or hidden by ``*args``/``**kwargs``)."""
+        node = self._node(name, position)
+        if node is MISSING or node is UNKNOWN:
+            return node
+        return self._literal(node)
 
     def strings(self, name: str, position: Optional[int]) -> List[str]:
         """Every string literal inside that argument (``"cuda" if ok else "cpu"`` gives both)."""
-        raise NotImplementedError
+        node = self._node(name, position)
+        if node is MISSING or node is UNKNOWN:
+            return []
+        return self._strings(node)
 
 
 def _on(value: Any) -> bool:
@@ -283,16 +302,10 @@ class AstArgs(CallArgs):
                     return arg
         return UNKNOWN if hidden else MISSING
 
-    def value(self, name: str, position: Optional[int]) -> Any:
-        node = self._node(name, position)
-        if node is MISSING or node is UNKNOWN:
-            return node
+    def _literal(self, node: Any) -> Any:
         return ast_literal(node)
 
-    def strings(self, name: str, position: Optional[int]) -> List[str]:
-        node = self._node(name, position)
-        if node is MISSING or node is UNKNOWN:
-            return []
+    def _strings(self, node: Any) -> List[str]:
         return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
@@ -398,17 +411,7 @@ class _FactsCollector(ast.NodeVisitor):
         return f"{target}.{rest}" if rest else target
 
     def _relative_base(self, level: int, module: Optional[str]) -> Optional[str]:
-        if level == 0:
-            return module
-        parts = self.facts.module_name.split(".") if self.facts.module_name else []
-        if not self.is_package:
-            parts = parts[:-1]
-        if level - 1 > len(parts):
-            return None
-        parts = parts[: len(parts) - (level - 1)]
-        if module:
-            parts.append(module)
-        return ".".join(parts) or None
+        return resolve_relative(self.facts.module_name, self.is_package, level, module or "")
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:

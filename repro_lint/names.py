@@ -32,6 +32,25 @@ def module_name_of(node: Union[cst.Attribute, cst.Name]) -> str:
     return name
 
 
+def resolve_relative(module_name: str, is_package: bool, level: int, module: str) -> Optional[str]:
+    """The absolute module that ``from <level dots><module> import ...`` refers to, written in
+    module ``module_name`` (a package's ``__init__`` when ``is_package``); None when it reaches
+    above the top-level package or the module's own name is unknown."""
+    if level == 0:
+        return module
+    if not module_name:
+        return None
+    parts = module_name.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level - 1 > len(parts):
+        return None
+    parts = parts[: len(parts) - (level - 1)]
+    if module:
+        parts.append(module)
+    return ".".join(parts) if parts else None
+
+
 class ImportTable:
     """Maps local names to the fully qualified names they were imported as."""
 
@@ -69,19 +88,7 @@ class ImportTable:
 
     def resolve_relative(self, level: int, module: str) -> Optional[str]:
         """The absolute module that ``from <dots><module> import ...`` refers to."""
-        if level == 0:
-            return module
-        if not self.module_name:
-            return None
-        parts = self.module_name.split(".")
-        if not self.is_package:
-            parts = parts[:-1]
-        if level - 1 > len(parts):
-            return None
-        parts = parts[: len(parts) - (level - 1)]
-        if module:
-            parts.append(module)
-        return ".".join(parts) if parts else None
+        return resolve_relative(self.module_name, self.is_package, level, module)
 
     def add_assignment(self, target: cst.CSTNode, value: cst.CSTNode) -> None:
         """Follow ``alias = torch.backends.cudnn``; rebinding a known alias to anything else forgets it."""

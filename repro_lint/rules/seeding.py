@@ -96,16 +96,10 @@ class CstArgs(CallArgs):
                 index += 1
         return UNKNOWN if any(arg.star == "**" for arg in self.call.args) else MISSING
 
-    def value(self, name: str, position: Optional[int]) -> Any:
-        node = self._node(name, position)
-        if node is MISSING or node is UNKNOWN:
-            return node
+    def _literal(self, node: Any) -> Any:
         return cst_literal(node)
 
-    def strings(self, name: str, position: Optional[int]) -> List[str]:
-        node = self._node(name, position)
-        if node is MISSING or node is UNKNOWN:
-            return []
+    def _strings(self, node: Any) -> List[str]:
         return cst_strings(node)
 
 
