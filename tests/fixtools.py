@@ -45,3 +45,13 @@ def fix_text(root: Path, code: str, select: List[str], filename: str = "train.py
     text = textwrap.dedent(code) if dedent else code
     path.write_text(text, encoding="utf-8")
     return fix_source(linter_for(root, select, **settings), str(path), Source(text, "utf-8"), unsafe=unsafe)
+
+
+def apply_fixes(source: str, diagnostics, unsafe: bool = False) -> str:
+    """One pass of the real fixer over ``source``: the selected fixes of ``diagnostics`` applied
+    exactly as ``--fix`` would apply them (overlaps deferred, identical edits once)."""
+    from repro_lint.fixer import apply_text_edits, is_selected, plan
+
+    step = plan(source, [d for d in diagnostics if is_selected(d, unsafe)])
+    assert not step.deferred and not step.broken, (step.deferred, step.broken)
+    return apply_text_edits(source, step.edits)

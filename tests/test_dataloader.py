@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from applyfix import apply_fixes
+from fixtools import apply_fixes
 from conftest import codes, lint_files_in, write
 
 HEAD = "import functools\nfrom torch.utils.data import DataLoader\n"

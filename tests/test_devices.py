@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from applyfix import apply_fixes
+from fixtools import apply_fixes
 from conftest import codes, lint_files_in, write
 
 # -- RPL601 ----------------------------------------------------------------------------------
