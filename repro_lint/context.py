@@ -10,6 +10,10 @@ Built once per run, before the per-file rule pass, and shared with every worker:
   :meth:`ProjectContext.effects`, which generators a call seeds, across files.
 
 Nothing here imports or runs user code.
+
+The results cache keys a file's findings on every file the context consulted while the file
+was linted: each method that reads a file, or looks for one, calls :meth:`ProjectContext.consult`
+with its path (new methods must do the same, or the cache could serve stale findings).
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ ENTRY_WORDS = ("__main__",) + tuple(TRAINING_METHODS)
 DETERMINISM_TEXT = re.compile(
     r"use_deterministic_algorithms\(\s*(?:mode\s*=\s*)?True|cudnn\.deterministic\s*=\s*True|deterministic\s*=\s*True"
 )
+
+
+#: recorded in ``ProjectContext.consulted`` by answers that depend on every file of the run
+ALL_FILES = "*"
 
 
 def module_name_for(path: Path) -> Tuple[str, bool]:
@@ -212,6 +220,18 @@ class ProjectContext:
         self._roots: Set[Path] = {settings.root}
         for f in self.files:
             self._roots.add(source_root_for(f))
+        #: when a set, the absolute paths of the files consulted (read, or looked for) are added
+        self.consulted: Optional[Set[str]] = None
+
+    def consult(self, path: "str | Path") -> None:
+        """Record that an answer depends on the file at ``path`` (its content, or that it is
+        missing). An answer that depends on every file of the run records :data:`ALL_FILES`."""
+        if self.consulted is not None:
+            self.consulted.add(os.path.abspath(path))
+
+    def state_key(self) -> str:
+        """What answers depend on besides file contents and settings: the source roots searched."""
+        return "|".join(sorted(str(root) for root in self._roots))
 
     # -- entry points ----------------------------------------------------------------------
     def matches_entry_glob(self, path: Path) -> bool:
@@ -225,6 +245,7 @@ class ProjectContext:
 
     def is_entry_point(self, path: "str | Path", source: Optional[str] = None) -> bool:
         key = os.path.abspath(path)
+        self.consult(key)
         cached = self._entry.get(key)
         if cached is None:
             cached = self._compute_entry(Path(key), source)
@@ -246,6 +267,7 @@ class ProjectContext:
     # -- module facts ----------------------------------------------------------------------
     def facts(self, path: "str | Path", source: Optional[str] = None) -> Optional[ModuleFacts]:
         key = os.path.abspath(path)
+        self.consult(key)
         if key not in self._facts:
             text = source if source is not None else read_text(Path(key))
             self._facts[key] = extract_facts(Path(key), text) if text is not None else None
@@ -256,6 +278,7 @@ class ProjectContext:
         rel = Path(*dotted.split("."))
         for root in sorted(self._roots):
             for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+                self.consult(candidate)
                 if candidate.is_file():
                     return candidate
         return None
@@ -287,6 +310,8 @@ class ProjectContext:
         Rules that report individual nondeterministic ops stay quiet when it does.
         First version: a text check over the run's files for the usual spellings.
         """
+        if self.consulted is not None:
+            self.consulted.add(ALL_FILES)
         if self._enables_determinism is None:
             self._enables_determinism = any(
                 DETERMINISM_TEXT.search(text or "") for text in map(read_text, self.files)

@@ -15,13 +15,13 @@ import os
 import re
 import sys
 import traceback
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Type
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 import pathspec
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .config import Settings, selected_codes
 from .context import ProjectContext, module_name_for
@@ -34,6 +34,103 @@ from .rules.base import FileContext, NodeEdit, PendingReport, Rule
 from .source import Source, SourceError, decode, read_source
 
 UNREADABLE = "RPL001"
+
+# -- parsing ------------------------------------------------------------------------------
+
+#: files longer than this (characters) are parsed one group of top-level statements at a time:
+#: LibCST's native parser needs several hundred bytes of memory per source byte while it runs
+CHUNKED_ABOVE = 384 * 1024
+#: the size of one group (a single statement larger than this is one group of its own)
+CHUNK_SIZE = 128 * 1024
+
+
+class _ParserOutput:
+    """While active, LibCST node constructors skip ``_validate``: the parser only builds valid
+    nodes, and the checks cost about a quarter of the parse (LibCST's own ``PERF`` note on
+    ``CSTNode.__post_init__`` says as much). Only the parse runs with it; nodes that rules or
+    fixes build later are validated as usual."""
+
+    def __enter__(self) -> None:
+        from libcst._nodes.base import CSTNode
+
+        self._owner = CSTNode
+        self._saved = CSTNode.__dict__.get("__post_init__")
+        if self._saved is not None:
+            CSTNode.__post_init__ = _no_validation  # type: ignore[assignment]
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is not None:
+            self._owner.__post_init__ = self._saved  # type: ignore[assignment]
+
+
+def _no_validation(self: object) -> None:
+    return None
+
+
+def parse_module(text: str, chunked_above: int = CHUNKED_ABOVE, chunk_size: int = CHUNK_SIZE) -> cst.Module:
+    """``libcst.parse_module(text)``, the same tree, faster and in less memory.
+
+    Raises what ``libcst.parse_module`` raises for text it cannot parse.
+    """
+    with _ParserOutput():
+        if len(text) > chunked_above:
+            module = _parse_in_chunks(text, chunk_size)
+            if module is not None:
+                return module
+        return cst.parse_module(text)
+
+
+def _chunk_offsets(text: str, chunk_size: int) -> Optional[List[int]]:
+    """Offsets where the text may be cut between top-level statements (so that every piece
+    is a module of its own), about ``chunk_size`` apart. None when the text does not parse
+    with ``ast`` (newer syntax than this Python's, or an error): then it is parsed whole."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    from .source import line_offsets
+
+    lines = line_offsets(text)
+    cuts = [0]
+    last_end = 0
+    for stmt in tree.body:
+        first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+        if last_end and first > last_end:
+            offset = lines[first - 1]
+            if offset - cuts[-1] >= chunk_size and len(text) - offset >= chunk_size // 2:
+                cuts.append(offset)
+        last_end = max(last_end, stmt.end_lineno or stmt.lineno)
+    return cuts if len(cuts) > 1 else None
+
+
+def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
+    cuts = _chunk_offsets(text, chunk_size)
+    if cuts is None:
+        return None
+    cuts.append(len(text))
+    first: Optional[cst.Module] = None
+    body: List[cst.BaseStatement] = []
+    pending: List[cst.EmptyLine] = []  # comment and blank lines waiting for the next statement
+    for start, stop in zip(cuts, cuts[1:]):
+        piece = cst.parse_module(text[start:stop])
+        if first is None:
+            first = piece
+            body.extend(piece.body)
+            pending = list(piece.footer)
+            continue
+        # a whole-file parse gives these lines to the next statement's leading_lines
+        lead = pending + list(piece.header)
+        statements = list(piece.body)
+        if statements:
+            if lead:
+                statements[0] = statements[0].with_changes(leading_lines=lead + list(statements[0].leading_lines))
+            pending = list(piece.footer)
+        else:
+            pending = lead + list(piece.footer)
+        body.extend(statements)
+    assert first is not None
+    return first.with_changes(body=body, footer=pending)
+
 
 # -- the traversal ----------------------------------------------------------------------------
 
@@ -52,15 +149,43 @@ _FIELD_ORDER = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+def _holds_nodes(annotation: object) -> bool:
+    if isinstance(annotation, type):
+        return issubclass(annotation, cst.CSTNode)
+    return any(_holds_nodes(arg) for arg in typing.get_args(annotation))
+
+
 def _child_fields(node_type: type) -> Tuple[str, ...]:
+    """The fields of ``node_type`` that can hold nodes worth visiting, in source order."""
     if node_type in _FIELD_ORDER:
-        return _FIELD_ORDER[node_type]
-    return tuple(
-        f.name
-        for f in dataclasses.fields(node_type)
-        if f.name not in _TRIVIA_FIELDS and not f.name.startswith("whitespace")
-    )
+        names: Sequence[str] = _FIELD_ORDER[node_type]
+    else:
+        names = [
+            f.name
+            for f in dataclasses.fields(node_type)
+            if f.name not in _TRIVIA_FIELDS and not f.name.startswith("whitespace")
+        ]
+    try:
+        hints = typing.get_type_hints(node_type)
+    except Exception:  # pragma: no cover - unresolvable annotations: keep every field
+        return tuple(names)
+    return tuple(name for name in names if name not in hints or _holds_nodes(hints[name]))
+
+
+#: node type -> its child fields in reverse source order (the traversal pushes them on a stack)
+_REVERSED_FIELDS: Dict[type, Tuple[str, ...]] = {}
+_NODE_TYPES: Set[type] = set()
+
+
+def _node_types() -> Set[type]:
+    if not _NODE_TYPES:
+        stack: List[type] = [cst.CSTNode]
+        while stack:
+            for sub in stack.pop().__subclasses__():
+                if sub not in _NODE_TYPES:
+                    _NODE_TYPES.add(sub)
+                    stack.append(sub)
+    return _NODE_TYPES
 
 
 @functools.lru_cache(maxsize=None)
@@ -76,6 +201,9 @@ def _handlers_of(rule_type: Type[Rule]) -> Tuple[Tuple[type, str, bool], ...]:
     return tuple(found)
 
 
+_LEAVE = object()  # stack marker: the node on top of ``ancestors`` is done
+
+
 def _walk(
     module: cst.Module,
     file: FileContext,
@@ -85,7 +213,9 @@ def _walk(
     """Visit every node once, in source order, calling each rule's handlers for its type.
 
     Iterative (no recursion limit on deeply nested code). ``file.ancestors`` holds the path
-    from the module to the current node's parent while handlers run.
+    from the module to the current node's parent while handlers run. The loop is the
+    linter's hottest code: per node it does one dict lookup for handlers and one for the
+    node's child fields, and leaves (names, literals, operators) are never pushed.
     """
     visit: Dict[type, List[Tuple[Rule, Callable]]] = {}
     leave: Dict[type, List[Tuple[Rule, Callable]]] = {}
@@ -104,33 +234,45 @@ def _walk(
                 failed.add(rule)
                 on_error(rule, exc)
 
+    node_types = _node_types()
+    fields_of = _REVERSED_FIELDS
     ancestors = file.ancestors
-    stack: List[Tuple[cst.CSTNode, bool]] = [(module, False)]
+    enter, exit_ = ancestors.append, ancestors.pop
+    stack: List[object] = [module]
     pop, push = stack.pop, stack.append
+    leave_marker = _LEAVE
+    list_types = (list, tuple)
     while stack:
-        node, leaving = pop()
-        node_type = type(node)
-        if leaving:
-            ancestors.pop()
-            handlers = leave.get(node_type)
+        node = pop()
+        if node is leave_marker:
+            node = exit_()
+            handlers = leave.get(type(node))
             if handlers:
-                call(handlers, node)
+                call(handlers, node)  # type: ignore[arg-type]
             continue
+        node_type = type(node)
         handlers = visit.get(node_type)
         if handlers:
-            call(handlers, node)
-        push((node, True))
-        ancestors.append(node)
-        children: List[cst.CSTNode] = []
-        for name in _child_fields(node_type):
-            value = getattr(node, name, None)
-            if isinstance(value, cst.CSTNode):
-                children.append(value)
-            elif isinstance(value, (list, tuple)):
-                children.extend(v for v in value if isinstance(v, cst.CSTNode))
-        for child in reversed(children):
-            push((child, False))
-        # the node itself was pushed for leaving before its children, so leave runs after them
+            call(handlers, node)  # type: ignore[arg-type]
+        fields = fields_of.get(node_type)
+        if fields is None:
+            fields = fields_of[node_type] = tuple(reversed(_child_fields(node_type)))
+        if not fields:  # a leaf: no ancestors to keep, leave right away
+            handlers = leave.get(node_type)
+            if handlers:
+                call(handlers, node)  # type: ignore[arg-type]
+            continue
+        push(leave_marker)
+        enter(node)  # type: ignore[arg-type]
+        for name in fields:  # reversed, so the first child is popped first
+            value = getattr(node, name)
+            value_type = type(value)
+            if value_type in list_types:
+                for child in reversed(value):
+                    if type(child) in node_types:
+                        push(child)
+            elif value_type in node_types:
+                push(value)
     assert not ancestors
 
 
@@ -146,6 +288,9 @@ class FileResult:
     parsed: bool = False
     #: the decoded source and its encoding, kept only when the caller asks (fixer, --add-noqa)
     source: Optional[Source] = None
+    #: other files the findings depend on, through the project context (absolute paths, or
+    #: :data:`~repro_lint.context.ALL_FILES`); empty when they depend on this file alone
+    depends_on: Tuple[str, ...] = ()
 
 
 def _pattern(words: Iterable[str]) -> Optional["re.Pattern[str]"]:
@@ -153,6 +298,11 @@ def _pattern(words: Iterable[str]) -> Optional["re.Pattern[str]"]:
     if not words:
         return None
     return re.compile("|".join(re.escape(w) for w in words))
+
+
+#: up to this many trigger words, ``word in text`` per word beats one regex alternation
+#: (CPython's substring search is much faster than ``re`` on literal alternatives)
+_SUBSTRING_SEARCH_WORDS = 16
 
 
 class Linter:
@@ -172,7 +322,9 @@ class Linter:
         self.rule_types = [registry[c] for c in self.codes if c in registry and registry[c].triggers]
         self.report_unreadable = UNREADABLE in self.codes
         self.prefilter = prefilter
-        self.trigger = _pattern(w for r in self.rule_types for w in r.triggers)
+        self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.triggers}))
+        self.trigger = _pattern(self.words)
+        self._rule_words = [(rule_type, frozenset(rule_type.triggers)) for rule_type in self.rule_types]
         self._per_file = [
             (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
             for pattern, codes in settings.per_file_ignores.items()
@@ -210,7 +362,19 @@ class Linter:
 
     # -- one file --------------------------------------------------------------------------
     def needs_parse(self, text: str) -> bool:
-        return not self.prefilter or (self.trigger is not None and self.trigger.search(text) is not None)
+        """Can a selected rule fire on ``text``? (False: no trigger word occurs in it.)"""
+        if not self.prefilter:
+            return True
+        if len(self.words) <= _SUBSTRING_SEARCH_WORDS:
+            return any(word in text for word in self.words)
+        return self.trigger is not None and self.trigger.search(text) is not None
+
+    def rules_for(self, text: str) -> List[Type[Rule]]:
+        """The selected rules that can fire on ``text``: those with a trigger word in it."""
+        if not self.prefilter:
+            return list(self.rule_types)
+        present = {word for word in self.words if word in text}
+        return [rule_type for rule_type, words in self._rule_words if not present.isdisjoint(words)]
 
     def lint_path(self, path: Path, keep_source: bool = False) -> FileResult:
         shown = display_path(path)
@@ -241,26 +405,43 @@ class Linter:
         return result
 
     def _check_syntax_only(self, path: str, text: str) -> FileResult:
-        """A file no rule can fire on is still checked to parse, so RPL001 is never missed."""
+        """A file no rule can fire on is still checked to parse, so RPL001 is never missed.
+
+        CPython's parser checks it (about 8 times faster than LibCST's). Where it rejects the
+        file, LibCST has the last word, as it has for the files that are linted: the two can
+        disagree (syntax newer than the running Python, which LibCST parses), and RPL001 must
+        be the same with and without the prefilter.
+        """
         if self.report_unreadable:
             try:
-                ast.parse(text)
-            except SyntaxError as exc:
-                return self._unreadable(path, f"cannot parse: {exc.msg}", exc.lineno or 1, max((exc.offset or 1) - 1, 0), text)
-            except (ValueError, RecursionError, MemoryError) as exc:
-                return self._unreadable(path, f"cannot parse: {type(exc).__name__}: {exc}", 1, 0, text)
+                compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                module = self._parse(path, text)
+                if isinstance(module, FileResult):
+                    return module
         return FileResult(path)
 
     def _parse(self, path: str, text: str) -> "cst.Module | FileResult":
         try:
-            return cst.parse_module(text)
+            return parse_module(text)
         except cst.ParserSyntaxError as exc:
             message = exc.message.strip().splitlines()[0] if exc.message.strip() else "invalid syntax"
-            return self._unreadable(path, f"cannot parse: {message}", exc.raw_line, exc.raw_column, text)
+            return self._parse_failure(path, text, f"cannot parse: {message}", exc.raw_line, exc.raw_column)
         except RecursionError:
             return self._unreadable(path, "cannot parse: the code is nested too deeply for the parser", 1, 0, text)
-        except (MemoryError, ValueError) as exc:
-            return self._unreadable(path, f"cannot parse: {type(exc).__name__}: {exc}", 1, 0, text)
+        except Exception as exc:  # MemoryError, ValueError, and anything else the parser raises
+            return self._parse_failure(path, text, f"cannot parse: {type(exc).__name__}: {exc}", 1, 0)
+
+    def _parse_failure(self, path: str, text: str, message: str, line: int, col: int) -> FileResult:
+        """RPL001 for text LibCST cannot parse, in CPython's words and position when CPython
+        rejects it too (they are the words users know, and often closer to the mistake)."""
+        try:
+            compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except SyntaxError as exc:
+            return self._unreadable(path, f"cannot parse: {exc.msg}", exc.lineno or 1, max((exc.offset or 1) - 1, 0), text)
+        except (ValueError, RecursionError, MemoryError):
+            pass
+        return self._unreadable(path, message, line, col, text)
 
     def _lint_parsed(self, path: str, text: str) -> FileResult:
         module = self._parse(path, text)
@@ -269,25 +450,42 @@ class Linter:
         result = FileResult(path, parsed=True)
         name, is_package = module_name_for(Path(path))
         names = ImportTable(name, is_package)
-        file = FileContext(path, text, module, names, self.settings, self.project)
-        rules = [rule_type(file) for rule_type in self.rule_types]
+        project = self.project
+        file = FileContext(path, text, module, names, self.settings, project)
+        rules = [rule_type(file) for rule_type in self.rules_for(text)]
 
         def on_error(rule: Rule, exc: BaseException) -> None:
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             where = f" ({os.path.basename(frame.filename)}:{frame.lineno})"
             result.errors.append(InternalError(path, f"{type(exc).__name__}: {exc}{where}", rule.code))
 
-        _walk(module, file, [_ImportTracker(file)] + rules, on_error)
-        if file.reports:
-            try:
-                result.diagnostics = self._resolve(path, module, file.reports)
-            except Exception as exc:  # pragma: no cover - a bug of ours, never the user's
-                result.errors.append(InternalError(path, f"cannot compute positions: {type(exc).__name__}: {exc}"))
-                return result
-            result.diagnostics = self.suppress(result.diagnostics, path, parse_suppressions(text))
+        # record the files the project context consults for this file (the cache keys on them)
+        recording = hasattr(project, "consulted")
+        outer = getattr(project, "consulted", None)
+        consulted: Set[str] = set()
+        if recording:
+            project.consulted = consulted
+        try:
+            _walk(module, file, [_ImportTracker(file)] + rules, on_error)
+            if file.reports:
+                try:
+                    result.diagnostics = self._resolve(path, module, file.reports)
+                except Exception as exc:  # pragma: no cover - a bug of ours, never the user's
+                    result.errors.append(InternalError(path, f"cannot compute positions: {type(exc).__name__}: {exc}"))
+                    return result
+                result.diagnostics = self.suppress(result.diagnostics, path, parse_suppressions(text))
+        finally:
+            if recording:
+                project.consulted = outer
+                if outer is not None:
+                    outer |= consulted
+        consulted.discard(os.path.abspath(path))
+        result.depends_on = tuple(sorted(consulted))
         return result
 
     def _resolve(self, path: str, module: cst.Module, reports: List[PendingReport]) -> List[Diagnostic]:
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
         def where(node: cst.CSTNode) -> Tuple[Tuple[int, int], Tuple[int, int]]:
