@@ -62,6 +62,8 @@ def check_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", metavar="FILE", help="configuration file (pyproject.toml with [tool.repro-lint], or repro-lint.toml)")
     run.add_argument("--torch-version", metavar="X.Y", help="target torch version for version-aware rules (overrides the configuration)")
     run.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes (default: usable cores; 1: no pool)")
+    run.add_argument("--no-cache", action="store_true", help="neither read nor write the results cache")
+    run.add_argument("--cache-dir", metavar="DIR", help="results cache folder (default: .repro_lint_cache at the project root)")
     parser.add_argument("--version", action="version", version=f"repro-lint {__version__}")
     return parser
 
@@ -98,7 +100,12 @@ def run_check(argv: Sequence[str]) -> int:
     from .context import ProjectContext
 
     linter = Linter(settings, ProjectContext(settings, files))
-    results = lint_files(linter, files, jobs=args.jobs)
+    cache = None
+    if not (args.no_cache or getattr(args, "fix", False)):  # a fix run lints every file afresh
+        from .cache import ResultsCache
+
+        cache = ResultsCache.open(settings, linter.codes, Path(args.cache_dir) if args.cache_dir else None)
+    results = lint_files(linter, files, jobs=args.jobs, cache=cache)
     diagnostics = sorted((d for r in results for d in r.diagnostics), key=lambda d: d.sort_key())
     errors = [e for r in results for e in r.errors]
     options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files))
