@@ -149,8 +149,10 @@ def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
     first: Optional[cst.Module] = None
     body: List[cst.BaseStatement] = []
     pending: List[cst.EmptyLine] = []  # comment and blank lines waiting for the next statement
+    pieces: List[cst.Module] = []
     for start, stop in zip(cuts, cuts[1:]):
         piece = cst.parse_module(text[start:stop])
+        pieces.append(piece)
         if first is None:
             first = piece
             body.extend(piece.body)
@@ -167,7 +169,14 @@ def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
             pending = lead + list(piece.footer)
         body.extend(statements)
     assert first is not None
-    return first.with_changes(body=body, footer=pending)
+    # what a whole-file parse detects: the first indentation of the file, the last piece's end
+    indent = next(
+        (p.default_indent for p in pieces if any(isinstance(getattr(s, "body", None), cst.IndentedBlock) for s in p.body)),
+        first.default_indent,
+    )
+    return first.with_changes(
+        body=body, footer=pending, default_indent=indent, has_trailing_newline=pieces[-1].has_trailing_newline
+    )
 
 
 # -- the traversal ----------------------------------------------------------------------------
