@@ -218,3 +218,75 @@ def test_statement_group_parse_keeps_the_files_first_indentation():
     text = "import os\n\n\ndef f():\n\treturn 1\n"
     module = parse_module(text, chunked_above=0, chunk_size=4)
     assert module.default_indent == "\t" and module.deep_equals(cst.parse_module(text))
+
+
+def test_a_failing_statement_group_parse_falls_back_to_the_whole_file(monkeypatch):
+    """Positions in an error from one group would be relative to the group: the whole file is
+    parsed instead, so errors carry their real position (and a good file still parses)."""
+    from repro_lint import engine
+
+    def failing(text, chunk_size):
+        raise cst.ParserSyntaxError("in a group", lines=["x"], raw_line=1, raw_column=0)
+
+    monkeypatch.setattr(engine, "_parse_in_chunks", failing)
+    good = "a = 1\n" * 50
+    assert parse_module(good, chunked_above=0, chunk_size=16).deep_equals(cst.parse_module(good))
+    bad = "a = 1\n" * 50 + "b = (\n"
+    with pytest.raises(cst.ParserSyntaxError) as caught:
+        parse_module(bad, chunked_above=0, chunk_size=16)
+    assert caught.value.raw_line > 50
+
+
+def test_validation_comes_back_when_threads_parse_at_once():
+    import threading
+
+    texts = ["x = 1\n" * 2000] * 6
+    threads = [threading.Thread(target=parse_module, args=(t,)) for t in texts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not an identifier")
+
+
+# -- positions --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    TRICKY[:5]
+    + [
+        "def f(\n    a,\n    b=1,\n):\n    '''doc'''\n    return a  # c\n",
+        "x = f'{a!r:>{w}}' + \"é\" * 3\r\nif x:\r\n\tpass\r\n",
+        "class C(B, metaclass=M):\n    @property\n    def p(self): return 1\n\n\n\n",
+        "x = 1",
+    ],
+)
+def test_positions_are_libcsts(text: str):
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from repro_lint.engine import node_positions
+
+    module = cst.parse_module(text)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    where = node_positions(module, text)
+    for node, rng in expected.items():
+        assert where(node) == ((rng.start.line, rng.start.column), (rng.end.line, rng.end.column)), node
+
+
+def test_positions_are_libcsts_on_real_files():
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from repro_lint.engine import node_positions
+
+    for path in [p for p in real_files() if p.stat().st_size > 20_000][:3]:
+        text = path.read_text(encoding="utf-8")
+        module = cst.parse_module(text)
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        where = node_positions(module)
+        mismatches = [
+            node for node, rng in expected.items()
+            if where(node) != ((rng.start.line, rng.start.column), (rng.end.line, rng.end.column))
+        ]
+        assert not mismatches, (path, mismatches[:3])
