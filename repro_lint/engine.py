@@ -746,9 +746,11 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-#: below this much work (bytes to parse; a syntax-only check counts an eighth) a process
-#: pool costs more than it saves (starting two forked workers takes about 20-40 ms)
-POOL_MIN_WORK = 128 * 1024
+#: below this much work (bytes to parse, a syntax-only check counting an eighth, plus
+#: FILE_COST per file) a process pool costs more than it saves (starting two forked workers
+#: and stopping them takes about 10 ms; LibCST parses about 1 MB/s)
+POOL_MIN_WORK = 48 * 1024
+FILE_COST = 1024
 #: files that need only a syntax check are sent to workers in groups of about this many bytes
 CHECK_BATCH_BYTES = 512 * 1024
 CHECK_COST = 8  # a syntax-only check is roughly this many times cheaper than a LibCST parse
@@ -869,12 +871,12 @@ class _Run:
     def tasks(self) -> List[Tuple[int, Task]]:
         """(estimated cost, files) per task, biggest first: each file to parse is a task of its
         own; syntax-only checks go in batches."""
-        tasks = [(size, [(index, self.files[index])]) for index, size in self.parse]
+        tasks = [(size + FILE_COST, [(index, self.files[index])]) for index, size in self.parse]
         batch: Task = []
         batch_bytes = 0
         for index, size in self.check:
             batch.append((index, self.files[index]))
-            batch_bytes += size
+            batch_bytes += size + FILE_COST
             if batch_bytes >= CHECK_BATCH_BYTES:
                 tasks.append((batch_bytes // CHECK_COST, batch))
                 batch, batch_bytes = [], 0
