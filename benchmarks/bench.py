@@ -202,7 +202,6 @@ def machine() -> str:
     except OSError:
         pass
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    import libcst  # noqa: F401
     from importlib.metadata import version
 
     return (

@@ -734,11 +734,6 @@ def _run_task(task: Task) -> List[Tuple[int, FileResult, Optional[str]]]:
     return [(index, *_lint_file(_WORKER, path)) for index, path in task]
 
 
-def _lint_in_worker(path: Path) -> FileResult:
-    assert _WORKER is not None
-    return _WORKER.lint_path(path)
-
-
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
