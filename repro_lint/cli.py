@@ -67,6 +67,8 @@ def check_parser() -> argparse.ArgumentParser:
     run.add_argument("--torch-version", metavar="X.Y", help="target torch version for version-aware rules (overrides the configuration)")
     run.add_argument("--add-noqa", action="store_true", help="append '# noqa: CODE' to every reported line (a baseline: later runs report only new findings)")
     run.add_argument("-j", "--jobs", type=_positive, metavar="N", help="worker processes (default: usable cores; 1: no pool)")
+    run.add_argument("--no-cache", action="store_true", help="neither read nor write the results cache")
+    run.add_argument("--cache-dir", metavar="DIR", help="results cache folder (default: .repro_lint_cache at the project root)")
     parser.add_argument("--version", action="version", version=f"repro-lint {__version__}")
     return parser
 
@@ -109,12 +111,18 @@ def run_check(argv: Sequence[str]) -> int:
     if args.fix or args.diff:
         from .fixer import run_fix_command
 
+        # a fix run lints every file afresh: the cache is neither read nor written
         status, run = run_fix_command(linter, files, paths, diff=args.diff, unsafe=args.unsafe_fixes, jobs=args.jobs)
         if status is not None:
             return status
         results, errors, fixed = run.results, run.errors, run.fixed
     else:
-        results = lint_files(linter, files, jobs=args.jobs)
+        cache = None
+        if not args.no_cache:
+            from .cache import ResultsCache
+
+            cache = ResultsCache.open(settings, linter.codes, Path(args.cache_dir) if args.cache_dir else None)
+        results = lint_files(linter, files, jobs=args.jobs, cache=cache)
         errors, fixed = [e for r in results for e in r.errors], 0
     diagnostics = sorted((d for r in results for d in r.diagnostics), key=lambda d: d.sort_key())
     if args.add_noqa:

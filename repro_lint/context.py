@@ -27,6 +27,12 @@ resolves to nothing and whose name contains ``seed`` counts as seeding all three
 Importing a project module runs its top level, so that is reached too.
 
 Everything here is plain data (picklable), and nothing imports or runs user code.
+
+The results cache keys a file's findings on every file the context consulted while the file
+was linted: each method that reads a file, or looks for one, calls :meth:`ProjectContext.consult`
+with its path, and every answer drawn from the (memoised) call graph consults
+:data:`ALL_FILES`, since the graph spans the project. New methods must do the same, or the
+cache could serve stale findings.
 """
 
 from __future__ import annotations
@@ -625,6 +631,10 @@ def read_text(path: Path) -> Optional[str]:
 #: a node of the call graph: (absolute path of the module, body name)
 Node = Tuple[str, str]
 
+#: consulted by answers that may depend on any file of the run (the results cache then keys
+#: the file on all of them)
+ALL_FILES = "*"
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -693,10 +703,22 @@ class ProjectContext:
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
         for f in self.files:
             self._roots.add(source_root_for(f))
-        self._modules: Dict[str, Optional[str]] = {}
+        self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[str, Summary] = {}
+        #: when a set, the absolute paths of the files consulted (read, or looked for) are added
+        self.consulted: Optional[Set[str]] = None
+
+    def consult(self, path: "str | Path") -> None:
+        """Record that an answer depends on the file at ``path`` (its content, or that it is
+        missing), or on every file of the run (:data:`ALL_FILES`)."""
+        if self.consulted is not None:
+            self.consulted.add(ALL_FILES if path == ALL_FILES else os.path.abspath(path))
+
+    def state_key(self) -> str:
+        """What answers depend on besides file contents and settings: the source roots searched."""
+        return "|".join(sorted(str(root) for root in self._roots))
 
     # -- entry points ----------------------------------------------------------------------
     def matches_entry_glob(self, path: "str | Path") -> bool:
@@ -732,6 +754,7 @@ class ProjectContext:
     # -- module facts ----------------------------------------------------------------------
     def facts(self, path: "str | Path", source: Optional[str] = None) -> Optional[ModuleFacts]:
         key = os.path.abspath(path)
+        self.consult(key)
         if key not in self._facts:
             text = source if source is not None else read_text(Path(key))
             self._facts[key] = extract_facts(Path(key), text) if text is not None else None
@@ -752,18 +775,21 @@ class ProjectContext:
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
         if dotted not in self._modules:
-            found = None
+            found, looked = None, []
             rel = Path(*dotted.split(".")) if dotted else None
             if rel is not None:
                 for root in sorted(self._roots):
                     for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+                        looked.append(str(candidate))
                         if candidate.is_file():
                             found = str(candidate)
                             break
                     if found:
                         break
-            self._modules[dotted] = found
-        found = self._modules[dotted]
+            self._modules[dotted] = (found, tuple(looked))
+        found, looked = self._modules[dotted]
+        for candidate in looked:  # the answer depends on each file looked for, found or missing
+            self.consult(candidate)
         return Path(found) if found else None
 
     def resolve_function(self, qualified: str) -> Optional[Tuple[ModuleFacts, BodyFacts]]:
@@ -931,6 +957,7 @@ class ProjectContext:
         """What the execution path of entry point ``path`` does: its top level, its
         ``__main__`` block and every project body they reach, across files."""
         key = os.path.abspath(path)
+        self.consult(ALL_FILES)
         if key not in self._entries:
             facts = self.facts(key, source)
             self._entries[key] = EMPTY if facts is None else self.closure([(key, MODULE_BODY), (key, MAIN_BODY)])
@@ -940,9 +967,11 @@ class ProjectContext:
         """What a call named ``name`` made in body ``scope`` of module ``path`` does,
         transitively (not counting what the call's own arguments say: classify those with
         :func:`classify_call`). ``construct``: for a class, only what building it runs."""
+        self.consult(ALL_FILES)
         return self.call_summary_in(self.facts(path), scope, name, imported, construct=construct)
 
     def call_summary_in(self, facts: Optional[ModuleFacts], scope: Optional[str], name: str, imported: bool, *, construct: bool = False) -> Summary:
+        self.consult(ALL_FILES)
         target = self.resolve_call(facts, scope, name, imported)
         if isinstance(target, tuple):
             if construct and target[1].startswith(CLASS_PREFIX):
@@ -960,6 +989,7 @@ class ProjectContext:
         """Which generators a call of ``name`` seeds and what it turns on, transitively (known
         library helpers taken with their default arguments). ``name`` is fully qualified, or,
         with ``path``, may also be one of that module's own functions or classes."""
+        self.consult(ALL_FILES)
         facts = self.facts(path) if path is not None else None
         local = facts is not None and self._local(facts, None, name) is not None
         if not local:
@@ -977,6 +1007,7 @@ class ProjectContext:
         determinism switch on (``set_seed(s, deterministic=True)``, ``Trainer(deterministic=True)``,
         ``enable_full_determinism``). Only files whose text mentions determinism are parsed.
         """
+        self.consult(ALL_FILES)
         if self._enables_determinism is None:
             found = False
             for path in self.files:

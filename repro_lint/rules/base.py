@@ -363,6 +363,9 @@ _PROJECT_TEXT: "weakref.WeakKeyDictionary[Any, Dict[str, bool]]" = weakref.WeakK
 def project_mentions(project: "ProjectContext", word: str) -> bool:
     """Does any file of the linted project contain ``word``? (A text check, cached per
     project context, i.e. per run.)"""
+    consult = getattr(project, "consult", None)
+    if consult is not None:
+        consult("*")  # the answer depends on every file of the run (context.ALL_FILES)
     cache = _PROJECT_TEXT.setdefault(project, {})
     cached = cache.get(word)
     if cached is None:

@@ -56,7 +56,7 @@ class CudnnBenchmarkEnabled(Rule):
     )
     fix = SAFE
     fix_message = "Set cudnn.benchmark to False"
-    triggers = ("benchmark",)
+    triggers = ("benchmark", "cudnn")  # cudnn.flags(enabled, benchmark, ...) takes it by position
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if not is_true(node.value):

@@ -1,0 +1,343 @@
+"""repro-lint speed benchmark: builds its corpora, then measures on the same files
+
+- repro-lint cold (``--no-cache``), cold filling the cache, warm (unchanged tree), one file,
+  ``--version``;
+- the LibCST parse-only floor: ``libcst.parse_module`` on exactly the files repro-lint parsed
+  (those that passed the prefilter), on the same number of processes;
+- flake8 with its default rules on the whole tree, same number of processes;
+- TorchFix (``--torchfix PATH_TO_ITS_BINARY``, installed in a separate environment) on a
+  sample of the files, extrapolated by line count (it is too slow to run on all of them);
+- wall time, CPU time (user + system, all processes), peak RSS of the largest process,
+  lines per second and ratios.
+
+Every tool runs as a fresh subprocess, measured with ``os.wait4`` (its rusage covers the
+process and all its children). Usage::
+
+    python benchmarks/bench.py                      # torch 2.13 source, 2 jobs
+    python benchmarks/bench.py --corpus torch transformers synthetic --torchfix ~/tf/bin/torchfix
+
+Corpora are built in ``--workdir`` (default ``~/.cache/repro-lint-bench``), outside the repo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+import corpora  # noqa: E402
+
+
+@dataclass
+class Measure:
+    wall: float
+    cpu: float
+    peak_mb: float
+    returncode: int
+    stdout: str = ""
+
+    def line(self, label: str, lines: int = 0) -> str:
+        rate = f"{lines / self.wall / 1000:8.1f} k lines/s" if lines and self.wall else " " * 19
+        return f"  {label:<44} {self.wall:8.2f} s wall {self.cpu:8.2f} s cpu {self.peak_mb:7.0f} MB peak {rate}"
+
+
+def measure(command: Sequence[str], cwd: Path, env: Optional[Dict[str, str]] = None) -> Measure:
+    """Run ``command``; wall time, CPU time and peak RSS of it and all its children."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        list(command), cwd=str(cwd), env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    out, _ = process.communicate()
+    wall = time.perf_counter() - start
+    # communicate() reaped the child already: read its rusage through RUSAGE_CHILDREN deltas
+    usage = _last_child_usage()
+    return Measure(wall, usage[0], usage[1], process.returncode, out)
+
+
+_SEEN = [0.0]
+
+
+def _last_child_usage():
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = usage.ru_utime + usage.ru_stime
+    delta = cpu - _SEEN[0]
+    _SEEN[0] = cpu
+    # ru_maxrss of RUSAGE_CHILDREN is the largest of all children so far: run each tool from
+    # a fresh wrapper process so that the figure belongs to that tool alone
+    return delta, usage.ru_maxrss / 1024
+
+
+def measure_isolated(command: Sequence[str], cwd: Path) -> Measure:
+    """``measure`` inside a fresh wrapper, so that the peak RSS is this command's own."""
+    wrapper = [sys.executable, str(Path(__file__).resolve()), "_measure", str(cwd), "--", *command]
+    result = subprocess.run(wrapper, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"measuring {command} failed: {result.stderr[-2000:]}")
+    data = json.loads(result.stdout.splitlines()[-1])
+    return Measure(**data)
+
+
+def best(runs: List[Measure]) -> Measure:
+    return min(runs, key=lambda m: m.wall)
+
+
+def repro_lint_command() -> List[str]:
+    script = Path(sys.executable).parent / "repro-lint"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "repro_lint"]
+
+
+def count_lines(files: Sequence[Path]) -> int:
+    total = 0
+    for path in files:
+        with open(path, "rb") as handle:
+            total += handle.read().count(b"\n")
+    return total
+
+
+def parsed_files(root: Path, target: str) -> List[Path]:
+    """The files repro-lint parses (those that pass its prefilter), as repro-lint decides."""
+    from repro_lint.config import load_settings
+    from repro_lint.discovery import discover
+    from repro_lint.engine import Linter
+    from repro_lint.source import SourceError, read_source
+
+    settings = load_settings(start=root / target)
+    linter = Linter(settings)
+    found = []
+    for path in discover([str(root / target)], settings):
+        try:
+            text = read_source(path).text
+        except SourceError:
+            continue
+        if linter.needs_parse(text):
+            found.append(path)
+    return found
+
+
+def all_files(root: Path, target: str) -> List[Path]:
+    from repro_lint.config import load_settings
+    from repro_lint.discovery import discover
+
+    return discover([str(root / target)], load_settings(start=root / target))
+
+
+# -- helpers run in subprocesses -------------------------------------------------------------
+
+
+def _parse_one(path: str) -> int:
+    import libcst
+
+    with open(path, "rb") as handle:
+        source = handle.read()
+    try:
+        libcst.parse_module(source)
+    except Exception:
+        return 0
+    return 1
+
+
+def floor_main(list_file: str, jobs: int) -> None:
+    """Parse every file of ``list_file`` with ``libcst.parse_module``, biggest first, on ``jobs``
+    forked processes (the floor any LibCST-based linter pays for these files)."""
+    import multiprocessing
+
+    paths = Path(list_file).read_text().splitlines()
+    paths.sort(key=lambda p: -os.path.getsize(p))
+    if jobs <= 1:
+        for path in paths:
+            _parse_one(path)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        list(pool.imap_unordered(_parse_one, paths, chunksize=1))
+
+
+def pool_start_main() -> None:
+    """Start-up cost of a 2-worker pool, fork vs forkserver vs spawn."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    import repro_lint.engine  # noqa: F401  (a realistic parent: LibCST and the rules loaded)
+
+    for method in ("fork", "forkserver", "spawn"):
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(method)) as pool:
+                list(pool.map(abs, [1, 2]))
+            times.append(time.perf_counter() - start)
+        print(f"  2-worker pool, start + one task + shutdown, {method:<10} {min(times) * 1000:7.1f} ms (best of 5)")
+
+
+def measure_main(cwd: str, command: List[str]) -> None:
+    m = measure(command, Path(cwd))
+    print(json.dumps(asdict(m)))
+
+
+# -- the benchmark ---------------------------------------------------------------------------
+
+
+def machine() -> str:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    from importlib.metadata import version
+
+    return (
+        f"{model or platform.processor()}, {cores} usable cores, Python {platform.python_version()}, "
+        f"libcst {version('libcst')}, flake8 {_version('flake8')}, {platform.system()} {platform.release()}"
+    )
+
+
+def _version(name: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(name)
+    except Exception:
+        return "not installed"
+
+
+def load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -> None:
+    files = all_files(root, target)
+    lines = count_lines(files)
+    parsed = parsed_files(root, target)
+    parsed_lines = count_lines(parsed)
+    print(f"\n== {name}: {root / target}")
+    print(f"  {len(files)} files, {lines:,} lines; {len(parsed)} files ({parsed_lines:,} lines) pass the prefilter and are parsed")
+    print(f"  load average before: {load()}")
+    jobs = str(args.jobs)
+    cache = root / ".repro_lint_cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    lint = repro_lint_command() + [target, "--jobs", jobs, "--output-format", "json", "--exit-zero"]
+
+    cold = best([measure_isolated(lint + ["--no-cache"], root) for _ in range(args.repeat_cold)])
+    print(cold.line("repro-lint cold (--no-cache)", lines))
+    fill = measure_isolated(lint, root)
+    print(fill.line("repro-lint cold, writing the cache", lines))
+    warm = best([measure_isolated(lint, root) for _ in range(args.repeat)])
+    print(warm.line("repro-lint warm (unchanged tree)", lines))
+    same = cold.stdout == fill.stdout == warm.stdout
+    findings = len(json.loads(cold.stdout)) if cold.stdout.strip() else 0
+    print(f"  same findings cold / filling / warm: {'yes' if same else 'NO'} ({findings} findings)")
+    shutil.rmtree(cache, ignore_errors=True)
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+        handle.write("\n".join(str(p) for p in parsed))
+        list_file = handle.name
+    floor = measure_isolated([sys.executable, str(Path(__file__).resolve()), "_floor", list_file, jobs], root)
+    os.unlink(list_file)
+    print(floor.line(f"LibCST parse-only floor ({len(parsed)} parsed files)", parsed_lines))
+
+    flake8: Optional[Measure] = None
+    if not args.skip_flake8 and _version("flake8") != "not installed":
+        flake8 = measure_isolated([sys.executable, "-m", "flake8", "--jobs", jobs, target], root)
+        print(flake8.line("flake8 (default rules)", lines))
+
+    torchfix_line = None
+    if args.torchfix:
+        step = max(1, round(1 / args.torchfix_sample))
+        sample = files[::step]
+        sample_lines = count_lines(sample)
+        tf = measure_isolated([args.torchfix, *[str(p.relative_to(root)) for p in sample]], root)
+        estimate = tf.wall * lines / max(sample_lines, 1)
+        print(tf.line(f"TorchFix on a sample of {len(sample)} files", sample_lines))
+        print(f"  TorchFix estimate for the whole tree: {estimate:8.1f} s (extrapolated by lines from the sample)")
+        torchfix_line = estimate
+
+    print(f"  load average after: {load()}")
+    print("  ratios:")
+    print(f"    cold / parse floor       {cold.wall / floor.wall:6.2f} x  (cpu {cold.cpu / floor.cpu:5.2f} x)")
+    if flake8 is not None:
+        print(f"    cold / flake8            {cold.wall / flake8.wall:6.2f} x  (cpu {cold.cpu / flake8.cpu:5.2f} x)")
+    if torchfix_line:
+        print(f"    TorchFix (est.) / cold   {torchfix_line / cold.wall:6.1f} x faster")
+    print(f"    warm / cold              {warm.wall / cold.wall:6.3f} x")
+    peak = max(cold.peak_mb, fill.peak_mb, warm.peak_mb)
+    print(f"    peak RSS of any repro-lint process: {peak:.0f} MB")
+
+
+def bench_startup(args: argparse.Namespace, workdir: Path) -> None:
+    print("\n== start-up")
+    print(f"  load average before: {load()}")
+    version = best([measure_isolated(repro_lint_command() + ["--version"], workdir) for _ in range(args.repeat)])
+    print(version.line("repro-lint --version"))
+    synthetic = corpora.synthetic_repo(workdir, 40)
+    script = sorted((synthetic / "scripts").glob("train_*.py"))[0]
+    one = repro_lint_command() + [str(script.relative_to(synthetic)), "--exit-zero"]
+    cold = best([measure_isolated(one + ["--no-cache"], synthetic) for _ in range(args.repeat)])
+    print(cold.line(f"repro-lint one_file.py ({script.name}, --no-cache)"))
+    shutil.rmtree(synthetic / ".repro_lint_cache", ignore_errors=True)
+    measure_isolated(one, synthetic)
+    warm = best([measure_isolated(one, synthetic) for _ in range(args.repeat)])
+    print(warm.line("repro-lint one_file.py (cached)"))
+    subprocess.run([sys.executable, str(Path(__file__).resolve()), "_poolstart"], check=False)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["_floor"]:
+        floor_main(argv[1], int(argv[2]))
+        return 0
+    if argv[:1] == ["_poolstart"]:
+        pool_start_main()
+        return 0
+    if argv[:1] == ["_measure"]:
+        measure_main(argv[1], argv[3:])
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=Path.home() / ".cache" / "repro-lint-bench")
+    parser.add_argument("--corpus", nargs="+", default=["torch"], choices=["torch", "transformers", "synthetic"])
+    parser.add_argument("--jobs", type=int, default=2, help="processes for repro-lint, the floor and flake8 (default 2)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the quick measurements (best is shown)")
+    parser.add_argument("--repeat-cold", type=int, default=1, help="runs of the cold measurement (best is shown)")
+    parser.add_argument("--torchfix", metavar="PATH", help="TorchFix executable, installed in a separate environment")
+    parser.add_argument("--torchfix-sample", type=float, default=0.05, help="fraction of files TorchFix runs on")
+    parser.add_argument("--skip-flake8", action="store_true")
+    parser.add_argument("--synthetic-files", type=int, default=400)
+    args = parser.parse_args(argv)
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {machine()}")
+    print(f"repro-lint at {REPO} ({subprocess.run(['git', '-C', str(REPO), 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip() or '?'}), jobs {args.jobs}")
+    for name in args.corpus:
+        if name == "torch":
+            root, target = corpora.torch_source(args.workdir), "torch"
+        elif name == "transformers":
+            root, target = corpora.transformers_source(args.workdir), "transformers"
+        else:
+            root, target = corpora.synthetic_repo(args.workdir, args.synthetic_files), "."
+        bench_corpus(name, root, target, args)
+    bench_startup(args, args.workdir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

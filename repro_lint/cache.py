@@ -1,0 +1,198 @@
+"""The results cache: a second run on an unchanged tree only reads and hashes.
+
+One JSON file per effective configuration, in ``.repro_lint_cache/`` at the project root
+(with a ``.gitignore`` of ``*`` inside, as ruff does). Its name is a digest of everything
+that can change any finding: repro-lint's version and code, LibCST's version, the Python
+version, the settings' fingerprint and the selected codes. Inside, one entry per file:
+
+- ``h``: the digest of the file's bytes, ``m``: its module name (from the package layout);
+- ``d``: what the findings also depend on through the project context: the digest of every
+  other file the context consulted (``null`` for a file that did not exist), ``*`` for the
+  digest of the whole run's files, ``roots`` for the source roots searched;
+- ``r``: the findings, without their path (the printed path depends on the working folder).
+
+An entry is used only when all of these still match. Writes go to a temporary file and an
+atomic rename: concurrent runs (pre-commit may start several) never see a torn file, the last
+one to finish wins, and entries lost that way only cost a re-lint. A cache file that cannot
+be read or decoded is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+from . import __version__
+from .diagnostics import Diagnostic
+
+CACHE_DIR = ".repro_lint_cache"
+FORMAT = 1
+#: key of the entry's dependency on every file of the run (= ``context.ALL_FILES``)
+ALL_FILES_KEY = "*"
+ROOTS_KEY = "roots"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _code_stamp() -> List[Any]:
+    """repro-lint's own modules (name, size, mtime): an edited rule in a development install
+    must not be answered from a cache written by the old code."""
+    package = Path(__file__).resolve().parent
+    stamp: List[Any] = []
+    for folder in (package, package / "rules"):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".py"):
+                try:
+                    st = os.stat(folder / name)
+                except OSError:
+                    continue
+                stamp.append([f"{folder.name}/{name}", st.st_size, st.st_mtime_ns])
+    return stamp
+
+
+def run_key(fingerprint: str, codes: Iterable[str]) -> str:
+    try:
+        from importlib.metadata import version
+
+        libcst_version = version("libcst")
+    except Exception:  # pragma: no cover - libcst is a dependency
+        libcst_version = "?"
+    material = [FORMAT, __version__, libcst_version, list(sys.version_info[:2]), fingerprint, sorted(codes), _code_stamp()]
+    return digest(json.dumps(material, sort_keys=True, default=str).encode("utf-8"))
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def prepare_folder(folder: Path) -> None:
+    """Create the cache folder with a ``.gitignore`` that ignores it all (and a CACHEDIR.TAG)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        _write_atomic(ignore, b"# Automatically created by repro-lint.\n*\n")
+    tag = folder / "CACHEDIR.TAG"
+    if not tag.exists():
+        _write_atomic(
+            tag,
+            b"Signature: 8a477f597d28d172789f06886806bc55\n"
+            b"# This file is a cache directory tag created by repro-lint.\n",
+        )
+
+
+class ResultsCache:
+    """Cached findings of one configuration, by file."""
+
+    def __init__(self, folder: Path, key: str, root: Path) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / f"results-{key[:24]}.json"
+        self.root = Path(root)
+        self.entries: Dict[str, Dict[str, Any]] = self._load()
+        self.updates: Dict[str, Dict[str, Any]] = {}
+
+    @classmethod
+    def open(cls, settings: Any, codes: Sequence[str], folder: Optional[Path] = None) -> "ResultsCache":
+        """The cache of ``settings`` + ``codes``, in ``folder`` (default: ``<root>/.repro_lint_cache``)."""
+        folder = Path(folder) if folder is not None else Path(settings.root) / CACHE_DIR
+        return cls(folder, run_key(settings.fingerprint(), codes), settings.root)
+
+    def _load(self) -> Dict[str, Dict[str, Any]]:
+        try:
+            with open(self.path, "rb") as handle:
+                data = json.loads(handle.read())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
+            return {}
+        return data["files"]
+
+    def key_of(self, path: Path) -> str:
+        """Entries are keyed by path relative to the root (absolute outside it)."""
+        absolute = os.path.abspath(path)
+        try:
+            return Path(absolute).relative_to(self.root).as_posix()
+        except ValueError:
+            return absolute
+
+    # -- reading -------------------------------------------------------------------------
+    def lookup(self, key: str, content: str, module: str) -> Optional[Dict[str, Any]]:
+        """The entry for ``key`` if it was written for this content and module name (its
+        dependencies still have to be checked: :meth:`entry_dependencies`)."""
+        entry = self.entries.get(key)
+        if not isinstance(entry, dict) or entry.get("h") != content or entry.get("m") != module:
+            return None
+        return entry
+
+    @staticmethod
+    def entry_dependencies(entry: Dict[str, Any]) -> Dict[str, Optional[str]]:
+        deps = entry.get("d") or {}
+        return deps if isinstance(deps, dict) else {"": "invalid"}
+
+    @staticmethod
+    def diagnostics(entry: Dict[str, Any], shown: str) -> Optional[List[Diagnostic]]:
+        """The entry's findings with ``shown`` as their path; None if the entry is malformed."""
+        try:
+            return [Diagnostic.from_dict({**item, "path": shown}) for item in entry["r"]]
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+
+    # -- writing -------------------------------------------------------------------------
+    def store(
+        self,
+        key: str,
+        content: str,
+        module: str,
+        parsed: bool,
+        diagnostics: Sequence[Diagnostic],
+        dependencies: Dict[str, Optional[str]],
+    ) -> None:
+        findings = []
+        for diag in diagnostics:
+            item = diag.to_dict()
+            del item["path"]
+            findings.append(item)
+        entry: Dict[str, Any] = {"h": content, "m": module, "p": parsed, "r": findings}
+        if dependencies:
+            entry["d"] = dependencies
+        self.updates[key] = entry
+
+    def save(self) -> None:
+        """Merge this run's entries into the file on disk (re-read now: another run may have
+        written since) and replace it atomically. Entries of files that no longer exist are
+        dropped. Never raises for an unwritable cache: it is only a cache."""
+        if not self.updates:
+            return
+        try:
+            prepare_folder(self.folder)
+            merged = self._load()
+            merged.update(self.updates)
+            for key in [k for k in merged if k not in self.updates]:
+                if not os.path.exists(self.root / key):  # absolute keys join to themselves
+                    del merged[key]
+            data = json.dumps({"format": FORMAT, "files": merged}, separators=(",", ":"), sort_keys=True)
+            _write_atomic(self.path, data.encode("utf-8"))
+        except OSError:
+            return
+        self.entries = merged
+        self.updates = {}

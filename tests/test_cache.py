@@ -1,0 +1,217 @@
+"""The results cache never changes what is found: the same findings as a ``--jobs 1
+--no-cache`` run, cold or warm, in parallel or not, also after a helper file changes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Tuple
+
+import libcst as cst
+import pytest
+
+from conftest import REPO, run_cli, write
+from repro_lint import engine
+from repro_lint.cache import CACHE_DIR, ResultsCache
+from repro_lint.config import Settings
+from repro_lint.context import ProjectContext
+from repro_lint.engine import Linter, lint_files
+from repro_lint.rules.base import RULES, Rule
+
+TREE = {
+    "train.py": """\
+        import torch
+        import torch.nn.functional as F
+        from torch.backends import cudnn
+        import helpers
+
+        cudnn.benchmark = True
+        cudnn.deterministc = True
+
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return F.dropout(x, 0.5)
+
+
+        if __name__ == "__main__":
+            helpers.set_seed(0)
+        """,
+    "helpers.py": """\
+        import torch
+
+
+        def set_seed(seed):
+            torch.manual_seed(seed)
+        """,
+    "clean.py": "x = 1\n",
+    "broken.py": "def f(:\n",
+}
+
+
+def _findings(results) -> List[Tuple]:
+    return sorted((d.path, d.start, d.code, d.message) for r in results for d in r.diagnostics)
+
+
+@pytest.fixture
+def seeding_helper_rule():
+    """A rule that asks the project context about another file (as the seeding rules do):
+    it reports calls to project functions that seed torch."""
+
+    class CallsSeedingHelper(Rule):
+        code = "RPL998"
+        name = "calls-seeding-helper"
+        message = "{name}() seeds torch"
+        triggers = ("set_seed",)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            qualified = self.qualify(node.func)
+            found = self.file.project.resolve_function(qualified) if qualified else None
+            if found and "torch.manual_seed" in found[1].calls:
+                self.report(node, name=qualified)
+
+    yield CallsSeedingHelper.code
+    RULES.pop(CallsSeedingHelper.code)
+
+
+def test_cold_warm_parallel_and_serial_runs_agree_also_after_a_helper_changes(
+    tmp_path: Path, seeding_helper_rule: str, monkeypatch
+):
+    write(tmp_path, TREE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine, "POOL_MIN_WORK", 0)  # use the pool even for this small tree
+    settings = Settings(root=tmp_path, extend_select=[seeding_helper_rule])
+    files = sorted(tmp_path.glob("*.py"))
+
+    def run(jobs: int, cached: bool):
+        linter = Linter(settings, ProjectContext(settings, files))
+        cache = ResultsCache.open(settings, linter.codes) if cached else None
+        results = lint_files(linter, files, jobs=jobs, cache=cache)
+        assert not [e for r in results for e in r.errors]
+        return _findings(results)
+
+    reference = run(1, cached=False)
+    assert {code for *_, code, _ in reference} == {"RPL001", "RPL201", "RPL205", "RPL501", seeding_helper_rule}
+    assert run(2, cached=True) == reference  # cold: fills the cache
+    assert (tmp_path / CACHE_DIR / ".gitignore").read_text().splitlines()[-1] == "*"
+
+    def no_linting(*args, **kwargs):
+        raise AssertionError("a warm run on an unchanged tree must not lint any file")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(engine, "_lint_file", no_linting)
+        assert run(1, cached=True) == reference  # warm: only reads and hashes
+        assert run(2, cached=True) == reference
+
+    # the helper no longer seeds: train.py is unchanged, but its findings depended on helpers.py
+    (tmp_path / "helpers.py").write_text("def set_seed(seed):\n    pass\n", encoding="utf-8")
+    changed = run(1, cached=False)
+    assert seeding_helper_rule not in {code for *_, code, _ in changed}
+    assert run(2, cached=True) == changed
+    assert run(2, cached=True) == changed
+    # and a helper that disappears is a change too
+    (tmp_path / "helpers.py").unlink()
+    files.remove(tmp_path / "helpers.py")
+    assert run(2, cached=True) == run(1, cached=False)
+
+
+def test_a_changed_file_is_linted_again_and_the_cache_is_really_read(tmp_path: Path, monkeypatch):
+    write(tmp_path, TREE)
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path)
+    files = sorted(tmp_path.glob("*.py"))
+    linter = Linter(settings, ProjectContext(settings, files))
+    lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    # doctor one cached message: a warm run shows it, which proves the answer came from the cache
+    cache_file = next((tmp_path / CACHE_DIR).glob("results-*.json"))
+    data = json.loads(cache_file.read_text())
+    data["files"]["train.py"]["r"][0]["message"] = "from the cache"
+    cache_file.write_text(json.dumps(data))
+    results = lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    assert "from the cache" in [d.message for r in results for d in r.diagnostics]
+    # once train.py changes, it is linted afresh
+    (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text() + "\n# edited\n")
+    results = lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    assert "from the cache" not in [d.message for r in results for d in r.diagnostics]
+
+
+def _check(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    return run_cli(["check", ".", "--output-format", "json", *args], cwd=tmp_path)
+
+
+def test_cli_cached_runs_print_what_an_uncached_serial_run_prints(tmp_path: Path):
+    write(tmp_path, {**TREE, "pyproject.toml": "[tool.repro-lint]\n"})
+    reference = _check(tmp_path, "--jobs", "1", "--no-cache")
+    assert reference.returncode == 1 and json.loads(reference.stdout)
+    assert not (tmp_path / CACHE_DIR).exists()  # --no-cache writes nothing
+    cold = _check(tmp_path, "--jobs", "2")
+    warm = _check(tmp_path, "--jobs", "2")
+    assert (tmp_path / CACHE_DIR / ".gitignore").is_file()
+    assert cold.stdout == warm.stdout == reference.stdout
+    assert cold.returncode == warm.returncode == 1
+    # a different selection is a different cache: never answered from the other one
+    only = _check(tmp_path, "--select", "RPL201")
+    assert {d["code"] for d in json.loads(only.stdout)} == {"RPL201"}
+    assert _check(tmp_path, "--jobs", "2").stdout == reference.stdout
+
+
+def test_cli_cache_dir_option(tmp_path: Path):
+    write(tmp_path, {"project/train.py": TREE["train.py"], "project/pyproject.toml": "[tool.repro-lint]\n"})
+    elsewhere = tmp_path / "elsewhere"
+    result = run_cli(["project", "--cache-dir", str(elsewhere)], cwd=tmp_path)
+    assert result.returncode == 1
+    assert list(elsewhere.glob("results-*.json")) and not (tmp_path / "project" / CACHE_DIR).exists()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"\x00\x01 not json",
+        b'{"format": 1, "files": {"train.py": {"h": 1, "m": [], "r": "x"}}}',
+        b'{"format": 1, "files": []}',
+        b"",
+    ],
+)
+def test_a_corrupt_cache_is_ignored_and_replaced(tmp_path: Path, damage: bytes):
+    write(tmp_path, {**TREE, "pyproject.toml": "[tool.repro-lint]\n"})
+    reference = _check(tmp_path, "--no-cache")
+    _check(tmp_path)
+    for cache_file in (tmp_path / CACHE_DIR).glob("results-*.json"):
+        cache_file.write_bytes(damage)
+    (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text() + "\n")  # forces a write
+    again = _check(tmp_path)
+    assert again.stdout == reference.stdout and again.returncode == 1
+    (cache_file,) = (tmp_path / CACHE_DIR).glob("results-*.json")
+    assert "train.py" in json.loads(cache_file.read_text())["files"]
+
+
+def test_a_malformed_entry_with_the_right_hash_is_ignored(tmp_path: Path, monkeypatch):
+    write(tmp_path, TREE)
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path)
+    files = sorted(tmp_path.glob("*.py"))
+    linter = Linter(settings, ProjectContext(settings, files))
+    reference = _findings(lint_files(linter, files, jobs=1))
+    lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    cache_file = next((tmp_path / CACHE_DIR).glob("results-*.json"))
+    data = json.loads(cache_file.read_text())
+    data["files"]["train.py"]["r"] = [{"code": "RPL201"}]  # right hash, unusable findings
+    cache_file.write_text(json.dumps(data))
+    assert _findings(lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))) == reference
+
+
+def test_concurrent_runs_leave_a_valid_cache(tmp_path: Path):
+    files = {f"pkg/mod{i}.py": TREE["train.py"].replace("set_seed(0)", f"set_seed({i})") for i in range(30)}
+    write(tmp_path, {**files, "pyproject.toml": "[tool.repro-lint]\n"})
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    command = [sys.executable, "-m", "repro_lint", ".", "--output-format", "json", "--jobs", "1"]
+    runs = [subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(4)]
+    outputs = [run.communicate(timeout=300)[0] for run in runs]
+    assert len(set(outputs)) == 1 and all(run.returncode == 1 for run in runs)
+    (cache_file,) = (tmp_path / CACHE_DIR).glob("results-*.json")
+    assert len(json.loads(cache_file.read_text())["files"]) == 30
+    assert not list((tmp_path / CACHE_DIR).glob(".*.tmp"))  # no temporary file left behind
+    assert _check(tmp_path, "--jobs", "1").stdout == _check(tmp_path, "--no-cache").stdout

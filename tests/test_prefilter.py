@@ -1,0 +1,292 @@
+"""The text prefilter, the fast parse and the traversal change how much work is done, never
+what is found: the same findings with and without the prefilter on real code, the same tree
+as ``libcst.parse_module``, every node visited in source order with the right ancestors."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import libcst as cst
+import pytest
+
+from repro_lint.config import Settings
+from repro_lint.context import ProjectContext
+from repro_lint.engine import FileResult, Linter, _walk, lint_files, parse_module
+from repro_lint.rulebook import examples, read_page
+from repro_lint.rules import all_rules
+from repro_lint.rules.base import FileContext, Rule
+from repro_lint.names import ImportTable
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)  # finds the package without importing it
+    assert spec is not None and spec.submodule_search_locations, f"{name} is not installed"
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def real_files() -> List[Path]:
+    """A representative slice of real code: the parts of torch that mention the rules' words
+    (dropout modules, functional, cudnn/cuda backends, data loading) and some of LibCST."""
+    files: List[Path] = []
+    if importlib.util.find_spec("torch") is not None:
+        torch = _package_dir("torch")
+        for pattern in ("nn/modules/*.py", "backends/**/*.py", "utils/data/*.py", "nn/functional.py",
+                        "nn/utils/*.py", "testing/_internal/py312_intrinsics.py"):
+            files.extend(sorted(torch.glob(pattern)))
+    files.extend(sorted(_package_dir("libcst").glob("_nodes/*.py")))
+    return files
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> List[Path]:
+    """Real files, the rule book's examples and the bundled example, plus edge cases."""
+    folder = tmp_path_factory.mktemp("corpus")
+    files = list(real_files())
+    for code in all_rules():
+        for example in examples(read_page(code) or ""):
+            path = folder / f"{code}_{example.kind}_{example.line}.py"
+            path.write_text(example.code, encoding="utf-8")
+            files.append(path)
+    files.extend(sorted((REPO / "examples").glob("**/*.py")))
+    edge = {
+        "broken_without_triggers.py": "x = (1,\n",
+        "broken_with_triggers.py": "import torch\ntorch.backends.cudnn.benchmark = (\n",
+        "compiler_only_error.py": "return 1\n",  # CPython's compiler rejects it, its parser does not
+        "new_syntax.py": "def first[T](items: list[T]) -> T:\n    return items[0]\n",
+        "deep.py": "x = " + "(" * 300 + "1" + ")" * 300 + "\n",
+    }
+    for name, text in edge.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        files.append(folder / name)
+    assert len(files) > 100
+    return files
+
+
+def _findings(results: List[FileResult]) -> List[Tuple]:
+    return sorted((d.path, d.start, d.end, d.code, d.message, d.fix) for r in results for d in r.diagnostics)
+
+
+@pytest.fixture(scope="module")
+def unfiltered(corpus: List[Path]) -> List[FileResult]:
+    settings = Settings(root=REPO, select=["ALL"])
+    without = Linter(settings, ProjectContext(settings, corpus), prefilter=False)
+    return [without.lint_path(p) for p in corpus]
+
+
+def test_same_findings_with_and_without_the_prefilter(corpus: List[Path], unfiltered: List[FileResult]):
+    settings = Settings(root=REPO, select=["ALL"])
+    with_prefilter = Linter(settings, ProjectContext(settings, corpus))
+    filtered = [with_prefilter.lint_path(p) for p in corpus]
+    assert not [e for r in filtered + unfiltered for e in r.errors]
+    assert _findings(filtered) == _findings(unfiltered)
+    # the prefilter did skip work, and the corpus does exercise the rules
+    assert sum(r.parsed for r in filtered) < sum(r.parsed for r in unfiltered)
+    found_codes = {d.code for r in unfiltered for d in r.diagnostics}
+    assert {"RPL001", "RPL201", "RPL205", "RPL501"} <= found_codes
+
+
+def test_every_finding_comes_from_a_file_with_one_of_its_rules_trigger_words(corpus: List[Path], unfiltered: List[FileResult]):
+    """The per-rule form of the prefilter's soundness: a rule runs on a file only when one of
+    its own trigger words is in it, so every finding of an unfiltered run must be in a file
+    containing one of that rule's words (a missing word shows up here, even when another
+    rule's word happens to let the file through the file-level filter)."""
+    rules = all_rules()
+    for path, result in zip(corpus, unfiltered):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for diag in result.diagnostics:
+            if diag.code == "RPL001":
+                continue
+            words = rules[diag.code].triggers
+            assert any(w in text for w in words), f"{diag.code} fired in {path} without any of {words}"
+
+
+def test_rpl001_is_decided_by_libcst_when_cpython_disagrees(tmp_path: Path):
+    settings = Settings(root=tmp_path)
+    linter = Linter(settings)
+    path = tmp_path / "generic.py"
+    path.write_text("def first[T](items: list[T]) -> T:\n    return items[0]\n", encoding="utf-8")
+    assert linter.lint_path(path).diagnostics == []  # LibCST parses PEP 695 on any Python
+    path.write_text("def f(:\n    pass\n", encoding="utf-8")
+    (diag,) = linter.lint_path(path).diagnostics
+    assert diag.code == "RPL001" and diag.line == 1  # CPython's words and position
+
+
+def test_parallel_run_gives_the_in_process_findings(corpus: List[Path]):
+    settings = Settings(root=REPO, select=["ALL"])
+    serial = lint_files(Linter(settings, ProjectContext(settings, corpus)), corpus, jobs=1)
+    parallel = lint_files(Linter(settings, ProjectContext(settings, corpus)), corpus, jobs=2)
+    assert [r.path for r in parallel] == [r.path for r in serial]
+    assert _findings(parallel) == _findings(serial)
+
+
+# -- the parse --------------------------------------------------------------------------------
+
+TRICKY = [
+    "# leading comment\n\nimport os\n\n\n# between\n@decorator\n# inside decorators\ndef f():\n    x = 1\n    # indented trailing\n\n# dedented\nclass C:\n    pass\n# at the end\n",
+    "a = 1; b = 2\nc = 3\n",
+    "x = 1 + \\\n    2\ny = 3\n",
+    "x = 1\r\ny = 2\r\n\r\nz = 3",
+    "if x:\n    pass\nelse:\n    pass\n\f\nz = 1\n",
+    '"""doc"""\nfrom __future__ import annotations\ns = """\ndef not_code():\n    pass\n"""\ndef g():\n    return s\n',
+    "\n\n\n",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_statement_group_parse_is_the_whole_file_parse(text: str):
+    for chunk_size in (1, 8, 30):
+        module = parse_module(text, chunked_above=0, chunk_size=chunk_size)
+        assert module.code == text
+        assert module.deep_equals(cst.parse_module(text))
+
+
+def test_statement_group_parse_on_real_files():
+    files = [p for p in real_files() if p.stat().st_size > 20_000][:5]
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        module = parse_module(text, chunked_above=0, chunk_size=4096)
+        assert module.code == text, path
+        assert module.deep_equals(cst.parse_module(text)), path
+
+
+def test_parse_errors_are_the_same_as_libcsts():
+    for text in ("x = (1,\n", "def f(:\n", "a = 1\nb = \n" * 50):
+        with pytest.raises(cst.ParserSyntaxError):
+            parse_module(text, chunked_above=0, chunk_size=8)
+
+
+def test_parser_nodes_are_validated_again_after_the_parse():
+    parse_module("x = 1\n")
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not an identifier")
+
+
+# -- the traversal ----------------------------------------------------------------------------
+
+
+class _Everything(cst.CSTVisitor):
+    """LibCST's own traversal, recording (node, parent) for the node types rules see."""
+
+    def __init__(self) -> None:
+        self.stack: List[cst.CSTNode] = []
+        self.seen: List[Tuple[int, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.Call, cst.Attribute, cst.Assign, cst.FunctionDef, cst.ClassDef, cst.Arg)):
+            self.seen.append((id(node), id(self.stack[-1]) if self.stack else 0))
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+
+def test_the_traversal_visits_in_source_order_with_each_nodes_parent():
+    path = next(p for p in real_files() if p.name == "functional.py" or p.name == "expression.py")
+    module = cst.parse_module(path.read_text(encoding="utf-8"))
+    seen: List[Tuple[int, int]] = []
+    left: Dict[int, int] = {}
+
+    class Recorder(Rule):
+        def __init__(self, file: FileContext) -> None:
+            super().__init__(file)
+
+        def _record(self, node: cst.CSTNode) -> None:
+            parent = self.file.ancestors[-1] if self.file.ancestors else None
+            seen.append((id(node), id(parent) if parent is not None else 0))
+
+        visit_Call = visit_Attribute = visit_Assign = visit_FunctionDef = visit_ClassDef = visit_Arg = _record
+
+        def leave_Call(self, node: cst.Call) -> None:
+            left[id(node)] = len(seen)
+
+    file = FileContext(str(path), "", module, ImportTable("m", False), Settings(root=REPO), None)  # type: ignore[arg-type]
+    _walk(module, file, [Recorder(file)], lambda rule, exc: (_ for _ in ()).throw(exc))
+    reference = _Everything()
+    module.visit(reference)
+    assert seen == reference.seen
+    assert len(left) == sum(1 for node_id, _ in seen if node_id in left)  # every Call was left once
+
+
+def test_statement_group_parse_keeps_the_files_first_indentation():
+    text = "import os\n\n\ndef f():\n\treturn 1\n"
+    module = parse_module(text, chunked_above=0, chunk_size=4)
+    assert module.default_indent == "\t" and module.deep_equals(cst.parse_module(text))
+
+
+def test_a_failing_statement_group_parse_falls_back_to_the_whole_file(monkeypatch):
+    """Positions in an error from one group would be relative to the group: the whole file is
+    parsed instead, so errors carry their real position (and a good file still parses)."""
+    from repro_lint import engine
+
+    def failing(text, chunk_size):
+        raise cst.ParserSyntaxError("in a group", lines=["x"], raw_line=1, raw_column=0)
+
+    monkeypatch.setattr(engine, "_parse_in_chunks", failing)
+    good = "a = 1\n" * 50
+    assert parse_module(good, chunked_above=0, chunk_size=16).deep_equals(cst.parse_module(good))
+    bad = "a = 1\n" * 50 + "b = (\n"
+    with pytest.raises(cst.ParserSyntaxError) as caught:
+        parse_module(bad, chunked_above=0, chunk_size=16)
+    assert caught.value.raw_line > 50
+
+
+def test_validation_comes_back_when_threads_parse_at_once():
+    import threading
+
+    texts = ["x = 1\n" * 2000] * 6
+    threads = [threading.Thread(target=parse_module, args=(t,)) for t in texts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("not an identifier")
+
+
+# -- positions --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    TRICKY[:5]
+    + [
+        "def f(\n    a,\n    b=1,\n):\n    '''doc'''\n    return a  # c\n",
+        "x = f'{a!r:>{w}}' + \"é\" * 3\r\nif x:\r\n\tpass\r\n",
+        "class C(B, metaclass=M):\n    @property\n    def p(self): return 1\n\n\n\n",
+        "x = 1",
+    ],
+)
+def test_positions_are_libcsts(text: str):
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from repro_lint.engine import node_positions
+
+    module = cst.parse_module(text)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    where = node_positions(module, text)
+    for node, rng in expected.items():
+        assert where(node) == ((rng.start.line, rng.start.column), (rng.end.line, rng.end.column)), node
+
+
+def test_positions_are_libcsts_on_real_files():
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from repro_lint.engine import node_positions
+
+    for path in [p for p in real_files() if p.stat().st_size > 20_000][:3]:
+        text = path.read_text(encoding="utf-8")
+        module = cst.parse_module(text)
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        where = node_positions(module)
+        mismatches = [
+            node for node, rng in expected.items()
+            if where(node) != ((rng.start.line, rng.start.column), (rng.end.line, rng.end.column))
+        ]
+        assert not mismatches, (path, mismatches[:3])
