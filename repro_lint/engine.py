@@ -39,7 +39,7 @@ from .noqa import Suppressions, parse_suppressions
 from .rules import all_rules
 from .rules.base import FileContext, NodeEdit, PendingReport, Rule
 from .rules.suppression import unused_noqa
-from .source import Source, SourceError, read_source, too_large
+from .source import Source, SourceError, decode, read_source, too_large
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cache import ResultsCache

@@ -424,6 +424,17 @@ class FixRun:
         return [e for f in self.files for e in list(f.result.errors) + f.errors]
 
 
+def _work(files: Sequence[Path], file_cost: int) -> int:
+    """The engine's cost model: bytes to parse plus a fixed cost per file."""
+    total = 0
+    for path in files:
+        try:
+            total += path.stat().st_size + file_cost
+        except OSError:
+            total += file_cost
+    return total
+
+
 def fix_files(
     linter: Linter,
     files: Sequence[Path],
@@ -435,13 +446,13 @@ def fix_files(
     jobs: Optional[int] = None,
 ) -> FixRun:
     """Fix ``files`` with ``jobs`` processes (see :func:`repro_lint.engine.lint_files`)."""
-    from .engine import POOL_THRESHOLD, default_jobs
+    from .engine import FILE_COST, POOL_MIN_WORK, default_jobs
 
     options = {"unsafe": unsafe, "write": write, "diff": diff, "roots": roots}
     jobs = jobs or default_jobs()
     if any(rule.needs_project for rule in linter.rule_types):
         linter.project.prepare(files)
-    if jobs <= 1 or len(files) < POOL_THRESHOLD:
+    if jobs <= 1 or len(files) < 2 or _work(files, FILE_COST) < POOL_MIN_WORK:
         return FixRun([fix_path(linter, f, **options) for f in files])
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

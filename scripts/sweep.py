@@ -16,7 +16,6 @@ import argparse
 import collections
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess

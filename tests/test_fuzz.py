@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import hypothesmith
 import libcst as cst
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import REPO

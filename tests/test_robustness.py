@@ -4,7 +4,6 @@ nothing crashes, nothing of the user's code is ever executed."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -212,7 +211,7 @@ def test_linting_never_executes_or_imports_the_code(tmp_path: Path):
             "__main__.py": payload,
             "pkg/__init__.py": payload,
             "train.py": "from pkg import evil\nimport evil\nif __name__ == '__main__':\n    evil.run()\n",
-            "pyproject.toml": f"[tool.repro-lint]\nentry-points = ['*.py']\n",
+            "pyproject.toml": "[tool.repro-lint]\nentry-points = ['*.py']\n",
         },
     )
     proc = run_cli([".", "--select", "ALL"], tmp_path)
