@@ -215,3 +215,35 @@ def test_concurrent_runs_leave_a_valid_cache(tmp_path: Path):
     assert len(json.loads(cache_file.read_text())["files"]) == 30
     assert not list((tmp_path / CACHE_DIR).glob(".*.tmp"))  # no temporary file left behind
     assert _check(tmp_path, "--jobs", "1").stdout == _check(tmp_path, "--no-cache").stdout
+
+
+def test_cli_warm_run_sees_that_a_seeding_helper_stopped_seeding(tmp_path: Path):
+    """The real seeding rules through the CLI: train.py never changes, but whether it is
+    seeded lives in helpers.py, so a warm run must lint it again once helpers.py changes."""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.repro-lint]\n",
+            "helpers.py": "import torch\n\n\ndef set_seed(seed):\n    torch.manual_seed(seed)\n",
+            "train.py": """\
+                import torch
+                import helpers
+
+
+                def main():
+                    helpers.set_seed(0)
+                    model = torch.nn.Linear(4, 2)
+                    print(model(torch.zeros(1, 4)))
+
+
+                if __name__ == "__main__":
+                    main()
+                """,
+        },
+    )
+    assert _check(tmp_path).stdout.strip() == "[]"  # cold: seeded through the helper
+    assert _check(tmp_path).stdout.strip() == "[]"  # warm
+    (tmp_path / "helpers.py").write_text("def set_seed(seed):\n    pass\n", encoding="utf-8")
+    warm = _check(tmp_path)
+    assert [(Path(d["filename"]).name, d["code"]) for d in json.loads(warm.stdout)] == [("train.py", "RPL101")]
+    assert warm.stdout == _check(tmp_path, "--no-cache", "--jobs", "1").stdout
