@@ -479,6 +479,7 @@ class Linter:
         self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.trigger_words(settings)}))
         self.trigger = _pattern(self.words)
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
+        self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
         self._per_file = [
             (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
             for pattern, codes in settings.per_file_ignores.items()
@@ -515,20 +516,30 @@ class Linter:
         return kept
 
     # -- one file --------------------------------------------------------------------------
-    def needs_parse(self, text: str) -> bool:
-        """Can a selected rule fire on ``text``? (False: no trigger word occurs in it.)"""
+    def needs_parse(self, text: str, path: Optional[str] = None) -> bool:
+        """Can a selected rule fire on ``text``? (False: no trigger word occurs in it, or only
+        entry-point rules could fire and ``path`` is not an entry point.)"""
         if not self.prefilter:
             return True
         if len(self.words) <= _SUBSTRING_SEARCH_WORDS:
-            return any(word in text for word in self.words)
-        return self.trigger is not None and self.trigger.search(text) is not None
+            found = any(word in text for word in self.words)
+        else:
+            found = self.trigger is not None and self.trigger.search(text) is not None
+        if not found or path is None or not self._entry_only:
+            return found
+        return bool(self.rules_for(text, path))
 
-    def rules_for(self, text: str) -> List[Type[Rule]]:
-        """The selected rules that can fire on ``text``: those with a trigger word in it."""
+    def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
+        """The selected rules that can fire on ``text``: those with a trigger word in it (and,
+        given ``path``, without the entry-point rules when it is not an entry point)."""
         if not self.prefilter:
             return list(self.rule_types)
         present = {word for word in self.words if word in text}
-        return [rule_type for rule_type, words in self._rule_words if not present.isdisjoint(words)]
+        rules = [rule_type for rule_type, words in self._rule_words if not present.isdisjoint(words)]
+        if path is not None and any(rule.entry_points_only for rule in rules):
+            if not self.project.is_entry_point(path, text):
+                rules = [rule for rule in rules if not rule.entry_points_only]
+        return rules
 
     def lint_path(self, path: Path, keep_source: bool = False) -> FileResult:
         shown = display_path(path)
@@ -545,7 +556,7 @@ class Linter:
         text = source.text
         limit = self.settings.max_file_size
         oversized = len(text) > limit and len(source.encode(text)) > limit
-        if not self.needs_parse(text):
+        if not self.needs_parse(text, path):
             # no rule can fire; a huge file is not even syntax-checked (ast is slow on it too)
             result = FileResult(path) if oversized else self._check_syntax_only(path, text)
         elif oversized:
@@ -614,7 +625,7 @@ class Linter:
         names = ImportTable(name, is_package)
         project = self.project
         file = FileContext(path, text, module, names, self.settings, project)
-        rules = [rule_type(file) for rule_type in self.rules_for(text)]
+        rules = [rule_type(file) for rule_type in self.rules_for(text, path)]
 
         def on_error(rule: Rule, exc: BaseException) -> None:
             frame = traceback.extract_tb(exc.__traceback__)[-1]
@@ -826,7 +837,7 @@ class _Run:
             text = decode(data).text
         except SourceError:
             text = None  # reported by the worker; cheap
-        if text is None or self.linter.needs_parse(text):
+        if text is None or self.linter.needs_parse(text, str(self.files[index])):
             self.parse.append((index, len(data)))
         else:
             self.check.append((index, len(data)))

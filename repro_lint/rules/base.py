@@ -107,6 +107,9 @@ class Rule:
     triggers: ClassVar[Tuple[str, ...]] = ()
     #: rules that only make sense with the whole project in view (entry points, helpers)
     needs_project: ClassVar[bool] = False
+    #: fires only in entry points: the engine asks the project context (a cheap ``ast`` check)
+    #: before it parses a file with LibCST for this rule alone
+    entry_points_only: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -276,6 +276,7 @@ class _EntryPointRule(_SeedingRule):
     ``entry-points`` globs: then it needs ``import`` to reach any generator or device."""
 
     triggers = ENTRY_WORDS
+    entry_points_only = True
     fix = SAFE
     fix_message = "Insert the setup block (seed everything, deterministic algorithms on)"
 
