@@ -37,7 +37,7 @@ from .discovery import display_path
 from .names import ImportTable
 from .noqa import Suppressions, parse_suppressions
 from .rules import all_rules
-from .rules.base import FileContext, NodeEdit, PendingReport, Rule
+from .rules.base import FileContext, NodeEdit, PendingReport, Rule, mentions
 from .rules.suppression import unused_noqa
 from .source import Source, SourceError, decode, read_source, too_large
 
@@ -54,6 +54,60 @@ UNUSED_NOQA = "RPL002"
 CHUNKED_ABOVE = 384 * 1024
 #: the size of one group (a single statement larger than this is one group of its own)
 CHUNK_SIZE = 128 * 1024
+#: a top-level statement at least this long that only binds literal data (a table of numbers
+#: and strings, as generated code holds) is kept as its text, not parsed: no rule looks inside
+#: such a statement, and LibCST would need over a gigabyte per megabyte of it
+VERBATIM_ABOVE = 64 * 1024
+
+
+@dataclass(frozen=True)
+class VerbatimStatement(cst.BaseStatement):
+    """A top-level statement kept as its source text (see :data:`VERBATIM_ABOVE`): code
+    generation writes it back unchanged, so the module's code and every position after it
+    are those of a full parse; rules see a statement without children."""
+
+    code: str
+    leading_lines: Sequence[cst.EmptyLine] = ()
+
+    def _visit_and_replace_children(self, visitor: Any) -> "VerbatimStatement":
+        from libcst._nodes.internal import visit_sequence
+
+        return VerbatimStatement(code=self.code, leading_lines=visit_sequence(self, "leading_lines", self.leading_lines, visitor))
+
+    def _codegen_impl(self, state: CodegenState) -> None:
+        for line in self.leading_lines:
+            line._codegen(state)
+        with state.record_syntactic_position(self):
+            state.add_token(self.code)
+
+
+#: literal data: constants, containers of them, signs, and names read as values (``torch.float16``)
+_LITERAL_NODES = (
+    ast.Constant, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd, ast.Name, ast.Attribute,
+)
+_ANNOTATION_NODES = (ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.Constant, ast.Load, ast.BinOp, ast.BitOr)
+
+
+def _only(node: Optional[ast.AST], kinds: Tuple[type, ...]) -> bool:
+    return node is None or all(isinstance(child, kinds) for child in ast.walk(node))
+
+
+def _binds_only_literals(stmt: ast.stmt) -> bool:
+    """``NAME = <literal>``, ``NAME: <type> = <literal>`` or a bare literal: numbers, strings,
+    names read as values, and dicts, lists, tuples and sets of them (nothing is called,
+    subscripted, computed or assigned inside it)."""
+    if isinstance(stmt, ast.Assign):
+        return all(isinstance(t, ast.Name) for t in stmt.targets) and _only(stmt.value, _LITERAL_NODES)
+    if isinstance(stmt, ast.AnnAssign):
+        return (
+            isinstance(stmt.target, ast.Name)
+            and stmt.value is not None
+            and _only(stmt.annotation, _ANNOTATION_NODES)
+            and _only(stmt.value, _LITERAL_NODES)
+        )
+    if isinstance(stmt, ast.Expr):
+        return _only(stmt.value, _LITERAL_NODES)
+    return False
 
 
 class _ParserOutput:
@@ -138,10 +192,16 @@ def parse_module(text: str, chunked_above: int = CHUNKED_ABOVE, chunk_size: int 
         return cst.parse_module(text)
 
 
-def _chunk_offsets(text: str, chunk_size: int) -> Optional[List[int]]:
+def _first_line(stmt: ast.stmt) -> int:
+    return min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+
+
+def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict[int, int]]]:
     """Offsets where the text may be cut between top-level statements (so that every piece
-    is a module of its own), about ``chunk_size`` apart. None when the text does not parse
-    with ``ast`` (newer syntax than this Python's, or an error): then it is parsed whole."""
+    is a module of its own), about ``chunk_size`` apart; and the pieces that hold one large
+    literal-data statement alone, to keep verbatim (see :data:`VERBATIM_ABOVE`): their start
+    and the end of the statement's last line. None when the text does not parse with
+    ``ast`` (newer syntax than this Python's, or an error): then it is parsed whole."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -150,30 +210,47 @@ def _chunk_offsets(text: str, chunk_size: int) -> Optional[List[int]]:
         return None
     from .source import line_offsets
 
-    lines = line_offsets(text)
+    lines = line_offsets(text) + [len(text)]
     cuts = [0]
+    verbatim: Dict[int, int] = {}
     last_end = 0
-    for stmt in tree.body:
-        first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+    body = tree.body
+    for number, stmt in enumerate(body):
+        first = _first_line(stmt)
+        end = stmt.end_lineno or stmt.lineno
         if last_end and first > last_end:
             offset = lines[first - 1]
-            if offset - cuts[-1] >= chunk_size and len(text) - offset >= chunk_size // 2:
+            following = _first_line(body[number + 1]) if number + 1 < len(body) else None
+            if following is not None and following > end and lines[end] - offset >= VERBATIM_ABOVE and _binds_only_literals(stmt):
+                # alone in its piece, with the comment and blank lines up to the next statement
+                if offset > cuts[-1]:
+                    cuts.append(offset)
+                verbatim[offset] = lines[end]
+                cuts.append(lines[following - 1])
+            elif offset > cuts[-1] and offset - cuts[-1] >= chunk_size and len(text) - offset >= chunk_size // 2:
                 cuts.append(offset)
-        last_end = max(last_end, stmt.end_lineno or stmt.lineno)
-    return cuts if len(cuts) > 1 else None
+        last_end = max(last_end, end)
+    return (cuts, verbatim) if len(cuts) > 1 else None
 
 
 def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
-    cuts = _chunk_offsets(text, chunk_size)
-    if cuts is None:
+    found = _chunk_offsets(text, chunk_size)
+    if found is None:
         return None
+    cuts, verbatim = found
     cuts.append(len(text))
     first: Optional[cst.Module] = None
     body: List[cst.BaseStatement] = []
     pending: List[cst.EmptyLine] = []  # comment and blank lines waiting for the next statement
     pieces: List[cst.Module] = []
     for start, stop in zip(cuts, cuts[1:]):
-        piece = cst.parse_module(text[start:stop])
+        if start in verbatim:
+            end = verbatim[start]
+            after = cst.parse_module(text[end:stop])  # only comment and blank lines
+            statement = VerbatimStatement(text[start:end])
+            piece = after.with_changes(body=[statement], header=[], footer=[*after.header, *after.footer])
+        else:
+            piece = cst.parse_module(text[start:stop])
         pieces.append(piece)
         if first is None:
             first = piece
@@ -525,9 +602,7 @@ class Linter:
             found = any(word in text for word in self.words)
         else:
             found = self.trigger is not None and self.trigger.search(text) is not None
-        if not found or path is None or not self._entry_only:
-            return found
-        return bool(self.rules_for(text, path))
+        return found and bool(self.rules_for(text, path))
 
     def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
         """The selected rules that can fire on ``text``: those with a trigger word in it (and,
@@ -535,7 +610,19 @@ class Linter:
         if not self.prefilter:
             return list(self.rule_types)
         present = {word for word in self.words if word in text}
-        rules = [rule_type for rule_type, words in self._rule_words if not present.isdisjoint(words)]
+        whole: Dict[str, bool] = {}
+
+        def found(word: str) -> bool:
+            if word not in whole:
+                whole[word] = mentions(text, word, True)
+            return whole[word]
+
+        rules = [
+            rule_type
+            for rule_type, words in self._rule_words
+            if not present.isdisjoint(words)
+            and (not rule_type.whole_words or any(found(word) for word in words & present))
+        ]
         if path is not None and any(rule.entry_points_only for rule in rules):
             if not self.project.is_entry_point(path, text):
                 rules = [rule for rule in rules if not rule.entry_points_only]

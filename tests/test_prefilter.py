@@ -95,13 +95,32 @@ def test_every_finding_comes_from_a_file_with_one_of_its_rules_trigger_words(cor
     containing one of that rule's words (a missing word shows up here, even when another
     rule's word happens to let the file through the file-level filter)."""
     rules = all_rules()
+    settings = Settings(root=REPO, select=["ALL"])
     for path, result in zip(corpus, unfiltered):
         text = path.read_text(encoding="utf-8", errors="replace")
         for diag in result.diagnostics:
             if diag.code == "RPL001":
                 continue
-            words = rules[diag.code].triggers
-            assert any(w in text for w in words), f"{diag.code} fired in {path} without any of {words}"
+            rule = rules[diag.code]
+            assert rule.triggered_by(text, settings), f"{diag.code} fired in {path} without any of {rule.triggers}"
+
+
+def test_whole_word_triggers_are_whole_identifiers_and_word_families_stay_substrings():
+    settings = Settings(root=REPO, select=["ALL"])
+    rules = all_rules()
+    pad = rules["RPL402"]  # F.pad, F.interpolate, ...: names written out whole
+    assert pad.whole_words and "pad" in pad.triggers
+    assert not pad.triggered_by("x = conv(padding=1)\ny = index_put_(a)\n", settings)
+    assert pad.triggered_by("y = F.pad(x, (1, 1), mode='reflect')\n", settings)
+    assert pad.triggered_by("from torch.nn.functional import pad as P\n", settings)
+    assert rules["RPL401"].triggered_by("x.index_put_(i, v, accumulate=True)\n", settings)
+    assert not rules["RPL401"].triggered_by("x.index_put_unrelated = 1\n", settings)
+    seeding = rules["RPL105"]  # ``seed`` stands for manual_seed, set_seed, seed_everything, ...
+    assert not seeding.whole_words and seeding.triggered_by("pl.seed_everything(0)\n", settings)
+    assert rules["RPL204"].triggered_by('os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":1:1"\n', settings)
+    linter = Linter(settings)
+    assert not linter.needs_parse("import torch\nconv = torch.nn.Conv2d(3, 8, 3, padding=1)\n")
+    assert [r.code for r in linter.rules_for("y = F.pad(x, (1, 1))\n")] == ["RPL402"]
 
 
 def test_rpl001_is_decided_by_libcst_when_cpython_disagrees(tmp_path: Path):
@@ -290,3 +309,84 @@ def test_positions_are_libcsts_on_real_files():
             if where(node) != ((rng.start.line, rng.start.column), (rng.end.line, rng.end.column))
         ]
         assert not mismatches, (path, mismatches[:3])
+
+
+# -- large literal tables are kept verbatim ------------------------------------------------------
+
+def _table_module(newline: str = "\n", value: str = "({i}, 'x{i}', torch.float16)", rows: int = 3000) -> str:
+    """A module holding a large literal table; 10,000 rows make it larger than CHUNKED_ABOVE."""
+    table = "".join(f"    {i}: {value.format(i=i)},  # row {i}{newline}" for i in range(rows))
+    return newline.join([
+        '"""Generated kernel table."""',
+        "import torch",
+        "",
+        "# the table: generated, do not edit",
+        "TABLE: dict[int, tuple] = {" + newline + table + "}  # end of table",
+        "# after the table",
+        "",
+        "",
+        "@decorator",
+        "def main():",
+        "    torch.backends.cudnn.benchmark = True",
+        "",
+        "",
+        'if __name__ == "__main__":',
+        "    main()",
+        "",
+    ])
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_large_literal_table_is_kept_verbatim_and_the_rest_is_the_whole_file_parse(newline: str):
+    from repro_lint.engine import VERBATIM_ABOVE, VerbatimStatement, node_positions
+
+    text = _table_module(newline)
+    assert len(text) > VERBATIM_ABOVE
+    module = parse_module(text, chunked_above=0)
+    whole = cst.parse_module(text)
+    assert module.code == text
+    kinds = [type(s) for s in module.body]
+    assert kinds.count(VerbatimStatement) == 1 and len(module.body) == len(whole.body)
+    table = kinds.index(VerbatimStatement)
+    for ours, theirs in zip(module.body, whole.body):
+        if not isinstance(ours, VerbatimStatement):
+            assert ours.deep_equals(theirs)
+    # the comment lines around the table belong where a whole parse puts them
+    assert module.body[table].leading_lines[-1].comment.value == "# the table: generated, do not edit"
+    assert module.body[table + 1].leading_lines[0].comment.value == "# after the table"
+    # positions after the table are those of the whole parse
+    assign = module.body[table + 1].body.body[0]
+    where = node_positions(module, text)
+    line = text.split(newline).index("    torch.backends.cudnn.benchmark = True") + 1
+    assert where(assign)[0] == (line, 4)
+
+
+def test_tables_that_compute_are_parsed_and_findings_after_a_table_are_found(tmp_path: Path):
+    from repro_lint.engine import CHUNKED_ABOVE, VerbatimStatement
+
+    computing = _table_module(value="f({i})")
+    assert not any(isinstance(s, VerbatimStatement) for s in parse_module(computing, chunked_above=0).body)
+    settings = Settings(root=tmp_path)
+    path = tmp_path / "kernels.py"
+    text = _table_module(rows=10_000)
+    assert len(text) > CHUNKED_ABOVE and any(isinstance(s, VerbatimStatement) for s in parse_module(text).body)
+    path.write_text(text, encoding="utf-8")
+    result = Linter(settings, ProjectContext(settings, [path])).lint_path(path)
+    line = text.splitlines().index("    torch.backends.cudnn.benchmark = True") + 1
+    assert ("RPL201", line) in [(d.code, d.line) for d in result.diagnostics]
+
+
+def test_fixing_a_file_with_a_verbatim_table_keeps_the_table(tmp_path: Path):
+    from repro_lint.fixer import fix_files
+
+    text = _table_module(rows=10_000)
+    path = tmp_path / "kernels.py"
+    path.write_text(text, encoding="utf-8")
+    settings = Settings(root=tmp_path)
+    fix_files(Linter(settings, ProjectContext(settings, [path])), [path], jobs=1)
+    fixed = path.read_text(encoding="utf-8")
+    assert fixed != text and "torch.backends.cudnn.benchmark = False" in fixed
+    start = text.index("TABLE")
+    table = text[start:text.index("# after the table")]
+    assert table in fixed
+    compile(fixed, str(path), "exec")

@@ -12,6 +12,8 @@ for files that reported something.
 
 from __future__ import annotations
 
+import functools
+import re
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
@@ -26,6 +28,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..context import ProjectContext
 
 RULES: Dict[str, Type["Rule"]] = {}
+
+
+@functools.lru_cache(maxsize=None)
+def _whole_word(word: str) -> "re.Pattern[str]":
+    return re.compile(r"(?<!\w)" + re.escape(word) + r"(?!\w)")
+
+
+def mentions(text: str, word: str, whole: bool) -> bool:
+    """Does ``text`` contain ``word`` (with ``whole``: as a whole identifier, not inside a
+    longer name: ``pad`` is not in ``padding``, ``put_`` is not in ``index_put_``)?"""
+    if word not in text:
+        return False
+    return not whole or _whole_word(word).search(text) is not None
 
 
 @dataclass
@@ -105,6 +120,11 @@ class Rule:
     fix_message: ClassVar[str] = ""
     #: a file that contains none of these words cannot produce this rule (text prefilter)
     triggers: ClassVar[Tuple[str, ...]] = ()
+    #: the trigger words are names the rule needs written out whole (a module, function,
+    #: class, keyword or environment variable name): then ``padding`` does not trigger ``pad``.
+    #: False where a word stands for a family of names (``seed`` for ``manual_seed``,
+    #: ``set_seed``, ``seed_everything``, ...)
+    whole_words: ClassVar[bool] = False
     #: rules that only make sense with the whole project in view (entry points, helpers)
     needs_project: ClassVar[bool] = False
     #: fires only in entry points: the engine asks the project context (a cheap ``ast`` check)
@@ -130,6 +150,11 @@ class Rule:
         """The prefilter words under ``settings``: :attr:`triggers`, plus what the configuration
         adds (e.g. the names of configured seeding helpers). Override only to add words."""
         return cls.triggers
+
+    @classmethod
+    def triggered_by(cls, text: str, settings: "Settings") -> bool:
+        """Does ``text`` contain one of this rule's trigger words (the prefilter's question)?"""
+        return any(mentions(text, word, cls.whole_words) for word in cls.trigger_words(settings))
 
     def __init__(self, file: FileContext) -> None:
         self.file = file

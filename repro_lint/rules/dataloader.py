@@ -222,6 +222,7 @@ class DataLoaderWorkerInitMissing(LoaderRule):
     fix = SAFE
     fix_message = "Pass worker_init_fn=seed_worker"
     triggers = ("DataLoader",)
+    whole_words = True
 
     def check_call(self, node: cst.Call) -> None:
         args = self.loader_args(node)
@@ -259,6 +260,7 @@ class ShuffleWithoutGenerator(LoaderRule):
     fix = SAFE
     fix_message = "Pass generator=make_generator({seed})"
     triggers = ("DataLoader", "RandomSampler", "random_split")
+    whole_words = True
 
     def check_call(self, node: cst.Call) -> None:
         args = self.loader_args(node)
@@ -298,6 +300,7 @@ class WorkerInitConstantSeed(LoaderRule):
         "(torch.initial_seed() % 2**32) or pass worker_init_fn=seed_worker from repro_lint.runtime"
     )
     triggers = ("worker_init_fn",)
+    whole_words = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
@@ -408,6 +411,7 @@ class DistributedSamplerWithoutSetEpoch(LoaderRule):
         "sampler.set_epoch(epoch) at the start of each epoch"
     )
     triggers = ("DistributedSampler",)
+    whole_words = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)

@@ -57,6 +57,7 @@ class CudnnBenchmarkEnabled(Rule):
     fix = SAFE
     fix_message = "Set cudnn.benchmark to False"
     triggers = ("benchmark", "cudnn")  # cudnn.flags(enabled, benchmark, ...) takes it by position
+    whole_words = True
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if not is_true(node.value):
@@ -102,6 +103,7 @@ class UnknownBackendFlag(Rule):
     fix = UNSAFE
     fix_message = "Assign {module}.{suggestion} instead"
     triggers = ("cudnn", "mkldnn", "matmul")
+    whole_words = True
 
     def _check(self, target: cst.Attribute) -> Optional[Tuple[str, str]]:
         module = self.qualify(target.value)
@@ -171,6 +173,7 @@ class CublasWorkspaceConfigMissing(Rule):
         "os.environ[\"CUBLAS_WORKSPACE_CONFIG\"] = \":4096:8\" before any CUDA work, or in the launcher"
     )
     triggers = ("use_deterministic_algorithms", "set_deterministic_debug_mode")
+    whole_words = True
 
     def visit_Call(self, node: cst.Call) -> None:
         version = self.file.settings.torch_version
@@ -195,6 +198,7 @@ class CublasWorkspaceConfigInvalid(Rule):
     fix = SAFE
     fix_message = 'Set CUBLAS_WORKSPACE_CONFIG to ":4096:8"'
     triggers = ("CUBLAS_WORKSPACE_CONFIG",)
+    whole_words = True
 
     def _check(self, node: cst.CSTNode) -> None:
         for name, value, _anchor in environ_writes(self.qualify, node):
@@ -251,6 +255,7 @@ class EnvSetAfterCudaInit(Rule):
         "no effect; set it before that point (top of the script) or in the launcher"
     )
     triggers = tuple(START_ONLY_ENV)
+    whole_words = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
@@ -349,6 +354,7 @@ class HcclDeterministicInvalid(Rule):
     fix = SAFE
     fix_message = "Set HCCL_DETERMINISTIC to {new}"
     triggers = ("HCCL_DETERMINISTIC",)
+    whole_words = True
 
     def _check(self, node: cst.CSTNode) -> None:
         for name, value, _anchor in environ_writes(self.qualify, node):

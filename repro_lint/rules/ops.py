@@ -186,6 +186,7 @@ class NondeterministicOp(OpRule):
         "deterministic implementation (repro_lint.runtime.seed_everything does this)"
     )
     triggers = _triggers(DETERMINISTIC, forward_only=True)
+    whole_words = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
@@ -223,6 +224,7 @@ class OpWithoutDeterministicImplementation(OpRule):
         "between runs; {advice}"
     )
     triggers = _triggers(RAISES, forward_only=False)
+    whole_words = True
 
     def visit_Call(self, node: cst.Call) -> None:
         version = self.file.settings.torch_version

@@ -384,6 +384,7 @@ class HashSeedSetAtRuntime(Rule):
         "the job script), or pass it in env= to the subprocess that needs it"
     )
     triggers = (HASHSEED,)
+    whole_words = True
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -654,6 +655,7 @@ class UnseededRngObject(Rule):
         "pass a seed, e.g. {call}(seed)"
     )
     triggers = tuple(sorted({name.rsplit(".", 1)[-1] for name in catalog.RNG_CONSTRUCTORS}))
+    whole_words = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
