@@ -113,19 +113,21 @@ def count_lines(files: Sequence[Path]) -> int:
 def parsed_files(root: Path, target: str) -> List[Path]:
     """The files repro-lint parses (those that pass its prefilter), as repro-lint decides."""
     from repro_lint.config import load_settings
+    from repro_lint.context import ProjectContext
     from repro_lint.discovery import discover
     from repro_lint.engine import Linter
     from repro_lint.source import SourceError, read_source
 
     settings = load_settings(start=root / target)
-    linter = Linter(settings)
+    files = list(discover([str(root / target)], settings))
+    linter = Linter(settings, ProjectContext(settings, files))
     found = []
-    for path in discover([str(root / target)], settings):
+    for path in files:
         try:
             text = read_source(path).text
         except SourceError:
             continue
-        if linter.needs_parse(text):
+        if linter.needs_parse(text, str(path)):
             found.append(path)
     return found
 

@@ -12,8 +12,6 @@ for files that reported something.
 
 from __future__ import annotations
 
-import functools
-import re
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
@@ -30,17 +28,24 @@ if TYPE_CHECKING:  # pragma: no cover
 RULES: Dict[str, Type["Rule"]] = {}
 
 
-@functools.lru_cache(maxsize=None)
-def _whole_word(word: str) -> "re.Pattern[str]":
-    return re.compile(r"(?<!\w)" + re.escape(word) + r"(?!\w)")
+def _name_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def mentions(text: str, word: str, whole: bool) -> bool:
     """Does ``text`` contain ``word`` (with ``whole``: as a whole identifier, not inside a
-    longer name: ``pad`` is not in ``padding``, ``put_`` is not in ``index_put_``)?"""
-    if word not in text:
-        return False
-    return not whole or _whole_word(word).search(text) is not None
+    longer name: ``pad`` is not in ``padding``, ``put_`` is not in ``index_put_``)?
+    (``str.find`` in a loop: a regular expression with look-arounds is ten times slower.)"""
+    start = text.find(word)
+    if not whole:
+        return start >= 0
+    size = len(word)
+    while start >= 0:
+        end = start + size
+        if (start == 0 or not _name_char(text[start - 1])) and (end == len(text) or not _name_char(text[end])):
+            return True
+        start = text.find(word, start + 1)
+    return False
 
 
 @dataclass

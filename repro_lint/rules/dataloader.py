@@ -259,7 +259,7 @@ class ShuffleWithoutGenerator(LoaderRule):
     )
     fix = SAFE
     fix_message = "Pass generator=make_generator({seed})"
-    triggers = ("DataLoader", "RandomSampler", "random_split")
+    triggers = ("DataLoader",) + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS}))
     whole_words = True
 
     def check_call(self, node: cst.Call) -> None:

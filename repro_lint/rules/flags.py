@@ -102,7 +102,7 @@ class UnknownBackendFlag(Rule):
     message = "{module} has no attribute '{attr}': the assignment {effect}; {advice}"
     fix = UNSAFE
     fix_message = "Assign {module}.{suggestion} instead"
-    triggers = ("cudnn", "mkldnn", "matmul")
+    triggers = tuple(sorted({module.rsplit(".", 1)[-1] for module in BACKEND_ATTRIBUTES}))
     whole_words = True
 
     def _check(self, target: cst.Attribute) -> Optional[Tuple[str, str]]:

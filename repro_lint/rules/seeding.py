@@ -596,6 +596,8 @@ class SeedAfterRngUse(_SeedingRule):
     def _calls(self, node: cst.CSTNode, flow: _Flow, assigned: FrozenSet[str] = frozenset()) -> None:
         """The calls inside ``node`` in evaluation order (arguments before the call), skipping
         code that is only defined here (lambdas, nested functions)."""
+        from ..engine import syntax_children
+
         by_node = _Scan.of(self).by_node
         stack: List[Tuple[cst.CSTNode, bool]] = [(node, False)]
         while stack:
@@ -608,7 +610,7 @@ class SeedAfterRngUse(_SeedingRule):
             if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
                 continue
             stack.append((current, True))
-            stack.extend((child, False) for child in reversed(current.children))
+            stack.extend((child, False) for child in reversed(syntax_children(current)))
 
     def _event(self, site: CallSite, flow: _Flow, assigned: FrozenSet[str]) -> None:
         seeds = self._seeds(site)
