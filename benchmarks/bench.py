@@ -4,7 +4,9 @@
   ``--version``;
 - the LibCST parse-only floor: ``libcst.parse_module`` on exactly the files repro-lint parsed
   (those that passed the prefilter), on the same number of processes;
-- flake8 with its default rules on the whole tree, same number of processes;
+- flake8 with its default rules on the whole tree, same number of processes, run from a side
+  environment that holds flake8 alone (``--flake8 PATH``, or built in the workdir), so that no
+  plugin, this package's included, adds to its time;
 - TorchFix (``--torchfix PATH_TO_ITS_BINARY``, installed in a separate environment) on a
   sample of the files, extrapolated by line count (it is too slow to run on all of them);
 - wall time, CPU time (user + system, all processes), peak RSS of the largest process,
@@ -208,17 +210,8 @@ def machine() -> str:
 
     return (
         f"{model or platform.processor()}, {cores} usable cores, Python {platform.python_version()}, "
-        f"libcst {version('libcst')}, flake8 {_version('flake8')}, {platform.system()} {platform.release()}"
+        f"libcst {version('libcst')}, {platform.system()} {platform.release()}"
     )
-
-
-def _version(name: str) -> str:
-    try:
-        from importlib.metadata import version
-
-        return version(name)
-    except Exception:
-        return "not installed"
 
 
 def load() -> str:
@@ -260,9 +253,9 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     print(floor.line(f"LibCST parse-only floor ({len(parsed)} parsed files)", parsed_lines))
 
     flake8: Optional[Measure] = None
-    if not args.skip_flake8 and _version("flake8") != "not installed":
-        flake8 = measure_isolated([sys.executable, "-m", "flake8", "--jobs", jobs, target], root)
-        print(flake8.line("flake8 (default rules)", lines))
+    if args.flake8:
+        flake8 = measure_isolated([args.flake8, "--jobs", jobs, target], root)
+        print(flake8.line("flake8 (default rules, no plugins)", lines))
 
     torchfix_line = None
     if args.torchfix:
@@ -304,6 +297,20 @@ def bench_startup(args: argparse.Namespace, workdir: Path) -> None:
     subprocess.run([sys.executable, str(Path(__file__).resolve()), "_poolstart"], check=False)
 
 
+def plain_flake8(workdir: Path) -> Optional[str]:
+    """flake8 alone, in a virtual environment of its own under the workdir."""
+    venv = workdir / "flake8-venv"
+    binary = venv / ("Scripts" if os.name == "nt" else "bin") / "flake8"
+    if not binary.exists():
+        try:
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            subprocess.run([str(binary.parent / "python"), "-m", "pip", "install", "-q", "flake8"], check=True)
+        except (OSError, subprocess.CalledProcessError) as error:
+            print(f"  flake8 skipped: could not build {venv}: {error}")
+            return None
+    return str(binary)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["_floor"]:
@@ -323,11 +330,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repeat-cold", type=int, default=1, help="runs of the cold measurement (best is shown)")
     parser.add_argument("--torchfix", metavar="PATH", help="TorchFix executable, installed in a separate environment")
     parser.add_argument("--torchfix-sample", type=float, default=0.05, help="fraction of files TorchFix runs on")
+    parser.add_argument("--flake8", metavar="PATH", help="flake8 executable of an environment without plugins (default: built in the workdir)")
     parser.add_argument("--skip-flake8", action="store_true")
     parser.add_argument("--synthetic-files", type=int, default=400)
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
+    if not args.skip_flake8 and not args.flake8:
+        args.flake8 = plain_flake8(args.workdir)
     print(f"machine: {machine()}")
+    if args.flake8:
+        flake8_version = subprocess.run([args.flake8, "--version"], capture_output=True, text=True).stdout.strip()
+        print(f"flake8 for the comparison: {args.flake8} ({flake8_version.splitlines()[0] if flake8_version else '?'})")
     print(f"repro-lint at {REPO} ({subprocess.run(['git', '-C', str(REPO), 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip() or '?'}), jobs {args.jobs}")
     for name in args.corpus:
         if name == "torch":

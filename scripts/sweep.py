@@ -55,8 +55,14 @@ def digest(tree: Path) -> dict:
 
 
 def repro_lint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "repro_lint", *args]
-    return subprocess.run(command, cwd=str(cwd), capture_output=True, text=True)
+    # -P: the tree being swept is the working directory, and torch's own source has modules
+    # named random.py and types.py that must not shadow the standard library's.
+    isolate = ["-P"] if sys.version_info >= (3, 11) else ["-I"]
+    command = [sys.executable, *isolate, "-m", "repro_lint", *args]
+    result = subprocess.run(command, cwd=str(cwd), capture_output=True, text=True)
+    if result.returncode not in (0, 1) and not internal_errors(result.stderr):
+        sys.exit(f"repro-lint {' '.join(args)} exited with {result.returncode} in {cwd}:\n{result.stderr[-3000:]}")
+    return result
 
 
 def internal_errors(stderr: str) -> list:
