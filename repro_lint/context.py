@@ -48,6 +48,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set
 import pathspec
 
 from . import catalog
+from ._gc import GCPaused
 from .config import Settings
 from .names import resolve_relative
 
@@ -399,7 +400,49 @@ def _is_main_guard(node: ast.stmt) -> bool:
 CUDNN_DETERMINISTIC = "torch.backends.cudnn.deterministic"
 
 
+#: node types that never hold a call, an assignment, an import or a definition
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _child_fields(node_type: type) -> Tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(node_type)
+    if fields is None:
+        fields = tuple(f for f in node_type._fields if f not in ("ctx", "type_comment"))
+        _CHILD_FIELDS[node_type] = fields
+    return fields
+
+
 class _FactsCollector(ast.NodeVisitor):
+    """One pass over a module's ``ast``. ``visit`` and ``generic_visit`` are
+    :class:`ast.NodeVisitor`'s, in the same order, with the dispatch cached per node type and
+    the leaves (names, constants, operators) skipped: on torch's source this halves the walk."""
+
+    _dispatch: Dict[type, Any] = {}
+
+    def visit(self, node: ast.AST) -> None:
+        node_type = type(node)
+        try:
+            method = self._dispatch[node_type]
+        except KeyError:
+            method = getattr(type(self), "visit_" + node_type.__name__, None)
+            self._dispatch[node_type] = method
+        if method is not None:
+            method(self, node)
+        elif not isinstance(node, _LEAVES):
+            self.generic_visit(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        visit = self.visit
+        for name in _child_fields(type(node)):
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        visit(item)
+            elif isinstance(value, ast.AST):
+                visit(value)
+
     def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
         self.facts = facts
         self.is_package = is_package
@@ -536,17 +579,18 @@ class _FactsCollector(ast.NodeVisitor):
 def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
     """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
     name, is_package = module_name_for(path)
-    try:
-        with warnings.catch_warnings():  # SyntaxWarnings about the user's code are not ours to print
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source, filename=str(path))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    facts = ModuleFacts(str(path), name)
-    try:
-        _FactsCollector(facts, is_package).visit(tree)
-    except RecursionError:
-        return None
+    with GCPaused():
+        try:
+            with warnings.catch_warnings():  # SyntaxWarnings about the user's code are not ours to print
+                warnings.simplefilter("ignore")
+                tree = ast.parse(source, filename=str(path))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        facts = ModuleFacts(str(path), name)
+        try:
+            _FactsCollector(facts, is_package).visit(tree)
+        except RecursionError:
+            return None
     facts.trains_at_module_level = _trains_when_run(facts)
     return facts
 

@@ -13,7 +13,6 @@ import bisect
 import contextlib
 import dataclasses
 import functools
-import gc
 import os
 import re
 import sys
@@ -31,6 +30,7 @@ import pathspec
 
 from .cache import digest as content_digest
 from .config import Settings, selected_codes
+from ._gc import GCPaused
 from .context import ProjectContext, module_name_for
 from .diagnostics import Diagnostic, Edit, Fix, InternalError
 from .discovery import display_path
@@ -146,21 +146,6 @@ def _no_validation(self: object) -> None:
     return None
 
 
-class _GCPaused:
-    """No cyclic garbage collection while a tree is built and walked: a parse allocates
-    millions of nodes (acyclic: reference counting frees them), and the collector would scan
-    them over and over as they age (12 % of a parse). Cycles made meanwhile are collected
-    once the collector runs again."""
-
-    def __enter__(self) -> None:
-        self._was_enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._was_enabled:
-            gc.enable()
-
-
 def _compile(text: str, path: str, bytecode: bool) -> None:
     """CPython's check of ``text`` (SyntaxError if it rejects it); warnings are not ours to print."""
     with warnings.catch_warnings():
@@ -181,7 +166,7 @@ def parse_module(text: str, chunked_above: int = CHUNKED_ABOVE, chunk_size: int 
 
     Raises what ``libcst.parse_module`` raises for text it cannot parse.
     """
-    with _ParserOutput(), _GCPaused():
+    with _ParserOutput(), GCPaused():
         if len(text) > chunked_above:
             try:
                 module = _parse_in_chunks(text, chunk_size)
@@ -718,7 +703,7 @@ class Linter:
         return self._unreadable(path, message, line, col, text)
 
     def _lint_parsed(self, path: str, text: str) -> FileResult:
-        with _GCPaused():
+        with GCPaused():
             return self._lint_parsed_now(path, text)
 
     def _lint_parsed_now(self, path: str, text: str) -> FileResult:
