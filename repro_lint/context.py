@@ -672,6 +672,10 @@ def read_text(path: Path) -> Optional[str]:
 
 # -- the project -------------------------------------------------------------------------------
 
+#: what :meth:`ProjectContext.survey` learns of a file: its facts, whether it is an entry point
+#: (None: not decided yet) and whether its text mentions determinism
+Learnt = Tuple[Optional["ModuleFacts"], Optional[bool], bool]
+
 #: a node of the call graph: (absolute path of the module, body name)
 Node = Tuple[str, str]
 
@@ -803,6 +807,28 @@ class ProjectContext:
             text = source if source is not None else read_text(Path(key))
             self._facts[key] = extract_facts(Path(key), text) if text is not None else None
         return self._facts[key]
+
+    def survey(self, path: "str | Path") -> "Learnt":
+        """Learn now, e.g. in a worker process, what a run may later ask of the file at
+        ``path``: its facts and whether its text mentions determinism. Returns what is known of
+        the file, for :meth:`absorb` in another process."""
+        key = os.path.abspath(path)
+        if key not in self._facts or key not in self._mentions_determinism:
+            text = read_text(Path(key))
+            if key not in self._mentions_determinism:
+                self._mentions_determinism[key] = bool(text and DETERMINISM_WORDS.search(text))
+            if key not in self._facts:
+                self._facts[key] = extract_facts(Path(key), text) if text is not None else None
+        return (self._facts[key], self._entry.get(key), self._mentions_determinism[key])
+
+    def absorb(self, path: "str | Path", learnt: "Learnt") -> None:
+        """Take what :meth:`survey` learnt of ``path`` (in another process) as known here."""
+        key = os.path.abspath(path)
+        facts, entry, mentions = learnt
+        self._facts.setdefault(key, facts)
+        if entry is not None:
+            self._entry.setdefault(key, entry)
+        self._mentions_determinism.setdefault(key, mentions)
 
     def forget(self, path: "str | Path") -> None:
         """Drop what was learnt from ``path``'s text (it changed, e.g. after a fix)."""

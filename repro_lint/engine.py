@@ -42,7 +42,10 @@ from .rules.suppression import unused_noqa
 from .source import Source, SourceError, decode, read_source, too_large
 
 if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import ProcessPoolExecutor
+
     from .cache import ResultsCache
+    from .context import Learnt
 
 UNREADABLE = "RPL001"
 UNUSED_NOQA = "RPL002"
@@ -560,6 +563,8 @@ class Linter:
         self.trigger = _pattern(self.words)
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
         self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
+        #: does a selected rule ask the project context (about entry points, helpers, ...)?
+        self.needs_project = any(rule_type.needs_project for rule_type in self.rule_types)
         self._per_file = [
             (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
             for pattern, codes in settings.per_file_ignores.items()
@@ -849,6 +854,39 @@ def _run_task(task: Task) -> List[Tuple[int, FileResult, Optional[str]]]:
     return [(index, *_lint_file(_WORKER, path)) for index, path in task]
 
 
+def _needs_parse(linter: Linter, path: Path, data: bytes) -> bool:
+    try:
+        text = decode(data).text
+    except SourceError:
+        return True  # reported by the worker; cheap
+    return linter.needs_parse(text, str(path))
+
+
+def _survey_task(task: Task) -> List[Tuple[int, bool, int, "Optional[Learnt]"]]:
+    """For each file: must it be parsed, its size, and what the project context learnt of it."""
+    assert _WORKER is not None
+    done = []
+    for index, path in task:
+        try:
+            data = _read_bytes(path)
+        except SourceError:
+            done.append((index, True, 0, None))  # the lint worker reports it
+            continue
+        kind = _needs_parse(_WORKER, path, data)
+        done.append((index, kind, len(data), _WORKER.project.survey(path)))
+    return done
+
+
+def _pool(linter: Linter, jobs: int) -> "ProcessPoolExecutor":
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork: workers inherit the linter, its rules and the project context without pickling
+    method = "fork" if sys.platform.startswith("linux") else None
+    context = multiprocessing.get_context(method)
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(linter,))
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
@@ -864,6 +902,13 @@ FILE_COST = 1024
 #: files that need only a syntax check are sent to workers in groups of about this many bytes
 CHECK_BATCH_BYTES = 512 * 1024
 CHECK_COST = 8  # a syntax-only check is roughly this many times cheaper than a LibCST parse
+#: from this many bytes of files not answered by the cache on, and when a selected rule asks
+#: the project context, the files are sorted in worker processes, which also compute the
+#: facts of each file for the project context (an ``ast`` pass over the whole project: on
+#: torch's source 11 s in one process, the largest serial part of a cold run otherwise)
+SURVEY_MIN_BYTES = 4 * 1024 * 1024
+#: a survey task holds files of about this many bytes
+SURVEY_TASK_BYTES = 256 * 1024
 
 
 class _Run:
@@ -883,8 +928,12 @@ class _Run:
         self._run_digest: Optional[str] = None
         self._other_digests: Dict[str, Optional[str]] = {}
 
-    # -- reading, cache and prefilter in this process ---------------------------------------
-    def classify(self) -> None:
+    # -- reading, cache and prefilter ------------------------------------------------------
+    def classify(self, jobs: int = 1) -> None:
+        """Read and hash every file here and answer what the cache can; sort the rest into
+        files to parse and files to check only (in workers, with the project survey, when
+        there is much of it)."""
+        todo: List[Tuple[int, int]] = []  # (index, size): not answered by the cache
         pending: List[Tuple[int, Dict[str, Any]]] = []
         for index, path in enumerate(self.files):
             try:
@@ -904,14 +953,46 @@ class _Run:
                     else:
                         pending.append((index, entry))  # dependencies are checked once all are hashed
                         continue
-            self._sort(index, data)
+            todo.append((index, len(data)))
         for index, entry in pending:
-            if self._dependencies_hold(entry) and self._answer(index, entry):
-                continue
+            if not (self._dependencies_hold(entry) and self._answer(index, entry)):
+                todo.append((index, 0))
+        if jobs > 1 and self.linter.needs_project and sum(size for _, size in todo) >= SURVEY_MIN_BYTES:
+            self._survey(todo, jobs)
+            return
+        for index, _ in todo:
             try:
-                self._sort(index, _read_bytes(self.files[index]))
+                data = _read_bytes(self.files[index])
             except SourceError:
                 self.parse.append((index, 0))  # changed since: the worker reports it
+                continue
+            self._sort(index, data)
+
+    def _survey(self, todo: List[Tuple[int, int]], jobs: int) -> None:
+        """:meth:`_sort` the files in worker processes, which also learn the project context's
+        facts of each (the ``ast`` pass that the entry points' summaries need), and take what
+        they learnt here, before the lint workers are forked."""
+        tasks: List[Task] = []
+        task: Task = []
+        task_bytes = 0
+        for index, size in sorted(todo, key=lambda item: -item[1]):
+            task.append((index, self.files[index]))
+            task_bytes += size + FILE_COST
+            if task_bytes >= SURVEY_TASK_BYTES:
+                tasks.append(task)
+                task, task_bytes = [], 0
+        if task:
+            tasks.append(task)
+        sorted_: Dict[int, Tuple[bool, int]] = {}
+        with _pool(self.linter, jobs) as pool:
+            for done in pool.map(_survey_task, tasks):
+                for index, kind, size, learnt in done:
+                    sorted_[index] = (kind, size)
+                    if learnt is not None:
+                        self.linter.project.absorb(self.files[index], learnt)
+        for index, _ in todo:  # in the order the files were given, as without workers
+            kind, size = sorted_[index]
+            (self.parse if kind else self.check).append((index, size))
 
     def _answer(self, index: int, entry: Dict[str, Any]) -> bool:
         assert self.cache is not None
@@ -923,11 +1004,7 @@ class _Run:
         return True
 
     def _sort(self, index: int, data: bytes) -> None:
-        try:
-            text = decode(data).text
-        except SourceError:
-            text = None  # reported by the worker; cheap
-        if text is None or self.linter.needs_parse(text, str(self.files[index])):
+        if _needs_parse(self.linter, self.files[index], data):
             self.parse.append((index, len(data)))
         else:
             self.check.append((index, len(data)))
@@ -1000,7 +1077,7 @@ class _Run:
         tasks = self.tasks()
         if not tasks:
             return
-        if any(rule.needs_project for rule in linter.rule_types):
+        if linter.needs_project:
             # once, in this process, so that workers inherit it
             linter.project.prepare([self.files[index] for index, _ in self.parse])
         work = sum(cost for cost, _ in tasks)
@@ -1012,13 +1089,7 @@ class _Run:
                     self.results[index] = result
                     self._store(index, result, digest)
             return
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # fork: workers inherit the linter, its rules and the project context without pickling
-        method = "fork" if sys.platform.startswith("linux") else None
-        context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(linter,)) as pool:
+        with _pool(linter, jobs) as pool:
             for done in pool.map(_run_task, [task for _, task in tasks]):
                 for index, result, digest in done:
                     self.results[index] = result
@@ -1038,8 +1109,9 @@ def lint_files(
     Results come back in the order of ``files``.
     """
     run = _Run(linter, files, cache)
-    run.classify()
-    run.execute(jobs or default_jobs())
+    jobs = jobs or default_jobs()
+    run.classify(jobs)
+    run.execute(jobs)
     if cache is not None:
         cache.save()
     assert all(result is not None for result in run.results)

@@ -83,6 +83,7 @@ def test_cold_warm_parallel_and_serial_runs_agree_also_after_a_helper_changes(
     write(tmp_path, TREE)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(engine, "POOL_MIN_WORK", 0)  # use the pool even for this small tree
+    monkeypatch.setattr(engine, "SURVEY_MIN_BYTES", 0)  # and the survey of the project in workers
     settings = Settings(root=tmp_path, extend_select=[seeding_helper_rule])
     files = sorted(tmp_path.glob("*.py"))
 

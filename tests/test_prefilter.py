@@ -390,3 +390,47 @@ def test_fixing_a_file_with_a_verbatim_table_keeps_the_table(tmp_path: Path):
     table = text[start:text.index("# after the table")]
     assert table in fixed
     compile(fixed, str(path), "exec")
+
+
+def test_the_survey_in_worker_processes_learns_what_one_process_learns(corpus: List[Path], tmp_path: Path, monkeypatch):
+    """With many files, workers sort them and compute the project context's facts; the parent
+    then knows what it would have learnt by itself, and finds the same."""
+    from repro_lint import engine
+
+    script = tmp_path / "train_with_torch.py"
+    script.write_text(
+        "import torch\nimport torch.nn.functional as F\nfrom torch.utils.data import DataLoader\n"
+        "from helpers import set_seed\n\n"
+        "def main():\n    set_seed(0)\n    x = F.dropout(torch.ones(3), 0.5)\n    DataLoader([x], shuffle=True)\n"
+        "    torch.backends.cudnn.benchmark = True\n\nif __name__ == '__main__':\n    main()\n",
+        encoding="utf-8",
+    )
+    helpers = tmp_path / "helpers.py"
+    helpers.write_text("import random\n\ndef set_seed(seed):\n    random.seed(seed)\n", encoding="utf-8")
+    # not the installed packages' files: their folder would become a source root, and the
+    # entry point's call graph would go through much of torch (slow here)
+    installed = set(real_files())
+    files = [*(p for p in corpus if p not in installed), helpers, script]
+    settings = Settings(root=REPO, select=["ALL"])
+
+    def run(jobs: int, survey_from: int) -> Tuple[List[Tuple], ProjectContext]:
+        monkeypatch.setattr(engine, "SURVEY_MIN_BYTES", survey_from)
+        monkeypatch.setattr(engine, "POOL_MIN_WORK", 0)
+        project = ProjectContext(settings, files)
+        results = lint_files(Linter(settings, project), files, jobs=jobs)
+        assert not [e for r in results for e in r.errors]
+        return _findings(results), project
+
+    alone, serial = run(1, 0)
+    surveyed, parallel = run(2, 0)
+    assert surveyed == alone
+    assert {"RPL201", "RPL501"} <= {code for _, _, _, code, _, _ in surveyed}
+    assert str(script) in parallel.entry_points() and parallel.entry_points() == serial.entry_points()
+    assert parallel.enables_determinism() == serial.enables_determinism()
+    # the survey did learn every file's facts, and the same facts as one process
+    assert set(serial._facts) < set(parallel._facts)
+    for key, facts in serial._facts.items():
+        assert parallel._facts[key] == facts, key
+    # below the threshold nothing is learnt ahead
+    _, small = run(2, 1 << 40)
+    assert set(small._facts) < set(parallel._facts)
