@@ -425,7 +425,10 @@ class _FactsCollector(ast.NodeVisitor):
         try:
             method = self._dispatch[node_type]
         except KeyError:
-            method = getattr(type(self), "visit_" + node_type.__name__, None)
+            name = "visit_" + node_type.__name__
+            method = getattr(type(self), name, None)
+            if method is not None and method is getattr(ast.NodeVisitor, name, None):
+                method = None  # NodeVisitor's own (visit_Constant: a shim for visit_Num & co.)
             self._dispatch[node_type] = method
         if method is not None:
             method(self, node)
