@@ -877,6 +877,21 @@ def _survey_task(task: Task) -> List[Tuple[int, bool, int, "Optional[Learnt]"]]:
     return done
 
 
+def _batches(files: Sequence[Path], sized: Iterable[Tuple[int, int]], limit: int) -> Iterator[Tuple[int, Task]]:
+    """The files of ``sized`` ((index, size) pairs) in order, in groups of about ``limit``
+    bytes, counting FILE_COST per file: (bytes, group) per group."""
+    batch: Task = []
+    batch_bytes = 0
+    for index, size in sized:
+        batch.append((index, files[index]))
+        batch_bytes += size + FILE_COST
+        if batch_bytes >= limit:
+            yield batch_bytes, batch
+            batch, batch_bytes = [], 0
+    if batch:
+        yield batch_bytes, batch
+
+
 def _pool(linter: Linter, jobs: int) -> "ProcessPoolExecutor":
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -931,9 +946,10 @@ class _Run:
     # -- reading, cache and prefilter ------------------------------------------------------
     def classify(self, jobs: int = 1) -> None:
         """Read and hash every file here and answer what the cache can; sort the rest into
-        files to parse and files to check only (in workers, with the project survey, when
-        there is much of it)."""
-        todo: List[Tuple[int, int]] = []  # (index, size): not answered by the cache
+        files to parse and files to check only: here, or, when there are many and a selected
+        rule asks the project context, in workers that also survey the project."""
+        may_survey = jobs > 1 and self.linter.needs_project
+        todo: List[Tuple[int, int]] = []  # (index, size): to sort, in workers or here
         pending: List[Tuple[int, Dict[str, Any]]] = []
         for index, path in enumerate(self.files):
             try:
@@ -953,14 +969,17 @@ class _Run:
                     else:
                         pending.append((index, entry))  # dependencies are checked once all are hashed
                         continue
-            todo.append((index, len(data)))
+            if may_survey:
+                todo.append((index, len(data)))
+            else:
+                self._sort(index, data)
         for index, entry in pending:
             if not (self._dependencies_hold(entry) and self._answer(index, entry)):
                 todo.append((index, 0))
-        if jobs > 1 and self.linter.needs_project and sum(size for _, size in todo) >= SURVEY_MIN_BYTES:
+        if may_survey and sum(size for _, size in todo) >= SURVEY_MIN_BYTES:
             self._survey(todo, jobs)
             return
-        for index, _ in todo:
+        for index, _ in todo:  # little: read again rather than held
             try:
                 data = _read_bytes(self.files[index])
             except SourceError:
@@ -972,17 +991,8 @@ class _Run:
         """:meth:`_sort` the files in worker processes, which also learn the project context's
         facts of each (the ``ast`` pass that the entry points' summaries need), and take what
         they learnt here, before the lint workers are forked."""
-        tasks: List[Task] = []
-        task: Task = []
-        task_bytes = 0
-        for index, size in sorted(todo, key=lambda item: -item[1]):
-            task.append((index, self.files[index]))
-            task_bytes += size + FILE_COST
-            if task_bytes >= SURVEY_TASK_BYTES:
-                tasks.append(task)
-                task, task_bytes = [], 0
-        if task:
-            tasks.append(task)
+        biggest_first = sorted(todo, key=lambda item: -item[1])
+        tasks = [task for _, task in _batches(self.files, biggest_first, SURVEY_TASK_BYTES)]
         sorted_: Dict[int, Tuple[bool, int]] = {}
         with _pool(self.linter, jobs) as pool:
             for done in pool.map(_survey_task, tasks):
@@ -1059,15 +1069,7 @@ class _Run:
         """(estimated cost, files) per task, biggest first: each file to parse is a task of its
         own; syntax-only checks go in batches."""
         tasks = [(size + FILE_COST, [(index, self.files[index])]) for index, size in self.parse]
-        batch: Task = []
-        batch_bytes = 0
-        for index, size in self.check:
-            batch.append((index, self.files[index]))
-            batch_bytes += size + FILE_COST
-            if batch_bytes >= CHECK_BATCH_BYTES:
-                tasks.append((batch_bytes // CHECK_COST, batch))
-                batch, batch_bytes = [], 0
-        if batch:
+        for batch_bytes, batch in _batches(self.files, self.check, CHECK_BATCH_BYTES):
             tasks.append((batch_bytes // CHECK_COST, batch))
         tasks.sort(key=lambda task: -task[0])
         return tasks
