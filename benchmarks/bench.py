@@ -337,6 +337,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args.workdir.mkdir(parents=True, exist_ok=True)
     if not args.skip_flake8 and not args.flake8:
         args.flake8 = plain_flake8(args.workdir)
+    # an installed package has its bytecode; an editable one gets it on first import, unless
+    # PYTHONDONTWRITEBYTECODE is set (then every run would compile repro-lint's modules again)
+    import compileall
+
+    compileall.compile_dir(str(REPO / "repro_lint"), quiet=1)
     print(f"machine: {machine()}")
     if args.flake8:
         flake8_version = subprocess.run([args.flake8, "--version"], capture_output=True, text=True).stdout.strip()
