@@ -794,7 +794,7 @@ class ProjectContext:
         if source is None:
             source = read_text(path)
         if source is not None:
-            self._mentions_determinism[key] = DETERMINISM_WORDS.search(source) is not None
+            self._mentions(key, source)
         if self.matches_entry_glob(path):
             return True
         if source is None or not might_be_entry_point(source):
@@ -816,13 +816,10 @@ class ProjectContext:
         ``path``: its facts and whether its text mentions determinism. Returns what is known of
         the file, for :meth:`absorb` in another process."""
         key = os.path.abspath(path)
+        text = None
         if key not in self._facts or key not in self._mentions_determinism:
-            text = read_text(Path(key))
-            if key not in self._mentions_determinism:
-                self._mentions_determinism[key] = bool(text and DETERMINISM_WORDS.search(text))
-            if key not in self._facts:
-                self._facts[key] = extract_facts(Path(key), text) if text is not None else None
-        return (self._facts[key], self._entry.get(key), self._mentions_determinism[key])
+            text = read_text(Path(key))  # once for both
+        return (self.facts(key, text), self._entry.get(key), self._mentions(key, text))
 
     def absorb(self, path: "str | Path", learnt: "Learnt") -> None:
         """Take what :meth:`survey` learnt of ``path`` (in another process) as known here."""
@@ -1085,16 +1082,22 @@ class ProjectContext:
             found = False
             for path in self.files:
                 key = os.path.abspath(path)
-                mentions = self._mentions_determinism.get(key)
-                if mentions is None:
-                    text = read_text(Path(key))
-                    mentions = bool(text and DETERMINISM_WORDS.search(text))
-                    self._mentions_determinism[key] = mentions
-                if mentions and self._file_enables_determinism(key):
+                if self._mentions(key) and self._file_enables_determinism(key):
                     found = True
                     break
             self._enables_determinism = found
         return self._enables_determinism
+
+    def _mentions(self, key: str, text: Optional[str] = None) -> bool:
+        """Does the text of the file at absolute path ``key`` (``text``, or read here unless
+        known) mention determinism?"""
+        mentions = self._mentions_determinism.get(key)
+        if mentions is None:
+            if text is None:
+                text = read_text(Path(key))
+            mentions = bool(text and DETERMINISM_WORDS.search(text))
+            self._mentions_determinism[key] = mentions
+        return mentions
 
     def _file_enables_determinism(self, path: str) -> bool:
         facts = self.facts(path)
