@@ -25,9 +25,9 @@ from typing import Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
 from .diagnostics import Diagnostic, InternalError
 from .noqa import parse_suppressions
+from .rules import all_rules
 from .source import SourceError, line_offsets, read_source, write_atomic
 
-NEVER_BASELINED = {"RPL001": "the file must be made readable", "RPL002": "remove the stale code instead"}
 
 
 @dataclass
@@ -71,9 +71,11 @@ def add_noqa_to_text(text: str, diagnostics: Sequence[Diagnostic]) -> Tuple[str,
     comments added or extended, and the findings that could not be baselined."""
     skipped: List[Skipped] = []
     wanted: Dict[int, List[Diagnostic]] = defaultdict(list)
+    rules = all_rules()
     for diag in diagnostics:
-        if diag.code in NEVER_BASELINED:
-            skipped.append(Skipped(diag, NEVER_BASELINED[diag.code]))
+        rule = rules.get(diag.code)
+        if rule is not None and rule.never_baselined:
+            skipped.append(Skipped(diag, rule.never_baselined))
         else:
             wanted[diag.noqa_row].append(diag)
     if not wanted:

@@ -23,16 +23,18 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from . import __version__
 from .diagnostics import Diagnostic
+from .source import SourceError, read_bytes, write_atomic
 
 CACHE_DIR = ".repro_lint_cache"
 FORMAT = 1
 #: key of the entry's dependency on every file of the run (= ``context.ALL_FILES``)
+#: a dependency on every file of the run (the project context's answers drawn from the call
+#: graph); :data:`repro_lint.context.ALL_FILES` is this marker
 ALL_FILES_KEY = "*"
 ROOTS_KEY = "roots"
 
@@ -72,30 +74,16 @@ def run_key(fingerprint: str, codes: Iterable[str]) -> str:
     return digest(json.dumps(material, sort_keys=True, default=str).encode("utf-8"))
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def prepare_folder(folder: Path) -> None:
     """Create the cache folder with a ``.gitignore`` that ignores it all (and a CACHEDIR.TAG)."""
     folder.mkdir(parents=True, exist_ok=True)
     ignore = folder / ".gitignore"
     if not ignore.exists():
-        _write_atomic(ignore, b"# Automatically created by repro-lint.\n*\n")
+        write_atomic(ignore, durable=False, data=b"# Automatically created by repro-lint.\n*\n")
     tag = folder / "CACHEDIR.TAG"
     if not tag.exists():
-        _write_atomic(
-            tag,
+        write_atomic(
+            tag, durable=False, data=
             b"Signature: 8a477f597d28d172789f06886806bc55\n"
             b"# This file is a cache directory tag created by repro-lint.\n",
         )
@@ -119,9 +107,8 @@ class ResultsCache:
 
     def _load(self) -> Dict[str, Dict[str, Any]]:
         try:
-            with open(self.path, "rb") as handle:
-                data = json.loads(handle.read())
-        except (OSError, ValueError):
+            data = json.loads(read_bytes(self.path))
+        except (SourceError, ValueError):
             return {}
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
             return {}
@@ -191,8 +178,58 @@ class ResultsCache:
                 if not os.path.exists(self.root / key):  # absolute keys join to themselves
                     del merged[key]
             data = json.dumps({"format": FORMAT, "files": merged}, separators=(",", ":"), sort_keys=True)
-            _write_atomic(self.path, data.encode("utf-8"))
+            write_atomic(self.path, data.encode("utf-8"), durable=False)
         except OSError:
             return
         self.entries = merged
         self.updates = {}
+
+
+class Dependencies:
+    """The digests that a cached file's findings depend on, besides its own content: the
+    files the project context consulted for it (each file's content, or that it is missing),
+    every file of the run (:data:`ALL_FILES_KEY`) and the source roots (:data:`ROOTS_KEY`).
+    ``digests`` (by file index) and ``index_of`` (absolute path -> index) are the run's own
+    tables, filled as it reads the files."""
+
+    def __init__(
+        self, files: Sequence[Path], digests: Dict[int, str], index_of: Dict[str, int], state_key: Callable[[], str]
+    ) -> None:
+        self.files = files
+        self.digests = digests
+        self.index_of = index_of
+        self.state_key = state_key
+        self._run: Optional[str] = None
+        self._others: Dict[str, Optional[str]] = {}
+
+    def run_digest(self) -> str:
+        if self._run is None:
+            items = sorted((os.path.abspath(p), self.digests.get(i, "")) for i, p in enumerate(self.files))
+            self._run = digest(repr(items).encode("utf-8"))
+        return self._run
+
+    def digest_of(self, dependency: str) -> Optional[str]:
+        if dependency == ALL_FILES_KEY:
+            return self.run_digest()
+        if dependency == ROOTS_KEY:
+            return digest(self.state_key().encode("utf-8"))
+        index = self.index_of.get(dependency)
+        if index is not None and index in self.digests:
+            return self.digests[index]
+        if dependency not in self._others:
+            try:
+                self._others[dependency] = digest(read_bytes(dependency))
+            except SourceError:
+                self._others[dependency] = None  # missing (or unreadable): that too is a fact
+        return self._others[dependency]
+
+    def hold(self, expected: Dict[str, Optional[str]]) -> bool:
+        """Are the recorded digests still those of today?"""
+        return all(self.digest_of(dep) == value for dep, value in expected.items())
+
+    def of(self, depends_on: Iterable[str]) -> Dict[str, Optional[str]]:
+        """The digests to record for findings that depend on ``depends_on``."""
+        found: Dict[str, Optional[str]] = {dep: self.digest_of(dep) for dep in depends_on}
+        if found:
+            found[ROOTS_KEY] = self.digest_of(ROOTS_KEY)
+        return found

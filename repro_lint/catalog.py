@@ -6,7 +6,8 @@ Sources: ``NONDETERMINISM.md`` section 2 (switches), checked against torch 2.13'
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet
+from dataclasses import dataclass
+from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 #: attributes that really exist on the backend flag objects (union over supported torch
 #: versions). ``torch.backends.cudnn`` and ``torch.backends.mkldnn`` accept any other
@@ -161,15 +162,13 @@ DROPOUT_CALLS = FUNCTIONAL_DROPOUT | frozenset(
 
 # -- seeding: generators, the APIs that seed or consume them, and library helpers -----------
 # Sources: NONDETERMINISM.md section 1 (sources of randomness) and section 4 (what each library
-# helper really does). Read by repro_lint.context (effects across the project), the RPL1xx rules
+# helper really does). Read by repro_lint.classify (what one call does), the RPL1xx rules
 # and RPL202, their pages and their tests. Names are fully qualified, as the import table
 # resolves them.
 
-from dataclasses import dataclass as _dataclass
-from typing import Optional as _Optional, Tuple as _Tuple
 
 #: the global generators the seeding rules track
-SEEDED_GENERATORS = ("torch", "numpy", "random")
+GENERATORS = ("torch", "numpy", "random")
 #: effects beyond the generators: ``cuda`` (only the device generators were seeded: not the CPU
 #: generator that initialises weights), ``deterministic`` (``torch.use_deterministic_algorithms``
 #: on) and ``cudnn_deterministic`` (``torch.backends.cudnn.deterministic = True`` only)
@@ -211,7 +210,7 @@ NOT_SEEDING = frozenset(
 )
 
 
-@_dataclass(frozen=True)
+@dataclass(frozen=True)
 class SeedHelper:
     """What a library's seeding helper really does (reference section 4)."""
 
@@ -219,7 +218,7 @@ class SeedHelper:
     seeds: FrozenSet[str]
     #: the (parameter, position) whose value turns determinism on; a literal False, None or 0
     #: turns it off, any other value (a literal true or a value chosen at run time) on
-    determinism_arg: _Optional[_Tuple[str, _Optional[int]]] = None
+    determinism_arg: Optional[Tuple[str, Optional[int]]] = None
     #: the effects that argument turns on
     determinism: FrozenSet[str] = frozenset()
     #: whether determinism is on when the argument is not passed
@@ -230,7 +229,7 @@ class SeedHelper:
     implicit: bool = False
 
 
-_ALL3 = frozenset(SEEDED_GENERATORS)
+_ALL3 = frozenset(GENERATORS)
 _DET = frozenset({"deterministic"})
 _FULL = frozenset({"deterministic", "cudnn_deterministic"})
 _CUDNN = frozenset({"cudnn_deterministic"})
@@ -365,7 +364,7 @@ RANDOM_FUNCTIONS = frozenset(
 )
 
 #: RNG objects that start from OS entropy unless given a seed: qualified name -> seed position
-RNG_CONSTRUCTORS: Dict[str, _Tuple[str, int]] = {
+RNG_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {
     "numpy.random.default_rng": ("seed", 0),
     "numpy.random.RandomState": ("seed", 0),
     "numpy.random.SeedSequence": ("entropy", 0),
@@ -392,3 +391,75 @@ WEIGHT_LOADERS = frozenset({"load_state_dict", "load_checkpoint", "load_from_che
 ACCELERATOR_ACTIONS = frozenset(
     f"torch.accelerator.{n}" for n in ("set_device_index", "set_device_idx", "device_index", "synchronize", "set_stream")
 )
+
+
+# -- switches and device evidence (NONDETERMINISM.md section 2) ---------------------------------
+
+#: literal argument values that leave a switch off; any other value, a literal or one chosen at
+#: run time (``use_deterministic_algorithms(args.deterministic)``), may turn it on (how each
+#: kind counts is decided once, in ``repro_lint.classify.switch_effect``)
+OFF_VALUES: FrozenSet[Any] = frozenset({False, None, ""})  # 0 == False, 0.0 == False
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A call that turns a determinism effect on through one of its parameters."""
+
+    #: what it turns on: ``deterministic`` or ``cudnn_deterministic``
+    effect: str
+    #: the parameter, and its position (None: keyword only)
+    param: str
+    position: Optional[int]
+    #: literal values that leave it off
+    off: FrozenSet[Any] = OFF_VALUES
+
+    def turns_on(self, value: Any) -> bool:
+        """Is the effect on for this argument value (a literal, or a run-time value)?"""
+        try:
+            return value not in self.off
+        except TypeError:  # an unhashable literal: not a value that means off
+            return True
+
+
+#: determinism switches by qualified name
+DETERMINISM_SWITCHES: Dict[str, Switch] = {
+    "torch.use_deterministic_algorithms": Switch("deterministic", "mode", 0),
+    "torch.set_deterministic_debug_mode": Switch("deterministic", "debug_mode", 0, frozenset({0, "default"})),
+    "torch_npu.npu.set_deterministic_level": Switch("deterministic", "level", 0),
+    "torch.npu.set_deterministic_level": Switch("deterministic", "level", 0),
+    "torch.backends.cudnn.flags": Switch("cudnn_deterministic", "deterministic", CUDNN_FLAGS_PARAMS.index("deterministic")),
+}
+#: the attribute whose assignment turns cuDNN's deterministic mode on
+CUDNN_DETERMINISTIC = "torch.backends.cudnn.deterministic"
+
+#: the devices an entry point may run on, as the seeding rules name them
+DEVICES = ("cuda", "npu", "accelerator")
+#: calls that put work on a device: qualified name -> the device
+DEVICE_CALLS: Dict[str, str] = {
+    "torch.cuda.set_device": "cuda",
+    "torch.cuda.device": "cuda",
+    "torch.nn.DataParallel": "cuda",
+    "torch.npu.set_device": "npu",
+    "torch_npu.npu.set_device": "npu",
+    **{name: "accelerator" for name in ACCELERATOR_ACTIONS},
+}
+#: modules whose import alone means the program runs on a device
+DEVICE_MODULES: Dict[str, str] = {"torch_npu": "npu"}
+#: keyword arguments that name a device, and the device names each accepts
+#: (``gpu``, as Lightning's ``accelerator="gpu"``, means CUDA)
+DEVICE_KEYWORDS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
+    ("device", ("cuda", "npu")),
+    ("accelerator", ("cuda", "npu", "gpu")),
+)
+#: device constructors: qualified name -> (parameter, position) of the device type
+DEVICE_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {"torch.device": ("type", 0)}
+
+
+def device_named(texts: "Any", names: Tuple[str, ...] = ACCELERATOR_PREFIXES) -> Optional[str]:
+    """The device that one of ``texts`` names (``"cuda:0"`` -> ``cuda``; ``gpu`` -> ``cuda``),
+    among ``names``, or None."""
+    for text in texts:
+        head = text.split(":", 1)[0].strip().lower()
+        if head in names:
+            return "cuda" if head == "gpu" else head
+    return None

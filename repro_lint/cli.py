@@ -76,7 +76,8 @@ def check_parser() -> argparse.ArgumentParser:
 def run_check(argv: Sequence[str]) -> int:
     from pathlib import Path
 
-    from .config import ConfigError, load_settings, parse_version, validate_selectors
+    from .config import ConfigError, load_settings, parse_version
+    from .rules import check_settings, validate_selectors
     from .discovery import DiscoveryError, discover
     from .engine import Linter, lint_files
     from .report import FORMATS, ReportOptions
@@ -88,6 +89,7 @@ def run_check(argv: Sequence[str]) -> int:
     paths = args.paths or ["."]
     try:
         settings = load_settings(Path(args.config) if args.config else None, start=Path(paths[0]))
+        check_settings(settings)
         extend = [c for group in args.extend_select for c in group]
         ignore = [c for group in args.ignore for c in group]
         for name, codes in (("--select", args.select or []), ("--extend-select", extend), ("--ignore", ignore)):

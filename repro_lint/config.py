@@ -12,8 +12,9 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .source import real
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from .catalog import GENERATORS
+from .source import TEXT_LIMIT, real
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 if sys.version_info >= (3, 11):  # pragma: no cover - version dependent
     import tomllib
@@ -22,7 +23,6 @@ else:  # pragma: no cover
 
 #: the newest torch release whose behaviour the version-aware rules know
 NEWEST_KNOWN_TORCH: Tuple[int, int] = (2, 14)
-GENERATORS = ("torch", "numpy", "random")
 SEED_EFFECTS = GENERATORS + ("deterministic",)
 CONFIG_FILES = (".repro-lint.toml", "repro-lint.toml", "pyproject.toml")
 SECTION = "repro-lint"
@@ -104,7 +104,7 @@ SCHEMA: Dict[str, Tuple[Callable[[Any], bool], str]] = {
 
 #: LibCST needs about 500 bytes of memory per byte of source: a 12 MB generated file took
 #: 6.5 GB and three minutes. The largest file in torch 2.13's own source is 1.4 MB.
-DEFAULT_MAX_FILE_SIZE = 2 * 2**20
+DEFAULT_MAX_FILE_SIZE = TEXT_LIMIT
 
 
 @dataclass
@@ -229,54 +229,4 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
             value = {name: list(GENERATORS) for name in value}
         attr = "torch_version_text" if key == "torch-version" else key.replace("-", "_")
         setattr(settings, attr, value)
-    for key in ("select", "ignore", "extend-select"):
-        validate_selectors(getattr(settings, key.replace("-", "_")) or [], f"{config_path}: '{key}'")
-    for pattern, codes in settings.per_file_ignores.items():
-        validate_selectors(codes, f"{config_path}: 'per-file-ignores' for {pattern!r}")
     return settings
-
-
-# -- rule selection ------------------------------------------------------------------------
-
-
-def validate_selectors(selectors: Iterable[str], where: str) -> None:
-    from .rules import all_rules
-
-    codes = list(all_rules())
-    for selector in selectors:
-        if selector == "ALL":
-            continue
-        if not any(code.startswith(selector) for code in codes):
-            raise ConfigError(f"{where}: unknown rule code or prefix {selector!r}")
-
-
-def _longest_match(code: str, selectors: Sequence[str]) -> int:
-    """Length of the most specific selector matching ``code`` (-1: none; ``ALL`` counts 0)."""
-    best = -1
-    for selector in selectors:
-        if selector == "ALL":
-            best = max(best, 0)
-        elif code.startswith(selector):
-            best = max(best, len(selector))
-    return best
-
-
-def selected_codes(settings: Settings) -> List[str]:
-    """Codes of the enabled rules, resolved the way ruff resolves them: the most specific
-    selector wins, so ``select = ["RPL2"]`` with ``ignore = ["RPL205"]`` keeps RPL201 only,
-    and ``ignore = ["RPL2"]`` with ``extend-select = ["RPL201"]`` keeps RPL201. Rules that
-    are off by default are enabled only when a selector names them (or ``ALL``)."""
-    from .rules import all_rules
-
-    enabled = []
-    explicit = list(settings.select or []) + list(settings.extend_select)
-    for code, rule in all_rules().items():
-        chosen = _longest_match(code, explicit)
-        if settings.select is None and rule.default:
-            chosen = max(chosen, 0)
-        if chosen < 0:
-            continue
-        if _longest_match(code, settings.ignore) >= chosen and _longest_match(code, settings.ignore) >= 0:
-            continue
-        enabled.append(code)
-    return enabled

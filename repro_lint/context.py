@@ -22,7 +22,8 @@ the module's own functions and classes (``self.method()`` included), then its im
 project's other modules (``from utils.seed import set_seed``, ``import utils;
 utils.set_seed()``, relative imports, re-exports in a package ``__init__``). Known torch,
 NumPy, ``random`` and library calls (``repro_lint.catalog``) are classified where they are made,
-with their arguments (``use_deterministic_algorithms(False)`` enables nothing). A call that
+with their arguments (``use_deterministic_algorithms(False)`` enables nothing), by
+:mod:`repro_lint.classify`; the facts come from :mod:`repro_lint.facts`. A call that
 resolves to nothing and whose name contains ``seed`` counts as seeding all three generators.
 Importing a project module runs its top level, so that is reached too.
 
@@ -33,644 +34,30 @@ was linted: each method that reads a file, or looks for one, calls :meth:`Projec
 with its path, and every answer drawn from the (memoised) call graph consults
 :data:`ALL_FILES`, since the graph spans the project. New methods must do the same, or the
 cache could serve stale findings.
+
+It is one module because the entry points, the module resolution, the call graph and its
+memo tables are one piece of state, and every answer records what it consulted in it.
 """
 
 from __future__ import annotations
 
-import ast
 import os
 import re
-import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import pathspec
 
-from . import catalog
-from ._gc import GCPaused
+from .cache import ALL_FILES_KEY
+from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
-from .names import resolve_relative
+from .facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, ModuleFacts, extract_facts, might_be_entry_point, source_root_for
+from .source import read_text
+from .syntax import NoArgs
 
-#: calls that, made at module level, mean the module itself trains (a script without a guard)
-TRAINING_METHODS = frozenset({"backward", "step", "fit", "train_step", "zero_grad"})
-ENTRY_WORDS = ("__main__",) + tuple(sorted(TRAINING_METHODS))
 #: a file that turns determinism on contains one of these (a cheap text check before parsing)
 DETERMINISM_WORDS = re.compile(r"determinis|seed_all|reproducible|seed_everything")
-
-GENERATORS = catalog.SEEDED_GENERATORS
-ALL_GENERATORS = frozenset(GENERATORS)
-DETERMINISM = catalog.DETERMINISM_EFFECTS
-#: devices an entry point may run on (``uses``)
-DEVICES = ("cuda", "npu", "accelerator")
-#: markers among ``uses``: torch draws that only initialise weights, a training call, a
-#: checkpoint loaded over the initial weights
-INIT = "torch_init"
-TRAIN = "train"
-LOAD = "load"
-TRAIN_MARKERS = TRAINING_METHODS | {"train"}
-MODULE_BODY = "<module>"
-MAIN_BODY = "<main>"
-CLASS_PREFIX = "class "
-#: stands for a computed object in a call name (``f().method()`` is recorded as ``?.method``)
-UNNAMED = "?"
-
-# -- classifying one call ------------------------------------------------------------------
-
-class _Sentinel:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-    def __reduce__(self) -> str:
-        return self.name  # pickles as the module-level constant
-
-
-#: an argument that was not passed
-MISSING: Any = _Sentinel("MISSING")
-#: an argument whose value is only known at run time
-UNKNOWN: Any = _Sentinel("UNKNOWN")
-
-
-class CallArgs:
-    """The arguments of one call, as the classifier sees them. One adapter per syntax tree
-    implements the three hooks; :meth:`value` and :meth:`strings` are shared."""
-
-    def _node(self, name: str, position: Optional[int]) -> Any:
-        """The node bound to parameter ``name`` (by keyword or ``position``), or
-        :data:`MISSING`, or :data:`UNKNOWN` (hidden by ``*args``/``**kwargs``)."""
-        raise NotImplementedError
-
-    def _literal(self, node: Any) -> Any:
-        raise NotImplementedError
-
-    def _strings(self, node: Any) -> List[str]:
-        raise NotImplementedError
-
-    def value(self, name: str, position: Optional[int]) -> Any:
-        """The literal value bound to parameter ``name``, or :data:`MISSING`, or
-        :data:`UNKNOWN` (not a literal, or hidden by ``*args``/``**kwargs``)."""
-        node = self._node(name, position)
-        if node is MISSING or node is UNKNOWN:
-            return node
-        return self._literal(node)
-
-    def strings(self, name: str, position: Optional[int]) -> List[str]:
-        """Every string literal inside that argument (``"cuda" if ok else "cpu"`` gives both)."""
-        node = self._node(name, position)
-        if node is MISSING or node is UNKNOWN:
-            return []
-        return self._strings(node)
-
-
-def _on(value: Any) -> bool:
-    """Does this argument value switch something on? A run-time value is the user's choice: on."""
-    return value is UNKNOWN or bool(value)
-
-
-def _is_device(strings: Iterable[str], names: Tuple[str, ...] = ("cuda", "npu")) -> Optional[str]:
-    for text in strings:
-        head = text.split(":", 1)[0].strip().lower()
-        if head in names:
-            return "cuda" if head == "gpu" else head
-    return None
-
-
-def _transformers_model(qualified: str) -> Optional[str]:
-    """``draw`` for a transformers model built from scratch, ``use`` for a pretrained one or a
-    collator that masks at random, None for anything else (tokenizers, configs)."""
-    parts = qualified.split(".")
-    if len(parts) < 2 or not parts[1][:1].isupper():
-        return None
-    cls = parts[1]
-    if cls.startswith("DataCollator"):
-        return "use" if len(parts) == 2 else None
-    if not (cls.endswith("Model") or "For" in cls or (cls.startswith("Auto") and "Model" in cls)):
-        return None
-    if len(parts) == 2 or parts[2] == "from_config":
-        return "draw"
-    return "pretrained" if parts[2] == "from_pretrained" else None
-
-
-@dataclass(frozen=True)
-class CallEffect:
-    """What one call does by itself: seeds/enables (``effects``), will consume (``uses``:
-    generators and devices), consumes right now (``draws``). ``known`` calls are torch, NumPy,
-    ``random`` or library API: they are never resolved further nor taken for seeding helpers."""
-
-    effects: FrozenSet[str] = frozenset()
-    uses: FrozenSet[str] = frozenset()
-    draws: FrozenSet[str] = frozenset()
-    known: bool = False
-
-
-NO_EFFECT = CallEffect()
-
-
-def classify_call(qualified: Optional[str], method: Optional[str], args: CallArgs) -> CallEffect:
-    """Classify a call from its import-qualified name (None when its head was not imported),
-    the attribute it calls (``x.cuda()`` -> ``cuda``) and its arguments."""
-    effects: Set[str] = set()
-    uses: Set[str] = set()
-    draws: Set[str] = set()
-    known = False
-    if qualified is not None:
-        known = True
-        helper = catalog.SEED_HELPERS.get(qualified)
-        if qualified in catalog.SEED_CALLS:
-            effects |= catalog.SEED_CALLS[qualified]
-        elif helper is not None:
-            effects |= helper.seeds | helper.always
-            on = helper.determinism_default
-            if helper.determinism_arg is not None:
-                value = args.value(*helper.determinism_arg)
-                if value is not MISSING:
-                    on = _on(value)
-            if on:
-                effects |= helper.determinism
-        elif qualified == "torch.use_deterministic_algorithms":
-            value = args.value("mode", 0)
-            if value is not MISSING and _on(value):
-                effects.add("deterministic")
-        elif qualified == "torch.set_deterministic_debug_mode":
-            value = args.value("debug_mode", 0)
-            if value is not MISSING and value not in (0, "default"):
-                effects.add("deterministic")
-        elif qualified in ("torch_npu.npu.set_deterministic_level", "torch.npu.set_deterministic_level"):
-            value = args.value("level", 0)
-            if value is not MISSING and _on(value):
-                effects.add("deterministic")
-        elif qualified == "torch.backends.cudnn.flags":
-            value = args.value("deterministic", 3)
-            if value is not MISSING and _on(value):
-                effects.add("cudnn_deterministic")
-        elif qualified in catalog.NOT_SEEDING:
-            pass
-        elif qualified in catalog.TORCH_INIT or qualified.startswith(catalog.TORCH_INIT_PREFIXES):
-            draws.add("torch")
-            uses.add(INIT)
-        elif qualified in catalog.TORCH_DRAWS:
-            if qualified != "torch.utils.data.random_split" or args.value("generator", 2) is MISSING:
-                draws.add("torch")
-                uses.add("torch")
-        elif qualified in catalog.TORCH_USES or qualified.startswith(catalog.TORCH_USE_PREFIXES):
-            if not qualified.startswith("torch.utils.data.") or args.value("generator", None) is MISSING:
-                uses.add("torch")
-        elif qualified == "torch.utils.data.DataLoader":
-            shuffle = args.value("shuffle", 2)
-            if shuffle is not MISSING and _on(shuffle) and args.value("generator", None) is MISSING:
-                uses.add("torch")
-        elif qualified.startswith("numpy.random.") and qualified.count(".") == 2:
-            if qualified.rsplit(".", 1)[1] in catalog.NUMPY_LEGACY_FUNCTIONS:
-                draws.add("numpy")
-                uses.add("numpy")
-        elif qualified.startswith("random.") and qualified.count(".") == 1:
-            if qualified[7:] in catalog.RANDOM_FUNCTIONS:
-                draws.add("random")
-                uses.add("random")
-        elif qualified.startswith("transformers."):
-            kind = _transformers_model(qualified)
-            if kind == "draw":
-                draws.add("torch")
-                uses.add(INIT)
-            elif kind == "pretrained":
-                uses.add(INIT)
-            elif kind == "use":
-                uses.add("torch")
-        elif qualified == "torch.load":
-            uses.add(LOAD)
-        elif qualified == "torch.device":
-            device = _is_device(args.strings("type", 0))
-            if device:
-                uses.add(device)
-        elif qualified in catalog.ACCELERATOR_ACTIONS:
-            uses.add("accelerator")
-        elif qualified in ("torch.cuda.set_device", "torch.nn.DataParallel", "torch.cuda.device"):
-            uses.add("cuda")
-        elif qualified in ("torch.npu.set_device", "torch_npu.npu.set_device"):
-            uses.add("npu")
-        else:
-            known = qualified.startswith(("torch.", "numpy.", "random."))
-    if method in ("cuda", "npu") and qualified not in ("torch.cuda", "torch.npu"):
-        uses.add(method)
-    elif method == "to":
-        device = _is_device(args.strings("device", 0))
-        if device:
-            uses.add(device)
-    elif method in catalog.TORCH_DRAW_METHODS and qualified is None:
-        draws.add("torch")
-        uses.add("torch")
-    if method in TRAIN_MARKERS:
-        uses.add(TRAIN)
-    elif method in catalog.WEIGHT_LOADERS:
-        uses.add(LOAD)
-    for keyword, names in (("device", ("cuda", "npu")), ("accelerator", ("cuda", "npu", "gpu"))):
-        device = _is_device(args.strings(keyword, None), names)
-        if device:
-            uses.add(device)
-    if not (effects or uses or draws or known):
-        return NO_EFFECT
-    return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)
-
-
-def is_seed_named(name: str, imported: bool) -> bool:
-    """A call that resolves to nothing counts as seeding all three generators when its name
-    contains ``seed``; getters (``get_seed``, ``initial_seed``) and the methods of RNG objects
-    (``rng.seed(0)``, ``g.manual_seed(0)`` on a local object) do not."""
-    last = name.rsplit(".", 1)[-1].lower()
-    if "seed" not in last or last.startswith("get") or last.endswith("initial_seed"):
-        return False
-    if last in ("seed_worker", "worker_init_fn"):
-        return False
-    if not imported and "." in name and last in ("seed", "manual_seed"):
-        return False
-    return True
-
-
-# -- facts (ast) ------------------------------------------------------------------------------
-
-
-class AstArgs(CallArgs):
-    def __init__(self, call: ast.Call) -> None:
-        self.call = call
-
-    def _node(self, name: str, position: Optional[int]) -> Any:
-        for keyword in self.call.keywords:
-            if keyword.arg == name:
-                return keyword.value
-        hidden = any(k.arg is None for k in self.call.keywords)
-        if position is not None:
-            for index, arg in enumerate(self.call.args):
-                if isinstance(arg, ast.Starred):
-                    return UNKNOWN
-                if index == position:
-                    return arg
-        return UNKNOWN if hidden else MISSING
-
-    def _literal(self, node: Any) -> Any:
-        return ast_literal(node)
-
-    def _strings(self, node: Any) -> List[str]:
-        return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-
-
-def ast_literal(node: ast.AST) -> Any:
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        value = node.operand.value
-        return -value if isinstance(value, (int, float)) and not isinstance(value, bool) else UNKNOWN
-    return UNKNOWN
-
-
-@dataclass
-class BodyFacts:
-    """One body of code: a function or method, a module's top level, or its ``__main__`` block."""
-
-    name: str
-    #: callee names in source order: import-qualified where the head was imported, else as written
-    calls: List[str] = field(default_factory=list)
-    #: the names in ``calls`` that were qualified through an import
-    imported: Set[str] = field(default_factory=set)
-    #: names passed as arguments (callbacks: ``mp.spawn(main_worker)``, ``Thread(target=run)``)
-    refs: List[str] = field(default_factory=list)
-    #: what the known calls and assignments of this body do by themselves
-    effects: Set[str] = field(default_factory=set)
-    uses: Set[str] = field(default_factory=set)
-    draws: Set[str] = field(default_factory=set)
-    #: the class a method (or a function nested in a method) belongs to
-    owner: Optional[str] = None
-    line: int = 0
-    #: makes a training call itself (``loss.backward()``, ``optimizer.step()``)
-    trains: bool = False
-
-
-#: the name the seam was first published under
-FunctionFacts = BodyFacts
-
-
-@dataclass
-class ModuleFacts:
-    """What one module imports, defines, calls, seeds and uses (serialisable)."""
-
-    path: str
-    module_name: str
-    aliases: Dict[str, str] = field(default_factory=dict)
-    functions: Dict[str, BodyFacts] = field(default_factory=dict)
-    classes: Set[str] = field(default_factory=set)
-    module_body: BodyFacts = field(default_factory=lambda: BodyFacts(MODULE_BODY))
-    main_body: BodyFacts = field(default_factory=lambda: BodyFacts(MAIN_BODY))
-    #: every call made outside functions (top level and ``__main__`` block), in source order
-    top_level_calls: List[str] = field(default_factory=list)
-    has_main_guard: bool = False
-    main_guard_line: int = 0
-    trains_at_module_level: bool = False
-
-    def body(self, name: str) -> Optional[BodyFacts]:
-        if name == MODULE_BODY:
-            return self.module_body
-        if name == MAIN_BODY:
-            return self.main_body
-        return self.functions.get(name)
-
-
-def _dotted(node: ast.AST) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
-def _is_main_guard(node: ast.stmt) -> bool:
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    test = node.test
-    operands = [test.left, *test.comparators]
-    names = {o.id for o in operands if isinstance(o, ast.Name)}
-    strings = {o.value for o in operands if isinstance(o, ast.Constant)}
-    return "__name__" in names and "__main__" in strings
-
-
-CUDNN_DETERMINISTIC = "torch.backends.cudnn.deterministic"
-
-
-#: node types that never hold a call, an assignment, an import or a definition
-_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {}
-
-
-def _child_fields(node_type: type) -> Tuple[str, ...]:
-    fields = _CHILD_FIELDS.get(node_type)
-    if fields is None:
-        fields = tuple(f for f in node_type._fields if f not in ("ctx", "type_comment"))
-        _CHILD_FIELDS[node_type] = fields
-    return fields
-
-
-class _FactsCollector(ast.NodeVisitor):
-    """One pass over a module's ``ast``. ``visit`` and ``generic_visit`` are
-    :class:`ast.NodeVisitor`'s, in the same order, with the dispatch cached per node type and
-    the leaves (names, constants, operators) skipped: on torch's source this halves the walk."""
-
-    _dispatch: Dict[type, Any] = {}
-
-    def visit(self, node: ast.AST) -> None:
-        node_type = type(node)
-        try:
-            method = self._dispatch[node_type]
-        except KeyError:
-            name = "visit_" + node_type.__name__
-            method = getattr(type(self), name, None)
-            if method is not None and method is getattr(ast.NodeVisitor, name, None):
-                method = None  # NodeVisitor's own (visit_Constant: a shim for visit_Num & co.)
-            self._dispatch[node_type] = method
-        if method is not None:
-            method(self, node)
-        elif not isinstance(node, _LEAVES):
-            self.generic_visit(node)
-
-    def generic_visit(self, node: ast.AST) -> None:
-        visit = self.visit
-        for name in _child_fields(type(node)):
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, ast.AST):
-                        visit(item)
-            elif isinstance(value, ast.AST):
-                visit(value)
-
-    def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
-        self.facts = facts
-        self.is_package = is_package
-        self.scope: List[str] = []
-        #: per scope entry: is it a class?
-        self.kinds: List[bool] = []
-        self.current: BodyFacts = facts.module_body
-
-    def imported(self, name: str) -> Optional[str]:
-        """``name`` qualified through the imports, or None when its head was not imported."""
-        head, _, rest = name.partition(".")
-        target = self.facts.aliases.get(head)
-        if target is None:
-            return None
-        return f"{target}.{rest}" if rest else target
-
-    def _relative_base(self, level: int, module: Optional[str]) -> Optional[str]:
-        return resolve_relative(self.facts.module_name, self.is_package, level, module or "")
-
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            if alias.asname:
-                self.facts.aliases[alias.asname] = alias.name
-            else:
-                head = alias.name.split(".")[0]
-                self.facts.aliases[head] = head
-            if alias.name.split(".")[0] == "torch_npu":
-                self.current.uses.add("npu")
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        base = self._relative_base(node.level or 0, node.module)
-        if base is None:
-            return
-        if base.split(".")[0] == "torch_npu":
-            self.current.uses.add("npu")
-        for alias in node.names:
-            if alias.name != "*":
-                self.facts.aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
-
-    def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> None:
-        name = ".".join(self.scope + [node.name])
-        outer = self.current
-        if self.kinds and self.kinds[-1]:
-            owner: Optional[str] = ".".join(self.scope)  # a method
-        else:
-            owner = outer.owner if outer.name not in (MODULE_BODY, MAIN_BODY) else None
-        self.current = self.facts.functions.setdefault(name, BodyFacts(name, owner=owner, line=node.lineno))
-        self.scope.append(node.name)
-        self.kinds.append(False)
-        self.generic_visit(node)
-        self.kinds.pop()
-        self.scope.pop()
-        self.current = outer
-
-    visit_FunctionDef = _function
-    visit_AsyncFunctionDef = _function
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self.facts.classes.add(".".join(self.scope + [node.name]))
-        self.scope.append(node.name)
-        self.kinds.append(True)
-        self.generic_visit(node)
-        self.kinds.pop()
-        self.scope.pop()
-
-    def visit_Call(self, node: ast.Call) -> None:
-        body = self.current
-        name = _dotted(node.func)
-        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
-        qualified = self.imported(name) if name is not None else None
-        if name is None and method is not None:
-            name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
-        if name is not None:
-            stored = qualified or name
-            body.calls.append(stored)
-            if qualified is not None:
-                body.imported.add(stored)
-            if name.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in name:
-                body.trains = True
-            if body.name in (MODULE_BODY, MAIN_BODY):
-                self.facts.top_level_calls.append(stored)
-        effect = classify_call(qualified, method, AstArgs(node))
-        if effect is not NO_EFFECT:
-            body.effects |= effect.effects
-            body.uses |= effect.uses
-            body.draws |= effect.draws
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            ref = _dotted(arg)
-            if ref is not None:
-                qualified_ref = self.imported(ref)
-                body.refs.append(qualified_ref or ref)
-                if qualified_ref is not None:
-                    body.imported.add(qualified_ref)
-        self.generic_visit(node)
-
-    def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
-        for target in targets:
-            if isinstance(target, ast.Attribute):
-                name = _dotted(target)
-                if name and self.imported(name) == CUDNN_DETERMINISTIC:
-                    if value is None or _on(ast_literal(value)):
-                        self.current.effects.add("cudnn_deterministic")
-            elif isinstance(target, ast.Name) and value is not None:
-                # follow ``cudnn = torch.backends.cudnn``
-                source = _dotted(value)
-                qualified = self.imported(source) if source else None
-                if qualified and "." in qualified:
-                    self.facts.aliases[target.id] = qualified
-
-    def visit_Assign(self, node: ast.Assign) -> None:
-        self._assigned(node.targets, node.value)
-        self.generic_visit(node)
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        if node.value is not None:
-            self._assigned([node.target], node.value)
-        self.generic_visit(node)
-
-    def visit_If(self, node: ast.If) -> None:
-        if self.scope or not _is_main_guard(node) or self.current is not self.facts.module_body:
-            self.generic_visit(node)
-            return
-        self.facts.has_main_guard = True
-        self.facts.main_guard_line = self.facts.main_guard_line or node.lineno
-        self.visit(node.test)
-        self.current = self.facts.main_body
-        for stmt in node.body:
-            self.visit(stmt)
-        self.current = self.facts.module_body
-        for stmt in node.orelse:
-            self.visit(stmt)
-
-
-def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
-    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
-    name, is_package = module_name_for(path)
-    with GCPaused():
-        try:
-            with warnings.catch_warnings():  # SyntaxWarnings about the user's code are not ours to print
-                warnings.simplefilter("ignore")
-                tree = ast.parse(source, filename=str(path))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-        facts = ModuleFacts(str(path), name)
-        try:
-            _FactsCollector(facts, is_package).visit(tree)
-        except RecursionError:
-            return None
-    facts.trains_at_module_level = _trains_when_run(facts)
-    return facts
-
-
-def _trains_when_run(facts: ModuleFacts) -> bool:
-    """Does running the module's top level (outside a ``__main__`` block) train, directly or
-    through the module's own functions (``train()`` called at module level)?"""
-    seen: Set[str] = set()
-    stack = [facts.module_body, facts.main_body]
-    while stack:
-        body = stack.pop()
-        if body.trains:
-            return True
-        for call in body.calls:
-            if call in body.imported:
-                continue
-            target = facts.functions.get(call) or facts.functions.get(f"{call}.__init__")
-            if target is not None and target.name not in seen:
-                seen.add(target.name)
-                stack.append(target)
-    return False
-
-
-def might_be_entry_point(source: str) -> bool:
-    """A cheap text check: only a file that mentions ``__main__`` or calls a training method
-    (``.backward(``, ``.step(``, ... with any spacing or line continuation) can be an entry point
-    without the ``entry-points`` globs. Spares parsing library modules that merely mention
-    ``steps`` or ``fit``."""
-    if "__main__" in source:
-        return True
-    blank = " \t\\\r\n"
-    for word in TRAINING_METHODS:
-        start = source.find(word)
-        while start >= 0:
-            before = start - 1
-            while before >= 0 and source[before] in blank:
-                before -= 1
-            after = start + len(word)
-            while after < len(source) and source[after] in blank:
-                after += 1
-            if before >= 0 and source[before] == "." and after < len(source) and source[after] == "(":
-                return True
-            start = source.find(word, start + 1)
-    return False
-
-
-def module_name_for(path: Path) -> Tuple[str, bool]:
-    """(dotted module name, is_package) from the package layout around ``path``."""
-    path = Path(os.path.abspath(path))
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.append(folder.name)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return ".".join(reversed(parts)), is_package
-
-
-def source_root_for(path: Path) -> Path:
-    """The folder a module's dotted name starts from."""
-    path = Path(os.path.abspath(path))
-    folder = path.parent
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        folder = folder.parent
-    return folder
-
-
-def read_text(path: Path) -> Optional[str]:
-    from .config import DEFAULT_MAX_FILE_SIZE
-    from .source import SourceError, read_source
-
-    try:
-        return read_source(path, DEFAULT_MAX_FILE_SIZE).text
-    except SourceError:
-        return None
 
 
 # -- the project -------------------------------------------------------------------------------
@@ -684,7 +71,7 @@ Node = Tuple[str, str]
 
 #: consulted by answers that may depend on any file of the run (the results cache then keys
 #: the file on all of them)
-ALL_FILES = "*"
+ALL_FILES = ALL_FILES_KEY
 
 
 @dataclass(frozen=True)
@@ -758,6 +145,8 @@ class ProjectContext:
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[str, Summary] = {}
+        #: answers of :meth:`any_file_mentions`
+        self._words: Dict[str, bool] = {}
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -922,7 +311,7 @@ class ProjectContext:
         if configured is not None:
             return configured
         if imported:
-            if _known(name):
+            if is_known(name):
                 return None
             node = self._resolve_qualified(name)
             if node is not None:
@@ -983,7 +372,7 @@ class ProjectContext:
         for ref in body.refs:
             # a function passed as an argument (a callback), when it is one of the project's
             if ref in body.imported:
-                target = None if _known(ref) else self._resolve_qualified(ref)
+                target = None if is_known(ref) else self._resolve_qualified(ref)
             else:
                 found = self._local(facts, name, ref)
                 target = (facts.path, found) if found is not None else None
@@ -1063,7 +452,7 @@ class ProjectContext:
         facts = self.facts(path) if path is not None else None
         local = facts is not None and self._local(facts, None, name) is not None
         if not local:
-            effect = classify_call(name, name.rsplit(".", 1)[-1], _NoArgs())
+            effect = classify_call(name, name.rsplit(".", 1)[-1], NoArgs())
             if effect.known:
                 return effect.effects
         return self.call_summary_in(facts, None, name, imported=not local).effects
@@ -1116,21 +505,17 @@ class ProjectContext:
                 self.entry_summary(path)
         self.enables_determinism()
 
+    def any_file_mentions(self, word: str) -> bool:
+        """Does any file of the run contain ``word``? (A text check, cached per run.)"""
+        self.consult(ALL_FILES)
+        found = self._words.get(word)
+        if found is None:
+            found = self._words[word] = any(word in (read_text(path) or "") for path in self.files)
+        return found
+
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)
 
-
-class _NoArgs(CallArgs):
-    def value(self, name: str, position: Optional[int]) -> Any:
-        return MISSING
-
-    def strings(self, name: str, position: Optional[int]) -> List[str]:
-        return []
-
-
-def _known(qualified: str) -> bool:
-    """A torch/NumPy/random or library call the classifier knows: never a project helper."""
-    return classify_call(qualified, qualified.rsplit(".", 1)[-1], _NoArgs()).known
 
 
 def _local_target(facts: ModuleFacts, name: str) -> Optional[str]:

@@ -36,7 +36,8 @@ import libcst as cst
 
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
-from .engine import FileResult, Linter
+from .linter import FileResult, Linter
+from .run import POOL_MIN_WORK, default_jobs, pool, work_of, worker_state
 from .source import Source, SourceError, decode, dominant_newline, line_offsets, read_source, write_atomic
 
 #: passes over one file before giving up (each pass re-lints the new text)
@@ -389,17 +390,8 @@ def _codes_of(outcome: FixOutcome) -> str:
 
 # -- many files ---------------------------------------------------------------------------------
 
-_WORKER: Optional[Tuple[Linter, dict]] = None
-
-
-def _init_worker(linter: Linter, options: dict) -> None:
-    global _WORKER
-    _WORKER = (linter, options)
-
-
 def _fix_in_worker(path: Path) -> FileFix:
-    assert _WORKER is not None
-    linter, options = _WORKER
+    linter, options = worker_state()
     return fix_path(linter, path, **options)
 
 
@@ -424,17 +416,6 @@ class FixRun:
         return [e for f in self.files for e in list(f.result.errors) + f.errors]
 
 
-def _work(files: Sequence[Path], file_cost: int) -> int:
-    """The engine's cost model: bytes to parse plus a fixed cost per file."""
-    total = 0
-    for path in files:
-        try:
-            total += path.stat().st_size + file_cost
-        except OSError:
-            total += file_cost
-    return total
-
-
 def fix_files(
     linter: Linter,
     files: Sequence[Path],
@@ -446,22 +427,15 @@ def fix_files(
     jobs: Optional[int] = None,
 ) -> FixRun:
     """Fix ``files`` with ``jobs`` processes (see :func:`repro_lint.engine.lint_files`)."""
-    from .engine import FILE_COST, POOL_MIN_WORK, default_jobs
-
     options = {"unsafe": unsafe, "write": write, "diff": diff, "roots": roots}
     jobs = jobs or default_jobs()
     if any(rule.needs_project for rule in linter.rule_types):
         linter.project.prepare(files)
-    if jobs <= 1 or len(files) < 2 or _work(files, FILE_COST) < POOL_MIN_WORK:
+    if jobs <= 1 or len(files) < 2 or work_of(files) < POOL_MIN_WORK:
         return FixRun([fix_path(linter, f, **options) for f in files])
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    method = "fork" if sys.platform.startswith("linux") else None
-    context = multiprocessing.get_context(method)
     chunksize = max(1, min(16, len(files) // (jobs * 8)))
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(linter, options)) as pool:
-        return FixRun(list(pool.map(_fix_in_worker, files, chunksize=chunksize)))
+    with pool((linter, options), jobs) as workers:
+        return FixRun(list(workers.map(_fix_in_worker, files, chunksize=chunksize)))
 
 
 def run_fix_command(linter: Linter, files: Sequence[Path], paths: Sequence[str], *, diff: bool, unsafe: bool, jobs: Optional[int]) -> Tuple[Optional[int], FixRun]:

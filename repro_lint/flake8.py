@@ -27,9 +27,10 @@ from typing import Any, Iterator, List, Optional, Sequence, Tuple, Type
 from . import __version__
 from .config import ConfigError, Settings, load_settings, parse_version
 from .context import ProjectContext
-from .engine import UNUSED_NOQA, FileResult, Linter
+from .engine import FileResult, Linter
 from .noqa import Suppressions
-from .rules import all_rules
+from .rules import all_rules, check_settings
+from .rules.suppression import UnusedNoqa
 from .source import Source
 
 
@@ -65,6 +66,7 @@ def settings_from(options: argparse.Namespace) -> Settings:
     with flake8's ``repro-*`` options on top. Raises ConfigError."""
     paths = [p for p in (getattr(options, "filenames", None) or []) if p != "-"] or ["."]
     settings = load_settings(start=Path(paths[0]))
+    check_settings(settings)
     entry_points = list(getattr(options, "repro_entry_points", None) or [])
     seed_functions = dict(settings.seed_functions)
     for name in getattr(options, "repro_seed_functions", None) or []:
@@ -138,7 +140,7 @@ class Plugin:
             if codes is None:
                 codes = [code for code, rule in all_rules().items() if rule.default]
             if not honour_noqa:
-                codes = [c for c in codes if c != UNUSED_NOQA]  # nothing is suppressed, so nothing is used
+                codes = [c for c in codes if c != UnusedNoqa.code]  # nothing is suppressed, so nothing is used
             cls._linter = _Flake8Linter(settings, ProjectContext(settings, _project_files(options, settings)), codes, honour_noqa)
         return cls._linter
 

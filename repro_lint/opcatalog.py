@@ -111,8 +111,6 @@ def _moved(version: Version) -> Tuple[Span, ...]:
 
 _ACCUMULATE_FALSE = Condition("equals", "accumulate", 3, 2, None, (False,), False)
 _ACCUMULATE_TRUE = Condition("equals", "accumulate", 3, 2, None, (True,), False)
-_PUT_FALSE = Condition("equals", "accumulate", 3, 2, None, (False,), False)
-_PUT_TRUE = Condition("equals", "accumulate", 3, 2, None, (True,), False)
 _INTERPOLATE_MODES = ("linear", "bilinear", "bicubic", "trilinear")
 
 OPS: Tuple[Op, ...] = (
@@ -166,7 +164,7 @@ OPS: Tuple[Op, ...] = (
     ),
     Op(
         "put_(accumulate=True)", "torch.Tensor.put_ with accumulate=True when called on a CPU tensor", A,
-        methods=("put_",), device="CPU", passes=FORWARD, condition=_PUT_TRUE,
+        methods=("put_",), device="CPU", passes=FORWARD, condition=_ACCUMULATE_TRUE,
     ),
     Op(
         "scatter_add", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
@@ -294,12 +292,12 @@ OPS: Tuple[Op, ...] = (
     ),
     Op(
         "put_(accumulate=False)", "torch.Tensor.put_ when accumulate=False", B,
-        methods=("put_",), device="any device", passes=FORWARD, condition=_PUT_FALSE,
+        methods=("put_",), device="any device", passes=FORWARD, condition=_ACCUMULATE_FALSE,
         alternative="use index_put_ on a flattened view (deterministic under the flag)",
     ),
     Op(
         "put_(accumulate=True)", "torch.Tensor.put_ when accumulate=True and called on a CUDA tensor", B,
-        methods=("put_",), passes=FORWARD, condition=_PUT_TRUE,
+        methods=("put_",), passes=FORWARD, condition=_ACCUMULATE_TRUE,
         alternative="use index_put_((index,), source, accumulate=True) on a flattened view",
     ),
     Op(
@@ -369,15 +367,6 @@ def index_by_name() -> Tuple[Dict[str, List[Op]], Dict[str, List[Op]], Dict[str,
         for name in op.modules:
             modules.setdefault(name, []).append(op)
     return functions, methods, modules
-
-
-def method_words() -> Set[str]:
-    """Every word that can name a cataloged op in source (for the rules' prefilter)."""
-    words: Set[str] = set()
-    for op in OPS:
-        words.update(op.methods)
-        words.update(name.rsplit(".", 1)[-1] for name in op.functions + op.modules)
-    return words
 
 
 # -- the docstring, for the version test --------------------------------------------------------

@@ -27,20 +27,19 @@ What it contains, by ``fix-style``:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
 from .names import ImportTable
-from .rules.base import FileContext, NodeEdit, header_end, string_value
+from .rules.base import Analysis, FileContext, NodeEdit, header_end
+from .syntax import is_main_guard, string_value
 
-#: what a seeding finding can ask the block to cover
-GENERATORS = ("torch", "numpy", "random")
+#: what a seeding finding can ask the block to cover: GENERATORS, or the switches
 DETERMINISTIC = "deterministic"
 RUNTIME_SEED = "repro_lint.runtime.seed_everything"
-#: torch versions before this one need CUBLAS_WORKSPACE_CONFIG for deterministic cuBLAS
-CUBLAS_CHECK_REMOVED = (2, 10)
 PARSE_CALLS = ("parse_args", "parse_known_args", "get_args")
 #: calls that set up a parser or read a seed: a statement making only these does no RNG work
 SETUP_CALLS = frozenset(
@@ -51,19 +50,6 @@ SEED_OPTIONS = ("--seed", "--random-seed", "--random_seed", "--manual-seed", "--
 
 
 # -- finding things in the module ----------------------------------------------------------
-
-
-def is_main_guard(node: cst.CSTNode) -> bool:
-    """``if __name__ == "__main__":`` (either operand order, any quotes)."""
-    if not isinstance(node, cst.If) or not isinstance(node.test, cst.Comparison):
-        return False
-    test = node.test
-    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
-        return False
-    operands = (test.left, test.comparisons[0].comparator)
-    names = {o.value for o in operands if isinstance(o, cst.Name)}
-    strings = {string_value(o) for o in operands}
-    return "__name__" in names and "__main__" in strings
 
 
 def main_guard(module: cst.Module) -> Optional[cst.If]:
@@ -377,7 +363,7 @@ def setup_block_edits(file: FileContext, generators: Iterable[str] = ()) -> List
     later finding widens the set, so all findings of a file end up with identical edits and the
     fixer applies the block once. Empty when every line of the block is already there.
     """
-    state: _State = file.__dict__.setdefault("_setup_block", _State())
+    state = file.analysis(SetupBlockState)
     state.requested |= set(generators)
     fresh = block_edits(file.module, build_block(file, state.requested), file.source)
     if not state.edits or len(fresh) != len(state.edits):
@@ -388,10 +374,13 @@ def setup_block_edits(file: FileContext, generators: Iterable[str] = ()) -> List
     return list(state.edits)
 
 
-@dataclass
-class _State:
-    requested: Set[str] = field(default_factory=set)
-    edits: List[NodeEdit] = field(default_factory=list)
+class SetupBlockState(Analysis):
+    """Per file: what its findings asked the block to cover, and the edits they all share."""
+
+    def __init__(self, file: FileContext) -> None:
+        super().__init__(file)
+        self.requested: Set[str] = set()
+        self.edits: List[NodeEdit] = []
 
 
 def block_edits(module: cst.Module, block: Block, source: str = "") -> List[NodeEdit]:

@@ -66,10 +66,10 @@ def too_large(size: int, limit: int) -> str:
     )
 
 
-def read_source(path: Path, max_bytes: Optional[int] = None) -> Source:
-    """Read and decode ``path``. Raises :class:`SourceError` for anything that is not a readable
-    regular file of at most ``max_bytes`` bytes (a FIFO or device named ``*.py`` would block
-    or never end, so it is never opened)."""
+def read_bytes(path: "str | os.PathLike[str]", max_bytes: Optional[int] = None) -> bytes:
+    """The bytes of ``path``. Raises :class:`SourceError` for anything that is not a readable
+    regular file of at most ``max_bytes`` bytes: a FIFO or device named ``*.py`` would block or
+    never end, so it is never opened. Every file repro-lint reads goes through here."""
     try:
         info = os.stat(path)
         if stat.S_ISDIR(info.st_mode):
@@ -79,12 +79,29 @@ def read_source(path: Path, max_bytes: Optional[int] = None) -> Source:
         if max_bytes is not None and info.st_size > max_bytes:
             raise SourceError(too_large(info.st_size, max_bytes))
         with open(path, "rb") as handle:
-            data = handle.read()
+            return handle.read()
     except SourceError:
         raise
     except OSError as exc:
         raise SourceError(f"cannot read file: {exc.strerror or exc}") from None
-    return decode(data)
+
+
+def read_source(path: "str | os.PathLike[str]", max_bytes: Optional[int] = None) -> Source:
+    """Read and decode ``path`` (see :func:`read_bytes`)."""
+    return decode(read_bytes(path, max_bytes))
+
+
+#: what :func:`read_text` reads at most (as the default ``max-file-size``)
+TEXT_LIMIT = 2 * 2**20
+
+
+def read_text(path: "str | os.PathLike[str]") -> Optional[str]:
+    """The decoded text of ``path``, or None when it cannot be read or decoded (the file's own
+    lint reports why)."""
+    try:
+        return read_source(path, TEXT_LIMIT).text
+    except SourceError:
+        return None
 
 
 def line_offsets(text: str) -> list:
@@ -104,10 +121,6 @@ def line_offsets(text: str) -> list:
     return offsets
 
 
-def offset_of(offsets: list, line: int, col: int) -> int:
-    return offsets[line - 1] + col if line - 1 < len(offsets) else offsets[-1] + col
-
-
 def dominant_newline(text: str) -> str:
     crlf = text.count("\r\n")
     lf = text.count("\n") - crlf
@@ -119,8 +132,9 @@ def dominant_newline(text: str) -> str:
     return "\n"
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder and an atomic rename; keep the mode."""
+def write_atomic(path: "str | os.PathLike[str]", data: bytes, durable: bool = True) -> None:
+    """Write via a temporary file in the same folder and an atomic rename; keep the mode.
+    ``durable``: flush the data to disk before the rename (a user's file); a cache can skip it."""
     import tempfile
 
     path = Path(path)
@@ -133,8 +147,9 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)

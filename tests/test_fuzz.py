@@ -11,7 +11,8 @@ import libcst as cst
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import REPO
-from repro_lint.config import Settings, selected_codes
+from repro_lint.config import Settings
+from repro_lint.rules import selected_codes
 from repro_lint.engine import Linter
 from repro_lint.rulebook import book_dir, examples
 from repro_lint.source import Source

@@ -13,7 +13,9 @@ import pytest
 
 from repro_lint.config import Settings
 from repro_lint.context import ProjectContext
-from repro_lint.engine import FileResult, Linter, _walk, lint_files, parse_module
+from repro_lint.engine import FileResult, Linter, lint_files
+from repro_lint.parse import parse_module
+from repro_lint.walk import walk
 from repro_lint.rulebook import examples, read_page
 from repro_lint.rules import all_rules
 from repro_lint.rules.base import FileContext, Rule
@@ -226,7 +228,7 @@ def test_the_traversal_visits_in_source_order_with_each_nodes_parent():
             left[id(node)] = len(seen)
 
     file = FileContext(str(path), "", module, ImportTable("m", False), Settings(root=REPO), None)  # type: ignore[arg-type]
-    _walk(module, file, [Recorder(file)], lambda rule, exc: (_ for _ in ()).throw(exc))
+    walk(module, file, [Recorder(file)], lambda rule, exc: (_ for _ in ()).throw(exc))
     reference = _Everything()
     module.visit(reference)
     assert seen == reference.seen
@@ -285,7 +287,7 @@ def test_validation_comes_back_when_threads_parse_at_once():
 def test_positions_are_libcsts(text: str):
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from repro_lint.engine import node_positions
+    from repro_lint.positions import node_positions
 
     module = cst.parse_module(text)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
@@ -297,7 +299,7 @@ def test_positions_are_libcsts(text: str):
 def test_positions_are_libcsts_on_real_files():
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from repro_lint.engine import node_positions
+    from repro_lint.positions import node_positions
 
     for path in [p for p in real_files() if p.stat().st_size > 20_000][:3]:
         text = path.read_text(encoding="utf-8")
@@ -338,7 +340,9 @@ def _table_module(newline: str = "\n", value: str = "({i}, 'x{i}', torch.float16
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_large_literal_table_is_kept_verbatim_and_the_rest_is_the_whole_file_parse(newline: str):
-    from repro_lint.engine import VERBATIM_ABOVE, VerbatimStatement, node_positions
+    from repro_lint._libcst_internals import VerbatimStatement
+    from repro_lint.parse import VERBATIM_ABOVE
+    from repro_lint.positions import node_positions
 
     text = _table_module(newline)
     assert len(text) > VERBATIM_ABOVE
@@ -362,7 +366,8 @@ def test_a_large_literal_table_is_kept_verbatim_and_the_rest_is_the_whole_file_p
 
 
 def test_tables_that_compute_are_parsed_and_findings_after_a_table_are_found(tmp_path: Path):
-    from repro_lint.engine import CHUNKED_ABOVE, VerbatimStatement
+    from repro_lint._libcst_internals import VerbatimStatement
+    from repro_lint.parse import CHUNKED_ABOVE
 
     computing = _table_module(value="f({i})")
     assert not any(isinstance(s, VerbatimStatement) for s in parse_module(computing, chunked_above=0).body)

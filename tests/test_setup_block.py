@@ -15,7 +15,8 @@ import libcst as cst
 import pytest
 
 from fixtools import fix_text, temporary_rules
-from repro_lint.setup_block import is_main_guard, setup_block_edits
+from repro_lint.setup_block import setup_block_edits
+from repro_lint.syntax import is_main_guard
 
 
 def probe(code: str, generators=()):

@@ -26,8 +26,6 @@ from . import ReportOptions, register
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/repro-lint/repro-lint"
 SRCROOT = "%SRCROOT%"
-#: findings that mean the file could not be checked at all
-ERROR_CODES = frozenset({"RPL001"})
 
 
 def _section(page: str, heading: str) -> str:
@@ -41,7 +39,8 @@ def _first_sentence(text: str) -> str:
 
 
 def level(code: str) -> str:
-    return "error" if code in ERROR_CODES else "warning"
+    rule = all_rules().get(code)
+    return rule.severity if rule is not None else "warning"
 
 
 def rule_descriptor(code: str) -> Dict[str, Any]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Dict, Type
+from typing import Dict, Iterable, List, Sequence, Type
 
+from ..config import ConfigError, Settings
 from .base import RULES, Rule
 
 _loaded = False
@@ -22,3 +23,54 @@ def all_rules() -> Dict[str, Type[Rule]]:
                 importlib.import_module(f"{__name__}.{info.name}")
         _loaded = True
     return dict(sorted(RULES.items()))
+
+
+# -- rule selection ------------------------------------------------------------------------
+
+
+def check_settings(settings: Settings) -> None:
+    """Raise ConfigError if the configuration file selects or ignores an unknown code."""
+    where = settings.config_path
+    for key in ("select", "ignore", "extend-select"):
+        validate_selectors(getattr(settings, key.replace("-", "_")) or [], f"{where}: '{key}'")
+    for pattern, codes in settings.per_file_ignores.items():
+        validate_selectors(codes, f"{where}: 'per-file-ignores' for {pattern!r}")
+
+
+def validate_selectors(selectors: Iterable[str], where: str) -> None:
+    codes = list(all_rules())
+    for selector in selectors:
+        if selector == "ALL":
+            continue
+        if not any(code.startswith(selector) for code in codes):
+            raise ConfigError(f"{where}: unknown rule code or prefix {selector!r}")
+
+
+def _longest_match(code: str, selectors: Sequence[str]) -> int:
+    """Length of the most specific selector matching ``code`` (-1: none; ``ALL`` counts 0)."""
+    best = -1
+    for selector in selectors:
+        if selector == "ALL":
+            best = max(best, 0)
+        elif code.startswith(selector):
+            best = max(best, len(selector))
+    return best
+
+
+def selected_codes(settings: Settings) -> List[str]:
+    """Codes of the enabled rules, resolved the way ruff resolves them: the most specific
+    selector wins, so ``select = ["RPL2"]`` with ``ignore = ["RPL205"]`` keeps RPL201 only,
+    and ``ignore = ["RPL2"]`` with ``extend-select = ["RPL201"]`` keeps RPL201. Rules that
+    are off by default are enabled only when a selector names them (or ``ALL``)."""
+    enabled = []
+    explicit = list(settings.select or []) + list(settings.extend_select)
+    for code, rule in all_rules().items():
+        chosen = _longest_match(code, explicit)
+        if settings.select is None and rule.default:
+            chosen = max(chosen, 0)
+        if chosen < 0:
+            continue
+        if _longest_match(code, settings.ignore) >= chosen and _longest_match(code, settings.ignore) >= 0:
+            continue
+        enabled.append(code)
+    return enabled

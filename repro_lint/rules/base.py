@@ -12,20 +12,21 @@ for files that reported something.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 import libcst as cst
 
 from ..diagnostics import SAFE, UNSAFE
 from ..names import ImportTable
+from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover - the engine passes them in; rules never import them
     from ..config import Settings
     from ..context import ProjectContext
 
 RULES: Dict[str, Type["Rule"]] = {}
+A = TypeVar("A", bound="Analysis")
 
 
 def _name_char(char: str) -> bool:
@@ -73,6 +74,23 @@ class PendingReport:
     applicability: Optional[str] = None
 
 
+class Analysis:
+    """A pass over a file that several rules share (the seeding scan, the import table).
+
+    A rule declares the analyses it reads in :attr:`Rule.uses`; the engine builds each one once
+    per file, before the rules, and the same traversal feeds its ``visit_<Node>``/``leave_<Node>``
+    handlers just before the rules' own, so a rule always sees an analysis that is up to date
+    with the node it is visiting. Rules reach it with ``self.file.analysis(Kind)``. An analysis
+    without handlers (per-file state, such as the setup block's) needs no declaration."""
+
+    def __init__(self, file: "FileContext") -> None:
+        self.file = file
+
+
+def has_handlers(kind: type) -> bool:
+    return any(attr.startswith(("visit_", "leave_")) for attr in dir(kind))
+
+
 class FileContext:
     """Everything a rule may ask about the file being linted."""
 
@@ -93,6 +111,25 @@ class FileContext:
         self.project = project
         self.ancestors: List[cst.CSTNode] = []  # maintained by the traversal
         self.reports: List[PendingReport] = []
+        self._analyses: Dict[type, Analysis] = {}
+
+    def start(self, kinds: Iterable[Type["Analysis"]]) -> List["Analysis"]:
+        """Build the analyses the traversal will feed (the engine calls this once per file)."""
+        started = []
+        for kind in kinds:
+            if kind not in self._analyses:
+                self._analyses[kind] = kind(self)
+                started.append(self._analyses[kind])
+        return started
+
+    def analysis(self, kind: Type[A]) -> A:
+        """The file's one instance of analysis ``kind``."""
+        found = self._analyses.get(kind)
+        if found is None:
+            if has_handlers(kind):
+                raise RuntimeError(f"{kind.__name__} is fed by the traversal: declare it in the rule's `uses`")
+            found = self._analyses[kind] = kind(self)
+        return found  # type: ignore[return-value]
 
     @property
     def module_name(self) -> str:
@@ -135,6 +172,16 @@ class Rule:
     #: fires only in entry points: the engine asks the project context (a cheap ``ast`` check)
     #: before it parses a file with LibCST for this rule alone
     entry_points_only: ClassVar[bool] = False
+    #: the shared analyses this rule reads (:class:`Analysis`), built once per file by the engine
+    uses: ClassVar[Tuple[Type[Analysis], ...]] = ()
+    #: who finds the rule's findings: ``traversal`` (its handlers, during the one walk of a file)
+    #: or ``engine`` (RPL001 when a file cannot be read or parsed; RPL002 once ``noqa`` comments
+    #: have been applied)
+    found_by: ClassVar[str] = "traversal"
+    #: ``warning``, or ``error`` for a file that could not be linted at all (SARIF's level)
+    severity: ClassVar[str] = "warning"
+    #: why findings of this rule are never written into a baseline (None: they may be)
+    never_baselined: ClassVar[Optional[str]] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -144,7 +191,7 @@ class Rule:
             raise RuntimeError(f"rule code {cls.code} registered twice")
         if not cls.name or not cls.message:
             raise RuntimeError(f"rule {cls.code} must declare a name and a message")
-        if not cls.triggers and cls.code != "RPL001":
+        if not cls.triggers and cls.found_by == "traversal":
             raise RuntimeError(f"rule {cls.code} must declare its trigger words")
         if cls.fix not in (None, SAFE, UNSAFE):
             raise RuntimeError(f"rule {cls.code}: fix must be None, 'safe' or 'unsafe'")
@@ -209,16 +256,24 @@ class Rule:
         return NodeEdit("at", content, None, (line, col))
 
     def ensure_import(self, module: str, name: str) -> Optional[NodeEdit]:
-        """An edit adding ``from module import name`` after the file's leading imports, or None
-        when ``name`` is already imported from there. Several fixes may ask for the same import:
-        they produce identical edits, which the fixer applies once."""
-        if self.file.names.aliases.get(name) == f"{module}.{name}":
-            return None
-        line = f"from {module} import {name}\n"
-        anchor = header_end(self.file.module)
-        if anchor is None:
-            return self.insert_at(1, 0, line)
-        return NodeEdit("line_after", line, anchor)
+        """An edit adding ``from module import name``, or None when ``name`` is already
+        imported from there (see :func:`import_edit`)."""
+        return import_edit(self.file, f"{module}.{name}", name)
+
+
+class ImportTracker(Analysis):
+    """Fills the file's import table as the traversal meets imports and alias assignments
+    (every file gets it, before any rule)."""
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.file.names.add_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.file.names.add_import_from(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1:
+            self.file.names.add_assignment(node.targets[0].target, node.value)
 
 
 # -- small CST helpers shared by rules ---------------------------------------------------
@@ -254,28 +309,15 @@ def header_end(module: cst.Module) -> Optional[cst.CSTNode]:
 
 
 def keyword_arg(call: cst.Call, name: str) -> Optional[cst.Arg]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg
-    return None
+    """The argument passed as ``name=...`` (not through ``**kwargs``)."""
+    return argument(call, name)
 
 
 def argument(call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.Arg]:
-    """The argument bound to parameter ``name`` (by keyword, or by ``position`` if given).
-
-    Positional lookup stops at the first ``*args``/``**kwargs``: after it positions are unknown.
-    """
-    found = keyword_arg(call, name)
-    if found is not None or position is None:
-        return found
-    index = 0
-    for arg in call.args:
-        if arg.star or arg.keyword is not None:
-            return None
-        if index == position:
-            return arg
-        index += 1
-    return None
+    """The argument bound to parameter ``name`` (by keyword, or by ``position`` if given), or
+    None when none is, or when ``*args``/``**kwargs`` hide it (:func:`repro_lint.syntax.bind`)."""
+    found = bind(cst_slots(call.args), name, position)
+    return None if found is MISSING or found is UNKNOWN else found
 
 
 def has_star_kwargs(call: cst.Call) -> bool:
@@ -290,44 +332,27 @@ def is_false(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Name) and node.value == "False"
 
 
-def string_value(node: cst.CSTNode) -> Optional[str]:
-    """The value of a plain (non-f) string literal, or None."""
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
-
-
-def int_value(node: cst.CSTNode) -> Optional[int]:
-    if isinstance(node, cst.Integer):
-        try:
-            return int(node.value.replace("_", ""), 0)
-        except ValueError:
-            return None
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = int_value(node.expression)
-        return -inner if inner is not None else None
-    return None
-
-
 # -- helpers for environment variables, statements and the project -------------------------
 
 #: ``os.environ`` under the names rules see after qualification
 ENVIRON = "os.environ"
+#: calls that set one variable: ``(key, value)`` by position (``os.putenv`` names them too)
+ENVIRON_SETTERS = frozenset({f"{ENVIRON}.setdefault", f"{ENVIRON}.__setitem__", "os.putenv"})
 
 
 def environ_writes(
     qualify: "Any", node: cst.CSTNode
 ) -> List[Tuple[str, Optional[cst.BaseExpression], cst.CSTNode]]:
     """``(variable, value, anchor)`` for every environment variable that ``node`` sets with a
-    literal name: ``os.environ["X"] = v``, ``os.environ.setdefault("X", v)``,
-    ``os.environ.update({"X": v})`` / ``update(X=v)``, ``os.putenv("X", v)``. ``node`` is an
-    ``Assign`` or a ``Call``; ``qualify`` resolves names (``Rule.qualify``). ``value`` is the
+    literal name: ``os.environ["X"] = v`` (or ``+=``), ``os.environ.setdefault("X", v)``,
+    ``os.environ.__setitem__("X", v)``, ``os.environ.update({"X": v})`` / ``update(X=v)``,
+    ``os.putenv("X", v)``. Every rule about environment variables reads them here. ``node``
+    is an ``Assign``, ``AugAssign`` or a ``Call``; ``qualify`` resolves names (``Rule.qualify``). ``value`` is the
     expression assigned, ``anchor`` the node to report."""
     found: List[Tuple[str, Optional[cst.BaseExpression], cst.CSTNode]] = []
-    if isinstance(node, cst.Assign):
-        for target in node.targets:
-            sub = target.target
+    if isinstance(node, (cst.Assign, cst.AugAssign)):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        for sub in targets:
             if (
                 isinstance(sub, cst.Subscript)
                 and qualify(sub.value) == ENVIRON
@@ -341,11 +366,11 @@ def environ_writes(
     if not isinstance(node, cst.Call):
         return found
     func = qualify(node.func)
-    if func in (f"{ENVIRON}.setdefault", "os.putenv"):
-        if len(node.args) >= 2 and not any(a.keyword or a.star for a in node.args[:2]):
-            name = string_value(node.args[0].value)
-            if name is not None:
-                found.append((name, node.args[1].value, node))
+    if func in ENVIRON_SETTERS:
+        key, value = argument(node, "key", 0), argument(node, "value", 1)
+        name = string_value(key.value) if key is not None else None
+        if name is not None:
+            found.append((name, value.value if value is not None else None, node))
     elif func == f"{ENVIRON}.update":
         for arg in node.args:
             if arg.keyword is not None:
@@ -378,35 +403,28 @@ def indentation(module: cst.Module, ancestors: Sequence[cst.CSTNode]) -> str:
     return text
 
 
-def import_module_edit(file: FileContext, module: str) -> Optional[NodeEdit]:
-    """An edit adding ``import module`` after the file's import header, or None when the
-    module is already imported under its own name."""
-    if file.names.aliases.get(module) == module:
+def import_edit(file: FileContext, qualified: str, local: str) -> Optional[NodeEdit]:
+    """An edit binding ``local`` to ``qualified`` after the file's import header (``import os``
+    when they are the same, else ``from module import name``), or None when the file already
+    binds it so. Several fixes may ask for the same import: they produce identical edits,
+    which the fixer applies once. The one place where a fix adds an import."""
+    if file.names.aliases.get(local) == qualified:
         return None
-    line = f"import {module}\n"
+    if local == qualified:
+        line = f"import {qualified}\n"
+    else:
+        module, _, name = qualified.rpartition(".")
+        line = f"from {module} import {name}" + (f" as {local}" if local != name else "") + "\n"
     anchor = header_end(file.module)
     if anchor is None:
         return NodeEdit("at", line, None, (1, 0))
     return NodeEdit("line_after", line, anchor)
 
 
-_PROJECT_TEXT: "weakref.WeakKeyDictionary[Any, Dict[str, bool]]" = weakref.WeakKeyDictionary()
-
-
-def project_mentions(project: "ProjectContext", word: str) -> bool:
-    """Does any file of the linted project contain ``word``? (A text check, cached per
-    project context, i.e. per run.)"""
-    consult = getattr(project, "consult", None)
-    if consult is not None:
-        consult("*")  # the answer depends on every file of the run (context.ALL_FILES)
-    cache = _PROJECT_TEXT.setdefault(project, {})
-    cached = cache.get(word)
-    if cached is None:
-        from ..context import read_text
-
-        cached = any(word in (read_text(path) or "") for path in getattr(project, "files", ()))
-        cache[word] = cached
-    return cached
+def short(code: str, limit: int = 48) -> str:
+    """``code`` on one line, cut to ``limit`` characters (for messages)."""
+    code = " ".join(code.split())
+    return code if len(code) <= limit else code[: limit - 3] + "..."
 
 
 def receiver_root(node: cst.CSTNode) -> cst.CSTNode:

@@ -11,6 +11,9 @@ class UnreadableFile(Rule):
     code = "RPL001"
     name = "unreadable-file"
     message = "file cannot be read, decoded or parsed"
-    #: produced by the engine, so it has no trigger words and no visitor
+    #: reported by the engine, so it has no trigger words and no visitor
     triggers = ()
+    found_by = "engine"
+    severity = "error"
+    never_baselined = "the file must be made readable"
 

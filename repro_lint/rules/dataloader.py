@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -19,13 +19,10 @@ from ..catalog import (
     WORKER_DEPENDENT_CALLS,
 )
 from ..diagnostics import SAFE
-from .base import NodeEdit, Rule, int_value, is_false, is_true, mentions_name, project_mentions, string_value
+from ..syntax import UNKNOWN, bind, cst_slots, int_value, string_value
+from .base import NodeEdit, Rule, is_false, is_true, mentions_name
 
 RUNTIME = "repro_lint.runtime"
-
-#: results of looking an argument up
-ABSENT = "absent"
-UNKNOWN = "unknown"
 
 
 @dataclass
@@ -37,7 +34,7 @@ class KnownDict:
     complete: bool = True
 
 
-Found = Union[str, cst.BaseExpression]  # ABSENT, UNKNOWN or the argument's value
+Found = Any  # MISSING, UNKNOWN or the argument's value (an expression)
 
 
 class LoaderRule(Rule):
@@ -145,29 +142,16 @@ class LoaderRule(Rule):
 
     # -- looking arguments up ------------------------------------------------------------
     def bound(self, args: Sequence[cst.Arg], name: str, position: Optional[int]) -> Found:
-        """The value bound to parameter ``name`` by ``args``, ABSENT, or UNKNOWN when a
-        ``*args``/``**kwargs`` we cannot follow may carry it."""
-        unknown = False
-        index = 0
-        for arg in args:
-            if arg.keyword is not None:
-                if arg.keyword.value == name:
-                    return arg.value
-            elif arg.star == "*":
-                unknown = True
-            elif arg.star == "**":
-                known = self._dict_of(arg.value)
-                if known is None:
-                    unknown = True
-                elif name in known.entries:
-                    return known.entries[name]
-                elif not known.complete:
-                    unknown = True
-            else:
-                if not unknown and position is not None and index == position:
-                    return arg.value
-                index += 1
-        return UNKNOWN if unknown else ABSENT
+        """The value bound to parameter ``name`` by ``args``, MISSING, or UNKNOWN when a
+        ``*args``/``**kwargs`` we cannot follow may carry it (``**`` dicts built in this
+        function are followed)."""
+
+        def expand(arg: cst.Arg) -> Optional[Tuple[Dict[str, cst.BaseExpression], bool]]:
+            known = self._dict_of(arg.value)
+            return (known.entries, known.complete) if known is not None else None
+
+        found = bind(cst_slots(args), name, position, expand)
+        return found.value if isinstance(found, cst.Arg) else found
 
     def loader_args(self, node: cst.Call) -> Optional[Sequence[cst.Arg]]:
         """The arguments a DataLoader gets from this call (a DataLoader call, or a
@@ -234,7 +218,7 @@ class DataLoaderWorkerInitMissing(LoaderRule):
         if isinstance(workers, cst.Name) and workers.value == "None":
             return
         init = self.bound(args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
-        if init == UNKNOWN or (isinstance(init, cst.BaseExpression) and not _is_none(init)):
+        if init is UNKNOWN or (isinstance(init, cst.BaseExpression) and not _is_none(init)):
             return
         edits: List[NodeEdit] = []
         usable, imported = self.runtime_name("seed_worker")
@@ -279,7 +263,7 @@ class ShuffleWithoutGenerator(LoaderRule):
             what = f"{short}(...)"
             drawn = "the split" if short == "random_split" else "the data order"
         generator = self.bound(args, "generator", position)
-        if generator == UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator)):
+        if generator is UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator)):
             return
         seed = self.file.settings.seed
         edits: List[NodeEdit] = []
@@ -433,7 +417,7 @@ class DistributedSamplerWithoutSetEpoch(LoaderRule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.sets_epoch or not self.samplers:
             return
-        if project_mentions(self.file.project, "set_epoch("):
+        if self.file.project.any_file_mentions("set_epoch("):
             return
         for sampler in self.samplers:
             self.report(sampler)

@@ -8,16 +8,8 @@ import libcst as cst
 
 from ..catalog import INIT_PROCESS_GROUP
 from ..diagnostics import SAFE
-from .base import (
-    NodeEdit,
-    Rule,
-    argument,
-    enclosing_statement,
-    import_module_edit,
-    indentation,
-    project_mentions,
-    string_value,
-)
+from ..syntax import string_value
+from .base import NodeEdit, Rule, argument, enclosing_statement, import_edit, indentation
 
 OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")
 SETTING = 'os.environ.setdefault("HCCL_DETERMINISTIC", "true")'
@@ -48,7 +40,7 @@ class HcclDeterministicMissing(Rule):
             how = "torch_npu and init_process_group"
         else:
             return
-        if "HCCL_DETERMINISTIC" in self.file.source or project_mentions(self.file.project, "HCCL_DETERMINISTIC"):
+        if "HCCL_DETERMINISTIC" in self.file.source or self.file.project.any_file_mentions("HCCL_DETERMINISTIC"):
             return
         self.report(node, how=how, edits=self._fix())
 
@@ -60,7 +52,7 @@ class HcclDeterministicMissing(Rule):
         index = max(i for i, n in enumerate(ancestors) if n is statement)
         indent = indentation(self.file.module, ancestors[:index])
         edits = [NodeEdit("line_before", f"{indent}{SETTING}\n", statement)]
-        imported: Optional[NodeEdit] = import_module_edit(self.file, "os")
+        imported: Optional[NodeEdit] = import_edit(self.file, "os", "os")
         if imported is not None:
             edits.append(imported)
         return edits

@@ -8,7 +8,8 @@ import libcst as cst
 
 from ..catalog import DROPOUT_CALLS, DROPOUT_MODULES, FUNCTIONAL_DROPOUT
 from ..diagnostics import SAFE
-from .base import Rule, argument, has_star_kwargs, int_value, is_false
+from ..syntax import int_value
+from .base import Rule, argument, has_star_kwargs, is_false
 
 TRAINING_POSITION = 2  # dropout(input, p=0.5, training=True, inplace=False)
 

@@ -8,7 +8,6 @@ from typing import Iterator, List, Optional, Tuple
 import libcst as cst
 
 from ..catalog import (
-    ACCELERATOR_PREFIXES,
     BACKEND_ATTRIBUTES,
     BACKEND_FLAGS,
     CUBLAS_CHECK_REMOVED,
@@ -24,19 +23,12 @@ from ..catalog import (
     START_ONLY_ENV,
     TRAINERS_WITH_BENCHMARK,
     TRAINERS_WITH_DETERMINISTIC,
+    device_named,
 )
+from ..classify import switch_effect
+from ..syntax import CstArgs, int_value, string_value
 from ..diagnostics import SAFE, UNSAFE
-from .base import (
-    Rule,
-    argument,
-    environ_writes,
-    int_value,
-    is_false,
-    is_true,
-    keyword_arg,
-    project_mentions,
-    string_value,
-)
+from .base import Rule, argument, environ_writes, is_false, is_true, keyword_arg
 
 CUDNN = "torch.backends.cudnn"
 
@@ -139,23 +131,12 @@ class UnknownBackendFlag(Rule):
 
 USE_DETERMINISTIC = "torch.use_deterministic_algorithms"
 DEBUG_MODE = "torch.set_deterministic_debug_mode"
-#: ``set_deterministic_debug_mode`` values that turn deterministic mode on, and the warning one
-DEBUG_MODE_ON = (1, 2, "warn", "error")
-DEBUG_MODE_WARN = (1, "warn")
 
 
 def enables_determinism(qualified: Optional[str], call: cst.Call) -> bool:
-    """Does this call turn deterministic algorithms on (with a literal argument)?"""
-    if qualified == USE_DETERMINISTIC:
-        mode = argument(call, "mode", 0)
-        return mode is not None and is_true(mode.value)
-    if qualified == DEBUG_MODE:
-        mode = argument(call, "debug_mode", 0)
-        if mode is None:
-            return False
-        value = int_value(mode.value)
-        return (value if value is not None else string_value(mode.value)) in DEBUG_MODE_ON
-    return False
+    """Does this call turn deterministic algorithms on, with a literal argument? (The
+    classifier's decision, :func:`~repro_lint.classify.switch_effect`.)"""
+    return switch_effect(qualified, CstArgs(call)) == ("deterministic", True)
 
 
 def string_literal(node: cst.CSTNode, text: str) -> str:
@@ -183,7 +164,7 @@ class CublasWorkspaceConfigMissing(Rule):
             return
         if "CUBLAS_WORKSPACE_CONFIG" in self.file.source:
             return
-        if project_mentions(self.file.project, "CUBLAS_WORKSPACE_CONFIG"):
+        if self.file.project.any_file_mentions("CUBLAS_WORKSPACE_CONFIG"):
             return
         self.report(node, version=f"{version[0]}.{version[1]}")
 
@@ -236,15 +217,15 @@ def starts_accelerator(qualified: Optional[str], call: cst.Call) -> Optional[str
 
 
 def _names_accelerator(node: cst.CSTNode) -> bool:
+    """A device string naming an accelerator: ``"cuda:0"``, or ``torch.device("npu", 0)``."""
     text = string_value(node)
     if text is None and isinstance(node, cst.Call) and node.args:
-        # torch.device("cuda", 0)
         func = node.func
         if isinstance(func, (cst.Attribute, cst.Name)) and (
             (func.attr.value if isinstance(func, cst.Attribute) else func.value) == "device"
         ):
             text = string_value(node.args[0].value)
-    return text is not None and text.startswith(ACCELERATOR_PREFIXES)
+    return text is not None and device_named([text]) is not None
 
 
 class EnvSetAfterCudaInit(Rule):

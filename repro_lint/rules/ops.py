@@ -15,8 +15,9 @@ from ..opcatalog import (
     Op,
     index_by_name,
 )
-from .base import Rule, argument, has_star_kwargs, int_value, is_false, is_true, keyword_arg, receiver_root, string_value
+from .base import Rule, argument, has_star_kwargs, keyword_arg, receiver_root
 from .flags import enables_determinism
+from ..syntax import cst_literal, int_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
 
@@ -28,23 +29,6 @@ INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
 #: tensor factories whose positional arguments are the shape
 FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
 RESHAPES = frozenset({"view", "reshape", "permute", "expand"})
-
-UNKNOWN = object()
-
-
-def _literal(node: cst.CSTNode) -> object:
-    if is_true(node):
-        return True
-    if is_false(node):
-        return False
-    if isinstance(node, cst.Name) and node.value == "None":
-        return None
-    text = string_value(node)
-    if text is not None:
-        return text
-    number = int_value(node)
-    return number if number is not None else UNKNOWN
-
 
 def _is_number(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.UnaryOperation):
@@ -110,9 +94,9 @@ class OpRule(Rule):
         if cond.test == "equals":
             if arg is None:
                 return not unknown_args and cond.default in cond.values
-            return _literal(arg.value) in cond.values
+            return cst_literal(arg.value) in cond.values
         if cond.test == "present":
-            return arg is not None and _literal(arg.value) is not None
+            return arg is not None and cst_literal(arg.value) is not None
         if cond.test == "tensor":
             if keyword_arg(call, "value") is not None or arg is None:
                 return False
@@ -131,7 +115,7 @@ class OpRule(Rule):
         if cond.test == "spatial":
             if form != "function" or not call.args or call.args[0].keyword or call.args[0].star:
                 return False
-            if arg is not None and _literal(arg.value) != "mean" and _literal(arg.value) != "sum":
+            if arg is not None and cst_literal(arg.value) != "mean" and cst_literal(arg.value) != "sum":
                 return False  # reduction="none", or a value we cannot read
             return self._rank(call.args[0].value) >= 3
         if cond.test == "floating":

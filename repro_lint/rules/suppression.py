@@ -30,6 +30,8 @@ class UnusedNoqa(Rule):
     fix_message = "Remove the unused codes from the `noqa` comment"
     #: the engine runs it on files that have a noqa comment (any spelling of the word)
     triggers = ("noqa", "NOQA", "Noqa", "NoQA")
+    found_by = "engine"
+    never_baselined = "remove the stale code instead"
 
 
 def _codes_in_order(directive: NoqaDirective) -> List[str]:

@@ -1,0 +1,194 @@
+"""What one call does by itself: the classifier both syntax trees share.
+
+:func:`classify_call` takes a call's import-qualified name, the method it calls and its
+arguments (through a :class:`~repro_lint.syntax.CallArgs` adapter for either tree) and says
+which generators it seeds, which determinism switches it turns on, which generators and
+devices it will use, and which it draws from right away. Every name it knows comes from
+:mod:`repro_lint.catalog`: supporting a library means editing those tables, not this code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import FrozenSet, Optional, Set, Tuple
+
+from . import catalog
+from .syntax import MISSING, UNKNOWN, CallArgs, NoArgs
+
+#: calls that, made at module level, mean the module itself trains (a script without a guard)
+TRAINING_METHODS = frozenset({"backward", "step", "fit", "train_step", "zero_grad"})
+ENTRY_WORDS = ("__main__",) + tuple(sorted(TRAINING_METHODS))
+
+GENERATORS = catalog.GENERATORS
+ALL_GENERATORS = frozenset(GENERATORS)
+DETERMINISM = catalog.DETERMINISM_EFFECTS
+DEVICES = catalog.DEVICES
+#: markers among ``uses``: torch draws that only initialise weights, a training call, a
+#: checkpoint loaded over the initial weights
+INIT = "torch_init"
+TRAIN = "train"
+LOAD = "load"
+TRAIN_MARKERS = TRAINING_METHODS | {"train"}
+#: stands for a computed object in a call name (``f().method()`` is recorded as ``?.method``)
+UNNAMED = "?"
+
+
+def _transformers_model(qualified: str) -> Optional[str]:
+    """``draw`` for a transformers model built from scratch, ``use`` for a pretrained one or a
+    collator that masks at random, None for anything else (tokenizers, configs)."""
+    parts = qualified.split(".")
+    if len(parts) < 2 or not parts[1][:1].isupper():
+        return None
+    cls = parts[1]
+    if cls.startswith("DataCollator"):
+        return "use" if len(parts) == 2 else None
+    if not (cls.endswith("Model") or "For" in cls or (cls.startswith("Auto") and "Model" in cls)):
+        return None
+    if len(parts) == 2 or parts[2] == "from_config":
+        return "draw"
+    return "pretrained" if parts[2] == "from_pretrained" else None
+
+
+@dataclass(frozen=True)
+class CallEffect:
+    """What one call does by itself: seeds/enables (``effects``), will consume (``uses``:
+    generators and devices), consumes right now (``draws``). ``known`` calls are torch, NumPy,
+    ``random`` or library API: they are never resolved further nor taken for seeding helpers."""
+
+    effects: FrozenSet[str] = frozenset()
+    uses: FrozenSet[str] = frozenset()
+    draws: FrozenSet[str] = frozenset()
+    known: bool = False
+
+
+NO_EFFECT = CallEffect()
+
+
+def switch_effect(qualified: Optional[str], args: CallArgs) -> Optional[Tuple[str, bool]]:
+    """What this call does to a determinism switch of
+    :data:`~repro_lint.catalog.DETERMINISM_SWITCHES`: ``(effect, literal)`` when it turns the
+    effect on, ``literal`` False when the value is chosen at run time
+    (``use_deterministic_algorithms(args.deterministic)``); None when it turns nothing on.
+    The one decision every rule reads: what may happen counts a run-time value as on; a
+    finding that says determinism *is* on needs a literal."""
+    switch = catalog.DETERMINISM_SWITCHES.get(qualified or "")
+    if switch is None:
+        return None
+    value = args.value(switch.param, switch.position)
+    if value is MISSING or not switch.turns_on(value):
+        return None
+    return switch.effect, value is not UNKNOWN
+
+
+def classify_call(qualified: Optional[str], method: Optional[str], args: CallArgs) -> CallEffect:
+    """Classify a call from its import-qualified name (None when its head was not imported),
+    the attribute it calls (``x.cuda()`` -> ``cuda``) and its arguments."""
+    effects: Set[str] = set()
+    uses: Set[str] = set()
+    draws: Set[str] = set()
+    known = False
+    if qualified is not None:
+        known = True
+        helper = catalog.SEED_HELPERS.get(qualified)
+        sampler = catalog.RANDOM_SAMPLERS.get(qualified)
+        if qualified in catalog.SEED_CALLS:
+            effects |= catalog.SEED_CALLS[qualified]
+        elif helper is not None:
+            effects |= helper.seeds | helper.always
+            on = helper.determinism_default
+            if helper.determinism_arg is not None:
+                value = args.value(*helper.determinism_arg)
+                if value is not MISSING:
+                    on = value not in catalog.OFF_VALUES
+            if on:
+                effects |= helper.determinism
+        elif qualified in catalog.DETERMINISM_SWITCHES:
+            switched = switch_effect(qualified, args)
+            if switched is not None:
+                effects.add(switched[0])
+        elif qualified in catalog.NOT_SEEDING:
+            pass
+        elif qualified in catalog.TORCH_INIT or qualified.startswith(catalog.TORCH_INIT_PREFIXES):
+            draws.add("torch")
+            uses.add(INIT)
+        elif sampler is not None:
+            if args.value("generator", sampler) is MISSING:
+                if qualified.endswith(".random_split"):
+                    draws.add("torch")  # splits when it is called
+                uses.add("torch")
+        elif qualified in catalog.TORCH_DRAWS:
+            draws.add("torch")
+            uses.add("torch")
+        elif qualified in catalog.TORCH_USES or qualified.startswith(catalog.TORCH_USE_PREFIXES):
+            uses.add("torch")
+        elif qualified in catalog.DATALOADERS:
+            shuffle = args.value("shuffle", catalog.DATALOADER_PARAMS.index("shuffle"))
+            generator = args.value("generator", catalog.DATALOADER_PARAMS.index("generator"))
+            if shuffle is not MISSING and shuffle not in catalog.OFF_VALUES and generator is MISSING:
+                uses.add("torch")
+        elif qualified.startswith("numpy.random.") and qualified.count(".") == 2:
+            if qualified.rsplit(".", 1)[1] in catalog.NUMPY_LEGACY_FUNCTIONS:
+                draws.add("numpy")
+                uses.add("numpy")
+        elif qualified.startswith("random.") and qualified.count(".") == 1:
+            if qualified[7:] in catalog.RANDOM_FUNCTIONS:
+                draws.add("random")
+                uses.add("random")
+        elif qualified.startswith("transformers."):
+            kind = _transformers_model(qualified)
+            if kind == "draw":
+                draws.add("torch")
+                uses.add(INIT)
+            elif kind == "pretrained":
+                uses.add(INIT)
+            elif kind == "use":
+                uses.add("torch")
+        elif qualified == "torch.load":
+            uses.add(LOAD)
+        elif qualified in catalog.DEVICE_CONSTRUCTORS:
+            device = catalog.device_named(args.strings(*catalog.DEVICE_CONSTRUCTORS[qualified]))
+            if device:
+                uses.add(device)
+        elif qualified in catalog.DEVICE_CALLS:
+            uses.add(catalog.DEVICE_CALLS[qualified])
+        else:
+            known = qualified.startswith(("torch.", "numpy.", "random."))
+    if method in catalog.DEVICE_METHODS and qualified not in ("torch.cuda", "torch.npu"):
+        uses.add(method)
+    elif method == "to":
+        device = catalog.device_named(args.strings("device", 0))
+        if device:
+            uses.add(device)
+    elif method in catalog.TORCH_DRAW_METHODS and qualified is None:
+        draws.add("torch")
+        uses.add("torch")
+    if method in TRAIN_MARKERS:
+        uses.add(TRAIN)
+    elif method in catalog.WEIGHT_LOADERS:
+        uses.add(LOAD)
+    for keyword, names in catalog.DEVICE_KEYWORDS:
+        device = catalog.device_named(args.strings(keyword, None), names)
+        if device:
+            uses.add(device)
+    if not (effects or uses or draws or known):
+        return NO_EFFECT
+    return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)
+
+
+def is_known(qualified: str) -> bool:
+    """A torch/NumPy/random or library call the classifier knows: never a project helper."""
+    return classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs()).known
+
+
+def is_seed_named(name: str, imported: bool) -> bool:
+    """A call that resolves to nothing counts as seeding all three generators when its name
+    contains ``seed``; getters (``get_seed``, ``initial_seed``) and the methods of RNG objects
+    (``rng.seed(0)``, ``g.manual_seed(0)`` on a local object) do not."""
+    last = name.rsplit(".", 1)[-1].lower()
+    if "seed" not in last or last.startswith("get") or last.endswith("initial_seed"):
+        return False
+    if last in ("seed_worker", "worker_init_fn"):
+        return False
+    if not imported and "." in name and last in ("seed", "manual_seed"):
+        return False
+    return True

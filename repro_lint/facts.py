@@ -1,0 +1,348 @@
+"""Module facts: what one module imports, defines, calls, seeds and uses, from one pass of
+Python's ``ast`` (fast, serialisable, never running the user's code).
+
+The project context (:mod:`repro_lint.context`) builds the call graph from these facts. A
+body is a function or method, a module's top level (``<module>``) or its ``__main__`` block
+(``<main>``); every call is classified where it is made (:mod:`repro_lint.classify`).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
+
+from ._gc import GCPaused
+from .classify import NO_EFFECT, TRAINING_METHODS, UNNAMED, classify_call
+from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, OFF_VALUES
+from .names import resolve_relative
+from .syntax import AstArgs, ast_literal, is_main_guard_ast
+
+MODULE_BODY = "<module>"
+MAIN_BODY = "<main>"
+CLASS_PREFIX = "class "
+
+
+@dataclass
+class BodyFacts:
+    """One body of code: a function or method, a module's top level, or its ``__main__`` block."""
+
+    name: str
+    #: callee names in source order: import-qualified where the head was imported, else as written
+    calls: List[str] = field(default_factory=list)
+    #: the names in ``calls`` that were qualified through an import
+    imported: Set[str] = field(default_factory=set)
+    #: names passed as arguments (callbacks: ``mp.spawn(main_worker)``, ``Thread(target=run)``)
+    refs: List[str] = field(default_factory=list)
+    #: what the known calls and assignments of this body do by themselves
+    effects: Set[str] = field(default_factory=set)
+    uses: Set[str] = field(default_factory=set)
+    draws: Set[str] = field(default_factory=set)
+    #: the class a method (or a function nested in a method) belongs to
+    owner: Optional[str] = None
+    line: int = 0
+    #: makes a training call itself (``loss.backward()``, ``optimizer.step()``)
+    trains: bool = False
+
+
+
+@dataclass
+class ModuleFacts:
+    """What one module imports, defines, calls, seeds and uses (serialisable)."""
+
+    path: str
+    module_name: str
+    aliases: Dict[str, str] = field(default_factory=dict)
+    functions: Dict[str, BodyFacts] = field(default_factory=dict)
+    classes: Set[str] = field(default_factory=set)
+    module_body: BodyFacts = field(default_factory=lambda: BodyFacts(MODULE_BODY))
+    main_body: BodyFacts = field(default_factory=lambda: BodyFacts(MAIN_BODY))
+    has_main_guard: bool = False
+    trains_at_module_level: bool = False
+
+    def body(self, name: str) -> Optional[BodyFacts]:
+        if name == MODULE_BODY:
+            return self.module_body
+        if name == MAIN_BODY:
+            return self.main_body
+        return self.functions.get(name)
+
+
+def _dotted(node: ast.AST) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+
+
+#: node types that never hold a call, an assignment, an import or a definition
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+_CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _child_fields(node_type: type) -> Tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(node_type)
+    if fields is None:
+        fields = tuple(f for f in node_type._fields if f not in ("ctx", "type_comment"))
+        _CHILD_FIELDS[node_type] = fields
+    return fields
+
+
+class _FactsCollector(ast.NodeVisitor):
+    """One pass over a module's ``ast``. ``visit`` and ``generic_visit`` are
+    :class:`ast.NodeVisitor`'s, in the same order, with the dispatch cached per node type and
+    the leaves (names, constants, operators) skipped: on torch's source this halves the walk."""
+
+    _dispatch: Dict[type, Any] = {}
+
+    def visit(self, node: ast.AST) -> None:
+        node_type = type(node)
+        try:
+            method = self._dispatch[node_type]
+        except KeyError:
+            name = "visit_" + node_type.__name__
+            method = getattr(type(self), name, None)
+            if method is not None and method is getattr(ast.NodeVisitor, name, None):
+                method = None  # NodeVisitor's own (visit_Constant: a shim for visit_Num & co.)
+            self._dispatch[node_type] = method
+        if method is not None:
+            method(self, node)
+        elif not isinstance(node, _LEAVES):
+            self.generic_visit(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        visit = self.visit
+        for name in _child_fields(type(node)):
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        visit(item)
+            elif isinstance(value, ast.AST):
+                visit(value)
+
+    def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
+        self.facts = facts
+        self.is_package = is_package
+        self.scope: List[str] = []
+        #: per scope entry: is it a class?
+        self.kinds: List[bool] = []
+        self.current: BodyFacts = facts.module_body
+
+    def imported(self, name: str) -> Optional[str]:
+        """``name`` qualified through the imports, or None when its head was not imported."""
+        head, _, rest = name.partition(".")
+        target = self.facts.aliases.get(head)
+        if target is None:
+            return None
+        return f"{target}.{rest}" if rest else target
+
+    def _relative_base(self, level: int, module: Optional[str]) -> Optional[str]:
+        return resolve_relative(self.facts.module_name, self.is_package, level, module or "")
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.facts.aliases[alias.asname] = alias.name
+            else:
+                head = alias.name.split(".")[0]
+                self.facts.aliases[head] = head
+            device = DEVICE_MODULES.get(alias.name.split(".")[0])
+            if device is not None:
+                self.current.uses.add(device)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = self._relative_base(node.level or 0, node.module)
+        if base is None:
+            return
+        device = DEVICE_MODULES.get(base.split(".")[0])
+        if device is not None:
+            self.current.uses.add(device)
+        for alias in node.names:
+            if alias.name != "*":
+                self.facts.aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
+
+    def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> None:
+        name = ".".join(self.scope + [node.name])
+        outer = self.current
+        if self.kinds and self.kinds[-1]:
+            owner: Optional[str] = ".".join(self.scope)  # a method
+        else:
+            owner = outer.owner if outer.name not in (MODULE_BODY, MAIN_BODY) else None
+        self.current = self.facts.functions.setdefault(name, BodyFacts(name, owner=owner, line=node.lineno))
+        self.scope.append(node.name)
+        self.kinds.append(False)
+        self.generic_visit(node)
+        self.kinds.pop()
+        self.scope.pop()
+        self.current = outer
+
+    visit_FunctionDef = _function
+    visit_AsyncFunctionDef = _function
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.facts.classes.add(".".join(self.scope + [node.name]))
+        self.scope.append(node.name)
+        self.kinds.append(True)
+        self.generic_visit(node)
+        self.kinds.pop()
+        self.scope.pop()
+
+    def visit_Call(self, node: ast.Call) -> None:
+        body = self.current
+        name = _dotted(node.func)
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        qualified = self.imported(name) if name is not None else None
+        if name is None and method is not None:
+            name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
+        if name is not None:
+            stored = qualified or name
+            body.calls.append(stored)
+            if qualified is not None:
+                body.imported.add(stored)
+            if name.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in name:
+                body.trains = True
+        effect = classify_call(qualified, method, AstArgs(node))
+        if effect is not NO_EFFECT:
+            body.effects |= effect.effects
+            body.uses |= effect.uses
+            body.draws |= effect.draws
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            ref = _dotted(arg)
+            if ref is not None:
+                qualified_ref = self.imported(ref)
+                body.refs.append(qualified_ref or ref)
+                if qualified_ref is not None:
+                    body.imported.add(qualified_ref)
+        self.generic_visit(node)
+
+    def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
+        for target in targets:
+            if isinstance(target, ast.Attribute):
+                name = _dotted(target)
+                if name and self.imported(name) == CUDNN_DETERMINISTIC:
+                    if value is None or ast_literal(value) not in OFF_VALUES:
+                        self.current.effects.add("cudnn_deterministic")
+            elif isinstance(target, ast.Name) and value is not None:
+                # follow ``cudnn = torch.backends.cudnn``
+                source = _dotted(value)
+                qualified = self.imported(source) if source else None
+                if qualified and "." in qualified:
+                    self.facts.aliases[target.id] = qualified
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self._assigned(node.targets, node.value)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self._assigned([node.target], node.value)
+        self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        if self.scope or not is_main_guard_ast(node) or self.current is not self.facts.module_body:
+            self.generic_visit(node)
+            return
+        self.facts.has_main_guard = True
+        self.visit(node.test)
+        self.current = self.facts.main_body
+        for stmt in node.body:
+            self.visit(stmt)
+        self.current = self.facts.module_body
+        for stmt in node.orelse:
+            self.visit(stmt)
+
+
+def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
+    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
+    name, is_package = module_name_for(path)
+    with GCPaused():
+        try:
+            with warnings.catch_warnings():  # SyntaxWarnings about the user's code are not ours to print
+                warnings.simplefilter("ignore")
+                tree = ast.parse(source, filename=str(path))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        facts = ModuleFacts(str(path), name)
+        try:
+            _FactsCollector(facts, is_package).visit(tree)
+        except RecursionError:
+            return None
+    facts.trains_at_module_level = _trains_when_run(facts)
+    return facts
+
+
+def _trains_when_run(facts: ModuleFacts) -> bool:
+    """Does running the module's top level (outside a ``__main__`` block) train, directly or
+    through the module's own functions (``train()`` called at module level)?"""
+    seen: Set[str] = set()
+    stack = [facts.module_body, facts.main_body]
+    while stack:
+        body = stack.pop()
+        if body.trains:
+            return True
+        for call in body.calls:
+            if call in body.imported:
+                continue
+            target = facts.functions.get(call) or facts.functions.get(f"{call}.__init__")
+            if target is not None and target.name not in seen:
+                seen.add(target.name)
+                stack.append(target)
+    return False
+
+
+def might_be_entry_point(source: str) -> bool:
+    """A cheap text check: only a file that mentions ``__main__`` or calls a training method
+    (``.backward(``, ``.step(``, ... with any spacing or line continuation) can be an entry point
+    without the ``entry-points`` globs. Spares parsing library modules that merely mention
+    ``steps`` or ``fit``."""
+    if "__main__" in source:
+        return True
+    blank = " \t\\\r\n"
+    for word in TRAINING_METHODS:
+        start = source.find(word)
+        while start >= 0:
+            before = start - 1
+            while before >= 0 and source[before] in blank:
+                before -= 1
+            after = start + len(word)
+            while after < len(source) and source[after] in blank:
+                after += 1
+            if before >= 0 and source[before] == "." and after < len(source) and source[after] == "(":
+                return True
+            start = source.find(word, start + 1)
+    return False
+
+
+def module_name_for(path: Path) -> Tuple[str, bool]:
+    """(dotted module name, is_package) from the package layout around ``path``."""
+    path = Path(os.path.abspath(path))
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        parts.append(folder.name)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return ".".join(reversed(parts)), is_package
+
+
+def source_root_for(path: Path) -> Path:
+    """The folder a module's dotted name starts from."""
+    path = Path(os.path.abspath(path))
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+

@@ -1,0 +1,307 @@
+"""The linter of one file: prefilter (the selected rules' trigger words) -> parse -> one
+traversal feeding the analyses and rules -> positions (only when something was reported) ->
+per-file-ignores and ``noqa`` -> :class:`FileResult`. Many files: :mod:`repro_lint.run`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
+
+import libcst as cst
+import pathspec
+
+from ._gc import GCPaused
+from .config import Settings
+from .context import ProjectContext
+from .diagnostics import Diagnostic, Edit, Fix, InternalError
+from .facts import module_name_for
+from .names import ImportTable
+from .noqa import Suppressions, parse_suppressions
+from .parse import compile_check, compiles, parse_module
+from .positions import node_positions
+from .rules import all_rules, selected_codes
+from .rules.base import FileContext, ImportTracker, NodeEdit, PendingReport, Rule, mentions
+from .rules.core import UnreadableFile
+from .rules.suppression import UnusedNoqa, unused_noqa
+from .source import Source, SourceError, read_source, too_large
+from .walk import walk
+from .discovery import display_path
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: List[Diagnostic] = field(default_factory=list)
+    errors: List[InternalError] = field(default_factory=list)
+    #: False when the prefilter proved no selected rule can fire (the file was not parsed)
+    parsed: bool = False
+    #: the decoded source and its encoding, kept only when the caller asks (fixer, --add-noqa)
+    source: Optional[Source] = None
+    #: other files the findings depend on, through the project context (absolute paths, or
+    #: :data:`~repro_lint.context.ALL_FILES`); empty when they depend on this file alone
+    depends_on: Tuple[str, ...] = ()
+
+
+def _pattern(words: Iterable[str]) -> Optional["re.Pattern[str]"]:
+    words = sorted(set(words))
+    if not words:
+        return None
+    return re.compile("|".join(re.escape(w) for w in words))
+
+
+#: up to this many trigger words, ``word in text`` per word beats one regex alternation
+#: (CPython's substring search is much faster than ``re`` on literal alternatives)
+_SUBSTRING_SEARCH_WORDS = 16
+
+
+class Linter:
+    """Lints files with one configuration and one project context."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        project: Optional[ProjectContext] = None,
+        codes: Optional[Sequence[str]] = None,
+        prefilter: bool = True,
+    ) -> None:
+        self.settings = settings
+        self.project = project or ProjectContext(settings)
+        self.codes = list(codes) if codes is not None else selected_codes(settings)
+        registry = all_rules()
+        self.rule_types = [registry[c] for c in self.codes if c in registry and registry[c].triggers]
+        self.report_unreadable = UnreadableFile.code in self.codes
+        self.report_unused_noqa = UnusedNoqa.code in self.codes
+        self.prefilter = prefilter
+        self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.trigger_words(settings)}))
+        self.trigger = _pattern(self.words)
+        self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
+        self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
+        #: does a selected rule ask the project context (about entry points, helpers, ...)?
+        self.needs_project = any(rule_type.needs_project for rule_type in self.rule_types)
+        self._per_file = [
+            (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
+            for pattern, codes in settings.per_file_ignores.items()
+        ]
+
+    # -- suppression -------------------------------------------------------------------------
+    def _per_file_ignored(self, path: str) -> List[str]:
+        if not self._per_file:
+            return []
+        absolute = Path(os.path.abspath(path))
+        try:
+            rel = absolute.relative_to(self.settings.root).as_posix()
+        except ValueError:
+            rel = absolute.as_posix()
+        ignored: List[str] = []
+        for spec, codes in self._per_file:
+            if spec.match_file(rel):
+                ignored.extend(codes)
+        return ignored
+
+    def suppress(self, diagnostics: List[Diagnostic], path: str, suppressions: Suppressions) -> List[Diagnostic]:
+        ignored = self._per_file_ignored(path)
+        kept = []
+        for diag in diagnostics:
+            if any(diag.code.startswith(code) for code in ignored):
+                continue
+            if suppressions.file_suppresses(diag.code):
+                continue
+            directive = suppressions.line_directive(diag.code, diag.noqa_row)
+            if directive is not None:
+                directive.used.add(diag.code)
+                continue
+            kept.append(diag)
+        return kept
+
+    # -- one file --------------------------------------------------------------------------
+    def needs_parse(self, text: str, path: Optional[str] = None) -> bool:
+        """Can a selected rule fire on ``text``? (False: no trigger word occurs in it, or only
+        entry-point rules could fire and ``path`` is not an entry point.)"""
+        if not self.prefilter:
+            return True
+        if len(self.words) <= _SUBSTRING_SEARCH_WORDS:
+            found = any(word in text for word in self.words)
+        else:
+            found = self.trigger is not None and self.trigger.search(text) is not None
+        return found and bool(self.rules_for(text, path))
+
+    def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
+        """The selected rules that can fire on ``text``: those with a trigger word in it (and,
+        given ``path``, without the entry-point rules when it is not an entry point)."""
+        if not self.prefilter:
+            return list(self.rule_types)
+        present = {word for word in self.words if word in text}
+        whole: Dict[str, bool] = {}
+
+        def found(word: str) -> bool:
+            if word not in whole:
+                whole[word] = mentions(text, word, True)
+            return whole[word]
+
+        rules = [
+            rule_type
+            for rule_type, words in self._rule_words
+            if not present.isdisjoint(words)
+            and (not rule_type.whole_words or any(found(word) for word in words & present))
+        ]
+        if path is not None and any(rule.entry_points_only for rule in rules):
+            if not self.project.is_entry_point(path, text):
+                rules = [rule for rule in rules if not rule.entry_points_only]
+        return rules
+
+    def lint_path(self, path: Path, keep_source: bool = False) -> FileResult:
+        shown = display_path(path)
+        try:
+            source = read_source(path)
+        except SourceError as exc:
+            return self._unreadable(shown, exc.message, exc.line, exc.col, "")
+        return self.lint_source(shown, source, keep_source=keep_source)
+
+    def lint_source(self, path: str, source: Source, keep_source: bool = False) -> FileResult:
+        text = source.text
+        limit = self.settings.max_file_size
+        oversized = len(text) > limit and len(source.encode(text)) > limit
+        if not self.needs_parse(text, path):
+            # no rule can fire; a huge file is not even syntax-checked (ast is slow on it too)
+            result = FileResult(path) if oversized else self._check_syntax_only(path, text)
+        elif oversized:
+            result = self._unreadable(path, too_large(len(source.encode(text)), limit), 1, 0, text)
+        else:
+            result = self._lint_parsed(path, text)
+        if keep_source:
+            result.source = source
+        return result
+
+    def _unreadable(self, path: str, message: str, line: int, col: int, text: str) -> FileResult:
+        result = FileResult(path)
+        if self.report_unreadable:
+            diag = Diagnostic(UnreadableFile.code, message, path, (line, col), (line, col), None, line)
+            result.diagnostics = self.suppress([diag], path, parse_suppressions(text)) if text else [diag]
+        return result
+
+    def _check_syntax_only(self, path: str, text: str) -> FileResult:
+        """A file no rule can fire on is still checked to parse, so RPL001 is never missed.
+
+        CPython's compiler checks it (much faster than a LibCST parse; compiling to
+        bytecode is faster still than building ``ast`` objects). Where it rejects the file,
+        LibCST has the last word, as it has for the files that are linted: the two can
+        disagree (syntax newer than the running Python, which LibCST parses; errors only
+        the compiler finds, such as ``return`` outside a function), and RPL001 must be the
+        same with and without the prefilter.
+        """
+        if self.report_unreadable and not compiles(text, path, bytecode=True):
+            module = self._parse(path, text)
+            if isinstance(module, FileResult):
+                return module
+        return FileResult(path)
+
+    def _parse(self, path: str, text: str) -> "cst.Module | FileResult":
+        try:
+            return parse_module(text)
+        except cst.ParserSyntaxError as exc:
+            message = exc.message.strip().splitlines()[0] if exc.message.strip() else "invalid syntax"
+            return self._parse_failure(path, text, f"cannot parse: {message}", exc.raw_line, exc.raw_column)
+        except RecursionError:
+            return self._unreadable(path, "cannot parse: the code is nested too deeply for the parser", 1, 0, text)
+        except Exception as exc:  # MemoryError, ValueError, and anything else the parser raises
+            return self._parse_failure(path, text, f"cannot parse: {type(exc).__name__}: {exc}", 1, 0)
+
+    def _parse_failure(self, path: str, text: str, message: str, line: int, col: int) -> FileResult:
+        """RPL001 for text LibCST cannot parse, in CPython's words and position when CPython
+        rejects it too (they are the words users know, and often closer to the mistake)."""
+        try:
+            compile_check(text, path, bytecode=False)
+        except SyntaxError as exc:
+            return self._unreadable(path, f"cannot parse: {exc.msg}", exc.lineno or 1, max((exc.offset or 1) - 1, 0), text)
+        except (ValueError, RecursionError, MemoryError):
+            pass
+        return self._unreadable(path, message, line, col, text)
+
+    def _lint_parsed(self, path: str, text: str) -> FileResult:
+        with GCPaused():
+            return self._lint_parsed_now(path, text)
+
+    def _lint_parsed_now(self, path: str, text: str) -> FileResult:
+        module = self._parse(path, text)
+        if isinstance(module, FileResult):
+            return module
+        result = FileResult(path, parsed=True)
+        name, is_package = module_name_for(Path(path))
+        names = ImportTable(name, is_package)
+        project = self.project
+        file = FileContext(path, text, module, names, self.settings, project)
+        rule_types = self.rules_for(text, path)
+        analyses = file.start(dict.fromkeys([ImportTracker, *(kind for rule in rule_types for kind in rule.uses)]))
+        rules = [rule_type(file) for rule_type in rule_types]
+
+        def on_error(visitor: Any, exc: BaseException) -> None:
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f" ({os.path.basename(frame.filename)}:{frame.lineno})"
+            code = getattr(visitor, "code", "") or type(visitor).__name__
+            result.errors.append(InternalError(path, f"{type(exc).__name__}: {exc}{where}", code))
+
+        # record the files the project context consults for this file (the cache keys on them)
+        outer = project.consulted
+        consulted: Set[str] = set()
+        project.consulted = consulted
+        try:
+            walk(module, file, [*analyses, *rules], on_error)
+            if file.reports or self.report_unused_noqa:
+                suppressions = parse_suppressions(text)
+                if file.reports:
+                    try:
+                        result.diagnostics = self._resolve(path, module, file.reports, text)
+                    except Exception as exc:  # pragma: no cover - a bug of ours, never the user's
+                        result.errors.append(InternalError(path, f"cannot compute positions: {type(exc).__name__}: {exc}"))
+                        return result
+                    result.diagnostics = self.suppress(result.diagnostics, path, suppressions)
+                if self.report_unused_noqa and not result.errors:
+                    # after suppression, each noqa directive knows what it suppressed
+                    unused = unused_noqa(path, text, suppressions, self.codes)
+                    result.diagnostics.extend(self.suppress(unused, path, suppressions))
+        finally:
+            project.consulted = outer
+            if outer is not None:
+                outer |= consulted
+        consulted.discard(os.path.abspath(path))
+        result.depends_on = tuple(sorted(consulted))
+        return result
+
+    def _resolve(
+        self, path: str, module: cst.Module, reports: List[PendingReport], text: Optional[str] = None
+    ) -> List[Diagnostic]:
+        where = node_positions(module, text)
+
+        def edit(node_edit: NodeEdit) -> Edit:
+            if node_edit.node is None:
+                assert node_edit.at is not None
+                return Edit(node_edit.at, node_edit.at, node_edit.content)
+            start, end = where(node_edit.node)
+            if node_edit.kind == "line_before":
+                return Edit((start[0], 0), (start[0], 0), node_edit.content)
+            if node_edit.kind == "line_after":
+                return Edit((end[0] + 1, 0), (end[0] + 1, 0), node_edit.content)
+            if node_edit.kind == "before":
+                return Edit(start, start, node_edit.content)
+            if node_edit.kind == "after":
+                return Edit(end, end, node_edit.content)
+            return Edit(start, end, node_edit.content)
+
+        diagnostics = []
+        seen = set()
+        for report in reports:
+            start, end = where(report.node)
+            fix = None
+            if report.edits and report.applicability:
+                fix = Fix(report.fix_message, tuple(edit(e) for e in report.edits), report.applicability)
+            diag = Diagnostic(report.code, report.message, path, start, end, fix, start[0])
+            key = (diag.code, diag.start, diag.message)
+            if key not in seen:  # two handlers may reach the same node; report it once
+                seen.add(key)
+                diagnostics.append(diag)
+        return diagnostics

@@ -1,0 +1,309 @@
+"""Linting many files: read and hash each file once, answer what the cache can, prefilter
+the rest, survey the project in workers when it is large, and send only real work to a pool
+of forked workers, biggest first (the cost model: bytes to parse, a syntax-only check
+counting an eighth, plus FILE_COST per file). The fixer runs its workers in the same pool.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from .cache import Dependencies, digest as content_digest
+from .context import Learnt
+from .discovery import display_path
+from .facts import module_name_for
+from .linter import FileResult, Linter
+from .source import SourceError, decode, read_bytes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .cache import ResultsCache
+
+
+#: what a forked worker works with (a linter, or a linter and options): set in the parent
+#: before the pool forks, so workers inherit it without pickling
+_WORKER: Any = None
+
+
+def _init_worker(state: Any) -> None:
+    global _WORKER
+    _WORKER = state
+
+
+def worker_state() -> Any:
+    """What :func:`pool` gave this worker process."""
+    assert _WORKER is not None
+    return _WORKER
+
+
+def _lint_file(linter: Linter, path: Path) -> Tuple[FileResult, Optional[str]]:
+    """Lint one file; also return the digest of the bytes that were linted (for the cache)."""
+    shown = display_path(path)
+    try:
+        data = read_bytes(path)
+    except SourceError as exc:
+        return linter._unreadable(shown, exc.message, exc.line, exc.col, ""), None
+    try:
+        source = decode(data)
+    except SourceError as exc:
+        return linter._unreadable(shown, exc.message, exc.line, exc.col, ""), content_digest(data)
+    return linter.lint_source(shown, source), content_digest(data)
+
+
+Task = List[Tuple[int, Path]]
+
+
+def _run_task(task: Task) -> List[Tuple[int, FileResult, Optional[str]]]:
+    linter = worker_state()
+    return [(index, *_lint_file(linter, path)) for index, path in task]
+
+
+def _needs_parse(linter: Linter, path: Path, data: bytes) -> bool:
+    try:
+        text = decode(data).text
+    except SourceError:
+        return True  # reported by the worker; cheap
+    return linter.needs_parse(text, str(path))
+
+
+def _survey_task(task: Task) -> List[Tuple[int, bool, int, "Optional[Learnt]"]]:
+    """For each file: must it be parsed, its size, and what the project context learnt of it."""
+    linter = worker_state()
+    done = []
+    for index, path in task:
+        try:
+            data = read_bytes(path)
+        except SourceError:
+            done.append((index, True, 0, None))  # the lint worker reports it
+            continue
+        kind = _needs_parse(linter, path, data)
+        done.append((index, kind, len(data), linter.project.survey(path)))
+    return done
+
+
+def _batches(files: Sequence[Path], sized: Iterable[Tuple[int, int]], limit: int) -> Iterator[Tuple[int, Task]]:
+    """The files of ``sized`` ((index, size) pairs) in order, in groups of about ``limit``
+    bytes, counting FILE_COST per file: (bytes, group) per group."""
+    batch: Task = []
+    batch_bytes = 0
+    for index, size in sized:
+        batch.append((index, files[index]))
+        batch_bytes += size + FILE_COST
+        if batch_bytes >= limit:
+            yield batch_bytes, batch
+            batch, batch_bytes = [], 0
+    if batch:
+        yield batch_bytes, batch
+
+
+def pool(state: Any, jobs: int) -> "ProcessPoolExecutor":
+    """A pool of ``jobs`` worker processes that work with ``state`` (:func:`worker_state`):
+    the linter and the fixer both run their workers here."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork: workers inherit the linter, its rules and the project context without pickling
+    method = "fork" if sys.platform.startswith("linux") else None
+    context = multiprocessing.get_context(method)
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
+
+
+def work_of(files: Sequence[Path]) -> int:
+    """The cost model for files not yet read: their bytes plus FILE_COST each."""
+    total = 0
+    for path in files:
+        try:
+            total += path.stat().st_size + FILE_COST
+        except OSError:
+            total += FILE_COST
+    return total
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: below this much work (bytes to parse, a syntax-only check counting an eighth, plus
+#: FILE_COST per file) a process pool costs more than it saves (the measured cost of a pool
+#: and of a parse is in docs/performance.md)
+POOL_MIN_WORK = 48 * 1024
+FILE_COST = 1024
+#: files that need only a syntax check are sent to workers in groups of about this many bytes
+CHECK_BATCH_BYTES = 512 * 1024
+CHECK_COST = 8  # a syntax-only check is roughly this many times cheaper than a LibCST parse
+#: from this many bytes of files not answered by the cache on, and when a selected rule asks
+#: the project context, the files are sorted in worker processes, which also compute the
+#: facts of each file for the project context (an ``ast`` pass over the whole project: the
+#: largest serial part of a cold run otherwise; docs/performance.md has the figures)
+SURVEY_MIN_BYTES = 4 * 1024 * 1024
+#: a survey task holds files of about this many bytes
+SURVEY_TASK_BYTES = 256 * 1024
+
+
+class _Run:
+    """One ``lint_files`` call: read and hash every file in this process, answer what the cache
+    can, prefilter the rest, and send only real work to the workers, biggest first."""
+
+    def __init__(self, linter: Linter, files: Sequence[Path], cache: "Optional[ResultsCache]") -> None:
+        self.linter = linter
+        self.files = list(files)
+        self.cache = cache
+        self.results: List[Optional[FileResult]] = [None] * len(self.files)
+        self.digests: Dict[int, str] = {}
+        self.modules: Dict[int, str] = {}
+        self.index_of: Dict[str, int] = {}
+        self.parse: List[Tuple[int, int]] = []  # (index, size): files a rule may fire on
+        self.check: List[Tuple[int, int]] = []  # (index, size): syntax check only
+        self.deps = Dependencies(self.files, self.digests, self.index_of, linter.project.state_key) if cache is not None else None
+
+    # -- reading, cache and prefilter ------------------------------------------------------
+    def classify(self, jobs: int = 1) -> None:
+        """Read and hash every file here and answer what the cache can; sort the rest into
+        files to parse and files to check only: here, or, when there are many and a selected
+        rule asks the project context, in workers that also survey the project."""
+        may_survey = jobs > 1 and self.linter.needs_project
+        todo: List[Tuple[int, int]] = []  # (index, size): to sort, in workers or here
+        pending: List[Tuple[int, Dict[str, Any]]] = []
+        for index, path in enumerate(self.files):
+            try:
+                data = read_bytes(path)
+            except SourceError as exc:
+                self.results[index] = self.linter._unreadable(display_path(path), exc.message, exc.line, exc.col, "")
+                continue
+            if self.cache is not None:
+                self.index_of[os.path.abspath(path)] = index
+                self.digests[index] = content_digest(data)
+                self.modules[index] = module_name_for(path)[0]
+                entry = self.cache.lookup(self.cache.key_of(path), self.digests[index], self.modules[index])
+                if entry is not None:
+                    if not self.cache.entry_dependencies(entry):
+                        if self._answer(index, entry):
+                            continue
+                    else:
+                        pending.append((index, entry))  # dependencies are checked once all are hashed
+                        continue
+            if may_survey:
+                todo.append((index, len(data)))
+            else:
+                self._sort(index, data)
+        for index, entry in pending:
+            if not (self._dependencies_hold(entry) and self._answer(index, entry)):
+                todo.append((index, 0))
+        if may_survey and sum(size for _, size in todo) >= SURVEY_MIN_BYTES:
+            self._survey(todo, jobs)
+            return
+        for index, _ in todo:  # little: read again rather than held
+            try:
+                data = read_bytes(self.files[index])
+            except SourceError:
+                self.parse.append((index, 0))  # changed since: the worker reports it
+                continue
+            self._sort(index, data)
+
+    def _survey(self, todo: List[Tuple[int, int]], jobs: int) -> None:
+        """:meth:`_sort` the files in worker processes, which also learn the project context's
+        facts of each (the ``ast`` pass that the entry points' summaries need), and take what
+        they learnt here, before the lint workers are forked."""
+        biggest_first = sorted(todo, key=lambda item: -item[1])
+        tasks = [task for _, task in _batches(self.files, biggest_first, SURVEY_TASK_BYTES)]
+        sorted_: Dict[int, Tuple[bool, int]] = {}
+        with pool(self.linter, jobs) as workers:
+            for done in workers.map(_survey_task, tasks):
+                for index, kind, size, learnt in done:
+                    sorted_[index] = (kind, size)
+                    if learnt is not None:
+                        self.linter.project.absorb(self.files[index], learnt)
+        for index, _ in todo:  # in the order the files were given, as without workers
+            kind, size = sorted_[index]
+            (self.parse if kind else self.check).append((index, size))
+
+    def _answer(self, index: int, entry: Dict[str, Any]) -> bool:
+        assert self.cache is not None
+        shown = display_path(self.files[index])
+        diagnostics = self.cache.diagnostics(entry, shown)
+        if diagnostics is None:
+            return False  # a malformed entry is ignored
+        self.results[index] = FileResult(shown, diagnostics, parsed=bool(entry.get("p")))
+        return True
+
+    def _sort(self, index: int, data: bytes) -> None:
+        if _needs_parse(self.linter, self.files[index], data):
+            self.parse.append((index, len(data)))
+        else:
+            self.check.append((index, len(data)))
+
+    # -- the cache -------------------------------------------------------------------------
+    def _dependencies_hold(self, entry: Dict[str, Any]) -> bool:
+        assert self.cache is not None and self.deps is not None
+        return self.deps.hold(self.cache.entry_dependencies(entry))
+
+    def _store(self, index: int, result: FileResult, digest: Optional[str]) -> None:
+        if self.cache is None or self.deps is None or digest is None or result.errors:
+            return  # internal errors are reported again on the next run
+        path = self.files[index]
+        self.cache.store(
+            self.cache.key_of(path), digest, self.modules.get(index) or module_name_for(path)[0],
+            result.parsed, result.diagnostics, self.deps.of(result.depends_on),
+        )
+
+    # -- the work ---------------------------------------------------------------------------
+    def tasks(self) -> List[Tuple[int, Task]]:
+        """(estimated cost, files) per task, biggest first: each file to parse is a task of its
+        own; syntax-only checks go in batches."""
+        tasks = [(size + FILE_COST, [(index, self.files[index])]) for index, size in self.parse]
+        for batch_bytes, batch in _batches(self.files, self.check, CHECK_BATCH_BYTES):
+            tasks.append((batch_bytes // CHECK_COST, batch))
+        tasks.sort(key=lambda task: -task[0])
+        return tasks
+
+    def execute(self, jobs: int) -> None:
+        linter = self.linter
+        tasks = self.tasks()
+        if not tasks:
+            return
+        if linter.needs_project:
+            # once, in this process, so that workers inherit it
+            linter.project.prepare([self.files[index] for index, _ in self.parse])
+        work = sum(cost for cost, _ in tasks)
+        jobs = min(jobs, len(tasks))
+        if jobs <= 1 or work < POOL_MIN_WORK:
+            for _, task in tasks:
+                for index, path in task:
+                    result, digest = _lint_file(linter, path)
+                    self.results[index] = result
+                    self._store(index, result, digest)
+            return
+        with pool(linter, jobs) as workers:
+            for done in workers.map(_run_task, [task for _, task in tasks]):
+                for index, result, digest in done:
+                    self.results[index] = result
+                    self._store(index, result, digest)
+
+
+def lint_files(
+    linter: Linter,
+    files: Sequence[Path],
+    jobs: Optional[int] = None,
+    cache: "Optional[ResultsCache]" = None,
+) -> List[FileResult]:
+    """Lint ``files`` with ``jobs`` processes (default: usable cores; 1: in this process).
+
+    With a ``cache`` (:class:`~repro_lint.cache.ResultsCache`), files whose content, settings
+    and project dependencies are unchanged are answered from it, and new results are saved.
+    Results come back in the order of ``files``.
+    """
+    run = _Run(linter, files, cache)
+    jobs = jobs or default_jobs()
+    run.classify(jobs)
+    run.execute(jobs)
+    if cache is not None:
+        cache.save()
+    assert all(result is not None for result in run.results)
+    return run.results  # type: ignore[return-value]

@@ -1,0 +1,272 @@
+"""Python syntax facts that both syntax trees need, decided once.
+
+The linter reads code through two trees: Python's ``ast`` (the cheap facts pass behind the
+project context) and LibCST (the rules and their fixes). A question such as "is this the
+``__main__`` guard?" or "which argument binds parameter ``mode``?" must get the same answer
+from both, so each is decided here, once, and each tree only supplies a small adapter:
+
+- **literal values**: :func:`ast_literal` / :func:`cst_literal` give a Python value, or
+  :data:`UNKNOWN` when only the running program knows it;
+- **argument binding**: :func:`bind` finds the argument bound to a parameter by keyword or
+  position, through ``*args`` and ``**kwargs`` (:data:`MISSING` when nothing binds it,
+  :data:`UNKNOWN` when a star argument may); :class:`AstArgs` and :class:`CstArgs` adapt a call;
+- **the main guard**: :func:`is_main_guard` (LibCST) and :func:`is_main_guard_ast`, both
+  through :func:`_guards_main`.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import libcst as cst
+
+
+class _Sentinel:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> str:
+        return self.name  # pickles as the module-level constant
+
+
+#: an argument that was not passed
+MISSING: Any = _Sentinel("MISSING")
+#: a value only known at run time (not a literal, or hidden by ``*args``/``**kwargs``)
+UNKNOWN: Any = _Sentinel("UNKNOWN")
+
+# -- argument binding ---------------------------------------------------------------------------
+
+#: one argument of a call as :func:`bind` sees it: (keyword or None, ``""``/``"*"``/``"**"``, payload)
+Slot = Tuple[Optional[str], str, Any]
+#: what a ``**mapping`` argument is known to hold: (entries by key, complete?), or None if unknown
+Expand = Callable[[Any], Optional[Tuple[Mapping[str, Any], bool]]]
+
+
+def bind(slots: Iterable[Slot], name: str, position: Optional[int], expand: Optional[Expand] = None) -> Any:
+    """The payload of the argument bound to parameter ``name`` (by keyword, or by
+    ``position`` if given), or :data:`MISSING` when no argument binds it, or :data:`UNKNOWN`
+    when a ``*args`` before that position or a ``**kwargs`` may bind it. ``expand`` tells what
+    a ``**`` argument holds when the caller can follow it (its entries are returned as they
+    are)."""
+    unknown = False
+    index = 0
+    for keyword, star, payload in slots:
+        if keyword is not None:
+            if keyword == name:
+                return payload
+        elif star == "*":
+            if position is not None and index <= position:
+                unknown = True  # positions from here on are not known
+        elif star == "**":
+            known = expand(payload) if expand is not None else None
+            if known is None:
+                unknown = True
+            else:
+                entries, complete = known
+                if name in entries:
+                    return entries[name]
+                unknown = unknown or not complete
+        else:
+            if not unknown and index == position:
+                return payload
+            index += 1
+    return UNKNOWN if unknown else MISSING
+
+
+def cst_slots(args: Sequence[cst.Arg]) -> List[Slot]:
+    return [(arg.keyword.value if arg.keyword is not None else None, arg.star or "", arg) for arg in args]
+
+
+def ast_slots(call: ast.Call) -> List[Slot]:
+    slots: List[Slot] = [(None, "*" if isinstance(arg, ast.Starred) else "", arg) for arg in call.args]
+    slots.extend((k.arg, "**" if k.arg is None else "", k.value) for k in call.keywords)
+    return slots
+
+
+# -- literal values -----------------------------------------------------------------------------
+
+
+def ast_literal(node: ast.AST) -> Any:
+    """The value of a constant (or a negated number), else :data:`UNKNOWN`."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        return -value if isinstance(value, (int, float)) and not isinstance(value, bool) else UNKNOWN
+    return UNKNOWN
+
+
+def string_value(node: cst.CSTNode) -> Optional[str]:
+    """The value of a plain (non-f) string literal, or None."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def int_value(node: cst.CSTNode) -> Optional[int]:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = int_value(node.expression)
+        return -inner if inner is not None else None
+    return None
+
+
+_NAMED_CONSTANTS = {"True": True, "False": False, "None": None}
+
+
+def cst_literal(node: cst.CSTNode) -> Any:
+    """The value of ``True``/``False``/``None``, a number or a plain string, else :data:`UNKNOWN`."""
+    if isinstance(node, cst.Name) and node.value in _NAMED_CONSTANTS:
+        return _NAMED_CONSTANTS[node.value]
+    if isinstance(node, (cst.Integer, cst.UnaryOperation)):
+        value = int_value(node)
+        return UNKNOWN if value is None else value
+    if isinstance(node, cst.Float):
+        try:
+            return float(node.value.replace("_", ""))
+        except ValueError:
+            return UNKNOWN
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = string_value(node)
+        return UNKNOWN if value is None else value
+    return UNKNOWN
+
+
+def cst_strings(node: cst.CSTNode) -> List[str]:
+    """Every string literal inside ``node`` (``"cuda" if ok else "cpu"`` gives both)."""
+    found: List[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.SimpleString):
+            value = string_value(current)
+            if value is not None:
+                found.append(value)
+        elif isinstance(current, cst.FormattedStringText):
+            found.append(current.value)
+        elif isinstance(current, (cst.Name, cst.Integer, cst.Float)):
+            continue
+        else:
+            stack.extend(current.children)
+    return found
+
+
+# -- the arguments of one call, for the classifier ------------------------------------------------
+
+
+class CallArgs:
+    """The arguments of one call, as the classifier sees them: one adapter per syntax tree
+    supplies the slots, the literal reader and the string finder."""
+
+    def _slots(self) -> Sequence[Slot]:
+        raise NotImplementedError
+
+    def _literal(self, node: Any) -> Any:
+        raise NotImplementedError
+
+    def _strings(self, node: Any) -> List[str]:
+        raise NotImplementedError
+
+    def node(self, name: str, position: Optional[int]) -> Any:
+        """The expression bound to parameter ``name``, or :data:`MISSING` / :data:`UNKNOWN`."""
+        return bind(self._slots(), name, position)
+
+    def value(self, name: str, position: Optional[int]) -> Any:
+        """The literal value bound to parameter ``name``, or :data:`MISSING`, or
+        :data:`UNKNOWN` (not a literal, or hidden by ``*args``/``**kwargs``)."""
+        node = self.node(name, position)
+        if node is MISSING or node is UNKNOWN:
+            return node
+        return self._literal(node)
+
+    def strings(self, name: str, position: Optional[int]) -> List[str]:
+        """Every string literal inside that argument (``"cuda" if ok else "cpu"`` gives both)."""
+        node = self.node(name, position)
+        if node is MISSING or node is UNKNOWN:
+            return []
+        return self._strings(node)
+
+
+class AstArgs(CallArgs):
+    def __init__(self, call: ast.Call) -> None:
+        self.call = call
+
+    def _slots(self) -> Sequence[Slot]:
+        return ast_slots(self.call)
+
+    def _literal(self, node: Any) -> Any:
+        return ast_literal(node)
+
+    def _strings(self, node: Any) -> List[str]:
+        return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+class CstArgs(CallArgs):
+    def __init__(self, call: cst.Call) -> None:
+        self.call = call
+
+    def _slots(self) -> Sequence[Slot]:
+        return [(k, s, arg.value) for k, s, arg in cst_slots(self.call.args)]
+
+    def _literal(self, node: Any) -> Any:
+        return cst_literal(node)
+
+    def _strings(self, node: Any) -> List[str]:
+        return cst_strings(node)
+
+
+class NoArgs(CallArgs):
+    """A call with no arguments (what a name means when called with its defaults)."""
+
+    def _slots(self) -> Sequence[Slot]:
+        return ()
+
+
+# -- the main guard -----------------------------------------------------------------------------
+
+
+def _guards_main(operands: Sequence[Tuple[Optional[str], Optional[str]]], equal: bool) -> bool:
+    """The decision: a single ``==`` between the name ``__name__`` and the string
+    ``"__main__"``, either way round. ``operands`` are (name or None, string or None) pairs."""
+    if not equal or len(operands) != 2:
+        return False
+    names = {name for name, _ in operands}
+    strings = {text for _, text in operands}
+    return "__name__" in names and "__main__" in strings
+
+
+def is_main_guard(node: cst.CSTNode) -> bool:
+    """``if __name__ == "__main__":`` in LibCST (either operand order, any quotes)."""
+    if not isinstance(node, cst.If) or not isinstance(node.test, cst.Comparison):
+        return False
+    test = node.test
+    if len(test.comparisons) != 1:
+        return False
+    operands = [
+        (o.value if isinstance(o, cst.Name) else None, string_value(o))
+        for o in (test.left, test.comparisons[0].comparator)
+    ]
+    return _guards_main(operands, isinstance(test.comparisons[0].operator, cst.Equal))
+
+
+def is_main_guard_ast(node: ast.AST) -> bool:
+    """``if __name__ == "__main__":`` in Python's ``ast``."""
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    test = node.test
+    if len(test.ops) != 1:
+        return False
+    operands = [
+        (o.id if isinstance(o, ast.Name) else None, o.value if isinstance(o, ast.Constant) and isinstance(o.value, str) else None)
+        for o in (test.left, test.comparators[0])
+    ]
+    return _guards_main(operands, isinstance(test.ops[0], ast.Eq))

@@ -1,0 +1,75 @@
+"""What repro_lint._libcst_internals changes inside LibCST, compared with LibCST's public
+API on real code: an upgrade that breaks one of them fails here, loudly."""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from conftest import REPO
+from repro_lint import _libcst_internals
+from repro_lint._libcst_internals import ParserOutput
+from repro_lint.parse import parse_module
+from repro_lint.positions import node_positions
+
+SAMPLES = [REPO / "examples" / "train.py", REPO / "repro_lint" / "context.py", REPO / "repro_lint" / "rules" / "dataloader.py"]
+
+
+def test_the_libcst_internals_we_use_exist():
+    from libcst._nodes.base import CSTNode
+    from libcst._nodes.internal import CodegenState, visit_sequence  # noqa: F401
+
+    assert "__post_init__" in CSTNode.__dict__, "CSTNode.__post_init__ is what ParserOutput switches off"
+    for name in ("add_token", "add_indent_tokens", "before_codegen", "after_codegen", "record_syntactic_position", "pop_trailing_newline"):
+        assert hasattr(CodegenState, name), f"CodegenState.{name} is overridden by OffsetCodegenState"
+
+
+def test_the_fast_parse_gives_libcsts_tree_and_restores_validation():
+    from libcst._nodes.base import CSTNode
+
+    before = CSTNode.__dict__["__post_init__"]
+    for path in SAMPLES:
+        text = path.read_text(encoding="utf-8")
+        fast = parse_module(text)
+        assert fast.deep_equals(cst.parse_module(text)), path
+        assert fast.code == text
+    assert CSTNode.__dict__["__post_init__"] is before
+    with ParserOutput():
+        assert CSTNode.__dict__["__post_init__"] is not before
+    assert CSTNode.__dict__["__post_init__"] is before
+    try:  # validation is back: LibCST refuses an invalid node again
+        cst.Name("not a name")
+    except cst.CSTValidationError:
+        pass
+    else:
+        raise AssertionError("validation stayed off after the parse")
+
+
+def test_offset_positions_match_position_provider():
+    for path in SAMPLES:
+        text = path.read_text(encoding="utf-8")
+        module = cst.parse_module(text)
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        expected = wrapper.resolve(PositionProvider)
+        where = node_positions(module, text)
+        checked = 0
+        for node, position in expected.items():
+            assert where(node) == ((position.start.line, position.start.column), (position.end.line, position.end.column)), (path, node)
+            checked += 1
+        assert checked > 100
+
+
+def test_a_verbatim_statement_writes_its_text_back():
+    statement = _libcst_internals.VerbatimStatement("TABLE = [1, 2, 3]\n")
+    module = cst.Module(body=[statement])
+    assert module.code == "TABLE = [1, 2, 3]\n"
+    assert node_positions(module)(statement) == ((1, 0), (2, 0))
+
+
+def test_the_checked_versions_cover_the_installed_libcst():
+    from importlib.metadata import version
+
+    installed = tuple(int(p) for p in version("libcst").split(".")[:2])
+    low = tuple(int(p) for p in _libcst_internals.CHECKED_VERSIONS[0].split("."))
+    # a newer LibCST than the newest checked is allowed: the tests above are what vouch for it
+    assert low <= installed, f"LibCST {installed} is older than the oldest version checked"
