@@ -37,7 +37,8 @@ import libcst as cst
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter
-from .run import POOL_MIN_WORK, default_jobs, pool, work_of, worker_state
+from . import run as runs
+from .run import default_jobs, pool, work_of, worker_state
 from .source import Source, SourceError, decode, dominant_newline, line_offsets, read_source, write_atomic
 
 #: passes over one file before giving up (each pass re-lints the new text)
@@ -431,7 +432,7 @@ def fix_files(
     jobs = jobs or default_jobs()
     if any(rule.needs_project for rule in linter.rule_types):
         linter.project.prepare(files)
-    if jobs <= 1 or len(files) < 2 or work_of(files) < POOL_MIN_WORK:
+    if jobs <= 1 or len(files) < 2 or work_of(files) < runs.POOL_MIN_WORK:
         return FixRun([fix_path(linter, f, **options) for f in files])
     chunksize = max(1, min(16, len(files) // (jobs * 8)))
     with pool((linter, options), jobs) as workers:

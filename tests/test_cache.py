@@ -14,7 +14,7 @@ import libcst as cst
 import pytest
 
 from conftest import REPO, run_cli, write
-from repro_lint import engine
+from repro_lint import run as engine_run
 from repro_lint.cache import CACHE_DIR, ResultsCache
 from repro_lint.config import Settings
 from repro_lint.context import ProjectContext
@@ -82,8 +82,8 @@ def test_cold_warm_parallel_and_serial_runs_agree_also_after_a_helper_changes(
 ):
     write(tmp_path, TREE)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(engine, "POOL_MIN_WORK", 0)  # use the pool even for this small tree
-    monkeypatch.setattr(engine, "SURVEY_MIN_BYTES", 0)  # and the survey of the project in workers
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)  # use the pool even for this small tree
+    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)  # and the survey of the project in workers
     settings = Settings(root=tmp_path, extend_select=[seeding_helper_rule])
     files = sorted(tmp_path.glob("*.py"))
 
@@ -103,7 +103,7 @@ def test_cold_warm_parallel_and_serial_runs_agree_also_after_a_helper_changes(
         raise AssertionError("a warm run on an unchanged tree must not lint any file")
 
     with monkeypatch.context() as patch:
-        patch.setattr(engine, "_lint_file", no_linting)
+        patch.setattr(engine_run, "_lint_file", no_linting)
         assert run(1, cached=True) == reference  # warm: only reads and hashes
         assert run(2, cached=True) == reference
 

@@ -244,12 +244,12 @@ def test_statement_group_parse_keeps_the_files_first_indentation():
 def test_a_failing_statement_group_parse_falls_back_to_the_whole_file(monkeypatch):
     """Positions in an error from one group would be relative to the group: the whole file is
     parsed instead, so errors carry their real position (and a good file still parses)."""
-    from repro_lint import engine
+    from repro_lint import parse as engine_parse, run as engine_run
 
     def failing(text, chunk_size):
         raise cst.ParserSyntaxError("in a group", lines=["x"], raw_line=1, raw_column=0)
 
-    monkeypatch.setattr(engine, "_parse_in_chunks", failing)
+    monkeypatch.setattr(engine_parse, "_parse_in_chunks", failing)
     good = "a = 1\n" * 50
     assert parse_module(good, chunked_above=0, chunk_size=16).deep_equals(cst.parse_module(good))
     bad = "a = 1\n" * 50 + "b = (\n"
@@ -400,7 +400,7 @@ def test_fixing_a_file_with_a_verbatim_table_keeps_the_table(tmp_path: Path):
 def test_the_survey_in_worker_processes_learns_what_one_process_learns(corpus: List[Path], tmp_path: Path, monkeypatch):
     """With many files, workers sort them and compute the project context's facts; the parent
     then knows what it would have learnt by itself, and finds the same."""
-    from repro_lint import engine
+    from repro_lint import parse as engine_parse, run as engine_run
 
     script = tmp_path / "train_with_torch.py"
     script.write_text(
@@ -419,8 +419,8 @@ def test_the_survey_in_worker_processes_learns_what_one_process_learns(corpus: L
     settings = Settings(root=REPO, select=["ALL"])
 
     def run(jobs: int, survey_from: int) -> Tuple[List[Tuple], ProjectContext]:
-        monkeypatch.setattr(engine, "SURVEY_MIN_BYTES", survey_from)
-        monkeypatch.setattr(engine, "POOL_MIN_WORK", 0)
+        monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", survey_from)
+        monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
         project = ProjectContext(settings, files)
         results = lint_files(Linter(settings, project), files, jobs=jobs)
         assert not [e for r in results for e in r.errors]
