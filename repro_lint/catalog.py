@@ -421,10 +421,12 @@ class Switch:
             return True
 
 
+USE_DETERMINISTIC = "torch.use_deterministic_algorithms"
+DEBUG_MODE = "torch.set_deterministic_debug_mode"
 #: determinism switches by qualified name
 DETERMINISM_SWITCHES: Dict[str, Switch] = {
-    "torch.use_deterministic_algorithms": Switch("deterministic", "mode", 0),
-    "torch.set_deterministic_debug_mode": Switch("deterministic", "debug_mode", 0, frozenset({0, "default"})),
+    USE_DETERMINISTIC: Switch("deterministic", "mode", 0),
+    DEBUG_MODE: Switch("deterministic", "debug_mode", 0, frozenset({0, "default"})),
     "torch_npu.npu.set_deterministic_level": Switch("deterministic", "level", 0),
     "torch.npu.set_deterministic_level": Switch("deterministic", "level", 0),
     "torch.backends.cudnn.flags": Switch("cudnn_deterministic", "deterministic", CUDNN_FLAGS_PARAMS.index("deterministic")),
@@ -463,3 +465,29 @@ def device_named(texts: "Any", names: Tuple[str, ...] = ACCELERATOR_PREFIXES) ->
         if head in names:
             return "cuda" if head == "gpu" else head
     return None
+
+
+# -- single-file seeding rules (RPL106-RPL109) ------------------------------------------------
+
+#: methods that put an RNG object into a chosen state after it was created without a seed
+RESEEDING_METHODS = frozenset({"seed", "setstate", "set_state", "manual_seed"})
+#: torch factories that take ``device=`` and draw from that device's generator (RPL107)
+RANDOM_FACTORIES = frozenset(f"torch.{n}" for n in ("rand", "randn", "randint", "randperm", "normal"))
+#: dataset base classes (RPL108)
+DATASET_BASES = frozenset(
+    {
+        "torch.utils.data.Dataset", "torch.utils.data.IterableDataset",
+        "torch.utils.data.dataset.Dataset", "torch.utils.data.dataset.IterableDataset",
+    }
+)
+#: dataset methods that run in the DataLoader workers (RPL108)
+DRAWING_METHODS = ("__getitem__", "__iter__", "__getitems__")
+#: NumPy calls whose seed must fit in 32 bits (RPL109): qualified name -> (parameter, position)
+NUMPY_SEEDERS: Dict[str, Tuple[str, int]] = {"numpy.random.seed": ("seed", 0), "numpy.random.RandomState": ("seed", 0)}
+#: the call that tells a DataLoader worker its identity and seed
+WORKER_INFO = "torch.utils.data.get_worker_info"
+
+# -- process-group backends (RPL601) ---------------------------------------------------------
+
+#: process-group backends that are not HCCL (RPL601)
+OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")

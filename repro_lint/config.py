@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .catalog import GENERATORS
-from .source import TEXT_LIMIT, real
+from .source import TEXT_LIMIT, SourceError, read_bytes, real
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 if sys.version_info >= (3, 11):  # pragma: no cover - version dependent
@@ -154,8 +154,11 @@ class Settings:
 
 def _read_toml(path: Path) -> Dict[str, Any]:
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
+        return tomllib.loads(read_bytes(path, TEXT_LIMIT).decode("utf-8"))
+    except SourceError as exc:
+        raise ConfigError(f"{path}: {exc.message}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except OSError as exc:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .source import real
 from typing import Dict, Iterable, List, Optional, Sequence
 
 import pathspec
 
 from .config import Settings
+from .source import TEXT_LIMIT, SourceError, read_bytes, real
 
 #: folder names that never hold the user's own code (ruff's list, plus our cache)
 DEFAULT_EXCLUDED_DIRS = frozenset(
@@ -55,9 +55,9 @@ class _GitIgnores:
             return
         path = folder / ".gitignore"
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            lines = []
+            lines = read_bytes(path, TEXT_LIMIT).decode("utf-8", errors="replace").splitlines()
+        except SourceError:
+            lines = []  # missing, or not a regular file (a FIFO is never opened)
         if lines:
             self.specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines)
 

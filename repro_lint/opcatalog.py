@@ -461,3 +461,15 @@ def page_tables() -> Dict[str, str]:
 if __name__ == "__main__":  # pragma: no cover - prints the tables for the rule pages
     for code, table in page_tables().items():
         print(f"{code}:\n{table}")
+
+
+# -- what decides an op's variant (RPL4xx conditions) -------------------------------------------
+
+#: dtypes that make ``cumsum`` an integer scan (deterministic)
+INTEGER_DTYPES = frozenset(
+    f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "short", "bool")
+)
+INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
+#: tensor factories whose positional arguments are the shape
+FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
+RESHAPES = frozenset({"view", "reshape", "permute", "expand"})

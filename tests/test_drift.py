@@ -56,6 +56,21 @@ def test_a_fifo_named_py_in_a_folder_is_reported_not_read(tmp_path):
     assert "not a regular file" in done.stdout, done.stdout + done.stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_gitignore_or_config_is_never_opened(tmp_path):
+    """Every file is read through source.read_bytes, which checks for a regular file first."""
+    (tmp_path / ".git").mkdir()
+    os.mkfifo(tmp_path / ".gitignore")
+    os.mkfifo(tmp_path / "fifo.toml")
+    (tmp_path / "ok.py").write_text("import torch\ntorch.backends.cudnn.benchmark = True\n")
+    started = time.monotonic()
+    done = run_cli(["."], tmp_path)
+    assert "ok.py:2:1: RPL201" in done.stdout and done.returncode == 1, done.stdout + done.stderr
+    done = run_cli(["--config", "fifo.toml", "ok.py"], tmp_path)
+    assert done.returncode == 2 and "fifo.toml" in done.stderr
+    assert time.monotonic() - started < 60
+
+
 @pytest.mark.parametrize(
     "write_call, code",
     [

@@ -20,7 +20,7 @@ from ..catalog import (
 )
 from ..diagnostics import SAFE
 from ..syntax import UNKNOWN, bind, cst_slots, int_value, string_value
-from .base import NodeEdit, Rule, is_false, is_true, mentions_name
+from .base import Analysis, NodeEdit, Rule, is_false, is_true, mentions_name
 
 RUNTIME = "repro_lint.runtime"
 
@@ -37,10 +37,10 @@ class KnownDict:
 Found = Any  # MISSING, UNKNOWN or the argument's value (an expression)
 
 
-class LoaderRule(Rule):
-    """Shared machinery (no code: not a registered rule): finds ``DataLoader`` calls,
-    ``functools.partial(DataLoader, ...)`` and follows ``**kwargs`` dicts built in the same
-    function (dict literals, ``dict(...)``, ``.update(...)``, ``d["key"] = value``)."""
+class KwargsDicts(Analysis):
+    """The ``**kwargs`` dicts built in each function, as far as they can be followed (dict
+    literals, ``dict(...)``, ``.update(...)``, ``.setdefault(...)``, ``.pop(...)``,
+    ``d["key"] = value``): what a DataLoader built from ``**kwargs`` is given."""
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
@@ -54,7 +54,7 @@ class LoaderRule(Rule):
         self.dicts.pop()
 
     # -- following dicts -----------------------------------------------------------------
-    def _dict_of(self, node: cst.CSTNode) -> Optional[KnownDict]:
+    def dict_of(self, node: cst.CSTNode) -> Optional[KnownDict]:
         """The contents of a dict expression, or None if it is not one we can follow."""
         if isinstance(node, cst.Dict):
             known = KnownDict()
@@ -69,7 +69,7 @@ class LoaderRule(Rule):
                     self._merge(known, element.value)
             return known
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
-            if self.qualify(node.func) is not None:
+            if self.file.qualify(node.func) is not None:
                 return None  # a ``dict`` imported from somewhere else
             known = KnownDict()
             self._merge_args(known, node.args)
@@ -81,7 +81,7 @@ class LoaderRule(Rule):
         return None
 
     def _merge(self, known: KnownDict, value: cst.CSTNode) -> None:
-        other = self._dict_of(value)
+        other = self.dict_of(value)
         if other is None:
             known.complete = False
         else:
@@ -102,7 +102,7 @@ class LoaderRule(Rule):
         for target in node.targets:
             inner = target.target
             if isinstance(inner, cst.Name):
-                known = self._dict_of(node.value)
+                known = self.dict_of(node.value)
                 if known is not None:
                     scope[inner.value] = known
                 else:
@@ -119,7 +119,7 @@ class LoaderRule(Rule):
                 else:
                     tracked.entries[key] = node.value
 
-    def _track_method(self, node: cst.Call) -> None:
+    def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return
@@ -140,62 +140,60 @@ class LoaderRule(Rule):
             if key is not None:
                 tracked.entries.pop(key, None)
 
-    # -- looking arguments up ------------------------------------------------------------
-    def bound(self, args: Sequence[cst.Arg], name: str, position: Optional[int]) -> Found:
-        """The value bound to parameter ``name`` by ``args``, MISSING, or UNKNOWN when a
-        ``*args``/``**kwargs`` we cannot follow may carry it (``**`` dicts built in this
-        function are followed)."""
 
-        def expand(arg: cst.Arg) -> Optional[Tuple[Dict[str, cst.BaseExpression], bool]]:
-            known = self._dict_of(arg.value)
-            return (known.entries, known.complete) if known is not None else None
+# -- what the DataLoader rules share --------------------------------------------------------
 
-        found = bind(cst_slots(args), name, position, expand)
-        return found.value if isinstance(found, cst.Arg) else found
 
-    def loader_args(self, node: cst.Call) -> Optional[Sequence[cst.Arg]]:
-        """The arguments a DataLoader gets from this call (a DataLoader call, or a
-        ``functools.partial(DataLoader, ...)``), or None if it is neither."""
-        qualified = self.qualify(node.func)
-        if qualified in DATALOADERS:
-            return node.args
-        if qualified in PARTIALS and node.args and node.args[0].keyword is None and not node.args[0].star:
-            if self.qualify(node.args[0].value) in DATALOADERS:
-                return node.args[1:]
-        return None
+def bound(rule: Rule, args: Sequence[cst.Arg], name: str, position: Optional[int]) -> Found:
+    """The value bound to parameter ``name`` by ``args``, MISSING, or UNKNOWN when a
+    ``*args``/``**kwargs`` we cannot follow may carry it (``**`` dicts built in this
+    function are followed)."""
 
-    def visit_Call(self, node: cst.Call) -> None:
-        self._track_method(node)
-        self.check_call(node)
+    def expand(arg: cst.Arg) -> Optional[Tuple[Dict[str, cst.BaseExpression], bool]]:
+        known = rule.file.analysis(KwargsDicts).dict_of(arg.value)
+        return (known.entries, known.complete) if known is not None else None
 
-    def check_call(self, node: cst.Call) -> None:  # pragma: no cover - overridden
-        pass
+    found = bind(cst_slots(args), name, position, expand)
+    return found.value if isinstance(found, cst.Arg) else found
 
-    # -- fixes -----------------------------------------------------------------------------
-    def add_keyword(self, node: cst.Call, current: Found, keyword: str, value: str) -> List[NodeEdit]:
-        """Edits that pass ``keyword=value`` (replacing an explicit ``None``)."""
-        if isinstance(current, cst.BaseExpression):
-            return [self.replace(current, value)]
-        if not node.args:
-            return []
-        return [self.insert_after(node.args[-1], f", {keyword}={value}")]
 
-    def runtime_name(self, name: str) -> Tuple[bool, Optional[NodeEdit]]:
-        """(usable, import edit) for a helper of ``repro_lint.runtime``: a function of that
-        name defined in the file itself is used as it is."""
-        if re.search(rf"^\s*def {name}\(", self.file.source, re.MULTILINE):
-            return True, None
-        bound_to = self.file.names.aliases.get(name)
-        if bound_to is not None and bound_to != f"{RUNTIME}.{name}":
-            return False, None  # the name means something else here
-        return True, self.ensure_import(RUNTIME, name)
+def loader_args(rule: Rule, node: cst.Call) -> Optional[Sequence[cst.Arg]]:
+    """The arguments a DataLoader gets from this call (a DataLoader call, or a
+    ``functools.partial(DataLoader, ...)``), or None if it is neither."""
+    qualified = rule.qualify(node.func)
+    if qualified in DATALOADERS:
+        return node.args
+    if qualified in PARTIALS and node.args and node.args[0].keyword is None and not node.args[0].star:
+        if rule.qualify(node.args[0].value) in DATALOADERS:
+            return node.args[1:]
+    return None
+
+
+def add_keyword(rule: Rule, node: cst.Call, current: Found, keyword: str, value: str) -> List[NodeEdit]:
+    """Edits that pass ``keyword=value`` (replacing an explicit ``None``)."""
+    if isinstance(current, cst.BaseExpression):
+        return [rule.replace(current, value)]
+    if not node.args:
+        return []
+    return [rule.insert_after(node.args[-1], f", {keyword}={value}")]
+
+
+def runtime_name(rule: Rule, name: str) -> Tuple[bool, Optional[NodeEdit]]:
+    """(usable, import edit) for a helper of ``repro_lint.runtime``: a function of that
+    name defined in the file itself is used as it is."""
+    if re.search(rf"^\s*def {name}\(", rule.file.source, re.MULTILINE):
+        return True, None
+    bound_to = rule.file.names.aliases.get(name)
+    if bound_to is not None and bound_to != f"{RUNTIME}.{name}":
+        return False, None  # the name means something else here
+    return True, rule.ensure_import(RUNTIME, name)
 
 
 def literal_text(node: cst.CSTNode, module: cst.Module) -> str:
     return " ".join(module.code_for_node(node).split())
 
 
-class DataLoaderWorkerInitMissing(LoaderRule):
+class DataLoaderWorkerInitMissing(Rule):
     code = "RPL301"
     name = "dataloader-worker-init-missing"
     message = (
@@ -207,23 +205,24 @@ class DataLoaderWorkerInitMissing(LoaderRule):
     fix_message = "Pass worker_init_fn=seed_worker"
     triggers = ("DataLoader",)
     whole_words = True
+    uses = (KwargsDicts,)
 
-    def check_call(self, node: cst.Call) -> None:
-        args = self.loader_args(node)
+    def visit_Call(self, node: cst.Call) -> None:
+        args = loader_args(self, node)
         if args is None:
             return
-        workers = self.bound(args, "num_workers", DATALOADER_PARAMS.index("num_workers"))
+        workers = bound(self, args, "num_workers", DATALOADER_PARAMS.index("num_workers"))
         if not isinstance(workers, cst.BaseExpression) or int_value(workers) == 0:
             return  # no workers (the default), or we cannot tell
         if isinstance(workers, cst.Name) and workers.value == "None":
             return
-        init = self.bound(args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
+        init = bound(self, args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
         if init is UNKNOWN or (isinstance(init, cst.BaseExpression) and not _is_none(init)):
             return
         edits: List[NodeEdit] = []
-        usable, imported = self.runtime_name("seed_worker")
+        usable, imported = runtime_name(self, "seed_worker")
         if usable:
-            edits = self.add_keyword(node, init, "worker_init_fn", "seed_worker")
+            edits = add_keyword(self, node, init, "worker_init_fn", "seed_worker")
             if edits and imported is not None:
                 edits.append(imported)
         self.report(node, workers=literal_text(workers, self.file.module), edits=edits)
@@ -233,7 +232,7 @@ def _is_none(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-class ShuffleWithoutGenerator(LoaderRule):
+class ShuffleWithoutGenerator(Rule):
     code = "RPL302"
     name = "shuffle-without-generator"
     message = (
@@ -245,11 +244,12 @@ class ShuffleWithoutGenerator(LoaderRule):
     fix_message = "Pass generator=make_generator({seed})"
     triggers = ("DataLoader",) + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS}))
     whole_words = True
+    uses = (KwargsDicts,)
 
-    def check_call(self, node: cst.Call) -> None:
-        args = self.loader_args(node)
+    def visit_Call(self, node: cst.Call) -> None:
+        args = loader_args(self, node)
         if args is not None:
-            shuffle = self.bound(args, "shuffle", DATALOADER_PARAMS.index("shuffle"))
+            shuffle = bound(self, args, "shuffle", DATALOADER_PARAMS.index("shuffle"))
             if not (isinstance(shuffle, cst.BaseExpression) and is_true(shuffle)):
                 return
             position: Optional[int] = DATALOADER_PARAMS.index("generator")
@@ -262,20 +262,20 @@ class ShuffleWithoutGenerator(LoaderRule):
             short = qualified.rsplit(".", 1)[-1]
             what = f"{short}(...)"
             drawn = "the split" if short == "random_split" else "the data order"
-        generator = self.bound(args, "generator", position)
+        generator = bound(self, args, "generator", position)
         if generator is UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator)):
             return
         seed = self.file.settings.seed
         edits: List[NodeEdit] = []
-        usable, imported = self.runtime_name("make_generator")
+        usable, imported = runtime_name(self, "make_generator")
         if usable:
-            edits = self.add_keyword(node, generator, "generator", f"make_generator({seed})")
+            edits = add_keyword(self, node, generator, "generator", f"make_generator({seed})")
             if edits and imported is not None:
                 edits.append(imported)
         self.report(node, what=what, drawn=drawn, seed=seed, edits=edits)
 
 
-class WorkerInitConstantSeed(LoaderRule):
+class WorkerInitConstantSeed(Rule):
     code = "RPL303"
     name = "worker-init-constant-seed"
     message = (
@@ -285,6 +285,7 @@ class WorkerInitConstantSeed(LoaderRule):
     )
     triggers = ("worker_init_fn",)
     whole_words = True
+    uses = (KwargsDicts,)
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
@@ -292,14 +293,13 @@ class WorkerInitConstantSeed(LoaderRule):
         self.init_fns: List[cst.BaseExpression] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        super().visit_FunctionDef(node)
         self.functions.setdefault(node.name.value, node)
 
-    def check_call(self, node: cst.Call) -> None:
-        args = self.loader_args(node)
+    def visit_Call(self, node: cst.Call) -> None:
+        args = loader_args(self, node)
         if args is None:
             return
-        init = self.bound(args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
+        init = bound(self, args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
         if isinstance(init, cst.BaseExpression):
             self.init_fns.append(init)
 
@@ -386,7 +386,7 @@ def _names_in(target: cst.CSTNode) -> List[str]:
     return []
 
 
-class DistributedSamplerWithoutSetEpoch(LoaderRule):
+class DistributedSamplerWithoutSetEpoch(Rule):
     code = "RPL304"
     name = "distributed-sampler-without-set-epoch"
     message = (
@@ -396,20 +396,21 @@ class DistributedSamplerWithoutSetEpoch(LoaderRule):
     )
     triggers = ("DistributedSampler",)
     whole_words = True
+    uses = (KwargsDicts,)
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
         self.samplers: List[cst.Call] = []
         self.sets_epoch = False
 
-    def check_call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "set_epoch":
             self.sets_epoch = True
             return
         if self.qualify(func) not in DISTRIBUTED_SAMPLERS:
             return
-        shuffle = self.bound(node.args, "shuffle", DISTRIBUTED_SAMPLER_SHUFFLE_POSITION)
+        shuffle = bound(self, node.args, "shuffle", DISTRIBUTED_SAMPLER_SHUFFLE_POSITION)
         if isinstance(shuffle, cst.BaseExpression) and is_false(shuffle):
             return
         self.samplers.append(node)

@@ -6,12 +6,11 @@ from typing import List, Optional
 
 import libcst as cst
 
-from ..catalog import INIT_PROCESS_GROUP
+from ..catalog import INIT_PROCESS_GROUP, OTHER_BACKENDS
 from ..diagnostics import SAFE
 from ..syntax import string_value
 from .base import NodeEdit, Rule, argument, enclosing_statement, import_edit, indentation
 
-OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")
 SETTING = 'os.environ.setdefault("HCCL_DETERMINISTIC", "true")'
 
 

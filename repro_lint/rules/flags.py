@@ -8,6 +8,8 @@ from typing import Iterator, List, Optional, Tuple
 import libcst as cst
 
 from ..catalog import (
+    DEBUG_MODE,
+    USE_DETERMINISTIC,
     BACKEND_ATTRIBUTES,
     BACKEND_FLAGS,
     CUBLAS_CHECK_REMOVED,
@@ -129,8 +131,6 @@ class UnknownBackendFlag(Rule):
 
 # -- deterministic mode ----------------------------------------------------------------------
 
-USE_DETERMINISTIC = "torch.use_deterministic_algorithms"
-DEBUG_MODE = "torch.set_deterministic_debug_mode"
 
 
 def enables_determinism(qualified: Optional[str], call: cst.Call) -> bool:

@@ -13,6 +13,10 @@ from ..opcatalog import (
     RAISES,
     Condition,
     Op,
+    FACTORIES,
+    INTEGER_CASTS,
+    INTEGER_DTYPES,
+    RESHAPES,
     index_by_name,
 )
 from .base import Rule, argument, has_star_kwargs, keyword_arg, receiver_root
@@ -21,14 +25,6 @@ from ..syntax import cst_literal, int_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
 
-#: dtypes that make ``cumsum`` an integer scan (deterministic)
-INTEGER_DTYPES = frozenset(
-    f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "short", "bool")
-)
-INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
-#: tensor factories whose positional arguments are the shape
-FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
-RESHAPES = frozenset({"view", "reshape", "permute", "expand"})
 
 def _is_number(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.UnaryOperation):
@@ -48,119 +44,120 @@ def _triggers(category: str, forward_only: bool) -> Tuple[str, ...]:
     return tuple(sorted(words))
 
 
-class OpRule(Rule):
-    """Matching calls against the catalog (no code: not a registered rule)."""
+# -- matching calls against the catalog (shared by RPL401 and RPL402) ------------------------
 
-    def matched(self, node: cst.Call) -> List[Op]:
-        """The catalog entries this call is, with their argument conditions checked."""
-        self.called = ""
-        func = node.func
-        qualified = self.qualify(func)
-        if qualified in FUNCTIONS:
-            form, candidates = "function", FUNCTIONS[qualified]
-        elif qualified in MODULES:
-            form, candidates = "module", MODULES[qualified]
-        elif qualified is None and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
-            root = receiver_root(func.value)
-            owner = self.qualify(root) if isinstance(root, (cst.Name, cst.Attribute)) else None
-            if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu"):
-                return []  # np.arange(3).cumsum(), df.median(axis=0): not a tensor
-            form, candidates = "method", METHODS[func.attr.value]
-        else:
-            return []
-        if form == "method":
-            self.called = f"Tensor.{func.attr.value}"  # type: ignore[union-attr]
-        else:
-            self.called = (qualified or "").replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
-        return [op for op in candidates if op.condition is None or self._holds(op.condition, form, node)]
 
-    def display(self, op: Op) -> str:
-        """How the message names the op: the name called, with the variant when it matters."""
-        if op.condition is not None and op.condition.test in ("equals", "present", "tensor"):
-            variant = op.name.split("(", 1)[1].rstrip(")") if "(" in op.name else ""
-            if op.condition.test == "tensor":
-                variant = "tensor src"
-            return f"{self.called}({variant})" if variant else self.called
-        return self.called
 
-    def _holds(self, cond: Condition, form: str, call: cst.Call) -> bool:
-        position = {
-            "function": cond.function_position,
-            "method": cond.method_position,
-            "module": cond.module_position,
-        }[form]
-        arg = argument(call, cond.param, position) if cond.param else None
-        unknown_args = arg is None and (has_star_kwargs(call) or any(a.star == "*" for a in call.args))
-        if cond.test == "equals":
-            if arg is None:
-                return not unknown_args and cond.default in cond.values
-            return cst_literal(arg.value) in cond.values
-        if cond.test == "present":
-            return arg is not None and cst_literal(arg.value) is not None
-        if cond.test == "tensor":
-            if keyword_arg(call, "value") is not None or arg is None:
-                return False
-            return not _is_number(arg.value)
-        if cond.test == "not_global":
-            if arg is None:
-                return False
-            value = arg.value
-            if int_value(value) == 1:
-                return False
-            if isinstance(value, (cst.Tuple, cst.List)) and value.elements and all(
-                int_value(e.value) == 1 for e in value.elements
-            ):
-                return False
-            return True
-        if cond.test == "spatial":
-            if form != "function" or not call.args or call.args[0].keyword or call.args[0].star:
-                return False
-            if arg is not None and cst_literal(arg.value) != "mean" and cst_literal(arg.value) != "sum":
-                return False  # reduction="none", or a value we cannot read
-            return self._rank(call.args[0].value) >= 3
-        if cond.test == "floating":
-            dtype = keyword_arg(call, "dtype")
-            if dtype is not None and self.qualify(dtype.value) in INTEGER_DTYPES:
-                return False
-            subject = call.func.value if form == "method" and isinstance(call.func, cst.Attribute) else (
-                call.args[0].value if call.args else None
-            )
-            return not (subject is not None and self._is_integer(subject))
-        return False
+def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
+    """The catalog entries this call is, with their argument conditions checked, and how the
+    call is named in messages (``F.interpolate``, ``Tensor.index_add_``)."""
+    func = node.func
+    qualified = rule.qualify(func)
+    if qualified in FUNCTIONS:
+        form, candidates = "function", FUNCTIONS[qualified]
+    elif qualified in MODULES:
+        form, candidates = "module", MODULES[qualified]
+    elif qualified is None and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
+        root = receiver_root(func.value)
+        owner = rule.qualify(root) if isinstance(root, (cst.Name, cst.Attribute)) else None
+        if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu"):
+            return [], ""  # np.arange(3).cumsum(), df.median(axis=0): not a tensor
+        form, candidates = "method", METHODS[func.attr.value]
+    else:
+        return [], ""
+    if form == "method":
+        called = f"Tensor.{func.attr.value}"  # type: ignore[union-attr]
+    else:
+        called = (qualified or "").replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
+    return [op for op in candidates if op.condition is None or _holds(rule, op.condition, form, node)], called
 
-    def _rank(self, node: cst.CSTNode) -> int:
-        """The rank of a tensor expression when the call that makes it shows it, else 0."""
-        if not isinstance(node, cst.Call):
-            return 0
-        positional = [a for a in node.args if a.keyword is None]
-        if any(a.star for a in positional):
-            return 0
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in RESHAPES and self.qualify(node.func) is None:
-            if len(positional) == 1 and isinstance(positional[0].value, (cst.Tuple, cst.List)):
-                return len(positional[0].value.elements)
-            return len(positional)
-        if self.qualify(node.func) in FACTORIES and positional:
-            if isinstance(positional[0].value, (cst.Tuple, cst.List)):
-                return len(positional[0].value.elements)
-            shape = positional[:-1] if self.qualify(node.func) == "torch.full" else positional
-            return len(shape) if all(int_value(a.value) is not None or isinstance(a.value, cst.Name) for a in shape) else 0
+def display(op: Op, called: str) -> str:
+    """How the message names the op: the name called, with the variant when it matters."""
+    if op.condition is not None and op.condition.test in ("equals", "present", "tensor"):
+        variant = op.name.split("(", 1)[1].rstrip(")") if "(" in op.name else ""
+        if op.condition.test == "tensor":
+            variant = "tensor src"
+        return f"{called}({variant})" if variant else called
+    return called
+
+def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
+    position = {
+        "function": cond.function_position,
+        "method": cond.method_position,
+        "module": cond.module_position,
+    }[form]
+    arg = argument(call, cond.param, position) if cond.param else None
+    unknown_args = arg is None and (has_star_kwargs(call) or any(a.star == "*" for a in call.args))
+    if cond.test == "equals":
+        if arg is None:
+            return not unknown_args and cond.default in cond.values
+        return cst_literal(arg.value) in cond.values
+    if cond.test == "present":
+        return arg is not None and cst_literal(arg.value) is not None
+    if cond.test == "tensor":
+        if keyword_arg(call, "value") is not None or arg is None:
+            return False
+        return not _is_number(arg.value)
+    if cond.test == "not_global":
+        if arg is None:
+            return False
+        value = arg.value
+        if int_value(value) == 1:
+            return False
+        if isinstance(value, (cst.Tuple, cst.List)) and value.elements and all(
+            int_value(e.value) == 1 for e in value.elements
+        ):
+            return False
+        return True
+    if cond.test == "spatial":
+        if form != "function" or not call.args or call.args[0].keyword or call.args[0].star:
+            return False
+        if arg is not None and cst_literal(arg.value) != "mean" and cst_literal(arg.value) != "sum":
+            return False  # reduction="none", or a value we cannot read
+        return _rank(rule, call.args[0].value) >= 3
+    if cond.test == "floating":
+        dtype = keyword_arg(call, "dtype")
+        if dtype is not None and rule.qualify(dtype.value) in INTEGER_DTYPES:
+            return False
+        subject = call.func.value if form == "method" and isinstance(call.func, cst.Attribute) else (
+            call.args[0].value if call.args else None
+        )
+        return not (subject is not None and _is_integer(rule, subject))
+    return False
+
+def _rank(rule: Rule, node: cst.CSTNode) -> int:
+    """The rank of a tensor expression when the call that makes it shows it, else 0."""
+    if not isinstance(node, cst.Call):
         return 0
+    positional = [a for a in node.args if a.keyword is None]
+    if any(a.star for a in positional):
+        return 0
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value in RESHAPES and rule.qualify(node.func) is None:
+        if len(positional) == 1 and isinstance(positional[0].value, (cst.Tuple, cst.List)):
+            return len(positional[0].value.elements)
+        return len(positional)
+    if rule.qualify(node.func) in FACTORIES and positional:
+        if isinstance(positional[0].value, (cst.Tuple, cst.List)):
+            return len(positional[0].value.elements)
+        shape = positional[:-1] if rule.qualify(node.func) == "torch.full" else positional
+        return len(shape) if all(int_value(a.value) is not None or isinstance(a.value, cst.Name) for a in shape) else 0
+    return 0
 
-    def _is_integer(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and self.qualify(node.func) is None:
-            method = node.func.attr.value
-            if method in INTEGER_CASTS and not node.args:
-                return True
-            if method == "to" and node.args and self.qualify(node.args[0].value) in INTEGER_DTYPES:
-                return True
-        return False
+def _is_integer(rule: Rule, node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and rule.qualify(node.func) is None:
+        method = node.func.attr.value
+        if method in INTEGER_CASTS and not node.args:
+            return True
+        if method == "to" and node.args and rule.qualify(node.args[0].value) in INTEGER_DTYPES:
+            return True
+    return False
 
 
 def _where(op: Op) -> str:
     return f"{op.device}, {op.passes} pass"
 
 
-class NondeterministicOp(OpRule):
+class NondeterministicOp(Rule):
     code = "RPL401"
     name = "nondeterministic-op"
     message = (
@@ -181,7 +178,7 @@ class NondeterministicOp(OpRule):
         if enables_determinism(self.qualify(node.func), node):
             self.file_enables = True
             return
-        ops = self.matched(node)
+        ops, called = matched(self, node)
         if not ops:
             return
         version = self.file.settings.torch_version
@@ -189,7 +186,7 @@ class NondeterministicOp(OpRule):
             return  # RPL402's
         for op in ops:
             if op.category(version) == DETERMINISTIC and op.passes == FORWARD:
-                self.found.append((node, op, self.display(op)))
+                self.found.append((node, op, display(op, called)))
                 return
 
     def leave_Module(self, node: cst.Module) -> None:
@@ -199,7 +196,7 @@ class NondeterministicOp(OpRule):
             self.report(call, op=shown, device=op.device)
 
 
-class OpWithoutDeterministicImplementation(OpRule):
+class OpWithoutDeterministicImplementation(Rule):
     code = "RPL402"
     name = "op-without-deterministic-implementation"
     message = (
@@ -212,12 +209,13 @@ class OpWithoutDeterministicImplementation(OpRule):
 
     def visit_Call(self, node: cst.Call) -> None:
         version = self.file.settings.torch_version
-        for op in self.matched(node):
+        ops, called = matched(self, node)
+        for op in ops:
             if op.category(version) != RAISES:
                 continue
             advice = op.alternative or (
                 "there is no deterministic alternative: run it on CPU, or keep it and accept the "
                 "variation (# noqa: RPL402)"
             )
-            self.report(node, op=self.display(op), where=_where(op), advice=advice)
+            self.report(node, op=display(op, called), where=_where(op), advice=advice)
             return

@@ -53,8 +53,6 @@ class HashSeedSetAtRuntime(Rule):
 # -- RPL106 -----------------------------------------------------------------------------------------
 
 
-#: methods that put an RNG object into a chosen state after it was created without a seed
-RESEEDING_METHODS = frozenset({"seed", "setstate", "set_state", "manual_seed"})
 
 
 class UnseededRngObject(Rule):
@@ -87,7 +85,7 @@ class UnseededRngObject(Rule):
         return None
 
     def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in RESEEDING_METHODS:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in catalog.RESEEDING_METHODS:
             owner = dotted_name(node.func.value)
             if owner:
                 self.reseeded.add(owner)
@@ -116,7 +114,6 @@ class UnseededRngObject(Rule):
 
 # -- RPL107 -----------------------------------------------------------------------------------------
 
-RANDOM_FACTORIES = frozenset(f"torch.{n}" for n in ("rand", "randn", "randint", "randperm", "normal"))
 
 
 def _is_cpu(node: cst.CSTNode, rule: Rule) -> bool:
@@ -142,7 +139,7 @@ class RandomTensorOnDevice(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualify(node.func)
-        if qualified not in RANDOM_FACTORIES:
+        if qualified not in catalog.RANDOM_FACTORIES:
             return
         device = keyword_arg(node, "device")
         if device is None or _is_cpu(device.value, self):
@@ -152,13 +149,6 @@ class RandomTensorOnDevice(Rule):
 
 # -- RPL108 -----------------------------------------------------------------------------------------
 
-DATASET_BASES = frozenset(
-    {
-        "torch.utils.data.Dataset", "torch.utils.data.IterableDataset",
-        "torch.utils.data.dataset.Dataset", "torch.utils.data.dataset.IterableDataset",
-    }
-)
-DRAWING_METHODS = ("__getitem__", "__iter__", "__getitems__")
 
 
 class _DatasetClass:
@@ -190,7 +180,7 @@ class RngObjectOnDataset(Rule):
         for base in node.bases:
             qualified = self.qualify(base.value)
             written = dotted_name(base.value) or ""
-            if qualified in DATASET_BASES or (qualified or written).endswith("Dataset"):
+            if qualified in catalog.DATASET_BASES or (qualified or written).endswith("Dataset"):
                 return True
         return False
 
@@ -224,7 +214,7 @@ class RngObjectOnDataset(Rule):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         method = self._method()
-        if method is None or method in DRAWING_METHODS:
+        if method is None or method in catalog.DRAWING_METHODS:
             return
         value = node.value
         # torch.Generator().manual_seed(s) returns the generator
@@ -243,7 +233,7 @@ class RngObjectOnDataset(Rule):
                 dataset.created.setdefault(t.attr.value, (node, short(self.file.code_for(value.func), 32)))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if self._method() in DRAWING_METHODS and isinstance(node.value, cst.Name) and node.value.value == "self":
+        if self._method() in catalog.DRAWING_METHODS and isinstance(node.value, cst.Name) and node.value.value == "self":
             dataset = self.classes[-1]
             assert dataset is not None
             dataset.used.add(node.attr.value)
@@ -298,16 +288,17 @@ class NumpySeedOutOfRange(Rule):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value
-        if isinstance(value, cst.Call) and self.qualify(value.func) == "torch.utils.data.get_worker_info":
+        if isinstance(value, cst.Call) and self.qualify(value.func) == catalog.WORKER_INFO:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     self.worker_infos.add(target.target.value)
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualify(node.func)
-        if qualified not in ("numpy.random.seed", "numpy.random.RandomState"):
+        spec = catalog.NUMPY_SEEDERS.get(qualified or "")
+        if spec is None:
             return
-        arg = argument(node, "seed", 0)
+        arg = argument(node, *spec)
         if arg is None or arg.star:
             return
         why = self._too_big(arg.value)
@@ -344,7 +335,7 @@ class NumpySeedOutOfRange(Rule):
                     return f"{qualified}() is a 64-bit seed"
             if isinstance(current, cst.Attribute) and current.attr.value == "seed":
                 owner = current.value
-                if isinstance(owner, cst.Call) and self.qualify(owner.func) == "torch.utils.data.get_worker_info":
+                if isinstance(owner, cst.Call) and self.qualify(owner.func) == catalog.WORKER_INFO:
                     return "get_worker_info().seed is a 64-bit seed"
                 if isinstance(owner, cst.Name) and owner.value in self.worker_infos:
                     return f"{owner.value}.seed from get_worker_info() is a 64-bit seed"
