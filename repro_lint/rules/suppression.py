@@ -13,7 +13,7 @@ from typing import Iterable, List, Optional, Sequence
 from ..diagnostics import SAFE, Diagnostic, Edit, Fix
 from ..noqa import NOQA_LINE, NoqaDirective, Suppressions
 from ..source import line_offsets
-from .base import Rule
+from .base import RULES, Rule
 
 #: codes of other tools (flake8's E501, ruff's F401) are never ours to judge
 OWN_PREFIX = "RPL"
@@ -66,9 +66,7 @@ def unused_noqa(path: str, text: str, suppressions: Suppressions, enabled: Itera
     already. Like ruff's RUF100, a code is reported when its rule is enabled and found nothing
     on the line, when its rule is not enabled in this run, or when no rule has that code.
     A bare ``# noqa`` and the codes of other tools are left alone."""
-    from . import all_rules
-
-    registry = list(all_rules())
+    registry = list(RULES)  # complete: the linter loaded every rule module before any file
     enabled = set(enabled)
     offsets: Optional[List[int]] = None
     found = []
