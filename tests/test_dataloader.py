@@ -16,6 +16,10 @@ def body(code: str) -> str:
     return HEAD + "\n\ndef make(ds, args):\n" + textwrap.indent(textwrap.dedent(code), "    ")
 
 
+#: makes a snippet an entry point (a script): only there may a fix import repro_lint.runtime
+MAIN = '\n\nif __name__ == "__main__":\n    make([], [])\n'
+
+
 # -- RPL301 ----------------------------------------------------------------------------------
 
 
@@ -71,7 +75,7 @@ def test_rpl301_dicts_do_not_leak_between_functions(lint):
 
 
 def test_rpl301_fix_adds_the_keyword_and_the_import(lint):
-    code = body("kw = dict(num_workers=2)\nreturn DataLoader(ds, **kw)\n")
+    code = body("kw = dict(num_workers=2)\nreturn DataLoader(ds, **kw)\n") + MAIN
     fixed = apply_fixes(code, lint(code, select=["RPL301"]))
     assert "from repro_lint.runtime import seed_worker\n" in fixed
     assert "DataLoader(ds, **kw, worker_init_fn=seed_worker)" in fixed
@@ -79,13 +83,13 @@ def test_rpl301_fix_adds_the_keyword_and_the_import(lint):
 
 
 def test_rpl301_fix_uses_a_local_seed_worker(lint):
-    code = HEAD + "def seed_worker(i):\n    pass\n\nloader = DataLoader(ds, num_workers=2)\n"
+    code = HEAD + "def seed_worker(i):\n    pass\n\nloader = DataLoader(ds, num_workers=2)\n" + MAIN
     fixed = apply_fixes(code, lint(code, select=["RPL301"]))
     assert "repro_lint.runtime" not in fixed and "worker_init_fn=seed_worker" in fixed
 
 
 def test_rpl301_fix_replaces_an_explicit_none(lint):
-    code = HEAD + "loader = DataLoader(ds, num_workers=2, worker_init_fn=None)\n"
+    code = HEAD + "loader = DataLoader(ds, num_workers=2, worker_init_fn=None)\n" + MAIN
     fixed = apply_fixes(code, lint(code, select=["RPL301"]))
     assert "worker_init_fn=seed_worker)" in fixed and "None" not in fixed
 
@@ -139,19 +143,92 @@ def test_rpl302_quiet(lint, code):
     assert codes(lint(body(code), select=["RPL302"])) == []
 
 
-def test_rpl302_fix_uses_the_configured_seed(lint):
-    code = "from torch.utils.data import random_split\ntrain, val = random_split(ds, [8, 2])\n"
+def test_rpl302_fix_uses_the_configured_seed_only_where_nothing_seeds_torch(lint):
+    code = "from torch.utils.data import random_split\ntrain, val = random_split(ds, [8, 2])\n" + MAIN
     found = lint(code, select=["RPL302"], seed=1234)
     assert found[0].fix.applicability == "safe"
     assert apply_fixes(code, found) == (
         "from torch.utils.data import random_split\n"
         "from repro_lint.runtime import make_generator\n"
-        "train, val = random_split(ds, [8, 2], generator=make_generator(1234))\n"
+        "train, val = random_split(ds, [8, 2], generator=make_generator(1234))\n" + MAIN
     )
 
 
+SEEDED_SCRIPT = """\
+import argparse
+import torch
+from torch.utils.data import DataLoader
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    loader = DataLoader(list(range(12)), batch_size=12, shuffle=True)
+    print(next(iter(loader)).tolist())
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_rpl302_fix_keeps_the_scripts_own_seed(lint):
+    """The script seeds torch with --seed: the generator follows that seed (no literal)."""
+    found = lint(SEEDED_SCRIPT, select=["RPL302"], seed=1234)
+    fixed = apply_fixes(SEEDED_SCRIPT, found)
+    assert "DataLoader(list(range(12)), batch_size=12, shuffle=True, generator=make_generator())" in fixed
+    assert "1234" not in fixed
+
+
+def test_rpl302_fixed_script_still_obeys_its_seed(lint, tmp_path):
+    """Run the fixed script: --seed 1 and --seed 2 give different orders, the same seed the same."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    pytest.importorskip("torch")
+    fixed = apply_fixes(SEEDED_SCRIPT, lint(SEEDED_SCRIPT, select=["RPL302"]))
+    script = tmp_path / "train_fixed.py"
+    script.write_text(fixed)
+
+    def order(seed: int) -> str:
+        env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+        done = subprocess.run([sys.executable, str(script), "--seed", str(seed)], capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert order(1) == order(1)
+    assert order(1) != order(2)
+
+
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+def test_a_library_module_never_gains_a_repro_lint_import(lint, style):
+    """A module that is not an entry point: RPL301 has no fix, RPL302 only an unsafe one that
+    uses torch alone and the seed its caller gave torch."""
+    code = "import torch\n" + body("return DataLoader(ds, shuffle=True, num_workers=2)\n")
+    found = lint(code, select=["RPL301", "RPL302"], fix_style=style)
+    assert codes(found) == ["RPL301", "RPL302"]
+    assert found[0].fix is None
+    assert found[1].fix is not None and found[1].fix.applicability == "unsafe"
+    assert apply_fixes(code, found) == code  # nothing safe to apply
+    fixed = apply_fixes(code, found, unsafe=True)
+    assert "repro_lint" not in fixed
+    assert "generator=torch.Generator().manual_seed(torch.initial_seed())" in fixed
+
+
+def test_the_inline_style_passes_a_torch_generator_in_a_script(lint):
+    found = lint(SEEDED_SCRIPT, select=["RPL301", "RPL302"], fix_style="inline")
+    fixed = apply_fixes(SEEDED_SCRIPT, found)
+    assert "repro_lint" not in fixed
+    assert "generator=torch.Generator().manual_seed(torch.initial_seed())" in fixed
+    assert found[0].fix.applicability == "safe"
+
+
 def test_rpl301_and_rpl302_fixes_share_one_call(lint):
-    code = HEAD + "loader = DataLoader(ds, shuffle=True, num_workers=2)\n"
+    code = HEAD + "loader = DataLoader(ds, shuffle=True, num_workers=2)\n" + MAIN
     fixed = apply_fixes(code, lint(code, select=["RPL301", "RPL302"]))
     compile(fixed, "fixed.py", "exec")
     assert "worker_init_fn=seed_worker" in fixed and "generator=make_generator(0)" in fixed

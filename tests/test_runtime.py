@@ -504,7 +504,11 @@ def test_dataloader_with_seed_worker_and_generator_is_repeatable():
 
 
 def test_make_generator_seed_defaults(recwarn):
-    assert make_generator().initial_seed() == 0
+    rt._seed._set_record(None)
+    torch.manual_seed(11)  # the program's own seed, when seed_everything was not called
+    assert make_generator().initial_seed() == 11
+    torch.manual_seed(12)
+    assert make_generator().initial_seed() == 12
     assert make_generator(5).initial_seed() == 5
     assert make_generator(2**64 - 1).initial_seed() == 2**64 - 1
     seed_everything(21)

@@ -18,7 +18,7 @@ from ..catalog import (
     SEEDING_CALLS,
     WORKER_DEPENDENT_CALLS,
 )
-from ..diagnostics import SAFE
+from ..diagnostics import SAFE, UNSAFE
 from ..syntax import UNKNOWN, bind, cst_slots, int_value, string_value
 from .base import Analysis, NodeEdit, Rule, is_false, is_true, mentions_name
 
@@ -221,7 +221,9 @@ class DataLoaderWorkerInitMissing(Rule):
             return
         edits: List[NodeEdit] = []
         usable, imported = runtime_name(self, "seed_worker")
-        if usable:
+        # only an entry point may start to depend on repro-lint at run time; the inline style
+        # never does (a module seeds its workers itself, or the user writes a worker_init_fn)
+        if usable and self.file.is_entry_point and self.file.settings.fix_style == "runtime":
             edits = add_keyword(self, node, init, "worker_init_fn", "seed_worker")
             if edits and imported is not None:
                 edits.append(imported)
@@ -241,7 +243,7 @@ class ShuffleWithoutGenerator(Rule):
         "torch.Generator"
     )
     fix = SAFE
-    fix_message = "Pass generator=make_generator({seed})"
+    fix_message = "Pass generator={generator}"
     triggers = ("DataLoader",) + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS}))
     whole_words = True
     uses = (KwargsDicts,)
@@ -265,14 +267,38 @@ class ShuffleWithoutGenerator(Rule):
         generator = bound(self, args, "generator", position)
         if generator is UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator)):
             return
-        seed = self.file.settings.seed
+        expression, imported, applicability = seeded_generator(self)
         edits: List[NodeEdit] = []
-        usable, imported = runtime_name(self, "make_generator")
-        if usable:
-            edits = add_keyword(self, node, generator, "generator", f"make_generator({seed})")
+        if expression is not None:
+            edits = add_keyword(self, node, generator, "generator", expression)
             if edits and imported is not None:
                 edits.append(imported)
-        self.report(node, what=what, drawn=drawn, seed=seed, edits=edits)
+        self.report(node, what=what, drawn=drawn, generator=expression or "", edits=edits, applicability=applicability)
+
+
+def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str]:
+    """The ``generator=`` a fix passes, the import it needs, and how safe it is.
+
+    The generator follows the seed the program already gives torch, so ``--seed 1`` and
+    ``--seed 2`` still give different orders and each rank of a ``seed + rank`` script keeps
+    its own: ``make_generator()`` (which defaults to that seed) in an entry point, or, without
+    repro-lint, ``torch.Generator().manual_seed(torch.initial_seed())``. The configured
+    ``seed`` is written only where nothing seeds torch on the entry point's path. A module
+    that is not an entry point gets only the torch form, as an unsafe fix: it changes the
+    order for every caller, and it may not start to depend on repro-lint."""
+    file = rule.file
+    settings = file.settings
+    entry = file.is_entry_point
+    seeded = not entry or file.project.entry_summary(file.path, file.source).seeds("torch")
+    seed = "" if seeded else str(settings.seed)
+    if entry and settings.fix_style == "runtime":
+        usable, imported = runtime_name(rule, "make_generator")
+        return (f"make_generator({seed})", imported, SAFE) if usable else (None, None, SAFE)
+    torch = next((local for local, target in file.names.aliases.items() if target == "torch"), None)
+    if torch is None:
+        return None, None, SAFE  # no name for torch here: the finding has no fix
+    expression = f"{torch}.Generator().manual_seed({seed or f'{torch}.initial_seed()'})"
+    return expression, None, SAFE if entry else UNSAFE
 
 
 class WorkerInitConstantSeed(Rule):

@@ -310,14 +310,17 @@ def seed_worker(worker_id: int) -> None:
 def make_generator(seed: Optional[int] = None) -> Any:
     """A CPU ``torch.Generator`` seeded with ``seed``, for ``DataLoader(generator=...)``.
 
-    ``seed`` defaults to the seed last given to ``seed_everything``, else 0. A
-    dedicated generator keeps shuffling and worker base seeds independent of
-    the global torch RNG, so adding e.g. a validation loop does not shift them.
+    ``seed`` defaults to the seed last given to ``seed_everything``, else to the
+    seed the program gave torch (``torch.initial_seed()``: ``torch.manual_seed(args.seed)``,
+    or ``seed + rank`` in a distributed script), so the program's own seed, on every rank,
+    still decides the data order. A dedicated generator keeps shuffling and worker base
+    seeds independent of the global torch RNG, so adding e.g. a validation loop does not
+    shift them.
     """
     import torch
 
     if seed is None:
-        seed = _record.seed if _record is not None else 0
+        seed = _record.seed if _record is not None else torch.initial_seed()
     generator = torch.Generator()
     generator.manual_seed(_check_int(seed, _MAX_GENERATOR_SEED, "seed"))
     return generator
