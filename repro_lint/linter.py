@@ -234,7 +234,7 @@ class Linter:
         name, is_package = module_name_for(Path(path))
         names = ImportTable(name, is_package)
         project = self.project
-        file = FileContext(path, text, module, names, self.settings, project)
+        file = FileContext(path, text, module, names, self.settings, project, self.codes)
         rule_types = self.rules_for(text, path)
         analyses = file.start(dict.fromkeys([ImportTracker, *(kind for rule in rule_types for kind in rule.uses)]))
         rules = [rule_type(file) for rule_type in rule_types]

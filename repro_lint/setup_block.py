@@ -40,6 +40,7 @@ from .syntax import is_main_guard, string_value
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches
 DETERMINISTIC = "deterministic"
 RUNTIME_SEED = "repro_lint.runtime.seed_everything"
+CUDNN = "torch.backends.cudnn"
 PARSE_CALLS = ("parse_args", "parse_known_args", "get_args")
 #: calls that set up a parser or read a seed: a statement making only these does no RNG work
 SETUP_CALLS = frozenset(
@@ -283,7 +284,25 @@ class Block:
     place: Placement
 
 
-def build_block(file: FileContext, generators: Iterable[str] = ()) -> Block:
+def _assignments(table: ImportTable, module: cst.Module, statements: Iterable[cst.CSTNode]) -> FrozenSet[Tuple[str, str]]:
+    """``(qualified target, value)`` of every attribute assignment among ``statements``
+    (``cudnn.benchmark = False`` with ``from torch.backends import cudnn`` gives
+    ``("torch.backends.cudnn.benchmark", "False")``)."""
+    found = set()
+    for stmt in statements:
+        for small in _small_statements(stmt):
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    qualified = table.qualify(target.target)
+                    if qualified is not None:
+                        found.add((qualified, module.code_for_node(small.value).strip()))
+    return frozenset(found)
+
+
+def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> Block:
+    """The block for ``generators`` (what the findings asked for). ``allowed``: what the run's
+    selected rules may ask for (None: everything); the block adds a generator the file merely
+    imports, or the switches beside the seeds, only when its rule is selected."""
     module = file.module
     settings = file.settings
     place = placement(module)
@@ -297,15 +316,19 @@ def build_block(file: FileContext, generators: Iterable[str] = ()) -> Block:
         before = list(place.statements[: place.index])
     bound = import_table(file, _statements(before))
     everywhere = import_table(file, _statements(module.body, into_functions=True))
-    wanted = set(generators) | {g for g in GENERATORS if everywhere.imports_module(g)}
+    allowed = set(allowed) if allowed is not None else set(GENERATORS) | {DETERMINISTIC}
+    wanted = set(generators) | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
+    if "torch" in wanted and DETERMINISTIC in allowed:
+        wanted.add(DETERMINISTIC)  # the canonical block: seeds and switches together
     existing = _statement_texts(module, _statements(list(before) + list(place.statements[place.index:])))
+    assigned = _assignments(everywhere, module, _statements(module.body, into_functions=True))
 
     lines: List[str] = []
     imports: List[str] = []
 
-    def add(line: str, needs: Optional[str] = None) -> None:
-        if line in existing:
-            return  # already there: never a second copy
+    def add(line: str, needs: Optional[str] = None, sets: Optional[Tuple[str, str]] = None) -> None:
+        if line in existing or (sets is not None and sets in assigned):
+            return  # already there (in these words, or in others): never a second copy
         lines.append(line)
         if needs is not None and needs not in imports:
             imports.append(needs)
@@ -320,8 +343,8 @@ def build_block(file: FileContext, generators: Iterable[str] = ()) -> Block:
                 default, statement = qualified, f"import {qualified}"  # `np` means something else here
             return default, statement
 
-        use_torch = "torch" in wanted or DETERMINISTIC in wanted
-        if use_torch and settings.torch_version < CUBLAS_CHECK_REMOVED:
+        switches = DETERMINISTIC in wanted
+        if switches and settings.torch_version < CUBLAS_CHECK_REMOVED:
             os_name, needs = name("os", "os", "import os")
             add(f'{os_name}.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")', needs)
         if "random" in wanted:
@@ -334,12 +357,14 @@ def build_block(file: FileContext, generators: Iterable[str] = ()) -> Block:
             else:
                 np_name, needs = name("numpy", "np", "import numpy as np")
                 add(f"{np_name}.random.seed({seed})", needs)
-        if use_torch:
+        if "torch" in wanted or switches:
             torch_name, needs = name("torch", "torch", "import torch")
-            add(f"{torch_name}.manual_seed({seed})", needs)
-            add(f"{torch_name}.backends.cudnn.benchmark = False", needs)
-            add(f"{torch_name}.backends.cudnn.deterministic = True", needs)
-            add(f"{torch_name}.use_deterministic_algorithms(True)", needs)
+            if "torch" in wanted:
+                add(f"{torch_name}.manual_seed({seed})", needs)
+            if switches:
+                add(f"{torch_name}.backends.cudnn.benchmark = False", needs, (f"{CUDNN}.benchmark", "False"))
+                add(f"{torch_name}.backends.cudnn.deterministic = True", needs, (f"{CUDNN}.deterministic", "True"))
+                add(f"{torch_name}.use_deterministic_algorithms(True)", needs)
     else:
         local = _local_name(bound, RUNTIME_SEED)
         needs = None
@@ -353,7 +378,7 @@ def build_block(file: FileContext, generators: Iterable[str] = ()) -> Block:
     return Block(lines, imports, place)
 
 
-def setup_block_edits(file: FileContext, generators: Iterable[str] = ()) -> List[NodeEdit]:
+def setup_block_edits(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> List[NodeEdit]:
     """The edits that insert the canonical setup block into ``file`` (see the module doc).
 
     ``generators``: what the finding needs the block to cover, among ``"torch"``, ``"numpy"``,
@@ -365,7 +390,7 @@ def setup_block_edits(file: FileContext, generators: Iterable[str] = ()) -> List
     """
     state = file.analysis(SetupBlockState)
     state.requested |= set(generators)
-    fresh = block_edits(file.module, build_block(file, state.requested), file.source)
+    fresh = block_edits(file.module, build_block(file, state.requested, allowed), file.source)
     if not state.edits or len(fresh) != len(state.edits):
         state.edits = fresh  # the shape never changes for one file; this is the first call
     else:

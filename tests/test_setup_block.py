@@ -387,3 +387,49 @@ def test_imports_in_every_branch_of_module_level_blocks_are_seen(block):
     )
     fixed = block(code, fix_style="inline", torch_version_text="2.13")
     assert "    np1.random.seed(0)\n    T.manual_seed(0)\n" in fixed and "import torch\n" not in fixed
+
+
+# -- the block writes what the run's selected rules ask for, nothing already there -------------
+
+GPU_SCRIPT = """\
+import random
+
+import numpy as np
+import torch
+from torch.backends import cudnn
+
+
+def main():
+    cudnn.benchmark = False
+    model = torch.nn.Linear(2, 2).cuda()
+    x = np.random.rand(2)
+    y = random.random()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_the_inline_block_leaves_out_what_the_run_ignores(tmp_path):
+    """--ignore RPL1: only RPL202 runs, so the block sets the switches and seeds nothing; and
+    cudnn.benchmark = False, already set under another name, is not set twice."""
+    from fixtools import fix_text
+
+    outcome = fix_text(tmp_path, GPU_SCRIPT, ["RPL202"], dedent=False, fix_style="inline")
+    assert outcome.fixed == {"RPL202": 1}
+    new = outcome.text
+    for seeding in ("random.seed(", "np.random.seed(", "torch.manual_seed("):
+        assert seeding not in new
+    assert "torch.use_deterministic_algorithms(True)" in new
+    assert "torch.backends.cudnn.deterministic = True" in new
+    assert "torch.backends.cudnn.benchmark = False" not in new
+
+
+def test_the_inline_block_seeds_every_generator_when_its_rules_run(tmp_path):
+    from fixtools import fix_text
+
+    outcome = fix_text(tmp_path, GPU_SCRIPT, ["RPL101", "RPL102", "RPL103", "RPL202"], dedent=False, fix_style="inline")
+    for seeding in ("random.seed(0)", "np.random.seed(0)", "torch.manual_seed(0)", "torch.use_deterministic_algorithms(True)"):
+        assert seeding in outcome.text
+    assert "torch.backends.cudnn.benchmark = False" not in outcome.text

@@ -102,8 +102,11 @@ class FileContext:
         names: ImportTable,
         settings: "Settings",
         project: "ProjectContext",
+        codes: Iterable[str] = (),
     ) -> None:
         self.path = path
+        #: the codes selected in this run (a fix writes nothing the user switched off)
+        self.codes = frozenset(codes)
         self.source = source
         self.module = module
         self.names = names

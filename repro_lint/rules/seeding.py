@@ -163,7 +163,7 @@ class _UnseededGenerator(_EntryPointRule):
         if scan is None or summary is None or not summary.uses_generator(self.generator) or summary.seeds(self.generator):
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
-        self.report(where, message=self.message_for(summary), edits=setup_block_edits(self.file, {self.generator}))
+        self.report(where, message=self.message_for(summary), edits=setup_block_edits(self.file, {self.generator}, covered(self.file)))
 
     def message_for(self, summary: Summary) -> str:
         return self.message
@@ -207,6 +207,14 @@ class UnseededRandom(_UnseededGenerator):
     )
 
 
+def covered(file) -> FrozenSet[str]:  # type: ignore[no-untyped-def]
+    """What the setup block may cover in this run: the generators whose rule is selected, and
+    the switches when RPL202 is (``--ignore RPL1`` leaves the seeds out of the block)."""
+    kinds = {rule.generator: rule.code for rule in (UnseededTorch, UnseededNumpy, UnseededRandom)}
+    kinds["deterministic"] = DeterministicAlgorithmsOff.code
+    return frozenset(kind for kind, code in kinds.items() if code in file.codes)
+
+
 class DeterministicAlgorithmsOff(_EntryPointRule):
     code = "RPL202"
     name = "deterministic-algorithms-off"
@@ -227,7 +235,7 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         self.report(
             where,
             device=" and ".join(DEVICE_NAMES[d] for d in devices),
-            edits=setup_block_edits(self.file, {"deterministic"}),
+            edits=setup_block_edits(self.file, {"deterministic"}, covered(self.file)),
         )
 
 
