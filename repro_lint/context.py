@@ -505,6 +505,15 @@ class ProjectContext:
                 self.entry_summary(path)
         self.enables_determinism()
 
+    def entry_calls(self, path: "str | Path", source: Optional[str] = None) -> Iterator[str]:
+        """Every call recorded in the bodies the execution path of entry point ``path``
+        reaches, across files (names as in :class:`~repro_lint.facts.BodyFacts`)."""
+        for module, name in sorted(self.entry_summary(path, source).reached):
+            facts = self.facts(module)
+            body = facts.body(name) if facts is not None else None
+            if body is not None:
+                yield from body.calls
+
     def any_file_mentions(self, word: str) -> bool:
         """Does any file of the run contain ``word``? (A text check, cached per run.)"""
         self.consult(ALL_FILES)

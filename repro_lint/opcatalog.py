@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+import functools
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 Version = Tuple[int, int]
@@ -352,6 +353,23 @@ OPS: Tuple[Op, ...] = (
 
 def ops_at(version: Version, category: str) -> List[Op]:
     return [op for op in OPS if op.category(version) == category]
+
+
+@functools.lru_cache(maxsize=None)
+def _by_name() -> Tuple[Dict[str, List[Op]], Dict[str, List[Op]], Dict[str, List[Op]]]:
+    return index_by_name()
+
+
+def may_raise(name: str, version: Version) -> bool:
+    """Can a call recorded as ``name`` in the module facts (a qualified function or module
+    class, or ``<anything>.<method>``) be an op without a deterministic implementation under
+    torch ``version``? Argument conditions are not known there, so every variant counts: an
+    over-approximation, on the side of not crashing."""
+    functions, methods, modules = _by_name()
+    candidates = functions.get(name) or modules.get(name)
+    if candidates is None and "." in name:
+        candidates = methods.get(name.rsplit(".", 1)[1])
+    return any(op.category(version) == RAISES for op in candidates or ())
 
 
 def index_by_name() -> Tuple[Dict[str, List[Op]], Dict[str, List[Op]], Dict[str, List[Op]]]:

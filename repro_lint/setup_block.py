@@ -33,6 +33,7 @@ from typing import FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set,
 import libcst as cst
 
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
+from .opcatalog import may_raise
 from .names import ImportTable
 from .rules.base import Analysis, FileContext, NodeEdit, header_end
 from .syntax import is_main_guard, string_value
@@ -317,6 +318,10 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     bound = import_table(file, _statements(before))
     everywhere = import_table(file, _statements(module.body, into_functions=True))
     allowed = set(allowed) if allowed is not None else set(GENERATORS) | {DETERMINISTIC}
+    # deterministic algorithms on where the entry point reaches an op without a deterministic
+    # implementation would make it raise on CUDA: then they only warn (warn_only=True)
+    version = settings.torch_version
+    warn_only = any(may_raise(call, version) for call in file.project.entry_calls(file.path, file.source))
     wanted = set(generators) | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
     if "torch" in wanted and DETERMINISTIC in allowed:
         wanted.add(DETERMINISTIC)  # the canonical block: seeds and switches together
@@ -364,7 +369,7 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
             if switches:
                 add(f"{torch_name}.backends.cudnn.benchmark = False", needs, (f"{CUDNN}.benchmark", "False"))
                 add(f"{torch_name}.backends.cudnn.deterministic = True", needs, (f"{CUDNN}.deterministic", "True"))
-                add(f"{torch_name}.use_deterministic_algorithms(True)", needs)
+                add(f"{torch_name}.use_deterministic_algorithms(True{', warn_only=True' if warn_only else ''})", needs)
     else:
         local = _local_name(bound, RUNTIME_SEED)
         needs = None
@@ -374,7 +379,7 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
             if everywhere.aliases.get(local, RUNTIME_SEED) != RUNTIME_SEED:
                 local = "repro_seed_everything"  # the file has another seed_everything
                 needs += f" as {local}"
-        add(f"{local}({seed})", needs)
+        add(f"{local}({seed}{', warn_only=True' if warn_only else ''})", needs)
     return Block(lines, imports, place)
 
 
