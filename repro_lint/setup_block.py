@@ -222,6 +222,47 @@ class Placement:
     guard: Optional[cst.If]
     #: the seed expression found on the way (a variable, ``args.seed``), or None
     seed: Optional[str]
+    #: the function the block goes into (the one the ``__main__`` block calls that parses the
+    #: seed option), or None for the module's or the ``__main__`` block's body
+    function: Optional[cst.FunctionDef] = None
+
+
+def _seed_expression(args: str, option: "SeedOption") -> str:
+    expr = f"{args}.{option.attribute}"
+    return expr if option.always_set else f"{expr} if {expr} is not None else {{default}}"
+
+
+def _called_functions(module: cst.Module, guard: cst.If) -> Iterator[cst.FunctionDef]:
+    """The module's functions that the ``__main__`` block calls by name, in call order."""
+    defined = {stmt.name.value: stmt for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+    seen: Set[str] = set()
+    stack: List[cst.CSTNode] = list(reversed(list(guard.body.body)))  # type: ignore[union-attr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in defined:
+            name = node.func.value
+            if name not in seen:
+                seen.add(name)
+                yield defined[name]
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(reversed(node.children))
+
+
+def _parse_in_called_function(module: cst.Module, guard: cst.If, option: "SeedOption") -> Optional[Placement]:
+    """``def main(): ...; args = parser.parse_args(); ...`` called from the ``__main__`` block:
+    the block goes right after the parse, in that function, and uses ``args.seed``."""
+    for function in _called_functions(module, guard):
+        body = function.body
+        if not isinstance(body, cst.IndentedBlock):
+            continue
+        for index, stmt in enumerate(body.body):
+            args = _parsed_args(stmt)
+            if args is not None:
+                indent = body.indent if body.indent is not None else module.default_indent
+                seed = _seed_expression(args, option)
+                return Placement(body.body, index + 1, stmt, None, indent, guard, seed, function)
+    return None
 
 
 def placement(module: cst.Module) -> Placement:
@@ -250,18 +291,26 @@ def placement(module: cst.Module) -> Placement:
             continue
         args = _parsed_args(stmt) if option is not None else None
         if args is not None and option is not None:
-            expr = f"{args}.{option.attribute}"
-            seed = expr if option.always_set else f"{expr} if {expr} is not None else {{default}}"
+            seed = _seed_expression(args, option)
             anchor_index = index
             continue
         if _does_work(stmt):
             break  # the block must run before this statement
+    if guard is not None and option is not None and not (seed or "").startswith(tuple(f"{a}." for a in _guard_parses(statements))):
+        inside = _parse_in_called_function(module, guard, option)
+        if inside is not None:
+            return inside
     if anchor_index >= 0:
         return Placement(statements, anchor_index + 1, statements[anchor_index], None, indent, guard, seed)
     first: Optional[cst.CSTNode] = statements[0] if statements else None
     if guard is not None and first is not None and getattr(first, "leading_lines", ()):
         first = first.leading_lines[0]  # type: ignore[attr-defined]  # right under the `if` line
     return Placement(statements, 0, None, first, indent, guard, seed)
+
+
+def _guard_parses(statements: Sequence[cst.CSTNode]) -> List[str]:
+    """The names the ``__main__`` block binds to parsed arguments."""
+    return [name for name in (_parsed_args(stmt) for stmt in statements) if name is not None]
 
 
 def _local_name(table: ImportTable, qualified: str) -> Optional[str]:
@@ -311,7 +360,9 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     seed = (place.seed or default_seed).replace("{default}", default_seed)
 
     # names bound where the block runs: module-level imports before it, and before it in the guard
-    if place.guard is not None:
+    if place.function is not None:
+        before = list(module.body[: list(module.body).index(place.function)]) + list(place.statements[: place.index])
+    elif place.guard is not None:
         before = list(module.body[: list(module.body).index(place.guard)]) + list(place.statements[: place.index])
     else:
         before = list(place.statements[: place.index])

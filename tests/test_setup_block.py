@@ -437,11 +437,11 @@ def test_the_inline_block_seeds_every_generator_when_its_rules_run(tmp_path):
 
 def test_the_block_only_warns_where_the_entry_point_reaches_an_op_that_would_raise(tmp_path):
     """RPL202's fix must not turn a working GPU run into a RuntimeError: the model (another
-    file) uses AdaptiveAvgPool2d, whose CUDA backward has no deterministic implementation."""
+    file) uses AdaptiveMaxPool2d, whose CUDA backward has no deterministic implementation."""
     from conftest import write
     from fixtools import fix_text
 
-    write(tmp_path, {"model.py": "import torch.nn as nn\n\n\ndef build():\n    return nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveAvgPool2d(1))\n"})
+    write(tmp_path, {"model.py": "import torch.nn as nn\n\n\ndef build():\n    return nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveMaxPool2d(1))\n"})
     script = (
         "import torch\nfrom model import build\n\n\ndef main():\n    torch.manual_seed(0)\n"
         "    net = build().cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n"

@@ -21,6 +21,7 @@ from ..catalog import (
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import UNKNOWN, bind, cst_slots, int_value, string_value
 from .base import Analysis, NodeEdit, Rule, is_false, is_true, mentions_name
+from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
 
@@ -283,13 +284,18 @@ def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str
     ``--seed 2`` still give different orders and each rank of a ``seed + rank`` script keeps
     its own: ``make_generator()`` (which defaults to that seed) in an entry point, or, without
     repro-lint, ``torch.Generator().manual_seed(torch.initial_seed())``. The configured
-    ``seed`` is written only where nothing seeds torch on the entry point's path. A module
+    ``seed`` is written only where nothing seeds torch on the entry point's path and RPL101,
+    whose fix inserts the seeding block in the same run, is not selected. A module
     that is not an entry point gets only the torch form, as an unsafe fix: it changes the
     order for every caller, and it may not start to depend on repro-lint."""
     file = rule.file
     settings = file.settings
     entry = file.is_entry_point
-    seeded = not entry or file.project.entry_summary(file.path, file.source).seeds("torch")
+    seeded = (
+        not entry
+        or UnseededTorch.code in file.codes  # its setup block seeds torch in the same fix
+        or file.project.entry_summary(file.path, file.source).seeds("torch")
+    )
     seed = "" if seeded else str(settings.seed)
     if entry and settings.fix_style == "runtime":
         usable, imported = runtime_name(rule, "make_generator")
