@@ -452,3 +452,34 @@ def test_the_block_only_warns_where_the_entry_point_reaches_an_op_that_would_rai
     (tmp_path / "model.py").write_text("import torch.nn as nn\n\n\ndef build():\n    return nn.Sequential(nn.Conv2d(3, 8, 3))\n")
     outcome = fix_text(tmp_path, script, ["RPL202"], dedent=False, fix_style="inline")
     assert "torch.use_deterministic_algorithms(True)" in outcome.text
+
+
+MAIN_WITH_ARGPARSE = """\
+import argparse
+
+import torch
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    model = torch.nn.Linear(4, 2)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("style, call", [("runtime", "seed_everything(args.seed)"), ("inline", "torch.manual_seed(args.seed)")])
+def test_a_seed_parsed_inside_main_is_used_right_after_the_parse(tmp_path, style, call):
+    from fixtools import fix_text
+
+    outcome = fix_text(tmp_path, MAIN_WITH_ARGPARSE, ["RPL101"], dedent=False, fix_style=style)
+    lines = outcome.text.splitlines()
+    parse = lines.index("    args = parser.parse_args()")
+    assert lines[parse + 1] == f"    {call}", outcome.text
+    guard = lines.index('if __name__ == "__main__":')
+    assert lines[guard + 1] == "    main()"  # nothing seeds with a literal under the guard
+    assert "(0)" not in outcome.text
