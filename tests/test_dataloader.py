@@ -308,3 +308,42 @@ def test_rpl304_set_epoch_in_another_project_file(tmp_path):
     alone = lint_files_in([tmp_path / "data.py"], tmp_path, ["RPL304"])
     both = lint_files_in([tmp_path / "data.py", tmp_path / "train.py"], tmp_path, ["RPL304"])
     assert codes(alone) == ["RPL304"] and codes(both) == []
+
+
+ONE_PER_LINE = """\
+import torch
+from torch.utils.data import DataLoader
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    loader = DataLoader(
+        list(range(10)),
+        batch_size=2,
+        shuffle=True,  # shuffle it
+    )
+    other = DataLoader(
+        list(range(10)),
+        shuffle=True,
+        num_workers=2
+    )
+    flat = DataLoader(list(range(10)), shuffle=True)
+"""
+
+
+def test_new_keywords_follow_the_calls_own_layout(lint):
+    """One argument per line: each new keyword on a line of its own, with the arguments'
+    indentation and a trailing comma; a call written on one line stays on one line."""
+    fixed = apply_fixes(ONE_PER_LINE, lint(ONE_PER_LINE, select=["RPL301", "RPL302"]))
+    assert (
+        "        shuffle=True,  # shuffle it\n"
+        "        generator=make_generator(),\n"
+        "    )\n"
+    ) in fixed
+    assert (
+        "        num_workers=2,\n"
+        "        worker_init_fn=seed_worker,\n"
+        "        generator=make_generator(),\n"
+        "    )\n"
+    ) in fixed
+    assert "flat = DataLoader(list(range(10)), shuffle=True, generator=make_generator())" in fixed
+    compile(fixed, "fixed.py", "exec")

@@ -20,7 +20,7 @@ from ..catalog import (
 )
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import UNKNOWN, bind, cst_slots, int_value, string_value
-from .base import Analysis, NodeEdit, Rule, is_false, is_true, mentions_name
+from .base import Analysis, NodeEdit, Rule, indentation, is_false, is_true, mentions_name
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -171,12 +171,41 @@ def loader_args(rule: Rule, node: cst.Call) -> Optional[Sequence[cst.Arg]]:
 
 
 def add_keyword(rule: Rule, node: cst.Call, current: Found, keyword: str, value: str) -> List[NodeEdit]:
-    """Edits that pass ``keyword=value`` (replacing an explicit ``None``)."""
+    """Edits that pass ``keyword=value`` (replacing an explicit ``None``), following the
+    call's own layout: in a call written one argument per line, on a line of its own with
+    the arguments' indentation and a trailing comma; else after the last argument."""
     if isinstance(current, cst.BaseExpression):
         return [rule.replace(current, value)]
     if not node.args:
         return []
-    return [rule.insert_after(node.args[-1], f", {keyword}={value}")]
+    last = node.args[-1]
+    indent = one_per_line(node)
+    if indent is not None and node.whitespace_before_args.indent:  # type: ignore[union-attr]
+        indent = indentation(rule.file.module, rule.file.ancestors) + indent  # LibCST keeps it relative
+    if indent is None:
+        return [rule.insert_after(last, f", {keyword}={value}")]
+    edits = [NodeEdit("line_after", f"{indent}{keyword}={value},\n", last)]
+    if not isinstance(last.comma, cst.Comma):
+        edits.append(rule.insert_after(last, ","))
+    return edits
+
+
+def one_per_line(call: cst.Call) -> Optional[str]:
+    """The arguments' indentation when ``call`` is written one argument per line (each on a
+    line of its own, the closing parenthesis on the next), else None."""
+    def newline(whitespace: object) -> bool:
+        return isinstance(whitespace, cst.ParenthesizedWhitespace)
+
+    if not newline(call.whitespace_before_args):
+        return None
+    for arg in call.args[:-1]:
+        if not (isinstance(arg.comma, cst.Comma) and newline(arg.comma.whitespace_after)):
+            return None
+    last = call.args[-1]
+    closing = last.comma.whitespace_after if isinstance(last.comma, cst.Comma) else last.whitespace_after_arg
+    if not newline(closing):
+        return None
+    return call.whitespace_before_args.last_line.value  # type: ignore[union-attr]
 
 
 def runtime_name(rule: Rule, name: str) -> Tuple[bool, Optional[NodeEdit]]:
