@@ -245,9 +245,9 @@ def test_rpl201_stays_quiet_on_dynamic_or_unrelated_values(lint, code):
 
 
 def test_rpl201_fix_replaces_only_the_value(lint):
-    (diag,) = lint("import torch\ntorch.backends.cudnn.benchmark = True  # speed\n")
+    (diag,) = lint("import torch\ntorch.backends.cudnn.benchmark = True\n")
     assert diag.fix is not None and diag.fix.applicability == "safe"
-    (edit,) = diag.fix.edits
+    (edit,) = diag.fix.edits  # (a comment on the line goes too: see the test below)
     assert edit.content == "False" and edit.start == (2, 33) and edit.end == (2, 37)
 
 
@@ -287,3 +287,18 @@ def test_rpl205_accepts_real_flags(lint, code):
 def test_rpl205_without_a_close_match_has_no_fix(lint):
     (diag,) = lint("import torch\ntorch.backends.cudnn.xyz = 1\n")
     assert diag.code == "RPL205" and diag.fix is None and "use one of" in diag.message
+
+
+def test_rpl201_fix_drops_a_comment_that_would_now_lie(lint):
+    """``cudnn.benchmark = False  # faster convolutions`` would describe the old value: the
+    comment goes with it; on a line shared with another statement the fix is unsafe instead."""
+    code = (
+        "import torch\nfrom torch.backends import cudnn\n"
+        "cudnn.benchmark = True  # faster convolutions\n"
+        "x = 1; cudnn.benchmark = True  # fast\n"
+    )
+    found = lint(code, select=["RPL201"])
+    assert [d.fix.applicability for d in found] == ["safe", "unsafe"]
+    fixed = apply_fixes(code, found)
+    assert "cudnn.benchmark = False\nx = 1; cudnn.benchmark = True  # fast\n" in fixed
+    assert apply_fixes(code, found, unsafe=True).endswith("x = 1; cudnn.benchmark = False  # fast\n")

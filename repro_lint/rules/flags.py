@@ -30,7 +30,7 @@ from ..catalog import (
 from ..classify import switch_effect
 from ..syntax import CstArgs, int_value, string_value
 from ..diagnostics import SAFE, UNSAFE
-from .base import Rule, argument, environ_writes, is_false, is_true, keyword_arg
+from .base import NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg
 
 CUDNN = "torch.backends.cudnn"
 
@@ -53,12 +53,27 @@ class CudnnBenchmarkEnabled(Rule):
     triggers = ("benchmark", "cudnn")  # cudnn.flags(enabled, benchmark, ...) takes it by position
     whole_words = True
 
+    def _flip(self, value: cst.CSTNode) -> Tuple[List[NodeEdit], Optional[str]]:
+        """Report and flip ``value`` to False. A comment at the end of the line described the
+        old value (``# faster convolutions``) and would now be wrong: the fix drops it when the
+        line holds this statement alone, and is unsafe otherwise."""
+        edits = [self.replace(value, "False")]
+        applicability = None
+        stmt = enclosing_statement(self.file.ancestors)
+        if stmt is not None and stmt.trailing_whitespace.comment is not None:
+            if len(stmt.body) == 1 and "\n" not in self.file.code_for(stmt.body[0]).rstrip():
+                edits.append(NodeEdit("replace", "\n", stmt.trailing_whitespace))
+            else:
+                applicability = UNSAFE
+        return edits, applicability
+
     def visit_Assign(self, node: cst.Assign) -> None:
         if not is_true(node.value):
             return  # dynamic values (a flag from the command line) are the user's choice
         for target in assigned_attributes(node):
             if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN:
-                self.report(target, edits=[self.replace(node.value, "False")])
+                edits, applicability = self._flip(node.value)
+                self.report(target, edits=edits, applicability=applicability)
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.qualify(node.func)
@@ -71,7 +86,8 @@ class CudnnBenchmarkEnabled(Rule):
         else:
             return
         if arg is not None and is_true(arg.value):
-            self.report(arg, edits=[self.replace(arg.value, "False")])
+            edits, applicability = self._flip(arg.value)
+            self.report(arg, edits=edits, applicability=applicability)
 
     def visit_Expr(self, node: cst.Expr) -> None:
         # setattr(torch.backends.cudnn, "benchmark", True)
@@ -82,7 +98,8 @@ class CudnnBenchmarkEnabled(Rule):
             return
         obj, attr, value = (a.value for a in call.args)
         if string_value(attr) == "benchmark" and is_true(value) and self.qualify(obj) == CUDNN:
-            self.report(call, edits=[self.replace(value, "False")])
+            edits, applicability = self._flip(value)
+            self.report(call, edits=edits, applicability=applicability)
 
 
 def suggest(attribute: str, module: str) -> Optional[str]:
