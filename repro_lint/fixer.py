@@ -164,8 +164,42 @@ def plan(text: str, diagnostics: Iterable[Diagnostic], newline: Optional[str] = 
         for edit in unique:
             taken.setdefault(edit, None)
         result.applied.append(diag)
-    result.edits = list(taken)
+    result.edits = merge_from_imports(list(taken), newline)
     return result
+
+
+def _from_import(content: str, newline: str) -> Optional[Tuple[str, List[str]]]:
+    """``(module, names)`` when ``content`` is exactly one ``from module import a, b`` line."""
+    if not content.endswith(newline) or newline in content[: -len(newline)]:
+        return None
+    line = content[: -len(newline)]
+    if not line.startswith("from ") or " import " not in line or "(" in line or "#" in line or ";" in line:
+        return None
+    module, _, names = line[5:].partition(" import ")
+    return module.strip(), [n.strip() for n in names.split(",") if n.strip()]
+
+
+def merge_from_imports(edits: List[TextEdit], newline: str) -> List[TextEdit]:
+    """Several fixes of one pass that each insert ``from M import x`` at the same point become
+    one ``from M import x, y`` (names sorted, as isort and ruff sort them), not a line each."""
+    groups: Dict[Tuple[int, str], List[int]] = {}
+    for index, edit in enumerate(edits):
+        parsed = _from_import(edit.content, newline) if edit.is_insertion else None
+        if parsed is not None:
+            groups.setdefault((edit.start, parsed[0]), []).append(index)
+    merged: Dict[int, TextEdit] = {}
+    dropped = set()
+    for (start, module), indexes in groups.items():
+        if len(indexes) < 2:
+            continue
+        names: List[str] = []
+        for index in indexes:
+            for name in _from_import(edits[index].content, newline)[1]:  # type: ignore[index]
+                if name not in names:
+                    names.append(name)
+        merged[indexes[0]] = TextEdit(start, start, f"from {module} import {', '.join(sorted(names))}{newline}")
+        dropped.update(indexes[1:])
+    return [merged.get(i, edit) for i, edit in enumerate(edits) if i not in dropped]
 
 
 # -- parsing checks ---------------------------------------------------------------------------

@@ -362,3 +362,23 @@ def test_one_fix_run_seeds_an_entry_point_completely(tmp_path):
     text = (tmp_path / "train.py").read_text()
     assert text.count("seed_everything(0)") == 1 and text.count("from repro_lint.runtime import seed_everything") == 1
     assert run_cli(["--diff", "train.py"], tmp_path).returncode == 0
+
+
+def test_imports_from_one_module_at_one_point_become_one_statement():
+    from repro_lint.fixer import merge_from_imports
+
+    edits = [
+        TextEdit(10, 10, "from repro_lint.runtime import seed_worker\n"),
+        TextEdit(10, 10, "from repro_lint.runtime import make_generator\n"),
+        TextEdit(10, 10, "import os\n"),
+        TextEdit(30, 30, "from repro_lint.runtime import seed_everything\n"),
+        TextEdit(40, 44, "False"),
+    ]
+    assert merge_from_imports(edits, "\n") == [
+        TextEdit(10, 10, "from repro_lint.runtime import make_generator, seed_worker\n"),
+        TextEdit(10, 10, "import os\n"),
+        TextEdit(30, 30, "from repro_lint.runtime import seed_everything\n"),
+        TextEdit(40, 44, "False"),
+    ]
+    crlf = [TextEdit(0, 0, "from m import b\r\n"), TextEdit(0, 0, "from m import a\r\n")]
+    assert merge_from_imports(crlf, "\r\n") == [TextEdit(0, 0, "from m import a, b\r\n")]
