@@ -35,7 +35,7 @@ import libcst as cst
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
 from .opcatalog import may_raise
 from .names import ImportTable
-from .rules.base import Analysis, FileContext, NodeEdit, header_end
+from .rules.base import Analysis, FileContext, NodeEdit, header_end, sorted_import_anchor
 from .syntax import is_main_guard, string_value
 
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches
@@ -475,9 +475,16 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         return []
     place = block.place
     body = "".join(f"{place.indent}{line}\n" for line in block.lines)
+    sorted_into: List[NodeEdit] = []
+    runtime_only = bool(block.imports) and all(line.startswith("from repro_lint.runtime import ") for line in block.imports)
+    where = sorted_import_anchor(module, "repro_lint.runtime") if runtime_only else None
+    if where is not None and not (where[0] == "line_after" and where[1] is header_end(module)):
+        # into the file's sorted third-party imports, where every runtime import of a fix goes
+        sorted_into = [NodeEdit(where[0], "".join(f"{line}\n" for line in block.imports), where[1])]
+        block = Block(block.lines, [], place)
     imports = "".join(f"{line}\n" for line in block.imports)
     if not module.body:  # nothing to seed in practice, but stay correct: at the end of the file
-        return [NodeEdit("at", (imports + "\n" if imports else "") + body, None, (source.count("\n") + 1, 0))]
+        return sorted_into + [NodeEdit("at", (imports + "\n" if imports else "") + body, None, (source.count("\n") + 1, 0))]
     header = header_end(module)
     docstring_only = header is not None and header is module.body[0] and not any(
         isinstance(s, (cst.Import, cst.ImportFrom)) for s in _small_statements(header)
@@ -488,11 +495,11 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
             content = "\n" + (imports + "\n" if imports else "") + body
         else:
             content = imports + "\n" + body
-        return [NodeEdit("line_after", content, header)]
+        return sorted_into + [NodeEdit("line_after", content, header)]
     if place.guard is None and place.anchor is None and header is None and place.first is not None:
         # the module starts with code: imports, a blank line, the block, a blank line
-        return [NodeEdit("line_before", (imports + "\n" if imports else "") + body + "\n", place.first)]
-    edits: List[NodeEdit] = []
+        return sorted_into + [NodeEdit("line_before", (imports + "\n" if imports else "") + body + "\n", place.first)]
+    edits: List[NodeEdit] = list(sorted_into)
     if not imports:
         edits.append(NodeEdit("line_after", "", header) if header is not None else NodeEdit("line_before", "", module.body[0]))
     else:

@@ -148,8 +148,8 @@ def test_rpl302_fix_uses_the_configured_seed_only_where_nothing_seeds_torch(lint
     found = lint(code, select=["RPL302"], seed=1234)
     assert found[0].fix.applicability == "safe"
     assert apply_fixes(code, found) == (
+        "from repro_lint.runtime import make_generator\n"  # sorted into the file's imports
         "from torch.utils.data import random_split\n"
-        "from repro_lint.runtime import make_generator\n"
         "train, val = random_split(ds, [8, 2], generator=make_generator(1234))\n" + MAIN
     )
 

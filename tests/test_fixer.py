@@ -382,3 +382,26 @@ def test_imports_from_one_module_at_one_point_become_one_statement():
     ]
     crlf = [TextEdit(0, 0, "from m import b\r\n"), TextEdit(0, 0, "from m import a\r\n")]
     assert merge_from_imports(crlf, "\r\n") == [TextEdit(0, 0, "from m import a, b\r\n")]
+
+
+def test_fixed_files_stay_isort_clean(tmp_path):
+    """``ruff check --select I`` passes on the output of --fix when it passed on the input."""
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import REPO, run_cli
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed")
+    shutil.copy(REPO / "examples" / "train.py", tmp_path / "train.py")
+
+    def isort_clean() -> bool:
+        done = subprocess.run([ruff, "check", "--select", "I", "--isolated", "train.py"], cwd=tmp_path, capture_output=True, text=True)
+        return done.returncode == 0
+
+    assert isort_clean()
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "train.py"], tmp_path)
+    assert "from repro_lint.runtime import" in (tmp_path / "train.py").read_text()
+    assert isort_clean(), (tmp_path / "train.py").read_text()

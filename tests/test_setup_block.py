@@ -483,3 +483,23 @@ def test_a_seed_parsed_inside_main_is_used_right_after_the_parse(tmp_path, style
     guard = lines.index('if __name__ == "__main__":')
     assert lines[guard + 1] == "    main()"  # nothing seeds with a literal under the guard
     assert "(0)" not in outcome.text
+
+
+def test_the_runtime_import_keeps_sorted_imports_sorted(tmp_path):
+    """Every runtime import of a fix goes, as one statement, where isort and ruff (I001) put
+    it in a file whose imports are sorted: among the third-party from-imports."""
+    from fixtools import fix_text
+
+    code = (
+        "import argparse\n\nimport torch\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--seed\", type=int, default=0)\n"
+        "    args = parser.parse_args()\n    model = torch.nn.Linear(2, 2)\n"
+        "    loader = DataLoader(list(range(8)), shuffle=True, num_workers=2)\n\n\n"
+        "if __name__ == \"__main__\":\n    main()\n"
+    )
+    outcome = fix_text(tmp_path, code, ["RPL101", "RPL301", "RPL302"], dedent=False)
+    assert outcome.text.startswith(
+        "import argparse\n\nimport torch\n"
+        "from repro_lint.runtime import make_generator, seed_everything, seed_worker\n"
+        "from torch.utils.data import DataLoader\n"
+    ), outcome.text

@@ -12,6 +12,7 @@ for files that reported something.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
 
@@ -311,6 +312,52 @@ def header_end(module: cst.Module) -> Optional[cst.CSTNode]:
 
 
 
+def _imported_module(stmt: cst.CSTNode) -> Optional[Tuple[bool, str]]:
+    """``(is_from, module)`` of an import line holding one absolute import statement."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return None
+    small = stmt.body[0]
+    if isinstance(small, cst.Import) and len(small.names) == 1:
+        return False, cst.Module(body=[]).code_for_node(small.names[0].name)
+    if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+        return True, cst.Module(body=[]).code_for_node(small.module)
+    return None
+
+
+def sorted_import_anchor(module: cst.Module, target: str) -> Optional[Tuple[str, cst.CSTNode]]:
+    """Where ``from target import ...`` goes so that a file whose imports are sorted (isort,
+    ruff's ``I001``) stays sorted: in the group of third-party imports of the module's header
+    (``import x`` lines first, then ``from x import`` lines, each by module name), as
+    ``(kind, node)`` for a :class:`NodeEdit`. None when the header has no such group or the
+    group is not sorted: then the import goes after the header, as before."""
+    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    groups: List[List[Tuple[cst.CSTNode, Tuple[bool, str]]]] = []
+    for index, stmt in enumerate(module.body):
+        if index == 0 and _is_docstring(stmt):
+            continue
+        if not _is_import_line(stmt):
+            break
+        key = _imported_module(stmt)
+        if key is None:
+            return None  # several imports on one line: not a layout to sort into
+        if not groups or stmt.leading_lines:  # type: ignore[attr-defined]
+            groups.append([])
+        groups[-1].append((stmt, key))
+    for group in groups:
+        tops = {key[1].split(".")[0] for _, key in group}
+        if tops & ({"__future__"} | set(stdlib)) or tops == {target.split(".")[0]}:
+            continue
+        keys = [(is_from, name.lower()) for _, (is_from, name) in group]
+        if keys != sorted(keys):
+            return None
+        new = (True, target.lower())
+        for (stmt, _), key in zip(group, keys):
+            if key > new:
+                return "line_before", stmt
+        return "line_after", group[-1][0]
+    return None
+
+
 def keyword_arg(call: cst.Call, name: str) -> Optional[cst.Arg]:
     """The argument passed as ``name=...`` (not through ``**kwargs``)."""
     return argument(call, name)
@@ -418,6 +465,10 @@ def import_edit(file: FileContext, qualified: str, local: str) -> Optional[NodeE
     else:
         module, _, name = qualified.rpartition(".")
         line = f"from {module} import {name}" + (f" as {local}" if local != name else "") + "\n"
+    if local != qualified:
+        place = sorted_import_anchor(file.module, qualified.rpartition(".")[0])
+        if place is not None:
+            return NodeEdit(place[0], line, place[1])
     anchor = header_end(file.module)
     if anchor is None:
         return NodeEdit("at", line, None, (1, 0))
