@@ -347,3 +347,60 @@ def test_new_keywords_follow_the_calls_own_layout(lint):
     ) in fixed
     assert "flat = DataLoader(list(range(10)), shuffle=True, generator=make_generator())" in fixed
     compile(fixed, "fixed.py", "exec")
+
+
+DDP_SCRIPT = """\
+import argparse
+import os
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Augmented(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        return torch.rand(1).item()  # a random augmentation, drawn in the worker
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rank = int(os.environ.get("RANK", "0"))
+    torch.manual_seed(args.seed + rank)
+    loader = DataLoader(Augmented(), batch_size=8, shuffle=True, num_workers=2)
+    print(next(iter(loader)).tolist())
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_seed_plus_rank_script_keeps_a_stream_per_rank_after_the_fix(lint, tmp_path):
+    """Each rank seeds torch with seed + rank; the fixed loader's generator follows that seed,
+    so the ranks' workers still draw different augmentations (one process per rank, as a
+    launcher starts them, RANK from the environment)."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    pytest.importorskip("torch")
+    found = lint(DDP_SCRIPT, select=["RPL301", "RPL302"])
+    fixed = apply_fixes(DDP_SCRIPT, found)
+    assert "generator=make_generator()" in fixed and "worker_init_fn=seed_worker" in fixed
+    script = tmp_path / "ddp_fixed.py"
+    script.write_text(fixed)
+
+    def stream(rank: int) -> str:
+        env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "RANK": str(rank)}
+        done = subprocess.run([sys.executable, str(script), "--seed", "3"], capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert stream(0) == stream(0)
+    assert stream(0) != stream(1)
