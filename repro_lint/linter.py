@@ -276,6 +276,23 @@ class Linter:
         self, path: str, module: cst.Module, reports: List[PendingReport], text: Optional[str] = None
     ) -> List[Diagnostic]:
         where = node_positions(module, text)
+        lines = (text if text is not None else module.code).splitlines()
+        #: the file's own width: its longest line, and never below PEP 8's 79
+        width = max([79] + [len(line) for line in lines])
+        # what the wrappable edits of all reports add at each point (they may share a line)
+        growth: Dict[Tuple[int, int], int] = {}
+        for report in reports:
+            for node_edit in report.edits:
+                if node_edit.wrap_at is not None and node_edit.node is not None:
+                    point = where(node_edit.node)[1]
+                    growth[point] = growth.get(point, 0) + len(node_edit.content)
+
+        def wrapped(node_edit: NodeEdit, point: Tuple[int, int]) -> str:
+            line = lines[point[0] - 1] if point[0] - 1 < len(lines) else ""
+            if node_edit.wrap_at is None or len(line) + growth.get(point, 0) <= width:
+                return node_edit.content
+            column = where(node_edit.wrap_at)[0][1]
+            return ",\n" + " " * column + node_edit.content[2:].lstrip()
 
         def edit(node_edit: NodeEdit) -> Edit:
             if node_edit.node is None:
@@ -289,7 +306,7 @@ class Linter:
             if node_edit.kind == "before":
                 return Edit(start, start, node_edit.content)
             if node_edit.kind == "after":
-                return Edit(end, end, node_edit.content)
+                return Edit(end, end, wrapped(node_edit, end))
             return Edit(start, end, node_edit.content)
 
         diagnostics = []

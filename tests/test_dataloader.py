@@ -178,7 +178,10 @@ def test_rpl302_fix_keeps_the_scripts_own_seed(lint):
     """The script seeds torch with --seed: the generator follows that seed (no literal)."""
     found = lint(SEEDED_SCRIPT, select=["RPL302"], seed=1234)
     fixed = apply_fixes(SEEDED_SCRIPT, found)
-    assert "DataLoader(list(range(12)), batch_size=12, shuffle=True, generator=make_generator())" in fixed
+    assert (  # past the file's width (79 here): on a continuation line under the first argument
+        "    loader = DataLoader(list(range(12)), batch_size=12, shuffle=True,\n"
+        "                        generator=make_generator())\n"
+    ) in fixed
     assert "1234" not in fixed
 
 
@@ -332,7 +335,8 @@ if __name__ == "__main__":
 
 def test_new_keywords_follow_the_calls_own_layout(lint):
     """One argument per line: each new keyword on a line of its own, with the arguments'
-    indentation and a trailing comma; a call written on one line stays on one line."""
+    indentation and a trailing comma; a call written on one line stays on one line while it
+    fits the file's width, else continues under its first argument."""
     fixed = apply_fixes(ONE_PER_LINE, lint(ONE_PER_LINE, select=["RPL301", "RPL302"]))
     assert (
         "        shuffle=True,  # shuffle it\n"
@@ -345,7 +349,9 @@ def test_new_keywords_follow_the_calls_own_layout(lint):
         "        generator=make_generator(),\n"
         "    )\n"
     ) in fixed
-    assert "flat = DataLoader(list(range(10)), shuffle=True, generator=make_generator())" in fixed
+    assert "flat = DataLoader(list(range(10)), shuffle=True,\n                      generator=make_generator())" in fixed
+    short = "import torch\nfrom torch.utils.data import DataLoader\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    f = DataLoader(ds, shuffle=True)\n"
+    assert "    f = DataLoader(ds, shuffle=True, generator=make_generator())\n" in apply_fixes(short, lint(short, select=["RPL302"]))
     compile(fixed, "fixed.py", "exec")
 
 

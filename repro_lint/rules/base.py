@@ -63,6 +63,10 @@ class NodeEdit:
     content: str
     node: Optional[cst.CSTNode] = None
     at: Optional[Tuple[int, int]] = None
+    #: for an ``after`` edit that appends ``, keyword=value`` to a call's arguments: the first
+    #: argument. When the line would grow past the file's own width, the new text goes on a
+    #: continuation line aligned with that argument instead (see ``Linter._resolve``).
+    wrap_at: Optional[cst.CSTNode] = None
 
 
 @dataclass

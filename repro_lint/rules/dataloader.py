@@ -183,7 +183,7 @@ def add_keyword(rule: Rule, node: cst.Call, current: Found, keyword: str, value:
     if indent is not None and node.whitespace_before_args.indent:  # type: ignore[union-attr]
         indent = indentation(rule.file.module, rule.file.ancestors) + indent  # LibCST keeps it relative
     if indent is None:
-        return [rule.insert_after(last, f", {keyword}={value}")]
+        return [NodeEdit("after", f", {keyword}={value}", last, wrap_at=node.args[0])]
     edits = [NodeEdit("line_after", f"{indent}{keyword}={value},\n", last)]
     if not isinstance(last.comma, cst.Comma):
         edits.append(rule.insert_after(last, ","))
