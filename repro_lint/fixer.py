@@ -19,6 +19,9 @@ Only then is the file written: encoded with its own encoding (PEP 263 cookie, BO
 decoded back as a check, and replaced atomically (temporary file in the same folder, same
 mode). A file with nothing to fix is never opened for writing. A symlink, or a file whose real
 location is outside the paths given, is never written.
+
+It is one module because planning a pass, applying it and checking its result share one model
+of a file's text (offsets, line endings, encoding), and every step must agree on it.
 """
 
 from __future__ import annotations

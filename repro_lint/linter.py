@@ -25,7 +25,8 @@ from .noqa import Suppressions, parse_suppressions
 from .parse import compile_check, compiles, parse_module
 from .positions import node_positions
 from .rules import all_rules, selected_codes
-from .rules.base import FileContext, ImportTracker, NodeEdit, PendingReport, Rule, mentions
+from .edits import NodeEdit
+from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, read_source, too_large

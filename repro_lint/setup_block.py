@@ -23,6 +23,9 @@ What it contains, by ``fix-style``:
   ``torch.use_deterministic_algorithms(True)``, and, when the target torch is older than 2.10,
   ``os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`` first. It uses the names the
   file already imports (``np`` for NumPy) and adds only the imports it lacks.
+
+It is one module because where the block goes decides what it may hold (the names bound
+there, the seed available there) and how its edits are laid out around it.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ import libcst as cst
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
 from .opcatalog import may_raise
 from .names import ImportTable
-from .rules.base import Analysis, FileContext, NodeEdit, header_end, sorted_import_anchor
+from .edits import NodeEdit, header_end, sorted_import_anchor
+from .rules.base import Analysis, FileContext
 from .syntax import is_main_guard, string_value
 
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches

@@ -114,7 +114,8 @@ def test_deeply_nested_code_does_not_crash(lint):
 
 def test_ensure_import_goes_after_the_header_and_only_once(tmp_path: Path):
     from repro_lint.names import ImportTable
-    from repro_lint.rules.base import FileContext, Rule, header_end
+    from repro_lint.edits import header_end
+    from repro_lint.rules.base import FileContext, Rule
 
     code = '"""Doc."""\nfrom __future__ import annotations\nimport os\nfrom repro_lint.runtime import seed_worker\n\nx = 1\n'
     module = cst.parse_module(code)

@@ -12,13 +12,13 @@ for files that reported something.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 import libcst as cst
 
 from ..diagnostics import SAFE, UNSAFE
+from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
 
@@ -48,25 +48,6 @@ def mentions(text: str, word: str, whole: bool) -> bool:
             return True
         start = text.find(word, start + 1)
     return False
-
-
-@dataclass
-class NodeEdit:
-    """An edit anchored on a CST node, turned into a text :class:`~repro_lint.diagnostics.Edit`
-    once positions are known. ``kind`` is ``replace``, ``before`` (insert at the node's start),
-    ``after`` (insert at its end), ``line_before`` (insert at column 0 of the node's first
-    line) or ``line_after`` (insert at column 0 of the line after the node's last line).
-    ``node`` may be None with ``at=(line, col)``. ``content`` uses ``\n`` line breaks; the
-    fixer converts them to the file's own."""
-
-    kind: str
-    content: str
-    node: Optional[cst.CSTNode] = None
-    at: Optional[Tuple[int, int]] = None
-    #: for an ``after`` edit that appends ``, keyword=value`` to a call's arguments: the first
-    #: argument. When the line would grow past the file's own width, the new text goes on a
-    #: continuation line aligned with that argument instead (see ``Linter._resolve``).
-    wrap_at: Optional[cst.CSTNode] = None
 
 
 @dataclass
@@ -287,81 +268,6 @@ class ImportTracker(Analysis):
 # -- small CST helpers shared by rules ---------------------------------------------------
 
 
-def _is_docstring(stmt: cst.CSTNode) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
-
-
-def _is_import_line(stmt: cst.CSTNode) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and all(
-        isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
-    )
-
-
-def header_end(module: cst.Module) -> Optional[cst.CSTNode]:
-    """The last statement of the module's header (docstring, ``from __future__`` and the
-    leading block of imports): new imports and module-level setup go right after it.
-    None when the module starts with code."""
-    last = None
-    for index, stmt in enumerate(module.body):
-        if (index == 0 and _is_docstring(stmt)) or _is_import_line(stmt):
-            last = stmt
-            continue
-        break
-    return last
-
-
-
-def _imported_module(stmt: cst.CSTNode) -> Optional[Tuple[bool, str]]:
-    """``(is_from, module)`` of an import line holding one absolute import statement."""
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-        return None
-    small = stmt.body[0]
-    if isinstance(small, cst.Import) and len(small.names) == 1:
-        return False, cst.Module(body=[]).code_for_node(small.names[0].name)
-    if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
-        return True, cst.Module(body=[]).code_for_node(small.module)
-    return None
-
-
-def sorted_import_anchor(module: cst.Module, target: str) -> Optional[Tuple[str, cst.CSTNode]]:
-    """Where ``from target import ...`` goes so that a file whose imports are sorted (isort,
-    ruff's ``I001``) stays sorted: in the group of third-party imports of the module's header
-    (``import x`` lines first, then ``from x import`` lines, each by module name), as
-    ``(kind, node)`` for a :class:`NodeEdit`. None when the header has no such group or the
-    group is not sorted: then the import goes after the header, as before."""
-    stdlib = getattr(sys, "stdlib_module_names", frozenset())
-    groups: List[List[Tuple[cst.CSTNode, Tuple[bool, str]]]] = []
-    for index, stmt in enumerate(module.body):
-        if index == 0 and _is_docstring(stmt):
-            continue
-        if not _is_import_line(stmt):
-            break
-        key = _imported_module(stmt)
-        if key is None:
-            return None  # several imports on one line: not a layout to sort into
-        if not groups or stmt.leading_lines:  # type: ignore[attr-defined]
-            groups.append([])
-        groups[-1].append((stmt, key))
-    for group in groups:
-        tops = {key[1].split(".")[0] for _, key in group}
-        if tops & ({"__future__"} | set(stdlib)) or tops == {target.split(".")[0]}:
-            continue
-        keys = [(is_from, name.lower()) for _, (is_from, name) in group]
-        if keys != sorted(keys):
-            return None
-        new = (True, target.lower())
-        for (stmt, _), key in zip(group, keys):
-            if key > new:
-                return "line_before", stmt
-        return "line_after", group[-1][0]
-    return None
-
-
 def keyword_arg(call: cst.Call, name: str) -> Optional[cst.Arg]:
     """The argument passed as ``name=...`` (not through ``**kwargs``)."""
     return argument(call, name)
@@ -455,28 +361,6 @@ def indentation(module: cst.Module, ancestors: Sequence[cst.CSTNode]) -> str:
         if isinstance(node, cst.IndentedBlock):
             text += node.indent if node.indent is not None else module.default_indent
     return text
-
-
-def import_edit(file: FileContext, qualified: str, local: str) -> Optional[NodeEdit]:
-    """An edit binding ``local`` to ``qualified`` after the file's import header (``import os``
-    when they are the same, else ``from module import name``), or None when the file already
-    binds it so. Several fixes may ask for the same import: they produce identical edits,
-    which the fixer applies once. The one place where a fix adds an import."""
-    if file.names.aliases.get(local) == qualified:
-        return None
-    if local == qualified:
-        line = f"import {qualified}\n"
-    else:
-        module, _, name = qualified.rpartition(".")
-        line = f"from {module} import {name}" + (f" as {local}" if local != name else "") + "\n"
-    if local != qualified:
-        place = sorted_import_anchor(file.module, qualified.rpartition(".")[0])
-        if place is not None:
-            return NodeEdit(place[0], line, place[1])
-    anchor = header_end(file.module)
-    if anchor is None:
-        return NodeEdit("at", line, None, (1, 0))
-    return NodeEdit("line_after", line, anchor)
 
 
 def short(code: str, limit: int = 48) -> str:
