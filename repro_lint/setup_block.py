@@ -375,8 +375,7 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     allowed = set(allowed) if allowed is not None else set(GENERATORS) | {DETERMINISTIC}
     # deterministic algorithms on where the entry point reaches an op without a deterministic
     # implementation would make it raise on CUDA: then they only warn (warn_only=True)
-    version = settings.torch_version
-    warn_only = any(may_raise(call, version) for call in file.project.entry_calls(file.path, file.source))
+    warn_only = file.analysis(SetupBlockState).reaches_raising_op()
     wanted = set(generators) | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
     if "torch" in wanted and DETERMINISTIC in allowed:
         wanted.add(DETERMINISTIC)  # the canonical block: seeds and switches together
@@ -466,6 +465,16 @@ class SetupBlockState(Analysis):
         super().__init__(file)
         self.requested: Set[str] = set()
         self.edits: List[NodeEdit] = []
+        self._raising: Optional[bool] = None
+
+    def reaches_raising_op(self) -> bool:
+        """Does the entry point's execution path call an op that raises under deterministic
+        mode whatever its arguments? (Once per file: every finding's block asks.)"""
+        if self._raising is None:
+            file = self.file
+            version = file.settings.torch_version
+            self._raising = any(may_raise(call, version) for call in file.project.entry_calls(file.path, file.source))
+        return self._raising
 
 
 def block_edits(module: cst.Module, block: Block, source: str = "") -> List[NodeEdit]:
