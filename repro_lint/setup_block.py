@@ -36,9 +36,10 @@ from typing import FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set,
 import libcst as cst
 
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
-from .opcatalog import may_raise
-from .names import ImportTable
+from .classify import is_seed_named
 from .edits import NodeEdit, header_end, sorted_import_anchor
+from .names import ImportTable, dotted_name
+from .opcatalog import may_raise
 from .rules.base import Analysis, FileContext
 from .syntax import is_main_guard, string_value
 
@@ -253,19 +254,41 @@ def _called_functions(module: cst.Module, guard: cst.If) -> Iterator[cst.Functio
         stack.extend(reversed(node.children))
 
 
-def _parse_in_called_function(module: cst.Module, guard: cst.If, option: "SeedOption") -> Optional[Placement]:
-    """``def main(): ...; args = parser.parse_args(); ...`` called from the ``__main__`` block:
-    the block goes right after the parse, in that function, and uses ``args.seed``."""
+def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
+    """``torch.manual_seed(cfg.seed)``, ``L.seed_everything(args.seed)``, ``set_seed(SEED)``
+    as one statement: the seed it passes (the program's own seed, which the block reuses)."""
+    for small in _small_statements(stmt):
+        call = small.value if isinstance(small, cst.Expr) else None
+        if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword or call.args[0].star:
+            continue
+        name = dotted_name(call.func)
+        if name is not None and is_seed_named(name, True):
+            return module.code_for_node(call.args[0].value)
+    return None
+
+
+def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional["SeedOption"]) -> Optional[Placement]:
+    """``def main(): args = parser.parse_args(); torch.manual_seed(args.seed); ...`` called from
+    the ``__main__`` block: the block goes right after the statement that makes the seed
+    available (the parse, or the program's own seeding call), in that function, and uses it."""
     for function in _called_functions(module, guard):
         body = function.body
         if not isinstance(body, cst.IndentedBlock):
             continue
+        found: Optional[Tuple[int, str]] = None
         for index, stmt in enumerate(body.body):
-            args = _parsed_args(stmt)
-            if args is not None:
-                indent = body.indent if body.indent is not None else module.default_indent
-                seed = _seed_expression(args, option)
-                return Placement(body.body, index + 1, stmt, None, indent, guard, seed, function)
+            args = _parsed_args(stmt) if option is not None else None
+            seeded = _seed_call(module, stmt)
+            if args is not None and option is not None:
+                found = (index, _seed_expression(args, option))
+            elif seeded is not None:
+                found = (index, seeded)
+            elif _does_work(stmt):
+                break
+        if found is not None:
+            index, seed = found
+            indent = body.indent if body.indent is not None else module.default_indent
+            return Placement(body.body, index + 1, body.body[index], None, indent, guard, seed, function)
     return None
 
 
@@ -298,10 +321,14 @@ def placement(module: cst.Module) -> Placement:
             seed = _seed_expression(args, option)
             anchor_index = index
             continue
+        seeded = _seed_call(module, stmt)
+        if seeded is not None:
+            seed, anchor_index = seeded, index  # the program's own seeding call: reuse its seed
+            continue
         if _does_work(stmt):
             break  # the block must run before this statement
-    if guard is not None and option is not None and not (seed or "").startswith(tuple(f"{a}." for a in _guard_parses(statements))):
-        inside = _parse_in_called_function(module, guard, option)
+    if guard is not None and anchor_index < 0:
+        inside = _seed_in_called_function(module, guard, option)
         if inside is not None:
             return inside
     if anchor_index >= 0:
@@ -310,11 +337,6 @@ def placement(module: cst.Module) -> Placement:
     if guard is not None and first is not None and getattr(first, "leading_lines", ()):
         first = first.leading_lines[0]  # type: ignore[attr-defined]  # right under the `if` line
     return Placement(statements, 0, None, first, indent, guard, seed)
-
-
-def _guard_parses(statements: Sequence[cst.CSTNode]) -> List[str]:
-    """The names the ``__main__`` block binds to parsed arguments."""
-    return [name for name in (_parsed_args(stmt) for stmt in statements) if name is not None]
 
 
 def _local_name(table: ImportTable, qualified: str) -> Optional[str]:

@@ -503,3 +503,31 @@ def test_the_runtime_import_keeps_sorted_imports_sorted(tmp_path):
         "from repro_lint.runtime import make_generator, seed_everything, seed_worker\n"
         "from torch.utils.data import DataLoader\n"
     ), outcome.text
+
+
+SEEDED_BY_CONFIG = """\
+import numpy as np
+import torch
+
+
+def main(cfg):
+    torch.manual_seed(cfg.seed)
+    noise = np.random.rand(3)
+    model = torch.nn.Linear(2, 2)
+
+
+if __name__ == "__main__":
+    main(load_config())
+"""
+
+
+@pytest.mark.parametrize("style, call", [("runtime", "seed_everything(cfg.seed)"), ("inline", "np.random.seed(cfg.seed)")])
+def test_the_block_reuses_the_seed_the_program_already_passes(tmp_path, style, call):
+    """torch is seeded with cfg.seed but NumPy is not (RPL102): the block seeds NumPy with the
+    same cfg.seed, right after the program's own seeding call, not with a literal."""
+    from fixtools import fix_text
+
+    outcome = fix_text(tmp_path, SEEDED_BY_CONFIG, ["RPL102"], dedent=False, fix_style=style)
+    lines = outcome.text.splitlines()
+    assert lines[lines.index("    torch.manual_seed(cfg.seed)") + 1] == f"    {call}", outcome.text
+    assert "(0)" not in outcome.text
