@@ -401,6 +401,15 @@ ACCELERATOR_ACTIONS = frozenset(
 OFF_VALUES: FrozenSet[Any] = frozenset({False, None, ""})  # 0 == False, 0.0 == False
 
 
+def is_on(value: Any, off: FrozenSet[Any] = OFF_VALUES) -> bool:
+    """Does an argument value (a literal, or a value only known at run time) switch something
+    on, given the literal values ``off`` that leave it off?"""
+    try:
+        return value not in off
+    except TypeError:  # an unhashable literal: not a value that means off
+        return True
+
+
 @dataclass(frozen=True)
 class Switch:
     """A call that turns a determinism effect on through one of its parameters."""
@@ -415,10 +424,7 @@ class Switch:
 
     def turns_on(self, value: Any) -> bool:
         """Is the effect on for this argument value (a literal, or a run-time value)?"""
-        try:
-            return value not in self.off
-        except TypeError:  # an unhashable literal: not a value that means off
-            return True
+        return is_on(value, self.off)
 
 
 USE_DETERMINISTIC = "torch.use_deterministic_algorithms"

@@ -99,7 +99,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             if helper.determinism_arg is not None:
                 value = args.value(*helper.determinism_arg)
                 if value is not MISSING:
-                    on = value not in catalog.OFF_VALUES
+                    on = catalog.is_on(value)
             if on:
                 effects |= helper.determinism
         elif qualified in catalog.DETERMINISM_SWITCHES:
@@ -124,7 +124,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif qualified in catalog.DATALOADERS:
             shuffle = args.value("shuffle", catalog.DATALOADER_PARAMS.index("shuffle"))
             generator = args.value("generator", catalog.DATALOADER_PARAMS.index("generator"))
-            if shuffle is not MISSING and shuffle not in catalog.OFF_VALUES and generator is MISSING:
+            if shuffle is not MISSING and catalog.is_on(shuffle) and generator is MISSING:
                 uses.add("torch")
         elif qualified.startswith("numpy.random.") and qualified.count(".") == 2:
             if qualified.rsplit(".", 1)[1] in catalog.NUMPY_LEGACY_FUNCTIONS:

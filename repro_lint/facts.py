@@ -17,7 +17,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
 from .classify import NO_EFFECT, TRAINING_METHODS, UNNAMED, classify_call
-from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, OFF_VALUES
+from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, is_on
 from .names import resolve_relative
 from .syntax import AstArgs, ast_literal, is_main_guard_ast
 
@@ -230,7 +230,7 @@ class _FactsCollector(ast.NodeVisitor):
             if isinstance(target, ast.Attribute):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
-                    if value is None or ast_literal(value) not in OFF_VALUES:
+                    if value is None or is_on(ast_literal(value)):
                         self.current.effects.add("cudnn_deterministic")
             elif isinstance(target, ast.Name) and value is not None:
                 # follow ``cudnn = torch.backends.cudnn``

@@ -115,6 +115,13 @@ class ImportTable:
             return None
         return f"{target}.{rest}" if rest else target
 
+    def local_name(self, qualified: str) -> Optional[str]:
+        """A local name bound to exactly ``qualified`` (the first in import order), or None."""
+        for local, target in self.aliases.items():
+            if target == qualified:
+                return local
+        return None
+
     def imports_module(self, prefix: str) -> bool:
         """True if anything was imported from ``prefix`` (a module or one of its submodules)."""
         dotted = prefix + "."

@@ -339,14 +339,6 @@ def placement(module: cst.Module) -> Placement:
     return Placement(statements, 0, None, first, indent, guard, seed)
 
 
-def _local_name(table: ImportTable, qualified: str) -> Optional[str]:
-    """A name bound to exactly ``qualified`` (the first in import order), or None."""
-    for local, target in table.aliases.items():
-        if target == qualified:
-            return local
-    return None
-
-
 def _statement_texts(module: cst.Module, statements: Iterable[cst.CSTNode]) -> FrozenSet[str]:
     return frozenset(module.code_for_node(small).strip() for stmt in statements for small in _small_statements(stmt))
 
@@ -417,7 +409,7 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     if settings.fix_style == "inline":
 
         def name(qualified: str, default: str, statement: str) -> Tuple[str, Optional[str]]:
-            local = _local_name(bound, qualified)
+            local = bound.local_name(qualified)
             if local is not None:
                 return local, None
             if everywhere.aliases.get(default, qualified) != qualified:
@@ -432,8 +424,8 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
             random_name, needs = name("random", "random", "import random")
             add(f"{random_name}.seed({seed})", needs)
         if "numpy" in wanted:
-            np_random = _local_name(bound, "numpy.random")
-            if np_random is not None and _local_name(bound, "numpy") is None:
+            np_random = bound.local_name("numpy.random")
+            if np_random is not None and bound.local_name("numpy") is None:
                 add(f"{np_random}.seed({seed})")
             else:
                 np_name, needs = name("numpy", "np", "import numpy as np")
@@ -447,7 +439,7 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
                 add(f"{torch_name}.backends.cudnn.deterministic = True", needs, (f"{CUDNN}.deterministic", "True"))
                 add(f"{torch_name}.use_deterministic_algorithms(True{', warn_only=True' if warn_only else ''})", needs)
     else:
-        local = _local_name(bound, RUNTIME_SEED)
+        local = bound.local_name(RUNTIME_SEED)
         needs = None
         if local is None:
             local = "seed_everything"

@@ -329,7 +329,7 @@ def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str
     if entry and settings.fix_style == "runtime":
         usable, imported = runtime_name(rule, "make_generator")
         return (f"make_generator({seed})", imported, SAFE) if usable else (None, None, SAFE)
-    torch = next((local for local, target in file.names.aliases.items() if target == "torch"), None)
+    torch = file.names.local_name("torch")
     if torch is None:
         return None, None, SAFE  # no name for torch here: the finding has no fix
     expression = f"{torch}.Generator().manual_seed({seed or f'{torch}.initial_seed()'})"
