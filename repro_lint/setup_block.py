@@ -267,6 +267,18 @@ def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def _later_seed_call(module: cst.Module, statements: Sequence[cst.CSTNode], start: int) -> Optional[Tuple[int, str]]:
+    """The program's own seeding call further down the same body, after statements that do other
+    work (``rank = int(os.environ["RANK"])``; ``torch.manual_seed(1337 + rank)``): the program
+    chose to seed there, so the block goes right after it and reuses its seed, rather than
+    above with another seed that the program's call then overrides for torch alone."""
+    for index in range(start, len(statements)):
+        seeded = _seed_call(module, statements[index])
+        if seeded is not None:
+            return index, seeded
+    return None
+
+
 def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional["SeedOption"]) -> Optional[Placement]:
     """``def main(): args = parser.parse_args(); torch.manual_seed(args.seed); ...`` called from
     the ``__main__`` block: the block goes right after the statement that makes the seed
@@ -284,6 +296,7 @@ def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional
             elif seeded is not None:
                 found = (index, seeded)
             elif _does_work(stmt):
+                found = found or _later_seed_call(module, body.body, index)
                 break
         if found is not None:
             index, seed = found
@@ -310,6 +323,7 @@ def placement(module: cst.Module) -> Placement:
         indent = ""
         header = header_end(module)
         anchor_index = list(statements).index(header) if header is not None else -1
+    start = anchor_index
     for index in range(anchor_index + 1, len(statements)):
         stmt = statements[index]
         variable = _seed_assignment(stmt)
@@ -326,6 +340,10 @@ def placement(module: cst.Module) -> Placement:
             seed, anchor_index = seeded, index  # the program's own seeding call: reuse its seed
             continue
         if _does_work(stmt):
+            if anchor_index == start and seed is None:  # nothing found before this statement
+                later = _later_seed_call(module, statements, index)
+                if later is not None:
+                    anchor_index, seed = later
             break  # the block must run before this statement
     if guard is not None and anchor_index < 0:
         inside = _seed_in_called_function(module, guard, option)
@@ -406,7 +424,10 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
         if needs is not None and needs not in imports:
             imports.append(needs)
 
-    if settings.fix_style == "inline":
+    # the runtime call seeds every generator: where the run selects no seeding rule, the block
+    # writes the switches themselves (what RPL202 asks for, and nothing the user switched off)
+    inline = settings.fix_style == "inline" or not (allowed & set(GENERATORS))
+    if inline:
 
         def name(qualified: str, default: str, statement: str) -> Tuple[str, Optional[str]]:
             local = bound.local_name(qualified)
