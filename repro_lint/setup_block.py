@@ -270,8 +270,10 @@ def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
 def _later_seed_call(module: cst.Module, statements: Sequence[cst.CSTNode], start: int) -> Optional[Tuple[int, str]]:
     """The program's own seeding call further down the same body, after statements that do other
     work (``rank = int(os.environ["RANK"])``; ``torch.manual_seed(1337 + rank)``): the program
-    chose to seed there, so the block goes right after it and reuses its seed, rather than
-    above with another seed that the program's call then overrides for torch alone."""
+    chose to seed there, and with that value, so the block goes right after it and reuses its
+    seed, rather than above it (after the parse or a seed variable) with another seed that the
+    program's call then overrides for torch alone (``args.seed`` on every rank, where the
+    program gives each rank ``args.seed + rank``)."""
     for index in range(start, len(statements)):
         seeded = _seed_call(module, statements[index])
         if seeded is not None:
@@ -288,15 +290,17 @@ def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional
         if not isinstance(body, cst.IndentedBlock):
             continue
         found: Optional[Tuple[int, str]] = None
+        on_call = False
         for index, stmt in enumerate(body.body):
             args = _parsed_args(stmt) if option is not None else None
             seeded = _seed_call(module, stmt)
             if args is not None and option is not None:
                 found = (index, _seed_expression(args, option))
             elif seeded is not None:
-                found = (index, seeded)
+                found, on_call = (index, seeded), True
             elif _does_work(stmt):
-                found = found or _later_seed_call(module, body.body, index)
+                if not on_call:
+                    found = _later_seed_call(module, body.body, index) or found
                 break
         if found is not None:
             index, seed = found
@@ -323,7 +327,7 @@ def placement(module: cst.Module) -> Placement:
         indent = ""
         header = header_end(module)
         anchor_index = list(statements).index(header) if header is not None else -1
-    start = anchor_index
+    on_call = False  # anchored on the program's own seeding call
     for index in range(anchor_index + 1, len(statements)):
         stmt = statements[index]
         variable = _seed_assignment(stmt)
@@ -337,13 +341,12 @@ def placement(module: cst.Module) -> Placement:
             continue
         seeded = _seed_call(module, stmt)
         if seeded is not None:
-            seed, anchor_index = seeded, index  # the program's own seeding call: reuse its seed
+            seed, anchor_index, on_call = seeded, index, True  # the program's own seeding call: reuse its seed
             continue
         if _does_work(stmt):
-            if anchor_index == start and seed is None:  # nothing found before this statement
-                later = _later_seed_call(module, statements, index)
-                if later is not None:
-                    anchor_index, seed = later
+            later = None if on_call else _later_seed_call(module, statements, index)
+            if later is not None:
+                anchor_index, seed = later
             break  # the block must run before this statement
     if guard is not None and anchor_index < 0:
         inside = _seed_in_called_function(module, guard, option)
