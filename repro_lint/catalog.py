@@ -497,3 +497,9 @@ WORKER_INFO = "torch.utils.data.get_worker_info"
 
 #: process-group backends that are not HCCL (RPL601)
 OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")
+
+
+#: files a framework imports by name, so they are libraries even with a ``__main__`` block:
+#: ``torch.hub.load`` imports the repository's ``hubconf.py`` (torch.hub documentation,
+#: "Publishing models")
+FRAMEWORK_IMPORTED_FILES = frozenset({"hubconf.py"})

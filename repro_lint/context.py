@@ -50,6 +50,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
+from .catalog import FRAMEWORK_IMPORTED_FILES
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, ModuleFacts, extract_facts, might_be_entry_point, source_root_for
@@ -147,6 +148,8 @@ class ProjectContext:
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions`
         self._words: Dict[str, bool] = {}
+        #: answers of :meth:`is_imported`
+        self._imported: Dict[str, bool] = {}
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -229,6 +232,7 @@ class ProjectContext:
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
         self._closures.clear()
         self._entries.clear()
+        self._imported.clear()
         self._enables_determinism = None
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
@@ -521,6 +525,44 @@ class ProjectContext:
         if found is None:
             found = self._words[word] = any(word in (read_text(path) or "") for path in self.files)
         return found
+
+    def is_imported(self, path: "str | Path") -> bool:
+        """Is the module at ``path`` imported by another file of the run, or by a framework
+        (``catalog.FRAMEWORK_IMPORTED_FILES``: torch.hub imports ``hubconf.py``)? Such a module
+        is a library too, even with a ``__main__`` block: what it imports, its importers import."""
+        key = os.path.abspath(path)
+        if Path(key).name in FRAMEWORK_IMPORTED_FILES:
+            return True
+        self.consult(ALL_FILES)
+        found = self._imported.get(key)
+        if found is None:
+            found = self._imported[key] = self._find_importer(key)
+        return found
+
+    def _find_importer(self, key: str) -> bool:
+        target = Path(key)
+        name = target.parent.name if target.name == "__init__.py" else target.stem
+        # a text check first: only files with an import line naming the module are parsed
+        pattern = re.compile(rf"^[ \t]*(?:from|import)[ \t][^\n]*\b{re.escape(name)}\b", re.MULTILINE)
+        for other in self.files:
+            other_key = os.path.abspath(other)
+            if other_key == key:
+                continue
+            text = read_text(Path(other_key))
+            if not text or not pattern.search(text):
+                continue
+            facts = self.facts(other_key, text)
+            for qualified in set(facts.aliases.values()) if facts is not None else ():
+                parts = qualified.split(".")
+                if name not in parts:
+                    continue
+                for end in range(len(parts), 0, -1):  # the longest prefix that is a project module
+                    module = self.resolve_module(".".join(parts[:end]))
+                    if module is not None:
+                        if os.path.abspath(module) == key:
+                            return True
+                        break
+        return False
 
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)

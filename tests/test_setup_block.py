@@ -358,7 +358,7 @@ def test_findings_asking_for_different_generators_share_one_block(tmp_path: Path
     fixes = [d.fix for d in outcome.result.diagnostics]
     assert not outcome.errors and outcome.passes == 1 and sum(outcome.fixed.values()) == 3
     assert outcome.text == (
-        "from mylib import train\nimport numpy as np\nimport torch\nif __name__ == '__main__':\n"
+        "import numpy as np\nimport torch\nfrom mylib import train\nif __name__ == '__main__':\n"  # sorted, as isort does
         "    np.random.seed(0)\n    torch.manual_seed(0)\n    torch.backends.cudnn.benchmark = False\n"
         "    torch.backends.cudnn.deterministic = True\n    torch.use_deterministic_algorithms(True)\n    train()\n"
     )
@@ -566,3 +566,42 @@ def test_the_block_goes_after_the_programs_seeding_call_even_after_other_work(tm
     lines = outcome.text.splitlines()
     assert lines[lines.index(seeding) + 1] == seeding.replace("torch.manual_seed", "np.random.seed"), outcome.text
     assert "(0)" not in outcome.text
+
+
+def test_a_script_that_other_files_import_gains_no_runtime_import(tmp_path):
+    """val.py has a __main__ block but train.py imports it (yolov5's shape), and torch.hub
+    imports hubconf.py: fixing them must not make their importers depend on repro-lint, so
+    their block is the inline one. train.py, which nothing imports, gets the runtime block."""
+    from conftest import run_cli, write
+
+    script = "import torch\n\n\ndef main():\n    model = torch.nn.Linear(2, 2).cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    write(tmp_path, {
+        "pyproject.toml": "[tool.repro-lint]\n",
+        "val.py": script,
+        "hubconf.py": script,
+        "train.py": "import val\n" + script,
+    })
+    done = run_cli(["--fix", "--no-cache", "."], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    for name in ("val.py", "hubconf.py"):
+        text = (tmp_path / name).read_text()
+        assert "repro_lint" not in text and "torch.manual_seed(0)" in text, f"{name}:\n{text}"
+        assert "torch.use_deterministic_algorithms(True)" in text
+    assert "from repro_lint.runtime import seed_everything" in (tmp_path / "train.py").read_text()
+
+
+def test_the_block_follows_the_imports_a_main_block_starts_with(tmp_path):
+    """hubconf.py's shape: the __main__ block starts with its own imports; the block goes after
+    them and uses the names they bind (no second numpy import at the top)."""
+    from fixtools import fix_text
+
+    code = (
+        "import torch\n\n\nif __name__ == \"__main__\":\n    import argparse\n\n    import numpy as np\n\n"
+        "    x = np.random.rand(2)\n    model = torch.nn.Linear(2, 2).cuda()\n"
+    )
+    outcome = fix_text(tmp_path, code, ["RPL101", "RPL102", "RPL202"], dedent=False, fix_style="inline")
+    assert outcome.text.startswith("import torch\n\n\nif __name__"), outcome.text
+    lines = outcome.text.splitlines()
+    assert lines[lines.index("    import numpy as np") + 1 : lines.index("    import numpy as np") + 3] == [
+        "    np.random.seed(0)", "    torch.manual_seed(0)"
+    ], outcome.text

@@ -128,6 +128,15 @@ class FileContext:
     def is_entry_point(self) -> bool:
         return self.project.is_entry_point(self.path, self.source)
 
+    @property
+    def may_import_runtime(self) -> bool:
+        """May a fix make this file import ``repro_lint.runtime``? Only with
+        ``fix-style = "runtime"``, in a module that nothing imports: a module others import
+        (even one with a ``__main__`` block) must not make its importers depend on repro-lint,
+        so its fixes use torch, NumPy and ``random`` alone. (Fixes that are not the setup
+        block also ask :attr:`is_entry_point`: a library's own code gets no runtime either.)"""
+        return self.settings.fix_style == "runtime" and not self.project.is_imported(self.path)
+
     def qualify(self, node: cst.CSTNode) -> Optional[str]:
         return self.names.qualify(node)
 

@@ -253,7 +253,7 @@ class DataLoaderWorkerInitMissing(Rule):
         usable, imported = runtime_name(self, "seed_worker")
         # only an entry point may start to depend on repro-lint at run time; the inline style
         # never does (a module seeds its workers itself, or the user writes a worker_init_fn)
-        if usable and self.file.is_entry_point and self.file.settings.fix_style == "runtime":
+        if usable and self.file.is_entry_point and self.file.may_import_runtime:
             edits = add_keyword(self, node, init, "worker_init_fn", "seed_worker")
             if edits and imported is not None:
                 edits.append(imported)
@@ -326,7 +326,7 @@ def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str
         or file.project.entry_summary(file.path, file.source).seeds("torch")
     )
     seed = "" if seeded else str(settings.seed)
-    if entry and settings.fix_style == "runtime":
+    if entry and file.may_import_runtime:
         usable, imported = runtime_name(rule, "make_generator")
         return (f"make_generator({seed})", imported, SAFE) if usable else (None, None, SAFE)
     torch = file.names.local_name("torch")
