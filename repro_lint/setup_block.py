@@ -596,7 +596,9 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         else:
             edits.append(NodeEdit("line_after", imports, header))
     if place.anchor is not None:
-        edits.append(NodeEdit("line_after", body, place.anchor))
+        # after imports (those a __main__ block starts with), a blank line first, as in a header
+        separator = "\n" if _is_import_statement(place.anchor) else ""
+        edits.append(NodeEdit("line_after", separator + body, place.anchor))
     else:
         assert place.first is not None  # the guard's body or the module's is never empty here
         edits.append(NodeEdit("line_before", body, place.first))

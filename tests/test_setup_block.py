@@ -602,6 +602,6 @@ def test_the_block_follows_the_imports_a_main_block_starts_with(tmp_path):
     outcome = fix_text(tmp_path, code, ["RPL101", "RPL102", "RPL202"], dedent=False, fix_style="inline")
     assert outcome.text.startswith("import torch\n\n\nif __name__"), outcome.text
     lines = outcome.text.splitlines()
-    assert lines[lines.index("    import numpy as np") + 1 : lines.index("    import numpy as np") + 3] == [
-        "    np.random.seed(0)", "    torch.manual_seed(0)"
+    assert lines[lines.index("    import numpy as np") + 1 : lines.index("    import numpy as np") + 4] == [
+        "", "    np.random.seed(0)", "    torch.manual_seed(0)"
     ], outcome.text
