@@ -38,6 +38,7 @@ def restore_global_state():
     functional = {name: getattr(F, name) for name in FUNCTIONAL_DROPOUTS}
     record = _seed.current_record()
     _seed._set_record(None)
+    _seed._hashseed_warned = None
     yield
     _seed._set_record(record)
     for name, function in functional.items():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import re
 import sys
 from types import ModuleType
@@ -19,6 +20,7 @@ __all__ = [
     "optional_import",
     "torch_npu_module",
     "torch_version",
+    "user_stacklevel",
     "CUBLAS_VALUES",
     "HCCL_ACCEPTED",
 ]
@@ -46,6 +48,27 @@ class ReproducibilityError(Exception):
     def __init__(self, message: str, report: object = None) -> None:
         super().__init__(message)
         self.report = report
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the caller's own code.
+
+    Called by a function of this package right before ``warnings.warn``: counts
+    the frames from that function up to the first frame whose file lies outside
+    ``repro_lint/runtime``, so a warning raised through any public entry
+    (``seed_everything``, ``check_determinism``, ``reset_seed``, ...) names the
+    user's line, however deep the call chain inside the package is.
+    """
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and \
+            os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def optional_import(name: str) -> Optional[ModuleType]:

@@ -22,6 +22,7 @@ from ._common import (
     ReproducibilityWarning,
     optional_import,
     torch_npu_module,
+    user_stacklevel,
 )
 
 __all__ = ["SeedRecord", "seed_everything", "seed_worker", "make_generator", "current_record"]
@@ -47,10 +48,14 @@ class SeedRecord:
     torch_rng_state: Optional[bytes] = None
     env_set: Dict[str, str] = field(default_factory=dict)
     too_late: Dict[str, str] = field(default_factory=dict)
+    hashseed: str = "warn"
 
 
 _record: Optional[SeedRecord] = None
 _hash_probe_cache: Dict[str, Optional[bool]] = {}
+#: pid of the process that already showed the PYTHONHASHSEED warning (once per process)
+_hashseed_warned: Optional[int] = None
+HASHSEED_MODES = ("warn", "ignore")
 
 
 def current_record() -> Optional[SeedRecord]:
@@ -112,6 +117,29 @@ def hash_seed_in_effect(value: str) -> Optional[bool]:
         result = None
     _hash_probe_cache[value] = result
     return result
+
+
+def _silence_hash_seed() -> None:
+    """``hashseed="ignore"``: no PYTHONHASHSEED warning in this process from now on."""
+    global _hashseed_warned
+    _hashseed_warned = os.getpid()
+
+
+def _warn_hash_seed(value: str) -> None:
+    """The PYTHONHASHSEED warning: once per process, at the user's line."""
+    global _hashseed_warned
+    if _hashseed_warned == os.getpid():
+        return
+    _hashseed_warned = os.getpid()
+    warnings.warn(
+        "PYTHONHASHSEED was not set when this interpreter started, so hash() of str/bytes and "
+        "the iteration order of sets of strings differ from run to run; seed_everything set "
+        f"it for child processes only. Launch as `PYTHONHASHSEED={value} python train.py`, or "
+        "pass seed_everything(..., hashseed=\"ignore\") to silence this warning "
+        "(shown once per process)",
+        ReproducibilityWarning,
+        stacklevel=user_stacklevel(),
+    )
 
 
 def _launcher_hint(names: Dict[str, str]) -> str:
@@ -181,7 +209,7 @@ def _apply_hccl(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -
             "HCCL_DETERMINISTIC=false is kept: HCCL collectives stay nondeterministic; "
             "set HCCL_DETERMINISTIC=true for deterministic AllReduce/ReduceScatter/Reduce",
             ReproducibilityWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
         return
     if current:
@@ -190,7 +218,7 @@ def _apply_hccl(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -
             f"(it must be 'true', case-insensitive; CANN also accepts 'strict'); "
             "replaced with 'true'",
             ReproducibilityWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
     os.environ["HCCL_DETERMINISTIC"] = "true"
     env_set["HCCL_DETERMINISTIC"] = "true"
@@ -201,7 +229,9 @@ def _apply_hccl(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -
         )
 
 
-def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = False) -> int:
+def seed_everything(
+    seed: int, *, deterministic: bool = True, warn_only: bool = False, hashseed: str = "warn"
+) -> int:
     """Seed every global RNG and, by default, switch PyTorch to deterministic mode.
 
     Seeds Python's ``random``, NumPy's legacy global RNG (if NumPy is importable),
@@ -218,7 +248,9 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
     Settings that are read only once (``PYTHONHASHSEED`` at interpreter start,
     ``CUBLAS_WORKSPACE_CONFIG`` at cuBLAS initialisation, ``HCCL_DETERMINISTIC``
     at communicator creation) are reported with a :class:`ReproducibilityWarning`
-    when this call comes too late for them. It does not reseed user-created
+    when this call comes too late for them; the one about ``PYTHONHASHSEED`` is
+    shown once per process, and not at all with ``hashseed="ignore"``. Warnings
+    point at the caller's line. It does not reseed user-created
     ``torch.Generator`` or ``np.random.default_rng`` objects.
 
     Returns the seed.
@@ -227,6 +259,8 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
     for name, flag in (("deterministic", deterministic), ("warn_only", warn_only)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+    if hashseed not in HASHSEED_MODES:
+        raise ValueError(f"hashseed must be one of {HASHSEED_MODES}, got {hashseed!r}")
 
     env_set: Dict[str, str] = {}
     too_late: Dict[str, str] = {}
@@ -263,15 +297,20 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
             torch.use_deterministic_algorithms(True, warn_only=warn_only)
         torch_rng_state = bytes(torch.get_rng_state().tolist())
 
-    if too_late:
-        details = "; ".join(f"{name}: {reason}" for name, reason in too_late.items())
-        hint = _launcher_hint({name: env_set[name] for name in too_late})
+    if hashseed == "ignore":
+        _silence_hash_seed()
+    elif "PYTHONHASHSEED" in too_late:
+        _warn_hash_seed(env_set["PYTHONHASHSEED"])
+    late = {name: reason for name, reason in too_late.items() if name != "PYTHONHASHSEED"}
+    if late:
+        details = "; ".join(f"{name}: {reason}" for name, reason in late.items())
+        hint = _launcher_hint({name: env_set[name] for name in late})
         warnings.warn(
             f"set too late to take effect in this process: {details}. "
-            f"Set {'it' if len(too_late) == 1 else 'them'} where the process is launched, "
+            f"Set {'it' if len(late) == 1 else 'them'} where the process is launched, "
             f"e.g. `{hint}`",
             ReproducibilityWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
 
     _set_record(
@@ -284,6 +323,7 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
             torch_rng_state=torch_rng_state,
             env_set=env_set,
             too_late=too_late,
+            hashseed=hashseed,
         )
     )
     return seed

@@ -347,7 +347,7 @@ def _check_hccl(npu: Any, record: Optional[_seed.SeedRecord]) -> Check:
 
 # --- environment -----------------------------------------------------------
 
-def _check_hash_seed() -> Check:
+def _check_hash_seed(record: Optional[_seed.SeedRecord]) -> Check:
     name = "PYTHONHASHSEED"
     if sys.flags.hash_randomization == 0:
         return Check(name, "ok", "fixed at start", "0 (hash randomisation off)")
@@ -357,6 +357,8 @@ def _check_hash_seed() -> Check:
     actual = "hash randomisation on in this interpreter"
     if value:
         actual += f"; {name}={value} set later (child processes only)"
+    if _seeded_here(record) and record.hashseed == "ignore":
+        return Check(name, "skip", "fixed at start", actual + "; ignored (hashseed=\"ignore\")")
     return Check(name, "warn", "fixed at start", actual,
                  _launch_fix(f"{name}={value if value and value.isdigit() else 0}")
                  + " (str/bytes set iteration order varies otherwise)")
@@ -405,7 +407,7 @@ def verify(*, strict: bool = False) -> Report:
     checks += _guarded("seed_everything", lambda: _check_seeded(record))
     checks += _guarded("random state", lambda: _check_random(record))
     checks += _guarded("numpy global RNG", lambda: _check_numpy(record))
-    checks += _guarded("PYTHONHASHSEED", _check_hash_seed)
+    checks += _guarded("PYTHONHASHSEED", lambda: _check_hash_seed(record))
 
     try:
         torch = optional_import("torch")
