@@ -14,7 +14,6 @@ import subprocess
 import sys
 import textwrap
 import types
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +34,8 @@ from repro_lint.runtime import (
 from repro_lint.runtime import _seed
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC")
+ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "REPRO_LINT_SEED",
+             "PL_GLOBAL_SEED", "RANK", "LOCAL_RANK", "SLURM_PROCID")
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")  # marker: cuda
 
 
@@ -378,7 +378,7 @@ def test_verify_tracks_draws_and_reseeding(recwarn):
 
 def test_seeding_in_another_process_does_not_count(recwarn):
     seed_everything(8)
-    _seed._set_record(replace(_seed.current_record(), pid=os.getpid() + 1))
+    _seed._set_record(_seed.current_record().replace(pid=os.getpid() + 1))
     check = by_name(verify())["seed_everything"]
     assert check.status == "fail"
     assert "parent process" in check.actual
@@ -475,12 +475,15 @@ def test_check_rejects_unknown_status():
 
 # --- seed_worker / make_generator ------------------------------------------------
 
-def test_seed_worker_uses_torch_initial_seed_mod_2_32():
+def test_seed_worker_mixes_the_workers_torch_seed_worker_id_and_rank():
     torch.manual_seed(2**40 + 5)
     seed_worker(3)
-    expected = (2**40 + 5) % 2**32
-    assert random.getstate() == random.Random(expected).getstate()
-    reference = np.random.RandomState(expected).get_state()
+    sequence = np.random.SeedSequence([2**40 + 5, 3, 0])
+    torch_child, random_child = sequence.spawn(2)
+    assert torch.initial_seed() == int(torch_child.generate_state(1, dtype=np.uint64)[0])
+    expected = random.Random(int.from_bytes(random_child.generate_state(4).tobytes(), "little"))
+    assert random.getstate() == expected.getstate()
+    reference = np.random.RandomState(sequence.generate_state(4)).get_state()
     assert np.array_equal(np.random.get_state()[1], reference[1])
 
 
@@ -525,7 +528,7 @@ def test_public_api_is_exported():
     assert set(rt.__all__) == {
         "seed_everything", "seed_worker", "make_generator", "verify", "Report", "Check",
         "ReproducibilityError", "ReproducibilityWarning", "disable_dropout",
-        "check_determinism", "DeterminismResult",
+        "check_determinism", "DeterminismResult", "SeedRecord", "reset_seed",
     }
     assert issubclass(ReproducibilityWarning, UserWarning)
     assert issubclass(ReproducibilityError, Exception)

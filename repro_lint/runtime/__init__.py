@@ -18,7 +18,8 @@ from __future__ import annotations
 from ._common import ReproducibilityError, ReproducibilityWarning
 from ._compare import DeterminismResult, check_determinism
 from ._dropout import disable_dropout
-from ._seed import make_generator, seed_everything, seed_worker
+from ._record import SeedRecord
+from ._seed import make_generator, reset_seed, seed_everything, seed_worker
 from ._verify import Check, Report, verify
 
 __all__ = [
@@ -33,4 +34,6 @@ __all__ = [
     "disable_dropout",
     "check_determinism",
     "DeterminismResult",
+    "SeedRecord",
+    "reset_seed",
 ]

@@ -21,6 +21,8 @@ __all__ = [
     "torch_npu_module",
     "torch_version",
     "user_stacklevel",
+    "global_rank",
+    "RANK_VARIABLES",
     "CUBLAS_VALUES",
     "HCCL_ACCEPTED",
 ]
@@ -69,6 +71,33 @@ def user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return level
+
+
+#: Where the global rank is read when no torch.distributed process group exists, in
+#: this order: torchrun/torch.distributed.launch set ``RANK`` (and ``LOCAL_RANK``),
+#: SLURM sets ``SLURM_PROCID``.
+RANK_VARIABLES: Tuple[str, ...] = ("RANK", "LOCAL_RANK", "SLURM_PROCID")
+
+
+def global_rank() -> Tuple[int, str]:
+    """``(rank, where it was read)``: this process's global rank.
+
+    From ``torch.distributed.get_rank()`` when a process group is initialised (torch
+    is not imported for this), else from the first of :data:`RANK_VARIABLES` that
+    holds a non-negative integer, else ``(0, "default")``.
+    """
+    torch = sys.modules.get("torch")
+    dist = getattr(torch, "distributed", None) if torch is not None else None
+    try:
+        if dist is not None and dist.is_available() and dist.is_initialized():
+            return int(dist.get_rank()), "torch.distributed"
+    except (RuntimeError, ValueError):  # a group being torn down: fall back to the environment
+        pass
+    for name in RANK_VARIABLES:
+        value = os.environ.get(name, "").strip()
+        if value.isdigit():
+            return int(value), name
+    return 0, "default"
 
 
 def optional_import(name: str) -> Optional[ModuleType]:

@@ -130,8 +130,7 @@ def _check_seeded(record: Optional[_seed.SeedRecord]) -> Check:
                      f"called in parent process {record.pid} only (inherited by fork)",
                      "call seed_everything(seed) in this process (worker_init_fn=seed_worker "
                      "for DataLoader workers)")
-    return Check("seed_everything", "ok", expected,
-                 f"seed={record.seed}, seeded {', '.join(record.seeded)}")
+    return Check("seed_everything", "ok", expected, record.describe())
 
 
 def _check_random(record: Optional[_seed.SeedRecord]) -> Check:
