@@ -528,7 +528,7 @@ def test_public_api_is_exported():
     assert set(rt.__all__) == {
         "seed_everything", "seed_worker", "make_generator", "verify", "Report", "Check",
         "ReproducibilityError", "ReproducibilityWarning", "disable_dropout",
-        "check_determinism", "DeterminismResult", "SeedRecord", "reset_seed",
+        "check_determinism", "DeterminismResult", "SeedRecord", "reset_seed", "isolate_rng",
     }
     assert issubclass(ReproducibilityWarning, UserWarning)
     assert issubclass(ReproducibilityError, Exception)

@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from repro_lint.runtime import DeterminismResult, check_determinism, disable_dropout
+from repro_lint.runtime import DeterminismResult, check_determinism, disable_dropout, isolate_rng
 from repro_lint.runtime import _seed
 from repro_lint.runtime._dropout import FUNCTIONAL_DROPOUTS
 from repro_lint.runtime.doctor import main as doctor_main
@@ -262,6 +262,65 @@ def test_check_determinism_conv_step_on_cuda():  # marker: cuda
         return model
 
     assert check_determinism(step).ok
+
+
+# --- isolate_rng ---------------------------------------------------------------------
+
+def _draw():
+    return (random.random(), float(np.random.rand()), torch.rand(3))
+
+
+def _same(a, b):
+    return a[0] == b[0] and a[1] == b[1] and torch.equal(a[2], b[2])
+
+
+def test_isolate_rng_restores_every_generator():
+    torch.manual_seed(1), random.seed(1), np.random.seed(1)
+    expected = _draw()
+    torch.manual_seed(1), random.seed(1), np.random.seed(1)
+    with isolate_rng():
+        inside = _draw()
+        assert _same(inside, expected)  # the block starts from the saved state
+        _draw()
+    assert _same(_draw(), expected)  # and the outside continues as if it had not run
+
+
+def test_isolate_rng_restores_on_exception_and_nests():
+    torch.manual_seed(2), random.seed(2), np.random.seed(2)
+    expected = _draw()
+    torch.manual_seed(2), random.seed(2), np.random.seed(2)
+    with pytest.raises(KeyError), isolate_rng():
+        with isolate_rng():
+            _draw()
+        _draw()
+        raise KeyError("inside")
+    assert _same(_draw(), expected)
+
+
+def test_isolate_rng_saves_initialised_cuda_and_npu_generators(monkeypatch):
+    import types
+
+    calls = []
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_rng_state_all", lambda: ["cuda-state"])
+    monkeypatch.setattr(torch.cuda, "set_rng_state_all", lambda states: calls.append(("cuda", states)))
+    npu = types.SimpleNamespace(get_rng_state_all=lambda: ["npu-state"], is_initialized=lambda: True,
+                                set_rng_state_all=lambda states: calls.append(("npu", states)))
+    monkeypatch.setitem(sys.modules, "torch_npu", types.SimpleNamespace(npu=npu))
+    with isolate_rng():
+        pass
+    assert calls == [("cuda", ["cuda-state"]), ("npu", ["npu-state"])]
+    calls.clear()
+    with isolate_rng(include_cuda=False):
+        pass
+    assert calls == []
+
+
+def test_isolate_rng_does_not_initialise_cuda(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
+    monkeypatch.setattr(torch.cuda, "get_rng_state_all", lambda: pytest.fail("CUDA state read"))
+    with isolate_rng():
+        torch.rand(1)
 
 
 # --- doctor -------------------------------------------------------------------------

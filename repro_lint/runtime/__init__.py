@@ -19,6 +19,7 @@ from ._common import ReproducibilityError, ReproducibilityWarning
 from ._compare import DeterminismResult, check_determinism
 from ._dropout import disable_dropout
 from ._record import SeedRecord
+from ._rng import isolate_rng
 from ._seed import make_generator, reset_seed, seed_everything, seed_worker
 from ._verify import Check, Report, verify
 
@@ -36,4 +37,5 @@ __all__ = [
     "DeterminismResult",
     "SeedRecord",
     "reset_seed",
+    "isolate_rng",
 ]

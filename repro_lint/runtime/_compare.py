@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import math
 import os
-import random
 import struct
 import sys
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import _seed
 from ._common import optional_import
+from ._rng import collect_rng_states, restore_rng_states
 
 __all__ = ["DeterminismResult", "check_determinism"]
 
@@ -284,16 +284,12 @@ def _preserved_global_state() -> Iterator[None]:
     dropped into a training script without changing what follows it.
     """
     torch = optional_import("torch")
-    numpy = sys.modules.get("numpy")
     record = _seed.current_record()
     env = {name: os.environ.get(name) for name in _ENV_TOUCHED}
-    random_state = random.getstate()
-    numpy_state = numpy.random.get_state() if numpy is not None else None
+    rng_states = collect_rng_states()
     saved: Dict[str, Any] = {}
     if torch is not None:
         saved = {
-            "rng": torch.get_rng_state(),
-            "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None,
             "algorithms": torch.are_deterministic_algorithms_enabled(),
             "warn_only": torch.is_deterministic_algorithms_warn_only_enabled(),
             "benchmark": torch.backends.cudnn.benchmark,
@@ -310,12 +306,7 @@ def _preserved_global_state() -> Iterator[None]:
             torch.backends.cudnn.deterministic = saved["cudnn_deterministic"]
             if saved["inductor"] is not None:
                 sys.modules["torch._inductor.config"].deterministic = saved["inductor"]
-            torch.set_rng_state(saved["rng"])
-            if saved["cuda_rng"] is not None:
-                torch.cuda.set_rng_state_all(saved["cuda_rng"])
-        if numpy_state is not None:
-            numpy.random.set_state(numpy_state)
-        random.setstate(random_state)
+        restore_rng_states(rng_states)
         for name, value in env.items():
             if value is None:
                 os.environ.pop(name, None)
