@@ -34,7 +34,8 @@ from repro_lint.runtime import (
 from repro_lint.runtime import _seed
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "REPRO_LINT_SEED",
+ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
+             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT", "REPRO_LINT_SEED",
              "PL_GLOBAL_SEED", "RANK", "LOCAL_RANK", "SLURM_PROCID")
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")  # marker: cuda
 
@@ -49,6 +50,7 @@ def restore_global_state():
     algorithms = torch.are_deterministic_algorithms_enabled()
     warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
     cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
+    mkldnn = torch.backends.mkldnn.deterministic
     fill = torch.utils.deterministic.fill_uninitialized_memory
     record = _seed.current_record()
     _seed._set_record(None)
@@ -57,6 +59,7 @@ def restore_global_state():
     _seed._set_record(record)
     torch.utils.deterministic.fill_uninitialized_memory = fill
     torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
+    torch.backends.mkldnn.deterministic = mkldnn
     torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
     torch.set_rng_state(torch_state)
     np.random.set_state(numpy_state)
@@ -307,6 +310,43 @@ def test_npu_seeded_and_hccl_set(fake_npu, recwarn):
     assert checks["npu deterministic level"].actual == "1"
     assert checks["npu deterministic level"].status == "ok"
     assert checks["HCCL_DETERMINISTIC"].status == "ok"
+
+
+def test_npu_only_switches_are_set_with_torch_npu(fake_npu, recwarn):
+    seed_everything(11)
+    assert (os.environ["LCCL_DETERMINISTIC"], os.environ["CLOSE_MATMUL_K_SHIFT"]) == ("1", "1")
+    checks = by_name(verify())
+    assert checks["LCCL_DETERMINISTIC"].status == checks["CLOSE_MATMUL_K_SHIFT"].status == "ok"
+
+
+def test_npu_only_switches_are_left_alone_without_torch_npu(recwarn):
+    seed_everything(11)
+    assert "LCCL_DETERMINISTIC" not in os.environ and "CLOSE_MATMUL_K_SHIFT" not in os.environ
+    assert by_name(verify())["LCCL_DETERMINISTIC"].status == "skip"
+
+
+def test_flash_attention_and_mkldnn_switches(recwarn):
+    torch.backends.mkldnn.deterministic = False
+    checks = by_name(verify())
+    assert checks["FLASH_ATTENTION_DETERMINISTIC"].status == "warn"
+    assert checks["mkldnn.deterministic"].status == "warn"
+    record = seed_everything(2)
+    assert os.environ["FLASH_ATTENTION_DETERMINISTIC"] == "1"
+    assert record.env_set["FLASH_ATTENTION_DETERMINISTIC"] == "1"
+    assert torch.backends.mkldnn.deterministic is True
+    assert record.switches["torch.backends.mkldnn.deterministic"] == "True"
+    checks = by_name(verify())
+    assert checks["FLASH_ATTENTION_DETERMINISTIC"].status == checks["mkldnn.deterministic"].status == "ok"
+
+
+def test_a_switch_set_off_by_the_user_is_kept_with_a_warning():
+    os.environ["FLASH_ATTENTION_DETERMINISTIC"] = "0"
+    with pytest.warns(ReproducibilityWarning, match="FLASH_ATTENTION_DETERMINISTIC='0' is kept") as caught:
+        record = seed_everything(2, hashseed="ignore")
+    assert caught[0].filename == __file__
+    assert os.environ["FLASH_ATTENTION_DETERMINISTIC"] == "0"
+    assert "FLASH_ATTENTION_DETERMINISTIC" not in record.env_set
+    assert by_name(verify())["FLASH_ATTENTION_DETERMINISTIC"].status == "warn"
 
 
 def test_hccl_value_torch_npu_rejects_is_replaced(fake_npu, recwarn):

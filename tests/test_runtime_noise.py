@@ -21,7 +21,8 @@ from repro_lint.runtime import ReproducibilityWarning, check_determinism, seed_e
 from repro_lint.runtime import _seed
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC")
+ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
+             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT")
 hash_randomised = pytest.mark.skipif(sys.flags.hash_randomization == 0,
                                      reason="interpreter started with PYTHONHASHSEED=0")
 
@@ -32,6 +33,7 @@ def fresh_warning_state():
     algorithms = torch.are_deterministic_algorithms_enabled()
     warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
     cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
+    mkldnn = torch.backends.mkldnn.deterministic
     state = torch.get_rng_state()
     record, warned = _seed.current_record(), _seed._hashseed_warned
     _seed._set_record(None)
@@ -41,6 +43,7 @@ def fresh_warning_state():
     _seed._hashseed_warned = warned
     torch.set_rng_state(state)
     torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
+    torch.backends.mkldnn.deterministic = mkldnn
     torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
     for name, value in env.items():
         os.environ.pop(name, None)

@@ -20,7 +20,8 @@ import repro_lint.runtime as rt
 from repro_lint.runtime import _seed, _workers, make_generator, reset_seed, seed_everything, seed_worker
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "REPRO_LINT_SEED",
+ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
+             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT", "REPRO_LINT_SEED",
              "PL_GLOBAL_SEED", "RANK", "LOCAL_RANK", "SLURM_PROCID", "WORLD_SIZE")
 
 
@@ -31,6 +32,7 @@ def restore_global_state():
     algorithms = torch.are_deterministic_algorithms_enabled()
     warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
     cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
+    mkldnn = torch.backends.mkldnn.deterministic
     record, warned = _seed.current_record(), _seed._hashseed_warned
     _seed._set_record(None)
     _seed._hashseed_warned = os.getpid()  # these tests are not about that warning
@@ -38,6 +40,7 @@ def restore_global_state():
     _seed._set_record(record)
     _seed._hashseed_warned = warned
     torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
+    torch.backends.mkldnn.deterministic = mkldnn
     torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
     torch.set_rng_state(torch_state)
     np.random.set_state(numpy_state)

@@ -21,7 +21,8 @@ from repro_lint.runtime._dropout import FUNCTIONAL_DROPOUTS
 from repro_lint.runtime.doctor import main as doctor_main
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "REPRO_LINT_SEED",
+ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
+             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT", "REPRO_LINT_SEED",
              "PL_GLOBAL_SEED", "RANK", "LOCAL_RANK", "SLURM_PROCID")
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")  # marker: cuda
 
@@ -36,6 +37,7 @@ def restore_global_state():
     algorithms = torch.are_deterministic_algorithms_enabled()
     warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
     cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
+    mkldnn = torch.backends.mkldnn.deterministic
     functional = {name: getattr(F, name) for name in FUNCTIONAL_DROPOUTS}
     record = _seed.current_record()
     _seed._set_record(None)
@@ -45,6 +47,7 @@ def restore_global_state():
     for name, function in functional.items():
         setattr(F, name, function)
     torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
+    torch.backends.mkldnn.deterministic = mkldnn
     torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
     torch.set_rng_state(torch_state)
     np.random.set_state(numpy_state)

@@ -19,10 +19,11 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 from . import _seed
 from ._common import optional_import
 from ._rng import collect_rng_states, restore_rng_states
+from ._switches import ENV_SWITCHES
 
 __all__ = ["DeterminismResult", "check_determinism"]
 
-_ENV_TOUCHED = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC")
+_ENV_TOUCHED = ("PYTHONHASHSEED",) + tuple(switch.name for switch in ENV_SWITCHES)
 
 
 @dataclass
@@ -294,6 +295,7 @@ def _preserved_global_state() -> Iterator[None]:
             "warn_only": torch.is_deterministic_algorithms_warn_only_enabled(),
             "benchmark": torch.backends.cudnn.benchmark,
             "cudnn_deterministic": torch.backends.cudnn.deterministic,
+            "mkldnn_deterministic": getattr(torch.backends.mkldnn, "deterministic", None),
         }
         inductor = sys.modules.get("torch._inductor.config")
         saved["inductor"] = inductor.deterministic if inductor is not None else None
@@ -304,6 +306,8 @@ def _preserved_global_state() -> Iterator[None]:
             torch.use_deterministic_algorithms(saved["algorithms"], warn_only=saved["warn_only"])
             torch.backends.cudnn.benchmark = saved["benchmark"]
             torch.backends.cudnn.deterministic = saved["cudnn_deterministic"]
+            if saved["mkldnn_deterministic"] is not None:
+                torch.backends.mkldnn.deterministic = saved["mkldnn_deterministic"]
             if saved["inductor"] is not None:
                 sys.modules["torch._inductor.config"].deterministic = saved["inductor"]
         restore_rng_states(rng_states)

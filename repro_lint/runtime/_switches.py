@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, Dict
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Tuple
 
 from ._common import (
     CUBLAS_VALUES,
@@ -18,7 +19,77 @@ from ._common import (
     user_stacklevel,
 )
 
-__all__ = ["apply_environment", "apply_flags", "process_group_exists"]
+__all__ = ["EnvSwitch", "ENV_SWITCHES", "apply_environment", "apply_flags", "process_group_exists",
+           "switch_applies"]
+
+
+@dataclass(frozen=True)
+class EnvSwitch:
+    """An environment variable that ``seed_everything(deterministic=True)`` sets if unset.
+
+    ``accepted``: the values (compared stripped and lower-cased) that switch determinism
+    on; ``value``: what is set; ``scope``: where it applies (``"cuda"``: CUDA builds of
+    torch, ``"npu"``: torch_npu present, ``"torch"``: any torch); ``reader``: who reads
+    it and when; ``source``: where that is documented.
+    """
+
+    name: str
+    value: str
+    accepted: Tuple[str, ...]
+    scope: str
+    reader: str
+    source: str
+
+    def is_on(self, value: Optional[str]) -> bool:
+        return value is not None and value.strip().lower() in self.accepted
+
+
+#: The environment switches, in the order they are applied. Facts and sources:
+#: /work/shared/reference/NONDETERMINISM.md sections 2, 2.1, 2.2 and 4.
+ENV_SWITCHES: Tuple[EnvSwitch, ...] = (
+    EnvSwitch("CUBLAS_WORKSPACE_CONFIG", CUBLAS_VALUES[0], CUBLAS_VALUES, "cuda",
+              "cuBLAS, when it creates its handle/workspace (first GEMM)",
+              "cuBLAS docs, 'Results reproducibility'"),
+    EnvSwitch("HCCL_DETERMINISTIC", "true", HCCL_ACCEPTED, "npu",
+              "torch_npu/HCCL, when the first HCCL communicator is created",
+              "torch_npu ProcessGroupHCCL.cpp getDeterministicState; CANN env reference"),
+    EnvSwitch("FLASH_ATTENTION_DETERMINISTIC", "1", ("1",), "torch",
+              "transformers' flash-attention integration, at each call: passes "
+              "deterministic=True to flash_attn (deterministic backward)",
+              "transformers modeling_flash_attention_utils.py; set by enable_full_determinism"),
+    EnvSwitch("LCCL_DETERMINISTIC", "1", ("1",), "npu",
+              "LCCL AllReduce (rankSize <= 8)", "MindSpore Transformers environment variable docs"),
+    EnvSwitch("CLOSE_MATMUL_K_SHIFT", "1", ("1",), "npu",
+              "Ascend matmul (no K-axis shift)", "MindSpeed npu_deterministic.py (extend_seed_all)"),
+)
+_BY_NAME = {switch.name: switch for switch in ENV_SWITCHES}
+
+
+def switch_applies(switch: EnvSwitch, torch: Any, npu: Any) -> bool:
+    """Whether ``switch`` matters with this torch (None: not installed) and torch_npu."""
+    if switch.scope == "cuda":
+        return torch is not None and getattr(torch.version, "cuda", None) is not None
+    if switch.scope == "npu":
+        return npu is not None
+    return torch is not None
+
+
+def _apply_plain(switch: EnvSwitch, env_set: Dict[str, str]) -> None:
+    """Set a switch that is read when it is used: unset becomes ``switch.value``; a value
+    that is not on is the user's choice and is kept, with a warning."""
+    current = os.environ.get(switch.name)
+    if switch.is_on(current):
+        return
+    if current is not None and current.strip():
+        warnings.warn(
+            f"{switch.name}={current!r} is kept, so determinism stays off for "
+            f"{switch.reader.split(',')[0]}; set {switch.name}={switch.value} to switch it on",
+            ReproducibilityWarning,
+            stacklevel=user_stacklevel(),
+        )
+        return
+    os.environ[switch.name] = switch.value
+    env_set[switch.name] = switch.value
 
 
 def _apply_cublas(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -> None:
@@ -34,8 +105,8 @@ def _apply_cublas(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str])
         return
     if os.environ.get("CUBLAS_WORKSPACE_CONFIG"):
         return
-    os.environ["CUBLAS_WORKSPACE_CONFIG"] = CUBLAS_VALUES[0]
-    env_set["CUBLAS_WORKSPACE_CONFIG"] = CUBLAS_VALUES[0]
+    os.environ["CUBLAS_WORKSPACE_CONFIG"] = _BY_NAME["CUBLAS_WORKSPACE_CONFIG"].value
+    env_set["CUBLAS_WORKSPACE_CONFIG"] = _BY_NAME["CUBLAS_WORKSPACE_CONFIG"].value
     if torch.cuda.is_initialized():
         too_late["CUBLAS_WORKSPACE_CONFIG"] = (
             "CUDA was already initialised; cuBLAS reads the variable when it creates "
@@ -84,12 +155,17 @@ def _apply_hccl(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -
         )
 
 
-
 def apply_environment(torch: Any, npu: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -> None:
-    """The environment switches, before anything can initialise CUDA or HCCL."""
-    _apply_cublas(torch, env_set, too_late)
-    if npu is not None:
-        _apply_hccl(torch, env_set, too_late)
+    """The environment switches (:data:`ENV_SWITCHES`), before anything can initialise
+    CUDA or HCCL."""
+    special = {"CUBLAS_WORKSPACE_CONFIG": _apply_cublas, "HCCL_DETERMINISTIC": _apply_hccl}
+    for switch in ENV_SWITCHES:
+        if not switch_applies(switch, torch, npu):
+            continue
+        if switch.name in special:
+            special[switch.name](torch, env_set, too_late)
+        else:
+            _apply_plain(switch, env_set)
 
 
 def apply_flags(torch: Any, warn_only: bool, switches: Dict[str, str]) -> None:
@@ -97,6 +173,10 @@ def apply_flags(torch: Any, warn_only: bool, switches: Dict[str, str]) -> None:
     torch.backends.cudnn.benchmark = False
     torch.backends.cudnn.deterministic = True
     torch.use_deterministic_algorithms(True, warn_only=warn_only)
+    mkldnn = getattr(torch.backends, "mkldnn", None)
+    if mkldnn is not None and hasattr(mkldnn, "deterministic"):  # oneDNN (CPU/XPU) kernels
+        mkldnn.deterministic = True
+        switches["torch.backends.mkldnn.deterministic"] = "True"
     switches.update({
         "torch.backends.cudnn.benchmark": "False",
         "torch.backends.cudnn.deterministic": "True",

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _seed
+from ._switches import ENV_SWITCHES, switch_applies
 from ._common import (
     CUBLAS_VALUES,
     HCCL_ACCEPTED,
@@ -306,6 +307,40 @@ def _check_cublas(torch: Any, record: Optional[_seed.SeedRecord]) -> Check:
     return Check(name, "warn", expected, f"{shown} (needed with several CUDA streams)", fix)
 
 
+def _check_mkldnn(torch: Any) -> Check:
+    name = "mkldnn.deterministic"
+    mkldnn = getattr(torch.backends, "mkldnn", None)
+    if mkldnn is None or not hasattr(mkldnn, "deterministic"):
+        return Check(name, "skip", "True", "not available in this torch")
+    value = bool(mkldnn.deterministic)
+    return Check(name, "ok" if value else "warn", "True", str(value),
+                 "" if value else "torch.backends.mkldnn.deterministic = True (oneDNN CPU/XPU "
+                 "kernels; seed_everything does this)")
+
+
+_NOT_USED = {"cuda": "not a CUDA build of torch", "npu": "torch_npu not installed or not importable",
+             "torch": "torch not installed"}
+
+
+def _check_env_switches(torch: Any, npu: Any) -> List[Check]:
+    """The environment switches read when they are used (CUBLAS and HCCL have their own)."""
+    checks = []
+    for switch in ENV_SWITCHES:
+        if switch.name in ("CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC"):
+            continue
+        if not switch_applies(switch, torch, npu):
+            checks.append(Check(switch.name, "skip", switch.value, _NOT_USED[switch.scope]))
+            continue
+        value = os.environ.get(switch.name)
+        if switch.is_on(value):
+            checks.append(Check(switch.name, "ok", switch.value, value or ""))
+        else:
+            checks.append(Check(switch.name, "warn", switch.value, "unset" if value is None else value,
+                                f"set {switch.name}={switch.value} (seed_everything does this "
+                                f"when unset); read by {switch.reader}"))
+    return checks
+
+
 # --- Ascend NPU ------------------------------------------------------------
 
 def _check_npu(npu: Any) -> List[Check]:
@@ -380,11 +415,13 @@ def _torch_checks(torch: Any, record: Optional[_seed.SeedRecord]) -> List[Check]
         ("deterministic algorithms", lambda: _check_algorithms(torch)),
         ("deterministic debug mode", lambda: _check_debug_mode(torch)),
         ("cudnn", lambda: _check_cudnn(torch)),
+        ("mkldnn.deterministic", lambda: _check_mkldnn(torch)),
         ("fill_uninitialized_memory", lambda: _check_fill_memory(torch)),
         ("inductor deterministic", _check_inductor),
         ("fp32 precision (TF32)", lambda: _check_fp32(torch)),
         ("CUBLAS_WORKSPACE_CONFIG", lambda: _check_cublas(torch, record)),
         ("HCCL_DETERMINISTIC", lambda: _check_hccl(npu, record)),
+        ("environment switches", lambda: _check_env_switches(torch, npu)),
         ("cpu threads", lambda: _check_threads(torch)),
     )
     checks: List[Check] = []
