@@ -22,6 +22,8 @@ import torch
 import torch.utils.deterministic
 
 import repro_lint.runtime as rt
+from runtime_state import clean_env, preserved_runtime_state
+
 from repro_lint.runtime import (
     Check,
     ReproducibilityError,
@@ -34,45 +36,19 @@ from repro_lint.runtime import (
 from repro_lint.runtime import _seed
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
-             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT", "REPRO_LINT_SEED",
-             "PL_GLOBAL_SEED", "RANK", "LOCAL_RANK", "SLURM_PROCID")
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")  # marker: cuda
 
 
 @pytest.fixture(autouse=True)
 def restore_global_state():
-    """Save and restore RNGs, determinism flags, env vars and the seed record."""
-    env = {name: os.environ.pop(name, None) for name in ENV_NAMES}
-    random_state = random.getstate()
-    numpy_state = np.random.get_state()
-    torch_state = torch.get_rng_state()
-    algorithms = torch.are_deterministic_algorithms_enabled()
-    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
-    mkldnn = torch.backends.mkldnn.deterministic
-    fill = torch.utils.deterministic.fill_uninitialized_memory
-    record = _seed.current_record()
-    _seed._set_record(None)
-    _seed._hashseed_warned = None
-    yield
-    _seed._set_record(record)
-    torch.utils.deterministic.fill_uninitialized_memory = fill
-    torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
-    torch.backends.mkldnn.deterministic = mkldnn
-    torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
-    torch.set_rng_state(torch_state)
-    np.random.set_state(numpy_state)
-    random.setstate(random_state)
-    for name, value in env.items():
-        os.environ.pop(name, None)
-        if value is not None:
-            os.environ[name] = value
+    """RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    with preserved_runtime_state():
+        yield
 
 
 def run_python(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh interpreter with the worktree on PYTHONPATH."""
-    full_env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    full_env = clean_env()
     full_env["PYTHONPATH"] = str(ROOT)
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full_env,

@@ -17,38 +17,20 @@ from pathlib import Path
 import pytest
 import torch
 
+from runtime_state import clean_env, preserved_runtime_state
+
 from repro_lint.runtime import ReproducibilityWarning, check_determinism, seed_everything, verify
-from repro_lint.runtime import _seed
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
-             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT")
 hash_randomised = pytest.mark.skipif(sys.flags.hash_randomization == 0,
                                      reason="interpreter started with PYTHONHASHSEED=0")
 
 
 @pytest.fixture(autouse=True)
-def fresh_warning_state():
-    env = {name: os.environ.pop(name, None) for name in ENV_NAMES}
-    algorithms = torch.are_deterministic_algorithms_enabled()
-    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
-    mkldnn = torch.backends.mkldnn.deterministic
-    state = torch.get_rng_state()
-    record, warned = _seed.current_record(), _seed._hashseed_warned
-    _seed._set_record(None)
-    _seed._hashseed_warned = None
-    yield
-    _seed._set_record(record)
-    _seed._hashseed_warned = warned
-    torch.set_rng_state(state)
-    torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
-    torch.backends.mkldnn.deterministic = mkldnn
-    torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
-    for name, value in env.items():
-        os.environ.pop(name, None)
-        if value is not None:
-            os.environ[name] = value
+def restore_global_state():
+    """RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    with preserved_runtime_state():
+        yield
 
 
 def hash_warnings(caught):
@@ -70,7 +52,7 @@ def fixed_example(tmp_path_factory) -> Path:
 
 
 def run_example(script: Path, **env_extra: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES + ("PYTHONWARNINGS",)}
+    env = {k: v for k, v in clean_env().items() if k != "PYTHONWARNINGS"}
     env.update(PYTHONPATH=str(ROOT), **env_extra)
     return subprocess.run([sys.executable, str(script), "--epochs", "1", "--workers", "1"],
                           env=env, capture_output=True, text=True, timeout=600, cwd=script.parent)

@@ -17,38 +17,18 @@ import pytest
 import torch
 
 import repro_lint.runtime as rt
+from runtime_state import clean_env, preserved_runtime_state
+
 from repro_lint.runtime import _seed, _workers, make_generator, reset_seed, seed_everything, seed_worker
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
-             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT", "REPRO_LINT_SEED",
-             "PL_GLOBAL_SEED", "RANK", "LOCAL_RANK", "SLURM_PROCID", "WORLD_SIZE")
 
 
 @pytest.fixture(autouse=True)
 def restore_global_state():
-    env = {name: os.environ.pop(name, None) for name in ENV_NAMES}
-    random_state, numpy_state, torch_state = random.getstate(), np.random.get_state(), torch.get_rng_state()
-    algorithms = torch.are_deterministic_algorithms_enabled()
-    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
-    mkldnn = torch.backends.mkldnn.deterministic
-    record, warned = _seed.current_record(), _seed._hashseed_warned
-    _seed._set_record(None)
-    _seed._hashseed_warned = os.getpid()  # these tests are not about that warning
-    yield
-    _seed._set_record(record)
-    _seed._hashseed_warned = warned
-    torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
-    torch.backends.mkldnn.deterministic = mkldnn
-    torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
-    torch.set_rng_state(torch_state)
-    np.random.set_state(numpy_state)
-    random.setstate(random_state)
-    for name, value in env.items():
-        os.environ.pop(name, None)
-        if value is not None:
-            os.environ[name] = value
+    """(The PYTHONHASHSEED warning counts as shown: these tests are not about it.) RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    with preserved_runtime_state(hashseed_warned=os.getpid()):
+        yield
 
 
 # --- seed_everything(seed=None), device_specific, the record --------------------
@@ -237,7 +217,7 @@ def _run_two_ranks(script: Path) -> list:
     port = str(_free_port())
     procs = []
     for rank in (0, 1):
-        env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+        env = clean_env()
         env.update(PYTHONPATH=str(ROOT), RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
                    MASTER_PORT=port, OMP_NUM_THREADS="1")
         procs.append(subprocess.Popen([sys.executable, str(script)], env=env, text=True,

@@ -15,6 +15,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from runtime_state import clean_env, preserved_runtime_state
+
 from repro_lint.runtime import DeterminismResult, check_determinism, disable_dropout, isolate_rng
 from repro_lint.runtime import _seed
 from repro_lint.runtime._dropout import FUNCTIONAL_DROPOUTS
@@ -22,41 +24,14 @@ from repro_lint.runtime import doctor
 from repro_lint.runtime.doctor import main as doctor_main
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC", "FLASH_ATTENTION_DETERMINISTIC",
-             "LCCL_DETERMINISTIC", "CLOSE_MATMUL_K_SHIFT", "REPRO_LINT_SEED",
-             "PL_GLOBAL_SEED", "RANK", "LOCAL_RANK", "SLURM_PROCID")
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")  # marker: cuda
 
 
 @pytest.fixture(autouse=True)
 def restore_global_state():
-    """Save and restore RNGs, determinism flags, env vars, the seed record and F.*dropout."""
-    env = {name: os.environ.pop(name, None) for name in ENV_NAMES}
-    random_state = random.getstate()
-    numpy_state = np.random.get_state()
-    torch_state = torch.get_rng_state()
-    algorithms = torch.are_deterministic_algorithms_enabled()
-    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
-    mkldnn = torch.backends.mkldnn.deterministic
-    functional = {name: getattr(F, name) for name in FUNCTIONAL_DROPOUTS}
-    record = _seed.current_record()
-    _seed._set_record(None)
-    _seed._hashseed_warned = None
-    yield
-    _seed._set_record(record)
-    for name, function in functional.items():
-        setattr(F, name, function)
-    torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
-    torch.backends.mkldnn.deterministic = mkldnn
-    torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
-    torch.set_rng_state(torch_state)
-    np.random.set_state(numpy_state)
-    random.setstate(random_state)
-    for name, value in env.items():
-        os.environ.pop(name, None)
-        if value is not None:
-            os.environ[name] = value
+    """RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    with preserved_runtime_state():
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -413,7 +388,7 @@ def test_readme_shows_the_doctors_real_output():
 
 
 def test_doctor_runs_as_module():
-    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env = clean_env()
     env["PYTHONPATH"] = str(ROOT)
     proc = subprocess.run([sys.executable, "-m", "repro_lint.runtime.doctor", "--seed", "0"],
                           env=env, capture_output=True, text=True, timeout=120)
