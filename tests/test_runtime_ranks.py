@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
 import socket
 import subprocess
@@ -19,7 +20,7 @@ import torch
 import repro_lint.runtime as rt
 from runtime_state import clean_env, preserved_runtime_state
 
-from repro_lint.runtime import _seed, _workers, make_generator, reset_seed, seed_everything, seed_worker
+from repro_lint.runtime import SeedRecord, _seed, _workers, make_generator, reset_seed, seed_everything, seed_worker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,6 +69,9 @@ def test_record_is_the_seed_and_says_what_was_done():
     assert record.switches["torch.use_deterministic_algorithms"] == "True, warn_only=True"
     with pytest.raises(AttributeError):
         record.seed_everything = 1
+    copied = pickle.loads(pickle.dumps(record))
+    assert type(copied) is SeedRecord and copied.fields() == record.fields()
+    assert record.replace(pid=1).pid == 1 and record.pid == os.getpid()
     check = next(c for c in rt.verify().checks if c.name == "seed_everything")
     assert check.status == "ok" and check.actual.startswith("seed=5; seeded random, numpy, torch")
 

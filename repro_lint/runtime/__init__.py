@@ -8,9 +8,12 @@ Three calls cover a training script::
     loader = DataLoader(ds, shuffle=True, num_workers=4,
                         worker_init_fn=seed_worker, generator=make_generator())
 
-``verify()`` reads the settings back and ``check_determinism(fn)`` runs one
-training step twice and compares the results bitwise. This package imports
-torch, NumPy and torch_npu only when they are needed and works without them.
+``seed_worker`` gives every worker of every rank its own streams, while
+``make_generator()`` keeps the data order the same on every rank. ``verify()``
+reads the settings back and ``check_determinism(fn)`` runs one training step
+twice and compares the results bitwise; ``isolate_rng()`` and ``reset_seed()``
+manage the generators' state. This package imports torch, NumPy and torch_npu
+only when they are needed and works without them.
 """
 
 from __future__ import annotations
