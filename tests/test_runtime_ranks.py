@@ -258,3 +258,19 @@ def test_two_gloo_ranks_differ_per_worker_and_repeat_across_runs(tmp_path):
     assert rank0["seed_worker"][0] != rank0["seed_worker"][1]  # new streams every epoch
     # the control: DataLoader's own worker seeding gives both ranks the same streams
     assert rank0["default"] == rank1["default"]
+
+
+def test_check_determinism_keeps_the_scripts_seeding_options():
+    os.environ["RANK"] = "1"
+    seed_everything(3, warn_only=True, workers=True, device_specific=True)
+    seen = []
+
+    def step():
+        record = _seed.current_record()
+        seen.append((int(record), record.warn_only, record.workers,
+                     torch.utils.data.DataLoader(_Draws()).worker_init_fn is seed_worker))
+        return torch.rand(2)
+
+    assert rt.check_determinism(step, seed=5)
+    assert seen == [(6, True, True, True)] * 2  # 5 + rank 1, the script's options
+    assert int(_seed.current_record()) == 4  # and the script's own record is back

@@ -324,9 +324,10 @@ def check_determinism(
 ) -> DeterminismResult:
     """Run ``fn(*args, **kwargs)`` ``runs`` times and compare the results bitwise.
 
-    Every run starts with ``seed_everything(seed)`` (deterministic mode on), so
-    differences come from unseeded randomness, nondeterministic kernels or state
-    carried between runs. Results may be tensors, NumPy arrays, Python scalars,
+    Every run starts with ``seed_everything(seed)`` (deterministic mode on, and
+    the ``warn_only``, ``workers``, ``device_specific`` and ``hashseed`` options of
+    this process's last ``seed_everything`` call), so differences come from
+    unseeded randomness, nondeterministic kernels or state carried between runs. Results may be tensors, NumPy arrays, Python scalars,
     ``nn.Module`` objects (named parameters, their ``.grad`` and buffers are
     compared) and lists/tuples/dicts of these. Floats compare by bits, with
     equal NaNs treated as equal.
@@ -339,9 +340,14 @@ def check_determinism(
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
         raise ValueError(f"runs must be an int >= 2, got {runs!r}")
     snapshots: List[Any] = []
+    record = _seed.current_record()
+    options: Dict[str, Any] = {}
+    if record is not None and record.pid == os.getpid():  # the script's own choices
+        options = {name: getattr(record, name)
+                   for name in ("warn_only", "workers", "device_specific", "hashseed")}
     with _preserved_global_state():
         for _ in range(runs):
-            _seed.seed_everything(seed)
+            _seed.seed_everything(seed, **options)
             snapshots.append(_snapshot(fn(*args, **kwargs)))
 
     mismatches: List[Tuple[str, str]] = []

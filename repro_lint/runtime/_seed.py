@@ -176,9 +176,11 @@ def seed_everything(
     sets ``PYTHONHASHSEED`` for child processes.
 
     With ``deterministic=True`` it also sets ``cudnn.benchmark=False``,
-    ``cudnn.deterministic=True``, ``torch.use_deterministic_algorithms(True,
-    warn_only=warn_only)``, ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on CUDA builds
-    when unset, and ``HCCL_DETERMINISTIC=true`` when torch_npu is present.
+    ``cudnn.deterministic=True``, ``mkldnn.deterministic=True``,
+    ``torch.use_deterministic_algorithms(True, warn_only=warn_only)`` and, where
+    unset, the variables of ``ENV_SWITCHES``: ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on
+    CUDA builds, ``FLASH_ATTENTION_DETERMINISTIC=1``, and with torch_npu
+    ``HCCL_DETERMINISTIC=true``, ``LCCL_DETERMINISTIC=1`` and ``CLOSE_MATMUL_K_SHIFT=1``.
 
     With ``workers=True`` DataLoaders built afterwards without a ``worker_init_fn`` get
     :func:`seed_worker` (rank-aware worker seeds); with ``workers=False`` (the default)
