@@ -50,6 +50,12 @@ def _torch_environment(torch: Any) -> Dict[str, str]:
     info["torch build"] = f"CUDA {cuda}" if cuda else f"ROCm {hip}" if hip else "CPU"
     cudnn = torch.backends.cudnn
     info["cuDNN"] = _safe(lambda: cudnn.version() if cudnn.is_available() else "not available")
+    if cuda:
+        workspace = os.environ.get("CUBLAS_WORKSPACE_CONFIG")
+        info["cuBLAS"] = f"CUBLAS_WORKSPACE_CONFIG={workspace}" if workspace else \
+            "CUBLAS_WORKSPACE_CONFIG unset (default workspace per handle and stream)"
+    else:
+        info["cuBLAS"] = "not used (no CUDA in this build)"
     if torch.cuda.is_available():
         count = torch.cuda.device_count()
         names = [torch.cuda.get_device_name(i) for i in range(count)]
