@@ -3,7 +3,7 @@
     repro-lint [check] [PATHS...] [options]   lint (default: the current folder)
     repro-lint rule CODE                      print a rule's page
     repro-lint rules                          table of all rules
-    repro-lint doctor                         environment, settings and verify() table
+    repro-lint doctor [--seed N]              environment and switches as they stand (exit 1 if inconsistent)
 
 Exit status: 0 no findings, 1 findings, 2 usage error, bad configuration or internal error.
 Heavy imports (LibCST) happen only when linting starts, so ``--version`` is instant.
