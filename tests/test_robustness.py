@@ -334,3 +334,47 @@ def test_fix_leaves_a_file_that_changed_after_the_fix_was_planned(tmp_path: Path
     assert (tmp_path / "a.py").read_text() == theirs  # neither overwritten nor mixed
     assert (tmp_path / "b.py").read_text() == HAZARD.replace("True", "False")
     assert out.startswith("a.py:2:1: RPL201")
+
+
+# -- patterns that would make matching take hours ------------------------------------------------
+
+
+def test_runs_of_stars_are_collapsed_as_git_reads_them():
+    from repro_lint.discovery import bounded_pattern
+
+    assert bounded_pattern("*" * 30 + "x") == ("*x", 1)
+    assert bounded_pattern("*" * 30) == ("**", 1)  # a whole segment of stars: git's **
+    assert bounded_pattern("a/***/b") == ("a/**/b", 1)
+    assert bounded_pattern("!a**b.py") == ("!a*b.py", 1)
+    assert bounded_pattern("\\*\\*\\*.py") == ("\\*\\*\\*.py", 0)  # escaped: literal stars
+    assert bounded_pattern("build/") == ("build/", 0)
+    assert bounded_pattern("**/x/*.py") == ("**/x/*.py", 2)
+
+
+def test_a_pathological_gitignore_line_is_matched_in_bounded_time(tmp_path: Path):
+    long_name = "a" * 200 + ".py"
+    write(tmp_path, {"kept.py": HAZARD, "skipx.py": HAZARD, f"deep/{long_name}": HAZARD, "other.py": HAZARD})
+    (tmp_path / ".gitignore").write_text("*" * 30 + "x.py\n" + "*a*a*a*a*a*a*b\n" + "other.py\n")
+    proc = run_cli([".", "--quiet", "--no-cache"], tmp_path, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(line.split(":")[0] for line in proc.stdout.splitlines()) == [f"deep/{long_name}", "kept.py"]
+    assert ".gitignore:2: pattern '*a*a*a*a*a*a*b' skipped: it has 7 '*' wildcards" in proc.stderr
+    # a line of stars alone is git's **: it ignores everything below
+    (tmp_path / ".gitignore").write_text("*" * 30 + "\n")
+    proc = run_cli([".", "--quiet", "--no-cache"], tmp_path, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout + proc.stderr
+
+
+def test_an_excluded_or_per_file_pattern_with_too_many_wildcards_is_skipped(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            "a" * 200 + ".py": HAZARD,
+            "pyproject.toml": "[tool.repro-lint]\nexclude = ['*a*a*a*a*a*b']\n"
+            "[tool.repro-lint.per-file-ignores]\n'*a*a*a*a*a*c' = ['RPL201']\n",
+        },
+    )
+    proc = run_cli([".", "--quiet", "--no-cache"], tmp_path, timeout=60)
+    assert proc.returncode == 1 and "RPL201" in proc.stdout
+    assert "exclude:1: pattern '*a*a*a*a*a*b' skipped" in proc.stderr
+    assert "per-file-ignores:1: pattern '*a*a*a*a*a*c' skipped" in proc.stderr
