@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence
 
 import pathspec
 
@@ -38,7 +38,7 @@ _STAR_RUNS = re.compile(r"(\\.)|\*{2,}")
 _WILDCARDS = re.compile(r"\\.|\*+")
 
 
-def bounded_pattern(pattern: str) -> "Tuple[str, int]":
+def bounded_pattern(pattern: str) -> tuple[str, int]:
     """``pattern`` with every run of ``*`` collapsed as git reads it (a whole path segment of
     two or more is ``**``; a run inside a segment is one ``*``), and its number of wildcards."""
     if pattern.startswith("#"):
@@ -55,7 +55,7 @@ def bounded_pattern(pattern: str) -> "Tuple[str, int]":
     return bounded, wildcards
 
 
-def pattern_spec(patterns: Sequence[str], origin: str) -> Optional[pathspec.PathSpec]:
+def pattern_spec(patterns: Sequence[str], origin: str) -> pathspec.PathSpec | None:
     """A gitignore-style spec of ``patterns`` (from ``origin``, for warnings), bounded in time
     (see :data:`MAX_WILDCARDS`); None when no pattern is left."""
     kept = []
