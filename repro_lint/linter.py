@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
-import pathspec
 
 from ._gc import GCPaused
 from .config import Settings
@@ -31,7 +30,7 @@ from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, read_source, too_large
 from .walk import walk
-from .discovery import display_path
+from .discovery import display_path, pattern_spec
 
 
 @dataclass
@@ -85,8 +84,9 @@ class Linter:
         #: does a selected rule ask the project context (about entry points, helpers, ...)?
         self.needs_project = any(rule_type.needs_project for rule_type in self.rule_types)
         self._per_file = [
-            (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
+            (spec, codes)
             for pattern, codes in settings.per_file_ignores.items()
+            if (spec := pattern_spec([pattern], "per-file-ignores")) is not None
         ]
 
     # -- suppression -------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, TextIO
 
 from ..diagnostics import Diagnostic
 from ..rulebook import rule_url
-from . import ReportOptions, register
+from . import ReportOptions, readable_path, register
 
 
 def to_ruff_dict(diag: Diagnostic) -> Dict[str, Any]:
@@ -16,7 +16,7 @@ def to_ruff_dict(diag: Diagnostic) -> Dict[str, Any]:
         "cell": None,
         "code": diag.code,
         "end_location": {"column": diag.end[1] + 1, "row": diag.end[0]},
-        "filename": os.path.abspath(diag.path),
+        "filename": readable_path(os.path.abspath(diag.path)),
         "fix": diag.fix.to_dict() if diag.fix else None,
         "location": {"column": diag.start[1] + 1, "row": diag.start[0]},
         "message": diag.message,

@@ -7,12 +7,12 @@ from typing import List, TextIO
 
 from ..diagnostics import Diagnostic
 from ..rules import all_rules
-from . import ReportOptions, register
+from . import ReportOptions, readable_path, register
 from .style import BOLD, CYAN, PLAIN, RED, Style
 
 
 def format_line(diag: Diagnostic, style: Style = PLAIN) -> str:
-    where = f"{style(diag.path, BOLD)}{style(':', CYAN)}{diag.start[0]}{style(':', CYAN)}{diag.start[1] + 1}{style(':', CYAN)}"
+    where = f"{style(readable_path(diag.path), BOLD)}{style(':', CYAN)}{diag.start[0]}{style(':', CYAN)}{diag.start[1] + 1}{style(':', CYAN)}"
     return f"{where} {style(diag.code, BOLD, RED)} {diag.message}"
 
 
