@@ -220,7 +220,12 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
         sys.stdout.flush()
     diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key())
     options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=1, fixed=fixed)
-    FORMATS[args.output_format](diagnostics, out, options)
+    if args.output_file is not None:
+        status = report(FORMATS[args.output_format], diagnostics, options, args.output_file)
+        if status is not None:
+            return status
+    else:
+        FORMATS[args.output_format](diagnostics, out, options)
     for error in errors:
         print(f"repro-lint: {error}", file=sys.stderr)
     if errors:
