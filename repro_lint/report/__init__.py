@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Callable, Dict, List, TextIO
+from typing import Callable, Dict, List, Mapping, Optional, TextIO
 from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
@@ -21,6 +21,8 @@ class ReportOptions:
     files_checked: int = 0
     #: True after --fix: say how many were fixed
     fixed: int = 0
+    #: --show-fixes: the fixes applied, by file (shown path -> {code: count})
+    fixes: Optional[Mapping[str, Mapping[str, int]]] = None
 
 
 def readable_path(path: str) -> str:
