@@ -84,6 +84,8 @@ SCHEMA: Dict[str, Tuple[Callable[[Any], bool], str]] = {
     "ignore": (_str_list, "a list of rule codes or prefixes"),
     "extend-select": (_str_list, "a list of rule codes or prefixes"),
     "per-file-ignores": (_per_file_ignores, "a table of glob = [codes]"),
+    "include": (_str_list, "a list of glob patterns"),
+    "extend-include": (_str_list, "a list of glob patterns"),
     "exclude": (_str_list, "a list of glob patterns"),
     "extend-exclude": (_str_list, "a list of glob patterns"),
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
@@ -105,6 +107,8 @@ SCHEMA: Dict[str, Tuple[Callable[[Any], bool], str]] = {
 #: LibCST needs about 500 bytes of memory per byte of source: a 12 MB generated file took
 #: 6.5 GB and three minutes. The largest file in torch 2.13's own source is 1.4 MB.
 DEFAULT_MAX_FILE_SIZE = TEXT_LIMIT
+#: what folders are searched for (ruff's default, without stubs): Python files and notebooks
+DEFAULT_INCLUDE = ("*.py", "*.ipynb")
 
 
 @dataclass
@@ -115,6 +119,9 @@ class Settings:
     ignore: List[str] = field(default_factory=list)
     extend_select: List[str] = field(default_factory=list)
     per_file_ignores: Dict[str, List[str]] = field(default_factory=dict)
+    #: the files a folder's search finds (a file named on the command line is always linted)
+    include: List[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
+    extend_include: List[str] = field(default_factory=list)
     exclude: List[str] = field(default_factory=list)
     extend_exclude: List[str] = field(default_factory=list)
     respect_gitignore: bool = True

@@ -2,7 +2,7 @@
 
 Built once per run, before the per-file rule pass, and shared with every worker:
 - which modules are **entry points** (an ``if __name__ == "__main__":`` block, training
-  run at module level, or a path matching the ``entry-points`` globs);
+  run at module level, a Jupyter notebook, or a path matching the ``entry-points`` globs);
 - each file's **module name** (from the package layout), to resolve project imports;
 - **module facts** for the files that matter (entry points and the project modules they reach),
   extracted with Python's ``ast`` (fast, and only for those files): the imports, the functions
@@ -53,6 +53,7 @@ from .cache import ALL_FILES_KEY
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, ModuleFacts, extract_facts, might_be_entry_point, source_root_for
+from .notebook import is_notebook
 from .source import read_text
 from .syntax import NoArgs
 
@@ -184,7 +185,7 @@ class ProjectContext:
             source = read_text(path)
         if source is not None:
             self._mentions(key, source)
-        if self.matches_entry_glob(path):
+        if self.matches_entry_glob(path) or is_notebook(path):  # a notebook is a script
             return True
         if source is None or not might_be_entry_point(source):
             return False

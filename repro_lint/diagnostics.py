@@ -8,7 +8,10 @@ code-point offsets inside the line (reporters add 1 when they print, as flake8 a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .notebook import CellIndex
 
 Position = Tuple[int, int]  # (line, column)
 
@@ -66,10 +69,23 @@ class Diagnostic:
     end: Position
     fix: Optional[Fix] = None
     noqa_row: int = field(default=0)
+    #: a notebook's cells (positions are in the notebook's text, see :mod:`repro_lint.notebook`)
+    cells: Optional["CellIndex"] = field(default=None, compare=False, repr=False)
 
     @property
     def line(self) -> int:
         return self.start[0]
+
+    @property
+    def cell(self) -> Optional[int]:
+        """The notebook cell (1-based) of the finding; None outside notebooks."""
+        return self.cells.locate(self.start[0])[0] if self.cells is not None else None
+
+    def shown(self, position: Position) -> Position:
+        """``position`` as reporters show it: in a notebook, its line counts from its cell's first."""
+        if self.cells is None:
+            return position
+        return (self.cells.locate(position[0])[1], position[1])
 
     @property
     def col(self) -> int:
@@ -87,6 +103,7 @@ class Diagnostic:
             "end": list(self.end),
             "fix": self.fix.to_dict() if self.fix else None,
             "noqa_row": self.noqa_row,
+            "cells": self.cells.to_list() if self.cells is not None else None,
         }
 
     @classmethod
@@ -99,7 +116,16 @@ class Diagnostic:
             tuple(data["end"]),  # type: ignore[arg-type]
             Fix.from_dict(data["fix"]) if data["fix"] else None,
             data["noqa_row"],
+            _cell_index(data.get("cells")),
         )
+
+
+def _cell_index(data: Any) -> "Optional[CellIndex]":
+    if not data:
+        return None
+    from .notebook import CellIndex
+
+    return CellIndex.from_list(data)
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,17 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
     """Files to lint, sorted and without duplicates. Raises DiscoveryError for a missing path."""
     root = settings.root
     excludes = _spec(list(settings.exclude) + list(settings.extend_exclude))
+    include = list(settings.include) + list(settings.extend_include)
+    includes = _spec(include)
+    by_name = all("/" not in pattern for pattern in include)  # "*.py": no need to resolve the path
     found: Dict[str, Path] = {}
+
+    def included(path: Path) -> bool:
+        """Is a file met in a folder one to lint (``include``, ``extend-include``)?"""
+        if includes is None:
+            return False
+        rel = None if by_name else _relative(real(path), root)
+        return includes.match_file(rel if rel is not None else path.name)
 
     def excluded(path: Path, is_dir: bool) -> bool:
         if excludes is None:
@@ -107,9 +117,9 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
                 kept.append(name)
             dirnames[:] = kept
             for name in sorted(filenames):
-                if not name.endswith(".py"):
-                    continue
                 file = current / name
+                if not included(file):
+                    continue
                 if file.is_symlink():
                     continue  # never follow links inside a tree (loops, files outside it)
                 if excluded(file, False) or (gitignores and gitignores.ignored(real(file), False)):

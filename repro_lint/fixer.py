@@ -42,7 +42,7 @@ from .discovery import display_path
 from .linter import FileResult, Linter
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
-from .source import Source, SourceError, decode, dominant_newline, line_offsets, read_source, write_atomic
+from .source import Source, SourceError, decode_file, dominant_newline, line_offsets, read_source, write_atomic
 
 #: passes over one file before giving up (each pass re-lints the new text)
 MAX_PASSES = 10
@@ -317,7 +317,7 @@ def fix_source(
         outcome.passes += 1
         outcome.fixed.update(d.code for d in step.applied)
         linter.project.forget(path)  # its facts (entry point, seeding) came from the old text
-        result = linter.lint_source(path, Source(text, source.encoding))
+        result = linter.lint_source(path, source.with_text(text))
     else:
         pending = [d for d in result.diagnostics if is_selected(d, unsafe)]
         if pending:
@@ -405,7 +405,7 @@ def fix_path(
         return fixed
     try:
         data = source.encode(outcome.text)
-        back = decode(data)
+        back = decode_file(data, path)
         if back.text != outcome.text or back.encoding != source.encoding:
             raise ValueError("the encoding declaration moved")
     except (UnicodeError, ValueError, SourceError) as exc:
@@ -415,7 +415,8 @@ def fix_path(
         return FileFix(shown, result, errors=fixed.errors)
     fixed.changed = True
     if diff:
-        fixed.diff = unified_diff(shown, source.text, outcome.text)
+        diff_of = getattr(source, "diff", None)  # a notebook: a diff per cell
+        fixed.diff = diff_of(shown, outcome.text) if diff_of else unified_diff(shown, source.text, outcome.text)
     if write:
         write_atomic(path, data)
         fixed.written = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
 
@@ -21,6 +21,7 @@ from .context import ProjectContext
 from .diagnostics import Diagnostic, Edit, Fix, InternalError
 from .facts import module_name_for
 from .names import ImportTable
+from .notebook import is_notebook
 from .noqa import Suppressions, parse_suppressions
 from .parse import compile_check, compiles, parse_module
 from .positions import node_positions
@@ -29,7 +30,7 @@ from .edits import NodeEdit
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
-from .source import Source, SourceError, read_source, too_large
+from .source import Source, SourceError, decode_file, read_bytes, too_large
 from .walk import walk
 from .discovery import display_path
 
@@ -123,7 +124,7 @@ class Linter:
     def needs_parse(self, text: str, path: Optional[str] = None) -> bool:
         """Can a selected rule fire on ``text``? (False: no trigger word occurs in it, or only
         entry-point rules could fire and ``path`` is not an entry point.)"""
-        if not self.prefilter:
+        if not self.prefilter or (path is not None and is_notebook(path)):
             return True
         if len(self.words) <= _SUBSTRING_SEARCH_WORDS:
             found = any(word in text for word in self.words)
@@ -133,8 +134,9 @@ class Linter:
 
     def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
         """The selected rules that can fire on ``text``: those with a trigger word in it (and,
-        given ``path``, without the entry-point rules when it is not an entry point)."""
-        if not self.prefilter:
+        given ``path``, without the entry-point rules when it is not an entry point). A notebook
+        is a script whose trigger words may be spread over its cells: every rule may fire."""
+        if not self.prefilter or (path is not None and is_notebook(path)):
             return list(self.rule_types)
         present = {word for word in self.words if word in text}
         whole: Dict[str, bool] = {}
@@ -156,14 +158,33 @@ class Linter:
         return rules
 
     def lint_path(self, path: Path, keep_source: bool = False) -> FileResult:
-        shown = display_path(path)
         try:
-            source = read_source(path)
+            data = read_bytes(path)
         except SourceError as exc:
-            return self._unreadable(shown, exc.message, exc.line, exc.col, "")
-        return self.lint_source(shown, source, keep_source=keep_source)
+            return self._unreadable(display_path(path), exc.message, exc.line, exc.col, "")
+        return self.lint_bytes(display_path(path), data, keep_source=keep_source)
+
+    def lint_bytes(self, path: str, data: bytes, keep_source: bool = False) -> FileResult:
+        """Lint ``data`` as the content of the file ``path``, whether or not it is on disk
+        (stdin, an editor's buffer): decoded as that file would be (a notebook's code cells for
+        ``.ipynb``), with the configuration, per-file-ignores and entry-point-ness of ``path``."""
+        try:
+            source = decode_file(data, path)
+        except SourceError as exc:
+            return self._unreadable(path, exc.message, exc.line, exc.col, "")
+        return self.lint_source(path, source, keep_source=keep_source)
 
     def lint_source(self, path: str, source: Source, keep_source: bool = False) -> FileResult:
+        """Lint ``source`` (in memory) as the file ``path``; see :meth:`lint_bytes`."""
+        result = self._lint_source(path, source)
+        cells = getattr(source, "index", None)  # a notebook: findings carry its cells
+        if cells is not None:
+            result.diagnostics = [replace(d, cells=cells) for d in result.diagnostics]
+        if keep_source:
+            result.source = source
+        return result
+
+    def _lint_source(self, path: str, source: Source) -> FileResult:
         text = source.text
         limit = self.settings.max_file_size
         oversized = len(text) > limit and len(source.encode(text)) > limit
@@ -174,8 +195,6 @@ class Linter:
             result = self._unreadable(path, too_large(len(source.encode(text)), limit), 1, 0, text)
         else:
             result = self._lint_parsed(path, text)
-        if keep_source:
-            result.source = source
         return result
 
     def _unreadable(self, path: str, message: str, line: int, col: int, text: str) -> FileResult:

@@ -16,7 +16,7 @@ from .context import Learnt
 from .discovery import display_path
 from .facts import module_name_for
 from .linter import FileResult, Linter
-from .source import SourceError, decode, read_bytes
+from .source import SourceError, decode_file, read_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import ProcessPoolExecutor
@@ -47,11 +47,7 @@ def _lint_file(linter: Linter, path: Path) -> Tuple[FileResult, Optional[str]]:
         data = read_bytes(path)
     except SourceError as exc:
         return linter._unreadable(shown, exc.message, exc.line, exc.col, ""), None
-    try:
-        source = decode(data)
-    except SourceError as exc:
-        return linter._unreadable(shown, exc.message, exc.line, exc.col, ""), content_digest(data)
-    return linter.lint_source(shown, source), content_digest(data)
+    return linter.lint_bytes(shown, data), content_digest(data)
 
 
 Task = List[Tuple[int, Path]]
@@ -64,7 +60,7 @@ def _run_task(task: Task) -> List[Tuple[int, FileResult, Optional[str]]]:
 
 def _needs_parse(linter: Linter, path: Path, data: bytes) -> bool:
     try:
-        text = decode(data).text
+        text = decode_file(data, path).text
     except SourceError:
         return True  # reported by the worker; cheap
     return linter.needs_parse(text, str(path))

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from .notebook import CellIndex, Notebook, NotebookError, is_notebook, read_notebook
+
 
 class SourceError(Exception):
     """The file cannot be read or decoded. ``line``/``col`` locate the problem (1-based line)."""
@@ -30,6 +32,10 @@ class Source:
 
     def encode(self, text: str) -> bytes:
         return text.encode(self.encoding)
+
+    def with_text(self, text: str) -> "Source":
+        """The same file with ``text`` (e.g. fixed): same encoding (a notebook: same cells)."""
+        return Source(text, self.encoding)
 
 
 def decode(data: bytes) -> Source:
@@ -57,6 +63,41 @@ def decode(data: bytes) -> Source:
     if encoding == "utf-8-sig" and text.startswith("\ufeff"):
         text = text[1:]
     return Source(text, encoding)
+
+
+class NotebookSource(Source):
+    """A Jupyter notebook as the engine lints it: its text is the code cells'
+    (:attr:`~repro_lint.notebook.Notebook.text`); :attr:`index` maps it to cells; :meth:`encode`
+    gives the ``.ipynb`` bytes for a fixed text (raises ``ValueError`` when it cannot)."""
+
+    def __init__(self, notebook: Notebook) -> None:
+        super().__init__(notebook.text, "utf-8")
+        self.notebook = notebook
+
+    @property
+    def index(self) -> CellIndex:
+        return self.notebook.index
+
+    def encode(self, text: str) -> bytes:
+        return self.notebook.with_text(text).dumps()
+
+    def with_text(self, text: str) -> "NotebookSource":
+        return NotebookSource(self.notebook.with_text(text))
+
+    def diff(self, path: str, text: str) -> str:
+        """The change to ``text`` as a unified diff per cell (``--- train.ipynb:cell 3``)."""
+        return self.notebook.diff(path, self.notebook.with_text(text))
+
+
+def decode_file(data: bytes, path: "str | os.PathLike[str]") -> Source:
+    """Decode ``data``, the bytes of the file ``path``: a Jupyter notebook's code cells
+    (:class:`NotebookSource`), else Python source (:func:`decode`)."""
+    if is_notebook(path):
+        try:
+            return NotebookSource(read_notebook(data))
+        except NotebookError as exc:
+            raise SourceError(exc.message, exc.line, exc.col) from None
+    return decode(data)
 
 
 def too_large(size: int, limit: int) -> str:
@@ -87,8 +128,8 @@ def read_bytes(path: "str | os.PathLike[str]", max_bytes: Optional[int] = None) 
 
 
 def read_source(path: "str | os.PathLike[str]", max_bytes: Optional[int] = None) -> Source:
-    """Read and decode ``path`` (see :func:`read_bytes`)."""
-    return decode(read_bytes(path, max_bytes))
+    """Read and decode ``path`` (see :func:`read_bytes` and :func:`decode_file`)."""
+    return decode_file(read_bytes(path, max_bytes), path)
 
 
 #: what :func:`read_text` reads at most (as the default ``max-file-size``)

@@ -74,7 +74,7 @@ def snippet(diag: Diagnostic, lines: List[str], style: Style) -> List[str]:
         last -= 1
         end_col = len(lines[last - 1])
     shown_last = min(last, first + MAX_LINES - 1)
-    gutter = len(str(shown_last))
+    gutter = len(str(diag.shown((shown_last, 0))[0]))  # in a notebook, lines count within the cell
     bar = style("|", BOLD, BLUE)
     out = [f"{' ' * gutter} {bar}"]
     for number in range(first, shown_last + 1):
@@ -84,7 +84,7 @@ def snippet(diag: Diagnostic, lines: List[str], style: Style) -> List[str]:
         begin = min(begin, len(columns) - 1)
         end = min(max(end, begin), len(columns) - 1)
         carets = max(1, columns[end] - columns[begin])
-        out.append(f"{style(str(number).rjust(gutter), BOLD, BLUE)} {bar} {text}".rstrip())
+        out.append(f"{style(str(diag.shown((number, 0))[0]).rjust(gutter), BOLD, BLUE)} {bar} {text}".rstrip())
         label = f" {diag.code}" if number == shown_last else ""
         out.append(f"{' ' * gutter} {bar} {' ' * columns[begin]}{style('^' * carets + label, BOLD, RED)}")
     if shown_last < last:

@@ -26,7 +26,7 @@ def escape_property(text: str) -> str:
 
 
 def command(diag: Diagnostic) -> str:
-    (line, col), (end_line, end_col) = diag.start, diag.end
+    (line, col), (end_line, end_col) = diag.shown(diag.start), diag.shown(diag.end)
     if (end_line, end_col) < (line, col):
         end_line, end_col = line, col
     properties = [
@@ -35,7 +35,7 @@ def command(diag: Diagnostic) -> str:
         ("col", str(col + 1)),
         ("endLine", str(end_line)),
         ("endColumn", str(end_col + 1)),
-        ("title", diag.code),
+        ("title", diag.code if diag.cell is None else f"{diag.code} (cell {diag.cell})"),
     ]
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
     return f"::{level(diag.code)} {props}::{escape_data(diag.message)}"

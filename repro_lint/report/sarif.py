@@ -76,17 +76,23 @@ def region(start: Tuple[int, int], end: Tuple[int, int]) -> Dict[str, int]:
     return {"startLine": start_line, "startColumn": start_col, "endLine": end_line, "endColumn": end_col}
 
 
-def _replacement(edit: Edit) -> Dict[str, Any]:
-    return {"deletedRegion": region(edit.start, edit.end), "insertedContent": {"text": edit.content}}
+def _replacement(diag: Diagnostic, edit: Edit) -> Dict[str, Any]:
+    return {"deletedRegion": region(diag.shown(edit.start), diag.shown(edit.end)), "insertedContent": {"text": edit.content}}
 
 
 def result(diag: Diagnostic, rule_index: Dict[str, int]) -> Dict[str, Any]:
+    """One finding. In a notebook, lines count within the cell, and the cell's number (1-based)
+    is the location's ``properties.cell``."""
     location = artifact_location(diag.path)
+    physical: Dict[str, Any] = {"artifactLocation": location, "region": region(diag.shown(diag.start), diag.shown(diag.end))}
+    where: Dict[str, Any] = {"physicalLocation": physical}
+    if diag.cell is not None:
+        where["properties"] = {"cell": diag.cell}
     found: Dict[str, Any] = {
         "ruleId": diag.code,
         "level": level(diag.code),
         "message": {"text": diag.message},
-        "locations": [{"physicalLocation": {"artifactLocation": location, "region": region(diag.start, diag.end)}}],
+        "locations": [where],
     }
     if diag.code in rule_index:
         found["ruleIndex"] = rule_index[diag.code]
@@ -95,7 +101,7 @@ def result(diag: Diagnostic, rule_index: Dict[str, int]) -> Dict[str, Any]:
             {
                 "description": {"text": diag.fix.message or f"Fix {diag.code}"},
                 "artifactChanges": [
-                    {"artifactLocation": location, "replacements": [_replacement(e) for e in diag.fix.edits]}
+                    {"artifactLocation": location, "replacements": [_replacement(diag, e) for e in diag.fix.edits]}
                 ],
             }
         ]

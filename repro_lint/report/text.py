@@ -12,7 +12,9 @@ from .style import BOLD, CYAN, PLAIN, RED, Style
 
 
 def format_line(diag: Diagnostic, style: Style = PLAIN) -> str:
-    where = f"{style(diag.path, BOLD)}{style(':', CYAN)}{diag.start[0]}{style(':', CYAN)}{diag.start[1] + 1}{style(':', CYAN)}"
+    line, col = diag.shown(diag.start)
+    cell = "" if diag.cell is None else f"cell {diag.cell}{style(':', CYAN)}"  # ruff's notebook positions
+    where = f"{style(diag.path, BOLD)}{style(':', CYAN)}{cell}{line}{style(':', CYAN)}{col + 1}{style(':', CYAN)}"
     return f"{where} {style(diag.code, BOLD, RED)} {diag.message}"
 
 

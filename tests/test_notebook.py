@@ -1,0 +1,282 @@
+"""Jupyter notebooks: cells linted as one script, positions per cell, fixes written back into
+the cells with everything else kept, IPython syntax skipped, bad notebooks reported."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write
+from repro_lint.config import Settings
+from repro_lint.context import ProjectContext
+from repro_lint.engine import Linter
+from repro_lint.notebook import BOUNDARY, CellIndex, NotebookError, from_cells, read_notebook
+from repro_lint.source import NotebookSource, decode_file
+
+
+def notebook(*cells, metadata=None, **extra) -> dict:
+    """A notebook: each cell a string (a code cell), or a dict (taken as is)."""
+    built = []
+    for n, cell in enumerate(cells):
+        if isinstance(cell, dict):
+            built.append(cell)
+        else:
+            lines = cell.splitlines(keepends=True)
+            built.append({"cell_type": "code", "execution_count": n, "id": f"id-{n}", "metadata": {}, "outputs": [], "source": lines})
+    meta = metadata if metadata is not None else {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}, "language_info": {"name": "python"}}
+    return {"cells": built, "metadata": meta, "nbformat": 4, "nbformat_minor": 5, **extra}
+
+
+def dump(nb: dict, indent=1) -> bytes:
+    return (json.dumps(nb, indent=indent, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+MARKDOWN = {"cell_type": "markdown", "id": "md", "metadata": {}, "source": ["# Training\n", "torch.backends.cudnn.benchmark = True\n"]}
+OUTPUT = {"name": "stdout", "output_type": "stream", "text": ["loss 0.1\n"]}
+#: three hazards across two code cells (cells 2 and 3; cell 1 is markdown)
+THREE_HAZARDS = notebook(
+    MARKDOWN,
+    "import torch\nfrom torch.utils.data import DataLoader\ntorch.backends.cudnn.benchmark = True",
+    {
+        "cell_type": "code", "execution_count": 7, "id": "train-cell", "metadata": {"tags": ["train"]},
+        "outputs": [OUTPUT],
+        "source": ["model = torch.nn.Linear(2, 2)\n", "loader = DataLoader(data, shuffle=True)\n", "torch.backends.cudnn.enable = True\n"],
+    },
+)
+
+
+def test_three_hazards_in_two_cells_are_reported_by_cell_and_line(tmp_path: Path):
+    write(tmp_path, {"train.ipynb": dump(THREE_HAZARDS)})
+    proc = run_cli(["train.ipynb", "--no-cache", "--select", "RPL201,RPL205,RPL302"], tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    where = [line.split(": ", 1)[0] + ":" + line.split(": ", 1)[1].split(" ")[0] for line in proc.stdout.splitlines() if line.startswith("train.ipynb:")]
+    assert where == [
+        "train.ipynb:cell 2:3:1:RPL201",
+        "train.ipynb:cell 3:2:10:RPL302",
+        "train.ipynb:cell 3:3:1:RPL205",
+    ]
+
+
+def test_fix_edits_cells_keeps_outputs_ids_metadata_and_a_second_fix_changes_nothing(tmp_path: Path):
+    nbformat = pytest.importorskip("nbformat")
+    write(tmp_path, {"train.ipynb": dump(THREE_HAZARDS)})
+    proc = run_cli(["train.ipynb", "--no-cache", "--fix", "--unsafe-fixes", "--select", "RPL201,RPL205,RPL302"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Fixed 3 errors." in proc.stdout
+    data = (tmp_path / "train.ipynb").read_bytes()
+    fixed = json.loads(data)
+    assert [c.get("id") for c in fixed["cells"]] == ["md", "id-1", "train-cell"]
+    assert fixed["cells"][0] == MARKDOWN  # not a code cell: untouched, hazard-looking text and all
+    assert fixed["cells"][2]["outputs"] == [OUTPUT] and fixed["cells"][2]["execution_count"] == 7
+    assert fixed["cells"][2]["metadata"] == {"tags": ["train"]}
+    assert fixed["metadata"] == THREE_HAZARDS["metadata"] and fixed["nbformat_minor"] == 5
+    first = "".join(fixed["cells"][1]["source"])
+    assert "torch.backends.cudnn.benchmark = False" in first and not first.endswith("\n")
+    second = "".join(fixed["cells"][2]["source"])
+    assert "from repro_lint.runtime import make_generator" in first
+    assert "generator=make_generator(" in second and "torch.backends.cudnn.enabled = True" in second
+    assert data.startswith(b'{\n "cells": [\n  {\n   "cell_type"')  # the file's own indentation (1)
+    nbformat.validate(nbformat.reads(data.decode("utf-8"), as_version=4))
+    again = run_cli(["train.ipynb", "--no-cache", "--fix", "--unsafe-fixes", "--select", "RPL201,RPL205,RPL302"], tmp_path)
+    assert again.returncode == 0 and "Fixed" not in again.stdout
+    assert (tmp_path / "train.ipynb").read_bytes() == data
+
+
+@pytest.mark.parametrize("indent", [1, 2, None])
+def test_a_notebook_with_nothing_to_fix_stays_byte_identical(tmp_path: Path, indent):
+    raw = dump(notebook("import torch\ntorch.backends.cudnn.benchmark = False\n", "x = 1  # é"), indent=indent)
+    write(tmp_path, {"clean.ipynb": raw})
+    proc = run_cli(["clean.ipynb", "--no-cache", "--fix"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "clean.ipynb").read_bytes() == raw
+
+
+def test_written_notebook_differs_from_nbformats_own_output_only_in_the_changed_cell():
+    nbformat = pytest.importorskip("nbformat")
+    node = nbformat.v4.new_notebook()
+    node.cells = [
+        nbformat.v4.new_markdown_cell("Ünïcode *notes*"),
+        nbformat.v4.new_code_cell("import torch\ntorch.backends.cudnn.benchmark = True"),
+        nbformat.v4.new_code_cell("print('ok')", outputs=[nbformat.v4.new_output("stream", text="ok\n")]),
+    ]
+    raw = nbformat.writes(node).encode("utf-8") + b"\n"
+    book = read_notebook(raw)
+    assert book.dumps() == raw  # unchanged: the bytes as read
+    new = book.with_text(book.text.replace("benchmark = True", "benchmark = False"))
+    node.cells[1].source = "import torch\ntorch.backends.cudnn.benchmark = False"
+    assert new.dumps() == nbformat.writes(node).encode("utf-8") + b"\n"
+
+
+def test_indentation_and_ascii_escaping_of_the_file_are_kept():
+    nb = notebook("x = 'é'\ntorch.backends.cudnn.benchmark = True\n")
+    raw = (json.dumps(nb, indent=2, ensure_ascii=True)).encode()
+    book = read_notebook(raw)
+    out = book.with_text(book.text.replace("True", "False")).dumps()
+    assert out == json.dumps(json.loads(out), indent=2, ensure_ascii=True).encode()
+    assert json.loads(out)["cells"][0]["source"][1] == "torch.backends.cudnn.benchmark = False\n"
+
+
+def test_ipython_syntax_is_skipped_without_error_and_kept_by_fixes(tmp_path: Path):
+    cells = [
+        "%matplotlib inline\n!pip install torch\nimport torch\nfiles = !ls\ntorch.manual_seed?\n",
+        "%%time\nthis is not python at all\n",
+        "for i in range(2):\n    !echo $i\ntorch.backends.cudnn.benchmark = True",
+    ]
+    write(tmp_path, {"magic.ipynb": dump(notebook(*cells))})
+    proc = run_cli(["magic.ipynb", "--no-cache", "--select", "RPL0,RPL201"], tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert [line.split(" RPL")[0] for line in proc.stdout.splitlines()[:-2]] == ["magic.ipynb:cell 3:3:1:"]
+    proc = run_cli(["magic.ipynb", "--no-cache", "--fix", "--select", "RPL201"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    sources = ["".join(c["source"]) for c in json.loads((tmp_path / "magic.ipynb").read_text())["cells"]]
+    assert sources == cells[:2] + [cells[2].replace("True", "False")]
+
+
+def test_a_magic_inside_a_block_keeps_the_block_parseable():
+    book = read_notebook(dump(notebook("if True:\n    %time f()\n")))
+    compile(book.text, "nb", "exec")
+    assert book.with_text(book.text).cell_sources() == ["if True:\n    %time f()\n"]
+
+
+@pytest.mark.parametrize(
+    "raw, message, line",
+    [
+        (b'{"cells": [\n  {"cell_type": "code",\n', "invalid JSON", 3),
+        (b'{"nbformat": 4}\n', "no 'cells' list", 1),
+        (b'[1, 2]\n', "top level is not a JSON object", 1),
+        (b'{"worksheets": [], "nbformat": 3}', "nbformat 3", 1),
+        (b'{"cells": [{"cell_type": "code", "source": 3}]}', "source of cell 1", 1),
+        (b'\xff\xfe{}', "not UTF-8", 1),
+    ],
+)
+def test_an_invalid_notebook_is_rpl001_and_the_run_goes_on(tmp_path: Path, raw, message, line):
+    write(tmp_path, {"bad.ipynb": raw, "train.py": "import torch\ntorch.backends.cudnn.benchmark = True\n"})
+    proc = run_cli([".", "--no-cache"], tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    bad = [ln for ln in proc.stdout.splitlines() if ln.startswith("bad.ipynb:")]
+    assert len(bad) == 1 and f"bad.ipynb:{line}:" in bad[0] and " RPL001 not a valid Jupyter notebook: " in bad[0]
+    assert message in bad[0]
+    assert any(ln.startswith("train.py:2:1: RPL201") for ln in proc.stdout.splitlines())
+
+
+def test_a_notebook_is_an_entry_point_and_a_module_with_the_same_code_is_not(tmp_path: Path):
+    code = "import torch\nmodel = torch.nn.Linear(2, 2)\nx = torch.rand(3)\n"
+    write(tmp_path, {"explore.ipynb": dump(notebook(code)), "lib.py": code})
+    proc = run_cli([".", "--no-cache", "--select", "RPL101"], tmp_path)
+    found = [ln.split(" RPL")[0] for ln in proc.stdout.splitlines() if " RPL101 " in ln]
+    assert found == ["explore.ipynb:cell 1:2:9:"], proc.stdout
+
+
+def test_markdown_and_other_languages_are_not_linted(tmp_path: Path):
+    hazard = "torch.backends.cudnn.benchmark = True\n"
+    r_kernel = {"kernelspec": {"language": "R", "name": "ir"}, "language_info": {"name": "R"}}
+    write(tmp_path, {
+        "notes.ipynb": dump(notebook({"cell_type": "markdown", "metadata": {}, "source": hazard}, {"cell_type": "raw", "metadata": {}, "source": hazard})),
+        "r.ipynb": dump(notebook(hazard, metadata=r_kernel)),
+    })
+    proc = run_cli([".", "--no-cache"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == "All checks passed!", proc.stdout
+
+
+def test_json_and_sarif_carry_the_cell(tmp_path: Path):
+    write(tmp_path, {"train.ipynb": dump(THREE_HAZARDS)})
+    proc = run_cli(["train.ipynb", "--no-cache", "--select", "RPL201", "--output-format", "json"], tmp_path)
+    [finding] = json.loads(proc.stdout)
+    assert finding["cell"] == 2 and finding["location"] == {"row": 3, "column": 1}
+    assert finding["noqa_row"] == 3 and finding["fix"]["edits"][0]["location"]["row"] == 3
+    proc = run_cli(["train.ipynb", "--no-cache", "--select", "RPL201", "--output-format", "sarif"], tmp_path)
+    [result] = json.loads(proc.stdout)["runs"][0]["results"]
+    [location] = result["locations"]
+    assert location["properties"] == {"cell": 2} and location["physicalLocation"]["region"]["startLine"] == 3
+    plain = run_cli(["train.ipynb", "--no-cache", "--select", "RPL201", "--output-format", "json"], tmp_path)
+    assert json.loads(plain.stdout)[0]["cell"] == 2
+    write(tmp_path, {"train.py": "import torch\ntorch.backends.cudnn.benchmark = True\n"})
+    proc = run_cli(["train.py", "--no-cache", "--output-format", "json"], tmp_path)
+    assert json.loads(proc.stdout)[0]["cell"] is None
+
+
+def test_cells_survive_the_cache(tmp_path: Path):
+    write(tmp_path, {"train.ipynb": dump(THREE_HAZARDS)})
+    first = run_cli(["train.ipynb", "--select", "RPL201"], tmp_path)
+    second = run_cli(["train.ipynb", "--select", "RPL201"], tmp_path)
+    assert (tmp_path / ".repro_lint_cache").is_dir()
+    assert first.stdout == second.stdout and "train.ipynb:cell 2:3:1: RPL201" in second.stdout
+
+
+def test_diff_shows_each_changed_cell_and_writes_nothing(tmp_path: Path):
+    raw = dump(THREE_HAZARDS)
+    write(tmp_path, {"train.ipynb": raw})
+    proc = run_cli(["train.ipynb", "--diff", "--select", "RPL201"], tmp_path)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[:2] == ["--- train.ipynb:cell 2", "+++ train.ipynb:cell 2"]
+    assert "-torch.backends.cudnn.benchmark = True" in proc.stdout and "cell 3" not in proc.stdout
+    assert (tmp_path / "train.ipynb").read_bytes() == raw
+
+
+def test_folders_are_searched_for_notebooks_unless_include_says_otherwise(tmp_path: Path):
+    hazard = "import torch\ntorch.backends.cudnn.benchmark = True\n"
+    write(tmp_path, {"a/nb.ipynb": dump(notebook(hazard)), "b.py": hazard})
+
+    def found() -> list:
+        proc = run_cli([".", "--no-cache"], tmp_path)
+        return sorted({ln.split(":")[0] for ln in proc.stdout.splitlines() if " RPL" in ln})
+
+    assert found() == ["a/nb.ipynb", "b.py"]
+    write(tmp_path, {"pyproject.toml": '[tool.repro-lint]\ninclude = ["*.py"]\n'})
+    assert found() == ["b.py"]
+    write(tmp_path, {"pyproject.toml": '[tool.repro-lint]\ninclude = ["*.py"]\nextend-include = ["a/*.ipynb"]\n'})
+    assert found() == ["a/nb.ipynb", "b.py"]
+    proc = run_cli(["a/nb.ipynb", "--no-cache"], tmp_path)  # named explicitly: always linted
+    assert proc.returncode == 1
+
+
+def test_noqa_works_in_a_cell(tmp_path: Path):
+    write(tmp_path, {"nb.ipynb": dump(notebook("import torch\ntorch.backends.cudnn.benchmark = True  # noqa: RPL201\n"))})
+    proc = run_cli(["nb.ipynb", "--no-cache"], tmp_path)
+    assert proc.returncode == 0, proc.stdout
+
+
+# -- the module's API ---------------------------------------------------------------------------
+
+
+def test_cell_index_maps_text_lines_to_cells_and_back():
+    book = from_cells(["a = 1\nb = 2", "", "c = 3\n"], numbers=[2, 4, 5])
+    assert book.text == f"a = 1\nb = 2\n{BOUNDARY}\n{BOUNDARY}\nc = 3\n{BOUNDARY}\n"
+    assert book.index == CellIndex((1, 4, 5), (2, 4, 5))
+    assert [book.index.locate(line) for line in (1, 2, 5)] == [(2, 1), (2, 2), (5, 1)]
+    assert book.index.to_text_line(5, 1) == 5 and book.index.to_text_line(2, 2) == 2
+    assert CellIndex.from_list(book.index.to_list()) == book.index
+
+
+def test_insertions_at_a_cell_boundary_go_to_the_cell_they_follow_or_precede():
+    book = from_cells(["import torch", "model = 1\n"])
+    lines = book.text.splitlines(keepends=True)
+    after_first = lines[:1] + ["seed = 0\n"] + lines[1:]
+    assert book.with_text("".join(after_first)).cell_sources() == ["import torch\nseed = 0", "model = 1\n"]
+    before_second = lines[:2] + ["seed = 0\n"] + lines[2:]
+    assert book.with_text("".join(before_second)).cell_sources() == ["import torch", "seed = 0\nmodel = 1\n"]
+
+
+def test_text_without_its_cell_boundaries_is_refused():
+    book = from_cells(["a = 1\n", "b = 2\n"])
+    with pytest.raises(NotebookError):
+        book.with_text(book.text.replace(BOUNDARY + "\n", "", 1))
+
+
+def test_a_cell_that_contains_the_boundary_line_gets_another_boundary():
+    book = from_cells([f"x = 1\n{BOUNDARY}\n", "y = 2\n"])
+    assert book.boundary != BOUNDARY
+    assert book.with_text(book.text.replace("y = 2", "y = 3")).cell_sources() == [f"x = 1\n{BOUNDARY}\n", "y = 3\n"]
+
+
+def test_the_engine_lints_a_notebook_given_in_memory(tmp_path: Path):
+    settings = Settings(root=tmp_path, select=["RPL201"])
+    linter = Linter(settings, ProjectContext(settings))
+    raw = dump(notebook("import torch", "torch.backends.cudnn.benchmark = True\n"))
+    result = linter.lint_bytes(str(tmp_path / "not_on_disk.ipynb"), raw)
+    [diag] = result.diagnostics
+    assert (diag.cell, diag.shown(diag.start)) == (2, (1, 0))
+    source = decode_file(raw, "x.ipynb")
+    assert isinstance(source, NotebookSource) and source.text == read_notebook(raw).text
