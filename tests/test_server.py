@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from pathlib import Path
@@ -277,7 +278,7 @@ async def test_saving_reads_the_other_files_of_the_project_again(client: Languag
 def test_positions_at_the_end_of_the_text_and_the_fix_all_edit():
     from pygls.workspace.position_codec import PositionCodec
 
-    from repro_lint.server import Text
+    from repro_lint.server.documents import Text
 
     text = Text("a\r\nb\n", PositionCodec())
     assert text.lines == ["a", "b", ""]
@@ -287,3 +288,107 @@ def test_positions_at_the_end_of_the_text_and_the_fix_all_edit():
     assert (edit.range.start.line, edit.range.start.character, edit.range.end.line, edit.range.end.character) == (1, 1, 1, 1)
     assert edit.new_text == "c"
     assert text.replace_with(text.text) == []
+
+
+# -- notebook documents (LSP 3.17) -----------------------------------------------------------------
+
+NOTEBOOK_CELLS = [
+    ("code", "import torch\n"),
+    ("markdown", "# Training\n"),
+    ("code", "%matplotlib inline\ntorch.backends.cudnn.benchmark = True\n"),
+    ("code", "x = torch.rand(3)\n"),
+]
+
+
+def cell_uri(path: Path, number: int) -> str:
+    return f"vscode-notebook-cell:{path.as_posix()}#cell{number}"  # as VS Code names cells
+
+
+async def open_notebook(client: LanguageClient, path: Path) -> dict:
+    cells, documents = [], []
+    for number, (kind, source) in enumerate(NOTEBOOK_CELLS, start=1):
+        uri = cell_uri(path, number)
+        code = kind == "code"
+        cells.append(lsp.NotebookCell(kind=lsp.NotebookCellKind.Code if code else lsp.NotebookCellKind.Markup, document=uri))
+        documents.append(lsp.TextDocumentItem(uri=uri, language_id="python" if code else "markdown", version=1, text=source))
+        client.diagnostics.pop(uri, None)
+    notebook = lsp.NotebookDocument(uri=path.as_uri(), notebook_type="jupyter-notebook", version=1, cells=cells)
+    client.notebook_document_did_open(lsp.DidOpenNotebookDocumentParams(notebook_document=notebook, cell_text_documents=documents))
+    code_cells = [n for n, (kind, _) in enumerate(NOTEBOOK_CELLS, start=1) if kind == "code"]
+    return {n: await diagnostics_of(client, cell_uri(path, n)) for n in code_cells}
+
+
+def write_notebook(path: Path) -> None:
+    cells = [
+        {"cell_type": kind, "metadata": {}, "source": source.splitlines(keepends=True), **({"outputs": [], "execution_count": None} if kind == "code" else {})}
+        for kind, source in NOTEBOOK_CELLS
+    ]
+    data = {"cells": cells, "metadata": {"kernelspec": {"language": "python", "name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+@in_session
+async def test_a_notebooks_findings_go_to_their_cells(client: LanguageClient, project: Path):
+    path = project / "analysis.ipynb"
+    found = await open_notebook(client, path)
+    assert found[1] == []
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in found[3]] == [("RPL201", 1, 0)]
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in found[4]] == [("RPL101", 0, 4)]
+
+    # what the CLI reports for the same cells in an .ipynb file
+    write_notebook(project / "same.ipynb")
+    from conftest import run_cli
+
+    proc = run_cli(["--no-cache", "same.ipynb"], cwd=project)
+    assert "same.ipynb:cell 3:2:1: RPL201" in proc.stdout and "same.ipynb:cell 4:1:5: RPL101" in proc.stdout
+
+    # a change to a cell relints the notebook
+    uri = cell_uri(path, 3)
+    client.diagnostics.pop(uri)
+    fixed_cell = NOTEBOOK_CELLS[2][1].replace("True", "False")
+    change = lsp.NotebookDocumentChangeEvent(
+        cells=lsp.NotebookDocumentCellChanges(
+            text_content=[
+                lsp.NotebookDocumentCellContentChanges(
+                    document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                    changes=[lsp.TextDocumentContentChangeWholeDocument(text=fixed_cell)],
+                )
+            ]
+        )
+    )
+    client.notebook_document_did_change(
+        lsp.DidChangeNotebookDocumentParams(notebook_document=lsp.VersionedNotebookDocumentIdentifier(uri=path.as_uri(), version=2), change=change)
+    )
+    assert await diagnostics_of(client, uri) == []
+
+
+@in_session
+async def test_notebook_fixes_edit_the_cells_as_fix_edits_the_ipynb(client: LanguageClient, project: Path):
+    path = project / "fixme.ipynb"
+    found = await open_notebook(client, path)
+    cell3, cell4 = cell_uri(path, 3), cell_uri(path, 4)
+
+    # a quick fix: the cell of the finding only
+    [action] = await code_actions(client, cell3, found[3][0].range, found[3], only=[lsp.CodeActionKind.QuickFix])
+    assert action.is_preferred and "RPL201" in action.title
+    assert apply(NOTEBOOK_CELLS[2][1], edits_of(action, cell3)) == NOTEBOOK_CELLS[2][1].replace("True", "False")
+
+    # fix all, asked from any cell: every cell --fix changes, as --fix changes them in the file
+    [fix_all] = await code_actions(client, cell4, WHOLE, found[4], only=[lsp.CodeActionKind.SourceFixAll])
+    assert fix_all.edit is not None and fix_all.edit.document_changes
+    edited = {change.text_document.uri: list(change.edits) for change in fix_all.edit.document_changes}
+    sources = {n: apply(source, edited.get(cell_uri(path, n), [])) for n, (_, source) in enumerate(NOTEBOOK_CELLS, start=1)}
+
+    write_notebook(project / "fixed.ipynb")
+    from conftest import run_cli
+
+    proc = run_cli(["--fix", "--no-cache", "fixed.ipynb"], cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    on_disk = json.loads((project / "fixed.ipynb").read_text(encoding="utf-8"))["cells"]
+    assert sources == {n: "".join(cell["source"]) for n, cell in enumerate(on_disk, start=1)}
+    assert sources[2] == NOTEBOOK_CELLS[1][1] and "seed" in sources[1] and "benchmark = False" in sources[3]
+
+    # hover on a cell's finding
+    params = lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=cell3), position=lsp.Position(line=1, character=3))
+    hover = await asyncio.wait_for(client.text_document_hover_async(params), TIMEOUT)
+    assert hover is not None and "cudnn-benchmark-enabled" in hover.contents.value
