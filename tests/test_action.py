@@ -185,3 +185,29 @@ def test_the_install_step_installs_a_repro_lint_that_the_run_step_runs(tmp_path:
     done = runner.run()
     assert done.exit_code == "1", done.lint.stdout + done.lint.stderr
     assert "::warning file=train.py,line=3,col=1," in done.lint.stdout
+
+
+def readme_workflows() -> list:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(# \.github/workflows/.*?)```", readme, re.DOTALL)
+    assert blocks, "the README shows no workflow"
+    return [yaml.safe_load(block) for block in blocks]
+
+
+def test_the_readme_workflows_use_the_action_with_inputs_it_has():
+    from repro_lint import __version__
+
+    used = [step for workflow in readme_workflows() for job in workflow["jobs"].values() for step in job["steps"] if "repro-lint" in step.get("uses", "")]
+    assert len(used) >= 2
+    for step in used:
+        assert step["uses"] == f"repro-lint/repro-lint@v{__version__}"
+        assert set(step.get("with", {})) <= set(ACTION["inputs"])
+        for name, value in step.get("with", {}).items():
+            inputs_with(**{name.replace("-", "_"): str(value)})
+
+
+def test_the_readme_table_of_inputs_is_action_yml():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### GitHub Actions", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| `([a-z-]+)` \| `?([^`|]*)`? \| .* \|$", section, re.MULTILINE)
+    assert {name: default for name, default in rows} == {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}

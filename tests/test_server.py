@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import List, Sequence
@@ -392,3 +393,26 @@ async def test_notebook_fixes_edit_the_cells_as_fix_edits_the_ipynb(client: Lang
     params = lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=cell3), position=lsp.Position(line=1, character=3))
     hover = await asyncio.wait_for(client.text_document_hover_async(params), TIMEOUT)
     assert hover is not None and "cudnn-benchmark-enabled" in hover.contents.value
+
+
+def test_the_readme_editor_setups_start_this_server():
+    from repro_lint.config import tomllib  # tomli before Python 3.11
+
+    from repro_lint.cli import SUBCOMMANDS
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Editors: the language server", 1)[1].split("\n### ", 1)[0]
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts["repro-lint"] == "repro_lint.cli:entry" and "server" in SUBCOMMANDS
+
+    [vscode] = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, re.DOTALL)]
+    assert [vscode["glspc.server.command"], *vscode["glspc.server.commandArguments"]] == ["repro-lint", "server"]
+    assert vscode["glspc.server.languageId"] == ["python"]
+
+    [helix] = [tomllib.loads(b) for b in re.findall(r"```toml\n(.*?)```", section, re.DOTALL)]
+    server = helix["language-server"]["repro-lint"]
+    assert [server["command"], *server["args"]] == ["repro-lint", "server"]
+    assert "repro-lint" in helix["language"][0]["language-servers"]
+
+    [neovim] = re.findall(r"```lua\n(.*?)```", section, re.DOTALL)
+    assert 'cmd = { "repro-lint", "server" }' in neovim and "vim.lsp.start(" in neovim
