@@ -362,6 +362,11 @@ async def test_a_notebooks_findings_go_to_their_cells(client: LanguageClient, pr
     )
     assert await diagnostics_of(client, uri) == []
 
+    # saving the notebook relints it
+    client.diagnostics.pop(cell_uri(path, 4))
+    client.notebook_document_did_save(lsp.DidSaveNotebookDocumentParams(notebook_document=lsp.NotebookDocumentIdentifier(uri=path.as_uri())))
+    assert [d.code for d in await diagnostics_of(client, cell_uri(path, 4))] == ["RPL101"]
+
 
 @in_session
 async def test_notebook_fixes_edit_the_cells_as_fix_edits_the_ipynb(client: LanguageClient, project: Path):

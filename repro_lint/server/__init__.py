@@ -112,11 +112,17 @@ class ReproServer(LanguageServer):
         for error in linted.result.errors if linted.result is not None else ():
             self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=f"repro-lint: {error}"))
 
-    def relint_all(self) -> None:
-        for uri in list(self.linted):
-            self.lint(uri)
-        for uri in list(self.notebooks):
-            self.lint_notebook(uri)
+    def saved(self, uri: str, notebook: bool = False) -> None:
+        """A document was saved. The project context read other files from disk (a seeding
+        helper, an entry point), which may have changed outside the editor since: read them
+        again, and relint every open document."""
+        self.projects.files_changed()
+        if uri not in (self.notebooks if notebook else self.linted):
+            (self.lint_notebook if notebook else self.lint)(uri)
+        for text_uri in list(self.linted):
+            self.lint(text_uri)
+        for notebook_uri in list(self.notebooks):
+            self.lint_notebook(notebook_uri)
 
     def current(self, uri: str) -> "Tuple[Optional[Linted], Optional[NotebookLinted]]":
         """What linting a text document's (or a notebook cell's notebook's) current version gave,
@@ -247,12 +253,7 @@ def make_server() -> ReproServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
-        # the project context read other files from disk (a seeding helper, an entry point),
-        # which may have changed outside the editor since: read them again, relint every document
-        server.projects.files_changed()
-        if params.text_document.uri not in server.linted:
-            server.lint(params.text_document.uri)
-        server.relint_all()
+        server.saved(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
@@ -268,8 +269,7 @@ def make_server() -> ReproServer:
 
     @server.feature(lsp.NOTEBOOK_DOCUMENT_DID_SAVE)
     def notebook_did_save(params: lsp.DidSaveNotebookDocumentParams) -> None:
-        server.projects.files_changed()
-        server.relint_all()
+        server.saved(params.notebook_document.uri, notebook=True)
 
     @server.feature(lsp.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def notebook_did_close(params: lsp.DidCloseNotebookDocumentParams) -> None:
