@@ -152,6 +152,23 @@ async def test_configuration_is_read_as_the_cli_reads_it(client: LanguageClient,
 
 
 @in_session
+async def test_a_changed_configuration_applies_to_the_next_lint(client: LanguageClient, project: Path):
+    folder = project / "configured"
+    write(folder, {"pyproject.toml": "[tool.repro-lint]\n"})
+    path = folder / "train.py"
+    assert [d.code for d in await open_document(client, path, HAZARD)] == ["RPL201"]
+    (folder / "pyproject.toml").write_text('[tool.repro-lint]\nignore = ["RPL201"]\n', encoding="utf-8")
+    client.diagnostics.pop(path.as_uri())
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=HAZARD + "\n")],
+        )
+    )
+    assert await diagnostics_of(client, path.as_uri()) == []
+
+
+@in_session
 async def test_a_configuration_error_is_shown_on_the_document(client: LanguageClient, project: Path):
     broken = project / "broken"
     write(broken, {"pyproject.toml": "[tool.repro-lint]\nselect = ['RPL999']\n"})
@@ -421,3 +438,18 @@ def test_the_readme_editor_setups_start_this_server():
 
     [neovim] = re.findall(r"```lua\n(.*?)```", section, re.DOTALL)
     assert 'cmd = { "repro-lint", "server" }' in neovim and "vim.lsp.start(" in neovim
+
+
+def test_a_failure_inside_the_linter_is_reported_and_the_server_goes_on(tmp_path: Path, monkeypatch):
+    from pygls.workspace.position_codec import PositionCodec
+
+    from repro_lint.linter import Linter
+    from repro_lint.server.documents import Projects, Text, lint_text, lsp_diagnostics
+
+    def fails(self, path, source, keep_source=False):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Linter, "lint_source", fails)
+    linted = lint_text(Projects(), (tmp_path / "train.py").as_uri(), 1, Text(HAZARD, PositionCodec()), str(tmp_path))
+    assert linted.result is not None and [e.message for e in linted.result.errors] == ["RuntimeError: a bug"]
+    assert lsp_diagnostics(linted) == []

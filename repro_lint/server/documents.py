@@ -20,7 +20,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from ..config import ConfigError, Settings, load_settings
 from ..context import ProjectContext
-from ..diagnostics import SAFE, Diagnostic
+from ..diagnostics import SAFE, Diagnostic, InternalError
 from ..discovery import DiscoveryError, discover
 from ..fixer import Plan, TextEdit, fix_source, is_selected, plan
 from ..linter import FileResult, Linter
@@ -162,7 +162,11 @@ def lint_text(projects: Projects, uri: str, version: Optional[int], text: Text, 
         linted.error = str(exc)
         return linted
     linted.linter.project.forget(path)  # what it learnt of this file came from another text
-    linted.result = linted.linter.lint_source(str(path), linted.source)
+    try:
+        linted.result = linted.linter.lint_source(str(path), linted.source)
+    except Exception as exc:  # a bug of ours: reported to the editor's log, never a dead server
+        log.exception("linting %s failed", path)
+        linted.result = FileResult(str(path), errors=[InternalError(str(path), f"{type(exc).__name__}: {exc}")])
     return linted
 
 
