@@ -186,17 +186,18 @@ async def test_quick_fixes_apply_the_fixes_of_fix_safe_ones_preferred(client: La
 
     benchmark = found[0]
     actions = await code_actions(client, uri, benchmark.range, [benchmark], only=[lsp.CodeActionKind.QuickFix])
-    assert len(actions) == 1
-    safe = actions[0]
+    safe, noqa = actions
     assert safe.kind == lsp.CodeActionKind.QuickFix and safe.is_preferred
     assert "RPL201" in safe.title and "unsafe" not in safe.title
     assert [d.code for d in safe.diagnostics or []] == ["RPL201"]
     assert apply(TWO_FIXES, edits_of(safe, uri)) == TWO_FIXES.replace("benchmark = True", "benchmark = False")
+    # and, for any finding, a noqa comment as --add-noqa writes it
+    assert noqa.title == "Disable RPL201 for this line (# noqa)" and not noqa.is_preferred
+    assert apply(TWO_FIXES, edits_of(noqa, uri)) == TWO_FIXES.replace("benchmark = True\n", "benchmark = True  # noqa: RPL201\n")
 
     enabled = found[1]
     actions = await code_actions(client, uri, enabled.range, [enabled], only=[lsp.CodeActionKind.QuickFix])
-    assert len(actions) == 1
-    unsafe = actions[0]
+    unsafe, _ = actions
     assert "unsafe" in unsafe.title and "RPL205" in unsafe.title and not unsafe.is_preferred
     assert apply(TWO_FIXES, edits_of(unsafe, uri)) == TWO_FIXES.replace("determinstic", "deterministic")
 
@@ -392,9 +393,10 @@ async def test_notebook_fixes_edit_the_cells_as_fix_edits_the_ipynb(client: Lang
     cell3, cell4 = cell_uri(path, 3), cell_uri(path, 4)
 
     # a quick fix: the cell of the finding only
-    [action] = await code_actions(client, cell3, found[3][0].range, found[3], only=[lsp.CodeActionKind.QuickFix])
+    action, noqa = await code_actions(client, cell3, found[3][0].range, found[3], only=[lsp.CodeActionKind.QuickFix])
     assert action.is_preferred and "RPL201" in action.title
     assert apply(NOTEBOOK_CELLS[2][1], edits_of(action, cell3)) == NOTEBOOK_CELLS[2][1].replace("True", "False")
+    assert apply(NOTEBOOK_CELLS[2][1], edits_of(noqa, cell3)) == NOTEBOOK_CELLS[2][1].replace("True\n", "True  # noqa: RPL201\n")
 
     # fix all, asked from any cell: every cell --fix changes, as --fix changes them in the file
     [fix_all] = await code_actions(client, cell4, WHOLE, found[4], only=[lsp.CodeActionKind.SourceFixAll])

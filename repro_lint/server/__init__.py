@@ -10,7 +10,8 @@ and the CLI imports it only for the ``server`` command. There is no second imple
   apply), and a project context over the files the CLI would lint from the project root;
 - **quick fixes**: one code action per finding with a fix, its edits planned by
   :func:`repro_lint.fixer.plan`, as ``--fix`` plans them; safe fixes are preferred, unsafe ones
-  say so in their title;
+  say so in their title; and for every finding, ``# noqa: CODE`` on its line, as
+  ``--add-noqa`` writes it (:func:`repro_lint.baseline.add_noqa_to_text`);
 - **fix all** (``source.fixAll.repro-lint``): :func:`repro_lint.fixer.fix_source`, every safe
   fix, pass after pass, as ``--fix`` applies them, as one edit;
 - **hover** over a finding: the rule's code and name, and the first paragraph of its page;
@@ -37,7 +38,7 @@ from .. import __version__
 from ..diagnostics import SAFE
 from ..fixer import apply_text_edits, is_selected
 from .documents import (
-    FIX_ALL, NAME, Linted, Projects, Text, fix_all, fix_title, hover_text, lint_text, lsp_diagnostics, quick_fixes, to_lsp, wants,
+    FIX_ALL, NAME, Linted, Projects, Text, fix_all, findings_in, fix_title, hover_text, lint_text, lsp_diagnostics, quick_fix, to_lsp, wants, with_noqa,
 )
 from .notebooks import CellEdit, NotebookLinted, lint_notebook
 
@@ -196,26 +197,26 @@ class ReproServer(LanguageServer):
         actions = []
         if wants(only, lsp.CodeActionKind.QuickFix.value):
             given = {(d.range.start.line, d.range.start.character, str(d.code)): d for d in params.context.diagnostics}
-            for diag, step in quick_fixes(linted, wanted):
+            for diag in findings_in(linted, wanted):
                 if notebook is not None:
-                    edits = edits_for(apply_text_edits(linted.text.text, step.edits))
                     place, local = notebook.local(diag)
                     shown = to_lsp(local, place.text)
                 else:
-                    edits = [(uri, linted.version, linted.text.edits(step.edits))]
                     shown = to_lsp(diag, linted.text)
-                if not edits:
-                    continue
-                key = (shown.range.start.line, shown.range.start.character, diag.code)
-                actions.append(
-                    lsp.CodeAction(
-                        title=fix_title(diag),
-                        kind=lsp.CodeActionKind.QuickFix,
-                        diagnostics=[given.get(key) or shown],
-                        is_preferred=diag.fix is not None and diag.fix.applicability == SAFE,
-                        edit=self.workspace_edit(edits),
-                    )
-                )
+                shown = given.get((shown.range.start.line, shown.range.start.character, diag.code)) or shown
+                step = quick_fix(linted, diag)
+                if step is not None:
+                    if notebook is not None:
+                        edits = edits_for(apply_text_edits(linted.text.text, step.edits))
+                    else:
+                        edits = [(uri, linted.version, linted.text.edits(step.edits))]
+                    if edits:
+                        preferred = diag.fix is not None and diag.fix.applicability == SAFE
+                        actions.append(lsp.CodeAction(title=fix_title(diag), kind=lsp.CodeActionKind.QuickFix, diagnostics=[shown], is_preferred=preferred, edit=self.workspace_edit(edits)))
+                suppressed = with_noqa(linted, diag)
+                if suppressed is not None:
+                    title = f"Disable {diag.code} for this line (# noqa)"
+                    actions.append(lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[shown], edit=self.workspace_edit(edits_for(suppressed))))
         if wants(only, FIX_ALL) and any(is_selected(d, unsafe=False) for d in linted.diagnostics):
             fixed = fix_all(linted)
             edits = edits_for(fixed) if fixed is not None else []

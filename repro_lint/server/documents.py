@@ -18,6 +18,7 @@ from lsprotocol import types as lsp
 from pygls.uris import to_fs_path, uri_scheme
 from pygls.workspace.position_codec import PositionCodec
 
+from ..baseline import add_noqa_to_text
 from ..config import ConfigError, Settings, load_settings
 from ..context import ProjectContext
 from ..diagnostics import SAFE, Diagnostic, InternalError
@@ -204,17 +205,24 @@ def fix_title(diag: Diagnostic) -> str:
     return f"{diag.fix.message} ({diag.code}, unsafe fix: may change behaviour, review it)"
 
 
-def quick_fixes(linted: Linted, wanted: lsp.Range) -> List[Tuple[Diagnostic, Plan]]:
-    """Each finding in ``wanted`` (a range of :attr:`Linted.text`) with a fix, and the fix's
-    edits planned as ``--fix`` plans them."""
-    found = []
-    for diag in sorted(linted.diagnostics, key=lambda d: d.sort_key()):
-        if not is_selected(diag, unsafe=True) or not overlaps(linted.text.range(diag), wanted):
-            continue
-        step = plan(linted.text.text, [diag])
-        if step.applied:
-            found.append((diag, step))
-    return found
+def findings_in(linted: Linted, wanted: lsp.Range) -> List[Diagnostic]:
+    """The findings whose range meets ``wanted`` (a range of :attr:`Linted.text`)."""
+    return [d for d in sorted(linted.diagnostics, key=lambda d: d.sort_key()) if overlaps(linted.text.range(d), wanted)]
+
+
+def quick_fix(linted: Linted, diag: Diagnostic) -> Optional[Plan]:
+    """The finding's fix, its edits planned as ``--fix`` plans them (None: it has none)."""
+    if not is_selected(diag, unsafe=True):
+        return None
+    step = plan(linted.text.text, [diag])
+    return step if step.applied else None
+
+
+def with_noqa(linted: Linted, diag: Diagnostic) -> Optional[str]:
+    """The text with ``# noqa: CODE`` for the finding, as ``--add-noqa`` writes it (None when
+    its line cannot take a comment, or the rule is never baselined)."""
+    new, added, _ = add_noqa_to_text(linted.text.text, [diag])
+    return new if added else None
 
 
 def fix_all(linted: Linted) -> Optional[str]:
