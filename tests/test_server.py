@@ -114,6 +114,14 @@ async def code_actions(client: LanguageClient, uri: str, rng: lsp.Range, diagnos
 WHOLE = lsp.Range(lsp.Position(0, 0), lsp.Position(100, 0))
 
 
+async def resolved(client: LanguageClient, action: lsp.CodeAction) -> lsp.CodeAction:
+    """The action with its edit: VS Code asks for the fix-all edit only when it is chosen."""
+    if action.edit is not None:
+        return action
+    assert action.data is not None
+    return await asyncio.wait_for(client.code_action_resolve_async(action), TIMEOUT)
+
+
 @in_session
 async def test_diagnostics_come_from_the_editor_text_on_open_and_on_change(client: LanguageClient, project: Path):
     path = project / "train.py"
@@ -212,7 +220,8 @@ async def test_fix_all_applies_every_safe_fix_as_fix_does(client: LanguageClient
     found = await open_document(client, path, TWO_FIXES)
     actions = await code_actions(client, uri, WHOLE, found, only=[lsp.CodeActionKind.SourceFixAll])
     assert [a.kind for a in actions] == ["source.fixAll.repro-lint"]
-    fixed = apply(TWO_FIXES, edits_of(actions[0], uri))
+    assert actions[0].edit is None  # computed when chosen (the client resolves code actions)
+    fixed = apply(TWO_FIXES, edits_of(await resolved(client, actions[0]), uri))
 
     # what --fix writes for the same text (unsafe fixes are not applied)
     (project / "cli.py").write_text(TWO_FIXES, encoding="utf-8")
@@ -400,6 +409,7 @@ async def test_notebook_fixes_edit_the_cells_as_fix_edits_the_ipynb(client: Lang
 
     # fix all, asked from any cell: every cell --fix changes, as --fix changes them in the file
     [fix_all] = await code_actions(client, cell4, WHOLE, found[4], only=[lsp.CodeActionKind.SourceFixAll])
+    fix_all = await resolved(client, fix_all)
     assert fix_all.edit is not None and fix_all.edit.document_changes
     edited = {change.text_document.uri: list(change.edits) for change in fix_all.edit.document_changes}
     sources = {n: apply(source, edited.get(cell_uri(path, n), [])) for n, (_, source) in enumerate(NOTEBOOK_CELLS, start=1)}
@@ -455,3 +465,26 @@ def test_a_failure_inside_the_linter_is_reported_and_the_server_goes_on(tmp_path
     linted = lint_text(Projects(), (tmp_path / "train.py").as_uri(), 1, Text(HAZARD, PositionCodec()), str(tmp_path))
     assert linted.result is not None and [e.message for e in linted.result.errors] == ["RuntimeError: a bug"]
     assert lsp_diagnostics(linted) == []
+
+
+#: a client that neither resolves code actions nor takes versioned document changes
+PLAIN_CAPABILITIES = client_capabilities("neovim")
+PLAIN_CAPABILITIES.text_document.code_action.resolve_support = None
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def plain_client(lsp_client: LanguageClient, project: Path):
+    params = lsp.InitializeParams(capabilities=PLAIN_CAPABILITIES, root_uri=project.as_uri())
+    await asyncio.wait_for(lsp_client.initialize_session(params), TIMEOUT)
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
+
+
+@pytest.mark.asyncio
+async def test_a_client_without_resolve_gets_the_fix_all_edit_at_once(plain_client: LanguageClient, project: Path):
+    path = project / "plain.py"
+    uri = path.as_uri()
+    found = await open_document(plain_client, path, TWO_FIXES)
+    [action] = await code_actions(plain_client, uri, WHOLE, found, only=[lsp.CodeActionKind.SourceFixAll])
+    assert action.edit is not None and action.edit.document_changes is None and action.edit.changes is not None
+    assert apply(TWO_FIXES, edits_of(action, uri)) == TWO_FIXES.replace("benchmark = True", "benchmark = False")

@@ -13,7 +13,8 @@ and the CLI imports it only for the ``server`` command. There is no second imple
   say so in their title; and for every finding, ``# noqa: CODE`` on its line, as
   ``--add-noqa`` writes it (:func:`repro_lint.baseline.add_noqa_to_text`);
 - **fix all** (``source.fixAll.repro-lint``): :func:`repro_lint.fixer.fix_source`, every safe
-  fix, pass after pass, as ``--fix`` applies them, as one edit;
+  fix, pass after pass, as ``--fix`` applies them, as one edit, computed only when the action is
+  chosen (``codeAction/resolve``) for clients that support it;
 - **hover** over a finding: the rule's code and name, and the first paragraph of its page;
 - **notebooks** (LSP 3.17 notebook documents): the code cells are linted together, as the CLI
   lints an ``.ipynb`` file, and each finding is published on its cell
@@ -42,6 +43,7 @@ from .documents import (
 )
 from .notebooks import CellEdit, NotebookLinted, lint_notebook
 
+FIX_ALL_TITLE = "repro-lint: fix all safely fixable findings"
 #: seconds without a change before an edited document is linted again
 DEBOUNCE_SECONDS = 0.25
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -218,11 +220,34 @@ class ReproServer(LanguageServer):
                     title = f"Disable {diag.code} for this line (# noqa)"
                     actions.append(lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[shown], edit=self.workspace_edit(edits_for(suppressed))))
         if wants(only, FIX_ALL) and any(is_selected(d, unsafe=False) for d in linted.diagnostics):
-            fixed = fix_all(linted)
-            edits = edits_for(fixed) if fixed is not None else []
-            if edits:
-                actions.append(lsp.CodeAction(title="repro-lint: fix all safely fixable findings", kind=FIX_ALL, edit=self.workspace_edit(edits)))
+            action = lsp.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, data={"uri": uri})
+            if not self.resolves_edits():  # else the edit is computed only if the action is chosen
+                action = self.resolve_code_action(action)
+            if action.edit is not None or action.data is not None:
+                actions.append(action)
         return actions
+
+    def resolves_edits(self) -> bool:
+        """Does the client ask for a code action's edit when the action is chosen?"""
+        text_document = self.client_capabilities.text_document
+        code_action = text_document.code_action if text_document is not None else None
+        resolve = code_action.resolve_support if code_action is not None else None
+        return bool(code_action and code_action.data_support and resolve and "edit" in resolve.properties)
+
+    def resolve_code_action(self, action: lsp.CodeAction) -> lsp.CodeAction:
+        """The edit of the fix-all action (the only action whose edit is computed lazily)."""
+        uri = action.data.get("uri") if isinstance(action.data, dict) else None
+        if action.kind != FIX_ALL or not isinstance(uri, str):
+            return action
+        linted, notebook = self.current(uri)
+        fixed = fix_all(linted) if linted is not None else None
+        if fixed is None:
+            return lsp.CodeAction(title=action.title, kind=action.kind)
+        if notebook is not None:
+            edits = notebook.cell_edits(fixed)
+        else:
+            edits = [(uri, linted.version, linted.text.replace_with(fixed))]
+        return lsp.CodeAction(title=action.title, kind=action.kind, edit=self.workspace_edit(edits))
 
     def hover(self, params: lsp.HoverParams) -> Optional[lsp.Hover]:
         uri = params.text_document.uri
@@ -278,10 +303,14 @@ def make_server() -> ReproServer:
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False),
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True),
     )
     def code_action(params: lsp.CodeActionParams) -> List[lsp.CodeAction]:
         return server.code_actions(params)
+
+    @server.feature(lsp.CODE_ACTION_RESOLVE)
+    def code_action_resolve(action: lsp.CodeAction) -> lsp.CodeAction:
+        return server.resolve_code_action(action)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(params: lsp.HoverParams) -> Optional[lsp.Hover]:
