@@ -1,6 +1,7 @@
 """The ``repro-lint`` command.
 
     repro-lint [check] [PATHS...] [options]   lint (default: the current folder)
+    repro-lint - --stdin-filename PATH        lint stdin as the file PATH (--fix: fixed source to stdout)
     repro-lint rule CODE                      print a rule's page
     repro-lint rules                          table of all rules
     repro-lint doctor                         environment, settings and verify() table
@@ -15,7 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 from . import __version__
 
@@ -29,6 +30,10 @@ class UsageError(Exception):
 
 def _codes(value: str) -> List[str]:
     return [part.strip().upper() for part in value.split(",") if part.strip()]
+
+
+def _patterns(value: str) -> List[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
 
 
 def _positive(value: str) -> int:
@@ -59,10 +64,16 @@ def check_parser() -> argparse.ArgumentParser:
     output.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead of each finding")
     output.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     output.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    output.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of stdout")
+    output.add_argument("--show-fixes", action="store_true", help="with --fix: list the fixes applied, by file and rule")
     fixing = parser.add_argument_group("fixing")
     fixing.add_argument("--fix", action="store_true", help="apply the safe fixes, then report what remains")
     fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: apply the unsafe fixes too")
     fixing.add_argument("--diff", action="store_true", help="print the changes --fix would make as a unified diff and write nothing (exit 1 when there are changes)")
+    files = parser.add_argument_group("files")
+    files.add_argument("--exclude", type=_patterns, action="append", metavar="PATTERNS", help="comma-separated glob patterns to skip in folders (replaces the configured exclude)")
+    files.add_argument("--extend-exclude", type=_patterns, action="append", default=[], metavar="PATTERNS", help="glob patterns to skip in addition to the configured ones")
+    files.add_argument("--stdin-filename", metavar="PATH", help="with '-' as the path: the file that stdin holds (its configuration, per-file-ignores and kind apply)")
     run = parser.add_argument_group("run")
     run.add_argument("--config", metavar="FILE", help="configuration file (pyproject.toml with [tool.repro-lint], or repro-lint.toml)")
     run.add_argument("--torch-version", metavar="X.Y", help="target torch version for version-aware rules (overrides the configuration)")
@@ -88,8 +99,14 @@ def run_check(argv: Sequence[str]) -> int:
     if args.add_noqa and (args.fix or args.diff):
         parser.error("--add-noqa cannot be combined with --fix or --diff")
     paths = args.paths or ["."]
+    stdin = "-" in paths
+    if stdin and (len(paths) > 1 or args.add_noqa):
+        parser.error("'-' (stdin) cannot be combined with other paths or --add-noqa")
+    if args.stdin_filename is not None and not stdin:
+        parser.error("--stdin-filename needs '-' as the path")
+    start = Path(args.stdin_filename or ".") if stdin else Path(paths[0])
     try:
-        settings = load_settings(Path(args.config) if args.config else None, start=Path(paths[0]))
+        settings = load_settings(Path(args.config) if args.config else None, start=start)
         check_settings(settings)
         extend = [c for group in args.extend_select for c in group]
         ignore = [c for group in args.ignore for c in group]
@@ -102,15 +119,20 @@ def run_check(argv: Sequence[str]) -> int:
             extend_select=settings.extend_select + extend,
             ignore=settings.ignore + ignore,
             torch_version_text=args.torch_version,
+            exclude=[p for group in args.exclude for p in group] if args.exclude is not None else None,
+            extend_exclude=settings.extend_exclude + [p for group in args.extend_exclude for p in group],
         )
-        files = discover(paths, settings)
+        files = [] if stdin else discover(paths, settings)
     except (ConfigError, DiscoveryError, UsageError) as exc:
         print(f"repro-lint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
 
     from .context import ProjectContext
 
+    if stdin:
+        return check_stdin(args, settings)
     linter = Linter(settings, ProjectContext(settings, files))
+    fixes = None
     if args.fix or args.diff:
         from .fixer import run_fix_command
 
@@ -119,6 +141,7 @@ def run_check(argv: Sequence[str]) -> int:
         if status is not None:
             return status
         results, errors, fixed = run.results, run.errors, run.fixed
+        fixes = {item.path: item.fixed for item in run.files if item.fixed} if args.show_fixes else None
     else:
         cache = None
         if not args.no_cache:
@@ -132,8 +155,14 @@ def run_check(argv: Sequence[str]) -> int:
         from .baseline import add_noqa_command
 
         return add_noqa_command(diagnostics, errors)
-    options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files), fixed=fixed)
-    FORMATS[args.output_format](diagnostics, sys.stdout, options)
+    if not files:
+        print(f"repro-lint: warning: No Python files found under {', '.join(paths)}", file=sys.stderr)
+        if args.output_format in ("text", "concise", "full"):
+            return EXIT_CLEAN
+    options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files), fixed=fixed, fixes=fixes)
+    status = report(FORMATS[args.output_format], diagnostics, options, args.output_file)
+    if status is not None:
+        return status
     for error in errors:
         print(f"repro-lint: {error}", file=sys.stderr)
     if errors:
@@ -143,15 +172,93 @@ def run_check(argv: Sequence[str]) -> int:
     return EXIT_CLEAN
 
 
+def check_stdin(args: argparse.Namespace, settings: Any) -> int:
+    """``repro-lint - --stdin-filename PATH``: lint stdin as the file ``PATH`` (its configuration,
+    per-file-ignores, and whether it is a notebook). With ``--fix``, stdout gets the fixed source
+    (the input unchanged when nothing was fixed) and the remaining findings go to stderr, as
+    ruff does; with ``--diff``, stdout gets the diff."""
+    from pathlib import Path
+
+    from .context import ProjectContext
+    from .discovery import display_path
+    from .engine import Linter
+    from .fixer import fix_source, unified_diff
+    from .report import FORMATS, ReportOptions
+    from .source import SourceError, decode_file
+
+    name = args.stdin_filename or "-"
+    shown = display_path(Path(name)) if args.stdin_filename else "-"
+    data = sys.stdin.buffer.read()
+    linter = Linter(settings, ProjectContext(settings, [Path(name)] if args.stdin_filename else []))
+    result = linter.lint_bytes(shown, data)
+    errors, fixed, out = list(result.errors), 0, sys.stdout
+    if args.fix or args.diff:
+        out = sys.stderr if args.fix else sys.stdout
+        try:
+            source = decode_file(data, name)
+        except SourceError:
+            source = None  # unreadable: reported as such, nothing to fix
+        new = data
+        if source is not None:
+            outcome = fix_source(linter, shown, source, unsafe=args.unsafe_fixes, result=result)
+            errors.extend(outcome.errors)
+            if outcome.text != source.text:
+                try:
+                    new = source.encode(outcome.text)
+                except (UnicodeError, ValueError) as exc:
+                    errors.append(f"{shown}: the fixed text cannot be saved ({exc}); nothing was fixed")
+                else:
+                    result, fixed = outcome.result, outcome.fixed_count
+        if args.diff:
+            if new != data and source is not None:
+                text = decode_file(new, name).text
+                diff_of = getattr(source, "diff", None)
+                sys.stdout.write(diff_of(shown, text) if diff_of else unified_diff(shown, source.text, text))
+            for error in errors:
+                print(f"repro-lint: {error}", file=sys.stderr)
+            return EXIT_ERROR if errors else (EXIT_FINDINGS if new != data else EXIT_CLEAN)
+        sys.stdout.buffer.write(new)
+        sys.stdout.flush()
+    diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key())
+    options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=1, fixed=fixed)
+    FORMATS[args.output_format](diagnostics, out, options)
+    for error in errors:
+        print(f"repro-lint: {error}", file=sys.stderr)
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
+
+
+def report(reporter: Any, diagnostics: List[Any], options: Any, output_file: Optional[str]) -> Optional[int]:
+    """Write the report to stdout, or to ``output_file`` (atomically; None: done, else an exit
+    status after a message)."""
+    if output_file is None:
+        reporter(diagnostics, sys.stdout, options)
+        return None
+    import io
+
+    from .source import write_atomic
+
+    buffer = io.StringIO()
+    reporter(diagnostics, buffer, options)
+    try:
+        write_atomic(output_file, buffer.getvalue().encode("utf-8"), durable=False)
+    except OSError as exc:
+        print(f"repro-lint: error: cannot write {output_file}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
+    return None
+
+
 def run_rule(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="repro-lint rule", description="Print a rule's page.")
-    parser.add_argument("code", metavar="CODE")
+    parser.add_argument("code", metavar="CODE", help="a rule's code (RPL201) or name (cudnn-benchmark-enabled)")
     args = parser.parse_args(list(argv))
     from .rulebook import read_page
     from .rules import all_rules
 
-    code = args.code.upper()
     rules = all_rules()
+    by_name = {rule.name: code for code, rule in rules.items()}
+    code = by_name.get(args.code.strip().lower(), args.code.upper())
     if code not in rules:
         print(f"repro-lint: error: unknown rule {args.code!r} (see 'repro-lint rules')", file=sys.stderr)
         return EXIT_ERROR

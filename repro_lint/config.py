@@ -173,7 +173,9 @@ def _read_toml(path: Path) -> Dict[str, Any]:
 
 
 def _section(path: Path, data: Dict[str, Any]) -> Optional[Dict[str, Any]]:
-    if path.name == "pyproject.toml":
+    """The settings table: ``[tool.repro-lint]`` of a ``pyproject.toml``, or of any file that
+    has a ``[tool]`` table (``--config other.toml`` written as a pyproject), else the whole file."""
+    if path.name == "pyproject.toml" or isinstance(data.get("tool"), dict):
         tool = data.get("tool", {})
         section = tool.get(SECTION) if isinstance(tool, dict) else None
         if section is not None and not isinstance(section, dict):
@@ -227,6 +229,8 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
     section = _section(config_path, _read_toml(config_path))
     settings = Settings(config_path=real(config_path), root=real(config_path).parent)
     if section is None:
+        if config_path.name != "pyproject.toml":
+            raise ConfigError(f"{config_path}: has a [tool] table but no [tool.{SECTION}] table")
         return settings
     for key, value in section.items():
         if key not in SCHEMA:

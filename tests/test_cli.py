@@ -190,3 +190,72 @@ def test_add_noqa_and_fix_are_exclusive(tmp_path: Path):
     proc = run_cli([".", "--add-noqa", "--fix"], tmp_path)
     assert proc.returncode == 2 and "cannot be combined" in proc.stderr
     assert (tmp_path / "a.py").read_text() == HAZARD
+
+
+# -- details shared with ruff ------------------------------------------------------------------
+
+
+def test_rule_accepts_a_rules_name(tmp_path: Path):
+    by_name = run_cli(["rule", "cudnn-benchmark-enabled"], tmp_path)
+    by_code = run_cli(["rule", "RPL201"], tmp_path)
+    assert by_name.returncode == 0 and by_name.stdout == by_code.stdout and "RPL201" in by_name.stdout
+    proc = run_cli(["rule", "no-such-rule"], tmp_path)
+    assert proc.returncode == 2 and "unknown rule 'no-such-rule'" in proc.stderr
+
+
+def test_exclude_and_extend_exclude_on_the_command_line(tmp_path: Path):
+    write(tmp_path, {"gen/a.py": HAZARD, "old/b.py": HAZARD, "c.py": HAZARD, "pyproject.toml": "[tool.repro-lint]\nexclude = ['old']\n"})
+
+    def linted(*args: str) -> list:
+        proc = run_cli([".", "--no-cache", *args], tmp_path)
+        return sorted({line.split(":")[0] for line in proc.stdout.splitlines() if " RPL" in line})
+
+    assert linted() == ["c.py", "gen/a.py"]
+    assert linted("--extend-exclude", "gen") == ["c.py"]
+    assert linted("--exclude", "gen,c.py") == ["old/b.py"]  # replaces the configured exclude
+    assert linted("--exclude", "gen", "--exclude", "old") == ["c.py"]  # given twice: both count
+
+
+def test_output_file_holds_the_report_and_stdout_stays_empty(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD})
+    proc = run_cli(["a.py", "--no-cache", "--output-format", "json", "--output-file", "out/report.json"], tmp_path)
+    assert proc.returncode == 2 and "cannot write out/report.json" in proc.stderr  # no such folder
+    proc = run_cli(["a.py", "--no-cache", "--output-format", "json", "-o", "report.json"], tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert [d["code"] for d in json.loads((tmp_path / "report.json").read_text())] == ["RPL201"]
+
+
+def test_show_fixes_lists_the_fixes_applied(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD, "b.py": HAZARD + "torch.backends.cudnn.enable = True\n", "c.py": CLEAN})
+    proc = run_cli([".", "--no-cache", "--fix", "--unsafe-fixes", "--show-fixes"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == [
+        "Fixed 3 errors:",
+        "- a.py:",
+        "    1 × RPL201 (cudnn-benchmark-enabled)",
+        "- b.py:",
+        "    1 × RPL201 (cudnn-benchmark-enabled)",
+        "    1 × RPL205 (unknown-backend-flag)",
+    ]
+    write(tmp_path, {"a.py": HAZARD})
+    plain = run_cli(["a.py", "--no-cache", "--fix"], tmp_path)
+    assert plain.stdout.splitlines() == ["Fixed 1 error."]
+
+
+@pytest.mark.parametrize("files, target", [({}, "."), ({"README.md": "# notes\n", "data/x.csv": "1,2\n"}, "."), ({"docs/a.txt": "x"}, "docs")])
+def test_no_python_files_is_a_warning_not_all_checks_passed(tmp_path: Path, files, target):
+    write(tmp_path, files)
+    proc = run_cli([target, "--no-cache"], tmp_path)
+    assert proc.returncode == 0
+    assert proc.stdout == "" and f"warning: No Python files found under {target}" in proc.stderr
+    proc = run_cli([target, "--no-cache", "--output-format", "json"], tmp_path)
+    assert proc.returncode == 0 and json.loads(proc.stdout) == []
+
+
+def test_config_file_with_a_tool_table_is_read_as_a_pyproject(tmp_path: Path):
+    write(tmp_path, {"other.toml": "[project]\nname = 'x'\n\n[tool.repro-lint]\nselect = ['RPL205']\n", "a.py": HAZARD})
+    proc = run_cli(["a.py", "--no-cache", "--config", "other.toml"], tmp_path)
+    assert proc.returncode == 0 and "unknown key" not in proc.stderr, proc.stderr
+    write(tmp_path, {"other.toml": "[tool.black]\nline-length = 100\n"})
+    proc = run_cli(["a.py", "--no-cache", "--config", "other.toml"], tmp_path)
+    assert proc.returncode == 2 and "no [tool.repro-lint] table" in proc.stderr

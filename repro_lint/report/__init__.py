@@ -7,7 +7,7 @@ under its ``--output-format`` name. Diagnostics arrive sorted by path and positi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, List, TextIO
+from typing import Callable, Dict, List, Mapping, Optional, TextIO
 
 from ..diagnostics import Diagnostic
 
@@ -19,6 +19,8 @@ class ReportOptions:
     files_checked: int = 0
     #: True after --fix: say how many were fixed
     fixed: int = 0
+    #: --show-fixes: the fixes applied, by file (shown path -> {code: count})
+    fixes: Optional[Mapping[str, Mapping[str, int]]] = None
 
 
 Reporter = Callable[[List[Diagnostic], TextIO, ReportOptions], None]

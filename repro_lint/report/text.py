@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import List, TextIO
+from typing import List, Mapping, TextIO
 
 from ..diagnostics import Diagnostic
 from ..rules import all_rules
@@ -21,7 +21,8 @@ def format_line(diag: Diagnostic, style: Style = PLAIN) -> str:
 def summary(diagnostics: List[Diagnostic], options: ReportOptions) -> List[str]:
     lines = []
     if options.fixed:
-        lines.append(f"Fixed {options.fixed} error{'s' if options.fixed != 1 else ''}.")
+        lines.append(f"Fixed {options.fixed} error{'s' if options.fixed != 1 else ''}{':' if options.fixes else '.'}")
+        lines.extend(fixes_applied(options.fixes or {}))
     if not diagnostics:
         if not options.fixed:
             lines.append("All checks passed!")
@@ -34,6 +35,18 @@ def summary(diagnostics: List[Diagnostic], options: ReportOptions) -> List[str]:
         lines.append(f"[*] {fixable} fixable with the `--fix` option.")
     if unsafe:
         lines.append(f"{unsafe} more fixable with the `--fix --unsafe-fixes` option.")
+    return lines
+
+
+def fixes_applied(fixes: "Mapping[str, Mapping[str, int]]") -> List[str]:
+    """``--show-fixes``: each file, then the count of each rule's fixes (ruff's layout)."""
+    rules = all_rules()
+    lines = []
+    for path in sorted(fixes):
+        lines.append(f"- {path}:")
+        for code, count in sorted(fixes[path].items()):
+            name = f" ({rules[code].name})" if code in rules else ""
+            lines.append(f"    {count} × {code}{name}")
     return lines
 
 
