@@ -5,6 +5,7 @@
     repro-lint rule CODE                      print a rule's page
     repro-lint rules                          table of all rules
     repro-lint doctor [--seed N]              environment and switches as they stand (exit 1 if inconsistent)
+    repro-lint server                         language server (LSP) over stdio
 
 Exit status: 0 no findings, 1 findings, 2 usage error, bad configuration or internal error.
 Heavy imports (LibCST) happen only when linting starts, so ``--version`` is instant.
@@ -20,7 +21,7 @@ from typing import Any, List, Optional, Sequence
 from . import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-SUBCOMMANDS = ("check", "rule", "rules", "doctor")
+SUBCOMMANDS = ("check", "rule", "rules", "doctor", "server")
 
 
 class UsageError(Exception):
@@ -51,7 +52,7 @@ def check_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="repro-lint",
         description="Find (and fix) reproducibility hazards in PyTorch training code.",
-        epilog="Other commands: 'repro-lint rule CODE', 'repro-lint rules', 'repro-lint doctor'.",
+        epilog="Other commands: 'repro-lint rule CODE', 'repro-lint rules', 'repro-lint doctor', 'repro-lint server'.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .)")
     selection = parser.add_argument_group("rule selection")
@@ -297,6 +298,25 @@ def run_doctor(argv: Sequence[str]) -> int:
     return doctor_main(list(argv))
 
 
+#: what the language server imports from the ``lsp`` extra
+LSP_PACKAGES = ("pygls", "lsprotocol", "cattrs", "attrs")
+
+
+def run_server(argv: Sequence[str]) -> int:
+    try:
+        from .server import main as server_main
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in LSP_PACKAGES:
+            raise
+        print(
+            f"repro-lint: error: the language server needs the 'lsp' extra ({exc.name} is not installed): "
+            "pip install 'repro-lint[lsp]'",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    return server_main(argv)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["--version"]:
@@ -305,7 +325,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     command, rest = "check", argv
     if argv and argv[0] in SUBCOMMANDS:
         command, rest = argv[0], argv[1:]
-    handler = {"check": run_check, "rule": run_rule, "rules": run_rules, "doctor": run_doctor}[command]
+    handler = {"check": run_check, "rule": run_rule, "rules": run_rules, "doctor": run_doctor, "server": run_server}[command]
     try:
         return handler(rest)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)

@@ -41,6 +41,21 @@ def read_page(code: str) -> Optional[str]:
         return None
 
 
+def section(page: str, heading: str) -> str:
+    """The text of the page's ``## heading`` section, without its heading ("" when absent)."""
+    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", page, re.MULTILINE | re.DOTALL)
+    return match.group(1).strip() if match else ""
+
+
+def summary(code: str) -> Optional[str]:
+    """The first paragraph of what the rule does, on one line (None: the rule has no page)."""
+    page = read_page(code)
+    if page is None:
+        return None
+    first = re.split(r"\n[ \t]*\n", section(page, "What it does"), maxsplit=1)[0]
+    return " ".join(first.split()) or None
+
+
 @dataclass
 class Example:
     kind: str  # "bad", "good" or "fixed"

@@ -38,3 +38,11 @@ def test_entry_points(wheel):
 
 def test_no_tests_or_examples_in_the_wheel(wheel):
     assert not [n for n in wheel.namelist() if n.startswith(("tests/", "examples/", "benchmarks/"))]
+
+
+def test_the_language_server_ships_with_its_extra(wheel):
+    assert {"repro_lint/server/__init__.py", "repro_lint/server/documents.py", "repro_lint/server/notebooks.py"} <= set(wheel.namelist())
+    (name,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+    metadata = wheel.read(name).decode()
+    assert "Provides-Extra: lsp" in metadata
+    assert any(line.startswith("Requires-Dist: pygls") and line.replace('"', "'").endswith("extra == 'lsp'") for line in metadata.splitlines())

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from .. import __version__
 from ..diagnostics import Diagnostic, Edit
-from ..rulebook import read_page, rule_url
+from ..rulebook import read_page, rule_url, section
 from ..rules import all_rules
 from . import ReportOptions, register, uri_path
 
@@ -28,8 +28,7 @@ SRCROOT = "%SRCROOT%"
 
 
 def _section(page: str, heading: str) -> str:
-    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", page, re.MULTILINE | re.DOTALL)
-    return " ".join(match.group(1).split()) if match else ""
+    return " ".join(section(page, heading).split())
 
 
 def _first_sentence(text: str) -> str:
