@@ -2,6 +2,9 @@
 
 Sources: ``NONDETERMINISM.md`` section 2 (switches), checked against torch 2.13's
 ``torch/backends/{cudnn,mkldnn,cuda}/__init__.py``.
+
+It is one module because it is the one place where knowledge about torch and its libraries
+lives (supporting a library is an edit here, and nowhere else); it holds tables, not logic.
 """
 
 from __future__ import annotations
@@ -442,7 +445,9 @@ CUDNN_DETERMINISTIC = "torch.backends.cudnn.deterministic"
 
 #: the devices an entry point may run on, as the seeding rules name them
 DEVICES = ("cuda", "npu", "accelerator")
-#: calls that put work on a device: qualified name -> the device
+#: calls that put work on a device, or pick the device the program then runs on: qualified
+#: name -> the device (accelerate's ``Accelerator()``/``PartialState()`` take the accelerator
+#: when there is one)
 DEVICE_CALLS: Dict[str, str] = {
     "torch.cuda.set_device": "cuda",
     "torch.cuda.device": "cuda",
@@ -450,15 +455,48 @@ DEVICE_CALLS: Dict[str, str] = {
     "torch.npu.set_device": "npu",
     "torch_npu.npu.set_device": "npu",
     **{name: "accelerator" for name in ACCELERATOR_ACTIONS},
+    **{
+        f"accelerate.{module}{cls}": "accelerator"
+        for module in ("", "accelerator.", "state.")
+        for cls in ("Accelerator", "PartialState", "AcceleratorState")
+    },
+}
+#: of those, the ones a literal true argument keeps on the CPU: name -> (parameter, position)
+CPU_SWITCHES: Dict[str, Tuple[str, Optional[int]]] = {
+    f"accelerate.{module}{cls}": ("cpu", None)
+    for module in ("", "accelerator.", "state.")
+    for cls in ("Accelerator", "PartialState", "AcceleratorState")
+}
+#: calls that only ask which device there is: evidence when their result is the device the
+#: program uses (``device = torch.accelerator.current_accelerator()``, ``x.to(...)``), not
+#: alone (launchers ask too)
+DEVICE_QUERIES: Dict[str, str] = {
+    "torch.accelerator.current_accelerator": "accelerator",
+    "torch.accelerator.current_device_index": "accelerator",
+    "torch.accelerator.current_device_idx": "accelerator",
 }
 #: modules whose import alone means the program runs on a device
 DEVICE_MODULES: Dict[str, str] = {"torch_npu": "npu"}
+#: device names as programs spell them -> the device the seeding rules name (Lightning's
+#: ``accelerator="gpu"`` is CUDA; ``accelerator="auto"`` takes the accelerator when there is one)
+DEVICE_ALIASES: Dict[str, str] = {"gpu": "cuda", "auto": "accelerator"}
 #: keyword arguments that name a device, and the device names each accepts
-#: (``gpu``, as Lightning's ``accelerator="gpu"``, means CUDA)
 DEVICE_KEYWORDS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("device", ("cuda", "npu")),
-    ("accelerator", ("cuda", "npu", "gpu")),
+    ("accelerator", ("cuda", "npu", "gpu", "auto")),
 )
+#: keyword arguments that count GPUs (Lightning 1.x ``Trainer(gpus=2)``): a literal above 0
+#: means CUDA
+DEVICE_COUNT_KEYWORDS: Dict[str, str] = {"gpus": "cuda"}
+#: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
+#: says where the program runs when started as documented: option name -> ``name`` (the
+#: default names a device) or ``count`` (a number of GPUs, CUDA above 0)
+DEVICE_OPTIONS: Dict[str, str] = {
+    "device": "name", "accelerator": "name",
+    "gpus": "count", "gpu": "count", "ngpu": "count", "n_gpu": "count", "num_gpus": "count", "n_gpus": "count",
+}
+#: the parser method that declares an option, and the name of its default
+OPTION_DECLARATION = ("add_argument", "default")
 #: device constructors: qualified name -> (parameter, position) of the device type
 DEVICE_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {"torch.device": ("type", 0)}
 
@@ -469,7 +507,18 @@ def device_named(texts: "Any", names: Tuple[str, ...] = ACCELERATOR_PREFIXES) ->
     for text in texts:
         head = text.split(":", 1)[0].strip().lower()
         if head in names:
-            return "cuda" if head == "gpu" else head
+            return DEVICE_ALIASES.get(head, head)
+    return None
+
+
+def device_counted(value: Any, device: str) -> Optional[str]:
+    """``device`` when ``value`` is a literal count of devices above 0 (``2``, ``"0,1"``), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return device if value > 0 else None
+    if isinstance(value, str) and value.strip() and value.replace(",", "").strip().isdigit():
+        return device
     return None
 
 

@@ -150,7 +150,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             if device:
                 uses.add(device)
         elif qualified in catalog.DEVICE_CALLS:
-            uses.add(catalog.DEVICE_CALLS[qualified])
+            cpu = catalog.CPU_SWITCHES.get(qualified)
+            if cpu is None or args.value(*cpu) is not True:
+                uses.add(catalog.DEVICE_CALLS[qualified])
         else:
             known = qualified.startswith(("torch.", "numpy.", "random."))
     if method in catalog.DEVICE_METHODS and qualified not in ("torch.cuda", "torch.npu"):
@@ -170,9 +172,34 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:
             uses.add(device)
+    for keyword, counted in catalog.DEVICE_COUNT_KEYWORDS.items():
+        device = catalog.device_counted(args.value(keyword, None), counted)
+        if device:
+            uses.add(device)
+    if method == catalog.OPTION_DECLARATION[0]:
+        device = option_device(args)
+        if device:
+            uses.add(device)
     if not (effects or uses or draws or known):
         return NO_EFFECT
     return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)
+
+
+#: binds only positional arguments (no keyword is named so)
+POSITIONAL = ""
+
+
+def option_device(args: CallArgs) -> Optional[str]:
+    """The device a command-line option's default names (``add_argument("--device",
+    default="cuda")``, ``add_argument("--gpus", type=int, default=1)``), or None."""
+    for position in (0, 1):
+        for text in args.strings(POSITIONAL, position):
+            kind = catalog.DEVICE_OPTIONS.get(text.lstrip("-").replace("-", "_").lower())
+            if kind == "name":
+                return catalog.device_named(args.strings(catalog.OPTION_DECLARATION[1], None))
+            if kind == "count":
+                return catalog.device_counted(args.value(catalog.OPTION_DECLARATION[1], None), "cuda")
+    return None
 
 
 def is_known(qualified: str) -> bool:

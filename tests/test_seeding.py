@@ -715,3 +715,161 @@ def test_entry_point_text_check(source, expected):
     from repro_lint.facts import might_be_entry_point
 
     assert might_be_entry_point(source) is expected
+
+
+# -- device evidence, the modern way -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "imports, device_code",
+    [
+        ("", "device = torch.accelerator.current_accelerator()"),
+        ("", "x = torch.ones(3).to(torch.accelerator.current_accelerator())"),
+        ("", "x = torch.ones(3, device=torch.accelerator.current_accelerator())"),
+        ("from accelerate import Accelerator", "device = Accelerator().device"),
+        ("from accelerate import PartialState", "state = PartialState()"),
+        ("import lightning as L", "trainer = L.Trainer(accelerator='gpu', devices=2)"),
+        ("import lightning as L", "trainer = L.Trainer(accelerator='auto', devices=1)"),
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=2)"),
+        ("", "x = torch.ones(3, device='npu:0')"),
+        ("", "device = 'cuda' if torch.cuda.is_available() else 'cpu'"),
+        ("", "config = {'device': 'cuda:0', 'lr': 0.1}"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='cuda')"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=1)"),
+    ],
+)
+def test_rpl202_device_evidence(lint, imports, device_code):
+    code = f"import torch\n{imports}\n\nif __name__ == '__main__':\n    {device_code}\n"
+    assert codes(lint(code, select=["RPL202"])) == ["RPL202"]
+
+
+@pytest.mark.parametrize(
+    "imports, device_code",
+    [
+        # asking which accelerator there is, without using it as the device (a launcher)
+        ("", "kind = torch.accelerator.current_accelerator().type"),
+        ("", "ok = torch.accelerator.is_available()"),
+        ("import lightning as L", "trainer = L.Trainer(accelerator='cpu', devices=2)"),
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=0)"),
+        ("", "config = {'device': 'cpu'}"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='cpu')"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=0)"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--model', default='cuda_net')"),
+        ("from accelerate import Accelerator", "acc = Accelerator(cpu=True)"),
+    ],
+)
+def test_rpl202_no_device_evidence(lint, imports, device_code):
+    code = f"import torch\n{imports}\n\nif __name__ == '__main__':\n    {device_code}\n"
+    assert codes(lint(code, select=["RPL202"])) == []
+
+
+def test_rpl202_device_option_read_in_another_file(tmp_path):
+    files = {
+        "options.py": """
+            import argparse
+
+            def parse():
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--device", type=str, default="cuda")
+                return parser.parse_args()
+        """,
+        "train.py": "from options import parse\n\nif __name__ == '__main__':\n    args = parse()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == ["RPL202"]
+
+
+# -- reachability: follow calls, not imports ------------------------------------------------------
+
+VENDORED = {
+    # a vendored package: its top level imports everything; one module seeds, one module runs on CUDA
+    "vendor/bigpkg/__init__.py": "from .models import Net\nfrom .seeding import fix_seeds\nfrom . import cuda_tools\n",
+    "vendor/bigpkg/models.py": """
+        from torch import nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)
+
+            def to_gpu(self):
+                return self.cuda()
+
+            def reset(self):
+                import torch
+                torch.manual_seed(0)
+    """,
+    "vendor/bigpkg/seeding.py": "import torch\nimport numpy as np\n\n\ndef fix_seeds():\n    torch.manual_seed(0)\n\n\nGLOBAL = np.zeros(3)\n",
+    "vendor/bigpkg/cuda_tools.py": "from . import helpers\n",
+    "vendor/bigpkg/helpers.py": "import torch\n\nSTREAM = torch.ones(1).cuda()\n",
+}
+
+
+def test_importing_a_vendored_package_runs_only_what_is_called(tmp_path):
+    files = dict(VENDORED)
+    files["vendor/train.py"] = """
+        from bigpkg import Net
+
+        if __name__ == "__main__":
+            model = Net()
+    """
+    found = lint_tree(tmp_path, files, select=FILE_LEVEL, only="vendor/train.py")
+    # the seeding helper is never called, Net.reset never runs, and the CUDA code two imports away
+    # (helpers.py) is not executed by importing bigpkg's top level
+    assert codes(found) == ["RPL101"]
+
+
+def test_a_method_called_on_a_local_instance_runs(tmp_path):
+    files = dict(VENDORED)
+    files["vendor/train.py"] = """
+        from bigpkg import Net
+
+        if __name__ == "__main__":
+            model = Net()
+            model.reset()
+            model.to_gpu()
+    """
+    found = lint_tree(tmp_path, files, select=FILE_LEVEL, only="vendor/train.py")
+    # reset() seeds torch (RPL101 quiet); to_gpu() runs on CUDA (RPL202)
+    assert codes(found) == ["RPL202"]
+
+
+def test_an_object_handed_to_a_framework_runs_all_its_methods(tmp_path):
+    files = {
+        "model.py": """
+            import torch
+            from torch import nn
+
+            class Lit(nn.Module):
+                def training_step(self, batch):
+                    return torch.randn(2) + batch
+        """,
+        "train.py": """
+            import lightning as L
+            from model import Lit
+
+            if __name__ == "__main__":
+                model = Lit()
+                L.Trainer().fit(model)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == ["RPL101"]
+
+
+def test_a_main_block_that_only_builds_an_object_runs_its_constructor(lint):
+    code = """
+        import torch
+
+        class App:
+            def __init__(self):
+                self.size = 2
+
+            def seed(self):
+                torch.manual_seed(0)
+
+            def run(self):
+                return torch.rand(self.size)
+
+        if __name__ == "__main__":
+            App()
+    """
+    assert codes(lint(code, select=FILE_LEVEL)) == []
