@@ -201,6 +201,16 @@ SEED_CALLS: Dict[str, FrozenSet[str]] = {
     "torch.mps.manual_seed": frozenset({"cuda"}),
 }
 
+#: calls that reseed a global generator from OS entropy when the seed is left out (or None):
+#: qualified name -> (generator, (parameter, position) of the seed, or None: it takes none).
+#: ``np.random.seed()``, ``random.seed()`` and ``torch.seed()`` make the run unseeded.
+ENTROPY_RESEEDS: Dict[str, Tuple[str, Optional[Tuple[str, int]]]] = {
+    "numpy.random.seed": ("numpy", ("seed", 0)),
+    "random.seed": ("random", ("a", 0)),
+    "torch.seed": ("torch", None),
+    "torch.random.seed": ("torch", None),
+}
+
 #: names containing "seed" that do not seed anything (getters, or fresh entropy)
 NOT_SEEDING = frozenset(
     {

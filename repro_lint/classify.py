@@ -28,6 +28,8 @@ DEVICES = catalog.DEVICES
 INIT = "torch_init"
 TRAIN = "train"
 LOAD = "load"
+#: marks, among ``effects``, a generator reseeded from OS entropy (``np.random.seed()``)
+ENTROPY = "entropy:"
 TRAIN_MARKERS = TRAINING_METHODS | {"train"}
 #: stands for a computed object in a call name (``f().method()`` is recorded as ``?.method``)
 UNNAMED = "?"
@@ -91,7 +93,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         known = True
         helper = catalog.SEED_HELPERS.get(qualified)
         sampler = catalog.RANDOM_SAMPLERS.get(qualified)
-        if qualified in catalog.SEED_CALLS:
+        reseed = catalog.ENTROPY_RESEEDS.get(qualified)
+        if reseed is not None and (reseed[1] is None or args.value(*reseed[1]) in (MISSING, None)):
+            effects.add(ENTROPY + reseed[0])
+        elif qualified in catalog.SEED_CALLS:
             effects |= catalog.SEED_CALLS[qualified]
         elif helper is not None:
             effects |= helper.seeds | helper.always

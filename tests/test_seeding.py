@@ -873,3 +873,44 @@ def test_a_main_block_that_only_builds_an_object_runs_its_constructor(lint):
             App()
     """
     assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+# -- seeding with no seed -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "seed, expected, says",
+    [
+        ("np.random.seed()", ["RPL101", "RPL102", "RPL103"], "np.random.seed()"),
+        ("np.random.seed(None)", ["RPL101", "RPL102", "RPL103"], "np.random.seed()"),
+        ("random.seed()", ["RPL101", "RPL102", "RPL103"], "random.seed()"),
+        ("torch.seed()", ["RPL101", "RPL102", "RPL103"], "torch.seed()"),
+        ("torch.manual_seed(0); np.random.seed(0); random.seed(0)", [], None),
+        ("np.random.seed(0); random.seed(a=1); torch.manual_seed(2)", [], None),
+    ],
+)
+def test_reseeding_from_entropy_is_unseeded(lint, seed, expected, says):
+    found = lint(MODEL_USE.format(seed=seed), select=FILE_LEVEL)
+    assert codes(found) == expected
+    if says is not None:
+        assert any(says in d.message and "entropy" in d.message for d in found)
+
+
+@pytest.mark.parametrize(
+    "ctor",
+    ["np.random.Generator(np.random.PCG64())", "np.random.SeedSequence()", "np.random.default_rng(None)",
+     "np.random.Generator(np.random.MT19937())", "random.Random()"],
+)
+def test_rpl106_constructor_spellings(lint, ctor):
+    code = f"import random\nimport numpy as np\n\nrng = {ctor}\nprint(rng)\n"
+    assert codes(lint(code, select=["RPL106"])) == ["RPL106"]
+
+
+@pytest.mark.parametrize(
+    "ctor",
+    ["np.random.Generator(np.random.PCG64(0))", "np.random.SeedSequence(1234)", "np.random.default_rng(seed)",
+     "np.random.Generator(np.random.MT19937(seed))", "random.Random(seed)"],
+)
+def test_rpl106_seeded_constructors(lint, ctor):
+    code = f"import random\nimport numpy as np\n\nseed = 3\nrng = {ctor}\nprint(rng)\n"
+    assert codes(lint(code, select=["RPL106"])) == []
