@@ -240,6 +240,8 @@ class SeedHelper:
     always: FrozenSet[str] = frozenset()
     #: it seeds as a side effect of building something else (a Trainer): not a seeding call
     implicit: bool = False
+    #: the (parameter, position) of the seed when leaving it out (or None) draws a fresh one
+    entropy_seed: Optional[Tuple[str, int]] = None
 
 
 _ALL3 = frozenset(GENERATORS)
@@ -254,8 +256,9 @@ _HF_FULL = SeedHelper(_ALL3, always=_FULL)
 _HF_TRAINER = SeedHelper(_ALL3, implicit=True)  # Trainer.__init__ calls set_seed(args.seed)
 _HF_ARGS = SeedHelper(frozenset(), ("full_determinism", None), _FULL, implicit=True)
 _ACCELERATE = SeedHelper(_ALL3, ("deterministic", 2), _DET)
-_MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL)
-_DETECTRON2 = SeedHelper(_ALL3)  # never enables deterministic algorithms
+_MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL, entropy_seed=("seed", 0))
+_DETECTRON2_SEED = SeedHelper(_ALL3, entropy_seed=("seed", 0))  # never enables deterministic algorithms
+_DETECTRON2 = SeedHelper(_ALL3)
 _FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
 _MSPROBE = SeedHelper(_ALL3, ("mode", 1), _DET, always=_CUDNN)  # cudnn.deterministic=True on GPU
 _REPRO_LINT = SeedHelper(_ALL3, ("deterministic", None), _FULL, determinism_default=True)
@@ -272,7 +275,8 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
         )
     },
     **{
-        f"{module}.Trainer": _LIGHTNING_TRAINER
+        f"{module}.Trainer{factory}": _LIGHTNING_TRAINER
+        for factory in ("", ".from_argparse_args")  # the classmethod of Lightning 1.x
         for module in (
             "lightning", "lightning.pytorch", "lightning.pytorch.trainer", "lightning.pytorch.trainer.trainer",
             "pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer",
@@ -290,7 +294,7 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     "accelerate.utils.random.set_seed": _ACCELERATE,
     "mmengine.runner.set_random_seed": _MMENGINE,
     "mmengine.runner.utils.set_random_seed": _MMENGINE,
-    "detectron2.utils.env.seed_all_rng": _DETECTRON2,
+    "detectron2.utils.env.seed_all_rng": _DETECTRON2_SEED,
     "detectron2.engine.default_setup": _DETECTRON2,
     "detectron2.engine.defaults.default_setup": _DETECTRON2,
     **{

@@ -99,7 +99,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif qualified in catalog.SEED_CALLS:
             effects |= catalog.SEED_CALLS[qualified]
         elif helper is not None:
-            effects |= helper.seeds | helper.always
+            entropy = helper.entropy_seed is not None and args.value(*helper.entropy_seed) in (MISSING, None)
+            effects |= {ENTROPY + g for g in helper.seeds} if entropy else helper.seeds
+            effects |= helper.always
             on = helper.determinism_default
             if helper.determinism_arg is not None:
                 value = args.value(*helper.determinism_arg)

@@ -914,3 +914,76 @@ def test_rpl106_constructor_spellings(lint, ctor):
 def test_rpl106_seeded_constructors(lint, ctor):
     code = f"import random\nimport numpy as np\n\nseed = 3\nrng = {ctor}\nprint(rng)\n"
     assert codes(lint(code, select=["RPL106"])) == []
+
+
+@pytest.mark.parametrize(
+    "imports, seed, expected",
+    [
+        ("from mmengine.runner import set_random_seed", "set_random_seed()", ["RPL101", "RPL102", "RPL103"]),
+        ("from mmengine.runner import set_random_seed", "set_random_seed(seed=None)", ["RPL101", "RPL102", "RPL103"]),
+        ("from mmengine.runner import set_random_seed", "set_random_seed(0)", []),
+        ("from detectron2.utils.env import seed_all_rng", "seed_all_rng()", ["RPL101", "RPL102", "RPL103"]),
+        ("from detectron2.utils.env import seed_all_rng", "seed_all_rng(7)", []),
+        # Lightning >= 2.1 takes PL_GLOBAL_SEED, else 0 (reference section 4): seeded
+        ("import lightning as L", "L.seed_everything()", []),
+    ],
+)
+def test_library_helpers_without_a_seed(lint, imports, seed, expected):
+    code = MODEL_USE.format(seed=seed).replace("import torch\n", f"import torch\n    {imports}\n", 1)
+    assert codes(lint(code, select=FILE_LEVEL)) == expected
+
+
+# -- seeds set through a framework object ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "imports, setup, expected",
+    [
+        ("import lightning as L", "L.seed_everything(cfg.seed)\n    trainer = L.Trainer(accelerator='gpu', deterministic=True)", []),
+        ("import lightning as L", "L.seed_everything(cfg.seed)\n    trainer = L.Trainer(accelerator='gpu')", ["RPL202"]),
+        ("import pytorch_lightning as pl",
+         "pl.seed_everything(123)\n    trainer = pl.Trainer.from_argparse_args(args, gpus=1, deterministic=True)", []),
+        ("import pytorch_lightning as pl",
+         "pl.seed_everything(123)\n    trainer = pl.Trainer.from_argparse_args(args, gpus=1)", ["RPL202"]),
+        ("import lightning as L", "fabric = L.Fabric(accelerator='cuda')\n    fabric.seed_everything(cfg.seed)", ["RPL202"]),
+        ("from transformers import TrainingArguments, set_seed",
+         "set_seed(cfg.seed)\n    targs = TrainingArguments('out', full_determinism=True)\n    x = torch.ones(1).cuda()", []),
+    ],
+)
+def test_seeds_and_determinism_through_a_framework_object(lint, imports, setup, expected):
+    code = (
+        f"import numpy as np\nimport random\nimport torch\nfrom torch import nn\n{imports}\n\n"
+        f"def main(cfg, args):\n    {setup}\n    model = nn.Linear(4, 2)\n    x = np.random.rand(3)\n    y = random.random()\n\n"
+        "if __name__ == '__main__':\n    main(None, None)\n"
+    )
+    assert codes(lint(code, select=FILE_LEVEL)) == expected
+
+
+def test_a_config_seed_passed_to_a_project_helper_that_seeds_all_three(tmp_path):
+    files = {
+        "utils/misc.py": """
+            import random
+            import numpy as np
+            import torch
+
+            def init_random_state(seed, deterministic=False):
+                random.seed(seed)
+                np.random.seed(seed)
+                torch.manual_seed(seed)
+        """,
+        "train.py": """
+            import random
+            import numpy as np
+            from torch import nn
+            from utils.misc import init_random_state
+
+            def main(cfg):
+                init_random_state(cfg.seed)
+                model = nn.Linear(2, 2)
+                return np.random.rand(2), random.random()
+
+            if __name__ == "__main__":
+                main(None)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
