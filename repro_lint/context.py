@@ -53,7 +53,20 @@ from .cache import ALL_FILES_KEY
 from .catalog import FRAMEWORK_IMPORTED_FILES
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
-from .facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, ModuleFacts, extract_facts, might_be_entry_point, source_root_for
+from .facts import (
+    CALL_METHODS,
+    CLASS_PREFIX,
+    CONSTRUCTION_METHODS,
+    IMPORTED_BODY,
+    INSTANCE_PREFIX,
+    MAIN_BODY,
+    MODULE_BODY,
+    BodyFacts,
+    ModuleFacts,
+    extract_facts,
+    might_be_entry_point,
+    source_root_for,
+)
 from .notebook import is_notebook
 from .source import read_text
 from .syntax import NoArgs
@@ -357,38 +370,66 @@ class ProjectContext:
         return info
 
     def _node_info(self, facts: ModuleFacts, name: str) -> Optional[_NodeInfo]:
-        if name.startswith(CLASS_PREFIX):
-            cls = name[len(CLASS_PREFIX) :]
-            methods = tuple(
-                (facts.path, f) for f, body in facts.functions.items() if body.owner == cls and f.count(".") == cls.count(".") + 1
-            )
-            return _NodeInfo(methods, frozenset(), frozenset(), frozenset())
+        for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
+            if name.startswith(prefix):
+                return _NodeInfo(_methods(facts, name[len(prefix) :], wanted), frozenset(), frozenset(), frozenset())
         body = facts.body(name)
         if body is None:
             return None
         edges: List[Node] = []
         effects = set(body.effects)
         for call in body.calls:
+            method = self._instance_method(facts, name, body, call)
+            if method is not None:
+                edges.extend(method)
+                continue
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):
                 edges.append(target)
             elif target:
                 effects |= target
         for ref in body.refs:
-            # a function passed as an argument (a callback), when it is one of the project's
+            # a function passed as an argument (a callback), when it is one of the project's;
+            # an object passed on (``trainer.fit(model)``): whoever receives it calls its methods
             if ref in body.imported:
                 target = None if is_known(ref) else self._resolve_qualified(ref)
             else:
                 found = self._local(facts, name, ref)
-                target = (facts.path, found) if found is not None else None
+                target = (facts.path, found) if found is not None else self._instance_class(facts, name, body, ref)
             if target is not None:
+                if target[1].startswith(CLASS_PREFIX):
+                    target = (target[0], INSTANCE_PREFIX + target[1][len(CLASS_PREFIX) :])
                 edges.append(target)
         if name == MODULE_BODY:
+            # importing a project module runs its top level (but what that imports in turn is
+            # not followed: importing a large package does not run everything in it)
             for target in set(facts.aliases.values()):
-                edges.extend(n for n in self._module_nodes(target) if n[0] != facts.path)
+                edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
         if name == MAIN_BODY:
             edges.append((facts.path, MODULE_BODY))
         return _NodeInfo(tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(body.uses), frozenset(body.draws))
+
+    def _instance_class(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Optional[Node]:
+        """The project class whose instance the local ``name`` holds (``model = Net()``)."""
+        callee = body.instances.get(name)
+        if callee is None:
+            return None
+        target = self.resolve_call(facts, scope, callee, callee in body.imported)
+        return target if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX) else None
+
+    def _instance_method(self, facts: ModuleFacts, scope: str, body: BodyFacts, call: str) -> Optional[List[Node]]:
+        """The methods a call on a local instance runs (``model.fit()`` -> ``Net.fit``,
+        ``model(x)`` -> ``Net.forward``), or None when ``call`` is not made on one."""
+        head, dot, method = call.partition(".")
+        if "." in method or call in body.imported:
+            return None
+        cls = self._instance_class(facts, scope, body, head)
+        if cls is None:
+            return None
+        target_facts = self.facts(cls[0])
+        if target_facts is None:
+            return []
+        return list(_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
 
     def closure(self, starts: Iterable[Node]) -> Summary:
         """Everything reached from ``starts`` over the call graph, and what it all does."""
@@ -568,6 +609,16 @@ class ProjectContext:
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)
 
+
+
+def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) -> Tuple[Node, ...]:
+    """The nodes of class ``cls``'s methods named in ``wanted`` (None: all of them)."""
+    depth = cls.count(".") + 1
+    return tuple(
+        (facts.path, f)
+        for f, body in facts.functions.items()
+        if body.owner == cls and f.count(".") == depth and (wanted is None or f.rsplit(".", 1)[1] in wanted)
+    )
 
 
 def _local_target(facts: ModuleFacts, name: str) -> Optional[str]:
