@@ -50,6 +50,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
+from .catalog import SEEDS_WORKERS
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, ModuleFacts, extract_facts, might_be_entry_point, source_root_for
@@ -147,6 +148,7 @@ class ProjectContext:
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions`
         self._words: Dict[str, bool] = {}
+        self._seeds_workers: Optional[bool] = None
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -521,6 +523,16 @@ class ProjectContext:
         if found is None:
             found = self._words[word] = any(word in (read_text(path) or "") for path in self.files)
         return found
+
+    def seeds_workers(self) -> bool:
+        """Does an entry point's execution path call a library helper that seeds DataLoader
+        workers (Lightning's ``seed_everything(..., workers=True)``)? Computed once per run."""
+        self.consult(ALL_FILES)
+        if self._seeds_workers is None:
+            self._seeds_workers = self.any_file_mentions("workers") and any(
+                SEEDS_WORKERS in self.entry_summary(path).effects for path in self.files if self.is_entry_point(path)
+            )
+        return self._seeds_workers
 
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)

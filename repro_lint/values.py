@@ -1,0 +1,614 @@
+"""What an expression holds where a rule reads it, on the program's default path.
+
+A rule that asks "is ``shuffle`` true here?", "which ``mode`` does this ``F.interpolate``
+use?" or "how many workers does this loader start?" gets more than the literal written at the
+call: :class:`Values` follows, within one file,
+
+- a name to the assignments that reach the use, statement by statement through ``if``/``else``
+  (a test it can evaluate on the default path takes its branch; otherwise both branches are
+  possible), loops (the body may run or not), ``with`` and ``try``;
+- a parameter to its default and to the arguments of the file's own calls of that function
+  (``def resize(x, mode="bicubic")`` called as ``resize(x)`` and ``resize(x, mode="nearest")``
+  may use either);
+- ``self.attr`` to every ``self.attr = ...`` in the class's methods, and ``self.hparams.attr``
+  (Lightning's ``save_hyperparameters``) to the ``__init__`` parameter of that name;
+- ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
+  (``action="store_true"`` defaults to False): the default path is the run with no options;
+- simple conditional expressions, comparisons, ``not``, ``and``/``or`` over those values
+  (``shuffle=(sampler is None)``, ``shuffle=split == "train"``, ``False if args.eval else True``).
+
+The answer is a list of **candidates**, each a :class:`Const` (a Python value) or the
+expression it could not evaluate further (a call, a lambda, ``partial(...)``), or None when
+the value cannot be followed at all (an import, a loop variable, tuple unpacking, a ``*args``).
+Rules decide with :func:`any_const` (may the hazard hold?) and :func:`all_consts` (does the
+value hold on every known path?). Nothing here runs code; depth and revisits are bounded.
+
+It is one module because its parts answer one question together and call each other
+recursively: an expression needs the statement walk, which evaluates ``if`` tests, which need
+parameters, attributes and options, whose values are expressions again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from .syntax import MISSING, UNKNOWN, bind, cst_literal, cst_slots, string_value
+
+
+@dataclass(frozen=True)
+class Const:
+    """A value known without running the program."""
+
+    value: Any
+
+
+class _Open:
+    """A value from outside the file: a parameter of a function the file never calls."""
+
+    def __repr__(self) -> str:
+        return "OPEN"
+
+
+#: the candidate for callers the file cannot see (never a known value, never None)
+OPEN: Any = _Open()
+
+Candidate = Any  # Const, cst.BaseExpression or OPEN
+Candidates = Optional[List[Candidate]]
+#: a node's enclosing nodes, outermost first (the module excluded)
+Chain = Tuple[cst.CSTNode, ...]
+
+_MAX_DEPTH = 6
+_BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.With)
+
+
+def any_const(candidates: Candidates, test: Callable[[Any], bool]) -> bool:
+    """Some candidate is a known value for which ``test`` holds."""
+    return candidates is not None and any(isinstance(c, Const) and test(c.value) for c in candidates)
+
+
+def all_consts(candidates: Candidates, test: Callable[[Any], bool]) -> bool:
+    """Every candidate is a known value for which ``test`` holds (and there is one)."""
+    return bool(candidates) and all(isinstance(c, Const) and test(c.value) for c in candidates)  # type: ignore[union-attr]
+
+
+def _dedupe(items: List[Candidate]) -> List[Candidate]:
+    seen: Set[Any] = set()
+    out = []
+    for item in items:
+        key = ("c", repr(item.value)) if isinstance(item, Const) else ("n", id(item))
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+class Values:
+    """The evaluator for one module (built lazily; its indexes are walked once, on demand)."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self._functions: Optional[Dict[int, Tuple[cst.FunctionDef, Chain]]] = None
+        self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
+        self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
+        self._active: Set[Tuple[int, str]] = set()
+
+    # -- the public question ---------------------------------------------------------------
+    def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
+        """What ``expr``, found under ``chain`` (its enclosing nodes, outermost first), may hold."""
+        if depth > _MAX_DEPTH:
+            return None
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        literal = cst_literal(expr)
+        if literal is not UNKNOWN:
+            return [Const(literal)]
+        if isinstance(expr, cst.Name):
+            return self._name(expr.value, chain, depth)
+        if isinstance(expr, cst.IfExp):
+            return self._choice(expr.test, [(expr.body, True), (expr.orelse, False)], chain, depth)
+        if isinstance(expr, (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation)):
+            return self._computed(expr, chain, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, chain, depth)
+        return [expr]  # a call, a container, a lambda: the expression itself
+
+    # -- expressions -------------------------------------------------------------------------
+    def _choice(self, test, branches, chain, depth) -> Candidates:  # type: ignore[no-untyped-def]
+        tested = self.of(test, chain, depth + 1)
+        if tested is not None and all(isinstance(t, Const) for t in tested):
+            truths = {bool(t.value) for t in tested}
+            if len(truths) == 1:
+                (truth,) = truths
+                return self.of(next(e for e, when in branches if when == truth), chain, depth + 1)
+        found: List[Candidate] = []
+        for expr, _ in branches:
+            got = self.of(expr, chain, depth + 1)
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found)
+
+    def _computed(self, expr: cst.BaseExpression, chain: Chain, depth: int) -> Candidates:
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            inner = self.of(expr.expression, chain, depth + 1)
+            return _map(inner, lambda v: not v)
+        if isinstance(expr, cst.BooleanOperation):
+            left, right = self.of(expr.left, chain, depth + 1), self.of(expr.right, chain, depth + 1)
+            if isinstance(expr.operator, cst.And):
+                return _combine(left, right, lambda a, b: a and b)
+            if isinstance(expr.operator, cst.Or):
+                return _combine(left, right, lambda a, b: a or b)
+            return None
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
+            target = expr.comparisons[0]
+            compare = _COMPARE.get(type(target.operator))
+            if compare is None:
+                return None
+            left, right = self.of(expr.left, chain, depth + 1), self.of(target.comparator, chain, depth + 1)
+            return _combine(left, right, compare)
+        return None
+
+    def _attribute(self, expr: cst.Attribute, chain: Chain, depth: int) -> Candidates:
+        base, attr = expr.value, expr.attr.value
+        method = self._enclosing(chain)
+        if isinstance(base, cst.Name) and method is not None and _first_param(method[0]) == base.value:
+            return self._self_attribute(attr, method, depth)
+        if (
+            isinstance(base, cst.Attribute)
+            and base.attr.value == "hparams"
+            and isinstance(base.value, cst.Name)
+            and method is not None
+            and _first_param(method[0]) == base.value.value
+        ):
+            return self._hparam(attr, method, depth)
+        if isinstance(base, cst.Name):
+            options = self.options().get(attr)
+            if options:
+                found: List[Candidate] = []
+                for value, where in options:
+                    got = self.of(value, where, depth + 1)
+                    if got is None:
+                        return None
+                    found.extend(got)
+                return _dedupe(found)
+        return [expr]
+
+    # -- names -------------------------------------------------------------------------------
+    def _name(self, name: str, chain: Chain, depth: int) -> Candidates:
+        def truth(test: cst.BaseExpression) -> Optional[bool]:
+            tested = self.of(test, chain, depth + 1)
+            if tested is None or not all(isinstance(t, Const) for t in tested):
+                return None
+            truths = {bool(t.value) for t in tested}
+            return truths.pop() if len(truths) == 1 else None
+
+        scope = self._enclosing(chain)
+        if scope is not None:
+            function, function_chain = scope
+            body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+            reached = _reaching(body, name, chain, truth)
+            if reached is not _UNASSIGNED:
+                return self._resolve_all(reached, chain, depth)
+            parameter = _parameter(function, name)
+            if parameter is not None:
+                return self._parameter(function, function_chain, parameter, depth)
+            if _binds_elsewhere(function, name):
+                return None
+            reached = _reaching(self.module.body, name, (), truth, whole=True)
+        else:
+            reached = _reaching(self.module.body, name, chain, truth)
+        if reached is _UNASSIGNED:
+            return None
+        return self._resolve_all(reached, chain, depth)
+
+    def _resolve_all(self, reached: Any, chain: Chain, depth: int) -> Candidates:
+        if reached is None:
+            return None
+        found: List[Candidate] = []
+        for value in reached:
+            got = self.of(value, chain, depth + 1)
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found)
+
+    def _parameter(self, function: cst.FunctionDef, function_chain: Chain, param: cst.Param, depth: int) -> Candidates:
+        key = (id(function), param.name.value)
+        if key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            found: List[Candidate] = []
+            if param.default is not None:
+                got = self.of(param.default, function_chain, depth + 1)
+                if got is None:
+                    return None
+                found.extend(got)
+            method = _is_bound_method(function, function_chain)
+            position = _position(function, param, method)
+            calls = self._calls_of(function, function_chain, method)
+            for call, call_chain in calls:
+                bound = bind(cst_slots(call.args), param.name.value, position)
+                if bound is UNKNOWN:
+                    return None
+                if bound is MISSING:
+                    continue
+                got = self.of(bound.value, call_chain, depth + 1)
+                if got is None:
+                    return None
+                found.extend(got)
+            if not calls:
+                found.append(OPEN)  # called from elsewhere, with arguments we cannot see
+            return _dedupe(found)
+        finally:
+            self._active.discard(key)
+
+    def _calls_of(self, function: cst.FunctionDef, chain: Chain, method: bool) -> List[Tuple[cst.Call, Chain]]:
+        """The file's calls of ``function``: ``f(...)`` for a function; ``self.f(...)`` (any
+        plain name as the receiver) for a method, and ``Class(...)`` for ``__init__``."""
+        cls = next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+        name = function.name.value
+        if cls is not None and name == "__init__":
+            name = cls.name.value
+        found = []
+        for call, call_chain in self.calls().get(name, ()):
+            func = call.func
+            if cls is None or name != function.name.value:
+                if isinstance(func, cst.Name):
+                    found.append((call, call_chain))
+            elif method and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+                found.append((call, call_chain))
+        return found
+
+    def _self_attribute(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
+        cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
+        if cls is None:
+            return None
+        found: List[Candidate] = []
+        for function, function_chain in self._methods(cls):
+            me = _first_param(function)
+            for value in _self_assignments(function, me, attr):
+                got = self.of(value, function_chain + (function,), depth + 1)
+                if got is None:
+                    return None
+                found.extend(got)
+        return _dedupe(found) if found else None
+
+    def _hparam(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
+        cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
+        if cls is None:
+            return None
+        for function, function_chain in self._methods(cls):
+            if function.name.value == "__init__":
+                param = _parameter(function, attr)
+                if param is not None:
+                    return self._parameter(function, function_chain, param, depth)
+        return None
+
+    # -- indexes ------------------------------------------------------------------------------
+    def _enclosing(self, chain: Chain) -> Optional[Tuple[cst.FunctionDef, Chain]]:
+        for index in range(len(chain) - 1, -1, -1):
+            if isinstance(chain[index], cst.FunctionDef):
+                return chain[index], chain[:index]  # type: ignore[return-value]
+        return None
+
+    def _methods(self, cls: cst.ClassDef) -> List[Tuple[cst.FunctionDef, Chain]]:
+        return [(f, c) for f, c in self.functions().values() if c and cls in c[-2:]]
+
+    def functions(self) -> Dict[int, Tuple[cst.FunctionDef, Chain]]:
+        if self._functions is None:
+            self._index()
+        return self._functions  # type: ignore[return-value]
+
+    def calls(self) -> Dict[str, List[Tuple[cst.Call, Chain]]]:
+        if self._calls is None:
+            self._index()
+        return self._calls  # type: ignore[return-value]
+
+    def options(self) -> Dict[str, List[Tuple[cst.BaseExpression, Chain]]]:
+        if self._options is None:
+            self._index()
+        return self._options  # type: ignore[return-value]
+
+    def _index(self) -> None:
+        """One walk of the module: its functions, the calls of each function name, and the
+        ``add_argument`` defaults by destination."""
+        functions: Dict[int, Tuple[cst.FunctionDef, Chain]] = {}
+        calls: Dict[str, List[Tuple[cst.Call, Chain]]] = {}
+        options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]] = {}
+        stack: List[Tuple[cst.CSTNode, Chain]] = [(s, ()) for s in reversed(self.module.body)]
+        while stack:
+            node, chain = stack.pop()
+            if isinstance(node, cst.FunctionDef):
+                functions[id(node)] = (node, chain)
+            elif isinstance(node, cst.Call):
+                func = node.func
+                short = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+                if short == "add_argument":
+                    _option(node, chain, options)
+                elif short is not None:
+                    calls.setdefault(short, []).append((node, chain))
+            inner = chain + (node,)
+            stack.extend((child, inner) for child in reversed(node.children))
+        defined = {f.name.value for f, _ in functions.values()} | _class_names(self.module)
+        self._functions = functions
+        self._calls = {name: found for name, found in calls.items() if name in defined}
+        self._options = options
+
+
+def _class_names(module: cst.Module) -> Set[str]:
+    return {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
+
+
+# -- statements: which assignments reach a use ---------------------------------------------------
+
+_UNASSIGNED: Any = object()
+
+
+Truth = Callable[[cst.BaseExpression], Optional[bool]]
+
+
+def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth, whole: bool = False) -> Any:
+    """The values of ``name`` that reach the use whose enclosing nodes are ``chain``, walking
+    ``body`` (a list of statements): a list of expressions, None (assigned in a way we cannot
+    follow), or _UNASSIGNED. With ``whole``, every assignment in ``body`` counts (a module's
+    names seen from inside a function that runs later)."""
+    on_path = {id(n) for n in chain}
+    state, _ = _walk(body, name, on_path, _UNASSIGNED, whole, truth)
+    return state
+
+
+def _walk(body: Sequence[cst.CSTNode], name: str, on_path: Set[int], state: Any, whole: bool, truth: Truth) -> Tuple[Any, bool]:
+    for stmt in body:
+        if not whole and id(stmt) in on_path:
+            if isinstance(stmt, _BRANCHING):
+                for block in _blocks(stmt):
+                    if id(block) in on_path:
+                        return _walk(_statements(block), name, on_path, state, whole, truth)
+            return state, True
+        state, reached = _statement(stmt, name, on_path, state, whole, truth)
+        if reached:
+            return state, True
+    return state, False
+
+
+def _statement(stmt: cst.CSTNode, name: str, on_path: Set[int], state: Any, whole: bool, truth: Truth) -> Tuple[Any, bool]:
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            state = _assign(small, name, state, whole)
+        return state, False
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        if stmt.name.value == name:
+            return _set(state, None, whole), False
+        return state, False
+    if isinstance(stmt, cst.If) and not whole:
+        taken = truth(stmt.test)
+        if taken is True:
+            return _walk(_statements(stmt.body), name, on_path, state, whole, truth)
+        if taken is False:
+            if stmt.orelse is None:
+                return state, False
+            return _walk(_statements(stmt.orelse), name, on_path, state, whole, truth)
+    if isinstance(stmt, (cst.For, cst.While, cst.If, cst.Try, cst.With)):
+        if isinstance(stmt, cst.For) and name in _target_names(stmt.target):
+            state = _set(state, None, whole)
+        if isinstance(stmt, cst.With) and any(
+            item.asname is not None and name in _target_names(item.asname.name) for item in stmt.items
+        ):
+            state = _set(state, None, whole)
+        outcomes = []
+        for block in _blocks(stmt):
+            got, reached = _walk(_statements(block), name, on_path, state, whole, truth)
+            if reached:
+                return got, True
+            outcomes.append(got)
+        if isinstance(stmt, cst.With):
+            return outcomes[0], False
+        if isinstance(stmt, cst.If) and stmt.orelse is not None:
+            return _union(outcomes), False  # one branch runs
+        return _union([state] + outcomes), False  # the body may not run
+    return state, False
+
+
+def _assign(small: cst.CSTNode, name: str, state: Any, whole: bool) -> Any:
+    if isinstance(small, cst.Assign):
+        for target in small.targets:
+            names = _target_names(target.target)
+            if name in names:
+                plain = isinstance(target.target, cst.Name)
+                state = _set(state, [small.value] if plain else None, whole)
+    elif isinstance(small, cst.AnnAssign) and small.value is not None:
+        if isinstance(small.target, cst.Name) and small.target.value == name:
+            state = _set(state, [small.value], whole)
+    elif isinstance(small, cst.AugAssign):
+        if isinstance(small.target, cst.Name) and small.target.value == name:
+            state = _set(state, None, whole)
+    elif isinstance(small, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)):
+        if name in _imported_names(small):
+            state = _set(state, None, whole)
+    return state
+
+
+def _set(state: Any, value: Any, whole: bool) -> Any:
+    if not whole or state is _UNASSIGNED:
+        return value
+    return _union([state, value])
+
+
+def _union(states: List[Any]) -> Any:
+    if all(s is _UNASSIGNED for s in states):
+        return _UNASSIGNED
+    merged: List[cst.BaseExpression] = []
+    for s in states:
+        if s is None:
+            return None
+        if s is _UNASSIGNED:
+            return None  # assigned on some paths only: a name from elsewhere on the others
+        merged.extend(v for v in s if not any(v is m for m in merged))
+    return merged
+
+
+def _blocks(stmt: cst.CSTNode) -> List[cst.CSTNode]:
+    blocks: List[cst.CSTNode] = [stmt.body]  # type: ignore[attr-defined]
+    if isinstance(stmt, cst.Try):
+        blocks.extend(h.body for h in stmt.handlers)
+    orelse = getattr(stmt, "orelse", None)
+    if orelse is not None:
+        blocks.append(orelse)
+    return blocks
+
+
+def _statements(block: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    if isinstance(block, cst.If):  # ``elif``
+        return (block,)
+    if isinstance(block, (cst.Else, cst.Finally)):
+        block = block.body
+    if isinstance(block, cst.IndentedBlock):
+        return block.body
+    if isinstance(block, cst.SimpleStatementSuite):
+        return (cst.SimpleStatementLine(body=block.body),)
+    return ()
+
+
+def _target_names(target: cst.CSTNode) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+def _imported_names(node: cst.CSTNode) -> List[str]:
+    if isinstance(node, (cst.Global, cst.Nonlocal)):
+        return [n.name.value for n in node.names]
+    names = getattr(node, "names", ())
+    if isinstance(names, cst.ImportStar):
+        return []
+    found = []
+    for alias in names:
+        bound = alias.asname.name if alias.asname is not None else alias.name
+        while isinstance(bound, cst.Attribute):
+            bound = bound.value
+        if isinstance(bound, cst.Name):
+            found.append(bound.value)
+    return found
+
+
+def _binds_elsewhere(function: cst.FunctionDef, name: str) -> bool:
+    """``name`` is bound in ``function`` by something other than a plain statement before the
+    use (a comprehension, a walrus, an ``except ... as``): too subtle to follow."""
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) and node.target.value == name:
+            return True
+        if isinstance(node, cst.ExceptHandler) and node.name is not None and name in _target_names(node.name.name):
+            return True
+        stack.extend(node.children)
+    return False
+
+
+# -- parameters, self, argparse ------------------------------------------------------------------
+
+
+def _all_params(function: cst.FunctionDef) -> List[cst.Param]:
+    p = function.params
+    return [*p.posonly_params, *p.params, *p.kwonly_params]
+
+
+def _parameter(function: cst.FunctionDef, name: str) -> Optional[cst.Param]:
+    return next((p for p in _all_params(function) if p.name.value == name), None)
+
+
+def _first_param(function: cst.FunctionDef) -> Optional[str]:
+    positional = [*function.params.posonly_params, *function.params.params]
+    return positional[0].name.value if positional else None
+
+
+def _is_bound_method(function: cst.FunctionDef, chain: Chain) -> bool:
+    """Called through an instance or the class (``self.f(x)``): its first parameter is bound."""
+    in_class = any(isinstance(n, cst.ClassDef) for n in chain[-2:])
+    static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in function.decorators)
+    return in_class and not static
+
+
+def _position(function: cst.FunctionDef, param: cst.Param, method: bool) -> Optional[int]:
+    positional = [*function.params.posonly_params, *function.params.params]
+    if not any(param is p for p in positional):
+        return None
+    index = next(i for i, p in enumerate(positional) if p is param)
+    return index - 1 if method else index
+
+
+def _self_assignments(function: cst.FunctionDef, me: Optional[str], attr: str) -> List[cst.BaseExpression]:
+    found: List[cst.BaseExpression] = []
+    if me is None:
+        return found
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Attribute) and t.attr.value == attr and isinstance(t.value, cst.Name) and t.value.value == me:
+                    found.append(node.value)
+        elif isinstance(node, cst.FunctionDef) and node is not function:
+            continue
+        stack.extend(node.children)
+    return found
+
+
+def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]]) -> None:
+    """Record ``parser.add_argument("--num-workers", default=4)`` as ``num_workers -> 4``."""
+    flags = [string_value(a.value) for a in call.args if a.keyword is None and not a.star]
+    if not flags or any(f is None for f in flags):
+        return
+    dest: Optional[str] = None
+    default: Optional[cst.BaseExpression] = None
+    action = None
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        if arg.keyword.value == "dest":
+            dest = string_value(arg.value)
+            if dest is None:
+                return
+        elif arg.keyword.value == "default":
+            default = arg.value
+        elif arg.keyword.value == "action":
+            action = string_value(arg.value)
+    if dest is None:
+        longs = [f for f in flags if f.startswith("--")]  # type: ignore[union-attr]
+        chosen = longs[0] if longs else flags[0]
+        dest = chosen.lstrip("-").replace("-", "_")  # type: ignore[union-attr]
+    if default is None:
+        default = cst.Name("False" if action == "store_true" else "True" if action == "store_false" else "None")
+    options.setdefault(dest, []).append((default, chain))
+
+
+# -- arithmetic on candidates --------------------------------------------------------------------
+
+_COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
+    cst.Equal: lambda a, b: a == b,
+    cst.NotEqual: lambda a, b: a != b,
+    cst.Is: lambda a, b: a is b,
+    cst.IsNot: lambda a, b: a is not b,
+}
+
+
+def _map(values: Candidates, op: Callable[[Any], Any]) -> Candidates:
+    if values is None or not all(isinstance(v, Const) for v in values):
+        return None
+    return _dedupe([Const(op(v.value)) for v in values])
+
+
+def _combine(left: Candidates, right: Candidates, op: Callable[[Any, Any], Any]) -> Candidates:
+    if left is None or right is None:
+        return None
+    if not all(isinstance(v, Const) for v in left + right):
+        return None
+    return _dedupe([Const(op(a.value, b.value)) for a in left for b in right])
