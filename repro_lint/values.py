@@ -61,6 +61,11 @@ Candidates = Optional[List[Candidate]]
 Chain = Tuple[cst.CSTNode, ...]
 
 _MAX_DEPTH = 6
+#: the kinds of receiver :meth:`Values.kind` tells apart
+NUMPY, TORCH = "numpy", "torch"
+#: methods whose result is never a tensor
+NOT_TENSOR_METHODS = frozenset({"numpy", "tolist", "astype", "item"})
+Qualify = Callable[[cst.CSTNode], Optional[str]]
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.With)
 
 
@@ -176,7 +181,7 @@ class Values:
         return [expr]
 
     # -- names -------------------------------------------------------------------------------
-    def _name(self, name: str, chain: Chain, depth: int) -> Candidates:
+    def _truth(self, chain: Chain, depth: int) -> Truth:
         def truth(test: cst.BaseExpression) -> Optional[bool]:
             tested = self.of(test, chain, depth + 1)
             if tested is None or not all(isinstance(t, Const) for t in tested):
@@ -184,31 +189,88 @@ class Values:
             truths = {bool(t.value) for t in tested}
             return truths.pop() if len(truths) == 1 else None
 
+        return truth
+
+    def _lookup(self, name: str, chain: Chain, depth: int) -> Any:
+        """Where ``name`` gets its value at the use under ``chain``: a list of
+        (expression, chain) assignments, a (function, its chain, parameter) triple, or None."""
+        truth = self._truth(chain, depth)
         scope = self._enclosing(chain)
         if scope is not None:
             function, function_chain = scope
             body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
-            reached = _reaching(body, name, chain, truth)
+            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body))
             if reached is not _UNASSIGNED:
-                return self._resolve_all(reached, chain, depth)
+                return reached
             parameter = _parameter(function, name)
             if parameter is not None:
-                return self._parameter(function, function_chain, parameter, depth)
+                return (function, function_chain, parameter)
             if _binds_elsewhere(function, name):
                 return None
-            reached = _reaching(self.module.body, name, (), truth, whole=True)
+            reached = _reaching(self.module.body, name, (), truth, (), whole=True)
         else:
-            reached = _reaching(self.module.body, name, chain, truth)
-        if reached is _UNASSIGNED:
-            return None
-        return self._resolve_all(reached, chain, depth)
+            reached = _reaching(self.module.body, name, chain, truth, ())
+        return None if reached is _UNASSIGNED else reached
 
-    def _resolve_all(self, reached: Any, chain: Chain, depth: int) -> Candidates:
+    def _name(self, name: str, chain: Chain, depth: int) -> Candidates:
+        found = self._lookup(name, chain, depth)
+        if isinstance(found, tuple):
+            return self._parameter(*found, depth)
+        return self._resolve_all(found, depth)
+
+    # -- what kind of object a receiver is --------------------------------------------------------
+    def kind(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], qualify: Qualify, depth: int = 0) -> Optional[str]:
+        """``"numpy"`` when ``expr`` is clearly not a tensor (a NumPy array, a list, a number:
+        made by ``np.*``, ``.numpy()``, ``.tolist()``, a list display), ``"torch"`` when it is
+        made by ``torch.*`` or annotated as a Tensor, else None."""
+        if depth > _MAX_DEPTH:
+            return None
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        again = lambda e, c=chain: self.kind(e, c, qualify, depth + 1)  # noqa: E731
+        if isinstance(expr, (cst.List, cst.ListComp)):
+            return NUMPY  # a Python list (numbers say nothing: ``x * 2`` is what ``x`` is)
+        if isinstance(expr, cst.Call):
+            owner = _module_kind(qualify(expr.func))
+            if owner is not None:
+                return owner
+            if isinstance(expr.func, cst.Attribute):
+                if expr.func.attr.value in NOT_TENSOR_METHODS:
+                    return NUMPY
+                return again(expr.func.value)  # a tensor's methods give tensors, an array's arrays
+            return None
+        if isinstance(expr, cst.Subscript):
+            found = again(expr.value)
+            if found is None and any(
+                isinstance(e.slice, cst.Index)
+                and isinstance(e.slice.value, (cst.Name, cst.Call, cst.Comparison, cst.Subscript))
+                and again(e.slice.value) == NUMPY
+                for e in expr.slice
+            ):
+                return NUMPY  # indexed by a NumPy array: an array (tensors take tensor indices)
+            return found
+        if isinstance(expr, cst.BinaryOperation):
+            kinds = {again(expr.left), again(expr.right)}
+            return TORCH if TORCH in kinds else NUMPY if NUMPY in kinds else None
+        if isinstance(expr, cst.UnaryOperation):
+            return again(expr.expression)
+        if isinstance(expr, cst.Comparison):
+            return again(expr.left)  # elementwise: an array's comparison is an array
+        if isinstance(expr, cst.Name):
+            found = self._lookup(expr.value, chain, depth)
+            if isinstance(found, tuple):
+                return _annotated_kind(found[2], qualify)
+            if not found:
+                return None
+            kinds = {self.kind(value, where, qualify, depth + 1) for value, where in found}
+            return TORCH if TORCH in kinds else kinds.pop() if len(kinds) == 1 else None
+        return None
+
+    def _resolve_all(self, reached: Any, depth: int) -> Candidates:
         if reached is None:
             return None
         found: List[Candidate] = []
-        for value in reached:
-            got = self.of(value, chain, depth + 1)
+        for value, where in reached:
+            got = self.of(value, where, depth + 1)
             if got is None:
                 return None
             found.extend(got)
@@ -350,103 +412,125 @@ _UNASSIGNED: Any = object()
 Truth = Callable[[cst.BaseExpression], Optional[bool]]
 
 
-def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth, whole: bool = False) -> Any:
+#: an assignment that reaches a use: the value, and the chain it is evaluated under
+Reaching = Tuple[cst.BaseExpression, Chain]
+
+
+def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth, base: Chain, whole: bool = False) -> Any:
     """The values of ``name`` that reach the use whose enclosing nodes are ``chain``, walking
-    ``body`` (a list of statements): a list of expressions, None (assigned in a way we cannot
-    follow), or _UNASSIGNED. With ``whole``, every assignment in ``body`` counts (a module's
-    names seen from inside a function that runs later)."""
-    on_path = {id(n) for n in chain}
-    state, _ = _walk(body, name, on_path, _UNASSIGNED, whole, truth)
+    ``body`` (a list of statements under ``base``): a list of (expression, the chain of the
+    statement that assigns it), None (assigned in a way we cannot follow), or _UNASSIGNED.
+    With ``whole``, every assignment in ``body`` counts (a module's names seen from inside a
+    function that runs later)."""
+    walk = _Walk(name, {id(n) for n in chain}, truth, whole)
+    state, _ = walk.block(body, _UNASSIGNED, base)
     return state
 
 
-def _walk(body: Sequence[cst.CSTNode], name: str, on_path: Set[int], state: Any, whole: bool, truth: Truth) -> Tuple[Any, bool]:
-    for stmt in body:
-        if not whole and id(stmt) in on_path:
-            if isinstance(stmt, _BRANCHING):
-                for block in _blocks(stmt):
-                    if id(block) in on_path:
-                        return _walk(_statements(block), name, on_path, state, whole, truth)
-            return state, True
-        state, reached = _statement(stmt, name, on_path, state, whole, truth)
-        if reached:
-            return state, True
-    return state, False
+class _Walk:
+    """One walk of a list of statements, for one name, up to one use."""
 
+    def __init__(self, name: str, on_path: Set[int], truth: Truth, whole: bool) -> None:
+        self.name, self.on_path, self.truth, self.whole = name, on_path, truth, whole
 
-def _statement(stmt: cst.CSTNode, name: str, on_path: Set[int], state: Any, whole: bool, truth: Truth) -> Tuple[Any, bool]:
-    if isinstance(stmt, cst.SimpleStatementLine):
-        for small in stmt.body:
-            state = _assign(small, name, state, whole)
-        return state, False
-    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-        if stmt.name.value == name:
-            return _set(state, None, whole), False
-        return state, False
-    if isinstance(stmt, cst.If) and not whole:
-        taken = truth(stmt.test)
-        if taken is True:
-            return _walk(_statements(stmt.body), name, on_path, state, whole, truth)
-        if taken is False:
-            if stmt.orelse is None:
-                return state, False
-            return _walk(_statements(stmt.orelse), name, on_path, state, whole, truth)
-    if isinstance(stmt, (cst.For, cst.While, cst.If, cst.Try, cst.With)):
-        if isinstance(stmt, cst.For) and name in _target_names(stmt.target):
-            state = _set(state, None, whole)
-        if isinstance(stmt, cst.With) and any(
-            item.asname is not None and name in _target_names(item.asname.name) for item in stmt.items
-        ):
-            state = _set(state, None, whole)
-        outcomes = []
-        for block in _blocks(stmt):
-            got, reached = _walk(_statements(block), name, on_path, state, whole, truth)
+    def block(self, body: Sequence[cst.CSTNode], state: Any, path: Chain) -> Tuple[Any, bool]:
+        for stmt in body:
+            if not self.whole and id(stmt) in self.on_path:
+                if isinstance(stmt, _BRANCHING):
+                    for block in _blocks(stmt):
+                        if id(block) in self.on_path:
+                            return self.block(_statements(block), state, path + (stmt, block))
+                return state, True
+            state, reached = self.statement(stmt, state, path)
             if reached:
-                return got, True
-            outcomes.append(got)
-        if isinstance(stmt, cst.With):
-            return outcomes[0], False
-        if isinstance(stmt, cst.If) and stmt.orelse is not None:
-            return _union(outcomes), False  # one branch runs
-        return _union([state] + outcomes), False  # the body may not run
-    return state, False
+                return state, True
+        return state, False
+
+    def statement(self, stmt: cst.CSTNode, state: Any, path: Chain) -> Tuple[Any, bool]:
+        name = self.name
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                state = self.assign(small, state, path + (stmt,))
+            return state, False
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            return (self.set(state, None) if stmt.name.value == name else state), False
+        if isinstance(stmt, cst.If) and not self.whole:
+            taken = self.truth(stmt.test)
+            if taken is True:
+                return self.block(_statements(stmt.body), state, path + (stmt, stmt.body))
+            if taken is False:
+                if stmt.orelse is None:
+                    return state, False
+                return self.block(_statements(stmt.orelse), state, path + (stmt, stmt.orelse))
+        if isinstance(stmt, (cst.For, cst.While, cst.If, cst.Try, cst.With)):
+            if isinstance(stmt, cst.For) and name in _target_names(stmt.target):
+                state = self.set(state, None)
+            if isinstance(stmt, cst.With) and any(
+                item.asname is not None and name in _target_names(item.asname.name) for item in stmt.items
+            ):
+                state = self.set(state, None)
+            outcomes = []
+            for block in _blocks(stmt):
+                got, reached = self.block(_statements(block), state, path + (stmt, block))
+                if reached:
+                    return got, True
+                outcomes.append(got)
+            if isinstance(stmt, cst.With):
+                return outcomes[0], False
+            if isinstance(stmt, cst.If) and stmt.orelse is not None:
+                return _union(outcomes), False  # one branch runs
+            return _union([state] + outcomes), False  # the body may not run
+        return state, False
+
+    def assign(self, small: cst.CSTNode, state: Any, chain: Chain) -> Any:
+        name = self.name
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                if name in _target_names(target.target):
+                    value = _element(target.target, small.value, name)
+                    state = self.set(state, None if value is None else [(value, chain)])
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            if isinstance(small.target, cst.Name) and small.target.value == name:
+                state = self.set(state, [(small.value, chain)])
+        elif isinstance(small, cst.AugAssign):
+            if isinstance(small.target, cst.Name) and small.target.value == name:
+                state = self.set(state, None)
+        elif isinstance(small, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)) and name in _imported_names(small):
+            state = self.set(state, None)
+        return state
+
+    def set(self, state: Any, value: Any) -> Any:
+        if not self.whole or state is _UNASSIGNED:
+            return value
+        return _union([state, value])
 
 
-def _assign(small: cst.CSTNode, name: str, state: Any, whole: bool) -> Any:
-    if isinstance(small, cst.Assign):
-        for target in small.targets:
-            names = _target_names(target.target)
-            if name in names:
-                plain = isinstance(target.target, cst.Name)
-                state = _set(state, [small.value] if plain else None, whole)
-    elif isinstance(small, cst.AnnAssign) and small.value is not None:
-        if isinstance(small.target, cst.Name) and small.target.value == name:
-            state = _set(state, [small.value], whole)
-    elif isinstance(small, cst.AugAssign):
-        if isinstance(small.target, cst.Name) and small.target.value == name:
-            state = _set(state, None, whole)
-    elif isinstance(small, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)):
-        if name in _imported_names(small):
-            state = _set(state, None, whole)
-    return state
-
-
-def _set(state: Any, value: Any, whole: bool) -> Any:
-    if not whole or state is _UNASSIGNED:
-        return value
-    return _union([state, value])
+def _element(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -> Optional[cst.BaseExpression]:
+    """The part of ``value`` that ``name`` gets in ``target = value`` (``a, b = x, y`` gives
+    ``b`` the ``y``), or None when it cannot be told."""
+    if isinstance(target, cst.Name):
+        return value if target.value == name else None
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
+        if len(target.elements) != len(value.elements):
+            return None
+        if any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+            return None
+        for left, right in zip(target.elements, value.elements):
+            if name in _target_names(left.value):
+                return _element(left.value, right.value, name)
+    return None
 
 
 def _union(states: List[Any]) -> Any:
     if all(s is _UNASSIGNED for s in states):
         return _UNASSIGNED
-    merged: List[cst.BaseExpression] = []
+    merged: List[Reaching] = []
     for s in states:
         if s is None:
             return None
         if s is _UNASSIGNED:
             return None  # assigned on some paths only: a name from elsewhere on the others
-        merged.extend(v for v in s if not any(v is m for m in merged))
+        merged.extend(v for v in s if not any(v[0] is m[0] for m in merged))
     return merged
 
 
@@ -588,6 +672,27 @@ def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.Base
     if default is None:
         default = cst.Name("False" if action == "store_true" else "True" if action == "store_false" else "None")
     options.setdefault(dest, []).append((default, chain))
+
+
+def _module_kind(qualified: Optional[str]) -> Optional[str]:
+    if qualified is None:
+        return None
+    head = qualified.split(".", 1)[0]
+    return NUMPY if head == "numpy" else TORCH if head in ("torch", "torch_npu") else None
+
+
+def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:
+    """``x: np.ndarray`` or ``x: torch.Tensor``."""
+    if param.annotation is None:
+        return None
+    annotation = param.annotation.annotation
+    if isinstance(annotation, (cst.Name, cst.Attribute)):
+        qualified = qualify(annotation)
+        if qualified in ("numpy.ndarray", "numpy.typing.NDArray"):
+            return NUMPY
+        if qualified in ("torch.Tensor", "torch.nn.Parameter"):
+            return TORCH
+    return None
 
 
 # -- arithmetic on candidates --------------------------------------------------------------------
