@@ -283,24 +283,28 @@ class Values:
         self._active.add(key)
         try:
             found: List[Candidate] = []
-            if param.default is not None:
-                got = self.of(param.default, function_chain, depth + 1)
-                if got is None:
-                    return None
-                found.extend(got)
             method = _is_bound_method(function, function_chain)
             position = _position(function, param, method)
             calls = self._calls_of(function, function_chain, method)
+            defaulted = not calls  # the default applies when a call leaves the parameter out
             for call, call_chain in calls:
                 bound = bind(cst_slots(call.args), param.name.value, position)
                 if bound is UNKNOWN:
                     return None
                 if bound is MISSING:
+                    defaulted = True
                     continue
                 got = self.of(bound.value, call_chain, depth + 1)
                 if got is None:
                     return None
                 found.extend(got)
+            if defaulted:
+                if param.default is None:
+                    return None if calls else [OPEN]
+                got = self.of(param.default, function_chain, depth + 1)
+                if got is None:
+                    return None
+                found = got + found
             if not calls:
                 found.append(OPEN)  # called from elsewhere, with arguments we cannot see
             return _dedupe(found)
