@@ -122,8 +122,50 @@ DATALOADER_PARAMS = (
     "dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn",
     "pin_memory", "drop_last", "timeout", "worker_init_fn", "multiprocessing_context", "generator",
 )
-DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+#: DataLoaders, and the libraries' DataLoader subclasses that hand their other keywords to
+#: DataLoader unchanged: qualified name -> the parameters they take by position (the
+#: DataLoader parameters not listed are keyword-only there, through ``**kwargs``)
+DATALOADERS: Dict[str, Tuple[str, ...]] = {
+    "torch.utils.data.DataLoader": DATALOADER_PARAMS,
+    "torch.utils.data.dataloader.DataLoader": DATALOADER_PARAMS,
+    # torchdata 0.11: StatefulDataLoader(dataset, batch_size, shuffle, ..., generator, *, ...)
+    "torchdata.stateful_dataloader.StatefulDataLoader": DATALOADER_PARAMS,
+    "torchdata.stateful_dataloader.stateful_dataloader.StatefulDataLoader": DATALOADER_PARAMS,
+    # PyG 2.x: DataLoader(dataset, batch_size=1, shuffle=False, follow_batch, exclude_keys, **kwargs)
+    "torch_geometric.loader.DataLoader": ("dataset", "batch_size", "shuffle"),
+    "torch_geometric.loader.dataloader.DataLoader": ("dataset", "batch_size", "shuffle"),
+    # NeighborLoader(data, num_neighbors, input_nodes, ..., **kwargs): NodeLoader passes
+    # shuffle, num_workers, worker_init_fn and generator to DataLoader as keywords
+    **{
+        f"torch_geometric.loader.{name}": ("data",)
+        for name in (
+            "NeighborLoader", "neighbor_loader.NeighborLoader",
+            "LinkNeighborLoader", "link_neighbor_loader.LinkNeighborLoader",
+        )
+    },
+    # DGL 2.x: GraphDataLoader(dataset, collate_fn=None, use_ddp=False, ddp_seed=0, **kwargs)
+    "dgl.dataloading.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
+    "dgl.dataloading.dataloader.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
+}
+#: loaders that, given this keyword true, shuffle with a DistributedSampler of their own seeded
+#: from ``ddp_seed`` (DGL pops ``shuffle`` into it): no draw from the global torch RNG
+OWN_SAMPLER_KEYWORD = {
+    "dgl.dataloading.GraphDataLoader": "use_ddp",
+    "dgl.dataloading.dataloader.GraphDataLoader": "use_ddp",
+}
 PARTIALS = frozenset({"functools.partial"})
+#: the methods of a LightningModule or LightningDataModule that build the loaders the Trainer runs
+LIGHTNING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader", "test_dataloader", "predict_dataloader"})
+#: Trainer methods that take loaders (``trainer.fit(model, train_loader, val_loader)``)
+LIGHTNING_LOADER_CALLS = frozenset({"fit", "validate", "test", "predict"})
+#: the effect of ``seed_everything(..., workers=True)``: Lightning's Trainer then installs its
+#: rank-aware ``pl_worker_init_function`` on loaders without a ``worker_init_fn``
+SEEDS_WORKERS = "seeds_workers"
+
+
+def loader_position(params: Tuple[str, ...], name: str) -> Optional[int]:
+    """The position of DataLoader parameter ``name`` in a loader's positional ``params``."""
+    return params.index(name) if name in params else None
 
 #: samplers and splits that draw from the global torch RNG unless given ``generator=``:
 #: qualified name -> position of the ``generator`` parameter
@@ -242,6 +284,8 @@ class SeedHelper:
     implicit: bool = False
     #: the (parameter, position) of the seed when leaving it out (or None) draws a fresh one
     entropy_seed: Optional[Tuple[str, int]] = None
+    #: the (parameter, position) whose true value makes the library seed DataLoader workers
+    workers_arg: Optional[Tuple[str, Optional[int]]] = None
 
 
 _ALL3 = frozenset(GENERATORS)
@@ -249,7 +293,7 @@ _DET = frozenset({"deterministic"})
 _FULL = frozenset({"deterministic", "cudnn_deterministic"})
 _CUDNN = frozenset({"cudnn_deterministic"})
 
-_LIGHTNING_SEED = SeedHelper(_ALL3)  # random, np.random, torch.manual_seed; no cudnn flags
+_LIGHTNING_SEED = SeedHelper(_ALL3, workers_arg=("workers", 1))  # no cudnn flags
 _LIGHTNING_TRAINER = SeedHelper(frozenset(), ("deterministic", None), _DET)
 _HF_SET_SEED = SeedHelper(_ALL3, ("deterministic", 1), _DET)
 _HF_FULL = SeedHelper(_ALL3, always=_FULL)

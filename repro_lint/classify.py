@@ -109,6 +109,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                     on = catalog.is_on(value)
             if on:
                 effects |= helper.determinism
+            if helper.workers_arg is not None:
+                workers = args.value(*helper.workers_arg)
+                if workers is not MISSING and catalog.is_on(workers):
+                    effects.add(catalog.SEEDS_WORKERS)
         elif qualified in catalog.DETERMINISM_SWITCHES:
             switched = switch_effect(qualified, args)
             if switched is not None:
@@ -129,8 +133,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif qualified in catalog.TORCH_USES or qualified.startswith(catalog.TORCH_USE_PREFIXES):
             uses.add("torch")
         elif qualified in catalog.DATALOADERS:
-            shuffle = args.value("shuffle", catalog.DATALOADER_PARAMS.index("shuffle"))
-            generator = args.value("generator", catalog.DATALOADER_PARAMS.index("generator"))
+            params = catalog.DATALOADERS[qualified]
+            shuffle = args.value("shuffle", catalog.loader_position(params, "shuffle"))
+            generator = args.value("generator", catalog.loader_position(params, "generator"))
             if shuffle is not MISSING and catalog.is_on(shuffle) and generator is MISSING:
                 uses.add("torch")
         elif qualified.startswith("numpy.random.") and qualified.count(".") == 2:

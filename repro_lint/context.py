@@ -50,7 +50,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
-from .catalog import FRAMEWORK_IMPORTED_FILES
+from .catalog import FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import (
@@ -164,6 +164,7 @@ class ProjectContext:
         self._words: Dict[str, bool] = {}
         #: answers of :meth:`is_imported`
         self._imported: Dict[str, bool] = {}
+        self._seeds_workers: Optional[bool] = None
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -248,6 +249,7 @@ class ProjectContext:
         self._entries.clear()
         self._imported.clear()
         self._enables_determinism = None
+        self._seeds_workers = None
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
@@ -605,6 +607,15 @@ class ProjectContext:
                             return True
                         break
         return False
+    def seeds_workers(self) -> bool:
+        """Does an entry point's execution path call a library helper that seeds DataLoader
+        workers (Lightning's ``seed_everything(..., workers=True)``)? Computed once per run."""
+        self.consult(ALL_FILES)
+        if self._seeds_workers is None:
+            self._seeds_workers = self.any_file_mentions("workers") and any(
+                SEEDS_WORKERS in self.entry_summary(path).effects for path in self.files if self.is_entry_point(path)
+            )
+        return self._seeds_workers
 
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)

@@ -21,6 +21,7 @@ from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
+from ..values import Candidates, Values
 
 if TYPE_CHECKING:  # pragma: no cover - the engine passes them in; rules never import them
     from ..config import Settings
@@ -71,6 +72,21 @@ class Analysis:
 
     def __init__(self, file: "FileContext") -> None:
         self.file = file
+
+
+class ValueScan(Analysis):
+    """The file's value evaluator (:class:`repro_lint.values.Values`); its indexes are built on
+    the first question."""
+
+    def __init__(self, file: "FileContext") -> None:
+        super().__init__(file)
+        self.values = Values(file.module)
+
+
+def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:
+    """What ``expr``, found in the node being visited, may hold on the default path
+    (:mod:`repro_lint.values`)."""
+    return rule.file.analysis(ValueScan).values.of(expr, rule.file.ancestors)
 
 
 def has_handlers(kind: type) -> bool:
