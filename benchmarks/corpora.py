@@ -8,7 +8,9 @@ Python files below it. Builders are idempotent: a corpus already built is reused
 from __future__ import annotations
 
 import fnmatch
+import os
 import random
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -143,6 +145,23 @@ def projects_source(workdir: Path) -> Path:
             target = project / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
+    return _finish(folder)
+
+
+def copies(source: Path, folder: Path, times: int) -> Path:
+    """``times`` copies of the corpus at ``source`` side by side in one tree (``copy1/``, ...),
+    as hard links (a symbolic link would not be linted), for growth measurements."""
+    if (folder / MARKER).exists():
+        return folder
+    for number in range(1, times + 1):
+        for path in sorted(source.rglob("*.py")):
+            target = folder / f"copy{number}" / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not target.exists():
+                try:
+                    os.link(path, target)
+                except OSError:
+                    shutil.copyfile(path, target)
     return _finish(folder)
 
 
