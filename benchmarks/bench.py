@@ -435,12 +435,12 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
 
 def bench_growth(root: Path, target: str, single: Runs, args: argparse.Namespace) -> None:
     """Cold runs on 2 and 4 copies of the corpus in one tree (hard links), against one."""
-    print(f"  growth (cold, --no-cache, {args.repeat_cold} runs each; load average before: {load()}):")
+    print(f"  growth (cold, --no-cache, {args.growth_repeat} run(s) each; load average before: {load()}):")
     print(f"    1 x: {single.wall:7.2f} s wall {single.cpu:7.2f} s cpu {single.peak_mb:5.0f} MB peak {single.tree_mb:5.0f} MB tree")
     for copies in (2, 4):
         tree = corpora.copies(root / target, root.parent / f"{root.name}-x{copies}", copies)
         lint = repro_lint_command() + [".", "--jobs", str(args.jobs), "--output-format", "json", "--exit-zero", "--no-cache"]
-        runs = repeated(lint, tree, args.repeat_cold)
+        runs = repeated(lint, tree, args.growth_repeat)
         print(
             f"    {copies} x: {runs.wall:7.2f} s wall {runs.cpu:7.2f} s cpu {runs.peak_mb:5.0f} MB peak {runs.tree_mb:5.0f} MB tree"
             f"  ({runs.wall / single.wall:.2f} x wall, {runs.cpu / single.cpu:.2f} x cpu; {json_count(runs.stdout)} findings)"
@@ -501,6 +501,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--ruff", metavar="PATH", help="ruff executable (default: the one beside this Python, or on PATH)")
     parser.add_argument("--no-diff", dest="diff", action="store_false", help="skip the --diff cold run")
     parser.add_argument("--growth", action="store_true", help="also cold runs on 2 and 4 copies of each corpus in one tree")
+    parser.add_argument("--growth-repeat", type=int, default=1, help="runs of each growth measurement (median and spread)")
     parser.add_argument("--torchfix", metavar="PATH", help="TorchFix executable, installed in a separate environment")
     parser.add_argument("--torchfix-sample", type=float, default=0.05, help="fraction of files TorchFix runs on")
     parser.add_argument("--flake8", metavar="PATH", help="flake8 executable of an environment without plugins (default: built in the workdir)")
