@@ -68,6 +68,7 @@ from .facts import (
     source_root_for,
 )
 from .notebook import is_notebook
+from .modulefiles import ModuleFiles
 from .source import read_text
 from .syntax import NoArgs
 
@@ -157,6 +158,7 @@ class ProjectContext:
         for f in self.files:
             self._roots.add(source_root_for(f))
         self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
+        self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[str, Summary] = {}
@@ -254,21 +256,10 @@ class ProjectContext:
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
         if dotted not in self._modules:
-            found, looked = None, []
-            rel = Path(*dotted.split(".")) if dotted else None
-            if rel is not None:
-                for root in sorted(self._roots):
-                    for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
-                        looked.append(str(candidate))
-                        if candidate.is_file():
-                            found = str(candidate)
-                            break
-                    if found:
-                        break
-            self._modules[dotted] = (found, tuple(looked))
+            self._modules[dotted] = self._module_files.look_up(dotted)
         found, looked = self._modules[dotted]
-        for candidate in looked:  # the answer depends on each file looked for, found or missing
-            self.consult(candidate)
+        if self.consulted is not None:  # the answer depends on each file looked for, found or missing
+            self.consulted.update(looked)
         return Path(found) if found else None
 
     def resolve_function(self, qualified: str) -> Optional[Tuple[ModuleFacts, BodyFacts]]:

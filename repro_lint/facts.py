@@ -375,18 +375,30 @@ def might_be_entry_point(source: str) -> bool:
     return False
 
 
-def module_name_for(path: Path) -> Tuple[str, bool]:
-    """(dotted module name, is_package) from the package layout around ``path``."""
-    path = Path(os.path.abspath(path))
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.append(folder.name)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return ".".join(reversed(parts)), is_package
+def module_name_for(path: Path, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Tuple[str, bool]:
+    """(dotted module name, is_package) from the package layout around ``path``.
+    ``packages``: a memo of the package names of the folders seen (for one run: the layout
+    may change between runs), so that many files of one folder look it up once."""
+    absolute = os.path.abspath(path)
+    folder, name = os.path.split(absolute)
+    is_package = name == "__init__.py"
+    parts = _package_parts(folder, {} if packages is None else packages)
+    if not is_package:
+        parts = (*parts, os.path.splitext(name)[0])
+    return ".".join(parts), is_package
+
+
+def _package_parts(folder: str, packages: Dict[str, Tuple[str, ...]]) -> Tuple[str, ...]:
+    """The names of the packages from the outermost one down to ``folder`` (empty when
+    ``folder`` holds no ``__init__.py``)."""
+    found = packages.get(folder)
+    if found is None:
+        found = ()
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            parent = os.path.dirname(folder)
+            found = (*(_package_parts(parent, packages) if parent != folder else ()), os.path.basename(folder))
+        packages[folder] = found
+    return found
 
 
 def source_root_for(path: Path) -> Path:

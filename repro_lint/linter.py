@@ -60,6 +60,16 @@ def _pattern(words: Iterable[str]) -> Optional["re.Pattern[str]"]:
 _SUBSTRING_SEARCH_WORDS = 16
 
 
+def _nodes_of(reports: List[PendingReport]) -> List[cst.CSTNode]:
+    """Every node whose position resolving ``reports`` asks for."""
+    nodes = []
+    for report in reports:
+        nodes.append(report.node)
+        for node_edit in report.edits:
+            nodes.extend(node for node in (node_edit.node, node_edit.wrap_at) if node is not None)
+    return nodes
+
+
 class Linter:
     """Lints files with one configuration and one project context."""
 
@@ -295,7 +305,7 @@ class Linter:
     def _resolve(
         self, path: str, module: cst.Module, reports: List[PendingReport], text: Optional[str] = None
     ) -> List[Diagnostic]:
-        where = node_positions(module, text)
+        where = node_positions(module, text, _nodes_of(reports))
         lines = (text if text is not None else module.code).splitlines()
         #: the file's own width: its longest line, and never below PEP 8's 79
         width = max([79] + [len(line) for line in lines])
