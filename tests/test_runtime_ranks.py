@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def restore_global_state():
-    """(The PYTHONHASHSEED warning counts as shown: these tests are not about it.) RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    """RNGs, determinism flags, variables, the seed record: as they were after each test
+    (the PYTHONHASHSEED warning counts as shown: these tests are not about it)."""
     with preserved_runtime_state(hashseed_warned=os.getpid()):
         yield
 
