@@ -104,15 +104,25 @@ def test_import_and_use_without_torch_numpy_or_libcst():
         import sys
         sys.modules['torch'] = None; sys.modules['numpy'] = None; sys.modules['libcst'] = None
         import warnings; warnings.simplefilter("ignore")
+        import random
         import repro_lint.runtime as r
+        from repro_lint.runtime import _workers, doctor
         r.seed_everything(1)
         report = r.verify()
         print(report)
         print("OK" if report.ok else "NOT OK")
+        expected = random.random()
+        r.reset_seed()
+        with r.isolate_rng():
+            random.random()
+        assert random.random() == expected
+        assert _workers.worker_seeds(1, 2, 3)[2] is None  # the documented hash, without NumPy
+        assert doctor.main([]) == 0
         print(sorted(m for m in sys.modules if m.startswith("repro_lint")))
     """)
     assert proc.returncode == 0, proc.stderr
     assert "torch not importable" in proc.stdout
+    assert "torch        not installed" in proc.stdout  # the doctor's report
     assert "OK\n" in proc.stdout and "NOT OK" not in proc.stdout
     modules = eval(proc.stdout.strip().splitlines()[-1])
     assert all(m == "repro_lint" or m.startswith("repro_lint.runtime") for m in modules)

@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def restore_global_state():
-    """(The PYTHONHASHSEED warning counts as shown: these tests are not about it.) RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    """RNGs, determinism flags, variables, the seed record: as they were after each test
+    (the PYTHONHASHSEED warning counts as shown: these tests are not about it)."""
     with preserved_runtime_state(hashseed_warned=os.getpid()):
         yield
 
@@ -217,27 +218,36 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _run_two_ranks(script: Path) -> list:
+def _launch_two_ranks(script: Path) -> list:
+    """``(returncode, stdout, stderr)`` of each rank; both are killed after 300 s."""
     port = str(_free_port())
-    procs = []
-    for rank in (0, 1):
-        env = clean_env()
-        env.update(PYTHONPATH=str(ROOT), RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
-                   MASTER_PORT=port, OMP_NUM_THREADS="1")
-        procs.append(subprocess.Popen([sys.executable, str(script)], env=env, text=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-    results = []
+    procs = [subprocess.Popen([sys.executable, str(script)], text=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE,
+                              env=clean_env(PYTHONPATH=str(ROOT), RANK=str(rank), WORLD_SIZE="2",
+                                            MASTER_ADDR="127.0.0.1", MASTER_PORT=port, OMP_NUM_THREADS="1"))
+             for rank in (0, 1)]
+    outcomes = []
     try:
         for proc in procs:
             out, err = proc.communicate(timeout=300)
-            assert proc.returncode == 0, err
-            results.append(json.loads(out.strip().splitlines()[-1]))
+            outcomes.append((proc.returncode, out, err))
     finally:
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-    return results
+    return outcomes
+
+
+def _run_two_ranks(script: Path) -> list:
+    """Each rank's JSON result; a new port is tried when the free one was taken meanwhile."""
+    for _ in range(3):
+        outcomes = _launch_two_ranks(script)
+        if not any("ddress already in use" in err or "EADDRINUSE" in err for _, _, err in outcomes):
+            break
+    for code, _, err in outcomes:
+        assert code == 0, err
+    return [json.loads(out.strip().splitlines()[-1]) for _, out, _ in outcomes]
 
 
 def test_two_gloo_ranks_differ_per_worker_and_repeat_across_runs(tmp_path):

@@ -348,7 +348,8 @@ def test_doctor_exits_1_only_for_inconsistent_settings(capsys, name, value, stat
     assert doctor_main([]) == status
     out = capsys.readouterr().out
     assert words in out
-    assert out.rstrip().endswith(f"doctor: {'FAILED' if status else 'OK'} ({status} inconsistent, {1 - status} warnings)")
+    verdict = "FAILED" if status else "OK"
+    assert out.rstrip().endswith(f"doctor: {verdict} ({status} inconsistent, {1 - status} warnings)")
 
 
 @pytest.mark.parametrize("value", ["true", "TRUE", "strict"])

@@ -327,13 +327,14 @@ def check_determinism(
     Every run starts with ``seed_everything(seed)`` (deterministic mode on, and
     the ``warn_only``, ``workers``, ``device_specific`` and ``hashseed`` options of
     this process's last ``seed_everything`` call), so differences come from
-    unseeded randomness, nondeterministic kernels or state carried between runs. Results may be tensors, NumPy arrays, Python scalars,
-    ``nn.Module`` objects (named parameters, their ``.grad`` and buffers are
-    compared) and lists/tuples/dicts of these. Floats compare by bits, with
-    equal NaNs treated as equal.
+    unseeded randomness, nondeterministic kernels or state carried between runs.
+    Results may be tensors, NumPy arrays, Python scalars, ``nn.Module`` objects
+    (named parameters, their ``.grad`` and buffers are compared) and
+    lists/tuples/dicts of these. Floats compare by bits, with equal NaNs treated
+    as equal.
 
-    Afterwards the RNG states (random, NumPy, torch CPU and initialised CUDA
-    devices), the determinism flags, the environment variables seed_everything
+    Afterwards the RNG states (those ``isolate_rng`` saves: random, NumPy, torch CPU,
+    initialised CUDA and NPU), the determinism flags, the environment variables seed_everything
     may set and the seed record are restored. Side effects of ``fn`` itself are
     not undone. Exceptions from ``fn`` propagate (after restoring).
     """
