@@ -40,6 +40,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+SUFFIX = ".ipynb"
+#: the comment line that follows every code cell in a notebook's text
+BOUNDARY = "# repro-lint: end of cell"
+
+#: ``x = !ls``, ``files = %sx ls``: an assignment from a magic or a shell command
+_MAGIC_ASSIGNMENT = re.compile(r"^\s*[\w.,\s\[\]()*]+=\s*[%!]")
+#: ``obj?``, ``obj??``, ``?obj``: IPython's help
+_HELP = re.compile(r"^(\?{1,2}[\w.*]+|[\w.*]+\?{1,2})$")
 
 
 class NotebookError(ValueError):
@@ -51,15 +59,6 @@ class NotebookError(ValueError):
         self.message = message
         self.line = line
         self.col = col
-
-SUFFIX = ".ipynb"
-#: the comment line that follows every code cell in a notebook's text
-BOUNDARY = "# repro-lint: end of cell"
-
-#: ``x = !ls``, ``files = %sx ls``: an assignment from a magic or a shell command
-_MAGIC_ASSIGNMENT = re.compile(r"^\s*[\w.,\s\[\]()*]+=\s*[%!]")
-#: ``obj?``, ``obj??``, ``?obj``: IPython's help
-_HELP = re.compile(r"^(\?{1,2}[\w.*]+|[\w.*]+\?{1,2})$")
 
 
 def is_notebook(path: "str | object") -> bool:
@@ -207,6 +206,10 @@ class Notebook:
             parts.append(boundary + "\n")
             line += cell.text.count("\n") + 1
         self.text = "".join(parts)
+        #: :attr:`text` with the IPython lines as written (line for line the same): for showing
+        self.shown_text = "".join(
+            f"{cell.source}{'' if not cell.source or cell.source.endswith(chr(10)) else chr(10)}{boundary}\n" for cell in cells
+        )
         self.index = CellIndex(tuple(starts), tuple(cell.position + 1 for cell in cells))
 
     # -- text -> cells ----------------------------------------------------------------------

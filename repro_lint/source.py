@@ -78,6 +78,10 @@ class NotebookSource(Source):
     def index(self) -> CellIndex:
         return self.notebook.index
 
+    @property
+    def shown_text(self) -> str:
+        return self.notebook.shown_text
+
     def encode(self, text: str) -> bytes:
         return self.notebook.with_text(text).dumps()
 

@@ -310,3 +310,17 @@ def test_add_noqa_writes_the_comment_into_the_cell(tmp_path: Path):
     cell = json.loads((tmp_path / "nb.ipynb").read_text())["cells"][1]
     assert cell["source"][-1] == "torch.backends.cudnn.benchmark = True  # noqa: RPL201"
     assert run_cli(["nb.ipynb", "--no-cache", "--select", "RPL201"], tmp_path).returncode == 0
+
+
+def test_full_output_shows_the_cells_lines_as_written(tmp_path: Path):
+    write(tmp_path, {"nb.ipynb": dump(notebook("import torch\n!nvidia-smi\ntorch.backends.cudnn.benchmark = True  # !\n"))})
+    proc = run_cli(["nb.ipynb", "--no-cache", "--select", "RPL201", "--output-format", "full"], tmp_path)
+    assert proc.stdout.splitlines()[:4] == [
+        proc.stdout.splitlines()[0],
+        "  |",
+        "3 | torch.backends.cudnn.benchmark = True  # !",
+        "  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ RPL201",
+    ]
+    assert proc.stdout.startswith("nb.ipynb:cell 1:3:1: RPL201 ")
+    book = read_notebook((tmp_path / "nb.ipynb").read_bytes())
+    assert book.shown_text.splitlines()[1] == "!nvidia-smi" and book.text.splitlines()[1] == "#nvidia-smi"
