@@ -24,7 +24,7 @@ The API (the CLI, the fixer and editors use it):
 - :attr:`Notebook.text` and :attr:`Notebook.index` (:meth:`CellIndex.locate`: text line ->
   (cell, line in cell); :meth:`CellIndex.to_text_line` back);
 - :meth:`Notebook.with_text` (fixed text -> new :class:`Notebook`), :meth:`Notebook.dumps`
-  (the ``.ipynb`` bytes), :meth:`Notebook.cell_sources` and :meth:`Notebook.diff`;
+  (the ``.ipynb`` bytes), :meth:`Notebook.cell_sources` and :meth:`Notebook.changed_cells`;
 - :class:`repro_lint.source.NotebookSource` wraps a :class:`Notebook` as the
   :class:`~repro_lint.source.Source` the engine lints (``source.decode_file`` reads one).
 
@@ -245,19 +245,14 @@ class Notebook:
                 changed = True
         return _dumps(data, self.raw) if changed else self.raw
 
-    def diff(self, path: str, new: "Notebook") -> str:
-        """A unified diff per changed code cell (``--- train.ipynb:cell 3``), as ruff prints."""
-        out: List[str] = []
-        for old_cell, new_cell in zip(self.cells, new.cells):
-            if old_cell.source == new_cell.source:
-                continue
-            name = f"{path}:cell {old_cell.position + 1}"
-            lines = difflib.unified_diff(
-                old_cell.source.splitlines(keepends=True), new_cell.source.splitlines(keepends=True), name, name
-            )
-            for line in lines:
-                out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-        return "".join(out)
+    def changed_cells(self, new: "Notebook") -> List[Tuple[int, str, str]]:
+        """(cell number, old source, new source) of each code cell that ``new`` (this notebook
+        :meth:`with_text`) changed: what ``--diff`` shows, a diff per cell."""
+        return [
+            (old.position + 1, old.source, cell.source)
+            for old, cell in zip(self.cells, new.cells)
+            if old.source != cell.source
+        ]
 
 
 def _stored(source: str, as_list: bool) -> Any:
