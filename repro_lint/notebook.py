@@ -22,7 +22,8 @@ The API (the CLI, the fixer and editors use it):
 - :func:`read_notebook` (bytes -> :class:`Notebook`, or :class:`NotebookError`: RPL001),
   :func:`from_cells` (cell texts, e.g. from an editor -> :class:`Notebook`);
 - :attr:`Notebook.text` and :attr:`Notebook.index` (:meth:`CellIndex.locate`: text line ->
-  (cell, line in cell); :meth:`CellIndex.to_text_line` back);
+  (cell number, line in cell); :meth:`CellIndex.code_cell`: (code cell index, line in cell);
+  :meth:`CellIndex.to_text_line` back; columns are the same);
 - :meth:`Notebook.with_text` (fixed text -> new :class:`Notebook`), :meth:`Notebook.dumps`
   (the ``.ipynb`` bytes), :meth:`Notebook.cell_sources` and :meth:`Notebook.changed_cells`;
 - :class:`repro_lint.source.NotebookSource` wraps a :class:`Notebook` as the
@@ -34,6 +35,7 @@ It imports nothing of the package: editors and tools may use it alone.
 from __future__ import annotations
 
 import ast
+import bisect
 import difflib
 import json
 import re
@@ -75,15 +77,17 @@ class CellIndex:
     starts: Tuple[int, ...]
     numbers: Tuple[int, ...]
 
-    def locate(self, line: int) -> Tuple[int, int]:
-        """(cell number, line in that cell), both 1-based, of text line ``line``. A boundary
-        line counts as the line after its cell's last line."""
-        import bisect
-
-        if not self.starts:
-            return 1, line
+    def code_cell(self, line: int) -> Tuple[int, int]:
+        """(which code cell, 0-based among the code cells; line in it, 1-based) of text line
+        ``line`` (an editor's notebook document counts code cells so). A boundary line counts
+        as the line after its cell's last line; the column is the same in the text and the cell."""
         i = max(bisect.bisect_right(self.starts, line) - 1, 0)
-        return self.numbers[i], line - self.starts[i] + 1
+        return i, line - (self.starts[i] if self.starts else 1) + 1
+
+    def locate(self, line: int) -> Tuple[int, int]:
+        """(cell number, line in that cell), both 1-based, of text line ``line``."""
+        i, in_cell = self.code_cell(line)
+        return (self.numbers[i] if self.numbers else 1), in_cell
 
     def to_text_line(self, cell: int, line: int) -> int:
         """The text line of ``line`` (1-based) in cell number ``cell``."""

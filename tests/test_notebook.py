@@ -247,6 +247,7 @@ def test_cell_index_maps_text_lines_to_cells_and_back():
     assert book.text == f"a = 1\nb = 2\n{BOUNDARY}\n{BOUNDARY}\nc = 3\n{BOUNDARY}\n"
     assert book.index == CellIndex((1, 4, 5), (2, 4, 5))
     assert [book.index.locate(line) for line in (1, 2, 5)] == [(2, 1), (2, 2), (5, 1)]
+    assert [book.index.code_cell(line) for line in (1, 3, 5)] == [(0, 1), (0, 3), (2, 1)]
     assert book.index.to_text_line(5, 1) == 5 and book.index.to_text_line(2, 2) == 2
     assert CellIndex.from_list(book.index.to_list()) == book.index
 
