@@ -43,6 +43,7 @@ import libcst as cst
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter
+from .parse import DeepRecursion
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
 from .source import Source, SourceError, decode, dominant_newline, line_offsets, read_bytes, write_atomic
@@ -218,7 +219,8 @@ def parse_error(text: str, path: str, check_compile: bool) -> Optional[str]:
         if problem is not None:
             return problem
     try:
-        cst.parse_module(text)
+        with DeepRecursion():
+            cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return f"line {exc.raw_line}: {exc.message.strip().splitlines()[0] if exc.message.strip() else 'invalid syntax'}"
     except (RecursionError, MemoryError, ValueError) as exc:
