@@ -44,6 +44,7 @@ from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter
 from .parse import DeepRecursion
+from .report import readable_path
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
 from .source import Source, SourceError, decode, dominant_newline, line_offsets, read_bytes, write_atomic
@@ -362,6 +363,7 @@ def _lines(text: str) -> List[str]:
 
 
 def unified_diff(path: str, old: str, new: str) -> str:
+    path = readable_path(path)  # a file name that is not UTF-8: U+FFFD, as in the reports
     lines = difflib.unified_diff(_lines(old), _lines(new), path, path)
     out = []
     for line in lines:

@@ -244,12 +244,15 @@ LATIN1_NAME = b"caf\xe9_train.py"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="Linux file names are bytes")
-@pytest.mark.parametrize("fmt", ["text", "concise", "full", "json", "sarif", "github"])
+@pytest.mark.parametrize("fmt", ["text", "concise", "full", "json", "sarif", "github", "diff"])
 def test_a_file_name_that_is_not_utf8_in_every_output_format(tmp_path: Path, fmt):
     (tmp_path / os.fsdecode(LATIN1_NAME)).write_text(HAZARD)
+    output = ["--diff"] if fmt == "diff" else ["--output-format", fmt]
     proc = subprocess.run(
-        [sys.executable, "-m", "repro_lint", ".", "--output-format", fmt, "--no-cache", "-q"],
-        cwd=str(tmp_path), capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120, check=False,
+        [sys.executable, "-m", "repro_lint", ".", *output, "--no-cache", "-q"],
+        cwd=str(tmp_path), capture_output=True, timeout=120, check=False,
+        # a strict stdout, as in a UTF-8 locale other than C.UTF-8
+        env={**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8:strict"},
     )
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout.decode("utf-8")  # valid UTF-8, whatever the locale
@@ -264,6 +267,8 @@ def test_a_file_name_that_is_not_utf8_in_every_output_format(tmp_path: Path, fmt
         assert unquote_to_bytes(location["uri"]) == LATIN1_NAME
     elif fmt == "github":
         assert out.startswith("::warning file=caf\ufffd_train.py,line=2,")
+    elif fmt == "diff":
+        assert out.startswith("--- caf\ufffd_train.py\n+++ caf\ufffd_train.py\n")
     else:
         assert out.startswith("caf\ufffd_train.py:2:1: RPL201")
 
