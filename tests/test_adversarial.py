@@ -82,6 +82,9 @@ CASES = [
     Case("missing path", {"a.py": HAZARD}, ["a.py", "no/such.py"], 2, ("no/such.py: no such file or directory",)),
     Case("too large", {"big.py": HAZARD + "x = 1\n" * 5000, "pyproject.toml": "[tool.repro-lint]\nmax-file-size = 1000\n"},
          ["."], 1, ("big.py:1:1: RPL001 file is",)),
+    Case("read-only folder, --fix", {"locked/a.py": HAZARD, "b.py": HAZARD}, [".", "--fix"], 1,
+         ("locked/a.py: cannot write (permission denied); left unchanged", "locked/a.py:2:1: RPL201"),
+         make=lambda root: (root / "locked").chmod(0o555), changed={"b.py": FIXED}, needs="not root"),
     Case("many files in workers", {f"m{i}.py": HAZARD + TABLE for i in range(30)}, [".", "--jobs", "2", "--fix"], 0, (),
          changed={f"m{i}.py": FIXED + TABLE for i in range(30)}, seconds=60),
 ]
@@ -93,6 +96,8 @@ def _available(needs: str) -> bool:
         "fifo": hasattr(os, "mkfifo"),
         "linux": sys.platform.startswith("linux"),
         "symlink": hasattr(os, "symlink"),
+        # root writes into a read-only folder (tests/test_robustness.py simulates it for root)
+        "not root": hasattr(os, "geteuid") and os.geteuid() != 0,
     }[needs]
 
 
