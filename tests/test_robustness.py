@@ -572,3 +572,23 @@ def test_a_cache_dependency_that_became_a_pipe(tmp_path: Path):
         proc = run_cli([*args, "--quiet"], tmp_path, timeout=60)
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
         assert "train.py:6:14: RPL302" in proc.stdout
+
+
+def test_a_worker_that_must_leave_removes_the_temporary_file_of_its_write(tmp_path: Path, monkeypatch):
+    from repro_lint import source
+
+    target = tmp_path / "a.py"
+    target.write_text("old\n")
+    during = []
+
+    def fsync(fd):  # the parent dies while the new bytes are being flushed
+        during.append(sorted(p.name for p in tmp_path.iterdir()))
+        source.remove_temporaries()  # what the worker does before it exits
+        during.append(sorted(p.name for p in tmp_path.iterdir()))
+        raise SystemExit(1)
+
+    monkeypatch.setattr(source.os, "fsync", fsync)
+    with pytest.raises(SystemExit):
+        source.write_atomic(target, b"new\n")
+    assert len(during[0]) == 2 and during[1] == ["a.py"]
+    assert target.read_text() == "old\n"
