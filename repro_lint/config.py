@@ -7,6 +7,7 @@ is ever imported or evaluated. An unknown key or a value of the wrong type is a
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
@@ -193,6 +194,8 @@ def find_config(start: Path) -> Optional[Path]:
         for name in CONFIG_FILES:
             candidate = candidate_dir / name
             if not candidate.is_file():
+                if os.path.lexists(candidate) and not candidate.is_dir():
+                    return candidate  # a pipe, a device, a broken link: report it, never read it
                 continue
             if name != "pyproject.toml":
                 return candidate
@@ -224,7 +227,7 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
     if config_path is None:
         return Settings(root=find_root(start or Path.cwd()))
     config_path = Path(config_path)
-    if explicit and not config_path.is_file():
+    if explicit and not os.path.lexists(config_path):
         raise ConfigError(f"{config_path}: configuration file not found")
     section = _section(config_path, _read_toml(config_path))
     settings = Settings(config_path=real(config_path), root=real(config_path).parent)

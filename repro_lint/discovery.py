@@ -100,8 +100,10 @@ class _GitIgnores:
         path = folder / ".gitignore"
         try:
             lines = read_bytes(path, TEXT_LIMIT).decode("utf-8", errors="replace").splitlines()
-        except SourceError:
-            lines = []  # missing, or not a regular file (a FIFO is never opened)
+        except SourceError as exc:
+            lines = []
+            if os.path.lexists(path):  # a pipe or device (never opened), unreadable, too large
+                print(f"repro-lint: warning: {display_path(path)}: {exc.message}; its patterns are not applied", file=sys.stderr)
         spec = pattern_spec(lines, display_path(path)) if lines else None
         if spec is not None:
             self.specs[folder] = spec

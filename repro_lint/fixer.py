@@ -43,6 +43,8 @@ import libcst as cst
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter
+from .parse import DeepRecursion
+from .report import readable_path
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
 from .source import NotebookSource, Source, SourceError, decode_file, dominant_newline, line_offsets, read_bytes, write_atomic
@@ -218,7 +220,8 @@ def parse_error(text: str, path: str, check_compile: bool) -> Optional[str]:
         if problem is not None:
             return problem
     try:
-        cst.parse_module(text)
+        with DeepRecursion():
+            cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return f"line {exc.raw_line}: {exc.message.strip().splitlines()[0] if exc.message.strip() else 'invalid syntax'}"
     except (RecursionError, MemoryError, ValueError) as exc:
@@ -360,6 +363,7 @@ def _lines(text: str) -> List[str]:
 
 
 def unified_diff(path: str, old: str, new: str) -> str:
+    path = readable_path(path)  # a file name that is not UTF-8: U+FFFD, as in the reports
     lines = difflib.unified_diff(_lines(old), _lines(new), path, path)
     out = []
     for line in lines:

@@ -22,7 +22,7 @@ from .facts import module_name_for
 from .names import ImportTable
 from .notebook import is_notebook
 from .noqa import Suppressions, parse_suppressions
-from .parse import compile_check, compiles, parse_module
+from .parse import DeepRecursion, NestedTooDeeply, compile_check, compiles, parse_module
 from .positions import node_positions
 from .rules import all_rules, selected_codes
 from .edits import NodeEdit
@@ -237,6 +237,8 @@ class Linter:
         except cst.ParserSyntaxError as exc:
             message = exc.message.strip().splitlines()[0] if exc.message.strip() else "invalid syntax"
             return self._parse_failure(path, text, f"cannot parse: {message}", exc.raw_line, exc.raw_column)
+        except NestedTooDeeply as exc:  # found before parsing, in a bounded time
+            return self._unreadable(path, exc.message, exc.line, 0, text)
         except RecursionError:
             return self._unreadable(path, "cannot parse: the code is nested too deeply for the parser", 1, 0, text)
         except Exception as exc:  # MemoryError, ValueError, and anything else the parser raises
@@ -254,7 +256,7 @@ class Linter:
         return self._unreadable(path, message, line, col, text)
 
     def _lint_parsed(self, path: str, text: str) -> FileResult:
-        with GCPaused():
+        with GCPaused(), DeepRecursion():
             return self._lint_parsed_now(path, text)
 
     def _lint_parsed_now(self, path: str, text: str) -> FileResult:

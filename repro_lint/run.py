@@ -29,9 +29,53 @@ if TYPE_CHECKING:  # pragma: no cover
 _WORKER: Any = None
 
 
-def _init_worker(state: Any) -> None:
+def _init_worker(state: Any, parent: int) -> None:
     global _WORKER
     _WORKER = state
+    _exit_with_parent(parent)
+
+
+#: Linux's prctl option: the signal a process gets when its parent dies
+PR_SET_PDEATHSIG = 1
+#: how often a worker checks that its parent is alive (where prctl is not available)
+PARENT_POLL_SECONDS = 1.0
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker when ``parent`` dies, even by SIGKILL (which leaves the parent no
+    chance to stop its pool): on Linux the kernel sends SIGTERM then (prctl
+    PR_SET_PDEATHSIG); everywhere, a thread checks the parent's pid every
+    :data:`PARENT_POLL_SECONDS`. Either way the worker removes the temporary file of a write
+    in progress (the file it replaces stays old or new) and exits."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: _leave())
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no usable libc
+            pass
+    if os.getppid() != parent:  # it died before prctl took effect
+        _leave()
+
+    def watch() -> None:
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        _leave()
+
+    threading.Thread(target=watch, name="repro-lint-parent-watch", daemon=True).start()
+
+
+def _leave() -> None:
+    from .source import remove_temporaries
+
+    remove_temporaries()
+    os._exit(1)
 
 
 def worker_state() -> Any:
@@ -105,7 +149,7 @@ def pool(state: Any, jobs: int) -> "ProcessPoolExecutor":
     # fork: workers inherit the linter, its rules and the project context without pickling
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
-    return ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state, os.getpid()))
 
 
 def work_of(files: Sequence[Path]) -> int:

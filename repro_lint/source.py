@@ -174,6 +174,20 @@ def dominant_newline(text: str) -> str:
     return "\n"
 
 
+#: temporary files of writes in progress (see :func:`remove_temporaries`)
+_IN_PROGRESS: set = set()
+
+
+def remove_temporaries() -> None:
+    """Remove the temporary files of writes in progress: a worker process whose parent died
+    calls it before it exits (the files it replaces stay as they are, old or new)."""
+    for tmp in list(_IN_PROGRESS):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def write_atomic(path: "str | os.PathLike[str]", data: bytes, durable: bool = True) -> None:
     """Write via a temporary file in the same folder and an atomic rename; keep the mode.
     ``durable``: flush the data to disk before the rename (a user's file); a cache can skip it."""
@@ -186,6 +200,7 @@ def write_atomic(path: "str | os.PathLike[str]", data: bytes, durable: bool = Tr
     except OSError:
         pass
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    _IN_PROGRESS.add(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -201,6 +216,8 @@ def write_atomic(path: "str | os.PathLike[str]", data: bytes, durable: bool = Tr
         except OSError:
             pass
         raise
+    finally:
+        _IN_PROGRESS.discard(tmp)
 
 
 def real(path: "str | os.PathLike[str]") -> Path:

@@ -2,12 +2,14 @@
 """Lint and --fix a copy of large real trees and report what happened.
 
     python scripts/sweep.py                     # torch 2.13 source and transformers
-    python scripts/sweep.py --tree path/to/src  # any tree (copied first, never changed)
+    python scripts/sweep.py --tree path/to/src  # only this tree (copied first, never changed)
+    python scripts/sweep.py --tree src --jobs 1 # one process: slower, lighter on a shared machine
 
 For each tree it prints: files, findings by code, RPL001 count with reasons, internal errors
 (must be 0), files changed by --fix, files that no longer compile after --fix (must be 0),
 and files changed by a second --fix (must be 0). The trees are taken from wheels (pip
 download; torch 2.13.0 comes from this machine's disk) into --workdir, outside the repository.
+A run that takes longer than --timeout seconds counts as a hang (and fails the sweep).
 """
 
 from __future__ import annotations
@@ -54,12 +56,20 @@ def digest(tree: Path) -> dict:
     return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in tree.rglob("*.py") if p.is_file() and not p.is_symlink()}
 
 
+#: options every run gets (--jobs) and the longest a run may take (--timeout)
+OPTIONS: list = []
+TIMEOUT = 3600.0
+
+
 def repro_lint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     # -P: the tree being swept is the working directory, and torch's own source has modules
     # named random.py and types.py that must not shadow the standard library's.
     isolate = ["-P"] if sys.version_info >= (3, 11) else ["-I"]
-    command = [sys.executable, *isolate, "-m", "repro_lint", *args]
-    result = subprocess.run(command, cwd=str(cwd), capture_output=True, text=True)
+    command = [sys.executable, *isolate, "-m", "repro_lint", *args, *OPTIONS]
+    try:
+        result = subprocess.run(command, cwd=str(cwd), capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"repro-lint {' '.join(args)} ran past {TIMEOUT:.0f} s in {cwd}: a hang")
     if result.returncode not in (0, 1) and not internal_errors(result.stderr):
         sys.exit(f"repro-lint {' '.join(args)} exited with {result.returncode} in {cwd}:\n{result.stderr[-3000:]}")
     return result
@@ -123,15 +133,22 @@ def sweep(name: str, original: Path, workdir: Path) -> dict:
 
 
 def main() -> int:
+    global TIMEOUT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workdir", type=Path, default=Path.home() / ".cache" / "repro-lint-sweep")
     parser.add_argument("--tree", type=Path, action="append", default=[], help="an extra tree to sweep (copied first)")
     parser.add_argument("--only", choices=sorted(WHEELS), action="append", help="sweep only these wheels")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--jobs", type=int, help="repro-lint's --jobs (default: its own)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds one run may take (default: %(default)s)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
+    TIMEOUT = args.timeout
+    if args.jobs:
+        OPTIONS.extend(["--jobs", str(args.jobs)])
 
-    trees = [(name, fetch(name, args.workdir)) for name in (args.only or sorted(WHEELS))]
+    names = args.only or ([] if args.tree else sorted(WHEELS))
+    trees = [(name, fetch(name, args.workdir)) for name in names]
     trees += [(tree.name, tree) for tree in args.tree]
     reports = [sweep(name, path, args.workdir) for name, path in trees]
     if args.json:

@@ -244,12 +244,15 @@ LATIN1_NAME = b"caf\xe9_train.py"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="Linux file names are bytes")
-@pytest.mark.parametrize("fmt", ["text", "concise", "full", "json", "sarif", "github"])
+@pytest.mark.parametrize("fmt", ["text", "concise", "full", "json", "sarif", "github", "diff"])
 def test_a_file_name_that_is_not_utf8_in_every_output_format(tmp_path: Path, fmt):
     (tmp_path / os.fsdecode(LATIN1_NAME)).write_text(HAZARD)
+    output = ["--diff"] if fmt == "diff" else ["--output-format", fmt]
     proc = subprocess.run(
-        [sys.executable, "-m", "repro_lint", ".", "--output-format", fmt, "--no-cache", "-q"],
-        cwd=str(tmp_path), capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120, check=False,
+        [sys.executable, "-m", "repro_lint", ".", *output, "--no-cache", "-q"],
+        cwd=str(tmp_path), capture_output=True, timeout=120, check=False,
+        # a strict stdout, as in a UTF-8 locale other than C.UTF-8
+        env={**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8:strict"},
     )
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout.decode("utf-8")  # valid UTF-8, whatever the locale
@@ -264,6 +267,8 @@ def test_a_file_name_that_is_not_utf8_in_every_output_format(tmp_path: Path, fmt
         assert unquote_to_bytes(location["uri"]) == LATIN1_NAME
     elif fmt == "github":
         assert out.startswith("::warning file=caf\ufffd_train.py,line=2,")
+    elif fmt == "diff":
+        assert out.startswith("--- caf\ufffd_train.py\n+++ caf\ufffd_train.py\n")
     else:
         assert out.startswith("caf\ufffd_train.py:2:1: RPL201")
 
@@ -378,3 +383,212 @@ def test_an_excluded_or_per_file_pattern_with_too_many_wildcards_is_skipped(tmp_
     assert proc.returncode == 1 and "RPL201" in proc.stdout
     assert "exclude:1: pattern '*a*a*a*a*a*b' skipped" in proc.stderr
     assert "per-file-ignores:1: pattern '*a*a*a*a*a*c' skipped" in proc.stderr
+
+
+# -- deep nesting: a bounded time, RPL001 beyond the limit ---------------------------------------
+
+DEEP = {
+    "parens.py": "y = " + "(" * 500 + "1" + ")" * 500,
+    "chain.py": "y = " + " + ".join(["x"] * 5000),
+    "nested_sums.py": "y = " + "(x + " * 500 + "1" + ")" * 500,
+    "ternaries.py": "y = " + "a if b else " * 2000 + "c",
+    "multiline_chain.py": "y = (x\n" + "    + x\n" * 3000 + ")",
+}
+
+
+@pytest.mark.parametrize("fix", [False, True], ids=["lint", "fix"])
+def test_deeply_nested_code_is_reported_in_bounded_time(tmp_path: Path, fix):
+    import time
+
+    write(tmp_path, {name: HAZARD + body + "\n" for name, body in DEEP.items()})
+    started = time.monotonic()
+    proc = run_cli([".", "--quiet", "--no-cache", *(["--fix"] if fix else [])], tmp_path, timeout=120)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    lines = proc.stdout.splitlines()
+    for name, body in DEEP.items():
+        (line,) = [line for line in lines if line.startswith(name + ":")]
+        assert " RPL001 " in line and "too deeply to analyse (limit 300" in line, line
+        assert (tmp_path / name).read_text() == HAZARD + body + "\n"  # reported, never changed
+    assert elapsed < 60, elapsed  # each file takes a fraction of a second (minutes before the limit)
+
+
+def test_nesting_below_the_limit_is_analysed_and_fixed(tmp_path: Path):
+    from repro_lint.parse import MAX_DEPTH
+
+    bodies = {
+        "sum.py": "y = " + " + ".join(["x"] * (MAX_DEPTH - 10)),
+        "subscripts.py": "y = " + "x[" * 199 + "1" + "]" * 199,  # CPython's own limit: 200 brackets
+        "strings.py": "y = (" + " ".join(['"a"'] * 3000) + ")",  # one level in ast, 3,000 in LibCST
+        "table.py": "y = [" + ", ".join(f"-{i}.5" for i in range(20000)) + "]",
+    }
+    write(tmp_path, {name: HAZARD + body + "\n" for name, body in bodies.items()})
+    proc = run_cli([".", "--quiet", "--no-cache", "--fix"], tmp_path, timeout=120)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout + proc.stderr
+    for name, body in bodies.items():
+        assert (tmp_path / name).read_text() == HAZARD.replace("True", "False") + body + "\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "f(a=g(b=[x for x in y if z]))[0].c(d)",
+        "lambda a, b=1: lambda c, *d: a if b else c or not d",
+        "{k: v for k, v in x.items()}[a:b, ::2]",
+        "x" + "[1]" * 50 + ".y" * 50 + "()" * 50,
+        "await f(*a, **k) ** -x @ y",
+        "(yield (a, (b, (c, [d, {e: (f,)}]))))",
+        "'a' 'b' f'{c}' + r'\\d' + b'x'.decode()",
+        "a < b <= c == d != e in f not in g is h is not i",
+        " and ".join(["x"] * 40) + " or " + " or ".join(["not y"] * 40),
+    ],
+)
+def test_the_depth_bound_is_an_upper_bound_of_the_real_depth(body):
+    import ast
+
+    from repro_lint.parse import _ast_depth, _depth_bound
+
+    text = f"def g():\n    y = {body}\n"
+    start = text.index("y =")
+    assert _depth_bound(text, start, len(text)) + 2 >= _ast_depth(ast.parse(text).body[0].body[0])
+
+
+# -- workers never outlive the run ----------------------------------------------------------------
+
+
+def _live_children(pid: int) -> list:
+    """The processes whose parent is ``pid`` and that have not ended (zombies excluded), from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table from /proc")
+@pytest.mark.parametrize("fix", [False, True], ids=["lint", "fix"])
+def test_workers_exit_when_the_main_process_is_killed(tmp_path: Path, fix):
+    import signal
+    import time
+
+    body = "".join(f"def f{i}(x):\n    return torch.relu(x * {i}) + {i % 7}\n" for i in range(800))
+    write(tmp_path, {f"pkg/m{n}.py": HAZARD + body for n in range(80)})  # several seconds of work
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*.py")}
+    args = [".", "--jobs", "2", "--no-cache", *(["--fix"] if fix else [])]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "repro_lint", *args], cwd=str(tmp_path), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        workers: list = []
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+            workers = _live_children(proc.pid)
+        assert len(workers) == 2, "the run never started its workers"
+        time.sleep(0.5)  # let them work
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)], "workers outlived the main process"
+    finally:
+        for pid in _live_children(proc.pid) if proc.poll() is None else []:
+            os.kill(pid, signal.SIGKILL)
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")]  # no temporary file left
+    for path, old in before.items():  # every file old or fixed, never cut
+        new = path.read_bytes()
+        assert new == old or new == old.replace(b"benchmark = True", b"benchmark = False"), path
+
+
+# -- pipes where a file is expected ---------------------------------------------------------------
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+
+
+@needs_fifo
+def test_a_gitignore_that_is_a_pipe_is_never_opened(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD})
+    os.mkfifo(tmp_path / ".gitignore")
+    proc = run_cli([".", "--quiet", "--no-cache"], tmp_path, timeout=60)
+    assert proc.returncode == 1 and proc.stdout.startswith("a.py:2:1: RPL201")
+    assert ".gitignore: not a regular file (a pipe, socket or device): not read; its patterns are not applied" in proc.stderr
+
+
+@needs_fifo
+def test_a_configuration_file_that_is_a_pipe_is_a_configuration_error(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD})
+    os.mkfifo(tmp_path / "pyproject.toml")
+    for args in ([".", "--no-cache"], [".", "--no-cache", "--config", "pyproject.toml"]):
+        proc = run_cli(args, tmp_path, timeout=60)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert "pyproject.toml: not a regular file (a pipe, socket or device): not read" in proc.stderr
+
+
+@needs_fifo
+def test_python_files_that_are_pipes_on_every_path(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD, "pyproject.toml": "[tool.repro-lint]\nentry-points = ['pkg/*.py']\n"})
+    (tmp_path / "pkg").mkdir()
+    os.mkfifo(tmp_path / "pkg" / "pipe.py")
+    for args in (["."], ["pkg"], ["pkg/pipe.py", "a.py"], [".", "--fix"], [".", "--select", "ALL", "--jobs", "2"]):
+        proc = run_cli([*args, "--quiet", "--no-cache"], tmp_path, timeout=60)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert "pkg/pipe.py:1:1: RPL001 not a regular file (a pipe, socket or device): not read" in proc.stdout, args
+
+
+@needs_fifo
+def test_a_cache_dependency_that_became_a_pipe(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            "train.py": "import torch\nfrom helper import seed_all\n\ndef main():\n    seed_all(0)\n"
+            "    loader = torch.utils.data.DataLoader([1, 2], shuffle=True)\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+            "helper.py": "import random\nimport torch\n\ndef seed_all(s):\n    random.seed(s)\n    torch.manual_seed(s)\n",
+        },
+    )
+    (tmp_path / ".git").mkdir()
+    assert run_cli(["."], tmp_path, timeout=60).returncode == 1
+    (cache,) = (tmp_path / ".repro_lint_cache").glob("results-*.json")
+    assert "helper.py" in cache.read_text()  # train.py's findings depend on helper.py
+    (tmp_path / "helper.py").unlink()
+    os.mkfifo(tmp_path / "helper.py")
+    for args in (["."], ["train.py"]):
+        proc = run_cli([*args, "--quiet"], tmp_path, timeout=60)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert "train.py:6:14: RPL302" in proc.stdout
+
+
+def test_a_worker_that_must_leave_removes_the_temporary_file_of_its_write(tmp_path: Path, monkeypatch):
+    from repro_lint import source
+
+    target = tmp_path / "a.py"
+    target.write_text("old\n")
+    during = []
+
+    def fsync(fd):  # the parent dies while the new bytes are being flushed
+        during.append(sorted(p.name for p in tmp_path.iterdir()))
+        source.remove_temporaries()  # what the worker does before it exits
+        during.append(sorted(p.name for p in tmp_path.iterdir()))
+        raise SystemExit(1)
+
+    monkeypatch.setattr(source.os, "fsync", fsync)
+    with pytest.raises(SystemExit):
+        source.write_atomic(target, b"new\n")
+    assert len(during[0]) == 2 and during[1] == ["a.py"]
+    assert target.read_text() == "old\n"
