@@ -9,14 +9,21 @@
   plugin, this package's included, adds to its time;
 - TorchFix (``--torchfix PATH_TO_ITS_BINARY``, installed in a separate environment) on a
   sample of the files, extrapolated by line count (it is too slow to run on all of them);
-- wall time, CPU time (user + system, all processes), peak RSS of the largest process,
-  lines per second and ratios.
+- ruff (``--ruff PATH``, or the one beside this Python) with its default rules, no cache;
+- ``--diff`` cold (what ``--fix`` computes, writing nothing) against the lint-only cold run;
+- ``--growth``: cold runs on 1, 2 and 4 copies of the corpus in one tree;
+- wall time, CPU time (user + system, all processes), peak RSS of the largest process and of
+  the whole process tree (sampled), the number of findings of each tool, lines per second
+  and ratios. Measurements repeated ``--repeat``/``--repeat-cold`` times show the median
+  and the spread (min-max); the load average is printed before and after each corpus.
 
 Every tool runs as a fresh subprocess, measured with ``os.wait4`` (its rusage covers the
 process and all its children). Usage::
 
     python benchmarks/bench.py                      # torch 2.13 source, 2 jobs
     python benchmarks/bench.py --corpus torch transformers synthetic --torchfix ~/tf/bin/torchfix
+    python benchmarks/bench.py --corpus projects --growth  # ten training repositories from PyPI
+    python benchmarks/bench.py _phases PATH               # CPU time per phase, --jobs 1, profiled
 
 Corpora are built in ``--workdir`` (default ``~/.cache/repro-lint-bench``), outside the repo.
 """
@@ -30,7 +37,9 @@ import platform
 import shutil
 import subprocess
 import sys
+import statistics
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -51,10 +60,72 @@ class Measure:
     peak_mb: float
     returncode: int
     stdout: str = ""
+    tree_mb: float = 0.0
 
     def line(self, label: str, lines: int = 0) -> str:
         rate = f"{lines / self.wall / 1000:8.1f} k lines/s" if lines and self.wall else " " * 19
         return f"  {label:<44} {self.wall:8.2f} s wall {self.cpu:8.2f} s cpu {self.peak_mb:7.0f} MB peak {rate}"
+
+
+@dataclass
+class Runs:
+    """Repeated measurements of one command: medians and spreads."""
+
+    runs: List[Measure]
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(m.wall for m in self.runs)
+
+    @property
+    def cpu(self) -> float:
+        return statistics.median(m.cpu for m in self.runs)
+
+    @property
+    def peak_mb(self) -> float:
+        return max(m.peak_mb for m in self.runs)
+
+    @property
+    def tree_mb(self) -> float:
+        return max(m.tree_mb for m in self.runs)
+
+    @property
+    def stdout(self) -> str:
+        return self.runs[0].stdout
+
+    def line(self, label: str, findings: Optional[int] = None) -> str:
+        walls = [m.wall for m in self.runs]
+        cpus = [m.cpu for m in self.runs]
+        spread = lambda xs: f"({min(xs):.2f}-{max(xs):.2f})" if len(xs) > 1 else ""  # noqa: E731
+        found = f"{findings:7d} findings" if findings is not None else ""
+        return (
+            f"  {label:<40} {self.wall:7.2f} s wall {spread(walls):<15} {self.cpu:7.2f} s cpu {spread(cpus):<15}"
+            f" {self.peak_mb:5.0f} MB peak {self.tree_mb:5.0f} MB tree  {found}  [{len(self.runs)} runs]"
+        )
+
+
+def tree_rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` and all its descendants (Linux ``/proc``)."""
+    parents: Dict[int, int] = {}
+    rss: Dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        rss[int(entry)] = int(fields[21])
+    tree, todo = {pid}, [pid]
+    while todo:
+        parent = todo.pop()
+        for child, ppid in parents.items():
+            if ppid == parent and child not in tree:
+                tree.add(child)
+                todo.append(child)
+    return sum(rss.get(p, 0) for p in tree) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def measure(command: Sequence[str], cwd: Path, env: Optional[Dict[str, str]] = None) -> Measure:
@@ -63,11 +134,25 @@ def measure(command: Sequence[str], cwd: Path, env: Optional[Dict[str, str]] = N
     process = subprocess.Popen(
         list(command), cwd=str(cwd), env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )
+    tree = [0.0]
+    done = threading.Event()
+
+    def sample() -> None:  # the whole tree's memory, every 0.1 s (Linux only)
+        while not done.wait(0.1):
+            try:
+                tree[0] = max(tree[0], tree_rss_mb(process.pid))
+            except (OSError, ValueError, IndexError):
+                return
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    if os.path.isdir("/proc"):
+        sampler.start()
     out, _ = process.communicate()
     wall = time.perf_counter() - start
+    done.set()
     # communicate() reaped the child already: read its rusage through RUSAGE_CHILDREN deltas
     usage = _last_child_usage()
-    return Measure(wall, usage[0], usage[1], process.returncode, out)
+    return Measure(wall, usage[0], usage[1], process.returncode, out, tree[0])
 
 
 _SEEN = [0.0]
@@ -95,8 +180,19 @@ def measure_isolated(command: Sequence[str], cwd: Path) -> Measure:
     return Measure(**data)
 
 
-def best(runs: List[Measure]) -> Measure:
-    return min(runs, key=lambda m: m.wall)
+def repeated(command: Sequence[str], cwd: Path, times: int) -> Runs:
+    return Runs([measure_isolated(command, cwd) for _ in range(max(1, times))])
+
+
+def json_count(out: str) -> int:
+    return len(json.loads(out)) if out.strip() else 0
+
+
+def ruff_binary(given: Optional[str]) -> Optional[str]:
+    if given:
+        return given
+    beside = Path(sys.executable).parent / "ruff"
+    return str(beside) if beside.exists() else shutil.which("ruff")
 
 
 def repro_lint_command() -> List[str]:
@@ -188,6 +284,51 @@ def pool_start_main() -> None:
         print(f"  2-worker pool, start + one task + shutdown, {method:<10} {min(times) * 1000:7.1f} ms (best of 5)")
 
 
+#: the phases of a run and the functions whose CPU time (cumulative, in one process) they are;
+#: nested ones are shown indented and are part of the phase above them
+PHASES = (
+    ("discovery", "repro_lint/discovery.py", "discover", 0),
+    ("read + hash + cache lookup (parent)", "repro_lint/run.py", "classify", 0),
+    ("prefilter (trigger words, entry points)", "repro_lint/linter.py", "needs_parse", 1),
+    ("project summaries (call graph of the entry points)", "repro_lint/context.py", "prepare", 0),
+    ("linting the files (workers)", "repro_lint/run.py", "execute", 0),
+    ("syntax check of files no rule needs", "repro_lint/linter.py", "_check_syntax_only", 1),
+    ("LibCST parse", "repro_lint/parse.py", "parse_module", 1),
+    ("walk: analyses and rules", "repro_lint/walk.py", "walk", 1),
+    ("positions of what is reported", "repro_lint/positions.py", "node_positions", 1),
+    ("ast facts, wherever computed", "repro_lint/facts.py", "extract_facts", 0),
+    ("module look-ups, wherever made", "repro_lint/context.py", "resolve_module", 0),
+    ("reporting (json)", "repro_lint/report/json.py", "report_json", 0),
+)
+
+
+def phases_main(target: str, extra: List[str]) -> None:
+    """Profile one in-process run (``--jobs 1 --no-cache``) with a CPU-time clock and print
+    the CPU time of each phase (cumulative; a function that calls itself counts once)."""
+    import cProfile
+    import io
+    import pstats
+
+    from repro_lint.cli import main as cli_main
+
+    profiler = cProfile.Profile(time.process_time)
+    stdout = sys.stdout
+    sys.stdout = io.StringIO()
+    try:
+        profiler.runcall(cli_main, [target, "--jobs", "1", "--no-cache", "--output-format", "json", "--exit-zero", *extra])
+    finally:
+        sys.stdout = stdout
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = max(ct for (_, _, name), (_, _, _, ct, _) in stats.items() if name == "main")
+    print(f"  total CPU of the run (profiled, so slower than without): {total:.2f} s")
+    for label, path, function, depth in PHASES:
+        cumulative = sum(
+            ct for (filename, _, name), (_, _, _, ct, _) in stats.items()
+            if filename.endswith(path) and name == function
+        )
+        print(f"  {'  ' * depth}{label:<{56 - 2 * depth}} {cumulative:8.2f} s cpu {100 * cumulative / total:5.1f} %")
+
+
 def measure_main(cwd: str, command: List[str]) -> None:
     m = measure(command, Path(cwd))
     print(json.dumps(asdict(m)))
@@ -234,28 +375,37 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     shutil.rmtree(cache, ignore_errors=True)
     lint = repro_lint_command() + [target, "--jobs", jobs, "--output-format", "json", "--exit-zero"]
 
-    cold = best([measure_isolated(lint + ["--no-cache"], root) for _ in range(args.repeat_cold)])
-    print(cold.line("repro-lint cold (--no-cache)", lines))
+    cold = repeated(lint + ["--no-cache"], root, args.repeat_cold)
+    findings = json_count(cold.stdout)
+    print(cold.line("repro-lint cold (--no-cache)", findings))
     fill = measure_isolated(lint, root)
-    print(fill.line("repro-lint cold, writing the cache", lines))
-    warm = best([measure_isolated(lint, root) for _ in range(args.repeat)])
-    print(warm.line("repro-lint warm (unchanged tree)", lines))
-    same = cold.stdout == fill.stdout == warm.stdout
-    findings = len(json.loads(cold.stdout)) if cold.stdout.strip() else 0
-    print(f"  same findings cold / filling / warm: {'yes' if same else 'NO'} ({findings} findings)")
+    print(Runs([fill]).line("repro-lint cold, writing the cache", json_count(fill.stdout)))
+    warm = repeated(lint, root, args.repeat)
+    print(warm.line("repro-lint warm (unchanged tree)", json_count(warm.stdout)))
+    same = all(m.stdout == cold.stdout for m in [*cold.runs, fill, *warm.runs])
+    print(f"  same findings in every cold / filling / warm run: {'yes' if same else 'NO'} ({findings} findings)")
     shutil.rmtree(cache, ignore_errors=True)
+    diff: Optional[Runs] = None
+    if args.diff:
+        diff = repeated(repro_lint_command() + [target, "--jobs", jobs, "--diff", "--no-cache"], root, args.repeat_cold)
+        changed = sum(1 for line in diff.stdout.splitlines() if line.startswith("+++ "))
+        print(diff.line(f"repro-lint --diff cold ({changed} files changed)"))
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
         handle.write("\n".join(str(p) for p in parsed))
         list_file = handle.name
-    floor = measure_isolated([sys.executable, str(Path(__file__).resolve()), "_floor", list_file, jobs], root)
+    floor = repeated([sys.executable, str(Path(__file__).resolve()), "_floor", list_file, jobs], root, args.repeat_cold)
     os.unlink(list_file)
-    print(floor.line(f"LibCST parse-only floor ({len(parsed)} parsed files)", parsed_lines))
+    print(floor.line(f"LibCST parse-only floor ({len(parsed)} files)"))
 
-    flake8: Optional[Measure] = None
+    flake8: Optional[Runs] = None
     if args.flake8:
-        flake8 = measure_isolated([args.flake8, "--jobs", jobs, target], root)
-        print(flake8.line("flake8 (default rules, no plugins)", lines))
+        flake8 = repeated([args.flake8, "--jobs", jobs, target], root, args.repeat_cold)
+        print(flake8.line("flake8 (default rules, no plugins)", len(flake8.stdout.splitlines())))
+    ruff = ruff_binary(args.ruff)
+    if ruff:
+        ruffs = repeated([ruff, "check", "--isolated", "--no-cache", "--exit-zero", "--output-format", "json", target], root, args.repeat)
+        print(ruffs.line("ruff (default rules, no cache)", json_count(ruffs.stdout)))
 
     torchfix_line = None
     if args.torchfix:
@@ -269,31 +419,48 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
         torchfix_line = estimate
 
     print(f"  load average after: {load()}")
-    print("  ratios:")
+    print("  ratios (of medians):")
     print(f"    cold / parse floor       {cold.wall / floor.wall:6.2f} x  (cpu {cold.cpu / floor.cpu:5.2f} x)")
     if flake8 is not None:
         print(f"    cold / flake8            {cold.wall / flake8.wall:6.2f} x  (cpu {cold.cpu / flake8.cpu:5.2f} x)")
+    if diff is not None:
+        print(f"    --diff cold / cold       {diff.wall / cold.wall:6.2f} x  (cpu {diff.cpu / cold.cpu:5.2f} x)")
     if torchfix_line:
         print(f"    TorchFix (est.) / cold   {torchfix_line / cold.wall:6.1f} x faster")
     print(f"    warm / cold              {warm.wall / cold.wall:6.3f} x")
-    peak = max(cold.peak_mb, fill.peak_mb, warm.peak_mb)
-    print(f"    peak RSS of any repro-lint process: {peak:.0f} MB")
+    print(f"    peak RSS of any repro-lint process: {max(cold.peak_mb, fill.peak_mb, warm.peak_mb):.0f} MB; of its process tree: {max(cold.tree_mb, fill.tree_mb):.0f} MB")
+    if args.growth:
+        bench_growth(root, target, cold, args)
+
+
+def bench_growth(root: Path, target: str, single: Runs, args: argparse.Namespace) -> None:
+    """Cold runs on 2 and 4 copies of the corpus in one tree (hard links), against one."""
+    print(f"  growth (cold, --no-cache, {args.growth_repeat} run(s) each; load average before: {load()}):")
+    print(f"    1 x: {single.wall:7.2f} s wall {single.cpu:7.2f} s cpu {single.peak_mb:5.0f} MB peak {single.tree_mb:5.0f} MB tree")
+    for copies in (2, 4):
+        tree = corpora.copies(root / target, root.parent / f"{root.name}-x{copies}", copies)
+        lint = repro_lint_command() + [".", "--jobs", str(args.jobs), "--output-format", "json", "--exit-zero", "--no-cache"]
+        runs = repeated(lint, tree, args.growth_repeat)
+        print(
+            f"    {copies} x: {runs.wall:7.2f} s wall {runs.cpu:7.2f} s cpu {runs.peak_mb:5.0f} MB peak {runs.tree_mb:5.0f} MB tree"
+            f"  ({runs.wall / single.wall:.2f} x wall, {runs.cpu / single.cpu:.2f} x cpu; {json_count(runs.stdout)} findings)"
+        )
 
 
 def bench_startup(args: argparse.Namespace, workdir: Path) -> None:
     print("\n== start-up")
     print(f"  load average before: {load()}")
-    version = best([measure_isolated(repro_lint_command() + ["--version"], workdir) for _ in range(args.repeat)])
+    version = repeated(repro_lint_command() + ["--version"], workdir, args.repeat)
     print(version.line("repro-lint --version"))
     synthetic = corpora.synthetic_repo(workdir, 40)
     script = sorted((synthetic / "scripts").glob("train_*.py"))[0]
     one = repro_lint_command() + [str(script.relative_to(synthetic)), "--exit-zero"]
-    cold = best([measure_isolated(one + ["--no-cache"], synthetic) for _ in range(args.repeat)])
-    print(cold.line(f"repro-lint one_file.py ({script.name}, --no-cache)"))
+    cold = repeated(one + ["--no-cache"], synthetic, args.repeat)
+    print(cold.line(f"one file ({script.name}, --no-cache)"))
     shutil.rmtree(synthetic / ".repro_lint_cache", ignore_errors=True)
     measure_isolated(one, synthetic)
-    warm = best([measure_isolated(one, synthetic) for _ in range(args.repeat)])
-    print(warm.line("repro-lint one_file.py (cached)"))
+    warm = repeated(one, synthetic, args.repeat)
+    print(warm.line("one file (cached)"))
     subprocess.run([sys.executable, str(Path(__file__).resolve()), "_poolstart"], check=False)
 
 
@@ -319,15 +486,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if argv[:1] == ["_poolstart"]:
         pool_start_main()
         return 0
+    if argv[:1] == ["_phases"]:
+        phases_main(argv[1], argv[2:])
+        return 0
     if argv[:1] == ["_measure"]:
         measure_main(argv[1], argv[3:])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", type=Path, default=Path.home() / ".cache" / "repro-lint-bench")
-    parser.add_argument("--corpus", nargs="+", default=["torch"], choices=["torch", "transformers", "synthetic"])
+    parser.add_argument("--corpus", nargs="+", default=["torch"], choices=["torch", "transformers", "synthetic", "projects"])
     parser.add_argument("--jobs", type=int, default=2, help="processes for repro-lint, the floor and flake8 (default 2)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of the quick measurements (best is shown)")
-    parser.add_argument("--repeat-cold", type=int, default=1, help="runs of the cold measurement (best is shown)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the quick measurements (median and spread)")
+    parser.add_argument("--repeat-cold", type=int, default=3, help="runs of each cold measurement (median and spread)")
+    parser.add_argument("--ruff", metavar="PATH", help="ruff executable (default: the one beside this Python, or on PATH)")
+    parser.add_argument("--no-diff", dest="diff", action="store_false", help="skip the --diff cold run")
+    parser.add_argument("--growth", action="store_true", help="also cold runs on 2 and 4 copies of each corpus in one tree")
+    parser.add_argument("--growth-repeat", type=int, default=1, help="runs of each growth measurement (median and spread)")
     parser.add_argument("--torchfix", metavar="PATH", help="TorchFix executable, installed in a separate environment")
     parser.add_argument("--torchfix-sample", type=float, default=0.05, help="fraction of files TorchFix runs on")
     parser.add_argument("--flake8", metavar="PATH", help="flake8 executable of an environment without plugins (default: built in the workdir)")
@@ -352,6 +526,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             root, target = corpora.torch_source(args.workdir), "torch"
         elif name == "transformers":
             root, target = corpora.transformers_source(args.workdir), "transformers"
+        elif name == "projects":
+            root, target = corpora.projects_source(args.workdir), "."
         else:
             root, target = corpora.synthetic_repo(args.workdir, args.synthetic_files), "."
         bench_corpus(name, root, target, args)

@@ -7,12 +7,16 @@ Python files below it. Builders are idempotent: a corpus already built is reused
 
 from __future__ import annotations
 
+import fnmatch
+import os
 import random
+import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence, Tuple
 
 MARKER = ".complete"
 
@@ -60,6 +64,105 @@ def torch_source(workdir: Path, version: str = "2.13.0") -> Path:
 def transformers_source(workdir: Path, version: Optional[str] = None) -> Path:
     spec = f"transformers=={version}" if version else "transformers"
     return from_wheel(workdir, f"transformers-{version or 'latest'}", spec, "transformers")
+
+
+# -- real training repositories, from PyPI source distributions ---------------------------------
+
+#: (requirement, folders left out) of the project-repositories corpus: training frameworks and
+#: their training scripts as their authors ship them (an sdist holds the repository's code, its
+#: examples and tools besides the package); tests and generated config files are left out, so
+#: that the corpus is mostly project code rather than test suites or one giant library
+PROJECTS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
+    ("ultralytics==8.4.190", ("tests/*",)),
+    ("accelerate==1.15.0", ("tests/*",)),
+    ("mmpretrain==1.2.0", ("mmpretrain/.mim/configs/*", "tests/*")),
+    ("mmengine==0.10.7", ("tests/*",)),
+    ("pytorch-ignite==0.5.5", ("tests/*",)),
+    ("open_clip_torch==3.3.0", ("tests/*",)),
+    ("stable-baselines3==2.9.2", ("tests/*",)),
+    ("yolov5==7.0.14", ("tests/*",)),
+    ("nnunetv2==2.8.1", ("*/tests/*",)),
+    ("segmentation-models-pytorch==0.6.0", ("tests/*",)),
+)
+
+
+def pip_download_source(spec: str, into: Path) -> Path:
+    """The source distribution of ``spec`` (``pip download --no-binary``), or its wheel where
+    pip cannot prepare the sdist (its setup script needs a dependency at build time)."""
+    into.mkdir(parents=True, exist_ok=True)
+    name, version = spec.split("==")
+    stems = {f"{n}-{version}" for n in (name, name.replace("-", "_"), name.replace("_", "-"))}
+
+    def found() -> Optional[Path]:
+        for path in sorted(into.iterdir()):
+            if any(path.name.lower().startswith(stem.lower()) for stem in stems) and path.name.endswith((".tar.gz", ".zip", ".whl")):
+                return path
+        return None
+
+    for binary in ("--no-binary", "--only-binary"):
+        if found() is None:
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", spec, "--no-deps", binary, ":all:", "-d", str(into), "-q"],
+                check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+    archive = found()
+    if archive is None:
+        raise RuntimeError(f"pip download {spec} left neither an sdist nor a wheel in {into}")
+    return archive
+
+
+def _python_members(archive: Path) -> Sequence[Tuple[str, bytes]]:
+    """(path inside the project, bytes) of every ``.py`` file of an sdist or a wheel (the
+    sdist's top folder, ``name-version/``, removed)."""
+    members = []
+    if archive.name.endswith(".whl") or archive.name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as zipped:
+            for info in zipped.infolist():
+                if info.filename.endswith(".py") and ".dist-info/" not in info.filename:
+                    members.append((info.filename, zipped.read(info)))
+    else:
+        with tarfile.open(archive) as tarred:
+            for info in tarred.getmembers():
+                if info.isfile() and info.name.endswith(".py"):
+                    handle = tarred.extractfile(info)
+                    if handle is not None:
+                        members.append((info.name.split("/", 1)[1], handle.read()))
+    return members
+
+
+def projects_source(workdir: Path) -> Path:
+    """About a dozen real training repositories (:data:`PROJECTS`), one folder each: their
+    packages, training scripts, examples and tools, as published on PyPI."""
+    folder = workdir / "projects"
+    if (folder / MARKER).exists():
+        return folder
+    for spec, left_out in PROJECTS:
+        archive = pip_download_source(spec, workdir / "sdists")
+        project = folder / spec.split("==")[0]
+        for name, data in _python_members(archive):
+            if any(fnmatch.fnmatch(name, pattern) for pattern in left_out) or name == "setup.py":
+                continue
+            target = project / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+    return _finish(folder)
+
+
+def copies(source: Path, folder: Path, times: int) -> Path:
+    """``times`` copies of the corpus at ``source`` side by side in one tree (``copy1/``, ...),
+    as hard links (a symbolic link would not be linted), for growth measurements."""
+    if (folder / MARKER).exists():
+        return folder
+    for number in range(1, times + 1):
+        for path in sorted(source.rglob("*.py")):
+            target = folder / f"copy{number}" / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not target.exists():
+                try:
+                    os.link(path, target)
+                except OSError:
+                    shutil.copyfile(path, target)
+    return _finish(folder)
 
 
 # -- a synthetic training repository ------------------------------------------------------------

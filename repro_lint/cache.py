@@ -96,6 +96,7 @@ class ResultsCache:
         self.folder = Path(folder)
         self.path = self.folder / f"results-{key[:24]}.json"
         self.root = Path(root)
+        self._root_prefix = os.path.join(os.path.abspath(self.root), "")
         self.entries: Dict[str, Dict[str, Any]] = self._load()
         self.updates: Dict[str, Dict[str, Any]] = {}
 
@@ -117,6 +118,8 @@ class ResultsCache:
     def key_of(self, path: Path) -> str:
         """Entries are keyed by path relative to the root (absolute outside it)."""
         absolute = os.path.abspath(path)
+        if absolute.startswith(self._root_prefix):  # below the root: as Path.relative_to gives it
+            return absolute[len(self._root_prefix) :].replace(os.sep, "/")
         try:
             return Path(absolute).relative_to(self.root).as_posix()
         except ValueError:

@@ -2,6 +2,9 @@
 
 Sources: ``NONDETERMINISM.md`` section 2 (switches), checked against torch 2.13's
 ``torch/backends/{cudnn,mkldnn,cuda}/__init__.py``.
+
+It is one module because it is the one place where knowledge about torch and its libraries
+lives (supporting a library is an edit here, and nowhere else); it holds tables, not logic.
 """
 
 from __future__ import annotations
@@ -119,8 +122,50 @@ DATALOADER_PARAMS = (
     "dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn",
     "pin_memory", "drop_last", "timeout", "worker_init_fn", "multiprocessing_context", "generator",
 )
-DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+#: DataLoaders, and the libraries' DataLoader subclasses that hand their other keywords to
+#: DataLoader unchanged: qualified name -> the parameters they take by position (the
+#: DataLoader parameters not listed are keyword-only there, through ``**kwargs``)
+DATALOADERS: Dict[str, Tuple[str, ...]] = {
+    "torch.utils.data.DataLoader": DATALOADER_PARAMS,
+    "torch.utils.data.dataloader.DataLoader": DATALOADER_PARAMS,
+    # torchdata 0.11: StatefulDataLoader(dataset, batch_size, shuffle, ..., generator, *, ...)
+    "torchdata.stateful_dataloader.StatefulDataLoader": DATALOADER_PARAMS,
+    "torchdata.stateful_dataloader.stateful_dataloader.StatefulDataLoader": DATALOADER_PARAMS,
+    # PyG 2.x: DataLoader(dataset, batch_size=1, shuffle=False, follow_batch, exclude_keys, **kwargs)
+    "torch_geometric.loader.DataLoader": ("dataset", "batch_size", "shuffle"),
+    "torch_geometric.loader.dataloader.DataLoader": ("dataset", "batch_size", "shuffle"),
+    # NeighborLoader(data, num_neighbors, input_nodes, ..., **kwargs): NodeLoader passes
+    # shuffle, num_workers, worker_init_fn and generator to DataLoader as keywords
+    **{
+        f"torch_geometric.loader.{name}": ("data",)
+        for name in (
+            "NeighborLoader", "neighbor_loader.NeighborLoader",
+            "LinkNeighborLoader", "link_neighbor_loader.LinkNeighborLoader",
+        )
+    },
+    # DGL 2.x: GraphDataLoader(dataset, collate_fn=None, use_ddp=False, ddp_seed=0, **kwargs)
+    "dgl.dataloading.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
+    "dgl.dataloading.dataloader.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
+}
+#: loaders that, given this keyword true, shuffle with a DistributedSampler of their own seeded
+#: from ``ddp_seed`` (DGL pops ``shuffle`` into it): no draw from the global torch RNG
+OWN_SAMPLER_KEYWORD = {
+    "dgl.dataloading.GraphDataLoader": "use_ddp",
+    "dgl.dataloading.dataloader.GraphDataLoader": "use_ddp",
+}
 PARTIALS = frozenset({"functools.partial"})
+#: the methods of a LightningModule or LightningDataModule that build the loaders the Trainer runs
+LIGHTNING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader", "test_dataloader", "predict_dataloader"})
+#: Trainer methods that take loaders (``trainer.fit(model, train_loader, val_loader)``)
+LIGHTNING_LOADER_CALLS = frozenset({"fit", "validate", "test", "predict"})
+#: the effect of ``seed_everything(..., workers=True)``: Lightning's Trainer then installs its
+#: rank-aware ``pl_worker_init_function`` on loaders without a ``worker_init_fn``
+SEEDS_WORKERS = "seeds_workers"
+
+
+def loader_position(params: Tuple[str, ...], name: str) -> Optional[int]:
+    """The position of DataLoader parameter ``name`` in a loader's positional ``params``."""
+    return params.index(name) if name in params else None
 
 #: samplers and splits that draw from the global torch RNG unless given ``generator=``:
 #: qualified name -> position of the ``generator`` parameter
@@ -198,6 +243,16 @@ SEED_CALLS: Dict[str, FrozenSet[str]] = {
     "torch.mps.manual_seed": frozenset({"cuda"}),
 }
 
+#: calls that reseed a global generator from OS entropy when the seed is left out (or None):
+#: qualified name -> (generator, (parameter, position) of the seed, or None: it takes none).
+#: ``np.random.seed()``, ``random.seed()`` and ``torch.seed()`` make the run unseeded.
+ENTROPY_RESEEDS: Dict[str, Tuple[str, Optional[Tuple[str, int]]]] = {
+    "numpy.random.seed": ("numpy", ("seed", 0)),
+    "random.seed": ("random", ("a", 0)),
+    "torch.seed": ("torch", None),
+    "torch.random.seed": ("torch", None),
+}
+
 #: names containing "seed" that do not seed anything (getters, or fresh entropy)
 NOT_SEEDING = frozenset(
     {
@@ -227,6 +282,10 @@ class SeedHelper:
     always: FrozenSet[str] = frozenset()
     #: it seeds as a side effect of building something else (a Trainer): not a seeding call
     implicit: bool = False
+    #: the (parameter, position) of the seed when leaving it out (or None) draws a fresh one
+    entropy_seed: Optional[Tuple[str, int]] = None
+    #: the (parameter, position) whose true value makes the library seed DataLoader workers
+    workers_arg: Optional[Tuple[str, Optional[int]]] = None
 
 
 _ALL3 = frozenset(GENERATORS)
@@ -234,15 +293,16 @@ _DET = frozenset({"deterministic"})
 _FULL = frozenset({"deterministic", "cudnn_deterministic"})
 _CUDNN = frozenset({"cudnn_deterministic"})
 
-_LIGHTNING_SEED = SeedHelper(_ALL3)  # random, np.random, torch.manual_seed; no cudnn flags
+_LIGHTNING_SEED = SeedHelper(_ALL3, workers_arg=("workers", 1))  # no cudnn flags
 _LIGHTNING_TRAINER = SeedHelper(frozenset(), ("deterministic", None), _DET)
 _HF_SET_SEED = SeedHelper(_ALL3, ("deterministic", 1), _DET)
 _HF_FULL = SeedHelper(_ALL3, always=_FULL)
 _HF_TRAINER = SeedHelper(_ALL3, implicit=True)  # Trainer.__init__ calls set_seed(args.seed)
 _HF_ARGS = SeedHelper(frozenset(), ("full_determinism", None), _FULL, implicit=True)
 _ACCELERATE = SeedHelper(_ALL3, ("deterministic", 2), _DET)
-_MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL)
-_DETECTRON2 = SeedHelper(_ALL3)  # never enables deterministic algorithms
+_MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL, entropy_seed=("seed", 0))
+_DETECTRON2_SEED = SeedHelper(_ALL3, entropy_seed=("seed", 0))  # never enables deterministic algorithms
+_DETECTRON2 = SeedHelper(_ALL3)
 _FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
 _MSPROBE = SeedHelper(_ALL3, ("mode", 1), _DET, always=_CUDNN)  # cudnn.deterministic=True on GPU
 _REPRO_LINT = SeedHelper(_ALL3, ("deterministic", None), _FULL, determinism_default=True)
@@ -259,7 +319,8 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
         )
     },
     **{
-        f"{module}.Trainer": _LIGHTNING_TRAINER
+        f"{module}.Trainer{factory}": _LIGHTNING_TRAINER
+        for factory in ("", ".from_argparse_args")  # the classmethod of Lightning 1.x
         for module in (
             "lightning", "lightning.pytorch", "lightning.pytorch.trainer", "lightning.pytorch.trainer.trainer",
             "pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer",
@@ -277,7 +338,7 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     "accelerate.utils.random.set_seed": _ACCELERATE,
     "mmengine.runner.set_random_seed": _MMENGINE,
     "mmengine.runner.utils.set_random_seed": _MMENGINE,
-    "detectron2.utils.env.seed_all_rng": _DETECTRON2,
+    "detectron2.utils.env.seed_all_rng": _DETECTRON2_SEED,
     "detectron2.engine.default_setup": _DETECTRON2,
     "detectron2.engine.defaults.default_setup": _DETECTRON2,
     **{
@@ -442,7 +503,9 @@ CUDNN_DETERMINISTIC = "torch.backends.cudnn.deterministic"
 
 #: the devices an entry point may run on, as the seeding rules name them
 DEVICES = ("cuda", "npu", "accelerator")
-#: calls that put work on a device: qualified name -> the device
+#: calls that put work on a device, or pick the device the program then runs on: qualified
+#: name -> the device (accelerate's ``Accelerator()``/``PartialState()`` take the accelerator
+#: when there is one)
 DEVICE_CALLS: Dict[str, str] = {
     "torch.cuda.set_device": "cuda",
     "torch.cuda.device": "cuda",
@@ -450,15 +513,48 @@ DEVICE_CALLS: Dict[str, str] = {
     "torch.npu.set_device": "npu",
     "torch_npu.npu.set_device": "npu",
     **{name: "accelerator" for name in ACCELERATOR_ACTIONS},
+    **{
+        f"accelerate.{module}{cls}": "accelerator"
+        for module in ("", "accelerator.", "state.")
+        for cls in ("Accelerator", "PartialState", "AcceleratorState")
+    },
+}
+#: of those, the ones a literal true argument keeps on the CPU: name -> (parameter, position)
+CPU_SWITCHES: Dict[str, Tuple[str, Optional[int]]] = {
+    f"accelerate.{module}{cls}": ("cpu", None)
+    for module in ("", "accelerator.", "state.")
+    for cls in ("Accelerator", "PartialState", "AcceleratorState")
+}
+#: calls that only ask which device there is: evidence when their result is the device the
+#: program uses (``device = torch.accelerator.current_accelerator()``, ``x.to(...)``), not
+#: alone (launchers ask too)
+DEVICE_QUERIES: Dict[str, str] = {
+    "torch.accelerator.current_accelerator": "accelerator",
+    "torch.accelerator.current_device_index": "accelerator",
+    "torch.accelerator.current_device_idx": "accelerator",
 }
 #: modules whose import alone means the program runs on a device
 DEVICE_MODULES: Dict[str, str] = {"torch_npu": "npu"}
+#: device names as programs spell them -> the device the seeding rules name (Lightning's
+#: ``accelerator="gpu"`` is CUDA; ``accelerator="auto"`` takes the accelerator when there is one)
+DEVICE_ALIASES: Dict[str, str] = {"gpu": "cuda", "auto": "accelerator"}
 #: keyword arguments that name a device, and the device names each accepts
-#: (``gpu``, as Lightning's ``accelerator="gpu"``, means CUDA)
 DEVICE_KEYWORDS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("device", ("cuda", "npu")),
-    ("accelerator", ("cuda", "npu", "gpu")),
+    ("accelerator", ("cuda", "npu", "gpu", "auto")),
 )
+#: keyword arguments that count GPUs (Lightning 1.x ``Trainer(gpus=2)``): a literal above 0
+#: means CUDA
+DEVICE_COUNT_KEYWORDS: Dict[str, str] = {"gpus": "cuda"}
+#: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
+#: says where the program runs when started as documented: option name -> ``name`` (the
+#: default names a device) or ``count`` (a number of GPUs, CUDA above 0)
+DEVICE_OPTIONS: Dict[str, str] = {
+    "device": "name", "accelerator": "name",
+    "gpus": "count", "gpu": "count", "ngpu": "count", "n_gpu": "count", "num_gpus": "count", "n_gpus": "count",
+}
+#: the parser method that declares an option, and the name of its default
+OPTION_DECLARATION = ("add_argument", "default")
 #: device constructors: qualified name -> (parameter, position) of the device type
 DEVICE_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {"torch.device": ("type", 0)}
 
@@ -469,7 +565,18 @@ def device_named(texts: "Any", names: Tuple[str, ...] = ACCELERATOR_PREFIXES) ->
     for text in texts:
         head = text.split(":", 1)[0].strip().lower()
         if head in names:
-            return "cuda" if head == "gpu" else head
+            return DEVICE_ALIASES.get(head, head)
+    return None
+
+
+def device_counted(value: Any, device: str) -> Optional[str]:
+    """``device`` when ``value`` is a literal count of devices above 0 (``2``, ``"0,1"``), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return device if value > 0 else None
+    if isinstance(value, str) and value.strip() and value.replace(",", "").strip().isdigit():
+        return device
     return None
 
 
@@ -497,3 +604,9 @@ WORKER_INFO = "torch.utils.data.get_worker_info"
 
 #: process-group backends that are not HCCL (RPL601)
 OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")
+
+
+#: files a framework imports by name, so they are libraries even with a ``__main__`` block:
+#: ``torch.hub.load`` imports the repository's ``hubconf.py`` (torch.hub documentation,
+#: "Publishing models")
+FRAMEWORK_IMPORTED_FILES = frozenset({"hubconf.py"})

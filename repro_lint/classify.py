@@ -28,6 +28,8 @@ DEVICES = catalog.DEVICES
 INIT = "torch_init"
 TRAIN = "train"
 LOAD = "load"
+#: marks, among ``effects``, a generator reseeded from OS entropy (``np.random.seed()``)
+ENTROPY = "entropy:"
 TRAIN_MARKERS = TRAINING_METHODS | {"train"}
 #: stands for a computed object in a call name (``f().method()`` is recorded as ``?.method``)
 UNNAMED = "?"
@@ -91,10 +93,15 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         known = True
         helper = catalog.SEED_HELPERS.get(qualified)
         sampler = catalog.RANDOM_SAMPLERS.get(qualified)
-        if qualified in catalog.SEED_CALLS:
+        reseed = catalog.ENTROPY_RESEEDS.get(qualified)
+        if reseed is not None and (reseed[1] is None or args.value(*reseed[1]) in (MISSING, None)):
+            effects.add(ENTROPY + reseed[0])
+        elif qualified in catalog.SEED_CALLS:
             effects |= catalog.SEED_CALLS[qualified]
         elif helper is not None:
-            effects |= helper.seeds | helper.always
+            entropy = helper.entropy_seed is not None and args.value(*helper.entropy_seed) in (MISSING, None)
+            effects |= {ENTROPY + g for g in helper.seeds} if entropy else helper.seeds
+            effects |= helper.always
             on = helper.determinism_default
             if helper.determinism_arg is not None:
                 value = args.value(*helper.determinism_arg)
@@ -102,6 +109,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                     on = catalog.is_on(value)
             if on:
                 effects |= helper.determinism
+            if helper.workers_arg is not None:
+                workers = args.value(*helper.workers_arg)
+                if workers is not MISSING and catalog.is_on(workers):
+                    effects.add(catalog.SEEDS_WORKERS)
         elif qualified in catalog.DETERMINISM_SWITCHES:
             switched = switch_effect(qualified, args)
             if switched is not None:
@@ -122,8 +133,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif qualified in catalog.TORCH_USES or qualified.startswith(catalog.TORCH_USE_PREFIXES):
             uses.add("torch")
         elif qualified in catalog.DATALOADERS:
-            shuffle = args.value("shuffle", catalog.DATALOADER_PARAMS.index("shuffle"))
-            generator = args.value("generator", catalog.DATALOADER_PARAMS.index("generator"))
+            params = catalog.DATALOADERS[qualified]
+            shuffle = args.value("shuffle", catalog.loader_position(params, "shuffle"))
+            generator = args.value("generator", catalog.loader_position(params, "generator"))
             if shuffle is not MISSING and catalog.is_on(shuffle) and generator is MISSING:
                 uses.add("torch")
         elif qualified.startswith("numpy.random.") and qualified.count(".") == 2:
@@ -150,7 +162,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             if device:
                 uses.add(device)
         elif qualified in catalog.DEVICE_CALLS:
-            uses.add(catalog.DEVICE_CALLS[qualified])
+            cpu = catalog.CPU_SWITCHES.get(qualified)
+            if cpu is None or args.value(*cpu) is not True:
+                uses.add(catalog.DEVICE_CALLS[qualified])
         else:
             known = qualified.startswith(("torch.", "numpy.", "random."))
     if method in catalog.DEVICE_METHODS and qualified not in ("torch.cuda", "torch.npu"):
@@ -170,9 +184,34 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:
             uses.add(device)
+    for keyword, counted in catalog.DEVICE_COUNT_KEYWORDS.items():
+        device = catalog.device_counted(args.value(keyword, None), counted)
+        if device:
+            uses.add(device)
+    if method == catalog.OPTION_DECLARATION[0]:
+        device = option_device(args)
+        if device:
+            uses.add(device)
     if not (effects or uses or draws or known):
         return NO_EFFECT
     return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)
+
+
+#: binds only positional arguments (no keyword is named so)
+POSITIONAL = ""
+
+
+def option_device(args: CallArgs) -> Optional[str]:
+    """The device a command-line option's default names (``add_argument("--device",
+    default="cuda")``, ``add_argument("--gpus", type=int, default=1)``), or None."""
+    for position in (0, 1):
+        for text in args.strings(POSITIONAL, position):
+            kind = catalog.DEVICE_OPTIONS.get(text.lstrip("-").replace("-", "_").lower())
+            if kind == "name":
+                return catalog.device_named(args.strings(catalog.OPTION_DECLARATION[1], None))
+            if kind == "count":
+                return catalog.device_counted(args.value(catalog.OPTION_DECLARATION[1], None), "cuda")
+    return None
 
 
 def is_known(qualified: str) -> bool:

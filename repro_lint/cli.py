@@ -4,7 +4,7 @@
     repro-lint - --stdin-filename PATH        lint stdin as the file PATH (--fix: fixed source to stdout)
     repro-lint rule CODE                      print a rule's page
     repro-lint rules                          table of all rules
-    repro-lint doctor                         environment, settings and verify() table
+    repro-lint doctor [--seed N]              environment and switches as they stand (exit 1 if inconsistent)
     repro-lint server                         language server (LSP) over stdio
 
 Exit status: 0 no findings, 1 findings, 2 usage error, bad configuration or internal error.
@@ -221,7 +221,12 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
         sys.stdout.flush()
     diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key())
     options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=1, fixed=fixed)
-    FORMATS[args.output_format](diagnostics, out, options)
+    if args.output_file is not None:
+        status = report(FORMATS[args.output_format], diagnostics, options, args.output_file)
+        if status is not None:
+            return status
+    else:
+        FORMATS[args.output_format](diagnostics, out, options)
     for error in errors:
         print(f"repro-lint: {error}", file=sys.stderr)
     if errors:

@@ -50,10 +50,25 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
+from .catalog import FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
-from .facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, ModuleFacts, extract_facts, might_be_entry_point, source_root_for
+from .facts import (
+    CALL_METHODS,
+    CLASS_PREFIX,
+    CONSTRUCTION_METHODS,
+    IMPORTED_BODY,
+    INSTANCE_PREFIX,
+    MAIN_BODY,
+    MODULE_BODY,
+    BodyFacts,
+    ModuleFacts,
+    extract_facts,
+    might_be_entry_point,
+    source_root_for,
+)
 from .notebook import is_notebook
+from .modulefiles import ModuleFiles
 from .source import read_text
 from .syntax import NoArgs
 
@@ -143,11 +158,15 @@ class ProjectContext:
         for f in self.files:
             self._roots.add(source_root_for(f))
         self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
+        self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions`
         self._words: Dict[str, bool] = {}
+        #: answers of :meth:`is_imported`
+        self._imported: Dict[str, bool] = {}
+        self._seeds_workers: Optional[bool] = None
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -230,26 +249,17 @@ class ProjectContext:
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
         self._closures.clear()
         self._entries.clear()
+        self._imported.clear()
         self._enables_determinism = None
+        self._seeds_workers = None
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
         if dotted not in self._modules:
-            found, looked = None, []
-            rel = Path(*dotted.split(".")) if dotted else None
-            if rel is not None:
-                for root in sorted(self._roots):
-                    for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
-                        looked.append(str(candidate))
-                        if candidate.is_file():
-                            found = str(candidate)
-                            break
-                    if found:
-                        break
-            self._modules[dotted] = (found, tuple(looked))
+            self._modules[dotted] = self._module_files.look_up(dotted)
         found, looked = self._modules[dotted]
-        for candidate in looked:  # the answer depends on each file looked for, found or missing
-            self.consult(candidate)
+        if self.consulted is not None:  # the answer depends on each file looked for, found or missing
+            self.consulted.update(looked)
         return Path(found) if found else None
 
     def resolve_function(self, qualified: str) -> Optional[Tuple[ModuleFacts, BodyFacts]]:
@@ -353,38 +363,66 @@ class ProjectContext:
         return info
 
     def _node_info(self, facts: ModuleFacts, name: str) -> Optional[_NodeInfo]:
-        if name.startswith(CLASS_PREFIX):
-            cls = name[len(CLASS_PREFIX) :]
-            methods = tuple(
-                (facts.path, f) for f, body in facts.functions.items() if body.owner == cls and f.count(".") == cls.count(".") + 1
-            )
-            return _NodeInfo(methods, frozenset(), frozenset(), frozenset())
+        for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
+            if name.startswith(prefix):
+                return _NodeInfo(_methods(facts, name[len(prefix) :], wanted), frozenset(), frozenset(), frozenset())
         body = facts.body(name)
         if body is None:
             return None
         edges: List[Node] = []
         effects = set(body.effects)
         for call in body.calls:
+            method = self._instance_method(facts, name, body, call)
+            if method is not None:
+                edges.extend(method)
+                continue
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):
                 edges.append(target)
             elif target:
                 effects |= target
         for ref in body.refs:
-            # a function passed as an argument (a callback), when it is one of the project's
+            # a function passed as an argument (a callback), when it is one of the project's;
+            # an object passed on (``trainer.fit(model)``): whoever receives it calls its methods
             if ref in body.imported:
                 target = None if is_known(ref) else self._resolve_qualified(ref)
             else:
                 found = self._local(facts, name, ref)
-                target = (facts.path, found) if found is not None else None
+                target = (facts.path, found) if found is not None else self._instance_class(facts, name, body, ref)
             if target is not None:
+                if target[1].startswith(CLASS_PREFIX):
+                    target = (target[0], INSTANCE_PREFIX + target[1][len(CLASS_PREFIX) :])
                 edges.append(target)
         if name == MODULE_BODY:
+            # importing a project module runs its top level (but what that imports in turn is
+            # not followed: importing a large package does not run everything in it)
             for target in set(facts.aliases.values()):
-                edges.extend(n for n in self._module_nodes(target) if n[0] != facts.path)
+                edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
         if name == MAIN_BODY:
             edges.append((facts.path, MODULE_BODY))
         return _NodeInfo(tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(body.uses), frozenset(body.draws))
+
+    def _instance_class(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Optional[Node]:
+        """The project class whose instance the local ``name`` holds (``model = Net()``)."""
+        callee = body.instances.get(name)
+        if callee is None:
+            return None
+        target = self.resolve_call(facts, scope, callee, callee in body.imported)
+        return target if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX) else None
+
+    def _instance_method(self, facts: ModuleFacts, scope: str, body: BodyFacts, call: str) -> Optional[List[Node]]:
+        """The methods a call on a local instance runs (``model.fit()`` -> ``Net.fit``,
+        ``model(x)`` -> ``Net.forward``), or None when ``call`` is not made on one."""
+        head, dot, method = call.partition(".")
+        if "." in method or call in body.imported:
+            return None
+        cls = self._instance_class(facts, scope, body, head)
+        if cls is None:
+            return None
+        target_facts = self.facts(cls[0])
+        if target_facts is None:
+            return []
+        return list(_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
 
     def closure(self, starts: Iterable[Node]) -> Summary:
         """Everything reached from ``starts`` over the call graph, and what it all does."""
@@ -523,9 +561,66 @@ class ProjectContext:
             found = self._words[word] = any(word in (read_text(path) or "") for path in self.files)
         return found
 
+    def is_imported(self, path: "str | Path") -> bool:
+        """Is the module at ``path`` imported by another file of the run, or by a framework
+        (``catalog.FRAMEWORK_IMPORTED_FILES``: torch.hub imports ``hubconf.py``)? Such a module
+        is a library too, even with a ``__main__`` block: what it imports, its importers import."""
+        key = os.path.abspath(path)
+        if Path(key).name in FRAMEWORK_IMPORTED_FILES:
+            return True
+        self.consult(ALL_FILES)
+        found = self._imported.get(key)
+        if found is None:
+            found = self._imported[key] = self._find_importer(key)
+        return found
+
+    def _find_importer(self, key: str) -> bool:
+        target = Path(key)
+        name = target.parent.name if target.name == "__init__.py" else target.stem
+        # a text check first: only files with an import line naming the module are parsed
+        pattern = re.compile(rf"^[ \t]*(?:from|import)[ \t][^\n]*\b{re.escape(name)}\b", re.MULTILINE)
+        for other in self.files:
+            other_key = os.path.abspath(other)
+            if other_key == key:
+                continue
+            text = read_text(Path(other_key))
+            if not text or not pattern.search(text):
+                continue
+            facts = self.facts(other_key, text)
+            for qualified in set(facts.aliases.values()) if facts is not None else ():
+                parts = qualified.split(".")
+                if name not in parts:
+                    continue
+                for end in range(len(parts), 0, -1):  # the longest prefix that is a project module
+                    module = self.resolve_module(".".join(parts[:end]))
+                    if module is not None:
+                        if os.path.abspath(module) == key:
+                            return True
+                        break
+        return False
+    def seeds_workers(self) -> bool:
+        """Does an entry point's execution path call a library helper that seeds DataLoader
+        workers (Lightning's ``seed_everything(..., workers=True)``)? Computed once per run."""
+        self.consult(ALL_FILES)
+        if self._seeds_workers is None:
+            self._seeds_workers = self.any_file_mentions("workers") and any(
+                SEEDS_WORKERS in self.entry_summary(path).effects for path in self.files if self.is_entry_point(path)
+            )
+        return self._seeds_workers
+
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)
 
+
+
+def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) -> Tuple[Node, ...]:
+    """The nodes of class ``cls``'s methods named in ``wanted`` (None: all of them)."""
+    depth = cls.count(".") + 1
+    return tuple(
+        (facts.path, f)
+        for f, body in facts.functions.items()
+        if body.owner == cls and f.count(".") == depth and (wanted is None or f.rsplit(".", 1)[1] in wanted)
+    )
 
 
 def _local_target(facts: ModuleFacts, name: str) -> Optional[str]:

@@ -4,6 +4,8 @@ and ``.gitignore``. A file named explicitly on the command line is always linted
 from __future__ import annotations
 
 import os
+import re
+import sys
 from pathlib import Path
 
 from typing import Dict, Iterable, List, Optional, Sequence
@@ -28,8 +30,50 @@ class DiscoveryError(Exception):
     """A path given on the command line does not exist."""
 
 
+#: a pattern with more ``*`` wildcards than this (after runs of ``*`` are collapsed) is skipped
+#: with a warning: pathspec matches with a backtracking regular expression, whose time grows
+#: as (length of a name) ** (number of wildcards): with 4, a 250-byte name took 7 s a match
+MAX_WILDCARDS = 3
+_STAR_RUNS = re.compile(r"(\\.)|\*{2,}")
+_WILDCARDS = re.compile(r"\\.|\*+")
+
+
+def bounded_pattern(pattern: str) -> tuple[str, int]:
+    """``pattern`` with every run of ``*`` collapsed as git reads it (a whole path segment of
+    two or more is ``**``; a run inside a segment is one ``*``), and its number of wildcards."""
+    if pattern.startswith("#"):
+        return pattern, 0
+    negation = "!" if pattern.startswith("!") else ""
+    segments = []
+    for segment in pattern[len(negation):].split("/"):
+        if len(segment) >= 2 and segment.strip("*") == "":
+            segments.append("**")
+        else:
+            segments.append(_STAR_RUNS.sub(lambda m: m.group(1) or "*", segment))
+    bounded = negation + "/".join(segments)
+    wildcards = sum(1 for m in _WILDCARDS.finditer(bounded) if m.group().startswith("*"))
+    return bounded, wildcards
+
+
+def pattern_spec(patterns: Sequence[str], origin: str) -> pathspec.PathSpec | None:
+    """A gitignore-style spec of ``patterns`` (from ``origin``, for warnings), bounded in time
+    (see :data:`MAX_WILDCARDS`); None when no pattern is left."""
+    kept = []
+    for number, line in enumerate(patterns, 1):
+        bounded, wildcards = bounded_pattern(line)
+        if wildcards > MAX_WILDCARDS:
+            print(
+                f"repro-lint: warning: {origin}:{number}: pattern {line.strip()[:80]!r} skipped: "
+                f"it has {wildcards} '*' wildcards, more than {MAX_WILDCARDS} make matching take hours",
+                file=sys.stderr,
+            )
+            continue
+        kept.append(bounded)
+    return pathspec.GitIgnoreSpec.from_lines(kept) if kept else None
+
+
 def _spec(patterns: Sequence[str]) -> Optional[pathspec.PathSpec]:
-    return pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
+    return pattern_spec(patterns, "exclude") if patterns else None
 
 
 def _relative(path: Path, root: Path) -> Optional[str]:
@@ -58,8 +102,9 @@ class _GitIgnores:
             lines = read_bytes(path, TEXT_LIMIT).decode("utf-8", errors="replace").splitlines()
         except SourceError:
             lines = []  # missing, or not a regular file (a FIFO is never opened)
-        if lines:
-            self.specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines)
+        spec = pattern_spec(lines, display_path(path)) if lines else None
+        if spec is not None:
+            self.specs[folder] = spec
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         for folder, spec in self.specs.items():

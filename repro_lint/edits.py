@@ -74,13 +74,15 @@ def _imported_module(stmt: cst.CSTNode) -> Optional[Tuple[bool, str]]:
     return None
 
 
-def sorted_import_anchor(module: cst.Module, target: str) -> Optional[Tuple[str, cst.CSTNode]]:
-    """Where ``from target import ...`` goes so that a file whose imports are sorted (isort,
-    ruff's ``I001``) stays sorted: in the group of third-party imports of the module's header
-    (``import x`` lines first, then ``from x import`` lines, each by module name), as
+def sorted_import_anchor(module: cst.Module, target: str, is_from: bool = True) -> Optional[Tuple[str, cst.CSTNode]]:
+    """Where ``from target import ...`` (``import target`` when not ``is_from``) goes so that a
+    file whose imports are sorted (isort, ruff's ``I001``) stays sorted: in the header's group of
+    standard-library imports for a standard-library module, else in its group of third-party
+    imports (``import x`` lines first, then ``from x import`` lines, each by module name), as
     ``(kind, node)`` for a :class:`NodeEdit`. None when the header has no such group or the
     group is not sorted: then the import goes after the header, as before."""
-    stdlib = getattr(sys, "stdlib_module_names", frozenset())
+    stdlib = set(getattr(sys, "stdlib_module_names", frozenset()))
+    wants_stdlib = target.split(".")[0] in stdlib
     groups: List[List[Tuple[cst.CSTNode, Tuple[bool, str]]]] = []
     for index, stmt in enumerate(module.body):
         if index == 0 and _is_docstring(stmt):
@@ -95,16 +97,28 @@ def sorted_import_anchor(module: cst.Module, target: str) -> Optional[Tuple[str,
         groups[-1].append((stmt, key))
     for group in groups:
         tops = {key[1].split(".")[0] for _, key in group}
-        if tops & ({"__future__"} | set(stdlib)) or tops == {target.split(".")[0]}:
+        if "__future__" in tops:
             continue
-        keys = [(is_from, name.lower()) for _, (is_from, name) in group]
+        if wants_stdlib != (tops <= stdlib) or (not wants_stdlib and (tops & stdlib or tops == {target.split(".")[0]})):
+            continue
+        keys = [(from_, name.lower()) for _, (from_, name) in group]
         if keys != sorted(keys):
             return None
-        new = (True, target.lower())
+        new = (is_from, target.lower())
         for (stmt, _), key in zip(group, keys):
             if key > new:
                 return "line_before", stmt
         return "line_after", group[-1][0]
+    return None
+
+
+def import_line_target(line: str) -> Optional[Tuple[str, bool]]:
+    """``(module, is_from)`` of one ``import x [as y]`` / ``from x import y`` line."""
+    words = line.split()
+    if len(words) >= 2 and words[0] == "import":
+        return words[1], False
+    if len(words) >= 4 and words[0] == "from" and words[2] == "import":
+        return words[1], True
     return None
 
 

@@ -17,13 +17,21 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
 from .classify import NO_EFFECT, TRAINING_METHODS, UNNAMED, classify_call
-from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, is_on
+from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, DEVICE_QUERIES, device_named, is_on
 from .names import resolve_relative
 from .syntax import AstArgs, ast_literal, is_main_guard_ast
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
+#: a module's top level as an ``import`` runs it: its own calls, not the modules it imports
+IMPORTED_BODY = "<imported>"
+#: a class node: building an instance (``__init__``); an instance node: every method (an
+#: object handed to a framework, which calls them)
 CLASS_PREFIX = "class "
+INSTANCE_PREFIX = "instance "
+#: the methods that building an instance, and calling it, run
+CONSTRUCTION_METHODS = ("__new__", "__init__", "__post_init__")
+CALL_METHODS = ("__call__", "forward")
 
 
 @dataclass
@@ -46,6 +54,9 @@ class BodyFacts:
     line: int = 0
     #: makes a training call itself (``loss.backward()``, ``optimizer.step()``)
     trains: bool = False
+    #: local names bound to the result of a call (``model = Net()``): name -> the callee, as
+    #: stored in ``calls``; lets the call graph follow ``model.fit()`` to ``Net.fit``
+    instances: Dict[str, str] = field(default_factory=dict)
 
 
 
@@ -64,7 +75,7 @@ class ModuleFacts:
     trains_at_module_level: bool = False
 
     def body(self, name: str) -> Optional[BodyFacts]:
-        if name == MODULE_BODY:
+        if name in (MODULE_BODY, IMPORTED_BODY):
             return self.module_body
         if name == MAIN_BODY:
             return self.main_body
@@ -211,7 +222,11 @@ class _FactsCollector(ast.NodeVisitor):
                 body.imported.add(stored)
             if name.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in name:
                 body.trains = True
-        effect = classify_call(qualified, method, AstArgs(node))
+        args = AstArgs(node)
+        effect = classify_call(qualified, method, args)
+        device = args.node("device", 0 if method == "to" else None)
+        if isinstance(device, ast.AST):
+            self._device_value(device)
         if effect is not NO_EFFECT:
             body.effects |= effect.effects
             body.uses |= effect.uses
@@ -227,17 +242,54 @@ class _FactsCollector(ast.NodeVisitor):
 
     def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
         for target in targets:
+            self._device_setting(target, value)
             if isinstance(target, ast.Attribute):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
                         self.current.effects.add("cudnn_deterministic")
             elif isinstance(target, ast.Name) and value is not None:
+                if isinstance(value, ast.Call):
+                    callee = _dotted(value.func)
+                    if callee is not None:
+                        self.current.instances[target.id] = self.imported(callee) or callee
+                    continue
                 # follow ``cudnn = torch.backends.cudnn``
                 source = _dotted(value)
                 qualified = self.imported(source) if source else None
                 if qualified and "." in qualified:
                     self.facts.aliases[target.id] = qualified
+
+    def _device_setting(self, key: Optional[ast.AST], value: Optional[ast.AST]) -> None:
+        """A device string stored under a device name (``device = "cuda"``, ``cfg.device =
+        "npu:0"``, ``{"device": "cuda"}``): where the program runs."""
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            name: Optional[str] = key.value
+        else:
+            name = _dotted(key) if key is not None else None
+        if name is not None and value is not None and "device" in name.rsplit(".", 1)[-1].lower():
+            self._device_value(value)
+
+    def _device_value(self, value: ast.AST) -> None:
+        """A value used as the device: a device string, or the answer of a device query
+        (``torch.accelerator.current_accelerator()``)."""
+        strings = []
+        for node in ast.walk(value):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                strings.append(node.value)
+            elif isinstance(node, ast.Call):
+                name = _dotted(node.func)
+                queried = DEVICE_QUERIES.get(self.imported(name) or "") if name else None
+                if queried is not None:
+                    self.current.uses.add(queried)
+        device = device_named(strings)
+        if device is not None:
+            self.current.uses.add(device)
+
+    def visit_Dict(self, node: ast.Dict) -> None:
+        for key, value in zip(node.keys, node.values):
+            self._device_setting(key, value)
+        self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._assigned(node.targets, node.value)
@@ -323,18 +375,30 @@ def might_be_entry_point(source: str) -> bool:
     return False
 
 
-def module_name_for(path: Path) -> Tuple[str, bool]:
-    """(dotted module name, is_package) from the package layout around ``path``."""
-    path = Path(os.path.abspath(path))
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    folder = path.parent
-    while (folder / "__init__.py").is_file():
-        parts.append(folder.name)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return ".".join(reversed(parts)), is_package
+def module_name_for(path: Path, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Tuple[str, bool]:
+    """(dotted module name, is_package) from the package layout around ``path``.
+    ``packages``: a memo of the package names of the folders seen (for one run: the layout
+    may change between runs), so that many files of one folder look it up once."""
+    absolute = os.path.abspath(path)
+    folder, name = os.path.split(absolute)
+    is_package = name == "__init__.py"
+    parts = _package_parts(folder, {} if packages is None else packages)
+    if not is_package:
+        parts = (*parts, os.path.splitext(name)[0])
+    return ".".join(parts), is_package
+
+
+def _package_parts(folder: str, packages: Dict[str, Tuple[str, ...]]) -> Tuple[str, ...]:
+    """The names of the packages from the outermost one down to ``folder`` (empty when
+    ``folder`` holds no ``__init__.py``)."""
+    found = packages.get(folder)
+    if found is None:
+        found = ()
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            parent = os.path.dirname(folder)
+            found = (*(_package_parts(parent, packages) if parent != folder else ()), os.path.basename(folder))
+        packages[folder] = found
+    return found
 
 
 def source_root_for(path: Path) -> Path:

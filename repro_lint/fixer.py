@@ -18,7 +18,10 @@ One file at a time (files in parallel, like linting):
 Only then is the file written: encoded with its own encoding (PEP 263 cookie, BOM kept),
 decoded back as a check, and replaced atomically (temporary file in the same folder, same
 mode). A file with nothing to fix is never opened for writing. A symlink, or a file whose real
-location is outside the paths given, is never written.
+location is outside the paths given, is never written. Just before the replace, the file is
+read again: if its bytes are no longer those the fixes were planned from (another program
+wrote it meanwhile), it is left as it now is, with a note. A file that cannot be written (a
+read-only folder) is left unchanged with a note; its findings are reported as they are.
 
 It is one module because planning a pass, applying it and checking its result share one model
 of a file's text (offsets, line endings, encoding), and every step must agree on it.
@@ -42,7 +45,7 @@ from .discovery import display_path
 from .linter import FileResult, Linter
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
-from .source import Source, SourceError, decode_file, dominant_newline, line_offsets, read_source, write_atomic
+from .source import Source, SourceError, decode_file, dominant_newline, line_offsets, read_bytes, write_atomic
 
 #: passes over one file before giving up (each pass re-lints the new text)
 MAX_PASSES = 10
@@ -389,7 +392,8 @@ def fix_path(
     """
     shown = display_path(path)
     try:
-        source = read_source(path)
+        original = read_bytes(path)
+        source = decode_file(original, path)
     except SourceError:
         return FileFix(shown, linter.lint_path(path))
     result = linter.lint_source(shown, source)
@@ -418,9 +422,28 @@ def fix_path(
         diff_of = getattr(source, "diff", None)  # a notebook: a diff per cell
         fixed.diff = diff_of(shown, outcome.text) if diff_of else unified_diff(shown, source.text, outcome.text)
     if write:
-        write_atomic(path, data)
+        problem = _write_if_unchanged(path, original, data)
+        if problem is not None:
+            return FileFix(shown, result, notes=[f"{shown}: {problem}"])
         fixed.written = True
     return fixed
+
+
+def _write_if_unchanged(path: Path, original: bytes, data: bytes) -> str | None:
+    """Replace ``path``'s bytes ``original`` with ``data``; or, when they are no longer
+    ``original`` or the file cannot be written, leave it as it is and say why."""
+    try:
+        current = read_bytes(path)
+    except SourceError as exc:
+        return f"cannot be read again before writing ({exc.message}); left unchanged"
+    if current != original:
+        return "changed while it was being fixed (another program wrote it); left as it now is: run --fix again"
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        return f"cannot write ({reason}); left unchanged"
+    return None
 
 
 def _codes_of(outcome: FixOutcome) -> str:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
-import pathspec
 
 from ._gc import GCPaused
 from .config import Settings
@@ -32,7 +31,7 @@ from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, decode_file, read_bytes, too_large
 from .walk import walk
-from .discovery import display_path
+from .discovery import display_path, pattern_spec
 
 
 @dataclass
@@ -61,6 +60,16 @@ def _pattern(words: Iterable[str]) -> Optional["re.Pattern[str]"]:
 _SUBSTRING_SEARCH_WORDS = 16
 
 
+def _nodes_of(reports: List[PendingReport]) -> List[cst.CSTNode]:
+    """Every node whose position resolving ``reports`` asks for."""
+    nodes = []
+    for report in reports:
+        nodes.append(report.node)
+        for node_edit in report.edits:
+            nodes.extend(node for node in (node_edit.node, node_edit.wrap_at) if node is not None)
+    return nodes
+
+
 class Linter:
     """Lints files with one configuration and one project context."""
 
@@ -86,8 +95,9 @@ class Linter:
         #: does a selected rule ask the project context (about entry points, helpers, ...)?
         self.needs_project = any(rule_type.needs_project for rule_type in self.rule_types)
         self._per_file = [
-            (pathspec.GitIgnoreSpec.from_lines([pattern]), codes)
+            (spec, codes)
             for pattern, codes in settings.per_file_ignores.items()
+            if (spec := pattern_spec([pattern], "per-file-ignores")) is not None
         ]
 
     # -- suppression -------------------------------------------------------------------------
@@ -295,7 +305,7 @@ class Linter:
     def _resolve(
         self, path: str, module: cst.Module, reports: List[PendingReport], text: Optional[str] = None
     ) -> List[Diagnostic]:
-        where = node_positions(module, text)
+        where = node_positions(module, text, _nodes_of(reports))
         lines = (text if text is not None else module.code).splitlines()
         #: the file's own width: its longest line, and never below PEP 8's 79
         width = max([79] + [len(line) for line in lines])

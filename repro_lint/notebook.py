@@ -33,6 +33,7 @@ It imports nothing of the package: editors and tools may use it alone.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import json
 import re
@@ -101,26 +102,45 @@ def _is_line_magic(stripped: str) -> bool:
     return stripped.startswith(("%", "!")) or bool(_HELP.match(stripped))
 
 
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+#: string literals, for the rough bracket count of :func:`placeholder_lines`
+_STRINGS = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
 def placeholder_lines(source: str) -> Tuple[List[str], Dict[int, str]]:
     """The lines of one cell (without line ends) with IPython syntax replaced, and the
-    original of every replaced line by its index."""
+    original of every replaced line by its index. A cell that parses as Python is left alone
+    (a line starting with ``%`` may continue an expression); in one that does not, a line
+    inside open brackets is taken as code."""
     lines = source.split("\n")
     replaced: Dict[int, str] = {}
     first = next((line.strip() for line in lines if line.strip()), "")
     cell_magic = first.startswith("%%")
+    if not cell_magic and _parses(source):
+        return lines, replaced
     continued = False
+    depth = 0
     for i, line in enumerate(lines):
         stripped = line.strip()
-        magic = cell_magic or continued or _is_line_magic(stripped) or bool(_MAGIC_ASSIGNMENT.match(line))
+        magic = cell_magic or continued or (depth <= 0 and (_is_line_magic(stripped) or bool(_MAGIC_ASSIGNMENT.match(line))))
         if not magic or not stripped:
             continued = False
+            code = _STRINGS.sub("", line).split("#", 1)[0]
+            depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
             continue
-        continued = line.rstrip().endswith("\\")
         indent = line[: len(line) - len(line.lstrip())]
-        if cell_magic or not indent:
-            lines[i] = f"{indent}#{line.lstrip()[1:]}" if not line.lstrip().startswith("#") else line
-        else:  # inside a block: a statement, so the block is never left empty
+        if cell_magic or continued or not indent:  # a comment, as long as the line
+            lines[i] = f"{line[:-1]}#" if len(line) == len(indent) + 1 else f"{indent}#{line.lstrip()[1:]}"
+        else:  # a magic inside a block: a statement, so the block is never left empty
             lines[i] = f"{indent}pass  # IPython"
+        continued = line.rstrip().endswith("\\")
         replaced[i] = line
     return lines, replaced
 
@@ -242,7 +262,7 @@ def _stored(source: str, as_list: bool) -> Any:
 
 
 def _format(raw: bytes) -> Dict[str, Any]:
-    """How the file was written: indentation, ASCII escaping, final line break."""
+    """How the file was written: indentation, ASCII escaping, line breaks, BOM."""
     text = raw.decode("utf-8-sig")
     match = re.search(r"\n([ \t]+)\S", text)
     indent: "int | str | None" = None
@@ -250,7 +270,10 @@ def _format(raw: bytes) -> Dict[str, Any]:
         unit = match.group(1)
         indent = len(unit) if set(unit) == {" "} else unit
     ensure_ascii = text.isascii() and "\\u" in text
-    return {"indent": indent, "ensure_ascii": ensure_ascii, "newline": text.endswith("\n"), "bom": raw.startswith(b"\xef\xbb\xbf")}
+    return {
+        "indent": indent, "ensure_ascii": ensure_ascii, "newline": text.endswith("\n"),
+        "crlf": "\r\n" in text, "bom": raw.startswith(b"\xef\xbb\xbf"),
+    }
 
 
 def _dumps(data: Dict[str, Any], raw: bytes) -> bytes:
@@ -259,6 +282,8 @@ def _dumps(data: Dict[str, Any], raw: bytes) -> bytes:
     text = json.dumps(data, indent=fmt["indent"], ensure_ascii=fmt["ensure_ascii"], separators=separators)
     if fmt["newline"]:
         text += "\n"
+    if fmt["crlf"]:  # JSON escapes the line breaks inside strings: these are the file's own
+        text = text.replace("\n", "\r\n")
     return (b"\xef\xbb\xbf" if fmt["bom"] else b"") + text.encode("utf-8")
 
 

@@ -89,8 +89,20 @@ def parse_module(text: str, chunked_above: int = CHUNKED_ABOVE, chunk_size: int 
         return cst.parse_module(text)
 
 
-def _first_line(stmt: ast.stmt) -> int:
+def first_line(stmt: ast.stmt) -> int:
+    """The line a top-level statement's code starts on (its first decorator's, if any)."""
     return min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+
+
+def ast_module(text: str) -> Optional[ast.Module]:
+    """CPython's ``ast`` of ``text``; None when it does not parse there (newer syntax than
+    this Python's, or an error). Warnings about the user's code are not ours to print."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict[int, int]]]:
@@ -99,11 +111,8 @@ def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict
     literal-data statement alone, to keep verbatim (see :data:`VERBATIM_ABOVE`): their start
     and the end of the statement's last line. None when the text does not parse with
     ``ast`` (newer syntax than this Python's, or an error): then it is parsed whole."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = ast_module(text)
+    if tree is None:
         return None
     lines = line_offsets(text) + [len(text)]
     cuts = [0]
@@ -111,11 +120,11 @@ def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict
     last_end = 0
     body = tree.body
     for number, stmt in enumerate(body):
-        first = _first_line(stmt)
+        first = first_line(stmt)
         end = stmt.end_lineno or stmt.lineno
         if last_end and first > last_end:
             offset = lines[first - 1]
-            following = _first_line(body[number + 1]) if number + 1 < len(body) else None
+            following = first_line(body[number + 1]) if number + 1 < len(body) else None
             if following is not None and following > end and lines[end] - offset >= VERBATIM_ABOVE and _binds_only_literals(stmt):
                 # alone in its piece, with the comment and blank lines up to the next statement
                 if offset > cuts[-1]:

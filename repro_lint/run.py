@@ -155,6 +155,7 @@ class _Run:
         self.digests: Dict[int, str] = {}
         self.modules: Dict[int, str] = {}
         self.index_of: Dict[str, int] = {}
+        self.packages: Dict[str, Tuple[str, ...]] = {}  # module_name_for's memo, for this run
         self.parse: List[Tuple[int, int]] = []  # (index, size): files a rule may fire on
         self.check: List[Tuple[int, int]] = []  # (index, size): syntax check only
         self.deps = Dependencies(self.files, self.digests, self.index_of, linter.project.state_key) if cache is not None else None
@@ -176,7 +177,7 @@ class _Run:
             if self.cache is not None:
                 self.index_of[os.path.abspath(path)] = index
                 self.digests[index] = content_digest(data)
-                self.modules[index] = module_name_for(path)[0]
+                self.modules[index] = module_name_for(path, self.packages)[0]
                 entry = self.cache.lookup(self.cache.key_of(path), self.digests[index], self.modules[index])
                 if entry is not None:
                     if not self.cache.entry_dependencies(entry):
@@ -245,7 +246,7 @@ class _Run:
             return  # internal errors are reported again on the next run
         path = self.files[index]
         self.cache.store(
-            self.cache.key_of(path), digest, self.modules.get(index) or module_name_for(path)[0],
+            self.cache.key_of(path), digest, self.modules.get(index) or module_name_for(path, self.packages)[0],
             result.parsed, result.diagnostics, self.deps.of(result.depends_on),
         )
 

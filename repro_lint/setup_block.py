@@ -31,13 +31,13 @@ there, the seed available there) and how its edits are laid out around it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
 from .classify import is_seed_named
-from .edits import NodeEdit, header_end, sorted_import_anchor
+from .edits import NodeEdit, header_end, import_line_target, sorted_import_anchor
 from .names import ImportTable, dotted_name
 from .opcatalog import may_raise
 from .rules.base import Analysis, FileContext
@@ -267,6 +267,25 @@ def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def _is_import_statement(stmt: cst.CSTNode) -> bool:
+    small = _small_statements(stmt)
+    return bool(small) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in small)
+
+
+def _later_seed_call(module: cst.Module, statements: Sequence[cst.CSTNode], start: int) -> Optional[Tuple[int, str]]:
+    """The program's own seeding call further down the same body, after statements that do other
+    work (``rank = int(os.environ["RANK"])``; ``torch.manual_seed(1337 + rank)``): the program
+    chose to seed there, and with that value, so the block goes right after it and reuses its
+    seed, rather than above it (after the parse or a seed variable) with another seed that the
+    program's call then overrides for torch alone (``args.seed`` on every rank, where the
+    program gives each rank ``args.seed + rank``)."""
+    for index in range(start, len(statements)):
+        seeded = _seed_call(module, statements[index])
+        if seeded is not None:
+            return index, seeded
+    return None
+
+
 def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional["SeedOption"]) -> Optional[Placement]:
     """``def main(): args = parser.parse_args(); torch.manual_seed(args.seed); ...`` called from
     the ``__main__`` block: the block goes right after the statement that makes the seed
@@ -276,14 +295,17 @@ def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional
         if not isinstance(body, cst.IndentedBlock):
             continue
         found: Optional[Tuple[int, str]] = None
+        on_call = False
         for index, stmt in enumerate(body.body):
             args = _parsed_args(stmt) if option is not None else None
             seeded = _seed_call(module, stmt)
             if args is not None and option is not None:
                 found = (index, _seed_expression(args, option))
             elif seeded is not None:
-                found = (index, seeded)
+                found, on_call = (index, seeded), True
             elif _does_work(stmt):
+                if not on_call:
+                    found = _later_seed_call(module, body.body, index) or found
                 break
         if found is not None:
             index, seed = found
@@ -305,11 +327,15 @@ def placement(module: cst.Module) -> Placement:
         for stmt in module.body[: list(module.body).index(guard)]:
             seed = _seed_assignment(stmt) or seed  # a module-level seed variable before the guard
         anchor_index = -1
+        while anchor_index + 1 < len(statements) and _is_import_statement(statements[anchor_index + 1]):
+            anchor_index += 1  # after the imports the guard starts with, which bind its names
     else:
         statements = module.body
         indent = ""
         header = header_end(module)
         anchor_index = list(statements).index(header) if header is not None else -1
+    start = anchor_index
+    on_call = False  # anchored on the program's own seeding call
     for index in range(anchor_index + 1, len(statements)):
         stmt = statements[index]
         variable = _seed_assignment(stmt)
@@ -323,11 +349,14 @@ def placement(module: cst.Module) -> Placement:
             continue
         seeded = _seed_call(module, stmt)
         if seeded is not None:
-            seed, anchor_index = seeded, index  # the program's own seeding call: reuse its seed
+            seed, anchor_index, on_call = seeded, index, True  # the program's own seeding call: reuse its seed
             continue
         if _does_work(stmt):
+            later = None if on_call else _later_seed_call(module, statements, index)
+            if later is not None:
+                anchor_index, seed = later
             break  # the block must run before this statement
-    if guard is not None and anchor_index < 0:
+    if guard is not None and anchor_index == start:
         inside = _seed_in_called_function(module, guard, option)
         if inside is not None:
             return inside
@@ -406,7 +435,11 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
         if needs is not None and needs not in imports:
             imports.append(needs)
 
-    if settings.fix_style == "inline":
+    # the runtime call seeds every generator: where the run selects no seeding rule, the block
+    # writes the switches themselves (what RPL202 asks for, and nothing the user switched off)
+    # and a module that others import gets no run-time dependency on repro-lint
+    inline = not file.may_import_runtime or not (allowed & set(GENERATORS))
+    if inline:
 
         def name(qualified: str, default: str, statement: str) -> Tuple[str, Optional[str]]:
             local = bound.local_name(qualified)
@@ -491,6 +524,37 @@ class SetupBlockState(Analysis):
         return self._raising
 
 
+#: the most import lines a block adds (os, random, numpy, torch; or the runtime's): the number
+#: of edits for sorted imports is always this, so that it never depends on what the block holds
+IMPORT_SLOTS = 4
+
+
+def _sorted_imports(module: cst.Module, imports: Sequence[str]) -> Tuple[List[NodeEdit], List[str]]:
+    """The block's import lines that go into the file's sorted import groups, as exactly
+    :data:`IMPORT_SLOTS` edits (lines sharing a place in one edit, in sorted order; the rest
+    empty), and the lines that go after the header instead."""
+    header = header_end(module)
+    if not module.body:
+        return [], list(imports)
+    places: Dict[Tuple[str, int], Tuple[cst.CSTNode, List[Tuple[Tuple[bool, str], str]]]] = {}
+    unsorted: List[str] = []
+    for line in imports:
+        target = import_line_target(line)
+        where = sorted_import_anchor(module, target[0], target[1]) if target is not None else None
+        if where is None or (where[0] == "line_after" and where[1] is header):
+            unsorted.append(line)
+            continue
+        key = (target[1], target[0].lower())  # type: ignore[index]
+        places.setdefault((where[0], id(where[1])), (where[1], []))[1].append((key, line))
+    edits = [
+        NodeEdit(kind, "".join(f"{line}\n" for _, line in sorted(lines)), node)
+        for (kind, _), (node, lines) in places.items()
+    ]
+    while len(edits) < IMPORT_SLOTS:
+        edits.append(NodeEdit("at", "", None, (1, 0)))  # inserts nothing
+    return edits, unsorted
+
+
 def block_edits(module: cst.Module, block: Block, source: str = "") -> List[NodeEdit]:
     """Turn a :class:`Block` into edits: its imports after the module header, its lines at
     its place, each with the blank lines that separate them from the code around.
@@ -502,13 +566,8 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         return []
     place = block.place
     body = "".join(f"{place.indent}{line}\n" for line in block.lines)
-    sorted_into: List[NodeEdit] = []
-    runtime_only = bool(block.imports) and all(line.startswith("from repro_lint.runtime import ") for line in block.imports)
-    where = sorted_import_anchor(module, "repro_lint.runtime") if runtime_only else None
-    if where is not None and not (where[0] == "line_after" and where[1] is header_end(module)):
-        # into the file's sorted third-party imports, where every runtime import of a fix goes
-        sorted_into = [NodeEdit(where[0], "".join(f"{line}\n" for line in block.imports), where[1])]
-        block = Block(block.lines, [], place)
+    sorted_into, unsorted = _sorted_imports(module, block.imports)
+    block = Block(block.lines, unsorted, place)
     imports = "".join(f"{line}\n" for line in block.imports)
     if not module.body:  # nothing to seed in practice, but stay correct: at the end of the file
         return sorted_into + [NodeEdit("at", (imports + "\n" if imports else "") + body, None, (source.count("\n") + 1, 0))]
@@ -537,7 +596,9 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         else:
             edits.append(NodeEdit("line_after", imports, header))
     if place.anchor is not None:
-        edits.append(NodeEdit("line_after", body, place.anchor))
+        # after imports (those a __main__ block starts with), a blank line first, as in a header
+        separator = "\n" if _is_import_statement(place.anchor) else ""
+        edits.append(NodeEdit("line_after", separator + body, place.anchor))
     else:
         assert place.first is not None  # the guard's body or the module's is never empty here
         edits.append(NodeEdit("line_before", body, place.first))

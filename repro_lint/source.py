@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import stat
 import tokenize
 from dataclasses import dataclass
@@ -145,21 +146,14 @@ def read_text(path: "str | os.PathLike[str]") -> Optional[str]:
         return None
 
 
+#: a line break as LibCST (and CPython) count them
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+
+
 def line_offsets(text: str) -> list:
     """Offsets of the start of every line, with the same notion of a line break as LibCST
     (``\\n``, ``\\r\\n`` or a lone ``\\r``)."""
-    offsets = [0]
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\n":
-            offsets.append(i + 1)
-        elif ch == "\r":
-            if i + 1 < n and text[i + 1] == "\n":
-                i += 1
-            offsets.append(i + 1)
-        i += 1
-    return offsets
+    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
 
 
 def dominant_newline(text: str) -> str:

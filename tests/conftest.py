@@ -48,7 +48,9 @@ def codes(diagnostics: Sequence[Diagnostic]) -> List[str]:
     return [d.code for d in diagnostics]
 
 
-def run_cli(args: Sequence[str], cwd: Path, env: Optional[dict] = None, stdin: Optional[str] = None) -> subprocess.CompletedProcess:
+def run_cli(
+    args: Sequence[str], cwd: Path, env: Optional[dict] = None, stdin: Optional[str] = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
     """Run ``python -m repro_lint`` for real (the same code path as the console script)."""
     environment = dict(os.environ)
     environment["PYTHONPATH"] = str(REPO) + os.pathsep + environment.get("PYTHONPATH", "")
@@ -63,7 +65,7 @@ def run_cli(args: Sequence[str], cwd: Path, env: Optional[dict] = None, stdin: O
         capture_output=True,
         text=True,
         input=stdin,
-        timeout=300,
+        timeout=timeout,
     )
 
 

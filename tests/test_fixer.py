@@ -405,3 +405,48 @@ def test_fixed_files_stay_isort_clean(tmp_path):
     run_cli(["--fix", "--unsafe-fixes", "--no-cache", "train.py"], tmp_path)
     assert "from repro_lint.runtime import" in (tmp_path / "train.py").read_text()
     assert isort_clean(), (tmp_path / "train.py").read_text()
+
+
+PACKAGE_TREE = {
+    "pyproject.toml": "[tool.repro-lint]\n",
+    "mypkg/__init__.py": "",
+    "mypkg/data.py": (
+        "import random\n\nimport numpy as np\nimport torch\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def build_loader(dataset, batch_size=32):\n"
+        "    return DataLoader(dataset, batch_size, shuffle=True, num_workers=4)\n\n\n"
+        "def jitter(x):\n    return x + np.random.rand() + random.random()\n"
+    ),
+    "mypkg/model.py": (
+        "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 2)\n\n"
+        "    def forward(self, x):\n        torch.backends.cudnn.benchmark = True\n"
+        "        return F.dropout(self.fc(x), p=0.5)\n"
+    ),
+    "train.py": (
+        "import torch\n\nfrom mypkg.data import build_loader\nfrom mypkg.model import Net\n\n\n"
+        "def main():\n    model = Net().cuda()\n    for batch in build_loader(list(range(64))):\n        model(batch)\n\n\n"
+        "if __name__ == \"__main__\":\n    main()\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+def test_no_library_module_of_a_package_gains_a_repro_lint_import(tmp_path: Path, style: str):
+    """--fix --unsafe-fixes over a whole package tree: only the entry point may start to import
+    repro_lint (and in the inline style not even that); every output still compiles and a
+    second run changes nothing."""
+    write(tmp_path, PACKAGE_TREE)
+    config = tmp_path / "pyproject.toml"
+    config.write_text(f'[tool.repro-lint]\nfix-style = "{style}"\n')
+    first = run_cli(["--fix", "--unsafe-fixes", "--select", "ALL", "--no-cache", "."], tmp_path)
+    assert first.returncode in (0, 1), first.stderr
+    texts = {name: (tmp_path / name).read_text() for name in PACKAGE_TREE if name.endswith(".py")}
+    assert texts["mypkg/data.py"] != PACKAGE_TREE["mypkg/data.py"]  # the library did get its fixes
+    for name, text in texts.items():
+        compile(text, name, "exec")
+        if name.startswith("mypkg/") or style == "inline":
+            assert "repro_lint" not in text, f"{name} ({style}):\n{text}"
+    assert ("repro_lint.runtime" in texts["train.py"]) == (style == "runtime")
+    second = run_cli(["--fix", "--unsafe-fixes", "--select", "ALL", "--no-cache", "."], tmp_path)
+    assert {name: (tmp_path / name).read_text() for name in texts} == texts, second.stdout

@@ -73,3 +73,80 @@ def test_the_checked_versions_cover_the_installed_libcst():
     low = tuple(int(p) for p in _libcst_internals.CHECKED_VERSIONS[0].split("."))
     # a newer LibCST than the newest checked is allowed: the tests above are what vouch for it
     assert low <= installed, f"LibCST {installed} is older than the oldest version checked"
+
+
+TRICKY = '''#!/usr/bin/env python
+# header comment
+
+import os; import sys
+
+
+# a comment before a decorator
+@decorator(
+    1,
+)
+
+# between decorator and def
+def f(x):
+    return x  # trailing
+
+    # indented comment after the block
+# dedented comment
+
+class C:
+    a = 1; b = 2
+if x:
+    pass
+else:  # comment
+    y = [
+        1,
+    ]
+async def g():
+    await h()
+'''
+
+
+def _all_nodes(module):
+    from repro_lint.walk import syntax_children
+
+    stack, found = list(module.body), []
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(syntax_children(node))
+    return found
+
+
+def test_positions_of_some_statements_are_those_of_the_whole_module():
+    """Given the nodes that will be asked about, only the top-level statements holding them
+    are generated, each from its offset in the text: the spans are those of the whole pass."""
+    from repro_lint.positions import statement_spans
+
+    for text in [TRICKY, TRICKY.replace("\n", "\r\n")] + [path.read_text(encoding="utf-8") for path in SAMPLES]:
+        module = cst.parse_module(text)
+        whole = node_positions(module, text)
+        nodes = _all_nodes(module)
+        for targets in (nodes, nodes[::7], nodes[-3:], [module.body[-1]]):
+            assert statement_spans(module, text, targets) is not None
+            where = node_positions(module, text, targets)
+            for node in targets:
+                assert where(node) == whole(node), node
+
+
+def test_positions_fall_back_to_the_whole_module_where_statements_cannot_be_placed():
+    from repro_lint.positions import statement_spans
+
+    no_newline = "import os\nx = 1"
+    module = cst.parse_module(no_newline)
+    assert statement_spans(module, no_newline, [module.body[-1]]) is None  # the last newline is dropped
+    assert node_positions(module, no_newline, [module.body[-1]])(module.body[-1]) == node_positions(module, no_newline)(module.body[-1])
+    text = "import os\n"
+    module = cst.parse_module(text)
+    assert statement_spans(module, text, [module]) is None  # the module is no top-level statement
+    newer = "type Alias = int\nx = 1\n"  # PEP 695: LibCST parses it, CPython 3.11 does not
+    module = cst.parse_module(newer)
+    import sys
+
+    if sys.version_info < (3, 12):
+        assert statement_spans(module, newer, [module.body[-1]]) is None
+    assert node_positions(module, newer, [module.body[-1]])(module.body[-1]) == ((2, 0), (2, 5))

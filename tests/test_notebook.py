@@ -280,3 +280,33 @@ def test_the_engine_lints_a_notebook_given_in_memory(tmp_path: Path):
     assert (diag.cell, diag.shown(diag.start)) == (2, (1, 0))
     source = decode_file(raw, "x.ipynb")
     assert isinstance(source, NotebookSource) and source.text == read_notebook(raw).text
+
+
+def test_crlf_line_breaks_and_a_bom_are_kept():
+    raw = b"\xef\xbb\xbf" + dump(notebook("import torch\ntorch.backends.cudnn.benchmark = True\n")).replace(b"\n", b"\r\n")
+    book = read_notebook(raw)
+    out = book.with_text(book.text.replace("True", "False")).dumps()
+    assert out.startswith(b"\xef\xbb\xbf{\r\n") and b"\n" not in out.replace(b"\r\n", b"")
+    assert out == raw.replace(b"benchmark = True", b"benchmark = False")
+
+
+def test_a_percent_that_continues_an_expression_is_python_not_a_magic(tmp_path: Path):
+    formatting = 'message = ("%d items"\n           % 3)\ntorch.backends.cudnn.benchmark = True\n'
+    book = read_notebook(dump(notebook("import torch\n" + formatting, "%time x = 1\n" + formatting)))
+    assert book.text.count("% 3)") == 2 and "#time x = 1" in book.text
+    compile(book.text, "nb", "exec")
+
+
+def test_a_magic_continued_over_lines_is_skipped_whole():
+    book = read_notebook(dump(notebook("!pip install \\\n    torch\nif True:\n    !ls \\\n      -l\nx = 1\n")))
+    compile(book.text, "nb", "exec")
+    assert book.with_text(book.text.replace("x = 1", "x = 2")).cell_sources() == ["!pip install \\\n    torch\nif True:\n    !ls \\\n      -l\nx = 2\n"]
+
+
+def test_add_noqa_writes_the_comment_into_the_cell(tmp_path: Path):
+    write(tmp_path, {"nb.ipynb": dump(THREE_HAZARDS)})
+    proc = run_cli(["nb.ipynb", "--no-cache", "--select", "RPL201", "--add-noqa"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    cell = json.loads((tmp_path / "nb.ipynb").read_text())["cells"][1]
+    assert cell["source"][-1] == "torch.backends.cudnn.benchmark = True  # noqa: RPL201"
+    assert run_cli(["nb.ipynb", "--no-cache", "--select", "RPL201"], tmp_path).returncode == 0

@@ -3,12 +3,16 @@ nothing crashes, nothing of the user's code is ever executed."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
+from urllib.parse import unquote_to_bytes
 
 import pytest
 
-from conftest import codes, lint_files_in, run_cli, write
+from conftest import REPO, codes, lint_files_in, run_cli, write
 from repro_lint.config import Settings
 from repro_lint.engine import Linter
 
@@ -232,3 +236,145 @@ def test_the_users_syntax_warnings_are_not_printed(tmp_path: Path):
     proc = run_cli([".", "--select", "ALL"], tmp_path, env={"PYTHONWARNINGS": "default"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Warning" not in proc.stderr, proc.stderr
+
+
+# -- file names that are not UTF-8 ---------------------------------------------------------------
+
+LATIN1_NAME = b"caf\xe9_train.py"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Linux file names are bytes")
+@pytest.mark.parametrize("fmt", ["text", "concise", "full", "json", "sarif", "github"])
+def test_a_file_name_that_is_not_utf8_in_every_output_format(tmp_path: Path, fmt):
+    (tmp_path / os.fsdecode(LATIN1_NAME)).write_text(HAZARD)
+    proc = subprocess.run(
+        [sys.executable, "-m", "repro_lint", ".", "--output-format", fmt, "--no-cache", "-q"],
+        cwd=str(tmp_path), capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120, check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout.decode("utf-8")  # valid UTF-8, whatever the locale
+    assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stderr
+    if fmt == "json":
+        (entry,) = json.loads(out)
+        assert os.path.basename(entry["filename"]) == "caf\ufffd_train.py"
+    elif fmt == "sarif":
+        (result,) = json.loads(out)["runs"][0]["results"]
+        location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+        assert location["uri"] == "caf%E9_train.py"  # RFC 3986: the name's bytes, percent-encoded
+        assert unquote_to_bytes(location["uri"]) == LATIN1_NAME
+    elif fmt == "github":
+        assert out.startswith("::warning file=caf\ufffd_train.py,line=2,")
+    else:
+        assert out.startswith("caf\ufffd_train.py:2:1: RPL201")
+
+
+# -- --fix where a file cannot be written --------------------------------------------------------
+
+
+def test_fix_in_a_read_only_folder_leaves_that_file_and_fixes_the_others(tmp_path: Path, monkeypatch, capsys):
+    from repro_lint import cli
+
+    write(tmp_path, {"locked/a.py": HAZARD, "open/b.py": HAZARD})
+    locked = tmp_path / "locked"
+    if os.geteuid() == 0:
+        # root writes into a read-only folder anyway: make creating the temporary file there
+        # fail as it fails for anyone else (EACCES)
+        import tempfile
+
+        real_mkstemp = tempfile.mkstemp
+
+        def mkstemp(*args, **kwargs):
+            if Path(kwargs.get("dir", "")).resolve() == locked.resolve():
+                raise PermissionError(13, "Permission denied")
+            return real_mkstemp(*args, **kwargs)
+
+        monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    locked.chmod(0o555)
+    try:
+        monkeypatch.chdir(tmp_path)
+        status = cli.main([".", "--fix", "--jobs", "1", "--no-cache", "-q"])
+        out, err = capsys.readouterr()
+    finally:
+        locked.chmod(0o755)
+    assert status == 1, err
+    assert "locked/a.py: cannot write (permission denied); left unchanged" in err
+    assert "internal error" not in err
+    assert (locked / "a.py").read_text() == HAZARD
+    assert "benchmark = False" in (tmp_path / "open" / "b.py").read_text()
+    assert out.splitlines() == ["locked/a.py:2:1: RPL201 " + out.split(" RPL201 ", 1)[1].splitlines()[0]]
+    assert sorted(p.name for p in locked.iterdir()) == ["a.py"]  # no temporary file left
+
+
+def test_a_pyproject_that_is_not_utf8_is_a_configuration_error(tmp_path: Path):
+    write(tmp_path, {"a.py": HAZARD, "pyproject.toml": b"[tool.repro-lint]\nselect = ['RPL\xff']\n"})
+    proc = run_cli(["."], tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "pyproject.toml: invalid TOML: not UTF-8" in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_fix_leaves_a_file_that_changed_after_the_fix_was_planned(tmp_path: Path, monkeypatch, capsys):
+    from repro_lint import cli, fixer
+
+    write(tmp_path, {"a.py": HAZARD, "b.py": HAZARD})
+    theirs = "import torch\ntorch.backends.cudnn.benchmark = True  # edited meanwhile\n"
+    planned = fixer.fix_source
+
+    def fix_source_then_someone_writes(linter, path, source, **kwargs):
+        outcome = planned(linter, path, source, **kwargs)
+        if path == "a.py":  # another program writes the file between planning and writing
+            (tmp_path / "a.py").write_text(theirs)
+        return outcome
+
+    monkeypatch.setattr(fixer, "fix_source", fix_source_then_someone_writes)
+    monkeypatch.chdir(tmp_path)
+    status = cli.main([".", "--fix", "--jobs", "1", "-q"])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert "a.py: changed while it was being fixed (another program wrote it); left as it now is" in err
+    assert (tmp_path / "a.py").read_text() == theirs  # neither overwritten nor mixed
+    assert (tmp_path / "b.py").read_text() == HAZARD.replace("True", "False")
+    assert out.startswith("a.py:2:1: RPL201")
+
+
+# -- patterns that would make matching take hours ------------------------------------------------
+
+
+def test_runs_of_stars_are_collapsed_as_git_reads_them():
+    from repro_lint.discovery import bounded_pattern
+
+    assert bounded_pattern("*" * 30 + "x") == ("*x", 1)
+    assert bounded_pattern("*" * 30) == ("**", 1)  # a whole segment of stars: git's **
+    assert bounded_pattern("a/***/b") == ("a/**/b", 1)
+    assert bounded_pattern("!a**b.py") == ("!a*b.py", 1)
+    assert bounded_pattern("\\*\\*\\*.py") == ("\\*\\*\\*.py", 0)  # escaped: literal stars
+    assert bounded_pattern("build/") == ("build/", 0)
+    assert bounded_pattern("**/x/*.py") == ("**/x/*.py", 2)
+
+
+def test_a_pathological_gitignore_line_is_matched_in_bounded_time(tmp_path: Path):
+    long_name = "a" * 200 + ".py"
+    write(tmp_path, {"kept.py": HAZARD, "skipx.py": HAZARD, f"deep/{long_name}": HAZARD, "other.py": HAZARD})
+    (tmp_path / ".gitignore").write_text("*" * 30 + "x.py\n" + "*a*a*a*a*a*a*b\n" + "other.py\n")
+    proc = run_cli([".", "--quiet", "--no-cache"], tmp_path, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(line.split(":")[0] for line in proc.stdout.splitlines()) == [f"deep/{long_name}", "kept.py"]
+    assert ".gitignore:2: pattern '*a*a*a*a*a*a*b' skipped: it has 7 '*' wildcards" in proc.stderr
+    # a line of stars alone is git's **: it ignores everything below
+    (tmp_path / ".gitignore").write_text("*" * 30 + "\n")
+    proc = run_cli([".", "--quiet", "--no-cache"], tmp_path, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout + proc.stderr
+
+
+def test_an_excluded_or_per_file_pattern_with_too_many_wildcards_is_skipped(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            "a" * 200 + ".py": HAZARD,
+            "pyproject.toml": "[tool.repro-lint]\nexclude = ['*a*a*a*a*a*b']\n"
+            "[tool.repro-lint.per-file-ignores]\n'*a*a*a*a*a*c' = ['RPL201']\n",
+        },
+    )
+    proc = run_cli([".", "--quiet", "--no-cache"], tmp_path, timeout=60)
+    assert proc.returncode == 1 and "RPL201" in proc.stdout
+    assert "exclude:1: pattern '*a*a*a*a*a*b' skipped" in proc.stderr
+    assert "per-file-ignores:1: pattern '*a*a*a*a*a*c' skipped" in proc.stderr

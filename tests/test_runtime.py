@@ -14,7 +14,6 @@ import subprocess
 import sys
 import textwrap
 import types
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +22,8 @@ import torch
 import torch.utils.deterministic
 
 import repro_lint.runtime as rt
+from runtime_state import clean_env, preserved_runtime_state
+
 from repro_lint.runtime import (
     Check,
     ReproducibilityError,
@@ -35,40 +36,19 @@ from repro_lint.runtime import (
 from repro_lint.runtime import _seed
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC")
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")  # marker: cuda
 
 
 @pytest.fixture(autouse=True)
 def restore_global_state():
-    """Save and restore RNGs, determinism flags, env vars and the seed record."""
-    env = {name: os.environ.pop(name, None) for name in ENV_NAMES}
-    random_state = random.getstate()
-    numpy_state = np.random.get_state()
-    torch_state = torch.get_rng_state()
-    algorithms = torch.are_deterministic_algorithms_enabled()
-    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
-    fill = torch.utils.deterministic.fill_uninitialized_memory
-    record = _seed.current_record()
-    _seed._set_record(None)
-    yield
-    _seed._set_record(record)
-    torch.utils.deterministic.fill_uninitialized_memory = fill
-    torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
-    torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
-    torch.set_rng_state(torch_state)
-    np.random.set_state(numpy_state)
-    random.setstate(random_state)
-    for name, value in env.items():
-        os.environ.pop(name, None)
-        if value is not None:
-            os.environ[name] = value
+    """RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    with preserved_runtime_state():
+        yield
 
 
 def run_python(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh interpreter with the worktree on PYTHONPATH."""
-    full_env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    full_env = clean_env()
     full_env["PYTHONPATH"] = str(ROOT)
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full_env,
@@ -183,7 +163,7 @@ def test_seed_everything_sets_flags_and_env(recwarn):
     assert torch.backends.cudnn.benchmark is False
     assert torch.backends.cudnn.deterministic is True
     assert os.environ["PYTHONHASHSEED"] == "7"
-    assert "CUBLAS_WORKSPACE_CONFIG" not in os.environ  # CPU build: cuBLAS unused
+    assert ("CUBLAS_WORKSPACE_CONFIG" in os.environ) == (torch.version.cuda is not None)  # cuBLAS builds only
     assert "HCCL_DETERMINISTIC" not in os.environ  # no torch_npu
     record = _seed.current_record()
     assert (record.seed, record.pid, record.warn_only) == (7, os.getpid(), True)
@@ -248,7 +228,7 @@ def test_cublas_user_value_is_kept(cuda_build, recwarn):
 def test_cublas_too_late_after_cuda_init(cuda_build):
     cuda_build.setattr(torch.cuda, "is_initialized", lambda: True)
     with pytest.warns(ReproducibilityWarning, match=r"CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py"):
-        seed_everything(3)
+        seed_everything(3, hashseed="ignore")
     check = by_name(verify())["CUBLAS_WORKSPACE_CONFIG"]
     assert check.status == "warn"
     assert "too late" in check.actual
@@ -262,8 +242,8 @@ def test_cublas_unset_on_cuda_build(cuda_build, version, status):
     assert check.actual.startswith("unset")
 
 
-def test_cublas_skipped_on_cpu_build():
-    assert torch.version.cuda is None
+def test_cublas_skipped_on_cpu_build(monkeypatch):
+    monkeypatch.setattr(torch.version, "cuda", None)  # also on a CUDA build of torch
     assert by_name(verify())["CUBLAS_WORKSPACE_CONFIG"].status == "skip"
 
 
@@ -308,6 +288,43 @@ def test_npu_seeded_and_hccl_set(fake_npu, recwarn):
     assert checks["HCCL_DETERMINISTIC"].status == "ok"
 
 
+def test_npu_only_switches_are_set_with_torch_npu(fake_npu, recwarn):
+    seed_everything(11)
+    assert (os.environ["LCCL_DETERMINISTIC"], os.environ["CLOSE_MATMUL_K_SHIFT"]) == ("1", "1")
+    checks = by_name(verify())
+    assert checks["LCCL_DETERMINISTIC"].status == checks["CLOSE_MATMUL_K_SHIFT"].status == "ok"
+
+
+def test_npu_only_switches_are_left_alone_without_torch_npu(recwarn):
+    seed_everything(11)
+    assert "LCCL_DETERMINISTIC" not in os.environ and "CLOSE_MATMUL_K_SHIFT" not in os.environ
+    assert by_name(verify())["LCCL_DETERMINISTIC"].status == "skip"
+
+
+def test_flash_attention_and_mkldnn_switches(recwarn):
+    torch.backends.mkldnn.deterministic = False
+    checks = by_name(verify())
+    assert checks["FLASH_ATTENTION_DETERMINISTIC"].status == "warn"
+    assert checks["mkldnn.deterministic"].status == "warn"
+    record = seed_everything(2)
+    assert os.environ["FLASH_ATTENTION_DETERMINISTIC"] == "1"
+    assert record.env_set["FLASH_ATTENTION_DETERMINISTIC"] == "1"
+    assert torch.backends.mkldnn.deterministic is True
+    assert record.switches["torch.backends.mkldnn.deterministic"] == "True"
+    checks = by_name(verify())
+    assert checks["FLASH_ATTENTION_DETERMINISTIC"].status == checks["mkldnn.deterministic"].status == "ok"
+
+
+def test_a_switch_set_off_by_the_user_is_kept_with_a_warning():
+    os.environ["FLASH_ATTENTION_DETERMINISTIC"] = "0"
+    with pytest.warns(ReproducibilityWarning, match="FLASH_ATTENTION_DETERMINISTIC='0' is kept") as caught:
+        record = seed_everything(2, hashseed="ignore")
+    assert caught[0].filename == __file__
+    assert os.environ["FLASH_ATTENTION_DETERMINISTIC"] == "0"
+    assert "FLASH_ATTENTION_DETERMINISTIC" not in record.env_set
+    assert by_name(verify())["FLASH_ATTENTION_DETERMINISTIC"].status == "warn"
+
+
 def test_hccl_value_torch_npu_rejects_is_replaced(fake_npu, recwarn):
     os.environ["HCCL_DETERMINISTIC"] = "1"
     with pytest.warns(ReproducibilityWarning, match="not a value torch_npu accepts"):
@@ -336,7 +353,7 @@ def test_hccl_too_late_when_process_group_exists(fake_npu, monkeypatch):
     monkeypatch.setattr(torch.distributed, "is_available", lambda: True)
     monkeypatch.setattr(torch.distributed, "is_initialized", lambda: True)
     with pytest.warns(ReproducibilityWarning, match="HCCL_DETERMINISTIC=true python train.py"):
-        seed_everything(11)
+        seed_everything(11, hashseed="ignore")
     check = by_name(verify())["HCCL_DETERMINISTIC"]
     assert check.status == "warn"
     assert "too late" in check.actual
@@ -377,7 +394,7 @@ def test_verify_tracks_draws_and_reseeding(recwarn):
 
 def test_seeding_in_another_process_does_not_count(recwarn):
     seed_everything(8)
-    _seed._set_record(replace(_seed.current_record(), pid=os.getpid() + 1))
+    _seed._set_record(_seed.current_record().replace(pid=os.getpid() + 1))
     check = by_name(verify())["seed_everything"]
     assert check.status == "fail"
     assert "parent process" in check.actual
@@ -474,12 +491,15 @@ def test_check_rejects_unknown_status():
 
 # --- seed_worker / make_generator ------------------------------------------------
 
-def test_seed_worker_uses_torch_initial_seed_mod_2_32():
+def test_seed_worker_mixes_the_workers_torch_seed_worker_id_and_rank():
     torch.manual_seed(2**40 + 5)
     seed_worker(3)
-    expected = (2**40 + 5) % 2**32
-    assert random.getstate() == random.Random(expected).getstate()
-    reference = np.random.RandomState(expected).get_state()
+    sequence = np.random.SeedSequence([2**40 + 5, 3, 0])
+    torch_child, random_child = sequence.spawn(2)
+    assert torch.initial_seed() == int(torch_child.generate_state(1, dtype=np.uint64)[0])
+    expected = random.Random(int.from_bytes(random_child.generate_state(4).tobytes(), "little"))
+    assert random.getstate() == expected.getstate()
+    reference = np.random.RandomState(sequence.generate_state(4)).get_state()
     assert np.array_equal(np.random.get_state()[1], reference[1])
 
 
@@ -524,7 +544,7 @@ def test_public_api_is_exported():
     assert set(rt.__all__) == {
         "seed_everything", "seed_worker", "make_generator", "verify", "Report", "Check",
         "ReproducibilityError", "ReproducibilityWarning", "disable_dropout",
-        "check_determinism", "DeterminismResult",
+        "check_determinism", "DeterminismResult", "SeedRecord", "reset_seed", "isolate_rng",
     }
     assert issubclass(ReproducibilityWarning, UserWarning)
     assert issubclass(ReproducibilityError, Exception)

@@ -15,42 +15,23 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from repro_lint.runtime import DeterminismResult, check_determinism, disable_dropout
+from runtime_state import clean_env, preserved_runtime_state
+
+from repro_lint.runtime import DeterminismResult, check_determinism, disable_dropout, isolate_rng
 from repro_lint.runtime import _seed
 from repro_lint.runtime._dropout import FUNCTIONAL_DROPOUTS
+from repro_lint.runtime import doctor
 from repro_lint.runtime.doctor import main as doctor_main
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV_NAMES = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC")
 requires_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")  # marker: cuda
 
 
 @pytest.fixture(autouse=True)
 def restore_global_state():
-    """Save and restore RNGs, determinism flags, env vars, the seed record and F.*dropout."""
-    env = {name: os.environ.pop(name, None) for name in ENV_NAMES}
-    random_state = random.getstate()
-    numpy_state = np.random.get_state()
-    torch_state = torch.get_rng_state()
-    algorithms = torch.are_deterministic_algorithms_enabled()
-    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    cudnn = (torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
-    functional = {name: getattr(F, name) for name in FUNCTIONAL_DROPOUTS}
-    record = _seed.current_record()
-    _seed._set_record(None)
-    yield
-    _seed._set_record(record)
-    for name, function in functional.items():
-        setattr(F, name, function)
-    torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic = cudnn
-    torch.use_deterministic_algorithms(algorithms, warn_only=warn_only)
-    torch.set_rng_state(torch_state)
-    np.random.set_state(numpy_state)
-    random.setstate(random_state)
-    for name, value in env.items():
-        os.environ.pop(name, None)
-        if value is not None:
-            os.environ[name] = value
+    """RNGs, determinism flags, variables, the seed record: as they were after each test."""
+    with preserved_runtime_state():
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -262,6 +243,65 @@ def test_check_determinism_conv_step_on_cuda():  # marker: cuda
     assert check_determinism(step).ok
 
 
+# --- isolate_rng ---------------------------------------------------------------------
+
+def _draw():
+    return (random.random(), float(np.random.rand()), torch.rand(3))
+
+
+def _same(a, b):
+    return a[0] == b[0] and a[1] == b[1] and torch.equal(a[2], b[2])
+
+
+def test_isolate_rng_restores_every_generator():
+    torch.manual_seed(1), random.seed(1), np.random.seed(1)
+    expected = _draw()
+    torch.manual_seed(1), random.seed(1), np.random.seed(1)
+    with isolate_rng():
+        inside = _draw()
+        assert _same(inside, expected)  # the block starts from the saved state
+        _draw()
+    assert _same(_draw(), expected)  # and the outside continues as if it had not run
+
+
+def test_isolate_rng_restores_on_exception_and_nests():
+    torch.manual_seed(2), random.seed(2), np.random.seed(2)
+    expected = _draw()
+    torch.manual_seed(2), random.seed(2), np.random.seed(2)
+    with pytest.raises(KeyError), isolate_rng():
+        with isolate_rng():
+            _draw()
+        _draw()
+        raise KeyError("inside")
+    assert _same(_draw(), expected)
+
+
+def test_isolate_rng_saves_initialised_cuda_and_npu_generators(monkeypatch):
+    import types
+
+    calls = []
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_rng_state_all", lambda: ["cuda-state"])
+    monkeypatch.setattr(torch.cuda, "set_rng_state_all", lambda states: calls.append(("cuda", states)))
+    npu = types.SimpleNamespace(get_rng_state_all=lambda: ["npu-state"], is_initialized=lambda: True,
+                                set_rng_state_all=lambda states: calls.append(("npu", states)))
+    monkeypatch.setitem(sys.modules, "torch_npu", types.SimpleNamespace(npu=npu))
+    with isolate_rng():
+        pass
+    assert calls == [("cuda", ["cuda-state"]), ("npu", ["npu-state"])]
+    calls.clear()
+    with isolate_rng(include_cuda=False):
+        pass
+    assert calls == []
+
+
+def test_isolate_rng_does_not_initialise_cuda(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
+    monkeypatch.setattr(torch.cuda, "get_rng_state_all", lambda: pytest.fail("CUDA state read"))
+    with isolate_rng():
+        torch.rand(1)
+
+
 # --- doctor -------------------------------------------------------------------------
 
 def test_doctor_with_seed_is_green(capsys):
@@ -269,22 +309,86 @@ def test_doctor_with_seed_is_green(capsys):
     out = capsys.readouterr().out
     assert "torch build" in out and "Environment variables" in out
     assert "verify: OK" in out
-    assert "PYTHONHASHSEED               0 (set by seed_everything)" in out
+    assert "PYTHONHASHSEED                 0 (set by seed_everything)" in out
 
 
-def test_doctor_without_seed_fails_and_json(capsys):
+def test_doctor_without_seed_reports_the_environment_and_exits_0(capsys):
     torch.use_deterministic_algorithms(False)
-    assert doctor_main(["--json"]) == 1
+    assert doctor_main([]) == 0
+    out = capsys.readouterr().out
+    assert "seed_everything(seed) would change" in out
+    assert "torch.use_deterministic_algorithms   False, warn_only=False -> True, warn_only=False" in out
+    assert "FLASH_ATTENTION_DETERMINISTIC        unset -> 1" in out
+    assert "ok  no inconsistent setting" in out and out.rstrip().endswith("doctor: OK (0 inconsistent, 0 warnings)")
+    assert "Settings" not in out  # no verify() table: this process was not seeded
+    assert not torch.are_deterministic_algorithms_enabled()  # and the doctor changed nothing
+    assert "FLASH_ATTENTION_DETERMINISTIC" not in os.environ
+
+
+def test_doctor_json_without_seed(capsys):
+    assert doctor_main(["--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["report"]["ok"] is False
+    assert data["ok"] is True and data["problems"] == [] and "report" not in data
     assert data["environment"]["torch"] == torch.__version__
     assert data["environment"]["numpy"] == np.__version__
-    failed = {c["name"] for c in data["report"]["checks"] if c["status"] == "fail"}
-    assert {"seed_everything", "deterministic algorithms"} <= failed
+    assert {"setting": "torch.backends.cudnn.deterministic", "now": "False", "after": "True"} in data["would_change"]
+
+
+@pytest.mark.parametrize("name, value, status, words", [
+    ("HCCL_DETERMINISTIC", "1", 1, "HCCL_DETERMINISTIC='1' is not a value torch_npu/HCCL accepts (true or strict)"),
+    ("CUBLAS_WORKSPACE_CONFIG", ":4096:2", 1, "use CUBLAS_WORKSPACE_CONFIG=:4096:8"),
+    ("FLASH_ATTENTION_DETERMINISTIC", "true", 1, "FLASH_ATTENTION_DETERMINISTIC='true' is not a value"),
+    ("REPRO_LINT_SEED", "abc", 1, "REPRO_LINT_SEED='abc' is not an integer seed"),
+    ("HCCL_DETERMINISTIC", "false", 0, "switches determinism off"),
+    ("FLASH_ATTENTION_DETERMINISTIC", "0", 0, "switches determinism off"),
+    ("PYTHONHASHSEED", "random", 0, "PYTHONHASHSEED=random asks for hash randomisation"),
+])
+def test_doctor_exits_1_only_for_inconsistent_settings(capsys, name, value, status, words):
+    os.environ[name] = value
+    assert doctor_main([]) == status
+    out = capsys.readouterr().out
+    assert words in out
+    assert out.rstrip().endswith(f"doctor: {'FAILED' if status else 'OK'} ({status} inconsistent, {1 - status} warnings)")
+
+
+@pytest.mark.parametrize("value", ["true", "TRUE", "strict"])
+def test_doctor_accepts_the_hccl_values_torch_npu_and_cann_read(capsys, value):
+    os.environ["HCCL_DETERMINISTIC"] = value
+    assert doctor_main([]) == 0
+
+
+def test_doctor_with_seed_also_reports_inconsistent_settings(capsys):
+    os.environ["HCCL_DETERMINISTIC"] = "1"
+    assert doctor_main(["--seed", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "verify: OK" in out and "doctor: FAILED (1 inconsistent" in out
+
+
+def test_readme_shows_the_doctors_real_output():
+    """The README's ``repro-lint doctor`` block is real output: every line outside the
+    machine-dependent parts (the Environment section, the CUDA/NPU-only switches) is printed
+    by the command in a clean environment."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ repro-lint doctor\n", 1)[1].split("```", 1)[0]
+    env = {k: v for k, v in os.environ.items() if k not in doctor.ENV_VARS}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run([sys.executable, "-m", "repro_lint", "doctor"], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    section, compared = "", 0
+    for line in block.splitlines():
+        if line and not line.startswith(" "):
+            section = line
+        if section == "Environment" or not line.strip() or "CUBLAS_WORKSPACE_CONFIG " in line \
+                or line.lstrip().startswith("generators"):
+            continue
+        assert line in proc.stdout.splitlines(), line
+        compared += 1
+    assert compared >= 20
 
 
 def test_doctor_runs_as_module():
-    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env = clean_env()
     env["PYTHONPATH"] = str(ROOT)
     proc = subprocess.run([sys.executable, "-m", "repro_lint.runtime.doctor", "--seed", "0"],
                           env=env, capture_output=True, text=True, timeout=120)

@@ -715,3 +715,275 @@ def test_entry_point_text_check(source, expected):
     from repro_lint.facts import might_be_entry_point
 
     assert might_be_entry_point(source) is expected
+
+
+# -- device evidence, the modern way -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "imports, device_code",
+    [
+        ("", "device = torch.accelerator.current_accelerator()"),
+        ("", "x = torch.ones(3).to(torch.accelerator.current_accelerator())"),
+        ("", "x = torch.ones(3, device=torch.accelerator.current_accelerator())"),
+        ("from accelerate import Accelerator", "device = Accelerator().device"),
+        ("from accelerate import PartialState", "state = PartialState()"),
+        ("import lightning as L", "trainer = L.Trainer(accelerator='gpu', devices=2)"),
+        ("import lightning as L", "trainer = L.Trainer(accelerator='auto', devices=1)"),
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=2)"),
+        ("", "x = torch.ones(3, device='npu:0')"),
+        ("", "device = 'cuda' if torch.cuda.is_available() else 'cpu'"),
+        ("", "config = {'device': 'cuda:0', 'lr': 0.1}"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='cuda')"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=1)"),
+    ],
+)
+def test_rpl202_device_evidence(lint, imports, device_code):
+    code = f"import torch\n{imports}\n\nif __name__ == '__main__':\n    {device_code}\n"
+    assert codes(lint(code, select=["RPL202"])) == ["RPL202"]
+
+
+@pytest.mark.parametrize(
+    "imports, device_code",
+    [
+        # asking which accelerator there is, without using it as the device (a launcher)
+        ("", "kind = torch.accelerator.current_accelerator().type"),
+        ("", "ok = torch.accelerator.is_available()"),
+        ("import lightning as L", "trainer = L.Trainer(accelerator='cpu', devices=2)"),
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=0)"),
+        ("", "config = {'device': 'cpu'}"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='cpu')"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=0)"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--model', default='cuda_net')"),
+        ("from accelerate import Accelerator", "acc = Accelerator(cpu=True)"),
+    ],
+)
+def test_rpl202_no_device_evidence(lint, imports, device_code):
+    code = f"import torch\n{imports}\n\nif __name__ == '__main__':\n    {device_code}\n"
+    assert codes(lint(code, select=["RPL202"])) == []
+
+
+def test_rpl202_device_option_read_in_another_file(tmp_path):
+    files = {
+        "options.py": """
+            import argparse
+
+            def parse():
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--device", type=str, default="cuda")
+                return parser.parse_args()
+        """,
+        "train.py": "from options import parse\n\nif __name__ == '__main__':\n    args = parse()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == ["RPL202"]
+
+
+# -- reachability: follow calls, not imports ------------------------------------------------------
+
+VENDORED = {
+    # a vendored package: its top level imports everything; one module seeds, one module runs on CUDA
+    "vendor/bigpkg/__init__.py": "from .models import Net\nfrom .seeding import fix_seeds\nfrom . import cuda_tools\n",
+    "vendor/bigpkg/models.py": """
+        from torch import nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)
+
+            def to_gpu(self):
+                return self.cuda()
+
+            def reset(self):
+                import torch
+                torch.manual_seed(0)
+    """,
+    "vendor/bigpkg/seeding.py": "import torch\nimport numpy as np\n\n\ndef fix_seeds():\n    torch.manual_seed(0)\n\n\nGLOBAL = np.zeros(3)\n",
+    "vendor/bigpkg/cuda_tools.py": "from . import helpers\n",
+    "vendor/bigpkg/helpers.py": "import torch\n\nSTREAM = torch.ones(1).cuda()\n",
+}
+
+
+def test_importing_a_vendored_package_runs_only_what_is_called(tmp_path):
+    files = dict(VENDORED)
+    files["vendor/train.py"] = """
+        from bigpkg import Net
+
+        if __name__ == "__main__":
+            model = Net()
+    """
+    found = lint_tree(tmp_path, files, select=FILE_LEVEL, only="vendor/train.py")
+    # the seeding helper is never called, Net.reset never runs, and the CUDA code two imports away
+    # (helpers.py) is not executed by importing bigpkg's top level
+    assert codes(found) == ["RPL101"]
+
+
+def test_a_method_called_on_a_local_instance_runs(tmp_path):
+    files = dict(VENDORED)
+    files["vendor/train.py"] = """
+        from bigpkg import Net
+
+        if __name__ == "__main__":
+            model = Net()
+            model.reset()
+            model.to_gpu()
+    """
+    found = lint_tree(tmp_path, files, select=FILE_LEVEL, only="vendor/train.py")
+    # reset() seeds torch (RPL101 quiet); to_gpu() runs on CUDA (RPL202)
+    assert codes(found) == ["RPL202"]
+
+
+def test_an_object_handed_to_a_framework_runs_all_its_methods(tmp_path):
+    files = {
+        "model.py": """
+            import torch
+            from torch import nn
+
+            class Lit(nn.Module):
+                def training_step(self, batch):
+                    return torch.randn(2) + batch
+        """,
+        "train.py": """
+            import lightning as L
+            from model import Lit
+
+            if __name__ == "__main__":
+                model = Lit()
+                L.Trainer().fit(model)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == ["RPL101"]
+
+
+def test_a_main_block_that_only_builds_an_object_runs_its_constructor(lint):
+    code = """
+        import torch
+
+        class App:
+            def __init__(self):
+                self.size = 2
+
+            def seed(self):
+                torch.manual_seed(0)
+
+            def run(self):
+                return torch.rand(self.size)
+
+        if __name__ == "__main__":
+            App()
+    """
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+# -- seeding with no seed -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "seed, expected, says",
+    [
+        ("np.random.seed()", ["RPL101", "RPL102", "RPL103"], "np.random.seed()"),
+        ("np.random.seed(None)", ["RPL101", "RPL102", "RPL103"], "np.random.seed()"),
+        ("random.seed()", ["RPL101", "RPL102", "RPL103"], "random.seed()"),
+        ("torch.seed()", ["RPL101", "RPL102", "RPL103"], "torch.seed()"),
+        ("torch.manual_seed(0); np.random.seed(0); random.seed(0)", [], None),
+        ("np.random.seed(0); random.seed(a=1); torch.manual_seed(2)", [], None),
+    ],
+)
+def test_reseeding_from_entropy_is_unseeded(lint, seed, expected, says):
+    found = lint(MODEL_USE.format(seed=seed), select=FILE_LEVEL)
+    assert codes(found) == expected
+    if says is not None:
+        assert any(says in d.message and "entropy" in d.message for d in found)
+
+
+@pytest.mark.parametrize(
+    "ctor",
+    ["np.random.Generator(np.random.PCG64())", "np.random.SeedSequence()", "np.random.default_rng(None)",
+     "np.random.Generator(np.random.MT19937())", "random.Random()"],
+)
+def test_rpl106_constructor_spellings(lint, ctor):
+    code = f"import random\nimport numpy as np\n\nrng = {ctor}\nprint(rng)\n"
+    assert codes(lint(code, select=["RPL106"])) == ["RPL106"]
+
+
+@pytest.mark.parametrize(
+    "ctor",
+    ["np.random.Generator(np.random.PCG64(0))", "np.random.SeedSequence(1234)", "np.random.default_rng(seed)",
+     "np.random.Generator(np.random.MT19937(seed))", "random.Random(seed)"],
+)
+def test_rpl106_seeded_constructors(lint, ctor):
+    code = f"import random\nimport numpy as np\n\nseed = 3\nrng = {ctor}\nprint(rng)\n"
+    assert codes(lint(code, select=["RPL106"])) == []
+
+
+@pytest.mark.parametrize(
+    "imports, seed, expected",
+    [
+        ("from mmengine.runner import set_random_seed", "set_random_seed()", ["RPL101", "RPL102", "RPL103"]),
+        ("from mmengine.runner import set_random_seed", "set_random_seed(seed=None)", ["RPL101", "RPL102", "RPL103"]),
+        ("from mmengine.runner import set_random_seed", "set_random_seed(0)", []),
+        ("from detectron2.utils.env import seed_all_rng", "seed_all_rng()", ["RPL101", "RPL102", "RPL103"]),
+        ("from detectron2.utils.env import seed_all_rng", "seed_all_rng(7)", []),
+        # Lightning >= 2.1 takes PL_GLOBAL_SEED, else 0 (reference section 4): seeded
+        ("import lightning as L", "L.seed_everything()", []),
+    ],
+)
+def test_library_helpers_without_a_seed(lint, imports, seed, expected):
+    code = MODEL_USE.format(seed=seed).replace("import torch\n", f"import torch\n    {imports}\n", 1)
+    assert codes(lint(code, select=FILE_LEVEL)) == expected
+
+
+# -- seeds set through a framework object ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "imports, setup, expected",
+    [
+        ("import lightning as L", "L.seed_everything(cfg.seed)\n    trainer = L.Trainer(accelerator='gpu', deterministic=True)", []),
+        ("import lightning as L", "L.seed_everything(cfg.seed)\n    trainer = L.Trainer(accelerator='gpu')", ["RPL202"]),
+        ("import pytorch_lightning as pl",
+         "pl.seed_everything(123)\n    trainer = pl.Trainer.from_argparse_args(args, gpus=1, deterministic=True)", []),
+        ("import pytorch_lightning as pl",
+         "pl.seed_everything(123)\n    trainer = pl.Trainer.from_argparse_args(args, gpus=1)", ["RPL202"]),
+        ("import lightning as L", "fabric = L.Fabric(accelerator='cuda')\n    fabric.seed_everything(cfg.seed)", ["RPL202"]),
+        ("from transformers import TrainingArguments, set_seed",
+         "set_seed(cfg.seed)\n    targs = TrainingArguments('out', full_determinism=True)\n    x = torch.ones(1).cuda()", []),
+    ],
+)
+def test_seeds_and_determinism_through_a_framework_object(lint, imports, setup, expected):
+    code = (
+        f"import numpy as np\nimport random\nimport torch\nfrom torch import nn\n{imports}\n\n"
+        f"def main(cfg, args):\n    {setup}\n    model = nn.Linear(4, 2)\n    x = np.random.rand(3)\n    y = random.random()\n\n"
+        "if __name__ == '__main__':\n    main(None, None)\n"
+    )
+    assert codes(lint(code, select=FILE_LEVEL)) == expected
+
+
+def test_a_config_seed_passed_to_a_project_helper_that_seeds_all_three(tmp_path):
+    files = {
+        "utils/misc.py": """
+            import random
+            import numpy as np
+            import torch
+
+            def init_random_state(seed, deterministic=False):
+                random.seed(seed)
+                np.random.seed(seed)
+                torch.manual_seed(seed)
+        """,
+        "train.py": """
+            import random
+            import numpy as np
+            from torch import nn
+            from utils.misc import init_random_state
+
+            def main(cfg):
+                init_random_state(cfg.seed)
+                model = nn.Linear(2, 2)
+                return np.random.rand(2), random.random()
+
+            if __name__ == "__main__":
+                main(None)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []

@@ -358,7 +358,7 @@ def test_findings_asking_for_different_generators_share_one_block(tmp_path: Path
     fixes = [d.fix for d in outcome.result.diagnostics]
     assert not outcome.errors and outcome.passes == 1 and sum(outcome.fixed.values()) == 3
     assert outcome.text == (
-        "from mylib import train\nimport numpy as np\nimport torch\nif __name__ == '__main__':\n"
+        "import numpy as np\nimport torch\nfrom mylib import train\nif __name__ == '__main__':\n"  # sorted, as isort does
         "    np.random.seed(0)\n    torch.manual_seed(0)\n    torch.backends.cudnn.benchmark = False\n"
         "    torch.backends.cudnn.deterministic = True\n    torch.use_deterministic_algorithms(True)\n    train()\n"
     )
@@ -411,14 +411,17 @@ if __name__ == "__main__":
 """
 
 
-def test_the_inline_block_leaves_out_what_the_run_ignores(tmp_path):
+@pytest.mark.parametrize("style", ["inline", "runtime"])
+def test_the_block_leaves_out_what_the_run_ignores(tmp_path, style):
     """--ignore RPL1: only RPL202 runs, so the block sets the switches and seeds nothing; and
-    cudnn.benchmark = False, already set under another name, is not set twice."""
+    cudnn.benchmark = False, already set under another name, is not set twice. In the runtime
+    style too: seed_everything would seed, so the block writes the switches themselves."""
     from fixtools import fix_text
 
-    outcome = fix_text(tmp_path, GPU_SCRIPT, ["RPL202"], dedent=False, fix_style="inline")
+    outcome = fix_text(tmp_path, GPU_SCRIPT, ["RPL202"], dedent=False, fix_style=style)
     assert outcome.fixed == {"RPL202": 1}
     new = outcome.text
+    assert "repro_lint" not in new and "seed_everything" not in new
     for seeding in ("random.seed(", "np.random.seed(", "torch.manual_seed("):
         assert seeding not in new
     assert "torch.use_deterministic_algorithms(True)" in new
@@ -447,7 +450,7 @@ def test_the_block_only_warns_where_the_entry_point_reaches_an_op_that_would_rai
         "    net = build().cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n"
     )
     for style, expected in (("runtime", "seed_everything(0, warn_only=True)"), ("inline", "torch.use_deterministic_algorithms(True, warn_only=True)")):
-        outcome = fix_text(tmp_path, script, ["RPL202"], dedent=False, fix_style=style)
+        outcome = fix_text(tmp_path, script, ["RPL101", "RPL202"], dedent=False, fix_style=style)
         assert expected in outcome.text, outcome.text
     (tmp_path / "model.py").write_text("import torch.nn as nn\n\n\ndef build():\n    return nn.Sequential(nn.Conv2d(3, 8, 3))\n")
     outcome = fix_text(tmp_path, script, ["RPL202"], dedent=False, fix_style="inline")
@@ -531,3 +534,74 @@ def test_the_block_reuses_the_seed_the_program_already_passes(tmp_path, style, c
     lines = outcome.text.splitlines()
     assert lines[lines.index("    torch.manual_seed(cfg.seed)") + 1] == f"    {call}", outcome.text
     assert "(0)" not in outcome.text
+
+
+SEEDED_AFTER_OTHER_WORK = """\
+import os
+
+import numpy as np
+import torch
+
+{indent}rank = int(os.environ.get("RANK", 0))
+{indent}torch.manual_seed(1337 + rank)
+{indent}noise = np.random.rand(3)
+"""
+
+
+@pytest.mark.parametrize("where", ["module", "main"])
+def test_the_block_goes_after_the_programs_seeding_call_even_after_other_work(tmp_path, where):
+    """nanoGPT's shape: the rank is computed, then torch is seeded with 1337 + rank. The block
+    goes right after that call and reuses its seed (each rank keeps its own), not above it
+    with the configured seed that the program's call then overrides for torch alone."""
+    from fixtools import fix_text
+
+    if where == "module":
+        code = SEEDED_AFTER_OTHER_WORK.format(indent="") + "loss = torch.ones(1, requires_grad=True).sum()\nloss.backward()\n"
+        seeding = "torch.manual_seed(1337 + rank)"
+    else:
+        code = SEEDED_AFTER_OTHER_WORK.replace("import torch\n\n", "import torch\n\n\ndef main():\n").format(indent="    ")
+        code += '\n\nif __name__ == "__main__":\n    main()\n'
+        seeding = "    torch.manual_seed(1337 + rank)"
+    outcome = fix_text(tmp_path, code, ["RPL102"], dedent=False, fix_style="inline")
+    lines = outcome.text.splitlines()
+    assert lines[lines.index(seeding) + 1] == seeding.replace("torch.manual_seed", "np.random.seed"), outcome.text
+    assert "(0)" not in outcome.text
+
+
+def test_a_script_that_other_files_import_gains_no_runtime_import(tmp_path):
+    """val.py has a __main__ block but train.py imports it (yolov5's shape), and torch.hub
+    imports hubconf.py: fixing them must not make their importers depend on repro-lint, so
+    their block is the inline one. train.py, which nothing imports, gets the runtime block."""
+    from conftest import run_cli, write
+
+    script = "import torch\n\n\ndef main():\n    model = torch.nn.Linear(2, 2).cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    write(tmp_path, {
+        "pyproject.toml": "[tool.repro-lint]\n",
+        "val.py": script,
+        "hubconf.py": script,
+        "train.py": "import val\n" + script,
+    })
+    done = run_cli(["--fix", "--no-cache", "."], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    for name in ("val.py", "hubconf.py"):
+        text = (tmp_path / name).read_text()
+        assert "repro_lint" not in text and "torch.manual_seed(0)" in text, f"{name}:\n{text}"
+        assert "torch.use_deterministic_algorithms(True)" in text
+    assert "from repro_lint.runtime import seed_everything" in (tmp_path / "train.py").read_text()
+
+
+def test_the_block_follows_the_imports_a_main_block_starts_with(tmp_path):
+    """hubconf.py's shape: the __main__ block starts with its own imports; the block goes after
+    them and uses the names they bind (no second numpy import at the top)."""
+    from fixtools import fix_text
+
+    code = (
+        "import torch\n\n\nif __name__ == \"__main__\":\n    import argparse\n\n    import numpy as np\n\n"
+        "    x = np.random.rand(2)\n    model = torch.nn.Linear(2, 2).cuda()\n"
+    )
+    outcome = fix_text(tmp_path, code, ["RPL101", "RPL102", "RPL202"], dedent=False, fix_style="inline")
+    assert outcome.text.startswith("import torch\n\n\nif __name__"), outcome.text
+    lines = outcome.text.splitlines()
+    assert lines[lines.index("    import numpy as np") + 1 : lines.index("    import numpy as np") + 4] == [
+        "", "    np.random.seed(0)", "    torch.manual_seed(0)"
+    ], outcome.text

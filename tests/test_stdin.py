@@ -80,3 +80,9 @@ def test_stdin_usage_errors(tmp_path: Path):
     assert proc.returncode == 2 and "needs '-'" in proc.stderr
     proc = run_cli(["-"], tmp_path, stdin="import torch\ntorch.backends.cudnn.benchmark = True\n")
     assert proc.returncode == 1 and proc.stdout.startswith("-:2:1: RPL201")
+
+
+def test_stdin_report_to_an_output_file(tmp_path: Path):
+    proc = run_cli(["-", "--stdin-filename", "train.py", "--select", "RPL201", "-o", "report.txt"], tmp_path, stdin=TRAIN)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert (tmp_path / "report.txt").read_text().startswith("train.py:4:1: RPL201 ")

@@ -6,8 +6,10 @@ under its ``--output-format`` name. Diagnostics arrive sorted by path and positi
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, TextIO
+from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
 
@@ -21,6 +23,22 @@ class ReportOptions:
     fixed: int = 0
     #: --show-fixes: the fixes applied, by file (shown path -> {code: count})
     fixes: Optional[Mapping[str, Mapping[str, int]]] = None
+
+
+def readable_path(path: str) -> str:
+    """``path`` as text every output can carry: the bytes of a file name that are not UTF-8
+    (which Python keeps as surrogate escapes, ``caf\\udce9.py``) become U+FFFD."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return os.fsencode(path).decode("utf-8", "replace")
+
+
+def uri_path(posix: str) -> str:
+    """A ``/``-separated path as the path part of a URI (RFC 3986): every byte of the file
+    name that is not unreserved, non-UTF-8 bytes included, percent-encoded."""
+    return quote(os.fsencode(posix))
 
 
 Reporter = Callable[[List[Diagnostic], TextIO, ReportOptions], None]

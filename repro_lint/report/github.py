@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import List, TextIO
 
 from ..diagnostics import Diagnostic
-from . import ReportOptions, register
+from . import ReportOptions, readable_path, register
 from .sarif import level
 
 
@@ -30,7 +30,7 @@ def command(diag: Diagnostic) -> str:
     if (end_line, end_col) < (line, col):
         end_line, end_col = line, col
     properties = [
-        ("file", Path(diag.path).as_posix()),
+        ("file", readable_path(Path(diag.path).as_posix())),
         ("line", str(line)),
         ("col", str(col + 1)),
         ("endLine", str(end_line)),

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from ..diagnostics import Diagnostic
 from ..rulebook import rule_url
-from . import ReportOptions, register
+from . import ReportOptions, readable_path, register
 
 
 def _location(diag: Diagnostic, position: Tuple[int, int]) -> Dict[str, int]:
@@ -33,7 +33,7 @@ def to_ruff_dict(diag: Diagnostic) -> Dict[str, Any]:
         "cell": diag.cell,
         "code": diag.code,
         "end_location": _location(diag, diag.end),
-        "filename": os.path.abspath(diag.path),
+        "filename": readable_path(os.path.abspath(diag.path)),
         "fix": _fix(diag),
         "location": _location(diag, diag.start),
         "message": diag.message,

@@ -15,13 +15,12 @@ import os
 import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, TextIO, Tuple
-from urllib.parse import quote
 
 from .. import __version__
 from ..diagnostics import Diagnostic, Edit
 from ..rulebook import read_page, rule_url, section
 from ..rules import all_rules
-from . import ReportOptions, register
+from . import ReportOptions, register, uri_path
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/repro-lint/repro-lint"
@@ -64,7 +63,7 @@ def artifact_location(path: str) -> Dict[str, Any]:
     posix = Path(path).as_posix()
     if os.path.isabs(path):
         return {"uri": Path(path).resolve().as_uri()}
-    return {"uri": quote(posix), "uriBaseId": SRCROOT}
+    return {"uri": uri_path(posix), "uriBaseId": SRCROOT}
 
 
 def region(start: Tuple[int, int], end: Tuple[int, int]) -> Dict[str, int]:

@@ -7,14 +7,14 @@ from typing import List, Mapping, TextIO
 
 from ..diagnostics import Diagnostic
 from ..rules import all_rules
-from . import ReportOptions, register
+from . import ReportOptions, readable_path, register
 from .style import BOLD, CYAN, PLAIN, RED, Style
 
 
 def format_line(diag: Diagnostic, style: Style = PLAIN) -> str:
     line, col = diag.shown(diag.start)
     cell = "" if diag.cell is None else f"cell {diag.cell}{style(':', CYAN)}"  # ruff's notebook positions
-    where = f"{style(diag.path, BOLD)}{style(':', CYAN)}{cell}{line}{style(':', CYAN)}{col + 1}{style(':', CYAN)}"
+    where = f"{style(readable_path(diag.path), BOLD)}{style(':', CYAN)}{cell}{line}{style(':', CYAN)}{col + 1}{style(':', CYAN)}"
     return f"{where} {style(diag.code, BOLD, RED)} {diag.message}"
 
 

@@ -21,6 +21,7 @@ from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
+from ..values import Candidates, Values
 
 if TYPE_CHECKING:  # pragma: no cover - the engine passes them in; rules never import them
     from ..config import Settings
@@ -71,6 +72,21 @@ class Analysis:
 
     def __init__(self, file: "FileContext") -> None:
         self.file = file
+
+
+class ValueScan(Analysis):
+    """The file's value evaluator (:class:`repro_lint.values.Values`); its indexes are built on
+    the first question."""
+
+    def __init__(self, file: "FileContext") -> None:
+        super().__init__(file)
+        self.values = Values(file.module)
+
+
+def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:
+    """What ``expr``, found in the node being visited, may hold on the default path
+    (:mod:`repro_lint.values`)."""
+    return rule.file.analysis(ValueScan).values.of(expr, rule.file.ancestors)
 
 
 def has_handlers(kind: type) -> bool:
@@ -127,6 +143,15 @@ class FileContext:
     @property
     def is_entry_point(self) -> bool:
         return self.project.is_entry_point(self.path, self.source)
+
+    @property
+    def may_import_runtime(self) -> bool:
+        """May a fix make this file import ``repro_lint.runtime``? Only with
+        ``fix-style = "runtime"``, in a module that nothing imports: a module others import
+        (even one with a ``__main__`` block) must not make its importers depend on repro-lint,
+        so its fixes use torch, NumPy and ``random`` alone. (Fixes that are not the setup
+        block also ask :attr:`is_entry_point`: a library's own code gets no runtime either.)"""
+        return self.settings.fix_style == "runtime" and not self.project.is_imported(self.path)
 
     def qualify(self, node: cst.CSTNode) -> Optional[str]:
         return self.names.qualify(node)

@@ -9,18 +9,19 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..catalog import (
-    DATALOADER_PARAMS,
-    DATALOADERS,
     DISTRIBUTED_SAMPLER_SHUFFLE_POSITION,
     DISTRIBUTED_SAMPLERS,
+    OWN_SAMPLER_KEYWORD,
     PARTIALS,
     RANDOM_SAMPLERS,
     SEEDING_CALLS,
     WORKER_DEPENDENT_CALLS,
 )
 from ..diagnostics import SAFE, UNSAFE
-from ..syntax import UNKNOWN, bind, cst_slots, int_value, string_value
-from .base import Analysis, NodeEdit, Rule, indentation, is_false, is_true, mentions_name
+from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
+from ..values import all_consts, any_const
+from .base import Analysis, NodeEdit, Rule, indentation, is_false, mentions_name, value_of
+from .loaders import LOADER_NAMES, LoaderCall, loader_call, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -158,18 +159,6 @@ def bound(rule: Rule, args: Sequence[cst.Arg], name: str, position: Optional[int
     return found.value if isinstance(found, cst.Arg) else found
 
 
-def loader_args(rule: Rule, node: cst.Call) -> Optional[Sequence[cst.Arg]]:
-    """The arguments a DataLoader gets from this call (a DataLoader call, or a
-    ``functools.partial(DataLoader, ...)``), or None if it is neither."""
-    qualified = rule.qualify(node.func)
-    if qualified in DATALOADERS:
-        return node.args
-    if qualified in PARTIALS and node.args and node.args[0].keyword is None and not node.args[0].star:
-        if rule.qualify(node.args[0].value) in DATALOADERS:
-            return node.args[1:]
-    return None
-
-
 def add_keyword(rule: Rule, node: cst.Call, current: Found, keyword: str, value: str) -> List[NodeEdit]:
     """Edits that pass ``keyword=value`` (replacing an explicit ``None``), following the
     call's own layout: in a call written one argument per line, on a line of its own with
@@ -233,27 +222,33 @@ class DataLoaderWorkerInitMissing(Rule):
     )
     fix = SAFE
     fix_message = "Pass worker_init_fn=seed_worker"
-    triggers = ("DataLoader",)
+    triggers = LOADER_NAMES
     whole_words = True
     uses = (KwargsDicts,)
 
     def visit_Call(self, node: cst.Call) -> None:
-        args = loader_args(self, node)
-        if args is None:
+        call = loader_call(self, node)
+        if call is None:
             return
-        workers = bound(self, args, "num_workers", DATALOADER_PARAMS.index("num_workers"))
-        if not isinstance(workers, cst.BaseExpression) or int_value(workers) == 0:
-            return  # no workers (the default), or we cannot tell
-        if isinstance(workers, cst.Name) and workers.value == "None":
+        workers = bound(self, call.args, "num_workers", call.position("num_workers"))
+        if not isinstance(workers, cst.BaseExpression) or not call.own(workers):
+            return  # no workers (the default), we cannot tell, or the partial's finding
+        if all_consts(value_of(self, workers), lambda v: v in (0, None)):
+            return  # no workers on any path we can see (``num_workers=args.workers``, default 0)
+        init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
+        if init is UNKNOWN or call.fixes("worker_init_fn"):
             return
-        init = bound(self, args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
-        if init is UNKNOWN or (isinstance(init, cst.BaseExpression) and not _is_none(init)):
-            return
+        exact = not isinstance(init, cst.BaseExpression) or _is_none(init)
+        if not exact and not all_consts(value_of(self, init), lambda v: v is None):
+            return  # a worker_init_fn, on some path at least
+        if seeded_by_library(self, node):
+            return  # Lightning's seed_everything(workers=True) seeds the loaders its Trainer runs
         edits: List[NodeEdit] = []
         usable, imported = runtime_name(self, "seed_worker")
         # only an entry point may start to depend on repro-lint at run time; the inline style
-        # never does (a module seeds its workers itself, or the user writes a worker_init_fn)
-        if usable and self.file.is_entry_point and self.file.settings.fix_style == "runtime":
+        # never does (a module seeds its workers itself, or the user writes a worker_init_fn);
+        # a worker_init_fn that is None only on the default path is not replaced
+        if usable and exact and call.accepts("worker_init_fn") and self.file.is_entry_point and self.file.may_import_runtime:
             edits = add_keyword(self, node, init, "worker_init_fn", "seed_worker")
             if edits and imported is not None:
                 edits.append(imported)
@@ -274,18 +269,26 @@ class ShuffleWithoutGenerator(Rule):
     )
     fix = SAFE
     fix_message = "Pass generator={generator}"
-    triggers = ("DataLoader",) + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS}))
+    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS}))
     whole_words = True
     uses = (KwargsDicts,)
 
     def visit_Call(self, node: cst.Call) -> None:
-        args = loader_args(self, node)
-        if args is not None:
-            shuffle = bound(self, args, "shuffle", DATALOADER_PARAMS.index("shuffle"))
-            if not (isinstance(shuffle, cst.BaseExpression) and is_true(shuffle)):
+        call = loader_call(self, node)
+        fixable = True
+        if call is not None:
+            shuffle = bound(self, call.args, "shuffle", call.position("shuffle"))
+            if not isinstance(shuffle, cst.BaseExpression) or not call.own(shuffle):
                 return
-            position: Optional[int] = DATALOADER_PARAMS.index("generator")
-            what, drawn = "DataLoader(shuffle=True)", "the data order"
+            if not any_const(value_of(self, shuffle), bool):
+                return  # not shuffled on any path we can see
+            if _own_sampler(self, call):
+                return
+            if call.fixes("generator"):
+                return
+            args, position = call.args, call.position("generator")
+            fixable = call.accepts("generator")
+            what, drawn = f"{call.short}(shuffle=True)", "the data order"
         else:
             qualified = self.qualify(node.func)
             if qualified not in RANDOM_SAMPLERS:
@@ -299,11 +302,22 @@ class ShuffleWithoutGenerator(Rule):
             return
         expression, imported, applicability = seeded_generator(self)
         edits: List[NodeEdit] = []
-        if expression is not None:
+        if expression is not None and fixable:
             edits = add_keyword(self, node, generator, "generator", expression)
             if edits and imported is not None:
                 edits.append(imported)
         self.report(node, what=what, drawn=drawn, generator=expression or "", edits=edits, applicability=applicability)
+
+
+def _own_sampler(rule: Rule, call: LoaderCall) -> bool:
+    """The loader shuffles with a seeded sampler of its own (DGL's ``use_ddp=True``), or may."""
+    keyword = OWN_SAMPLER_KEYWORD.get(call.qualified)
+    if keyword is None:
+        return False
+    given = bound(rule, call.args, keyword, call.position(keyword))
+    if given is MISSING:
+        return False
+    return given is UNKNOWN or not all_consts(value_of(rule, given), lambda v: not v)
 
 
 def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str]:
@@ -326,7 +340,7 @@ def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str
         or file.project.entry_summary(file.path, file.source).seeds("torch")
     )
     seed = "" if seeded else str(settings.seed)
-    if entry and settings.fix_style == "runtime":
+    if entry and file.may_import_runtime:
         usable, imported = runtime_name(rule, "make_generator")
         return (f"make_generator({seed})", imported, SAFE) if usable else (None, None, SAFE)
     torch = file.names.local_name("torch")
@@ -357,10 +371,10 @@ class WorkerInitConstantSeed(Rule):
         self.functions.setdefault(node.name.value, node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        args = loader_args(self, node)
-        if args is None:
+        call = loader_call(self, node)
+        if call is None:
             return
-        init = bound(self, args, "worker_init_fn", DATALOADER_PARAMS.index("worker_init_fn"))
+        init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
         if isinstance(init, cst.BaseExpression):
             self.init_fns.append(init)
 

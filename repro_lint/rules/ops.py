@@ -19,7 +19,8 @@ from ..opcatalog import (
     RESHAPES,
     index_by_name,
 )
-from .base import Rule, argument, has_star_kwargs, keyword_arg, receiver_root
+from ..values import NUMPY, any_const
+from .base import Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
 from ..syntax import cst_literal, int_value
 
@@ -62,6 +63,8 @@ def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
         owner = rule.qualify(root) if isinstance(root, (cst.Name, cst.Attribute)) else None
         if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu"):
             return [], ""  # np.arange(3).cumsum(), df.median(axis=0): not a tensor
+        if rule.file.analysis(ValueScan).values.kind(func.value, rule.file.ancestors, rule.qualify) == NUMPY:
+            return [], ""  # arr.cumsum() on an array made by np.*, .numpy(), .tolist() or a list
         form, candidates = "method", METHODS[func.attr.value]
     else:
         return [], ""
@@ -91,7 +94,8 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
     if cond.test == "equals":
         if arg is None:
             return not unknown_args and cond.default in cond.values
-        return cst_literal(arg.value) in cond.values
+        # a literal, or what a parameter's default and the file's calls give (mode=mode)
+        return any_const(value_of(rule, arg.value), lambda v: v in cond.values)
     if cond.test == "present":
         return arg is not None and cst_literal(arg.value) is not None
     if cond.test == "tensor":

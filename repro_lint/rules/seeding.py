@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from .. import catalog
-from ..classify import DEVICES, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named
+from ..classify import DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named
 from ..context import Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
@@ -166,7 +166,17 @@ class _UnseededGenerator(_EntryPointRule):
         self.report(where, message=self.message_for(summary), edits=setup_block_edits(self.file, {self.generator}, covered(self.file)))
 
     def message_for(self, summary: Summary) -> str:
+        if ENTROPY + self.generator in summary.effects:
+            return ENTROPY_MESSAGE.format(call=RESEEDING_CALLS[self.generator], generator=GENERATOR_NAMES[self.generator])
         return self.message
+
+
+#: how each generator is reseeded from entropy, as the finding names it
+RESEEDING_CALLS = {"torch": "torch.seed()", "numpy": "np.random.seed()", "random": "random.seed()"}
+ENTROPY_MESSAGE = (
+    "{call} reseeds the {generator} RNG from OS entropy, so it is used but never seeded and every run "
+    "draws different numbers: pass a seed (or call repro_lint.runtime.seed_everything(seed)) instead"
+)
 
 
 class UnseededTorch(_UnseededGenerator):
@@ -184,7 +194,7 @@ class UnseededTorch(_UnseededGenerator):
     )
 
     def message_for(self, summary: Summary) -> str:
-        return self.cuda_only if "cuda" in summary.effects else self.message
+        return self.cuda_only if "cuda" in summary.effects else super().message_for(summary)
 
 
 class UnseededNumpy(_UnseededGenerator):

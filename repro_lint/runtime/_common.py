@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import re
 import sys
 from types import ModuleType
@@ -19,6 +20,9 @@ __all__ = [
     "optional_import",
     "torch_npu_module",
     "torch_version",
+    "user_stacklevel",
+    "global_rank",
+    "RANK_VARIABLES",
     "CUBLAS_VALUES",
     "HCCL_ACCEPTED",
 ]
@@ -46,6 +50,54 @@ class ReproducibilityError(Exception):
     def __init__(self, message: str, report: object = None) -> None:
         super().__init__(message)
         self.report = report
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the caller's own code.
+
+    Called by a function of this package right before ``warnings.warn``: counts
+    the frames from that function up to the first frame whose file lies outside
+    ``repro_lint/runtime``, so a warning raised through any public entry
+    (``seed_everything``, ``check_determinism``, ``reset_seed``, ...) names the
+    user's line, however deep the call chain inside the package is.
+    """
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and \
+            os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+#: Where the global rank is read when no torch.distributed process group exists, in
+#: this order: torchrun/torch.distributed.launch set ``RANK`` (and ``LOCAL_RANK``),
+#: SLURM sets ``SLURM_PROCID``.
+RANK_VARIABLES: Tuple[str, ...] = ("RANK", "LOCAL_RANK", "SLURM_PROCID")
+
+
+def global_rank() -> Tuple[int, str]:
+    """``(rank, where it was read)``: this process's global rank.
+
+    From ``torch.distributed.get_rank()`` when a process group is initialised (torch
+    is not imported for this), else from the first of :data:`RANK_VARIABLES` that
+    holds a non-negative integer, else ``(0, "default")``.
+    """
+    torch = sys.modules.get("torch")
+    dist = getattr(torch, "distributed", None) if torch is not None else None
+    try:
+        if dist is not None and dist.is_available() and dist.is_initialized():
+            return int(dist.get_rank()), "torch.distributed"
+    except (RuntimeError, ValueError):  # a group being torn down: fall back to the environment
+        pass
+    for name in RANK_VARIABLES:
+        value = os.environ.get(name, "").strip()
+        if value.isdigit():
+            return int(value), name
+    return 0, "default"
 
 
 def optional_import(name: str) -> Optional[ModuleType]:

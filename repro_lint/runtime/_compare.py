@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import math
 import os
-import random
 import struct
 import sys
 from contextlib import contextmanager
@@ -19,10 +18,12 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import _seed
 from ._common import optional_import
+from ._rng import collect_rng_states, restore_rng_states
+from ._switches import ENV_SWITCHES
 
 __all__ = ["DeterminismResult", "check_determinism"]
 
-_ENV_TOUCHED = ("PYTHONHASHSEED", "CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC")
+_ENV_TOUCHED = ("PYTHONHASHSEED",) + tuple(switch.name for switch in ENV_SWITCHES)
 
 
 @dataclass
@@ -284,20 +285,17 @@ def _preserved_global_state() -> Iterator[None]:
     dropped into a training script without changing what follows it.
     """
     torch = optional_import("torch")
-    numpy = sys.modules.get("numpy")
     record = _seed.current_record()
     env = {name: os.environ.get(name) for name in _ENV_TOUCHED}
-    random_state = random.getstate()
-    numpy_state = numpy.random.get_state() if numpy is not None else None
+    rng_states = collect_rng_states()
     saved: Dict[str, Any] = {}
     if torch is not None:
         saved = {
-            "rng": torch.get_rng_state(),
-            "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None,
             "algorithms": torch.are_deterministic_algorithms_enabled(),
             "warn_only": torch.is_deterministic_algorithms_warn_only_enabled(),
             "benchmark": torch.backends.cudnn.benchmark,
             "cudnn_deterministic": torch.backends.cudnn.deterministic,
+            "mkldnn_deterministic": getattr(torch.backends.mkldnn, "deterministic", None),
         }
         inductor = sys.modules.get("torch._inductor.config")
         saved["inductor"] = inductor.deterministic if inductor is not None else None
@@ -308,14 +306,11 @@ def _preserved_global_state() -> Iterator[None]:
             torch.use_deterministic_algorithms(saved["algorithms"], warn_only=saved["warn_only"])
             torch.backends.cudnn.benchmark = saved["benchmark"]
             torch.backends.cudnn.deterministic = saved["cudnn_deterministic"]
+            if saved["mkldnn_deterministic"] is not None:
+                torch.backends.mkldnn.deterministic = saved["mkldnn_deterministic"]
             if saved["inductor"] is not None:
                 sys.modules["torch._inductor.config"].deterministic = saved["inductor"]
-            torch.set_rng_state(saved["rng"])
-            if saved["cuda_rng"] is not None:
-                torch.cuda.set_rng_state_all(saved["cuda_rng"])
-        if numpy_state is not None:
-            numpy.random.set_state(numpy_state)
-        random.setstate(random_state)
+        restore_rng_states(rng_states)
         for name, value in env.items():
             if value is None:
                 os.environ.pop(name, None)
@@ -329,9 +324,10 @@ def check_determinism(
 ) -> DeterminismResult:
     """Run ``fn(*args, **kwargs)`` ``runs`` times and compare the results bitwise.
 
-    Every run starts with ``seed_everything(seed)`` (deterministic mode on), so
-    differences come from unseeded randomness, nondeterministic kernels or state
-    carried between runs. Results may be tensors, NumPy arrays, Python scalars,
+    Every run starts with ``seed_everything(seed)`` (deterministic mode on, and
+    the ``warn_only``, ``workers``, ``device_specific`` and ``hashseed`` options of
+    this process's last ``seed_everything`` call), so differences come from
+    unseeded randomness, nondeterministic kernels or state carried between runs. Results may be tensors, NumPy arrays, Python scalars,
     ``nn.Module`` objects (named parameters, their ``.grad`` and buffers are
     compared) and lists/tuples/dicts of these. Floats compare by bits, with
     equal NaNs treated as equal.
@@ -344,9 +340,14 @@ def check_determinism(
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
         raise ValueError(f"runs must be an int >= 2, got {runs!r}")
     snapshots: List[Any] = []
+    record = _seed.current_record()
+    options: Dict[str, Any] = {}
+    if record is not None and record.pid == os.getpid():  # the script's own choices
+        options = {name: getattr(record, name)
+                   for name in ("warn_only", "workers", "device_specific", "hashseed")}
     with _preserved_global_state():
         for _ in range(runs):
-            _seed.seed_everything(seed)
+            _seed.seed_everything(seed, **options)
             snapshots.append(_snapshot(fn(*args, **kwargs)))
 
     mismatches: List[Tuple[str, str]] = []

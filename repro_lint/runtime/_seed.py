@@ -1,82 +1,73 @@
-"""Seeding: ``seed_everything``, ``seed_worker`` and ``make_generator``.
+"""Seeding: ``seed_everything`` and ``reset_seed``.
 
-``seed_everything`` records what it did in module state (:class:`SeedRecord`)
+``seed_everything`` records what it did (:class:`SeedRecord`, also its return value)
 so that :func:`repro_lint.runtime.verify` can later check that the process was
 seeded, and by which seed, instead of trusting that the call happened.
 """
 
 from __future__ import annotations
 
-import operator
 import os
 import random
 import subprocess
 import sys
 import warnings
-from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ._common import (
-    CUBLAS_VALUES,
-    HCCL_ACCEPTED,
     ReproducibilityWarning,
+    global_rank,
     optional_import,
     torch_npu_module,
+    user_stacklevel,
 )
+from ._record import MAX_SEED, SeedRecord, check_int, current_record, set_record
+from ._switches import apply_environment, apply_flags
+from ._workers import install_default_worker_init, make_generator, seed_worker
 
-__all__ = ["SeedRecord", "seed_everything", "seed_worker", "make_generator", "current_record"]
+__all__ = [
+    "SEED_VARIABLES",
+    "SeedRecord",
+    "current_record",
+    "make_generator",
+    "reset_seed",
+    "seed_everything",
+    "seed_worker",
+]
 
-_MAX_SEED = 2**32 - 1  # NumPy's legacy RNG rejects anything larger
-_MAX_GENERATOR_SEED = 2**64 - 1  # torch.Generator.manual_seed's upper bound
+#: Where ``seed_everything()`` without a seed reads it, in this order.
+SEED_VARIABLES: Tuple[str, ...] = ("REPRO_LINT_SEED", "PL_GLOBAL_SEED")
+HASHSEED_MODES = ("warn", "ignore")
 
-
-@dataclass(frozen=True)
-class SeedRecord:
-    """What the last ``seed_everything`` call did, for ``verify()``.
-
-    ``torch_rng_state`` is the CPU generator state right after seeding; if the
-    current state still equals it, no torch random numbers were drawn since.
-    ``too_late`` maps a start-up-only setting to the reason it came too late.
-    """
-
-    seed: int
-    pid: int
-    deterministic: bool
-    warn_only: bool
-    seeded: Tuple[str, ...]
-    torch_rng_state: Optional[bytes] = None
-    env_set: Dict[str, str] = field(default_factory=dict)
-    too_late: Dict[str, str] = field(default_factory=dict)
-
-
-_record: Optional[SeedRecord] = None
+_set_record = set_record  # the name tests and check_determinism use
 _hash_probe_cache: Dict[str, Optional[bool]] = {}
+#: pid of the process that already showed (or silenced) the PYTHONHASHSEED warning
+_hashseed_warned: Optional[int] = None
 
 
-def current_record() -> Optional[SeedRecord]:
-    """The record of the last ``seed_everything`` call, or ``None``.
+def resolve_seed(seed: Any) -> Tuple[int, str]:
+    """``(seed, source)``: the argument, else ``REPRO_LINT_SEED``, else ``PL_GLOBAL_SEED``.
 
-    The record is inherited by forked children; compare ``record.pid`` with
-    ``os.getpid()`` to know whether seeding happened in this very process.
+    Never a random seed: without any of them it raises ``TypeError`` saying how to
+    give one; an environment value that is not a valid seed raises ``ValueError``.
     """
-    return _record
-
-
-def _set_record(record: Optional[SeedRecord]) -> None:
-    global _record
-    _record = record
-
-
-def _check_int(value: Any, upper: int, what: str) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"{what} must be an int, not bool")
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{what} must be an int, got {type(value).__name__}") from None
-    if not 0 <= number <= upper:
-        raise ValueError(f"{what} must be between 0 and {upper} inclusive, got {number}")
-    return number
+    if seed is not None:
+        return check_int(seed, MAX_SEED, "seed"), "argument"
+    for name in SEED_VARIABLES:
+        raw = os.environ.get(name, "").strip()
+        if not raw:
+            continue
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(f"{name}={raw!r} is not an integer seed; set it to an integer "
+                             f"between 0 and {MAX_SEED}, or pass the seed to seed_everything") from None
+        return check_int(value, MAX_SEED, f"{name} (read because no seed was passed)"), name
+    raise TypeError(
+        "seed_everything() needs a seed: pass one (seed_everything(0)) or launch with "
+        "REPRO_LINT_SEED=0 (PL_GLOBAL_SEED is also read); a random seed is never chosen, "
+        "because the run could not be repeated"
+    )
 
 
 def hash_seed_in_effect(value: str) -> Optional[bool]:
@@ -114,6 +105,29 @@ def hash_seed_in_effect(value: str) -> Optional[bool]:
     return result
 
 
+def _silence_hash_seed() -> None:
+    """``hashseed="ignore"``: no PYTHONHASHSEED warning in this process from now on."""
+    global _hashseed_warned
+    _hashseed_warned = os.getpid()
+
+
+def _warn_hash_seed(value: str) -> None:
+    """The PYTHONHASHSEED warning: once per process, at the user's line."""
+    global _hashseed_warned
+    if _hashseed_warned == os.getpid():
+        return
+    _hashseed_warned = os.getpid()
+    warnings.warn(
+        "PYTHONHASHSEED was not set when this interpreter started, so hash() of str/bytes and "
+        "the iteration order of sets of strings differ from run to run; seed_everything set "
+        f"it for child processes only. Launch as `PYTHONHASHSEED={value} python train.py`, or "
+        "pass seed_everything(..., hashseed=\"ignore\") to silence this warning "
+        "(shown once per process)",
+        ReproducibilityWarning,
+        stacklevel=user_stacklevel(),
+    )
+
+
 def _launcher_hint(names: Dict[str, str]) -> str:
     assignments = " ".join(f"{name}={value}" for name, value in names.items())
     return f"{assignments} python train.py"
@@ -138,71 +152,22 @@ def _apply_hash_seed(seed: int, env_set: Dict[str, str], too_late: Dict[str, str
         )
 
 
-def _apply_cublas(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -> None:
-    """Set ``CUBLAS_WORKSPACE_CONFIG`` on CUDA builds of torch if it is unset.
-
-    torch 2.10 removed the check that made cuBLAS ops raise without it, but cuBLAS
-    still needs a fixed workspace configuration for bitwise reproducible results
-    when several streams are active, so it is set on every CUDA build. CPU and
-    ROCm builds do not use cuBLAS and are left alone. A value the user set is
-    never overwritten.
-    """
-    if getattr(torch.version, "cuda", None) is None:
-        return
-    if os.environ.get("CUBLAS_WORKSPACE_CONFIG"):
-        return
-    os.environ["CUBLAS_WORKSPACE_CONFIG"] = CUBLAS_VALUES[0]
-    env_set["CUBLAS_WORKSPACE_CONFIG"] = CUBLAS_VALUES[0]
-    if torch.cuda.is_initialized():
-        too_late["CUBLAS_WORKSPACE_CONFIG"] = (
-            "CUDA was already initialised; cuBLAS reads the variable when it creates "
-            "its handle/workspace (first GEMM)"
-        )
-
-
-def _process_group_exists(torch: Any) -> bool:
-    dist = getattr(torch, "distributed", None)
-    return bool(dist is not None and dist.is_available() and dist.is_initialized())
-
-
-def _apply_hccl(torch: Any, env_set: Dict[str, str], too_late: Dict[str, str]) -> None:
-    """Set ``HCCL_DETERMINISTIC=true`` for Ascend collectives.
-
-    torch_npu treats HCCL as deterministic only if the lower-cased value is
-    ``"true"``; CANN also documents ``"strict"``. Unset or unrecognised values
-    (such as ``"1"``) are replaced by ``"true"``, with a warning for the latter.
-    An explicit ``"false"`` is the user's choice and is kept, with a warning.
-    """
-    current = os.environ.get("HCCL_DETERMINISTIC")
-    if current is not None and current.strip().lower() in HCCL_ACCEPTED:
-        return
-    if current is not None and current.strip().lower() == "false":
-        warnings.warn(
-            "HCCL_DETERMINISTIC=false is kept: HCCL collectives stay nondeterministic; "
-            "set HCCL_DETERMINISTIC=true for deterministic AllReduce/ReduceScatter/Reduce",
-            ReproducibilityWarning,
-            stacklevel=3,
-        )
-        return
-    if current:
-        warnings.warn(
-            f"HCCL_DETERMINISTIC={current!r} is not a value torch_npu accepts "
-            f"(it must be 'true', case-insensitive; CANN also accepts 'strict'); "
-            "replaced with 'true'",
-            ReproducibilityWarning,
-            stacklevel=3,
-        )
-    os.environ["HCCL_DETERMINISTIC"] = "true"
-    env_set["HCCL_DETERMINISTIC"] = "true"
-    if _process_group_exists(torch):
-        too_late["HCCL_DETERMINISTIC"] = (
-            "a torch.distributed process group already exists; torch_npu reads the "
-            "setting when it creates the first HCCL communicator"
-        )
-
-
-def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = False) -> int:
+def seed_everything(
+    seed: Optional[int] = None,
+    *,
+    deterministic: bool = True,
+    warn_only: bool = False,
+    workers: bool = False,
+    device_specific: bool = False,
+    hashseed: str = "warn",
+) -> SeedRecord:
     """Seed every global RNG and, by default, switch PyTorch to deterministic mode.
+
+    ``seed`` defaults to ``REPRO_LINT_SEED``, else ``PL_GLOBAL_SEED`` (Lightning's
+    variable); with neither it raises ``TypeError`` (a random seed is never chosen).
+    With ``device_specific=True`` the seed used is ``seed + global rank`` (accelerate's
+    ``set_seed(device_specific=True)``), so each rank draws different numbers; the rank
+    comes from torch.distributed, else ``RANK``/``LOCAL_RANK``/``SLURM_PROCID``.
 
     Seeds Python's ``random``, NumPy's legacy global RNG (if NumPy is importable),
     torch's CPU generator and all CUDA generators (``torch.manual_seed``, plus
@@ -211,26 +176,43 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
     sets ``PYTHONHASHSEED`` for child processes.
 
     With ``deterministic=True`` it also sets ``cudnn.benchmark=False``,
-    ``cudnn.deterministic=True``, ``torch.use_deterministic_algorithms(True,
-    warn_only=warn_only)``, ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on CUDA builds
-    when unset, and ``HCCL_DETERMINISTIC=true`` when torch_npu is present.
+    ``cudnn.deterministic=True``, ``mkldnn.deterministic=True``,
+    ``torch.use_deterministic_algorithms(True, warn_only=warn_only)`` and, where
+    unset, the variables of ``ENV_SWITCHES``: ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on
+    CUDA builds, ``FLASH_ATTENTION_DETERMINISTIC=1``, and with torch_npu
+    ``HCCL_DETERMINISTIC=true``, ``LCCL_DETERMINISTIC=1`` and ``CLOSE_MATMUL_K_SHIFT=1``.
+
+    With ``workers=True`` DataLoaders built afterwards without a ``worker_init_fn`` get
+    :func:`seed_worker` (rank-aware worker seeds); with ``workers=False`` (the default)
+    worker seeding is what each DataLoader passes.
 
     Settings that are read only once (``PYTHONHASHSEED`` at interpreter start,
     ``CUBLAS_WORKSPACE_CONFIG`` at cuBLAS initialisation, ``HCCL_DETERMINISTIC``
     at communicator creation) are reported with a :class:`ReproducibilityWarning`
-    when this call comes too late for them. It does not reseed user-created
+    when this call comes too late for them; the one about ``PYTHONHASHSEED`` is
+    shown once per process, and not at all with ``hashseed="ignore"``. Warnings
+    point at the caller's line. It does not reseed user-created
     ``torch.Generator`` or ``np.random.default_rng`` objects.
 
-    Returns the seed.
+    Returns a :class:`SeedRecord`: an ``int`` equal to the seed used, whose attributes
+    say what was seeded and set, and how; ``verify()`` reports it.
     """
-    seed = _check_int(seed, _MAX_SEED, "seed")
-    for name, flag in (("deterministic", deterministic), ("warn_only", warn_only)):
+    for name, flag in (("deterministic", deterministic), ("warn_only", warn_only),
+                       ("workers", workers), ("device_specific", device_specific)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+    if hashseed not in HASHSEED_MODES:
+        raise ValueError(f"hashseed must be one of {HASHSEED_MODES}, got {hashseed!r}")
+    base_seed, source = resolve_seed(seed)
+    rank, rank_source = global_rank()
+    seed = base_seed
+    if device_specific:
+        seed = check_int(base_seed + rank, MAX_SEED, f"seed + rank ({base_seed} + {rank})")
 
     env_set: Dict[str, str] = {}
     too_late: Dict[str, str] = {}
-    seeded = ["random"]
+    switches: Dict[str, str] = {}
+    seeded: List[str] = ["random"]
     random.seed(seed)
 
     numpy = optional_import("numpy")
@@ -238,17 +220,14 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
         numpy.random.seed(seed)
         seeded.append("numpy")
 
-    _apply_hash_seed(seed, env_set, too_late)
+    _apply_hash_seed(base_seed, env_set, too_late)  # the same on every rank
 
     torch = optional_import("torch")
     torch_rng_state: Optional[bytes] = None
     if torch is not None:
         npu = torch_npu_module(torch)
         if deterministic:
-            # Environment first: nothing below may initialise CUDA before it is set.
-            _apply_cublas(torch, env_set, too_late)
-            if npu is not None:
-                _apply_hccl(torch, env_set, too_late)
+            apply_environment(torch, npu, env_set, too_late)
         torch.manual_seed(seed)
         seeded.append("torch")
         if torch.cuda.is_available():
@@ -258,69 +237,50 @@ def seed_everything(seed: int, *, deterministic: bool = True, warn_only: bool = 
             npu.npu.manual_seed_all(seed)
             seeded.append("npu")
         if deterministic:
-            torch.backends.cudnn.benchmark = False
-            torch.backends.cudnn.deterministic = True
-            torch.use_deterministic_algorithms(True, warn_only=warn_only)
+            apply_flags(torch, warn_only, switches)
+        if workers:
+            install_default_worker_init(torch)
         torch_rng_state = bytes(torch.get_rng_state().tolist())
 
-    if too_late:
-        details = "; ".join(f"{name}: {reason}" for name, reason in too_late.items())
-        hint = _launcher_hint({name: env_set[name] for name in too_late})
+    if hashseed == "ignore":
+        _silence_hash_seed()
+    elif "PYTHONHASHSEED" in too_late:
+        _warn_hash_seed(env_set["PYTHONHASHSEED"])
+    late = {name: reason for name, reason in too_late.items() if name != "PYTHONHASHSEED"}
+    if late:
+        details = "; ".join(f"{name}: {reason}" for name, reason in late.items())
+        hint = _launcher_hint({name: env_set[name] for name in late})
         warnings.warn(
             f"set too late to take effect in this process: {details}. "
-            f"Set {'it' if len(too_late) == 1 else 'them'} where the process is launched, "
+            f"Set {'it' if len(late) == 1 else 'them'} where the process is launched, "
             f"e.g. `{hint}`",
             ReproducibilityWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
 
-    _set_record(
-        SeedRecord(
-            seed=seed,
-            pid=os.getpid(),
-            deterministic=deterministic,
-            warn_only=warn_only,
-            seeded=tuple(seeded),
-            torch_rng_state=torch_rng_state,
-            env_set=env_set,
-            too_late=too_late,
-        )
+    record = SeedRecord(
+        seed, base_seed=base_seed, source=source, rank=rank, rank_source=rank_source,
+        device_specific=device_specific, workers=workers, pid=os.getpid(),
+        deterministic=deterministic, warn_only=warn_only, hashseed=hashseed,
+        seeded=tuple(seeded), torch_rng_state=torch_rng_state, env_set=env_set,
+        switches=switches, too_late=too_late,
     )
-    return seed
+    set_record(record)
+    return record
 
 
-def seed_worker(worker_id: int) -> None:
-    """``DataLoader(worker_init_fn=seed_worker)``: seed ``random`` and NumPy per worker.
+def reset_seed() -> SeedRecord:
+    """Seed again as the last ``seed_everything`` call did (same options, same base seed).
 
-    DataLoader already seeds torch in each worker with ``base_seed + worker_id``
-    (64-bit) and, since torch 1.9, NumPy too; this follows PyTorch's documented
-    pattern and seeds ``random`` and NumPy's global RNG with
-    ``torch.initial_seed() % 2**32``. Combined with ``generator=make_generator(seed)``
-    the base seed, and so every worker's seeds, are reproducible.
+    For a forked or re-entered process that must restart its streams: the record of
+    this process, or the one a forked child inherited, gives the arguments; the rank is
+    read again, so ``device_specific=True`` follows the rank of this process. Without a
+    record it is ``seed_everything()``: the seed comes from ``REPRO_LINT_SEED`` or
+    ``PL_GLOBAL_SEED``, else it raises ``TypeError``.
     """
-    import torch
-
-    worker_seed = torch.initial_seed() % 2**32
-    random.seed(worker_seed)
-    numpy = optional_import("numpy")
-    if numpy is not None:
-        numpy.random.seed(worker_seed)
-
-
-def make_generator(seed: Optional[int] = None) -> Any:
-    """A CPU ``torch.Generator`` seeded with ``seed``, for ``DataLoader(generator=...)``.
-
-    ``seed`` defaults to the seed last given to ``seed_everything``, else to the
-    seed the program gave torch (``torch.initial_seed()``: ``torch.manual_seed(args.seed)``,
-    or ``seed + rank`` in a distributed script), so the program's own seed, on every rank,
-    still decides the data order. A dedicated generator keeps shuffling and worker base
-    seeds independent of the global torch RNG, so adding e.g. a validation loop does not
-    shift them.
-    """
-    import torch
-
-    if seed is None:
-        seed = _record.seed if _record is not None else torch.initial_seed()
-    generator = torch.Generator()
-    generator.manual_seed(_check_int(seed, _MAX_GENERATOR_SEED, "seed"))
-    return generator
+    record = current_record()
+    if record is None:
+        return seed_everything()
+    return seed_everything(record.base_seed, deterministic=record.deterministic,
+                           warn_only=record.warn_only, workers=record.workers,
+                           device_specific=record.device_specific, hashseed=record.hashseed)

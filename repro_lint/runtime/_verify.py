@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _seed
+from ._switches import ENV_SWITCHES, switch_applies
 from ._common import (
     CUBLAS_VALUES,
     HCCL_ACCEPTED,
@@ -130,8 +131,7 @@ def _check_seeded(record: Optional[_seed.SeedRecord]) -> Check:
                      f"called in parent process {record.pid} only (inherited by fork)",
                      "call seed_everything(seed) in this process (worker_init_fn=seed_worker "
                      "for DataLoader workers)")
-    return Check("seed_everything", "ok", expected,
-                 f"seed={record.seed}, seeded {', '.join(record.seeded)}")
+    return Check("seed_everything", "ok", expected, record.describe())
 
 
 def _check_random(record: Optional[_seed.SeedRecord]) -> Check:
@@ -307,6 +307,40 @@ def _check_cublas(torch: Any, record: Optional[_seed.SeedRecord]) -> Check:
     return Check(name, "warn", expected, f"{shown} (needed with several CUDA streams)", fix)
 
 
+def _check_mkldnn(torch: Any) -> Check:
+    name = "mkldnn.deterministic"
+    mkldnn = getattr(torch.backends, "mkldnn", None)
+    if mkldnn is None or not hasattr(mkldnn, "deterministic"):
+        return Check(name, "skip", "True", "not available in this torch")
+    value = bool(mkldnn.deterministic)
+    return Check(name, "ok" if value else "warn", "True", str(value),
+                 "" if value else "torch.backends.mkldnn.deterministic = True (oneDNN CPU/XPU "
+                 "kernels; seed_everything does this)")
+
+
+_NOT_USED = {"cuda": "not a CUDA build of torch", "npu": "torch_npu not installed or not importable",
+             "torch": "torch not installed"}
+
+
+def _check_env_switches(torch: Any, npu: Any) -> List[Check]:
+    """The environment switches read when they are used (CUBLAS and HCCL have their own)."""
+    checks = []
+    for switch in ENV_SWITCHES:
+        if switch.name in ("CUBLAS_WORKSPACE_CONFIG", "HCCL_DETERMINISTIC"):
+            continue
+        if not switch_applies(switch, torch, npu):
+            checks.append(Check(switch.name, "skip", switch.value, _NOT_USED[switch.scope]))
+            continue
+        value = os.environ.get(switch.name)
+        if switch.is_on(value):
+            checks.append(Check(switch.name, "ok", switch.value, value or ""))
+        else:
+            checks.append(Check(switch.name, "warn", switch.value, "unset" if value is None else value,
+                                f"set {switch.name}={switch.value} (seed_everything does this "
+                                f"when unset); read by {switch.reader}"))
+    return checks
+
+
 # --- Ascend NPU ------------------------------------------------------------
 
 def _check_npu(npu: Any) -> List[Check]:
@@ -347,7 +381,7 @@ def _check_hccl(npu: Any, record: Optional[_seed.SeedRecord]) -> Check:
 
 # --- environment -----------------------------------------------------------
 
-def _check_hash_seed() -> Check:
+def _check_hash_seed(record: Optional[_seed.SeedRecord]) -> Check:
     name = "PYTHONHASHSEED"
     if sys.flags.hash_randomization == 0:
         return Check(name, "ok", "fixed at start", "0 (hash randomisation off)")
@@ -357,6 +391,8 @@ def _check_hash_seed() -> Check:
     actual = "hash randomisation on in this interpreter"
     if value:
         actual += f"; {name}={value} set later (child processes only)"
+    if _seeded_here(record) and record.hashseed == "ignore":
+        return Check(name, "skip", "fixed at start", actual + "; ignored (hashseed=\"ignore\")")
     return Check(name, "warn", "fixed at start", actual,
                  _launch_fix(f"{name}={value if value and value.isdigit() else 0}")
                  + " (str/bytes set iteration order varies otherwise)")
@@ -379,11 +415,13 @@ def _torch_checks(torch: Any, record: Optional[_seed.SeedRecord]) -> List[Check]
         ("deterministic algorithms", lambda: _check_algorithms(torch)),
         ("deterministic debug mode", lambda: _check_debug_mode(torch)),
         ("cudnn", lambda: _check_cudnn(torch)),
+        ("mkldnn.deterministic", lambda: _check_mkldnn(torch)),
         ("fill_uninitialized_memory", lambda: _check_fill_memory(torch)),
         ("inductor deterministic", _check_inductor),
         ("fp32 precision (TF32)", lambda: _check_fp32(torch)),
         ("CUBLAS_WORKSPACE_CONFIG", lambda: _check_cublas(torch, record)),
         ("HCCL_DETERMINISTIC", lambda: _check_hccl(npu, record)),
+        ("environment switches", lambda: _check_env_switches(torch, npu)),
         ("cpu threads", lambda: _check_threads(torch)),
     )
     checks: List[Check] = []
@@ -405,7 +443,7 @@ def verify(*, strict: bool = False) -> Report:
     checks += _guarded("seed_everything", lambda: _check_seeded(record))
     checks += _guarded("random state", lambda: _check_random(record))
     checks += _guarded("numpy global RNG", lambda: _check_numpy(record))
-    checks += _guarded("PYTHONHASHSEED", _check_hash_seed)
+    checks += _guarded("PYTHONHASHSEED", lambda: _check_hash_seed(record))
 
     try:
         torch = optional_import("torch")

@@ -1,0 +1,233 @@
+"""Which calls build a DataLoader, and what the loader is given (shared by the RPL3xx rules).
+
+A DataLoader goes by many names: ``torch.utils.data.DataLoader``, the library subclasses that
+hand their keywords on to it (``catalog.DATALOADERS``: torchdata's ``StatefulDataLoader``,
+PyG's ``DataLoader``/``NeighborLoader``/``LinkNeighborLoader``, DGL's ``GraphDataLoader``),
+``functools.partial(DataLoader, ...)``, and, in the file itself, ``class X(DataLoader)`` or
+``Loader = partial(DataLoader, num_workers=4)`` at module level. :func:`loader_call` answers
+for one call with a :class:`LoaderCall`: the arguments the loader gets (a partial's first),
+the positions of its parameters, and what a subclass's own ``__init__`` decides itself.
+
+:func:`seeded_by_library` says whether a library seeds the loader's workers: Lightning's
+``seed_everything(..., workers=True)`` on an entry point's path makes its Trainer install
+``pl_worker_init_function`` on loaders without a ``worker_init_fn`` (reference section 4),
+for the loaders the Trainer runs: those built in a ``*_dataloader`` hook, or passed to
+``trainer.fit``/``validate``/``test``/``predict`` (directly, or through a combined loader).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from ..catalog import DATALOADERS, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
+from .base import Analysis, Rule
+
+
+#: the words a file that builds a loader contains (the rules' prefilter)
+LOADER_NAMES = tuple(sorted({name.rsplit(".", 1)[-1] for name in DATALOADERS}))
+
+
+@dataclass(frozen=True)
+class LoaderSpec:
+    """A name that builds a DataLoader."""
+
+    #: the library loader it is or derives from (``catalog.DATALOADERS``)
+    qualified: str
+    #: the parameters it takes by position
+    params: Tuple[str, ...]
+    #: keywords its own ``__init__`` passes to the loader itself (their value is not the caller's)
+    fixed: FrozenSet[str] = frozenset()
+    #: whether it forwards keywords it does not name (``**kwargs``)
+    forwards: bool = True
+    #: arguments bound in advance (``partial(DataLoader, num_workers=4)``)
+    prefix: Tuple[cst.Arg, ...] = ()
+    short: str = "DataLoader"
+
+
+@dataclass(frozen=True)
+class LoaderCall:
+    """One call that builds a DataLoader."""
+
+    spec: LoaderSpec
+    args: Sequence[cst.Arg]
+
+    @property
+    def qualified(self) -> str:
+        return self.spec.qualified
+
+    @property
+    def short(self) -> str:
+        return self.spec.short
+
+    def position(self, name: str) -> Optional[int]:
+        return loader_position(self.spec.params, name)
+
+    def fixes(self, name: str) -> bool:
+        """The loader's own ``__init__`` sets this parameter: what the caller passes is not it."""
+        return name in self.spec.fixed
+
+    def own(self, value: cst.CSTNode) -> bool:
+        """``value`` is an argument of the call itself, not one a partial bound in advance
+        (a finding about that one is the partial's)."""
+        return not any(value is arg.value for arg in self.spec.prefix)
+
+    def accepts(self, name: str) -> bool:
+        """A keyword ``name=`` added to the call reaches the loader."""
+        return self.spec.forwards or name in self.spec.params
+
+
+class LocalLoaders(Analysis):
+    """The loader names the file defines at module level: subclasses and partials."""
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.specs: Dict[str, LoaderSpec] = {}
+        for statement in file.module.body:
+            if isinstance(statement, cst.ClassDef):
+                self._subclass(statement)
+            elif isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                        spec = self._partial(small.value)
+                        if spec is not None:
+                            self.specs[small.targets[0].target.value] = spec
+
+    def spec_of(self, func: cst.BaseExpression) -> Optional[LoaderSpec]:
+        qualified = self.file.qualify(func)
+        if qualified in DATALOADERS:
+            return LoaderSpec(qualified, DATALOADERS[qualified], short=qualified.rsplit(".", 1)[-1])
+        if qualified is None and isinstance(func, cst.Name):
+            return self.specs.get(func.value)
+        return None
+
+    def _partial(self, value: cst.BaseExpression) -> Optional[LoaderSpec]:
+        if not (isinstance(value, cst.Call) and self.file.qualify(value.func) in PARTIALS and value.args):
+            return None
+        first = value.args[0]
+        if first.keyword is not None or first.star:
+            return None
+        base = self.spec_of(first.value)
+        if base is None:
+            return None
+        return LoaderSpec(base.qualified, base.params, base.fixed, base.forwards, base.prefix + tuple(value.args[1:]), base.short)
+
+    def _subclass(self, node: cst.ClassDef) -> None:
+        base = next((s for s in (self.spec_of(b.value) for b in node.bases if not b.keyword) if s is not None), None)
+        if base is None:
+            return
+        init = next(
+            (s for s in node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
+            None,
+        )
+        if init is None or _only_forwards(init):
+            self.specs[node.name.value] = LoaderSpec(base.qualified, base.params, base.fixed, base.forwards, base.prefix, node.name.value)
+            return
+        params = init.params
+        positional = tuple(p.name.value for p in (*params.posonly_params, *params.params)[1:])
+        fixed: Set[str] = set(base.fixed)
+        for call in _super_init_calls(init):
+            for arg in call.args:
+                if arg.keyword is not None and not (isinstance(arg.value, cst.Name) and arg.value.value == arg.keyword.value):
+                    fixed.add(arg.keyword.value)
+        forwards = isinstance(params.star_kwarg, cst.Param)
+        self.specs[node.name.value] = LoaderSpec(base.qualified, positional, frozenset(fixed), forwards, (), node.name.value)
+
+
+def _only_forwards(init: cst.FunctionDef) -> bool:
+    """``def __init__(self, *args, **kwargs)``: the loader's own parameters, unchanged."""
+    params = init.params
+    named = [*params.posonly_params, *params.params, *params.kwonly_params]
+    return len(named) == 1 and isinstance(params.star_arg, cst.Param) and isinstance(params.star_kwarg, cst.Param)
+
+
+def _super_init_calls(init: cst.FunctionDef) -> List[cst.Call]:
+    found = []
+    stack: List[cst.CSTNode] = [init.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__":
+            found.append(node)
+        stack.extend(node.children)
+    return found
+
+
+def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:
+    """The loader this call builds (a DataLoader by any of its names, or a
+    ``functools.partial(DataLoader, ...)`` itself), or None."""
+    local = rule.file.analysis(LocalLoaders)
+    spec = local.spec_of(node.func)
+    if spec is not None:
+        positional = [a for a in spec.prefix if a.keyword is None]
+        keywords = [a for a in spec.prefix if a.keyword is not None]
+        return LoaderCall(spec, [*positional, *node.args, *keywords])
+    if rule.qualify(node.func) in PARTIALS and node.args and node.args[0].keyword is None and not node.args[0].star:
+        base = local.spec_of(node.args[0].value)
+        if base is not None:
+            return LoaderCall(base, [*base.prefix, *node.args[1:]])
+    return None
+
+
+# -- worker seeding a library installs ------------------------------------------------------------
+
+
+def seeded_by_library(rule: Rule, node: cst.Call) -> bool:
+    """Lightning seeds this loader's workers: an entry point calls
+    ``seed_everything(..., workers=True)`` and the loader is one its Trainer runs."""
+    return _run_by_trainer(rule, node) and rule.file.project.seeds_workers()
+
+
+def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
+    ancestors = rule.file.ancestors
+    function = next((n for n in reversed(ancestors) if isinstance(n, cst.FunctionDef)), None)
+    if function is not None and function.name.value in LIGHTNING_LOADER_HOOKS:
+        return True
+    parent = ancestors[-1] if ancestors else None
+    if not isinstance(parent, cst.Assign):
+        return False
+    names = {t.target.value for t in parent.targets if isinstance(t.target, cst.Name)}
+    return bool(names & rule.file.analysis(TrainerLoaders).names)
+
+
+class TrainerLoaders(Analysis):
+    """The names the file hands to a Trainer's ``fit``/``validate``/``test``/``predict``,
+    directly or through the calls and containers that built them (``CombinedLoader({...})``)."""
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        passed: Set[str] = set()
+        built: List[Tuple[Set[str], Set[str]]] = []  # (targets, names in the value)
+        stack: List[cst.CSTNode] = [file.module]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in LIGHTNING_LOADER_CALLS:
+                for arg in node.args:
+                    passed |= _names(arg.value)
+            elif isinstance(node, cst.Assign):
+                targets = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+                if targets:
+                    built.append((targets, _names(node.value)))
+            stack.extend(node.children)
+        grown = True
+        while grown:
+            grown = False
+            for targets, used in built:
+                if targets & passed and not used <= passed:
+                    passed |= used
+                    grown = True
+        self.names = frozenset(passed)
+
+
+def _names(node: cst.CSTNode) -> Set[str]:
+    found: Set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            found.add(current.value)
+        elif isinstance(current, (cst.Lambda, cst.FunctionDef)):
+            continue
+        stack.extend(current.children)
+    return found

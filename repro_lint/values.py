@@ -1,0 +1,723 @@
+"""What an expression holds where a rule reads it, on the program's default path.
+
+A rule that asks "is ``shuffle`` true here?", "which ``mode`` does this ``F.interpolate``
+use?" or "how many workers does this loader start?" gets more than the literal written at the
+call: :class:`Values` follows, within one file,
+
+- a name to the assignments that reach the use, statement by statement through ``if``/``else``
+  (a test it can evaluate on the default path takes its branch; otherwise both branches are
+  possible), loops (the body may run or not), ``with`` and ``try``;
+- a parameter to its default and to the arguments of the file's own calls of that function
+  (``def resize(x, mode="bicubic")`` called as ``resize(x)`` and ``resize(x, mode="nearest")``
+  may use either);
+- ``self.attr`` to every ``self.attr = ...`` in the class's methods, and ``self.hparams.attr``
+  (Lightning's ``save_hyperparameters``) to the ``__init__`` parameter of that name;
+- ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
+  (``action="store_true"`` defaults to False): the default path is the run with no options;
+- simple conditional expressions, comparisons, ``not``, ``and``/``or`` over those values
+  (``shuffle=(sampler is None)``, ``shuffle=split == "train"``, ``False if args.eval else True``).
+
+The answer is a list of **candidates**, each a :class:`Const` (a Python value) or the
+expression it could not evaluate further (a call, a lambda, ``partial(...)``), or None when
+the value cannot be followed at all (an import, a loop variable, tuple unpacking, a ``*args``).
+Rules decide with :func:`any_const` (may the hazard hold?) and :func:`all_consts` (does the
+value hold on every known path?). Nothing here runs code; depth and revisits are bounded.
+
+It is one module because its parts answer one question together and call each other
+recursively: an expression needs the statement walk, which evaluates ``if`` tests, which need
+parameters, attributes and options, whose values are expressions again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from .syntax import MISSING, UNKNOWN, bind, cst_literal, cst_slots, string_value
+
+
+@dataclass(frozen=True)
+class Const:
+    """A value known without running the program."""
+
+    value: Any
+
+
+class _Open:
+    """A value from outside the file: a parameter of a function the file never calls."""
+
+    def __repr__(self) -> str:
+        return "OPEN"
+
+
+#: the candidate for callers the file cannot see (never a known value, never None)
+OPEN: Any = _Open()
+
+Candidate = Any  # Const, cst.BaseExpression or OPEN
+Candidates = Optional[List[Candidate]]
+#: a node's enclosing nodes, outermost first (the module excluded)
+Chain = Tuple[cst.CSTNode, ...]
+
+_MAX_DEPTH = 6
+#: the kinds of receiver :meth:`Values.kind` tells apart
+NUMPY, TORCH = "numpy", "torch"
+#: methods whose result is never a tensor
+NOT_TENSOR_METHODS = frozenset({"numpy", "tolist", "astype", "item"})
+Qualify = Callable[[cst.CSTNode], Optional[str]]
+_BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.With)
+
+
+def any_const(candidates: Candidates, test: Callable[[Any], bool]) -> bool:
+    """Some candidate is a known value for which ``test`` holds."""
+    return candidates is not None and any(isinstance(c, Const) and test(c.value) for c in candidates)
+
+
+def all_consts(candidates: Candidates, test: Callable[[Any], bool]) -> bool:
+    """Every candidate is a known value for which ``test`` holds (and there is one)."""
+    return bool(candidates) and all(isinstance(c, Const) and test(c.value) for c in candidates)  # type: ignore[union-attr]
+
+
+def _dedupe(items: List[Candidate]) -> List[Candidate]:
+    seen: Set[Any] = set()
+    out = []
+    for item in items:
+        key = ("c", repr(item.value)) if isinstance(item, Const) else ("n", id(item))
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+class Values:
+    """The evaluator for one module (built lazily; its indexes are walked once, on demand)."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self._functions: Optional[Dict[int, Tuple[cst.FunctionDef, Chain]]] = None
+        self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
+        self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
+        self._active: Set[Tuple[int, str]] = set()
+
+    # -- the public question ---------------------------------------------------------------
+    def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
+        """What ``expr``, found under ``chain`` (its enclosing nodes, outermost first), may hold."""
+        if depth > _MAX_DEPTH:
+            return None
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        literal = cst_literal(expr)
+        if literal is not UNKNOWN:
+            return [Const(literal)]
+        if isinstance(expr, cst.Name):
+            return self._name(expr.value, chain, depth)
+        if isinstance(expr, cst.IfExp):
+            return self._choice(expr.test, [(expr.body, True), (expr.orelse, False)], chain, depth)
+        if isinstance(expr, (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation)):
+            return self._computed(expr, chain, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute(expr, chain, depth)
+        return [expr]  # a call, a container, a lambda: the expression itself
+
+    # -- expressions -------------------------------------------------------------------------
+    def _choice(self, test, branches, chain, depth) -> Candidates:  # type: ignore[no-untyped-def]
+        tested = self.of(test, chain, depth + 1)
+        if tested is not None and all(isinstance(t, Const) for t in tested):
+            truths = {bool(t.value) for t in tested}
+            if len(truths) == 1:
+                (truth,) = truths
+                return self.of(next(e for e, when in branches if when == truth), chain, depth + 1)
+        found: List[Candidate] = []
+        for expr, _ in branches:
+            got = self.of(expr, chain, depth + 1)
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found)
+
+    def _computed(self, expr: cst.BaseExpression, chain: Chain, depth: int) -> Candidates:
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            inner = self.of(expr.expression, chain, depth + 1)
+            return _map(inner, lambda v: not v)
+        if isinstance(expr, cst.BooleanOperation):
+            left, right = self.of(expr.left, chain, depth + 1), self.of(expr.right, chain, depth + 1)
+            if isinstance(expr.operator, cst.And):
+                return _combine(left, right, lambda a, b: a and b)
+            if isinstance(expr.operator, cst.Or):
+                return _combine(left, right, lambda a, b: a or b)
+            return None
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
+            target = expr.comparisons[0]
+            compare = _COMPARE.get(type(target.operator))
+            if compare is None:
+                return None
+            left, right = self.of(expr.left, chain, depth + 1), self.of(target.comparator, chain, depth + 1)
+            return _combine(left, right, compare)
+        return None
+
+    def _attribute(self, expr: cst.Attribute, chain: Chain, depth: int) -> Candidates:
+        base, attr = expr.value, expr.attr.value
+        method = self._enclosing(chain)
+        if isinstance(base, cst.Name) and method is not None and _first_param(method[0]) == base.value:
+            return self._self_attribute(attr, method, depth)
+        if (
+            isinstance(base, cst.Attribute)
+            and base.attr.value == "hparams"
+            and isinstance(base.value, cst.Name)
+            and method is not None
+            and _first_param(method[0]) == base.value.value
+        ):
+            return self._hparam(attr, method, depth)
+        if isinstance(base, cst.Name):
+            options = self.options().get(attr)
+            if options:
+                found: List[Candidate] = []
+                for value, where in options:
+                    got = self.of(value, where, depth + 1)
+                    if got is None:
+                        return None
+                    found.extend(got)
+                return _dedupe(found)
+        return [expr]
+
+    # -- names -------------------------------------------------------------------------------
+    def _truth(self, chain: Chain, depth: int) -> Truth:
+        def truth(test: cst.BaseExpression) -> Optional[bool]:
+            tested = self.of(test, chain, depth + 1)
+            if tested is None or not all(isinstance(t, Const) for t in tested):
+                return None
+            truths = {bool(t.value) for t in tested}
+            return truths.pop() if len(truths) == 1 else None
+
+        return truth
+
+    def _lookup(self, name: str, chain: Chain, depth: int) -> Any:
+        """Where ``name`` gets its value at the use under ``chain``: a list of
+        (expression, chain) assignments, a (function, its chain, parameter) triple, or None."""
+        truth = self._truth(chain, depth)
+        scope = self._enclosing(chain)
+        if scope is not None:
+            function, function_chain = scope
+            body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body))
+            if reached is not _UNASSIGNED:
+                return reached
+            parameter = _parameter(function, name)
+            if parameter is not None:
+                return (function, function_chain, parameter)
+            if _binds_elsewhere(function, name):
+                return None
+            reached = _reaching(self.module.body, name, (), truth, (), whole=True)
+        else:
+            reached = _reaching(self.module.body, name, chain, truth, ())
+        return None if reached is _UNASSIGNED else reached
+
+    def _name(self, name: str, chain: Chain, depth: int) -> Candidates:
+        found = self._lookup(name, chain, depth)
+        if isinstance(found, tuple):
+            return self._parameter(*found, depth)
+        return self._resolve_all(found, depth)
+
+    # -- what kind of object a receiver is --------------------------------------------------------
+    def kind(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], qualify: Qualify, depth: int = 0) -> Optional[str]:
+        """``"numpy"`` when ``expr`` is clearly not a tensor (a NumPy array, a list, a number:
+        made by ``np.*``, ``.numpy()``, ``.tolist()``, a list display), ``"torch"`` when it is
+        made by ``torch.*`` or annotated as a Tensor, else None."""
+        if depth > _MAX_DEPTH:
+            return None
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        again = lambda e, c=chain: self.kind(e, c, qualify, depth + 1)  # noqa: E731
+        if isinstance(expr, (cst.List, cst.ListComp)):
+            return NUMPY  # a Python list (numbers say nothing: ``x * 2`` is what ``x`` is)
+        if isinstance(expr, cst.Call):
+            owner = _module_kind(qualify(expr.func))
+            if owner is not None:
+                return owner
+            if isinstance(expr.func, cst.Attribute):
+                if expr.func.attr.value in NOT_TENSOR_METHODS:
+                    return NUMPY
+                return again(expr.func.value)  # a tensor's methods give tensors, an array's arrays
+            return None
+        if isinstance(expr, cst.Subscript):
+            found = again(expr.value)
+            if found is None and any(
+                isinstance(e.slice, cst.Index)
+                and isinstance(e.slice.value, (cst.Name, cst.Call, cst.Comparison, cst.Subscript))
+                and again(e.slice.value) == NUMPY
+                for e in expr.slice
+            ):
+                return NUMPY  # indexed by a NumPy array: an array (tensors take tensor indices)
+            return found
+        if isinstance(expr, cst.BinaryOperation):
+            kinds = {again(expr.left), again(expr.right)}
+            return TORCH if TORCH in kinds else NUMPY if NUMPY in kinds else None
+        if isinstance(expr, cst.UnaryOperation):
+            return again(expr.expression)
+        if isinstance(expr, cst.Comparison):
+            return again(expr.left)  # elementwise: an array's comparison is an array
+        if isinstance(expr, cst.Name):
+            found = self._lookup(expr.value, chain, depth)
+            if isinstance(found, tuple):
+                return _annotated_kind(found[2], qualify)
+            if not found:
+                return None
+            kinds = {self.kind(value, where, qualify, depth + 1) for value, where in found}
+            return TORCH if TORCH in kinds else kinds.pop() if len(kinds) == 1 else None
+        return None
+
+    def _resolve_all(self, reached: Any, depth: int) -> Candidates:
+        if reached is None:
+            return None
+        found: List[Candidate] = []
+        for value, where in reached:
+            got = self.of(value, where, depth + 1)
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found)
+
+    def _parameter(self, function: cst.FunctionDef, function_chain: Chain, param: cst.Param, depth: int) -> Candidates:
+        key = (id(function), param.name.value)
+        if key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            found: List[Candidate] = []
+            method = _is_bound_method(function, function_chain)
+            position = _position(function, param, method)
+            calls = self._calls_of(function, function_chain, method)
+            defaulted = not calls  # the default applies when a call leaves the parameter out
+            for call, call_chain in calls:
+                bound = bind(cst_slots(call.args), param.name.value, position)
+                if bound is UNKNOWN:
+                    return None
+                if bound is MISSING:
+                    defaulted = True
+                    continue
+                got = self.of(bound.value, call_chain, depth + 1)
+                if got is None:
+                    return None
+                found.extend(got)
+            if defaulted:
+                if param.default is None:
+                    return None if calls else [OPEN]
+                got = self.of(param.default, function_chain, depth + 1)
+                if got is None:
+                    return None
+                found = got + found
+            if not calls:
+                found.append(OPEN)  # called from elsewhere, with arguments we cannot see
+            return _dedupe(found)
+        finally:
+            self._active.discard(key)
+
+    def _calls_of(self, function: cst.FunctionDef, chain: Chain, method: bool) -> List[Tuple[cst.Call, Chain]]:
+        """The file's calls of ``function``: ``f(...)`` for a function; ``self.f(...)`` (any
+        plain name as the receiver) for a method, and ``Class(...)`` for ``__init__``."""
+        cls = next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+        name = function.name.value
+        if cls is not None and name == "__init__":
+            name = cls.name.value
+        found = []
+        for call, call_chain in self.calls().get(name, ()):
+            func = call.func
+            if cls is None or name != function.name.value:
+                if isinstance(func, cst.Name):
+                    found.append((call, call_chain))
+            elif method and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+                found.append((call, call_chain))
+        return found
+
+    def _self_attribute(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
+        cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
+        if cls is None:
+            return None
+        found: List[Candidate] = []
+        for function, function_chain in self._methods(cls):
+            me = _first_param(function)
+            for value in _self_assignments(function, me, attr):
+                got = self.of(value, function_chain + (function,), depth + 1)
+                if got is None:
+                    return None
+                found.extend(got)
+        return _dedupe(found) if found else None
+
+    def _hparam(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
+        cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
+        if cls is None:
+            return None
+        for function, function_chain in self._methods(cls):
+            if function.name.value == "__init__":
+                param = _parameter(function, attr)
+                if param is not None:
+                    return self._parameter(function, function_chain, param, depth)
+        return None
+
+    # -- indexes ------------------------------------------------------------------------------
+    def _enclosing(self, chain: Chain) -> Optional[Tuple[cst.FunctionDef, Chain]]:
+        for index in range(len(chain) - 1, -1, -1):
+            if isinstance(chain[index], cst.FunctionDef):
+                return chain[index], chain[:index]  # type: ignore[return-value]
+        return None
+
+    def _methods(self, cls: cst.ClassDef) -> List[Tuple[cst.FunctionDef, Chain]]:
+        return [(f, c) for f, c in self.functions().values() if c and cls in c[-2:]]
+
+    def functions(self) -> Dict[int, Tuple[cst.FunctionDef, Chain]]:
+        if self._functions is None:
+            self._index()
+        return self._functions  # type: ignore[return-value]
+
+    def calls(self) -> Dict[str, List[Tuple[cst.Call, Chain]]]:
+        if self._calls is None:
+            self._index()
+        return self._calls  # type: ignore[return-value]
+
+    def options(self) -> Dict[str, List[Tuple[cst.BaseExpression, Chain]]]:
+        if self._options is None:
+            self._index()
+        return self._options  # type: ignore[return-value]
+
+    def _index(self) -> None:
+        """One walk of the module: its functions, the calls of each function name, and the
+        ``add_argument`` defaults by destination."""
+        functions: Dict[int, Tuple[cst.FunctionDef, Chain]] = {}
+        calls: Dict[str, List[Tuple[cst.Call, Chain]]] = {}
+        options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]] = {}
+        stack: List[Tuple[cst.CSTNode, Chain]] = [(s, ()) for s in reversed(self.module.body)]
+        while stack:
+            node, chain = stack.pop()
+            if isinstance(node, cst.FunctionDef):
+                functions[id(node)] = (node, chain)
+            elif isinstance(node, cst.Call):
+                func = node.func
+                short = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+                if short == "add_argument":
+                    _option(node, chain, options)
+                elif short is not None:
+                    calls.setdefault(short, []).append((node, chain))
+            inner = chain + (node,)
+            stack.extend((child, inner) for child in reversed(node.children))
+        defined = {f.name.value for f, _ in functions.values()} | _class_names(self.module)
+        self._functions = functions
+        self._calls = {name: found for name, found in calls.items() if name in defined}
+        self._options = options
+
+
+def _class_names(module: cst.Module) -> Set[str]:
+    return {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
+
+
+# -- statements: which assignments reach a use ---------------------------------------------------
+
+_UNASSIGNED: Any = object()
+
+
+Truth = Callable[[cst.BaseExpression], Optional[bool]]
+
+
+#: an assignment that reaches a use: the value, and the chain it is evaluated under
+Reaching = Tuple[cst.BaseExpression, Chain]
+
+
+def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth, base: Chain, whole: bool = False) -> Any:
+    """The values of ``name`` that reach the use whose enclosing nodes are ``chain``, walking
+    ``body`` (a list of statements under ``base``): a list of (expression, the chain of the
+    statement that assigns it), None (assigned in a way we cannot follow), or _UNASSIGNED.
+    With ``whole``, every assignment in ``body`` counts (a module's names seen from inside a
+    function that runs later)."""
+    walk = _Walk(name, {id(n) for n in chain}, truth, whole)
+    state, _ = walk.block(body, _UNASSIGNED, base)
+    return state
+
+
+class _Walk:
+    """One walk of a list of statements, for one name, up to one use."""
+
+    def __init__(self, name: str, on_path: Set[int], truth: Truth, whole: bool) -> None:
+        self.name, self.on_path, self.truth, self.whole = name, on_path, truth, whole
+
+    def block(self, body: Sequence[cst.CSTNode], state: Any, path: Chain) -> Tuple[Any, bool]:
+        for stmt in body:
+            if not self.whole and id(stmt) in self.on_path:
+                if isinstance(stmt, _BRANCHING):
+                    for block in _blocks(stmt):
+                        if id(block) in self.on_path:
+                            return self.block(_statements(block), state, path + (stmt, block))
+                return state, True
+            state, reached = self.statement(stmt, state, path)
+            if reached:
+                return state, True
+        return state, False
+
+    def statement(self, stmt: cst.CSTNode, state: Any, path: Chain) -> Tuple[Any, bool]:
+        name = self.name
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                state = self.assign(small, state, path + (stmt,))
+            return state, False
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            return (self.set(state, None) if stmt.name.value == name else state), False
+        if isinstance(stmt, cst.If) and not self.whole:
+            taken = self.truth(stmt.test)
+            if taken is True:
+                return self.block(_statements(stmt.body), state, path + (stmt, stmt.body))
+            if taken is False:
+                if stmt.orelse is None:
+                    return state, False
+                return self.block(_statements(stmt.orelse), state, path + (stmt, stmt.orelse))
+        if isinstance(stmt, (cst.For, cst.While, cst.If, cst.Try, cst.With)):
+            if isinstance(stmt, cst.For) and name in _target_names(stmt.target):
+                state = self.set(state, None)
+            if isinstance(stmt, cst.With) and any(
+                item.asname is not None and name in _target_names(item.asname.name) for item in stmt.items
+            ):
+                state = self.set(state, None)
+            outcomes = []
+            for block in _blocks(stmt):
+                got, reached = self.block(_statements(block), state, path + (stmt, block))
+                if reached:
+                    return got, True
+                outcomes.append(got)
+            if isinstance(stmt, cst.With):
+                return outcomes[0], False
+            if isinstance(stmt, cst.If) and stmt.orelse is not None:
+                return _union(outcomes), False  # one branch runs
+            return _union([state] + outcomes), False  # the body may not run
+        return state, False
+
+    def assign(self, small: cst.CSTNode, state: Any, chain: Chain) -> Any:
+        name = self.name
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                if name in _target_names(target.target):
+                    value = _element(target.target, small.value, name)
+                    state = self.set(state, None if value is None else [(value, chain)])
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            if isinstance(small.target, cst.Name) and small.target.value == name:
+                state = self.set(state, [(small.value, chain)])
+        elif isinstance(small, cst.AugAssign):
+            if isinstance(small.target, cst.Name) and small.target.value == name:
+                state = self.set(state, None)
+        elif isinstance(small, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)) and name in _imported_names(small):
+            state = self.set(state, None)
+        return state
+
+    def set(self, state: Any, value: Any) -> Any:
+        if not self.whole or state is _UNASSIGNED:
+            return value
+        return _union([state, value])
+
+
+def _element(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -> Optional[cst.BaseExpression]:
+    """The part of ``value`` that ``name`` gets in ``target = value`` (``a, b = x, y`` gives
+    ``b`` the ``y``), or None when it cannot be told."""
+    if isinstance(target, cst.Name):
+        return value if target.value == name else None
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
+        if len(target.elements) != len(value.elements):
+            return None
+        if any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+            return None
+        for left, right in zip(target.elements, value.elements):
+            if name in _target_names(left.value):
+                return _element(left.value, right.value, name)
+    return None
+
+
+def _union(states: List[Any]) -> Any:
+    if all(s is _UNASSIGNED for s in states):
+        return _UNASSIGNED
+    merged: List[Reaching] = []
+    for s in states:
+        if s is None:
+            return None
+        if s is _UNASSIGNED:
+            return None  # assigned on some paths only: a name from elsewhere on the others
+        merged.extend(v for v in s if not any(v[0] is m[0] for m in merged))
+    return merged
+
+
+def _blocks(stmt: cst.CSTNode) -> List[cst.CSTNode]:
+    blocks: List[cst.CSTNode] = [stmt.body]  # type: ignore[attr-defined]
+    if isinstance(stmt, cst.Try):
+        blocks.extend(h.body for h in stmt.handlers)
+    orelse = getattr(stmt, "orelse", None)
+    if orelse is not None:
+        blocks.append(orelse)
+    return blocks
+
+
+def _statements(block: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    if isinstance(block, cst.If):  # ``elif``
+        return (block,)
+    if isinstance(block, (cst.Else, cst.Finally)):
+        block = block.body
+    if isinstance(block, cst.IndentedBlock):
+        return block.body
+    if isinstance(block, cst.SimpleStatementSuite):
+        return (cst.SimpleStatementLine(body=block.body),)
+    return ()
+
+
+def _target_names(target: cst.CSTNode) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+def _imported_names(node: cst.CSTNode) -> List[str]:
+    if isinstance(node, (cst.Global, cst.Nonlocal)):
+        return [n.name.value for n in node.names]
+    names = getattr(node, "names", ())
+    if isinstance(names, cst.ImportStar):
+        return []
+    found = []
+    for alias in names:
+        bound = alias.asname.name if alias.asname is not None else alias.name
+        while isinstance(bound, cst.Attribute):
+            bound = bound.value
+        if isinstance(bound, cst.Name):
+            found.append(bound.value)
+    return found
+
+
+def _binds_elsewhere(function: cst.FunctionDef, name: str) -> bool:
+    """``name`` is bound in ``function`` by something other than a plain statement before the
+    use (a comprehension, a walrus, an ``except ... as``): too subtle to follow."""
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) and node.target.value == name:
+            return True
+        if isinstance(node, cst.ExceptHandler) and node.name is not None and name in _target_names(node.name.name):
+            return True
+        stack.extend(node.children)
+    return False
+
+
+# -- parameters, self, argparse ------------------------------------------------------------------
+
+
+def _all_params(function: cst.FunctionDef) -> List[cst.Param]:
+    p = function.params
+    return [*p.posonly_params, *p.params, *p.kwonly_params]
+
+
+def _parameter(function: cst.FunctionDef, name: str) -> Optional[cst.Param]:
+    return next((p for p in _all_params(function) if p.name.value == name), None)
+
+
+def _first_param(function: cst.FunctionDef) -> Optional[str]:
+    positional = [*function.params.posonly_params, *function.params.params]
+    return positional[0].name.value if positional else None
+
+
+def _is_bound_method(function: cst.FunctionDef, chain: Chain) -> bool:
+    """Called through an instance or the class (``self.f(x)``): its first parameter is bound."""
+    in_class = any(isinstance(n, cst.ClassDef) for n in chain[-2:])
+    static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in function.decorators)
+    return in_class and not static
+
+
+def _position(function: cst.FunctionDef, param: cst.Param, method: bool) -> Optional[int]:
+    positional = [*function.params.posonly_params, *function.params.params]
+    if not any(param is p for p in positional):
+        return None
+    index = next(i for i, p in enumerate(positional) if p is param)
+    return index - 1 if method else index
+
+
+def _self_assignments(function: cst.FunctionDef, me: Optional[str], attr: str) -> List[cst.BaseExpression]:
+    found: List[cst.BaseExpression] = []
+    if me is None:
+        return found
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Attribute) and t.attr.value == attr and isinstance(t.value, cst.Name) and t.value.value == me:
+                    found.append(node.value)
+        elif isinstance(node, cst.FunctionDef) and node is not function:
+            continue
+        stack.extend(node.children)
+    return found
+
+
+def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]]) -> None:
+    """Record ``parser.add_argument("--num-workers", default=4)`` as ``num_workers -> 4``."""
+    flags = [string_value(a.value) for a in call.args if a.keyword is None and not a.star]
+    if not flags or any(f is None for f in flags):
+        return
+    dest: Optional[str] = None
+    default: Optional[cst.BaseExpression] = None
+    action = None
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        if arg.keyword.value == "dest":
+            dest = string_value(arg.value)
+            if dest is None:
+                return
+        elif arg.keyword.value == "default":
+            default = arg.value
+        elif arg.keyword.value == "action":
+            action = string_value(arg.value)
+    if dest is None:
+        longs = [f for f in flags if f.startswith("--")]  # type: ignore[union-attr]
+        chosen = longs[0] if longs else flags[0]
+        dest = chosen.lstrip("-").replace("-", "_")  # type: ignore[union-attr]
+    if default is None:
+        default = cst.Name("False" if action == "store_true" else "True" if action == "store_false" else "None")
+    options.setdefault(dest, []).append((default, chain))
+
+
+def _module_kind(qualified: Optional[str]) -> Optional[str]:
+    if qualified is None:
+        return None
+    head = qualified.split(".", 1)[0]
+    return NUMPY if head == "numpy" else TORCH if head in ("torch", "torch_npu") else None
+
+
+def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:
+    """``x: np.ndarray`` or ``x: torch.Tensor``."""
+    if param.annotation is None:
+        return None
+    annotation = param.annotation.annotation
+    if isinstance(annotation, (cst.Name, cst.Attribute)):
+        qualified = qualify(annotation)
+        if qualified in ("numpy.ndarray", "numpy.typing.NDArray"):
+            return NUMPY
+        if qualified in ("torch.Tensor", "torch.nn.Parameter"):
+            return TORCH
+    return None
+
+
+# -- arithmetic on candidates --------------------------------------------------------------------
+
+_COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
+    cst.Equal: lambda a, b: a == b,
+    cst.NotEqual: lambda a, b: a != b,
+    cst.Is: lambda a, b: a is b,
+    cst.IsNot: lambda a, b: a is not b,
+}
+
+
+def _map(values: Candidates, op: Callable[[Any], Any]) -> Candidates:
+    if values is None or not all(isinstance(v, Const) for v in values):
+        return None
+    return _dedupe([Const(op(v.value)) for v in values])
+
+
+def _combine(left: Candidates, right: Candidates, op: Callable[[Any, Any], Any]) -> Candidates:
+    if left is None or right is None:
+        return None
+    if not all(isinstance(v, Const) for v in left + right):
+        return None
+    return _dedupe([Const(op(a.value, b.value)) for a in left for b in right])

@@ -1,0 +1,288 @@
+"""RPL301/RPL302 on loaders by any other name, on values known on the default path, and on
+loaders whose workers a library seeds."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import codes, lint_files_in, write
+from fixtools import apply_fixes
+
+
+def lines(diagnostics):
+    return [(d.code, d.line) for d in diagnostics]
+
+
+# -- DataLoaders by any other name ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "head, call",
+    [
+        ("from torch_geometric.loader import NeighborLoader", "NeighborLoader(data, num_neighbors=[25, 10], shuffle=True, num_workers=6)"),
+        ("from torch_geometric.loader import LinkNeighborLoader", "LinkNeighborLoader(data, [10], shuffle=True, num_workers=4)"),
+        ("from torch_geometric.loader import DataLoader", "DataLoader(data, 32, True, num_workers=2)"),
+        ("from dgl.dataloading import GraphDataLoader", "GraphDataLoader(data, batch_size=8, shuffle=True, num_workers=2)"),
+        ("from torchdata.stateful_dataloader import StatefulDataLoader", "StatefulDataLoader(data, 8, True, num_workers=2)"),
+    ],
+)
+def test_library_loaders_are_dataloaders(lint, head, call):
+    found = lint(f"{head}\n\ndef make(data):\n    return {call}\n", select=["RPL301", "RPL302"])
+    assert sorted(codes(found)) == ["RPL301", "RPL302"]
+
+
+def test_library_loaders_keep_their_own_positions(lint):
+    # NeighborLoader's second positional parameter is num_neighbors, not batch_size: a third
+    # positional argument is input_nodes, not shuffle
+    code = (
+        "from torch_geometric.loader import NeighborLoader\n\n"
+        "def make(data, mask):\n    return NeighborLoader(data, [10], mask)\n"
+    )
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "GraphDataLoader(data, batch_size=8, shuffle=True, use_ddp=True)",  # its own seeded sampler
+        "GraphDataLoader(data, None, True, shuffle=True)",
+        "GraphDataLoader(data, batch_size=8, shuffle=True, generator=g)",
+        "GraphDataLoader(data, batch_size=8, shuffle=False, num_workers=2, worker_init_fn=seed_fn)",
+    ],
+)
+def test_library_loaders_quiet(lint, call):
+    code = f"from dgl.dataloading import GraphDataLoader\n\ndef make(data, g, seed_fn):\n    return {call}\n"
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+SUBCLASS = """\
+from torch.utils.data import DataLoader
+
+
+class InfiniteDataLoader(DataLoader):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+class SeededLoader(DataLoader):
+    def __init__(self, dataset, batch_size, shuffle=False, **kwargs):
+        super().__init__(dataset, batch_size, shuffle, worker_init_fn=seed_fn, **kwargs)
+
+
+class FixedLoader(DataLoader):
+    def __init__(self, dataset, shuffle):
+        super().__init__(dataset, shuffle=shuffle)
+
+
+def make(ds):
+    a = InfiniteDataLoader(ds, 8, True, num_workers=4)
+    b = SeededLoader(ds, 8, True, num_workers=4)
+    c = FixedLoader(ds, True)
+    return a, b, c
+"""
+
+
+def test_the_projects_own_subclasses(lint):
+    found = lint(SUBCLASS, select=["RPL301", "RPL302"])
+    assert lines(found) == [("RPL301", 20), ("RPL302", 20), ("RPL302", 21), ("RPL302", 22)]
+
+
+def test_no_fix_passes_a_keyword_a_subclass_does_not_take(lint):
+    code = SUBCLASS + '\n\nif __name__ == "__main__":\n    make([])\n'
+    fixed = apply_fixes(code, lint(code, select=["RPL302"]))
+    assert "c = FixedLoader(ds, True)\n" in fixed  # FixedLoader has no **kwargs
+    assert "a = InfiniteDataLoader(ds, 8, True, num_workers=4, generator=" in fixed
+
+
+def test_a_module_level_partial_of_a_loader(lint):
+    code = (
+        "import functools\nfrom torch.utils.data import DataLoader\n\n"
+        "Loader = functools.partial(DataLoader, num_workers=4, shuffle=True)\n\n"
+        "def make(ds):\n    return Loader(ds, batch_size=8)\n"
+    )
+    assert lines(lint(code, select=["RPL301", "RPL302"])) == [("RPL301", 4), ("RPL302", 4)]
+
+
+# -- values on the default path -------------------------------------------------------------------
+
+SCRIPT = """\
+import argparse
+
+import torch
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument("-j", "--workers", default={workers}, type=int)
+parser.add_argument("--distributed", action="store_true")
+parser.add_argument("--eval", action="store_true")
+
+
+def main():
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    if args.distributed:
+        sampler = torch.utils.data.distributed.DistributedSampler(ds)
+    else:
+        sampler = None
+    loader = DataLoader(ds, shuffle=(sampler is None), num_workers=args.workers, sampler=sampler)
+    other = DataLoader(ds, shuffle=False if args.eval else True)
+    return loader, other
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_argparse_defaults_and_branches_decide_the_default_path(lint):
+    found = lint(SCRIPT.format(workers=4), select=["RPL301", "RPL302"])
+    assert lines(found) == [("RPL301", 19), ("RPL302", 19), ("RPL302", 20)]
+
+
+def test_no_workers_on_the_default_path(lint):
+    found = lint(SCRIPT.format(workers=0), select=["RPL301"])
+    assert codes(found) == []
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # a parameter's default, and the file's own calls
+        ("def make(ds, shuffle=True):\n    return DataLoader(ds, shuffle=shuffle)\n", ["RPL302"]),
+        ("def make(ds, shuffle=False):\n    return DataLoader(ds, shuffle=shuffle)\n", []),
+        ("def make(ds, shuffle=False):\n    return DataLoader(ds, shuffle=shuffle)\n\nmake([], shuffle=True)\n", ["RPL302"]),
+        ("def make(ds, split):\n    return DataLoader(ds, shuffle=split == 'train')\n\nmake([], 'train')\nmake([], 'val')\n", ["RPL302"]),
+        ("def make(ds, split):\n    return DataLoader(ds, shuffle=split == 'train')\n\nmake([], 'val')\n", []),
+        # an attribute set from a constructor parameter
+        (
+            "class DM:\n    def __init__(self, shuffle=True):\n        self.shuffle = shuffle\n"
+            "    def train_dataloader(self):\n        return DataLoader([], shuffle=self.shuffle)\n",
+            ["RPL302"],
+        ),
+        (
+            "class DM:\n    def __init__(self, shuffle: bool = False):\n        self.save_hyperparameters()\n"
+            "    def train_dataloader(self):\n        return DataLoader([], shuffle=self.hparams.shuffle)\n",
+            [],
+        ),
+        # num_workers known to be 0 on every path the file shows
+        ("def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers)\n\nmake([])\n", []),
+        # ... but a parameter nobody in the file passes keeps the benefit of the doubt
+        ("def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers)\n", ["RPL301"]),
+        ("def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers)\n\nmake([], workers=8)\n", ["RPL301"]),
+        # a worker_init_fn that is None unless an option gives one
+        (
+            "def make(ds, seed=None):\n    init_fn = None\n    if seed is not None:\n        init_fn = seed_fn\n"
+            "    return DataLoader(ds, num_workers=2, worker_init_fn=init_fn)\n\nmake([])\n",
+            ["RPL301"],
+        ),
+        (
+            "def make(ds, seed=0):\n    init_fn = None\n    if seed is not None:\n        init_fn = seed_fn\n"
+            "    return DataLoader(ds, num_workers=2, worker_init_fn=init_fn)\n\nmake([])\n",
+            [],
+        ),
+        # assigned on one path and unknown on the other: the benefit of the doubt
+        (
+            "def make(ds, flag):\n    if flag:\n        init_fn = None\n    else:\n        init_fn = seed_fn\n"
+            "    return DataLoader(ds, num_workers=2, worker_init_fn=init_fn)\n",
+            [],
+        ),
+    ],
+)
+def test_values_through_parameters_and_defaults(lint, code, expected):
+    code = "from torch.utils.data import DataLoader\n\n" + code
+    assert sorted(codes(lint(code, select=["RPL301", "RPL302"]))) == expected
+
+
+def test_a_worker_init_fn_none_only_on_the_default_path_is_not_replaced(lint):
+    code = textwrap.dedent(
+        """\
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def main(seed=None):
+            torch.manual_seed(0)
+            init_fn = None
+            if seed is not None:
+                init_fn = seed_fn
+            return DataLoader([], num_workers=2, worker_init_fn=init_fn)
+
+
+        if __name__ == "__main__":
+            main()
+        """
+    )
+    found = lint(code, select=["RPL301"])
+    assert codes(found) == ["RPL301"]
+    assert apply_fixes(code, found) == code
+
+
+# -- worker seeding a library installs (Lightning) ---------------------------------------------------
+
+LIGHTNING_SCRIPT = """\
+from lightning.pytorch import Trainer, seed_everything
+from torch.utils.data import DataLoader
+
+if __name__ == "__main__":
+    seed_everything(42, workers={workers})
+    train_loader = DataLoader(ds, batch_size=16, num_workers=8)
+    val_loader = DataLoader(ds, batch_size=16, num_workers=8)
+    probe = DataLoader(ds, num_workers=8)
+    trainer = Trainer(max_epochs=1)
+    trainer.fit(model, train_loader, val_loader)
+    for batch in probe:
+        pass
+"""
+
+
+def test_lightning_workers_true_seeds_the_loaders_its_trainer_runs(lint):
+    seeded = lint(LIGHTNING_SCRIPT.format(workers=True), select=["RPL301"])
+    assert lines(seeded) == [("RPL301", 8)]  # the probe loader never reaches the Trainer
+    unseeded = lint(LIGHTNING_SCRIPT.format(workers=False), select=["RPL301"])
+    assert lines(unseeded) == [("RPL301", 6), ("RPL301", 7), ("RPL301", 8)]
+
+
+def test_lightning_workers_true_through_a_combined_loader(lint):
+    code = (
+        "import pytorch_lightning as pl\nfrom pytorch_lightning.utilities import CombinedLoader\n"
+        "from torch.utils.data import DataLoader\n\n"
+        "if __name__ == '__main__':\n"
+        "    pl.seed_everything(42, workers=True)\n"
+        "    src = DataLoader(a, num_workers=4)\n"
+        "    loaders = CombinedLoader({'src': src}, mode='max_size_cycle')\n"
+        "    pl.Trainer().fit(model, train_dataloaders=loaders)\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == []
+
+
+def test_a_datamodule_in_another_file_seeded_by_the_entry_point(tmp_path):
+    write(
+        tmp_path,
+        {
+            "data.py": """\
+                import lightning as L
+                from torch.utils.data import DataLoader
+
+
+                class DM(L.LightningDataModule):
+                    def train_dataloader(self):
+                        return DataLoader(self.ds, shuffle=True, num_workers=4)
+                """,
+            "train.py": """\
+                import lightning as L
+                from data import DM
+
+                if __name__ == "__main__":
+                    L.seed_everything(0, workers={workers})
+                    L.Trainer().fit(model, datamodule=DM())
+                """,
+        },
+    )
+    files = [tmp_path / "data.py", tmp_path / "train.py"]
+    (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text().replace("{workers}", "True"))
+    seeded = lint_files_in(files, tmp_path, ["RPL301"])
+    (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text().replace("workers=True", "workers=False"))
+    unseeded = lint_files_in(files, tmp_path, ["RPL301"])
+    assert codes(seeded) == [] and codes(unseeded) == ["RPL301"]

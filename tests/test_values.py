@@ -1,0 +1,200 @@
+"""The value evaluator (repro_lint.values) and the op rules that ask it: a parameter's mode,
+and whether a method-form op's receiver is a tensor."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from conftest import codes
+from repro_lint.values import NUMPY, OPEN, TORCH, Const, Values
+
+IMPORTS = "import numpy as np\nimport torch\nimport torch.nn.functional as F\n\n"
+
+
+def evaluate(code: str, keyword: str):
+    """The candidates of ``keyword=`` in the last call of ``code`` that passes it."""
+    module = cst.parse_module(textwrap.dedent(code))
+    found = []
+    stack = [(module, ())]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, cst.Call):
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == keyword:
+                    found.append((node, arg, chain))
+        stack.extend((child, chain + (node,)) for child in reversed(node.children))
+    node, arg, chain = found[-1]
+    got = Values(module).of(arg.value, chain + (node,))
+    return None if got is None else [c.value if isinstance(c, Const) else c for c in got]
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("f(x=1)", [1]),
+        ("a = 2\nf(x=a)", [2]),
+        ("a = 2\na = 3\nf(x=a)", [3]),
+        ("if c:\n    a = 1\nelse:\n    a = 2\nf(x=a)", [1, 2]),  # ``c`` unknown: either branch
+        ("c = True\nif c:\n    a = 1\nelse:\n    a = 2\nf(x=a)", [1]),
+        ("def g(c):\n    if c:\n        a = 1\n    else:\n        a = 2\n    f(x=a)\n", [1, 2]),
+        ("def g(c):\n    a = 0\n    for i in c:\n        a = 1\n    f(x=a)\n", [0, 1]),
+        ("def g(c):\n    a, b = 1, 2\n    f(x=b)\n", [2]),
+        ("def g(c):\n    a, b = c\n    f(x=b)\n", None),  # unpacking a value we cannot see
+        ("def g(m='bicubic'):\n    f(x=m)\n", ["bicubic", OPEN]),
+        ("def g(m='bicubic'):\n    f(x=m)\ng()\ng(m='nearest')\n", ["bicubic", "nearest"]),
+        ("def g(m='bicubic'):\n    f(x=m)\ng(m=h())\n", ["<call>"]),  # every call passes it
+        ("def g(m='bicubic'):\n    f(x=m)\ng(*a)\n", None),
+        ("def g(m):\n    f(x=m)\n", [OPEN]),
+        ("def g(m='bicubic'):\n    f(x='a' if m == 'bicubic' else 'b')\ng()\n", ["a"]),
+        ("def g(s=None):\n    f(x=s is None)\ng()\n", [True]),
+        ("def g(s=None):\n    f(x=not s)\ng()\n", [True]),
+        ("import os\ndef g():\n    f(x=os)\n", None),
+        ("def g():\n    f(x=[i for i in y])\n", ["<expr>"]),
+    ],
+)
+def test_values(code, expected):
+    got = evaluate(code, "x")
+    if expected == ["<expr>"]:
+        assert got is not None and len(got) == 1 and isinstance(got[0], cst.ListComp)
+    elif expected == ["<call>"]:
+        assert got is not None and len(got) == 1 and isinstance(got[0], cst.Call)
+    else:
+        assert got == expected
+
+
+def test_argparse_defaults_are_the_default_path():
+    code = (
+        "import argparse\np = argparse.ArgumentParser()\n"
+        "p.add_argument('-j', '--num-workers', default=4)\n"
+        "p.add_argument('--eval', action='store_true')\n"
+        "p.add_argument('--keep', action='store_false')\n"
+        "p.add_argument('--out', dest='target')\n"
+        "args = p.parse_args()\n"
+        "f(a=args.num_workers, b=args.eval, c=args.keep, d=args.target, e=args.missing)\n"
+    )
+    assert [evaluate(code, k) for k in "abcde"][:4] == [[4], [False], [True], [None]]
+    assert evaluate(code, "e")[0].__class__ is cst.Attribute  # not an option: the expression
+
+
+def test_self_attributes_and_hparams():
+    code = """\
+        class M:
+            def __init__(self, mode="bilinear", other=None):
+                self.mode = mode
+                self.other = other
+
+            def forward(self):
+                return f(x=self.mode, y=self.hparams.mode, z=self.unset)
+        """
+    assert evaluate(code, "x") == ["bilinear", OPEN]
+    assert evaluate(code, "y") == ["bilinear", OPEN]
+    assert evaluate(code, "z") is None
+
+
+def test_a_method_call_binds_self():
+    code = """\
+        class M:
+            def load(self, ds, shuffle=False):
+                return f(x=shuffle)
+
+            def train(self):
+                return self.load([], True)
+
+            def test(self):
+                return self.load([])
+        """
+    assert evaluate(code, "x") == [False, True]
+
+
+def test_recursion_is_bounded():
+    assert evaluate("def g(a=1):\n    f(x=a)\n    g(a)\n", "x") is None
+    assert evaluate("a = b\nb = a\nf(x=a)\n", "x") is None
+
+
+# -- the receiver of a method-form op -----------------------------------------------------------
+
+
+def kind_of(code: str):
+    module = cst.parse_module(IMPORTS + textwrap.dedent(code))
+    from repro_lint.names import ImportTable  # noqa: F401  (only for the qualifier below)
+
+    aliases = {"np": "numpy", "torch": "torch", "F": "torch.nn.functional"}
+
+    def qualify(node):
+        parts = []
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if isinstance(node, cst.Name) and node.value in aliases:
+            return ".".join([aliases[node.value], *reversed(parts)])
+        return None
+
+    stack = [(module, ())]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "cumsum":
+            return Values(module).kind(node.func.value, chain + (node,), qualify)
+        stack.extend((child, chain + (node,)) for child in reversed(node.children))
+    raise AssertionError("no cumsum")
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("def f(x):\n    return np.arange(3).cumsum()\n", NUMPY),
+        ("def f(x):\n    a = np.zeros(3)\n    return a.cumsum()\n", NUMPY),
+        ("def f(x):\n    a = x.numpy()\n    return (1 - a).cumsum()\n", NUMPY),
+        ("def f(tp, conf):\n    i = np.argsort(-conf)\n    tp, conf = tp[i], conf[i]\n    return tp.cumsum(0)\n", NUMPY),
+        ("def f(x: np.ndarray):\n    return x.cumsum(0)\n", NUMPY),
+        ("def f(x):\n    return torch.zeros(3).cumsum(0)\n", TORCH),
+        ("def f(x: torch.Tensor):\n    return (x * 2).cumsum(0)\n", TORCH),
+        ("def f(x):\n    return (x * 2).cumsum(0)\n", None),
+        ("def f(x, i):\n    return x[0].cumsum(0)\n", None),
+        ("def f(x):\n    a = np.zeros(3)\n    a = torch.tensor(a)\n    return a.cumsum(0)\n", TORCH),
+    ],
+)
+def test_receiver_kinds(code, expected):
+    assert kind_of(code) == expected
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # NumPy receivers are not tensors (ap_per_class in detection metrics)
+        ("def ap(tp, conf):\n    i = np.argsort(-conf)\n    tp = tp[i]\n    return tp.cumsum(0)\n", []),
+        ("def ap(x):\n    return x.numpy().cumsum(0)\n", []),
+        ("def ap(x):\n    return x.tolist().index_add_(0, 1, 2)\n", []),
+        # tensors and unknown receivers stay reported
+        ("def ap(x):\n    return torch.rand(3).cumsum(0)\n", ["RPL402"]),
+        ("def ap(x):\n    return x.cumsum(0)\n", ["RPL402"]),
+    ],
+)
+def test_rpl402_method_form_ops_only_on_tensors(lint, code, expected):
+    assert codes(lint(IMPORTS + code, select=["RPL402"])) == expected
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("def resize(x, mode='bicubic'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", ["RPL402"]),
+        ("def resize(x, mode='nearest'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", []),
+        (
+            "def resize(x, mode='nearest'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n\n"
+            "def up(x):\n    return resize(x, mode='bilinear')\n",
+            ["RPL402"],
+        ),
+        (
+            "def resize(x, mode='bicubic'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n\n"
+            "def up(x):\n    return resize(x, mode='nearest')\n",
+            [],
+        ),
+        # the accumulate flag of index_put_ through a parameter
+        ("def put(x, idx, v, acc=True):\n    return x.index_put_((idx,), v, acc)\n", ["RPL401"]),
+        ("def put(x, idx, v, acc=False):\n    return x.index_put_((idx,), v, accumulate=acc)\n\nput(1, 2, 3)\n", ["RPL401"]),
+    ],
+)
+def test_modes_through_parameters(lint, code, expected):
+    assert codes(lint(IMPORTS + code, select=["RPL401", "RPL402"])) == expected
