@@ -290,6 +290,16 @@ def test_the_server_without_the_lsp_extra_says_what_to_install(monkeypatch, caps
 
 
 @in_session
+async def test_an_open_documents_unsaved_text_is_what_other_documents_see(client: LanguageClient, project: Path):
+    folder = project / "unsaved"
+    write(folder, {"pyproject.toml": "[tool.repro-lint]\n", "seeding.py": "import torch\n\ndef setup():\n    pass\n"})
+    # the helper seeds torch in the editor, not yet on disk
+    assert await open_document(client, folder / "seeding.py", "import torch\n\ndef setup():\n    torch.manual_seed(0)\n") == []
+    text = 'import torch\nfrom seeding import setup\n\nif __name__ == "__main__":\n    setup()\n    print(torch.rand(3))\n'
+    assert await open_document(client, folder / "main.py", text) == []
+
+
+@in_session
 async def test_saving_reads_the_other_files_of_the_project_again(client: LanguageClient, project: Path):
     write(project, {"helper.py": "import torch\n\ndef setup():\n    pass\n"})
     main = project / "main.py"
