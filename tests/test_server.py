@@ -139,6 +139,12 @@ async def test_diagnostics_come_from_the_editor_text_on_open_and_on_change(clien
 
 
 @in_session
+async def test_text_that_does_not_parse_is_an_error_where_the_parser_stopped(client: LanguageClient, project: Path):
+    found = await open_document(client, project / "broken_syntax.py", "import torch\n\ndef train(:\n    pass\n")
+    assert [(d.code, d.range.start.line, d.severity) for d in found] == [("RPL001", 2, lsp.DiagnosticSeverity.Error)]
+
+
+@in_session
 async def test_positions_are_in_the_clients_units(client: LanguageClient, project: Path):
     # VS Code counts UTF-16 code units: the emoji is two of them, one code point
     text = 'import torch\n\nnote = "\U0001F600"; torch.backends.cudnn.benchmark = True\n'
