@@ -182,7 +182,7 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
     from .context import ProjectContext
     from .discovery import display_path
     from .engine import Linter
-    from .fixer import fix_source, unified_diff
+    from .fixer import fix_source, source_diff
     from .report import FORMATS, ReportOptions
     from .source import SourceError, decode_file
 
@@ -211,9 +211,7 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
                     result, fixed = outcome.result, outcome.fixed_count
         if args.diff:
             if new != data and source is not None:
-                text = decode_file(new, name).text
-                diff_of = getattr(source, "diff", None)
-                sys.stdout.write(diff_of(shown, text) if diff_of else unified_diff(shown, source.text, text))
+                sys.stdout.write(source_diff(shown, source, decode_file(new, name).text))
             for error in errors:
                 print(f"repro-lint: {error}", file=sys.stderr)
             return EXIT_ERROR if errors else (EXIT_FINDINGS if new != data else EXIT_CLEAN)

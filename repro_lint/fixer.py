@@ -45,7 +45,7 @@ from .discovery import display_path
 from .linter import FileResult, Linter
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
-from .source import Source, SourceError, decode_file, dominant_newline, line_offsets, read_bytes, write_atomic
+from .source import NotebookSource, Source, SourceError, decode_file, dominant_newline, line_offsets, read_bytes, write_atomic
 
 #: passes over one file before giving up (each pass re-lints the new text)
 MAX_PASSES = 10
@@ -370,6 +370,14 @@ def unified_diff(path: str, old: str, new: str) -> str:
     return "".join(out)
 
 
+def source_diff(path: str, source: Source, new: str) -> str:
+    """``--diff`` of ``source`` (shown as ``path``) becoming ``new``: one unified diff, or, for
+    a notebook, one per changed cell (``--- train.ipynb:cell 3``, as ruff prints)."""
+    if isinstance(source, NotebookSource):
+        return "".join(unified_diff(f"{path}:cell {n}", old, text) for n, old, text in source.changed_cells(new))
+    return unified_diff(path, source.text, new)
+
+
 def _inside(real: str, roots: Sequence[str]) -> bool:
     for root in roots:
         if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
@@ -419,8 +427,7 @@ def fix_path(
         return FileFix(shown, result, errors=fixed.errors)
     fixed.changed = True
     if diff:
-        diff_of = getattr(source, "diff", None)  # a notebook: a diff per cell
-        fixed.diff = diff_of(shown, outcome.text) if diff_of else unified_diff(shown, source.text, outcome.text)
+        fixed.diff = source_diff(shown, source, outcome.text)
     if write:
         problem = _write_if_unchanged(path, original, data)
         if problem is not None:

@@ -144,8 +144,9 @@ class Linter:
 
     def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
         """The selected rules that can fire on ``text``: those with a trigger word in it (and,
-        given ``path``, without the entry-point rules when it is not an entry point). A notebook
-        is a script whose trigger words may be spread over its cells: every rule may fire."""
+        given ``path``, without the entry-point rules when it is not an entry point). In a
+        notebook every rule may fire: it is an entry point without the words that make a file
+        one (``__main__``, a training call), which the entry-point rules' triggers assume."""
         if not self.prefilter or (path is not None and is_notebook(path)):
             return list(self.rule_types)
         present = {word for word in self.words if word in text}

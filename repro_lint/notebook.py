@@ -22,9 +22,10 @@ The API (the CLI, the fixer and editors use it):
 - :func:`read_notebook` (bytes -> :class:`Notebook`, or :class:`NotebookError`: RPL001),
   :func:`from_cells` (cell texts, e.g. from an editor -> :class:`Notebook`);
 - :attr:`Notebook.text` and :attr:`Notebook.index` (:meth:`CellIndex.locate`: text line ->
-  (cell, line in cell); :meth:`CellIndex.to_text_line` back);
+  (cell number, line in cell); :meth:`CellIndex.code_cell`: (code cell index, line in cell);
+  :meth:`CellIndex.to_text_line` back; columns are the same);
 - :meth:`Notebook.with_text` (fixed text -> new :class:`Notebook`), :meth:`Notebook.dumps`
-  (the ``.ipynb`` bytes), :meth:`Notebook.cell_sources` and :meth:`Notebook.diff`;
+  (the ``.ipynb`` bytes), :meth:`Notebook.cell_sources` and :meth:`Notebook.changed_cells`;
 - :class:`repro_lint.source.NotebookSource` wraps a :class:`Notebook` as the
   :class:`~repro_lint.source.Source` the engine lints (``source.decode_file`` reads one).
 
@@ -34,12 +35,21 @@ It imports nothing of the package: editors and tools may use it alone.
 from __future__ import annotations
 
 import ast
+import bisect
 import difflib
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+SUFFIX = ".ipynb"
+#: the comment line that follows every code cell in a notebook's text
+BOUNDARY = "# repro-lint: end of cell"
+
+#: ``x = !ls``, ``files = %sx ls``: an assignment from a magic or a shell command
+_MAGIC_ASSIGNMENT = re.compile(r"^\s*[\w.,\s\[\]()*]+=\s*[%!]")
+#: ``obj?``, ``obj??``, ``?obj``: IPython's help
+_HELP = re.compile(r"^(\?{1,2}[\w.*]+|[\w.*]+\?{1,2})$")
 
 
 class NotebookError(ValueError):
@@ -51,15 +61,6 @@ class NotebookError(ValueError):
         self.message = message
         self.line = line
         self.col = col
-
-SUFFIX = ".ipynb"
-#: the comment line that follows every code cell in a notebook's text
-BOUNDARY = "# repro-lint: end of cell"
-
-#: ``x = !ls``, ``files = %sx ls``: an assignment from a magic or a shell command
-_MAGIC_ASSIGNMENT = re.compile(r"^\s*[\w.,\s\[\]()*]+=\s*[%!]")
-#: ``obj?``, ``obj??``, ``?obj``: IPython's help
-_HELP = re.compile(r"^(\?{1,2}[\w.*]+|[\w.*]+\?{1,2})$")
 
 
 def is_notebook(path: "str | object") -> bool:
@@ -76,15 +77,17 @@ class CellIndex:
     starts: Tuple[int, ...]
     numbers: Tuple[int, ...]
 
-    def locate(self, line: int) -> Tuple[int, int]:
-        """(cell number, line in that cell), both 1-based, of text line ``line``. A boundary
-        line counts as the line after its cell's last line."""
-        import bisect
-
-        if not self.starts:
-            return 1, line
+    def code_cell(self, line: int) -> Tuple[int, int]:
+        """(which code cell, 0-based among the code cells; line in it, 1-based) of text line
+        ``line`` (an editor's notebook document counts code cells so). A boundary line counts
+        as the line after its cell's last line; the column is the same in the text and the cell."""
         i = max(bisect.bisect_right(self.starts, line) - 1, 0)
-        return self.numbers[i], line - self.starts[i] + 1
+        return i, line - (self.starts[i] if self.starts else 1) + 1
+
+    def locate(self, line: int) -> Tuple[int, int]:
+        """(cell number, line in that cell), both 1-based, of text line ``line``."""
+        i, in_cell = self.code_cell(line)
+        return (self.numbers[i] if self.numbers else 1), in_cell
 
     def to_text_line(self, cell: int, line: int) -> int:
         """The text line of ``line`` (1-based) in cell number ``cell``."""
@@ -207,6 +210,10 @@ class Notebook:
             parts.append(boundary + "\n")
             line += cell.text.count("\n") + 1
         self.text = "".join(parts)
+        #: :attr:`text` with the IPython lines as written (line for line the same): for showing
+        self.shown_text = "".join(
+            f"{cell.source}{'' if not cell.source or cell.source.endswith(chr(10)) else chr(10)}{boundary}\n" for cell in cells
+        )
         self.index = CellIndex(tuple(starts), tuple(cell.position + 1 for cell in cells))
 
     # -- text -> cells ----------------------------------------------------------------------
@@ -242,19 +249,14 @@ class Notebook:
                 changed = True
         return _dumps(data, self.raw) if changed else self.raw
 
-    def diff(self, path: str, new: "Notebook") -> str:
-        """A unified diff per changed code cell (``--- train.ipynb:cell 3``), as ruff prints."""
-        out: List[str] = []
-        for old_cell, new_cell in zip(self.cells, new.cells):
-            if old_cell.source == new_cell.source:
-                continue
-            name = f"{path}:cell {old_cell.position + 1}"
-            lines = difflib.unified_diff(
-                old_cell.source.splitlines(keepends=True), new_cell.source.splitlines(keepends=True), name, name
-            )
-            for line in lines:
-                out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-        return "".join(out)
+    def changed_cells(self, new: "Notebook") -> List[Tuple[int, str, str]]:
+        """(cell number, old source, new source) of each code cell that ``new`` (this notebook
+        :meth:`with_text`) changed: what ``--diff`` shows, a diff per cell."""
+        return [
+            (old.position + 1, old.source, cell.source)
+            for old, cell in zip(self.cells, new.cells)
+            if old.source != cell.source
+        ]
 
 
 def _stored(source: str, as_list: bool) -> Any:

@@ -79,15 +79,19 @@ class NotebookSource(Source):
     def index(self) -> CellIndex:
         return self.notebook.index
 
+    @property
+    def shown_text(self) -> str:
+        return self.notebook.shown_text
+
     def encode(self, text: str) -> bytes:
         return self.notebook.with_text(text).dumps()
 
     def with_text(self, text: str) -> "NotebookSource":
         return NotebookSource(self.notebook.with_text(text))
 
-    def diff(self, path: str, text: str) -> str:
-        """The change to ``text`` as a unified diff per cell (``--- train.ipynb:cell 3``)."""
-        return self.notebook.diff(path, self.notebook.with_text(text))
+    def changed_cells(self, text: str) -> "list[tuple[int, str, str]]":
+        """(cell number, old source, new source) of each cell ``text`` changes."""
+        return self.notebook.changed_cells(self.notebook.with_text(text))
 
 
 def decode_file(data: bytes, path: "str | os.PathLike[str]") -> Source:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import run_cli, write
 from repro_lint.config import Settings
@@ -246,6 +247,7 @@ def test_cell_index_maps_text_lines_to_cells_and_back():
     assert book.text == f"a = 1\nb = 2\n{BOUNDARY}\n{BOUNDARY}\nc = 3\n{BOUNDARY}\n"
     assert book.index == CellIndex((1, 4, 5), (2, 4, 5))
     assert [book.index.locate(line) for line in (1, 2, 5)] == [(2, 1), (2, 2), (5, 1)]
+    assert [book.index.code_cell(line) for line in (1, 3, 5)] == [(0, 1), (0, 3), (2, 1)]
     assert book.index.to_text_line(5, 1) == 5 and book.index.to_text_line(2, 2) == 2
     assert CellIndex.from_list(book.index.to_list()) == book.index
 
@@ -310,3 +312,50 @@ def test_add_noqa_writes_the_comment_into_the_cell(tmp_path: Path):
     cell = json.loads((tmp_path / "nb.ipynb").read_text())["cells"][1]
     assert cell["source"][-1] == "torch.backends.cudnn.benchmark = True  # noqa: RPL201"
     assert run_cli(["nb.ipynb", "--no-cache", "--select", "RPL201"], tmp_path).returncode == 0
+
+
+def test_full_output_shows_the_cells_lines_as_written(tmp_path: Path):
+    write(tmp_path, {"nb.ipynb": dump(notebook("import torch\n!nvidia-smi\ntorch.backends.cudnn.benchmark = True  # !\n"))})
+    proc = run_cli(["nb.ipynb", "--no-cache", "--select", "RPL201", "--output-format", "full"], tmp_path)
+    assert proc.stdout.splitlines()[:4] == [
+        proc.stdout.splitlines()[0],
+        "  |",
+        "3 | torch.backends.cudnn.benchmark = True  # !",
+        "  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ RPL201",
+    ]
+    assert proc.stdout.startswith("nb.ipynb:cell 1:3:1: RPL201 ")
+    book = read_notebook((tmp_path / "nb.ipynb").read_bytes())
+    assert book.shown_text.splitlines()[1] == "!nvidia-smi" and book.text.splitlines()[1] == "#nvidia-smi"
+
+
+# -- round trips, for any cells -----------------------------------------------------------------
+
+LINE = st.sampled_from(["import torch", "x = 1", "", "    y = 2", "%time f()", "!ls", "%%time", "# c", "s = ('%d'", "     % 3)", "obj?", "é = 'ü'"])
+CELL = st.lists(LINE, max_size=6).map("\n".join).flatmap(lambda s: st.sampled_from([s, s + "\n"]))
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(cells=st.lists(CELL, max_size=5), indent=st.sampled_from([1, 2, None]), as_list=st.booleans())
+def test_any_notebook_round_trips_byte_for_byte(cells, indent, as_list):
+    nb = notebook(*cells)
+    if not as_list:
+        for cell in nb["cells"]:
+            cell["source"] = "".join(cell["source"])
+    raw = dump(nb, indent=indent)
+    book = read_notebook(raw)
+    assert book.cell_sources() == cells
+    assert book.with_text(book.text).dumps() == raw
+    assert len(book.text.splitlines()) == len(book.shown_text.splitlines())
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(cells=st.lists(CELL, min_size=1, max_size=5), data=st.data())
+def test_a_line_inserted_anywhere_lands_in_one_cell_and_changes_no_other(cells, data):
+    book = from_cells(cells)
+    lines = book.text.splitlines(keepends=True)
+    at = data.draw(st.integers(0, len(lines) - 1))
+    new = book.with_text("".join(lines[:at] + ["inserted = 1\n"] + lines[at:]))
+    changed = [i for i, (a, b) in enumerate(zip(cells, new.cell_sources())) if a != b]
+    assert len(changed) == 1 and "inserted = 1" in new.cell_sources()[changed[0]]
+    # before a boundary line: the end of that boundary's cell; before any other: that line's cell
+    assert changed[0] + 1 == book.index.locate(at + 1)[0]

@@ -24,6 +24,11 @@ pytestmark = [
 
 HAZARD = "import torch\n\ntorch.backends.cudnn.benchmark = True\n"
 CLEAN = "import torch\n\ntorch.backends.cudnn.benchmark = False\n"
+NOTEBOOK = (
+    '{"cells": [{"cell_type": "code", "execution_count": null, "id": "a", "metadata": {}, "outputs": [],'
+    ' "source": ["import torch\\n", "torch.backends.cudnn.benchmark = True\\n"]}],'
+    ' "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n'
+)
 
 
 def git(cwd: Path, *args: str) -> None:
@@ -55,6 +60,7 @@ def project(tmp_path: Path) -> Path:
             "pkg/__init__.py": "",
             "pkg/seeding.py": "import torch\n\ndef seed_all(s):\n    torch.manual_seed(s)\n",
             "uses_helper.py": "from pkg.seeding import seed_all\n\nif __name__ == '__main__':\n    seed_all(0)\n",
+            "explore.ipynb": NOTEBOOK,
         },
     )
     git(tmp_path, "init", "-q", ".")
@@ -85,6 +91,12 @@ def test_hook_fails_on_a_hazard_and_passes_on_clean_files(project: Path, pre_com
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
     assert "RPL" not in passed.stdout  # train.py was not passed, so it was not linted
+
+
+def test_hook_checks_notebooks(project: Path, pre_commit_home: Path):
+    failed = try_repo(project, pre_commit_home, "repro-lint", "explore.ipynb")
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "explore.ipynb:cell 1:2:1: RPL201 " in failed.stdout
 
 
 def test_no_python_files_means_the_hook_is_skipped_not_run_on_the_tree(project: Path, pre_commit_home: Path):

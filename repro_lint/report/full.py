@@ -55,7 +55,8 @@ class _Sources:
     def lines(self, path: str) -> Optional[List[str]]:
         if path not in self.cache:
             try:
-                text = read_source(path).text  # type: ignore[arg-type]
+                source = read_source(path)  # type: ignore[arg-type]
+                text = getattr(source, "shown_text", source.text)  # a notebook: its lines as written
             except SourceError:
                 self.cache[path] = None
             else:
