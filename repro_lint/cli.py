@@ -219,12 +219,9 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
         sys.stdout.flush()
     diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key())
     options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=1, fixed=fixed)
-    if args.output_file is not None:
-        status = report(FORMATS[args.output_format], diagnostics, options, args.output_file)
-        if status is not None:
-            return status
-    else:
-        FORMATS[args.output_format](diagnostics, out, options)
+    status = report(FORMATS[args.output_format], diagnostics, options, args.output_file, out)
+    if status is not None:
+        return status
     for error in errors:
         print(f"repro-lint: {error}", file=sys.stderr)
     if errors:
@@ -232,11 +229,11 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
     return EXIT_FINDINGS if diagnostics and not args.exit_zero else EXIT_CLEAN
 
 
-def report(reporter: Any, diagnostics: List[Any], options: Any, output_file: Optional[str]) -> Optional[int]:
-    """Write the report to stdout, or to ``output_file`` (atomically; None: done, else an exit
-    status after a message)."""
+def report(reporter: Any, diagnostics: List[Any], options: Any, output_file: Optional[str], out: Any = None) -> Optional[int]:
+    """Write the report to ``out`` (default: stdout), or to ``output_file`` (atomically).
+    Returns None when written, else an exit status (after a message)."""
     if output_file is None:
-        reporter(diagnostics, sys.stdout, options)
+        reporter(diagnostics, out or sys.stdout, options)
         return None
     import io
 

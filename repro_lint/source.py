@@ -143,8 +143,11 @@ TEXT_LIMIT = 2 * 2**20
 
 def read_text(path: "str | os.PathLike[str]") -> Optional[str]:
     """The decoded text of ``path``, or None when it cannot be read or decoded (the file's own
-    lint reports why)."""
+    lint reports why). A notebook's limit is on its code: outputs (images) make it large."""
     try:
+        if is_notebook(path):
+            text = read_source(path).text
+            return text if len(text) <= TEXT_LIMIT else None
         return read_source(path, TEXT_LIMIT).text
     except SourceError:
         return None

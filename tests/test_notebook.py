@@ -359,3 +359,16 @@ def test_a_line_inserted_anywhere_lands_in_one_cell_and_changes_no_other(cells, 
     assert len(changed) == 1 and "inserted = 1" in new.cell_sources()[changed[0]]
     # before a boundary line: the end of that boundary's cell; before any other: that line's cell
     assert changed[0] + 1 == book.index.locate(at + 1)[0]
+
+
+def test_a_notebook_made_large_by_its_outputs_is_still_read_for_the_project_context(tmp_path: Path):
+    from repro_lint.source import TEXT_LIMIT, read_text
+
+    image = {"output_type": "display_data", "metadata": {}, "data": {"image/png": "A" * (TEXT_LIMIT + 1)}}
+    nb = notebook("import torch\nx = torch.rand(3)\n")
+    nb["cells"][0]["outputs"] = [image]
+    write(tmp_path, {"big.ipynb": dump(nb)})
+    assert (tmp_path / "big.ipynb").stat().st_size > TEXT_LIMIT
+    assert read_text(tmp_path / "big.ipynb") == read_notebook(dump(nb)).text
+    settings = Settings(root=tmp_path)
+    assert ProjectContext(settings).facts(tmp_path / "big.ipynb") is not None

@@ -291,7 +291,7 @@ def test_integration_docs_snippets_match_the_hooks_options_and_formats():
     blocks = dict((m.group(2).strip(), m.group(1)) for m in re.finditer(r"```(\w+)\n(.*?)```", docs, re.DOTALL))
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
     assert set(hooks) == {"repro-lint", "repro-lint-fix"}
-    assert all("python" in (h.get("types_or") or h["types"]) and h["language"] == "python" for h in hooks.values())
+    assert all(h["types_or"] == ["python", "jupyter"] and h["language"] == "python" for h in hooks.values())
     yamls = [yaml.safe_load(text) for text, kind in blocks.items() if kind == "yaml"]
     config = next(y for y in yamls if "repos" in y)
     (repo,) = config["repos"]
