@@ -298,14 +298,16 @@ def test_integration_docs_snippets_match_the_hooks_options_and_formats():
     assert repo["repo"] == "https://github.com/repro-lint/repro-lint" and repo["rev"]
     assert {h["id"] for h in repo["hooks"]} <= set(hooks)
     steps = [s for y in yamls if "jobs" in y for s in y["jobs"]["repro-lint"]["steps"]]
-    assert any("--output-format github" in s.get("run", "") for s in steps)
-    upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
-    sarif_run = next(s["run"] for s in steps if "--output-format sarif" in s.get("run", ""))
-    assert upload["with"]["sarif_file"] in sarif_run
+    # the workflows use the repository's action (action.yml), whose steps run repro-lint with
+    # --output-format github and sarif: tests/test_action.py runs them
+    assert steps and all(s["uses"].startswith("repro-lint/repro-lint@") for s in steps if "actions/" not in s.get("uses", "actions/"))
+    action = (REPO / "action.yml").read_text(encoding="utf-8")
+    assert "--output-format github" in action and "--output-format sarif" in action and "github/codeql-action/upload-sarif@" in action
     ini = next(text for text, kind in blocks.items() if kind == "ini")
     parser = configparser.RawConfigParser(inline_comment_prefixes=None)
     parser.read_string(ini)
     documented = {k for k in parser["flake8"] if k.startswith("repro-")}
     assert documented == {"repro-entry-points", "repro-seed-functions", "repro-torch-version"}
-    rows = re.findall(r"^\| `(\w+)`(?: / `(\w+)`)?", docs, re.MULTILINE)
+    formats_table = docs.split("### Output formats", 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| `(\w+)`(?: / `(\w+)`)?", formats_table, re.MULTILINE)
     assert {f for row in rows for f in row if f} == set(FORMATS)  # every format documented, no other

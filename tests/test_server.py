@@ -139,6 +139,12 @@ async def test_diagnostics_come_from_the_editor_text_on_open_and_on_change(clien
 
 
 @in_session
+async def test_text_that_does_not_parse_is_an_error_where_the_parser_stopped(client: LanguageClient, project: Path):
+    found = await open_document(client, project / "broken_syntax.py", "import torch\n\ndef train(:\n    pass\n")
+    assert [(d.code, d.range.start.line, d.severity) for d in found] == [("RPL001", 2, lsp.DiagnosticSeverity.Error)]
+
+
+@in_session
 async def test_positions_are_in_the_clients_units(client: LanguageClient, project: Path):
     # VS Code counts UTF-16 code units: the emoji is two of them, one code point
     text = 'import torch\n\nnote = "\U0001F600"; torch.backends.cudnn.benchmark = True\n'
@@ -287,6 +293,16 @@ def test_the_server_without_the_lsp_extra_says_what_to_install(monkeypatch, caps
     assert main(["server"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'repro-lint[lsp]'" in err and "pygls" in err
+
+
+@in_session
+async def test_an_open_documents_unsaved_text_is_what_other_documents_see(client: LanguageClient, project: Path):
+    folder = project / "unsaved"
+    write(folder, {"pyproject.toml": "[tool.repro-lint]\n", "seeding.py": "import torch\n\ndef setup():\n    pass\n"})
+    # the helper seeds torch in the editor, not yet on disk
+    assert await open_document(client, folder / "seeding.py", "import torch\n\ndef setup():\n    torch.manual_seed(0)\n") == []
+    text = 'import torch\nfrom seeding import setup\n\nif __name__ == "__main__":\n    setup()\n    print(torch.rand(3))\n'
+    assert await open_document(client, folder / "main.py", text) == []
 
 
 @in_session

@@ -21,9 +21,10 @@ and the CLI imports it only for the ``server`` command. There is no second imple
   (:mod:`repro_lint.server.notebooks`).
 
 A configuration error is shown as a finding at the top of the document (the message names the
-file and the key). An open document's own facts (is it an entry point, what it seeds) come from
-its text in the editor; other files are read from disk, and read again on each save, which
-relints every open document.
+file and the key). What the project context knows of an open document (is it an entry point,
+what its functions seed) comes from its text in the editor, for its own findings and for those
+of the documents that import it; other files are read from disk, and read again on each save,
+which relints every open document.
 """
 
 from __future__ import annotations

@@ -54,11 +54,10 @@ class NotebookLinted:
     def local(self, diag: Diagnostic) -> Tuple[Cell, Diagnostic]:
         """The cell of a finding, and the finding with lines counted from that cell's first."""
         index = self.notebook.index
-        number, line = index.locate(diag.start[0])
-        cell = next(c for c in self.cells if c.number == number)
-        end_number, end_line = index.locate(diag.end[0])
-        end = (end_line, diag.end[1]) if end_number == number else (line, diag.start[1])
-        return cell, replace(diag, start=(line, diag.start[1]), end=end, cells=None)
+        which, line = index.code_cell(diag.start[0])  # the code cells are self.cells, in order
+        end_which, end_line = index.code_cell(diag.end[0])
+        end = (end_line, diag.end[1]) if end_which == which else (line, diag.start[1])
+        return self.cells[which], replace(diag, start=(line, diag.start[1]), end=end, cells=None)
 
     def to_text_range(self, cell: Cell, rng: lsp.Range) -> lsp.Range:
         """A range of a cell as a range of the joined text (a cell's lines are the text's lines)."""
