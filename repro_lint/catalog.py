@@ -211,6 +211,20 @@ ENTROPY_RESEEDS: Dict[str, Tuple[str, Optional[Tuple[str, int]]]] = {
     "torch.random.seed": ("torch", None),
 }
 
+#: context managers that put generators back as they were when their block ends: qualified
+#: name -> the effects a seed set inside the block loses (``torch.random.fork_rng`` restores the
+#: CPU and device generators; the ``isolate_rng`` helpers every global generator)
+RNG_ISOLATION: Dict[str, FrozenSet[str]] = {
+    "torch.random.fork_rng": frozenset({"torch", "cuda"}),
+    **{
+        f"{module}.isolate_rng": frozenset({"torch", "cuda", "numpy", "random"})
+        for module in (
+            "repro_lint.runtime", "repro_lint.runtime._rng", "lightning.pytorch.utilities",
+            "lightning.pytorch.utilities.seed", "pytorch_lightning.utilities.seed",
+        )
+    },
+}
+
 #: names containing "seed" that do not seed anything (getters, or fresh entropy)
 NOT_SEEDING = frozenset(
     {
@@ -499,9 +513,13 @@ DEVICE_KEYWORDS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("device", ("cuda", "npu")),
     ("accelerator", ("cuda", "npu", "gpu", "auto")),
 )
-#: keyword arguments that count GPUs (Lightning 1.x ``Trainer(gpus=2)``): a literal above 0
-#: means CUDA
-DEVICE_COUNT_KEYWORDS: Dict[str, str] = {"gpus": "cuda"}
+#: constructors with a keyword that counts GPUs (Lightning 1.x ``Trainer(gpus=2)``): qualified
+#: name -> (keyword, device); a literal above 0 means that device
+DEVICE_COUNT_KEYWORDS: Dict[str, Tuple[str, str]] = {
+    f"{module}.Trainer{factory}": ("gpus", "cuda")
+    for module in ("pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer")
+    for factory in ("", ".from_argparse_args")
+}
 #: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
 #: says where the program runs when started as documented: option name -> ``name`` (the
 #: default names a device) or ``count`` (a number of GPUs, CUDA above 0)

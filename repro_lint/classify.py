@@ -179,8 +179,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:
             uses.add(device)
-    for keyword, counted in catalog.DEVICE_COUNT_KEYWORDS.items():
-        device = catalog.device_counted(args.value(keyword, None), counted)
+    counted = catalog.DEVICE_COUNT_KEYWORDS.get(qualified or "")
+    if counted is not None:
+        device = catalog.device_counted(args.value(counted[0], None), counted[1])
         if device:
             uses.add(device)
     if method == catalog.OPTION_DECLARATION[0]:

@@ -50,6 +50,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
+from .catalog import is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import (
@@ -67,7 +68,7 @@ from .facts import (
     source_root_for,
 )
 from .source import read_text
-from .syntax import NoArgs
+from .syntax import UNKNOWN, NoArgs
 
 #: a file that turns determinism on contains one of these (a cheap text check before parsing)
 DETERMINISM_WORDS = re.compile(r"determinis|seed_all|reproducible|seed_everything")
@@ -81,6 +82,9 @@ Learnt = Tuple[Optional["ModuleFacts"], Optional[bool], bool]
 
 #: a node of the call graph: (absolute path of the module, body name)
 Node = Tuple[str, str]
+#: joins a function's name and the parameters that are off in a call (``setup|deterministic``):
+#: the node for that call, without what the function does only when they are on
+VARIANT = "|"
 
 #: consulted by answers that may depend on any file of the run (the results cache then keys
 #: the file on all of them)
@@ -156,6 +160,9 @@ class ProjectContext:
             self._roots.add(source_root_for(f))
         self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
+        #: facts with the literal arguments of every call, for the few modules that call a
+        #: function with effects under a parameter (see :meth:`_variant`)
+        self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions`
@@ -240,6 +247,7 @@ class ProjectContext:
         self._mentions_determinism.pop(key, None)
         # everything derived from the call graph may have gone through that file
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
+        self._literal_facts.pop(key, None)
         self._closures.clear()
         self._entries.clear()
         self._enables_determinism = None
@@ -368,19 +376,23 @@ class ProjectContext:
         for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
             if name.startswith(prefix):
                 return _NodeInfo(_methods(facts, name[len(prefix) :], wanted), frozenset(), frozenset(), frozenset())
+        name, _, off = name.partition(VARIANT)
         body = facts.body(name)
         if body is None:
             return None
         edges: List[Node] = []
         effects = set(body.effects)
-        for call in body.calls:
+        for param, guarded in body.guarded.items():
+            if param not in off.split(","):
+                effects |= guarded
+        for index, call in enumerate(body.calls):
             method = self._instance_method(facts, name, body, call)
             if method is not None:
                 edges.extend(method)
                 continue
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):
-                edges.append(target)
+                edges.append(self._variant(target, facts.path, name, index))
             elif target:
                 effects |= target
         for ref in body.refs:
@@ -403,6 +415,33 @@ class ProjectContext:
         if name == MAIN_BODY:
             edges.append((facts.path, MODULE_BODY))
         return _NodeInfo(tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(body.uses), frozenset(body.draws))
+
+    def _variant(self, target: Node, path: str, scope: str, index: int) -> Node:
+        """The node for call number ``index`` of body ``scope`` in module ``path``, a call of
+        function ``target``: the function with the effects it makes under ``if <parameter>:``
+        left out for each parameter that is off in this call (passed, or defaulting to, False,
+        None or 0)."""
+        facts = self.facts(target[0])
+        callee = facts.functions.get(target[1]) if facts is not None else None
+        if callee is None or not callee.guarded:
+            return target
+        if path not in self._literal_facts:
+            text = read_text(Path(path))
+            self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
+        caller = self._literal_facts[path]
+        body = caller.body(scope) if caller is not None else None
+        positional, keywords = body.call_literals.get(index, ((), {})) if body is not None else ((UNKNOWN,) * 64, {})
+        off = []
+        for param in sorted(callee.guarded):
+            if param in keywords:
+                value = keywords[param]
+            elif param in callee.params[: len(positional)]:
+                value = positional[callee.params.index(param)]
+            else:
+                value = callee.defaults.get(param, UNKNOWN)
+            if value is not UNKNOWN and not is_on(value):
+                off.append(param)
+        return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
     def _instance_class(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Optional[Node]:
         """The project class whose instance the local ``name`` holds (``model = Net()``)."""
@@ -534,7 +573,19 @@ class ProjectContext:
         if facts is None:
             return False
         bodies = [facts.module_body, facts.main_body, *facts.functions.values()]
-        return any(body.effects & DETERMINISM for body in bodies)
+        if any(body.effects & DETERMINISM for body in bodies):
+            return True
+        # only under ``if deterministic:``: when an entry point turns it on, or, with no entry
+        # point to say how the helper is called, when the parameter is not off by default
+        guarded = [
+            (body, param) for body in bodies for param, effects in body.guarded.items() if effects & DETERMINISM
+        ]
+        if not guarded:
+            return False
+        entries = self.entry_points()
+        if entries:
+            return any(self.entry_summary(entry).deterministic for entry in entries)
+        return any(is_on(body.defaults.get(param, UNKNOWN)) for body, param in guarded)
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Compute, now (e.g. before forking workers), the entry-point flags, the facts and

@@ -13,13 +13,13 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
 from .classify import NO_EFFECT, TRAINING_METHODS, UNNAMED, classify_call
-from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, DEVICE_QUERIES, device_named, is_on
+from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, DEVICE_QUERIES, RNG_ISOLATION, device_named, is_on
 from .names import resolve_relative
-from .syntax import AstArgs, ast_literal, is_main_guard_ast
+from .syntax import UNKNOWN, AstArgs, ast_literal, is_main_guard_ast
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -57,6 +57,15 @@ class BodyFacts:
     #: local names bound to the result of a call (``model = Net()``): name -> the callee, as
     #: stored in ``calls``; lets the call graph follow ``model.fit()`` to ``Net.fit``
     instances: Dict[str, str] = field(default_factory=dict)
+    #: a function's positional parameters (``self``/``cls`` left out) and literal defaults
+    params: Tuple[str, ...] = ()
+    defaults: Dict[str, Any] = field(default_factory=dict)
+    #: effects made only under ``if <parameter>:`` (``if deterministic: ...``), by parameter
+    guarded: Dict[str, Set[str]] = field(default_factory=dict)
+    #: the literal arguments of calls with arguments (index in ``calls`` -> positional values,
+    #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal); only in facts
+    #: extracted with ``literals=True``
+    call_literals: Dict[int, Tuple[Tuple[Any, ...], Dict[str, Any]]] = field(default_factory=dict)
 
 
 
@@ -93,6 +102,14 @@ def _dotted(node: ast.AST) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
+
+
+def _literals(call: ast.Call) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
+    """A call's arguments as literal values (positional, keyword), UNKNOWN where not literal;
+    a ``*args`` or ``**kwargs`` may pass anything."""
+    if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+        return (UNKNOWN,) * 64, {}
+    return tuple(ast_literal(a) for a in call.args), {k.arg: ast_literal(k.value) for k in call.keywords if k.arg}
 
 
 #: node types that never hold a call, an assignment, an import or a definition
@@ -141,13 +158,29 @@ class _FactsCollector(ast.NodeVisitor):
             elif isinstance(value, ast.AST):
                 visit(value)
 
-    def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
+    def __init__(self, facts: ModuleFacts, is_package: bool, literals: bool = False) -> None:
         self.facts = facts
         self.is_package = is_package
+        #: record the literal arguments of calls (asked for only when a call graph needs them)
+        self.literals = literals
         self.scope: List[str] = []
         #: per scope entry: is it a class?
         self.kinds: List[bool] = []
         self.current: BodyFacts = facts.module_body
+        #: generators whose seeding is undone when the enclosing ``with`` ends (``fork_rng()``)
+        self.isolated: FrozenSet[str] = frozenset()
+        #: the parameter guarding the statements being visited (``if deterministic:``)
+        self.guard: Optional[str] = None
+
+    def _effect(self, effects: Iterable[str]) -> None:
+        """Record what the current statement turns on or seeds, where it lasts."""
+        effects = {e for e in effects if e not in self.isolated}
+        if not effects:
+            return
+        if self.guard is not None:
+            self.current.guarded.setdefault(self.guard, set()).update(effects)
+        else:
+            self.current.effects |= effects
 
     def imported(self, name: str) -> Optional[str]:
         """``name`` qualified through the imports, or None when its head was not imported."""
@@ -189,13 +222,26 @@ class _FactsCollector(ast.NodeVisitor):
             owner: Optional[str] = ".".join(self.scope)  # a method
         else:
             owner = outer.owner if outer.name not in (MODULE_BODY, MAIN_BODY) else None
-        self.current = self.facts.functions.setdefault(name, BodyFacts(name, owner=owner, line=node.lineno))
+        self.current = body = self.facts.functions.setdefault(name, BodyFacts(name, owner=owner, line=node.lineno))
+        positional = [*node.args.posonlyargs, *node.args.args]
+        defaults = node.args.defaults
+        for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
+            body.defaults[arg.arg] = ast_literal(default)
+        for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults):
+            if default is not None:
+                body.defaults[arg.arg] = ast_literal(default)
+        if owner is not None and positional and positional[0].arg in ("self", "cls"):
+            positional = positional[1:]
+        body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
+        guard, isolated, self.guard, self.isolated = self.guard, self.isolated, None, frozenset()
         self.scope.append(node.name)
         self.kinds.append(False)
         self.generic_visit(node)
         self.kinds.pop()
         self.scope.pop()
-        self.current = outer
+        self.current, self.guard, self.isolated = outer, guard, isolated
+        if not body.guarded:  # only the calls of a function with guarded effects ask for them
+            body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
     visit_AsyncFunctionDef = _function
@@ -224,11 +270,14 @@ class _FactsCollector(ast.NodeVisitor):
                 body.trains = True
         args = AstArgs(node)
         effect = classify_call(qualified, method, args)
-        device = args.node("device", 0 if method == "to" else None)
-        if isinstance(device, ast.AST):
-            self._device_value(device)
+        if method == "to" or any(k.arg == "device" for k in node.keywords):
+            device = args.node("device", 0 if method == "to" else None)
+            if isinstance(device, ast.AST):
+                self._device_value(device)
+        if self.literals and name is not None and (node.args or node.keywords) and not effect.known:
+            body.call_literals[len(body.calls) - 1] = _literals(node)
         if effect is not NO_EFFECT:
-            body.effects |= effect.effects
+            self._effect(effect.effects)
             body.uses |= effect.uses
             body.draws |= effect.draws
         for arg in [*node.args, *(k.value for k in node.keywords)]:
@@ -247,11 +296,11 @@ class _FactsCollector(ast.NodeVisitor):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
-                        self.current.effects.add("cudnn_deterministic")
+                        self._effect(("cudnn_deterministic",))
             elif isinstance(target, ast.Name) and value is not None:
                 if isinstance(value, ast.Call):
                     callee = _dotted(value.func)
-                    if callee is not None:
+                    if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
                         self.current.instances[target.id] = self.imported(callee) or callee
                     continue
                 # follow ``cudnn = torch.backends.cudnn``
@@ -300,7 +349,35 @@ class _FactsCollector(ast.NodeVisitor):
             self._assigned([node.target], node.value)
         self.generic_visit(node)
 
+    def visit_With(self, node: Union[ast.With, ast.AsyncWith]) -> None:
+        isolated = self.isolated
+        for item in node.items:
+            self.visit(item)
+            call = item.context_expr
+            name = _dotted(call.func) if isinstance(call, ast.Call) else None
+            restored = RNG_ISOLATION.get(self.imported(name) or "") if name else None
+            if restored:
+                self.isolated = self.isolated | restored
+        for stmt in node.body:
+            self.visit(stmt)
+        self.isolated = isolated
+
+    visit_AsyncWith = visit_With
+
     def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+            if isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is True:
+                test = test.left  # ``if deterministic is True:``
+        if self.guard is None and isinstance(test, ast.Name) and test.id in self.current.params:
+            self.visit(node.test)
+            self.guard = test.id
+            for stmt in node.body:
+                self.visit(stmt)
+            self.guard = None
+            for stmt in node.orelse:
+                self.visit(stmt)
+            return
         if self.scope or not is_main_guard_ast(node) or self.current is not self.facts.module_body:
             self.generic_visit(node)
             return
@@ -314,8 +391,9 @@ class _FactsCollector(ast.NodeVisitor):
             self.visit(stmt)
 
 
-def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
-    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
+def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[ModuleFacts]:
+    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere);
+    ``literals``: with the literal arguments of its calls too."""
     name, is_package = module_name_for(path)
     with GCPaused():
         try:
@@ -326,7 +404,7 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             return None
         facts = ModuleFacts(str(path), name)
         try:
-            _FactsCollector(facts, is_package).visit(tree)
+            _FactsCollector(facts, is_package, literals).visit(tree)
         except RecursionError:
             return None
     facts.trains_at_module_level = _trains_when_run(facts)

@@ -987,3 +987,128 @@ def test_a_config_seed_passed_to_a_project_helper_that_seeds_all_three(tmp_path)
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
+
+
+# -- effects under conditions -------------------------------------------------------------------
+
+SETUP_HELPER = """
+    import random
+    import numpy as np
+    import torch
+
+    def setup(seed, deterministic=False):
+        random.seed(seed)
+        np.random.seed(seed)
+        torch.manual_seed(seed)
+        if deterministic:
+            torch.use_deterministic_algorithms(True)
+"""
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("setup(0)", ["RPL202"]),
+        ("setup(0, False)", ["RPL202"]),
+        ("setup(0, deterministic=False)", ["RPL202"]),
+        ("setup(0, True)", []),
+        ("setup(0, deterministic=True)", []),
+        ("setup(0, deterministic=cfg.deterministic)", []),  # chosen at run time: may be on
+    ],
+)
+def test_determinism_under_a_parameter_counts_only_when_a_caller_turns_it_on(tmp_path, call, expected):
+    files = {
+        "utils.py": SETUP_HELPER,
+        "train.py": f"""
+            import torch
+            from utils import setup
+
+            def main(cfg=None):
+                {call}
+                x = torch.ones(2).cuda()
+
+            if __name__ == "__main__":
+                main()
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == expected
+
+
+def test_one_caller_that_turns_it_on_is_enough(tmp_path):
+    files = {
+        "utils.py": SETUP_HELPER,
+        "train.py": """
+            import torch
+            from utils import setup
+
+            if __name__ == "__main__":
+                setup(0, deterministic=False)
+                setup(0, deterministic=True)
+                torch.ones(2).cuda()
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
+
+
+def test_a_default_that_is_on_counts(lint):
+    code = SETUP_HELPER.replace("deterministic=False", "deterministic=True") + (
+        "\nif __name__ == '__main__':\n    setup(0)\n    torch.ones(2).cuda()\n"
+    )
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+def test_seeding_under_a_parameter(lint):
+    code = """
+        import torch
+        from torch import nn
+
+        def prepare(seed=None, fixed=False):
+            if fixed:
+                torch.manual_seed(seed)
+
+        if __name__ == "__main__":
+            prepare(0)
+            nn.Linear(2, 2)
+    """
+    assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+    assert codes(lint(code.replace("prepare(0)", "prepare(0, fixed=True)"), select=["RPL101"])) == []
+
+
+@pytest.mark.parametrize(
+    "imports, context, expected",
+    [
+        ("", "torch.random.fork_rng()", ["RPL101"]),
+        ("", "torch.random.fork_rng(devices=[])", ["RPL101"]),
+        ("from lightning.pytorch.utilities.seed import isolate_rng", "isolate_rng()", ["RPL101"]),
+        ("from repro_lint.runtime import isolate_rng", "isolate_rng()", ["RPL101"]),
+        ("import contextlib", "contextlib.nullcontext()", []),
+    ],
+)
+def test_a_seed_set_inside_an_isolated_block_does_not_last(lint, imports, context, expected):
+    code = f"import torch\nfrom torch import nn\n{imports}\n\nif __name__ == '__main__':\n    with {context}:\n        torch.manual_seed(0)\n        noise = torch.rand(2)\n    model = nn.Linear(2, 2)\n"
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+def test_fork_rng_keeps_numpy_seeds(lint):
+    code = (
+        "import numpy as np\nimport torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+        "    with torch.random.fork_rng():\n        np.random.seed(0)\n    print(np.random.rand(2), torch.rand(2))\n"
+    )
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+def test_enables_determinism_only_under_a_parameter(tmp_path):
+    files = {"utils.py": SETUP_HELPER, "train.py": "from utils import setup\n\nif __name__ == '__main__':\n    setup(0)\n"}
+    write(tmp_path, files)
+    settings = Settings(root=tmp_path)
+    paths = [tmp_path / name for name in files]
+    project = ProjectContext(settings, paths)
+    project.prepare(paths)
+    assert project.enables_determinism() is False
+    write(tmp_path, {"train.py": "from utils import setup\n\nif __name__ == '__main__':\n    setup(0, True)\n"})
+    project = ProjectContext(settings, paths)
+    project.prepare(paths)
+    assert project.enables_determinism() is True
+    # no entry point says how the helper is called: its default decides
+    project = ProjectContext(settings, [tmp_path / "utils.py"])
+    assert project.enables_determinism() is False
