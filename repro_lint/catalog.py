@@ -578,3 +578,24 @@ WORKER_INFO = "torch.utils.data.get_worker_info"
 
 #: process-group backends that are not HCCL (RPL601)
 OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")
+#: calls that start a process group: qualified name -> (parameter, position) of the backend
+PROCESS_GROUP_INITS: Dict[str, Tuple[str, int]] = {
+    INIT_PROCESS_GROUP: ("backend", 0),
+    **{f"deepspeed{m}.init_distributed": ("dist_backend", 0) for m in ("", ".comm", ".comm.comm")},
+}
+#: marks, among ``uses``, a process group started with a backend that may be HCCL (``hccl``, or
+#: one chosen at run time, which is HCCL on an NPU)
+PROCESS_GROUP = "process_group"
+
+# -- environment variables -------------------------------------------------------------------
+
+ENVIRON = "os.environ"
+#: calls that set one variable: ``(key, value)`` by position (``os.putenv`` names them too)
+ENVIRON_SETTERS = frozenset({f"{ENVIRON}.setdefault", f"{ENVIRON}.__setitem__", "os.putenv"})
+#: variables whose setting is an effect, like a switch: name -> (effect, the values, lower-cased,
+#: that turn it on); a value chosen at run time counts as on. ``HCCL_DETERMINISTIC``: torch_npu
+#: compares the lower-cased value with "true", CANN also documents "strict"; "1" is not on
+#: (NONDETERMINISM.md section 2.2)
+ENV_SWITCHES: Dict[str, Tuple[str, FrozenSet[str]]] = {
+    "HCCL_DETERMINISTIC": ("hccl_deterministic", frozenset({"true", "strict"})),
+}

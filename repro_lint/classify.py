@@ -156,6 +156,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             device = catalog.device_named(args.strings(*catalog.DEVICE_CONSTRUCTORS[qualified]))
             if device:
                 uses.add(device)
+        elif qualified in catalog.PROCESS_GROUP_INITS:
+            backend = args.value(*catalog.PROCESS_GROUP_INITS[qualified])
+            if not isinstance(backend, str) or backend.lower() not in catalog.OTHER_BACKENDS:
+                uses.add(catalog.PROCESS_GROUP)  # HCCL, or a backend chosen at run time
         elif qualified in catalog.DEVICE_CALLS:
             cpu = catalog.CPU_SWITCHES.get(qualified)
             if cpu is None or args.value(*cpu) is not True:

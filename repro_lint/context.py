@@ -155,6 +155,8 @@ class ProjectContext:
         #: files whose text mentions determinism (None: not read yet)
         self._mentions_determinism: Dict[str, bool] = {}
         self._enables_determinism: Optional[bool] = None
+        #: :meth:`prepare` has run: every file that may be an entry point has been asked
+        self._prepared = False
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
         for f in self.files:
             self._roots.add(source_root_for(f))
@@ -165,8 +167,9 @@ class ProjectContext:
         self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[str, Summary] = {}
-        #: answers of :meth:`any_file_mentions`
+        #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
+        self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -248,6 +251,8 @@ class ProjectContext:
         # everything derived from the call graph may have gone through that file
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
         self._literal_facts.pop(key, None)
+        self._settings.clear()
+        self._words.clear()
         self._closures.clear()
         self._entries.clear()
         self._enables_determinism = None
@@ -569,23 +574,45 @@ class ProjectContext:
         return mentions
 
     def _file_enables_determinism(self, path: str) -> bool:
+        return self._file_has(path, DETERMINISM)
+
+    def _file_has(self, path: str, wanted: FrozenSet[str]) -> bool:
+        """Does a body of the module at ``path`` have one of the effects ``wanted``?"""
         facts = self.facts(path)
         if facts is None:
             return False
         bodies = [facts.module_body, facts.main_body, *facts.functions.values()]
-        if any(body.effects & DETERMINISM for body in bodies):
+        if any(body.effects & wanted for body in bodies):
             return True
-        # only under ``if deterministic:``: when an entry point turns it on, or, with no entry
-        # point to say how the helper is called, when the parameter is not off by default
-        guarded = [
-            (body, param) for body in bodies for param, effects in body.guarded.items() if effects & DETERMINISM
-        ]
+        # only under ``if <parameter>:``: when an entry point's path has it, or, with no entry
+        # point to say how the function is called, when the parameter is not off by default
+        guarded = [(body, param) for body in bodies for param, effects in body.guarded.items() if effects & wanted]
         if not guarded:
             return False
-        entries = self.entry_points()
+        # after :meth:`prepare`, every file that may be an entry point has been asked
+        entries = self.entry_points() if self._prepared else [p for p in self.files if self.is_entry_point(p)]
         if entries:
-            return any(self.entry_summary(entry).deterministic for entry in entries)
+            return any(self.entry_summary(entry).effects & wanted for entry in entries)
         return any(is_on(body.defaults.get(param, UNKNOWN)) for body, param in guarded)
+
+    def sets_anywhere(self, effect: str, word: str, path: "str | Path", source: str) -> bool:
+        """Does the file at ``path`` (whose text is ``source``, maybe not yet written) or another
+        file of the run have ``effect`` (an ``ENV_SWITCHES`` effect) in a body that counts (see
+        :meth:`enables_determinism`)? Only files that contain ``word`` are parsed."""
+        self.consult(ALL_FILES)
+        key = os.path.abspath(path)
+        if word in source:
+            self.facts(key, source)
+            if self._file_has(key, frozenset({effect})):
+                return True
+        found = self._settings.get((effect, word))
+        if found is None:
+            candidates = [os.path.abspath(f) for f in self.files] if self.any_file_mentions(word) else []
+            found = self._settings[(effect, word)] = frozenset(
+                other for other in candidates
+                if word in (read_text(Path(other)) or "") and self._file_has(other, frozenset({effect}))
+            )
+        return bool(found - {key})
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Compute, now (e.g. before forking workers), the entry-point flags, the facts and
@@ -595,6 +622,7 @@ class ProjectContext:
         for path in paths:
             if self.is_entry_point(path):
                 self.entry_summary(path)
+        self._prepared = True
         self.enables_determinism()
 
     def entry_calls(self, path: "str | Path", source: Optional[str] = None) -> Iterator[str]:

@@ -4,6 +4,10 @@ Python's ``ast`` (fast, serialisable, never running the user's code).
 The project context (:mod:`repro_lint.context`) builds the call graph from these facts. A
 body is a function or method, a module's top level (``<module>``) or its ``__main__`` block
 (``<main>``); every call is classified where it is made (:mod:`repro_lint.classify`).
+
+It is one module because the facts come from one visitor in one pass over the tree (the
+context's cold time on large projects is mostly this pass): splitting the visitor would mean
+walking each tree more than once.
 """
 
 from __future__ import annotations
@@ -17,7 +21,17 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, U
 
 from ._gc import GCPaused
 from .classify import NO_EFFECT, TRAINING_METHODS, UNNAMED, classify_call
-from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, DEVICE_QUERIES, RNG_ISOLATION, device_named, is_on
+from .catalog import (
+    CUDNN_DETERMINISTIC,
+    DEVICE_MODULES,
+    DEVICE_QUERIES,
+    ENV_SWITCHES,
+    ENVIRON,
+    ENVIRON_SETTERS,
+    RNG_ISOLATION,
+    device_named,
+    is_on,
+)
 from .names import resolve_relative
 from .syntax import UNKNOWN, AstArgs, ast_literal, is_main_guard_ast
 
@@ -102,6 +116,10 @@ def _dotted(node: ast.AST) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
+
+
+def _string(node: Optional[ast.AST]) -> Optional[str]:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _literals(call: ast.Call) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
@@ -276,6 +294,8 @@ class _FactsCollector(ast.NodeVisitor):
                 self._device_value(device)
         if self.literals and name is not None and (node.args or node.keywords) and not effect.known:
             body.call_literals[len(body.calls) - 1] = _literals(node)
+        if qualified is not None and qualified.startswith("os."):
+            self._environ_call(qualified, node)
         if effect is not NO_EFFECT:
             self._effect(effect.effects)
             body.uses |= effect.uses
@@ -289,9 +309,32 @@ class _FactsCollector(ast.NodeVisitor):
                     body.imported.add(qualified_ref)
         self.generic_visit(node)
 
+    def _environ(self, name: Optional[str], value: Optional[ast.AST]) -> None:
+        """An environment variable set to ``value``: an effect when it is one of
+        :data:`~repro_lint.catalog.ENV_SWITCHES` and the value turns it on."""
+        switch = ENV_SWITCHES.get(name or "")
+        if switch is None or value is None:
+            return
+        literal = ast_literal(value)
+        if not isinstance(literal, str) or literal.strip().lower() in switch[1]:
+            self._effect((switch[0],))
+
+    def _environ_call(self, qualified: Optional[str], node: ast.Call) -> None:
+        if qualified in ENVIRON_SETTERS and len(node.args) == 2:
+            self._environ(_string(node.args[0]), node.args[1])
+        elif qualified == f"{ENVIRON}.update":
+            for keyword in node.keywords:
+                self._environ(keyword.arg, keyword.value)
+            for arg in node.args:
+                if isinstance(arg, ast.Dict):
+                    for key, value in zip(arg.keys, arg.values):
+                        self._environ(_string(key), value)
+
     def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
         for target in targets:
             self._device_setting(target, value)
+            if isinstance(target, ast.Subscript) and self.imported(_dotted(target.value) or "") == ENVIRON:
+                self._environ(_string(target.slice), value)
             if isinstance(target, ast.Attribute):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional,
 
 import libcst as cst
 
+from ..catalog import ENVIRON, ENVIRON_SETTERS
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
@@ -295,9 +296,6 @@ def is_false(node: cst.CSTNode) -> bool:
 # -- helpers for environment variables, statements and the project -------------------------
 
 #: ``os.environ`` under the names rules see after qualification
-ENVIRON = "os.environ"
-#: calls that set one variable: ``(key, value)`` by position (``os.putenv`` names them too)
-ENVIRON_SETTERS = frozenset({f"{ENVIRON}.setdefault", f"{ENVIRON}.__setitem__", "os.putenv"})
 
 
 def environ_writes(
