@@ -17,7 +17,11 @@ from .syntax import MISSING, UNKNOWN, CallArgs, NoArgs
 
 #: calls that, made at module level, mean the module itself trains (a script without a guard)
 TRAINING_METHODS = frozenset({"backward", "step", "fit", "train_step", "zero_grad"})
-ENTRY_WORDS = ("__main__",) + tuple(sorted(TRAINING_METHODS))
+#: words of the calls that, made at module level, may draw random numbers or build a model
+#: (a script without a ``__main__`` block): ``torch.rand*``, ``np.random.*``, ``random.*``,
+#: ``nn.Linear``/``nn.Conv2d``/..., model factories
+SCRIPT_WORDS = ("rand", "normal", "Linear", "Conv", "LSTM", "GRU", "Embedding", "Transformer", "create_model", "get_model", "models.")
+ENTRY_WORDS = ("__main__",) + tuple(sorted(TRAINING_METHODS)) + SCRIPT_WORDS
 
 GENERATORS = catalog.GENERATORS
 ALL_GENERATORS = frozenset(GENERATORS)

@@ -64,7 +64,9 @@ from .facts import (
     BodyFacts,
     ModuleFacts,
     extract_facts,
+    imported_modules,
     might_be_entry_point,
+    might_be_script,
     source_root_for,
 )
 from .source import read_text
@@ -155,6 +157,8 @@ class ProjectContext:
         #: files whose text mentions determinism (None: not read yet)
         self._mentions_determinism: Dict[str, bool] = {}
         self._enables_determinism: Optional[bool] = None
+        #: the modules some file of the run imports (see :meth:`is_imported`)
+        self._imported: Optional[Set[str]] = None
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
         self._prepared = False
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
@@ -209,10 +213,33 @@ class ProjectContext:
             self._mentions(key, source)
         if self.matches_entry_glob(path):
             return True
-        if source is None or not might_be_entry_point(source):
+        if source is None:
             return False
+        if might_be_entry_point(source):
+            facts = self.facts(path, source)
+            if facts is not None and (facts.has_main_guard or facts.trains_at_module_level):
+                return True
+        if not might_be_script(source):
+            return False
+        # a script without a ``__main__`` block: its top level draws or builds a model, and no
+        # file of the project imports it (a module others import is a library)
         facts = self.facts(path, source)
-        return bool(facts and (facts.has_main_guard or facts.trains_at_module_level))
+        if facts is None or facts.has_main_guard or not facts.draws_at_module_level:
+            return False
+        return not self.is_imported(facts.module_name)
+
+    def is_imported(self, module: str) -> bool:
+        """Does a file of the run import module ``module`` (``import m``, ``from m import x``,
+        ``from pkg import m``, relative imports)? An index of every file's imports, built once."""
+        self.consult(ALL_FILES)
+        if self._imported is None:
+            imported: Set[str] = set()
+            for path in self.files:
+                text = read_text(path)
+                if text is not None:
+                    imported |= imported_modules(path, text)
+            self._imported = imported
+        return module in self._imported
 
     # -- module facts ----------------------------------------------------------------------
     def facts(self, path: "str | Path", source: Optional[str] = None) -> Optional[ModuleFacts]:
@@ -253,6 +280,7 @@ class ProjectContext:
         self._literal_facts.pop(key, None)
         self._settings.clear()
         self._words.clear()
+        self._imported = None
         self._closures.clear()
         self._entries.clear()
         self._enables_determinism = None

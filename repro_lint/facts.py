@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
-from .classify import NO_EFFECT, TRAINING_METHODS, UNNAMED, classify_call
+from .classify import INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call
 from .catalog import (
     CUDNN_DETERMINISTIC,
     DEVICE_MODULES,
@@ -96,6 +97,8 @@ class ModuleFacts:
     main_body: BodyFacts = field(default_factory=lambda: BodyFacts(MAIN_BODY))
     has_main_guard: bool = False
     trains_at_module_level: bool = False
+    #: its top level draws random numbers or builds a model (a script, if nothing imports it)
+    draws_at_module_level: bool = False
 
     def body(self, name: str) -> Optional[BodyFacts]:
         if name in (MODULE_BODY, IMPORTED_BODY):
@@ -450,18 +453,20 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             _FactsCollector(facts, is_package, literals).visit(tree)
         except RecursionError:
             return None
-    facts.trains_at_module_level = _trains_when_run(facts)
+    facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
+    facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
     return facts
 
 
-def _trains_when_run(facts: ModuleFacts) -> bool:
-    """Does running the module's top level (outside a ``__main__`` block) train, directly or
-    through the module's own functions (``train()`` called at module level)?"""
+def _when_run(facts: ModuleFacts, test: Callable[[BodyFacts], bool], main: bool = True) -> bool:
+    """Does running the module's top level (and its ``__main__`` block, with ``main``) do
+    what ``test`` asks (train, draw), directly or through the module's own functions
+    (``train()`` called at module level)?"""
     seen: Set[str] = set()
-    stack = [facts.module_body, facts.main_body]
+    stack = [facts.module_body, facts.main_body] if main else [facts.module_body]
     while stack:
         body = stack.pop()
-        if body.trains:
+        if test(body):
             return True
         for call in body.calls:
             if call in body.imported:
@@ -494,6 +499,46 @@ def might_be_entry_point(source: str) -> bool:
                 return True
             start = source.find(word, start + 1)
     return False
+
+
+#: a top-level statement (not indented, not a definition or an import) that calls something
+#: whose name contains one of :data:`~repro_lint.classify.SCRIPT_WORDS`
+_SCRIPT_LINE = re.compile(
+    r"^(?!def |class |import |from |async )(?=[A-Za-z_])[^\n]*?(?:" + "|".join(map(re.escape, SCRIPT_WORDS)) + r")[\w.]*\s*\(",
+    re.MULTILINE,
+)
+
+
+def might_be_script(source: str) -> bool:
+    """A cheap text check: only a file whose top level calls something that may draw random
+    numbers or build a model can be a script without a ``__main__`` block."""
+    return _SCRIPT_LINE.search(source) is not None
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]+))", re.MULTILINE)
+
+
+def imported_modules(path: Path, source: str) -> Set[str]:
+    """The dotted names a module may import (``import a.b`` gives ``a`` and ``a.b``; ``from
+    a import b`` gives ``a`` and ``a.b``, which may be a module), relative imports resolved. A
+    text scan (imports in strings count too): enough to tell that nothing imports a module."""
+    name, is_package = module_name_for(path)
+    found: Set[str] = set()
+    for match in _IMPORT.finditer(source):
+        base, names, plain = match.groups()
+        if plain is not None:
+            dotted = [part.split(" as ")[0].strip() for part in plain.split(",")]
+        else:
+            level = len(base) - len(base.lstrip("."))
+            resolved = resolve_relative(name, is_package, level, base.lstrip(".")) if level else base
+            if not resolved:
+                continue
+            names = re.sub(r"#[^\n]*", "", names).strip("()")
+            dotted = [resolved] + [f"{resolved}.{part.split(' as ')[0].strip()}" for part in names.split(",") if part.strip()]
+        for item in dotted:
+            parts = item.split(".")
+            found.update(".".join(parts[:cut]) for cut in range(1, len(parts) + 1) if all(parts[:cut]))
+    return found
 
 
 def module_name_for(path: Path) -> Tuple[str, bool]:

@@ -413,7 +413,7 @@ def test_a_training_script_without_main_block(lint):
     assert codes(found) == ["RPL101"] and found[0].line == 5
 
 
-def test_a_script_that_trains_through_its_own_functions_at_module_level(lint):
+def test_a_script_that_trains_through_its_own_functions_at_module_level(lint, tmp_path):
     # pytorch/examples word_language_model: no __main__ block, train() called at module level
     code = """
         import torch
@@ -429,8 +429,9 @@ def test_a_script_that_trains_through_its_own_functions_at_module_level(lint):
             train()
     """
     assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
-    # the same functions, never called at module level: a library module
-    assert codes(lint(code.replace("    train()", "    pass"), select=["RPL101"])) == []
+    # the same functions, never called at module level, in a module the project imports: a library
+    files = {"lm.py": code.replace("    train()", "    pass"), "run.py": "import lm\n\nif __name__ == '__main__':\n    lm.train()\n"}
+    assert codes(lint_tree(tmp_path / "project", files, select=["RPL101"], only="lm.py")) == []
 
 
 def test_a_module_name_rebound_by_its_own_call_is_still_followed(tmp_path):
@@ -1112,3 +1113,46 @@ def test_enables_determinism_only_under_a_parameter(tmp_path):
     # no entry point says how the helper is called: its default decides
     project = ProjectContext(settings, [tmp_path / "utils.py"])
     assert project.enables_determinism() is False
+
+
+# -- scripts without a main guard ---------------------------------------------------------------
+
+NOTEBOOK_EXPORT = """
+    import numpy as np
+    import torch
+    from torch import nn
+
+    data = np.random.rand(8, 4)
+    model = nn.Linear(4, 2)
+    print(model(torch.tensor(data, dtype=torch.float32)))
+"""
+
+
+def test_a_script_without_main_guard_that_draws_is_an_entry_point(lint):
+    assert sorted(codes(lint(NOTEBOOK_EXPORT, select=FILE_LEVEL))) == ["RPL101", "RPL102"]
+    assert codes(lint("import random\n\nitems = [1, 2, 3]\nrandom.shuffle(items)\nprint(items)\n", select=FILE_LEVEL)) == ["RPL103"]
+
+
+def test_a_module_the_project_imports_is_not_a_script(tmp_path):
+    files = {
+        "constants.py": NOTEBOOK_EXPORT,
+        "train.py": "import torch\nimport numpy as np\nimport random\nimport constants\n\nif __name__ == '__main__':\n"
+                    "    torch.manual_seed(0)\n    np.random.seed(0)\n    random.seed(0)\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="constants.py")) == []
+    files["pkg/__init__.py"] = "from .tables import TABLE\n"
+    files["pkg/tables.py"] = "import numpy as np\n\nTABLE = np.random.rand(4)\n"
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="tables.py")) == []
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\n\n\ndef make():\n    return torch.rand(3)\n",  # draws only inside a function
+        "import numpy as np\n\nnp.random.seed(0)\nx = np.random.rand(3)\n",  # seeded
+        "import torch\n\nmodel = torch.load('model.pt')\n",  # nothing drawn
+        "# x = torch.rand(3)\nimport torch\n",
+    ],
+)
+def test_files_that_are_not_unseeded_scripts(lint, code):
+    assert codes(lint(code, select=FILE_LEVEL)) == []
