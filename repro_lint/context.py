@@ -2,7 +2,8 @@
 
 Built once per run, before the per-file rule pass, and shared with every worker:
 - which modules are **entry points** (an ``if __name__ == "__main__":`` block, training
-  run at module level, or a path matching the ``entry-points`` globs);
+  run at module level, a top level that draws random numbers or builds a model in a module no
+  file of the run imports, or a path matching the ``entry-points`` globs);
 - each file's **module name** (from the package layout), to resolve project imports;
 - **module facts** for the files that matter (entry points and the project modules they reach),
   extracted with Python's ``ast`` (fast, and only for those files): the imports, the functions
@@ -16,8 +17,12 @@ Built once per run, before the per-file rule pass, and shared with every worker:
   module reached from them).
 
 The call graph has one node per body: a module's top level (``<module>``), its ``__main__``
-block (``<main>``), each function or method, and each class (instantiating a class reaches all
-of its methods). A call is resolved, in this order, through the ``seed-functions`` setting,
+block (``<main>``), each function or method, each class (building an instance reaches its
+constructor), each instance handed to other code (``trainer.fit(model)``: all of its methods),
+and each call of a function with effects under ``if <parameter>:`` whose literal arguments turn
+that parameter off (``setup|deterministic``: the function without those effects). A method
+called on a local instance (``model = Net(); model.fit()``) resolves to that class's method.
+A call is resolved, in this order, through the ``seed-functions`` setting,
 the module's own functions and classes (``self.method()`` included), then its imports into the
 project's other modules (``from utils.seed import set_seed``, ``import utils;
 utils.set_seed()``, relative imports, re-exports in a package ``__init__``). Known torch,
@@ -25,7 +30,8 @@ NumPy, ``random`` and library calls (``repro_lint.catalog``) are classified wher
 with their arguments (``use_deterministic_algorithms(False)`` enables nothing), by
 :mod:`repro_lint.classify`; the facts come from :mod:`repro_lint.facts`. A call that
 resolves to nothing and whose name contains ``seed`` counts as seeding all three generators.
-Importing a project module runs its top level, so that is reached too.
+Importing a project module runs its top level (``<imported>``: its own calls, not the modules
+it imports in turn), so that is reached too: calls are followed, imports only one step.
 
 Everything here is plain data (picklable), and nothing imports or runs user code.
 
