@@ -165,6 +165,8 @@ class ProjectContext:
         self._enables_determinism: Optional[bool] = None
         #: the modules some file of the run imports (see :meth:`is_imported`)
         self._imported: Optional[Set[str]] = None
+        #: files whose entry-point answer depended on that index
+        self._asked_importers: Set[str] = set()
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
         self._prepared = False
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
@@ -209,6 +211,8 @@ class ProjectContext:
         if cached is None:
             cached = self._compute_entry(Path(key), source)
             self._entry[key] = cached
+        if key in self._asked_importers:
+            self.consult(ALL_FILES)  # whether it is a script depends on who imports it
         return cached
 
     def _compute_entry(self, path: Path, source: Optional[str]) -> bool:
@@ -232,6 +236,7 @@ class ProjectContext:
         facts = self.facts(path, source)
         if facts is None or facts.has_main_guard or not facts.draws_at_module_level:
             return False
+        self._asked_importers.add(key)
         return not self.is_imported(facts.module_name)
 
     def is_imported(self, module: str) -> bool:
