@@ -488,19 +488,32 @@ class ProjectContext:
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
     def _instance_class(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Optional[Node]:
-        """The project class whose instance the local ``name`` holds (``model = Net()``)."""
-        callee = body.instances.get(name)
+        """The project class whose instance the local ``name`` holds (``model = Net()``), or
+        the attribute ``self.name`` that one of the class's methods sets (``self.buffer =
+        Buffer()`` in ``__init__``)."""
+        callee, where = body.instances.get(name), body
+        if callee is None and name.startswith("self.") and body.owner:
+            for method in facts.functions.values():
+                if method.owner == body.owner and name in method.instances:
+                    callee, where = method.instances[name], method
+                    break
         if callee is None:
             return None
-        target = self.resolve_call(facts, scope, callee, callee in body.imported)
+        target = self.resolve_call(facts, where.name, callee, callee in where.imported)
         return target if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX) else None
 
     def _instance_method(self, facts: ModuleFacts, scope: str, body: BodyFacts, call: str) -> Optional[List[Node]]:
-        """The methods a call on a local instance runs (``model.fit()`` -> ``Net.fit``,
-        ``model(x)`` -> ``Net.forward``), or None when ``call`` is not made on one."""
-        head, dot, method = call.partition(".")
-        if "." in method or call in body.imported:
+        """The methods a call on an instance runs (``model.fit()`` -> ``Net.fit``, ``model(x)``
+        -> ``Net.forward``, ``self.buffer.sample()`` -> ``Buffer.sample``), or None when
+        ``call`` is not made on one."""
+        if call in body.imported:
             return None
+        if call.startswith("self.") and call.count(".") == 2:
+            head, dot, method = call.rpartition(".")
+        else:
+            head, dot, method = call.partition(".")
+            if "." in method:
+                return None
         cls = self._instance_class(facts, scope, body, head)
         if cls is None:
             return None

@@ -121,6 +121,17 @@ def _dotted(node: ast.AST) -> Optional[str]:
 
 
 
+def _constructed(node: ast.AST) -> Optional[str]:
+    """The class (by convention, a capitalised name) of an object built in an argument, alone or
+    in a list or tuple: ``Net()``, ``[Blur(3), Crop(8)]`` (the first)."""
+    for item in node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]:
+        if isinstance(item, ast.Call):
+            name = _dotted(item.func)
+            if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+                return name
+    return None
+
+
 def _string(node: Optional[ast.AST]) -> Optional[str]:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
@@ -305,6 +316,8 @@ class _FactsCollector(ast.NodeVisitor):
             body.draws |= effect.draws
         for arg in [*node.args, *(k.value for k in node.keywords)]:
             ref = _dotted(arg)
+            if ref is None:
+                ref = _constructed(arg)  # an object built and handed on: ``Compose([Blur()])``
             if ref is not None:
                 qualified_ref = self.imported(ref)
                 body.refs.append(qualified_ref or ref)
@@ -343,12 +356,13 @@ class _FactsCollector(ast.NodeVisitor):
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
                         self._effect(("cudnn_deterministic",))
-            elif isinstance(target, ast.Name) and value is not None:
-                if isinstance(value, ast.Call):
-                    callee = _dotted(value.func)
+            if isinstance(value, ast.Call) and isinstance(target, (ast.Name, ast.Attribute)):
+                receiver = _dotted(target)
+                callee = _dotted(value.func)
+                if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
                     if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
-                        self.current.instances[target.id] = self.imported(callee) or callee
-                    continue
+                        self.current.instances[receiver] = self.imported(callee) or callee
+            if isinstance(target, ast.Name) and value is not None and not isinstance(value, ast.Call):
                 # follow ``cudnn = torch.backends.cudnn``
                 source = _dotted(value)
                 qualified = self.imported(source) if source else None

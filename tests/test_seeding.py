@@ -1156,3 +1156,54 @@ def test_a_module_the_project_imports_is_not_a_script(tmp_path):
 )
 def test_files_that_are_not_unseeded_scripts(lint, code):
     assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+def test_objects_kept_on_self_or_handed_on_run_their_methods(tmp_path):
+    files = {
+        "memory.py": """
+            import numpy as np
+
+            class Buffer:
+                def __init__(self, size):
+                    self.size = size
+
+                def sample(self, n):
+                    return np.random.choice(self.size, n)
+
+            class Blur:
+                def __call__(self, x):
+                    return x * np.random.rand()
+        """,
+        "agent.py": """
+            from memory import Buffer
+
+            class Agent:
+                def __init__(self):
+                    self.buffer = Buffer(10)
+
+                def step(self):
+                    return self.buffer.sample(2)
+        """,
+        "train.py": """
+            import torch
+            from agent import Agent
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                agent = Agent()
+                agent.step()
+        """,
+        "augment.py": """
+            import torch
+            from torchvision import transforms
+            from memory import Blur
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                pipeline = transforms.Compose([Blur()])
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == ["RPL102"]
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="augment.py")) == ["RPL102"]
+    files["train.py"] = files["train.py"].replace("agent.step()", "pass")
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == []
