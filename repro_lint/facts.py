@@ -121,15 +121,25 @@ def _dotted(node: ast.AST) -> Optional[str]:
 
 
 
-def _constructed(node: ast.AST) -> Optional[str]:
-    """The class (by convention, a capitalised name) of an object built in an argument, alone or
-    in a list or tuple: ``Net()``, ``[Blur(3), Crop(8)]`` (the first)."""
-    for item in node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]:
-        if isinstance(item, ast.Call):
+def _constructed(node: ast.AST) -> List[str]:
+    """The classes (by convention, capitalised names) of the objects built in an argument,
+    alone, in a list or tuple, or in a conditional: ``Net()``, ``[Blur(3), Crop(8)]``,
+    ``Blur(3) if blur else None``."""
+    found: List[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.List, ast.Tuple)):
+            stack.extend(item.elts)
+        elif isinstance(item, ast.IfExp):
+            stack.extend((item.body, item.orelse))
+        elif isinstance(item, ast.Starred):
+            stack.append(item.value)
+        elif isinstance(item, ast.Call):
             name = _dotted(item.func)
             if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
-                return name
-    return None
+                found.append(name)
+    return found
 
 
 def _string(node: Optional[ast.AST]) -> Optional[str]:
@@ -316,11 +326,10 @@ class _FactsCollector(ast.NodeVisitor):
             body.draws |= effect.draws
         for arg in [*node.args, *(k.value for k in node.keywords)]:
             ref = _dotted(arg)
-            if ref is None:
-                ref = _constructed(arg)  # an object built and handed on: ``Compose([Blur()])``
-            if ref is not None:
-                qualified_ref = self.imported(ref)
-                body.refs.append(qualified_ref or ref)
+            # a name passed on, or objects built and handed on: ``Compose([Blur()])``
+            for passed in [ref] if ref is not None else _constructed(arg):
+                qualified_ref = self.imported(passed)
+                body.refs.append(qualified_ref or passed)
                 if qualified_ref is not None:
                     body.imported.add(qualified_ref)
         self.generic_visit(node)
