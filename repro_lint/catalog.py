@@ -253,6 +253,20 @@ ENTROPY_RESEEDS: Dict[str, Tuple[str, Optional[Tuple[str, int]]]] = {
     "torch.random.seed": ("torch", None),
 }
 
+#: context managers that put generators back as they were when their block ends: qualified
+#: name -> the effects a seed set inside the block loses (``torch.random.fork_rng`` restores the
+#: CPU and device generators; the ``isolate_rng`` helpers every global generator)
+RNG_ISOLATION: Dict[str, FrozenSet[str]] = {
+    "torch.random.fork_rng": frozenset({"torch", "cuda"}),
+    **{
+        f"{module}.isolate_rng": frozenset({"torch", "cuda", "numpy", "random"})
+        for module in (
+            "repro_lint.runtime", "repro_lint.runtime._rng", "lightning.pytorch.utilities",
+            "lightning.pytorch.utilities.seed", "pytorch_lightning.utilities.seed",
+        )
+    },
+}
+
 #: names containing "seed" that do not seed anything (getters, or fresh entropy)
 NOT_SEEDING = frozenset(
     {
@@ -543,9 +557,13 @@ DEVICE_KEYWORDS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("device", ("cuda", "npu")),
     ("accelerator", ("cuda", "npu", "gpu", "auto")),
 )
-#: keyword arguments that count GPUs (Lightning 1.x ``Trainer(gpus=2)``): a literal above 0
-#: means CUDA
-DEVICE_COUNT_KEYWORDS: Dict[str, str] = {"gpus": "cuda"}
+#: constructors with a keyword that counts GPUs (Lightning 1.x ``Trainer(gpus=2)``): qualified
+#: name -> (keyword, device); a literal above 0 means that device
+DEVICE_COUNT_KEYWORDS: Dict[str, Tuple[str, str]] = {
+    f"{module}.Trainer{factory}": ("gpus", "cuda")
+    for module in ("pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer")
+    for factory in ("", ".from_argparse_args")
+}
 #: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
 #: says where the program runs when started as documented: option name -> ``name`` (the
 #: default names a device) or ``count`` (a number of GPUs, CUDA above 0)
@@ -604,6 +622,27 @@ WORKER_INFO = "torch.utils.data.get_worker_info"
 
 #: process-group backends that are not HCCL (RPL601)
 OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")
+#: calls that start a process group: qualified name -> (parameter, position) of the backend
+PROCESS_GROUP_INITS: Dict[str, Tuple[str, int]] = {
+    INIT_PROCESS_GROUP: ("backend", 0),
+    **{f"deepspeed{m}.init_distributed": ("dist_backend", 0) for m in ("", ".comm", ".comm.comm")},
+}
+#: marks, among ``uses``, a process group started with a backend that may be HCCL (``hccl``, or
+#: one chosen at run time, which is HCCL on an NPU)
+PROCESS_GROUP = "process_group"
+
+# -- environment variables -------------------------------------------------------------------
+
+ENVIRON = "os.environ"
+#: calls that set one variable: ``(key, value)`` by position (``os.putenv`` names them too)
+ENVIRON_SETTERS = frozenset({f"{ENVIRON}.setdefault", f"{ENVIRON}.__setitem__", "os.putenv"})
+#: variables whose setting is an effect, like a switch: name -> (effect, the values, lower-cased,
+#: that turn it on); a value chosen at run time counts as on. ``HCCL_DETERMINISTIC``: torch_npu
+#: compares the lower-cased value with "true", CANN also documents "strict"; "1" is not on
+#: (NONDETERMINISM.md section 2.2)
+ENV_SWITCHES: Dict[str, Tuple[str, FrozenSet[str]]] = {
+    "HCCL_DETERMINISTIC": ("hccl_deterministic", frozenset({"true", "strict"})),
+}
 
 
 #: files a framework imports by name, so they are libraries even with a ``__main__`` block:

@@ -17,7 +17,11 @@ from .syntax import MISSING, UNKNOWN, CallArgs, NoArgs
 
 #: calls that, made at module level, mean the module itself trains (a script without a guard)
 TRAINING_METHODS = frozenset({"backward", "step", "fit", "train_step", "zero_grad"})
-ENTRY_WORDS = ("__main__",) + tuple(sorted(TRAINING_METHODS))
+#: words of the calls that, made at module level, may draw random numbers or build a model
+#: (a script without a ``__main__`` block): ``torch.rand*``, ``np.random.*``, ``random.*``,
+#: ``nn.Linear``/``nn.Conv2d``/..., model factories
+SCRIPT_WORDS = ("rand", "normal", "Linear", "Conv", "LSTM", "GRU", "Embedding", "Transformer", "create_model", "get_model", "models.")
+ENTRY_WORDS = ("__main__",) + tuple(sorted(TRAINING_METHODS)) + SCRIPT_WORDS
 
 GENERATORS = catalog.GENERATORS
 ALL_GENERATORS = frozenset(GENERATORS)
@@ -161,6 +165,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             device = catalog.device_named(args.strings(*catalog.DEVICE_CONSTRUCTORS[qualified]))
             if device:
                 uses.add(device)
+        elif qualified in catalog.PROCESS_GROUP_INITS:
+            backend = args.value(*catalog.PROCESS_GROUP_INITS[qualified])
+            if not isinstance(backend, str) or backend.lower() not in catalog.OTHER_BACKENDS:
+                uses.add(catalog.PROCESS_GROUP)  # HCCL, or a backend chosen at run time
         elif qualified in catalog.DEVICE_CALLS:
             cpu = catalog.CPU_SWITCHES.get(qualified)
             if cpu is None or args.value(*cpu) is not True:
@@ -184,8 +192,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:
             uses.add(device)
-    for keyword, counted in catalog.DEVICE_COUNT_KEYWORDS.items():
-        device = catalog.device_counted(args.value(keyword, None), counted)
+    counted = catalog.DEVICE_COUNT_KEYWORDS.get(qualified or "")
+    if counted is not None:
+        device = catalog.device_counted(args.value(counted[0], None), counted[1])
         if device:
             uses.add(device)
     if method == catalog.OPTION_DECLARATION[0]:

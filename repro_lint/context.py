@@ -2,7 +2,8 @@
 
 Built once per run, before the per-file rule pass, and shared with every worker:
 - which modules are **entry points** (an ``if __name__ == "__main__":`` block, training
-  run at module level, a Jupyter notebook, or a path matching the ``entry-points`` globs);
+  run at module level, a top level that draws random numbers or builds a model in a module no
+  file of the run imports, a Jupyter notebook, or a path matching the ``entry-points`` globs);
 - each file's **module name** (from the package layout), to resolve project imports;
 - **module facts** for the files that matter (entry points and the project modules they reach),
   extracted with Python's ``ast`` (fast, and only for those files): the imports, the functions
@@ -16,8 +17,12 @@ Built once per run, before the per-file rule pass, and shared with every worker:
   module reached from them).
 
 The call graph has one node per body: a module's top level (``<module>``), its ``__main__``
-block (``<main>``), each function or method, and each class (instantiating a class reaches all
-of its methods). A call is resolved, in this order, through the ``seed-functions`` setting,
+block (``<main>``), each function or method, each class (building an instance reaches its
+constructor), each instance handed to other code (``trainer.fit(model)``: all of its methods),
+and each call of a function with effects under ``if <parameter>:`` whose literal arguments turn
+that parameter off (``setup|deterministic``: the function without those effects). A method
+called on a local instance (``model = Net(); model.fit()``) resolves to that class's method.
+A call is resolved, in this order, through the ``seed-functions`` setting,
 the module's own functions and classes (``self.method()`` included), then its imports into the
 project's other modules (``from utils.seed import set_seed``, ``import utils;
 utils.set_seed()``, relative imports, re-exports in a package ``__init__``). Known torch,
@@ -25,7 +30,8 @@ NumPy, ``random`` and library calls (``repro_lint.catalog``) are classified wher
 with their arguments (``use_deterministic_algorithms(False)`` enables nothing), by
 :mod:`repro_lint.classify`; the facts come from :mod:`repro_lint.facts`. A call that
 resolves to nothing and whose name contains ``seed`` counts as seeding all three generators.
-Importing a project module runs its top level, so that is reached too.
+Importing a project module runs its top level (``<imported>``: its own calls, not the modules
+it imports in turn), so that is reached too: calls are followed, imports only one step.
 
 Everything here is plain data (picklable), and nothing imports or runs user code.
 
@@ -50,7 +56,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
-from .catalog import FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS
+from .catalog import FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import (
@@ -64,13 +70,15 @@ from .facts import (
     BodyFacts,
     ModuleFacts,
     extract_facts,
+    imported_modules,
     might_be_entry_point,
+    might_be_script,
     source_root_for,
 )
 from .notebook import is_notebook
 from .modulefiles import ModuleFiles
 from .source import read_text
-from .syntax import NoArgs
+from .syntax import UNKNOWN, NoArgs
 
 #: a file that turns determinism on contains one of these (a cheap text check before parsing)
 DETERMINISM_WORDS = re.compile(r"determinis|seed_all|reproducible|seed_everything")
@@ -84,6 +92,9 @@ Learnt = Tuple[Optional["ModuleFacts"], Optional[bool], bool]
 
 #: a node of the call graph: (absolute path of the module, body name)
 Node = Tuple[str, str]
+#: joins a function's name and the parameters that are off in a call (``setup|deterministic``):
+#: the node for that call, without what the function does only when they are on
+VARIANT = "|"
 
 #: consulted by answers that may depend on any file of the run (the results cache then keys
 #: the file on all of them)
@@ -154,19 +165,27 @@ class ProjectContext:
         #: files whose text mentions determinism (None: not read yet)
         self._mentions_determinism: Dict[str, bool] = {}
         self._enables_determinism: Optional[bool] = None
+        #: the modules some file of the run imports (see :meth:`is_imported`)
+        self._imported: Optional[Set[str]] = None
+        #: files whose entry-point answer depended on that index
+        self._asked_importers: Set[str] = set()
+        #: :meth:`prepare` has run: every file that may be an entry point has been asked
+        self._prepared = False
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
         for f in self.files:
             self._roots.add(source_root_for(f))
         self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
         self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
+        #: facts with the literal arguments of every call, for the few modules that call a
+        #: function with effects under a parameter (see :meth:`_variant`)
+        self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[str, Summary] = {}
-        #: answers of :meth:`any_file_mentions`
+        #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
-        #: answers of :meth:`is_imported`
-        self._imported: Dict[str, bool] = {}
         self._seeds_workers: Optional[bool] = None
+        self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -196,6 +215,8 @@ class ProjectContext:
         if cached is None:
             cached = self._compute_entry(Path(key), source)
             self._entry[key] = cached
+        if key in self._asked_importers:
+            self.consult(ALL_FILES)  # whether it is a script depends on who imports it
         return cached
 
     def _compute_entry(self, path: Path, source: Optional[str]) -> bool:
@@ -206,10 +227,34 @@ class ProjectContext:
             self._mentions(key, source)
         if self.matches_entry_glob(path) or is_notebook(path):  # a notebook is a script
             return True
-        if source is None or not might_be_entry_point(source):
+        if source is None:
             return False
+        if might_be_entry_point(source):
+            facts = self.facts(path, source)
+            if facts is not None and (facts.has_main_guard or facts.trains_at_module_level):
+                return True
+        if not might_be_script(source):
+            return False
+        # a script without a ``__main__`` block: its top level draws or builds a model, and no
+        # file of the project imports it (a module others import is a library)
         facts = self.facts(path, source)
-        return bool(facts and (facts.has_main_guard or facts.trains_at_module_level))
+        if facts is None or facts.has_main_guard or not facts.draws_at_module_level:
+            return False
+        self._asked_importers.add(key)
+        return not self.is_imported(facts.module_name)
+
+    def is_imported(self, module: str) -> bool:
+        """Does a file of the run import module ``module`` (``import m``, ``from m import x``,
+        ``from pkg import m``, relative imports)? An index of every file's imports, built once."""
+        self.consult(ALL_FILES)
+        if self._imported is None:
+            imported: Set[str] = set()
+            for path in self.files:
+                text = read_text(path)
+                if text is not None:
+                    imported |= imported_modules(path, text)
+            self._imported = imported
+        return module in self._imported
 
     # -- module facts ----------------------------------------------------------------------
     def facts(self, path: "str | Path", source: Optional[str] = None) -> Optional[ModuleFacts]:
@@ -247,9 +292,12 @@ class ProjectContext:
         self._mentions_determinism.pop(key, None)
         # everything derived from the call graph may have gone through that file
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
+        self._literal_facts.pop(key, None)
+        self._settings.clear()
+        self._words.clear()
+        self._imported = None
         self._closures.clear()
         self._entries.clear()
-        self._imported.clear()
         self._enables_determinism = None
         self._seeds_workers = None
 
@@ -366,19 +414,23 @@ class ProjectContext:
         for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
             if name.startswith(prefix):
                 return _NodeInfo(_methods(facts, name[len(prefix) :], wanted), frozenset(), frozenset(), frozenset())
+        name, _, off = name.partition(VARIANT)
         body = facts.body(name)
         if body is None:
             return None
         edges: List[Node] = []
         effects = set(body.effects)
-        for call in body.calls:
+        for param, guarded in body.guarded.items():
+            if param not in off.split(","):
+                effects |= guarded
+        for index, call in enumerate(body.calls):
             method = self._instance_method(facts, name, body, call)
             if method is not None:
                 edges.extend(method)
                 continue
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):
-                edges.append(target)
+                edges.append(self._variant(target, facts.path, name, index))
             elif target:
                 effects |= target
         for ref in body.refs:
@@ -402,20 +454,60 @@ class ProjectContext:
             edges.append((facts.path, MODULE_BODY))
         return _NodeInfo(tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(body.uses), frozenset(body.draws))
 
+    def _variant(self, target: Node, path: str, scope: str, index: int) -> Node:
+        """The node for call number ``index`` of body ``scope`` in module ``path``, a call of
+        function ``target``: the function with the effects it makes under ``if <parameter>:``
+        left out for each parameter that is off in this call (passed, or defaulting to, False,
+        None or 0)."""
+        facts = self.facts(target[0])
+        callee = facts.functions.get(target[1]) if facts is not None else None
+        if callee is None or not callee.guarded:
+            return target
+        if path not in self._literal_facts:
+            text = read_text(Path(path))
+            self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
+        caller = self._literal_facts[path]
+        body = caller.body(scope) if caller is not None else None
+        positional, keywords = body.call_literals.get(index, ((), {})) if body is not None else ((UNKNOWN,) * 64, {})
+        off = []
+        for param in sorted(callee.guarded):
+            if param in keywords:
+                value = keywords[param]
+            elif param in callee.params[: len(positional)]:
+                value = positional[callee.params.index(param)]
+            else:
+                value = callee.defaults.get(param, UNKNOWN)
+            if value is not UNKNOWN and not is_on(value):
+                off.append(param)
+        return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+
     def _instance_class(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Optional[Node]:
-        """The project class whose instance the local ``name`` holds (``model = Net()``)."""
-        callee = body.instances.get(name)
+        """The project class whose instance the local ``name`` holds (``model = Net()``), or
+        the attribute ``self.name`` that one of the class's methods sets (``self.buffer =
+        Buffer()`` in ``__init__``)."""
+        callee, where = body.instances.get(name), body
+        if callee is None and name.startswith("self.") and body.owner:
+            for method in facts.functions.values():
+                if method.owner == body.owner and name in method.instances:
+                    callee, where = method.instances[name], method
+                    break
         if callee is None:
             return None
-        target = self.resolve_call(facts, scope, callee, callee in body.imported)
+        target = self.resolve_call(facts, where.name, callee, callee in where.imported)
         return target if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX) else None
 
     def _instance_method(self, facts: ModuleFacts, scope: str, body: BodyFacts, call: str) -> Optional[List[Node]]:
-        """The methods a call on a local instance runs (``model.fit()`` -> ``Net.fit``,
-        ``model(x)`` -> ``Net.forward``), or None when ``call`` is not made on one."""
-        head, dot, method = call.partition(".")
-        if "." in method or call in body.imported:
+        """The methods a call on an instance runs (``model.fit()`` -> ``Net.fit``, ``model(x)``
+        -> ``Net.forward``, ``self.buffer.sample()`` -> ``Buffer.sample``), or None when
+        ``call`` is not made on one."""
+        if call in body.imported:
             return None
+        if call.startswith("self.") and call.count(".") == 2:
+            head, dot, method = call.rpartition(".")
+        else:
+            head, dot, method = call.partition(".")
+            if "." in method:
+                return None
         cls = self._instance_class(facts, scope, body, head)
         if cls is None:
             return None
@@ -528,11 +620,45 @@ class ProjectContext:
         return mentions
 
     def _file_enables_determinism(self, path: str) -> bool:
+        return self._file_has(path, DETERMINISM)
+
+    def _file_has(self, path: str, wanted: FrozenSet[str]) -> bool:
+        """Does a body of the module at ``path`` have one of the effects ``wanted``?"""
         facts = self.facts(path)
         if facts is None:
             return False
         bodies = [facts.module_body, facts.main_body, *facts.functions.values()]
-        return any(body.effects & DETERMINISM for body in bodies)
+        if any(body.effects & wanted for body in bodies):
+            return True
+        # only under ``if <parameter>:``: when an entry point's path has it, or, with no entry
+        # point to say how the function is called, when the parameter is not off by default
+        guarded = [(body, param) for body in bodies for param, effects in body.guarded.items() if effects & wanted]
+        if not guarded:
+            return False
+        # after :meth:`prepare`, every file that may be an entry point has been asked
+        entries = self.entry_points() if self._prepared else [p for p in self.files if self.is_entry_point(p)]
+        if entries:
+            return any(self.entry_summary(entry).effects & wanted for entry in entries)
+        return any(is_on(body.defaults.get(param, UNKNOWN)) for body, param in guarded)
+
+    def sets_anywhere(self, effect: str, word: str, path: "str | Path", source: str) -> bool:
+        """Does the file at ``path`` (whose text is ``source``, maybe not yet written) or another
+        file of the run have ``effect`` (an ``ENV_SWITCHES`` effect) in a body that counts (see
+        :meth:`enables_determinism`)? Only files that contain ``word`` are parsed."""
+        self.consult(ALL_FILES)
+        key = os.path.abspath(path)
+        if word in source:
+            self.facts(key, source)
+            if self._file_has(key, frozenset({effect})):
+                return True
+        found = self._settings.get((effect, word))
+        if found is None:
+            candidates = [os.path.abspath(f) for f in self.files] if self.any_file_mentions(word) else []
+            found = self._settings[(effect, word)] = frozenset(
+                other for other in candidates
+                if word in (read_text(Path(other)) or "") and self._file_has(other, frozenset({effect}))
+            )
+        return bool(found - {key})
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Compute, now (e.g. before forking workers), the entry-point flags, the facts and
@@ -542,6 +668,7 @@ class ProjectContext:
         for path in paths:
             if self.is_entry_point(path):
                 self.entry_summary(path)
+        self._prepared = True
         self.enables_determinism()
 
     def entry_calls(self, path: "str | Path", source: Optional[str] = None) -> Iterator[str]:
@@ -561,43 +688,17 @@ class ProjectContext:
             found = self._words[word] = any(word in (read_text(path) or "") for path in self.files)
         return found
 
-    def is_imported(self, path: "str | Path") -> bool:
-        """Is the module at ``path`` imported by another file of the run, or by a framework
-        (``catalog.FRAMEWORK_IMPORTED_FILES``: torch.hub imports ``hubconf.py``)? Such a module
-        is a library too, even with a ``__main__`` block: what it imports, its importers import."""
-        key = os.path.abspath(path)
-        if Path(key).name in FRAMEWORK_IMPORTED_FILES:
+    def is_library(self, path: "str | Path", module: str) -> bool:
+        """Is the module at ``path`` (named ``module``) imported by a file of the run, under its
+        full name or a shorter one (``import val`` where a script puts its folder on
+        ``sys.path``), or by a framework (``catalog.FRAMEWORK_IMPORTED_FILES``: torch.hub
+        imports ``hubconf.py``)? Such a module is a library too, even with a ``__main__`` block:
+        what it imports, its importers import."""
+        if os.path.basename(path) in FRAMEWORK_IMPORTED_FILES:
             return True
-        self.consult(ALL_FILES)
-        found = self._imported.get(key)
-        if found is None:
-            found = self._imported[key] = self._find_importer(key)
-        return found
+        parts = module.split(".")
+        return any(self.is_imported(".".join(parts[cut:])) for cut in range(len(parts)))
 
-    def _find_importer(self, key: str) -> bool:
-        target = Path(key)
-        name = target.parent.name if target.name == "__init__.py" else target.stem
-        # a text check first: only files with an import line naming the module are parsed
-        pattern = re.compile(rf"^[ \t]*(?:from|import)[ \t][^\n]*\b{re.escape(name)}\b", re.MULTILINE)
-        for other in self.files:
-            other_key = os.path.abspath(other)
-            if other_key == key:
-                continue
-            text = read_text(Path(other_key))
-            if not text or not pattern.search(text):
-                continue
-            facts = self.facts(other_key, text)
-            for qualified in set(facts.aliases.values()) if facts is not None else ():
-                parts = qualified.split(".")
-                if name not in parts:
-                    continue
-                for end in range(len(parts), 0, -1):  # the longest prefix that is a project module
-                    module = self.resolve_module(".".join(parts[:end]))
-                    if module is not None:
-                        if os.path.abspath(module) == key:
-                            return True
-                        break
-        return False
     def seeds_workers(self) -> bool:
         """Does an entry point's execution path call a library helper that seeds DataLoader
         workers (Lightning's ``seed_everything(..., workers=True)``)? Computed once per run."""

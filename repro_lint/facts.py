@@ -4,22 +4,37 @@ Python's ``ast`` (fast, serialisable, never running the user's code).
 The project context (:mod:`repro_lint.context`) builds the call graph from these facts. A
 body is a function or method, a module's top level (``<module>``) or its ``__main__`` block
 (``<main>``); every call is classified where it is made (:mod:`repro_lint.classify`).
+
+It is one module because the facts come from one visitor in one pass over the tree (the
+context's cold time on large projects is mostly this pass): splitting the visitor would mean
+walking each tree more than once.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
-from .classify import NO_EFFECT, TRAINING_METHODS, UNNAMED, classify_call
-from .catalog import CUDNN_DETERMINISTIC, DEVICE_MODULES, DEVICE_QUERIES, device_named, is_on
+from .classify import INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call
+from .catalog import (
+    CUDNN_DETERMINISTIC,
+    DEVICE_MODULES,
+    DEVICE_QUERIES,
+    ENV_SWITCHES,
+    ENVIRON,
+    ENVIRON_SETTERS,
+    RNG_ISOLATION,
+    device_named,
+    is_on,
+)
 from .names import resolve_relative
-from .syntax import AstArgs, ast_literal, is_main_guard_ast
+from .syntax import UNKNOWN, AstArgs, ast_literal, is_main_guard_ast
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -57,6 +72,15 @@ class BodyFacts:
     #: local names bound to the result of a call (``model = Net()``): name -> the callee, as
     #: stored in ``calls``; lets the call graph follow ``model.fit()`` to ``Net.fit``
     instances: Dict[str, str] = field(default_factory=dict)
+    #: a function's positional parameters (``self``/``cls`` left out) and literal defaults
+    params: Tuple[str, ...] = ()
+    defaults: Dict[str, Any] = field(default_factory=dict)
+    #: effects made only under ``if <parameter>:`` (``if deterministic: ...``), by parameter
+    guarded: Dict[str, Set[str]] = field(default_factory=dict)
+    #: the literal arguments of calls with arguments (index in ``calls`` -> positional values,
+    #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal); only in facts
+    #: extracted with ``literals=True``
+    call_literals: Dict[int, Tuple[Tuple[Any, ...], Dict[str, Any]]] = field(default_factory=dict)
 
 
 
@@ -73,6 +97,8 @@ class ModuleFacts:
     main_body: BodyFacts = field(default_factory=lambda: BodyFacts(MAIN_BODY))
     has_main_guard: bool = False
     trains_at_module_level: bool = False
+    #: its top level draws random numbers or builds a model (a script, if nothing imports it)
+    draws_at_module_level: bool = False
 
     def body(self, name: str) -> Optional[BodyFacts]:
         if name in (MODULE_BODY, IMPORTED_BODY):
@@ -93,6 +119,39 @@ def _dotted(node: ast.AST) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
+
+
+def _constructed(node: ast.AST) -> List[str]:
+    """The classes (by convention, capitalised names) of the objects built in an argument,
+    alone, in a list or tuple, or in a conditional: ``Net()``, ``[Blur(3), Crop(8)]``,
+    ``Blur(3) if blur else None``."""
+    found: List[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.List, ast.Tuple)):
+            stack.extend(item.elts)
+        elif isinstance(item, ast.IfExp):
+            stack.extend((item.body, item.orelse))
+        elif isinstance(item, ast.Starred):
+            stack.append(item.value)
+        elif isinstance(item, ast.Call):
+            name = _dotted(item.func)
+            if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+                found.append(name)
+    return found
+
+
+def _string(node: Optional[ast.AST]) -> Optional[str]:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _literals(call: ast.Call) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
+    """A call's arguments as literal values (positional, keyword), UNKNOWN where not literal;
+    a ``*args`` or ``**kwargs`` may pass anything."""
+    if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+        return (UNKNOWN,) * 64, {}
+    return tuple(ast_literal(a) for a in call.args), {k.arg: ast_literal(k.value) for k in call.keywords if k.arg}
 
 
 #: node types that never hold a call, an assignment, an import or a definition
@@ -141,13 +200,29 @@ class _FactsCollector(ast.NodeVisitor):
             elif isinstance(value, ast.AST):
                 visit(value)
 
-    def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
+    def __init__(self, facts: ModuleFacts, is_package: bool, literals: bool = False) -> None:
         self.facts = facts
         self.is_package = is_package
+        #: record the literal arguments of calls (asked for only when a call graph needs them)
+        self.literals = literals
         self.scope: List[str] = []
         #: per scope entry: is it a class?
         self.kinds: List[bool] = []
         self.current: BodyFacts = facts.module_body
+        #: generators whose seeding is undone when the enclosing ``with`` ends (``fork_rng()``)
+        self.isolated: FrozenSet[str] = frozenset()
+        #: the parameter guarding the statements being visited (``if deterministic:``)
+        self.guard: Optional[str] = None
+
+    def _effect(self, effects: Iterable[str]) -> None:
+        """Record what the current statement turns on or seeds, where it lasts."""
+        effects = {e for e in effects if e not in self.isolated}
+        if not effects:
+            return
+        if self.guard is not None:
+            self.current.guarded.setdefault(self.guard, set()).update(effects)
+        else:
+            self.current.effects |= effects
 
     def imported(self, name: str) -> Optional[str]:
         """``name`` qualified through the imports, or None when its head was not imported."""
@@ -189,13 +264,26 @@ class _FactsCollector(ast.NodeVisitor):
             owner: Optional[str] = ".".join(self.scope)  # a method
         else:
             owner = outer.owner if outer.name not in (MODULE_BODY, MAIN_BODY) else None
-        self.current = self.facts.functions.setdefault(name, BodyFacts(name, owner=owner, line=node.lineno))
+        self.current = body = self.facts.functions.setdefault(name, BodyFacts(name, owner=owner, line=node.lineno))
+        positional = [*node.args.posonlyargs, *node.args.args]
+        defaults = node.args.defaults
+        for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
+            body.defaults[arg.arg] = ast_literal(default)
+        for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults):
+            if default is not None:
+                body.defaults[arg.arg] = ast_literal(default)
+        if owner is not None and positional and positional[0].arg in ("self", "cls"):
+            positional = positional[1:]
+        body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
+        guard, isolated, self.guard, self.isolated = self.guard, self.isolated, None, frozenset()
         self.scope.append(node.name)
         self.kinds.append(False)
         self.generic_visit(node)
         self.kinds.pop()
         self.scope.pop()
-        self.current = outer
+        self.current, self.guard, self.isolated = outer, guard, isolated
+        if not body.guarded:  # only the calls of a function with guarded effects ask for them
+            body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
     visit_AsyncFunctionDef = _function
@@ -224,36 +312,66 @@ class _FactsCollector(ast.NodeVisitor):
                 body.trains = True
         args = AstArgs(node)
         effect = classify_call(qualified, method, args)
-        device = args.node("device", 0 if method == "to" else None)
-        if isinstance(device, ast.AST):
-            self._device_value(device)
+        if method == "to" or any(k.arg == "device" for k in node.keywords):
+            device = args.node("device", 0 if method == "to" else None)
+            if isinstance(device, ast.AST):
+                self._device_value(device)
+        if self.literals and name is not None and (node.args or node.keywords) and not effect.known:
+            body.call_literals[len(body.calls) - 1] = _literals(node)
+        if qualified is not None and qualified.startswith("os."):
+            self._environ_call(qualified, node)
         if effect is not NO_EFFECT:
-            body.effects |= effect.effects
+            self._effect(effect.effects)
             body.uses |= effect.uses
             body.draws |= effect.draws
         for arg in [*node.args, *(k.value for k in node.keywords)]:
             ref = _dotted(arg)
-            if ref is not None:
-                qualified_ref = self.imported(ref)
-                body.refs.append(qualified_ref or ref)
+            # a name passed on, or objects built and handed on: ``Compose([Blur()])``
+            for passed in [ref] if ref is not None else _constructed(arg):
+                qualified_ref = self.imported(passed)
+                body.refs.append(qualified_ref or passed)
                 if qualified_ref is not None:
                     body.imported.add(qualified_ref)
         self.generic_visit(node)
 
+    def _environ(self, name: Optional[str], value: Optional[ast.AST]) -> None:
+        """An environment variable set to ``value``: an effect when it is one of
+        :data:`~repro_lint.catalog.ENV_SWITCHES` and the value turns it on."""
+        switch = ENV_SWITCHES.get(name or "")
+        if switch is None or value is None:
+            return
+        literal = ast_literal(value)
+        if not isinstance(literal, str) or literal.strip().lower() in switch[1]:
+            self._effect((switch[0],))
+
+    def _environ_call(self, qualified: Optional[str], node: ast.Call) -> None:
+        if qualified in ENVIRON_SETTERS and len(node.args) == 2:
+            self._environ(_string(node.args[0]), node.args[1])
+        elif qualified == f"{ENVIRON}.update":
+            for keyword in node.keywords:
+                self._environ(keyword.arg, keyword.value)
+            for arg in node.args:
+                if isinstance(arg, ast.Dict):
+                    for key, value in zip(arg.keys, arg.values):
+                        self._environ(_string(key), value)
+
     def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
         for target in targets:
             self._device_setting(target, value)
+            if isinstance(target, ast.Subscript) and self.imported(_dotted(target.value) or "") == ENVIRON:
+                self._environ(_string(target.slice), value)
             if isinstance(target, ast.Attribute):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
-                        self.current.effects.add("cudnn_deterministic")
-            elif isinstance(target, ast.Name) and value is not None:
-                if isinstance(value, ast.Call):
-                    callee = _dotted(value.func)
-                    if callee is not None:
-                        self.current.instances[target.id] = self.imported(callee) or callee
-                    continue
+                        self._effect(("cudnn_deterministic",))
+            if isinstance(value, ast.Call) and isinstance(target, (ast.Name, ast.Attribute)):
+                receiver = _dotted(target)
+                callee = _dotted(value.func)
+                if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
+                    if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
+                        self.current.instances[receiver] = self.imported(callee) or callee
+            if isinstance(target, ast.Name) and value is not None and not isinstance(value, ast.Call):
                 # follow ``cudnn = torch.backends.cudnn``
                 source = _dotted(value)
                 qualified = self.imported(source) if source else None
@@ -300,7 +418,35 @@ class _FactsCollector(ast.NodeVisitor):
             self._assigned([node.target], node.value)
         self.generic_visit(node)
 
+    def visit_With(self, node: Union[ast.With, ast.AsyncWith]) -> None:
+        isolated = self.isolated
+        for item in node.items:
+            self.visit(item)
+            call = item.context_expr
+            name = _dotted(call.func) if isinstance(call, ast.Call) else None
+            restored = RNG_ISOLATION.get(self.imported(name) or "") if name else None
+            if restored:
+                self.isolated = self.isolated | restored
+        for stmt in node.body:
+            self.visit(stmt)
+        self.isolated = isolated
+
+    visit_AsyncWith = visit_With
+
     def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+            if isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is True:
+                test = test.left  # ``if deterministic is True:``
+        if self.guard is None and isinstance(test, ast.Name) and test.id in self.current.params:
+            self.visit(node.test)
+            self.guard = test.id
+            for stmt in node.body:
+                self.visit(stmt)
+            self.guard = None
+            for stmt in node.orelse:
+                self.visit(stmt)
+            return
         if self.scope or not is_main_guard_ast(node) or self.current is not self.facts.module_body:
             self.generic_visit(node)
             return
@@ -314,8 +460,9 @@ class _FactsCollector(ast.NodeVisitor):
             self.visit(stmt)
 
 
-def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
-    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
+def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[ModuleFacts]:
+    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere);
+    ``literals``: with the literal arguments of its calls too."""
     name, is_package = module_name_for(path)
     with GCPaused():
         try:
@@ -326,21 +473,23 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             return None
         facts = ModuleFacts(str(path), name)
         try:
-            _FactsCollector(facts, is_package).visit(tree)
+            _FactsCollector(facts, is_package, literals).visit(tree)
         except RecursionError:
             return None
-    facts.trains_at_module_level = _trains_when_run(facts)
+    facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
+    facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
     return facts
 
 
-def _trains_when_run(facts: ModuleFacts) -> bool:
-    """Does running the module's top level (outside a ``__main__`` block) train, directly or
-    through the module's own functions (``train()`` called at module level)?"""
+def _when_run(facts: ModuleFacts, test: Callable[[BodyFacts], bool], main: bool = True) -> bool:
+    """Does running the module's top level (and its ``__main__`` block, with ``main``) do
+    what ``test`` asks (train, draw), directly or through the module's own functions
+    (``train()`` called at module level)?"""
     seen: Set[str] = set()
-    stack = [facts.module_body, facts.main_body]
+    stack = [facts.module_body, facts.main_body] if main else [facts.module_body]
     while stack:
         body = stack.pop()
-        if body.trains:
+        if test(body):
             return True
         for call in body.calls:
             if call in body.imported:
@@ -373,6 +522,46 @@ def might_be_entry_point(source: str) -> bool:
                 return True
             start = source.find(word, start + 1)
     return False
+
+
+#: a top-level statement (not indented, not a definition or an import) that calls something
+#: whose name contains one of :data:`~repro_lint.classify.SCRIPT_WORDS`
+_SCRIPT_LINE = re.compile(
+    r"^(?!def |class |import |from |async )(?=[A-Za-z_])[^\n]*?(?:" + "|".join(map(re.escape, SCRIPT_WORDS)) + r")[\w.]*\s*\(",
+    re.MULTILINE,
+)
+
+
+def might_be_script(source: str) -> bool:
+    """A cheap text check: only a file whose top level calls something that may draw random
+    numbers or build a model can be a script without a ``__main__`` block."""
+    return _SCRIPT_LINE.search(source) is not None
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]+))", re.MULTILINE)
+
+
+def imported_modules(path: Path, source: str) -> Set[str]:
+    """The dotted names a module may import (``import a.b`` gives ``a`` and ``a.b``; ``from
+    a import b`` gives ``a`` and ``a.b``, which may be a module), relative imports resolved. A
+    text scan (imports in strings count too): enough to tell that nothing imports a module."""
+    name, is_package = module_name_for(path)
+    found: Set[str] = set()
+    for match in _IMPORT.finditer(source):
+        base, names, plain = match.groups()
+        if plain is not None:
+            dotted = [part.split(" as ")[0].strip() for part in plain.split(",")]
+        else:
+            level = len(base) - len(base.lstrip("."))
+            resolved = resolve_relative(name, is_package, level, base.lstrip(".")) if level else base
+            if not resolved:
+                continue
+            names = re.sub(r"#[^\n]*", "", names).strip("()")
+            dotted = [resolved] + [f"{resolved}.{part.split(' as ')[0].strip()}" for part in names.split(",") if part.strip()]
+        for item in dotted:
+            parts = item.split(".")
+            found.update(".".join(parts[:cut]) for cut in range(1, len(parts) + 1) if all(parts[:cut]))
+    return found
 
 
 def module_name_for(path: Path, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Tuple[str, bool]:

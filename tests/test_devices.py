@@ -64,3 +64,93 @@ def test_rpl601_fix_sets_the_variable_before_the_call_with_its_indentation(lint)
         '        os.environ.setdefault("HCCL_DETERMINISTIC", "true")\n'
         "        dist.init_process_group('hccl')\n"
     )
+
+
+# -- RPL601 across files, invalid values, conditions, other launchers -----------------------------
+
+HELPERS = {
+    "dist_utils/__init__.py": "",
+    "dist_utils/comm.py": """
+        import torch.distributed as dist
+
+        def init_dist(backend, rank, world):
+            dist.init_process_group(backend=backend, rank=rank, world_size=world)
+    """,
+    "dist_utils/launch.py": """
+        from .comm import init_dist
+
+        def setup(args):
+            init_dist(args.backend, args.rank, args.world)
+    """,
+}
+NPU_TRAIN = """
+    import torch
+    import torch_npu
+    from dist_utils.launch import setup
+
+    if __name__ == "__main__":
+        setup(None)
+        model = torch.nn.Linear(2, 2).to("npu:0")
+"""
+
+
+def _project(tmp_path, files):
+    write(tmp_path, files)
+    paths = [tmp_path / name for name in files]
+    return lint_files_in(paths, tmp_path, ["RPL601"])
+
+
+def test_rpl601_process_group_started_two_calls_away_from_an_npu_entry_point(tmp_path):
+    found = _project(tmp_path, {**HELPERS, "train.py": NPU_TRAIN})
+    assert [(d.code, d.path.endswith("train.py"), d.line) for d in found] == [("RPL601", True, 6)]
+    assert apply_fixes(NPU_TRAIN.replace("\n    ", "\n").lstrip("\n"), found).count('os.environ.setdefault("HCCL_DETERMINISTIC", "true")') == 1
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"env.py": "import os\nos.environ['HCCL_DETERMINISTIC'] = 'true'\n"},
+        {"env.py": "import os\nos.environ.setdefault('HCCL_DETERMINISTIC', 'STRICT')\n"},
+        {"env.py": "import os\nos.environ.update(HCCL_DETERMINISTIC=os.getenv('DET', 'true'))\n"},
+    ],
+)
+def test_rpl601_quiet_when_a_valid_value_is_set_anywhere(tmp_path, extra):
+    assert codes(_project(tmp_path, {**HELPERS, "train.py": NPU_TRAIN, **extra})) == []
+
+
+def test_rpl601_quiet_on_cuda(tmp_path):
+    assert codes(_project(tmp_path, {**HELPERS, "train.py": NPU_TRAIN.replace("import torch_npu\n", "").replace("npu:0", "cuda")})) == []
+
+
+@pytest.mark.parametrize("value", ["1", "True ", "yes", "false"])
+def test_rpl601_an_invalid_value_does_not_count(lint, value):
+    code = f"import os\nimport torch.distributed as dist\nos.environ['HCCL_DETERMINISTIC'] = {value!r}\ndist.init_process_group('hccl')\n"
+    expected = [] if value.strip().lower() == "true" else ["RPL601"]
+    assert codes(lint(code, select=["RPL601"])) == expected
+
+
+def test_rpl601_a_setting_under_a_parameter_counts_only_when_a_caller_turns_it_on(tmp_path):
+    helper = """
+        import os
+        import torch.distributed as dist
+
+        def init(deterministic=False):
+            if deterministic:
+                os.environ["HCCL_DETERMINISTIC"] = "true"
+            dist.init_process_group("hccl")
+    """
+    train = "from helper import init\n\nif __name__ == '__main__':\n    init({args})\n"
+    assert codes(_project(tmp_path, {"helper.py": helper, "train.py": train.format(args="")})) == ["RPL601"]
+    assert codes(_project(tmp_path, {"helper.py": helper, "train.py": train.format(args="deterministic=True")})) == []
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("deepspeed.init_distributed(dist_backend='hccl')", ["RPL601"]),
+        ("deepspeed.init_distributed('hccl')", ["RPL601"]),
+        ("deepspeed.init_distributed(dist_backend='nccl')", []),
+    ],
+)
+def test_rpl601_deepspeed(lint, call, expected):
+    assert codes(lint(f"import deepspeed\n{call}\n", select=["RPL601"])) == expected

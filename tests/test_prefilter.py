@@ -121,7 +121,7 @@ def test_whole_word_triggers_are_whole_identifiers_and_word_families_stay_substr
     assert not seeding.whole_words and seeding.triggered_by("pl.seed_everything(0)\n", settings)
     assert rules["RPL204"].triggered_by('os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":1:1"\n', settings)
     linter = Linter(settings)
-    assert not linter.needs_parse("import torch\nconv = torch.nn.Conv2d(3, 8, 3, padding=1)\n")
+    assert not linter.needs_parse("import torch\ny = torch.nn.functional.conv2d(x, w, padding=1)\n")
     assert [r.code for r in linter.rules_for("y = F.pad(x, (1, 1))\n")] == ["RPL402"]
 
 

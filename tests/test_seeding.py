@@ -413,7 +413,7 @@ def test_a_training_script_without_main_block(lint):
     assert codes(found) == ["RPL101"] and found[0].line == 5
 
 
-def test_a_script_that_trains_through_its_own_functions_at_module_level(lint):
+def test_a_script_that_trains_through_its_own_functions_at_module_level(lint, tmp_path):
     # pytorch/examples word_language_model: no __main__ block, train() called at module level
     code = """
         import torch
@@ -429,8 +429,9 @@ def test_a_script_that_trains_through_its_own_functions_at_module_level(lint):
             train()
     """
     assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
-    # the same functions, never called at module level: a library module
-    assert codes(lint(code.replace("    train()", "    pass"), select=["RPL101"])) == []
+    # the same functions, never called at module level, in a module the project imports: a library
+    files = {"lm.py": code.replace("    train()", "    pass"), "run.py": "import lm\n\nif __name__ == '__main__':\n    lm.train()\n"}
+    assert codes(lint_tree(tmp_path / "project", files, select=["RPL101"], only="lm.py")) == []
 
 
 def test_a_module_name_rebound_by_its_own_call_is_still_followed(tmp_path):
@@ -987,3 +988,222 @@ def test_a_config_seed_passed_to_a_project_helper_that_seeds_all_three(tmp_path)
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
+
+
+# -- effects under conditions -------------------------------------------------------------------
+
+SETUP_HELPER = """
+    import random
+    import numpy as np
+    import torch
+
+    def setup(seed, deterministic=False):
+        random.seed(seed)
+        np.random.seed(seed)
+        torch.manual_seed(seed)
+        if deterministic:
+            torch.use_deterministic_algorithms(True)
+"""
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("setup(0)", ["RPL202"]),
+        ("setup(0, False)", ["RPL202"]),
+        ("setup(0, deterministic=False)", ["RPL202"]),
+        ("setup(0, True)", []),
+        ("setup(0, deterministic=True)", []),
+        ("setup(0, deterministic=cfg.deterministic)", []),  # chosen at run time: may be on
+    ],
+)
+def test_determinism_under_a_parameter_counts_only_when_a_caller_turns_it_on(tmp_path, call, expected):
+    files = {
+        "utils.py": SETUP_HELPER,
+        "train.py": f"""
+            import torch
+            from utils import setup
+
+            def main(cfg=None):
+                {call}
+                x = torch.ones(2).cuda()
+
+            if __name__ == "__main__":
+                main()
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == expected
+
+
+def test_one_caller_that_turns_it_on_is_enough(tmp_path):
+    files = {
+        "utils.py": SETUP_HELPER,
+        "train.py": """
+            import torch
+            from utils import setup
+
+            if __name__ == "__main__":
+                setup(0, deterministic=False)
+                setup(0, deterministic=True)
+                torch.ones(2).cuda()
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
+
+
+def test_a_default_that_is_on_counts(lint):
+    code = SETUP_HELPER.replace("deterministic=False", "deterministic=True") + (
+        "\nif __name__ == '__main__':\n    setup(0)\n    torch.ones(2).cuda()\n"
+    )
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+def test_seeding_under_a_parameter(lint):
+    code = """
+        import torch
+        from torch import nn
+
+        def prepare(seed=None, fixed=False):
+            if fixed:
+                torch.manual_seed(seed)
+
+        if __name__ == "__main__":
+            prepare(0)
+            nn.Linear(2, 2)
+    """
+    assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+    assert codes(lint(code.replace("prepare(0)", "prepare(0, fixed=True)"), select=["RPL101"])) == []
+
+
+@pytest.mark.parametrize(
+    "imports, context, expected",
+    [
+        ("", "torch.random.fork_rng()", ["RPL101"]),
+        ("", "torch.random.fork_rng(devices=[])", ["RPL101"]),
+        ("from lightning.pytorch.utilities.seed import isolate_rng", "isolate_rng()", ["RPL101"]),
+        ("from repro_lint.runtime import isolate_rng", "isolate_rng()", ["RPL101"]),
+        ("import contextlib", "contextlib.nullcontext()", []),
+    ],
+)
+def test_a_seed_set_inside_an_isolated_block_does_not_last(lint, imports, context, expected):
+    code = f"import torch\nfrom torch import nn\n{imports}\n\nif __name__ == '__main__':\n    with {context}:\n        torch.manual_seed(0)\n        noise = torch.rand(2)\n    model = nn.Linear(2, 2)\n"
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+def test_fork_rng_keeps_numpy_seeds(lint):
+    code = (
+        "import numpy as np\nimport torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+        "    with torch.random.fork_rng():\n        np.random.seed(0)\n    print(np.random.rand(2), torch.rand(2))\n"
+    )
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+def test_enables_determinism_only_under_a_parameter(tmp_path):
+    files = {"utils.py": SETUP_HELPER, "train.py": "from utils import setup\n\nif __name__ == '__main__':\n    setup(0)\n"}
+    write(tmp_path, files)
+    settings = Settings(root=tmp_path)
+    paths = [tmp_path / name for name in files]
+    project = ProjectContext(settings, paths)
+    project.prepare(paths)
+    assert project.enables_determinism() is False
+    write(tmp_path, {"train.py": "from utils import setup\n\nif __name__ == '__main__':\n    setup(0, True)\n"})
+    project = ProjectContext(settings, paths)
+    project.prepare(paths)
+    assert project.enables_determinism() is True
+    # no entry point says how the helper is called: its default decides
+    project = ProjectContext(settings, [tmp_path / "utils.py"])
+    assert project.enables_determinism() is False
+
+
+# -- scripts without a main guard ---------------------------------------------------------------
+
+NOTEBOOK_EXPORT = """
+    import numpy as np
+    import torch
+    from torch import nn
+
+    data = np.random.rand(8, 4)
+    model = nn.Linear(4, 2)
+    print(model(torch.tensor(data, dtype=torch.float32)))
+"""
+
+
+def test_a_script_without_main_guard_that_draws_is_an_entry_point(lint):
+    assert sorted(codes(lint(NOTEBOOK_EXPORT, select=FILE_LEVEL))) == ["RPL101", "RPL102"]
+    assert codes(lint("import random\n\nitems = [1, 2, 3]\nrandom.shuffle(items)\nprint(items)\n", select=FILE_LEVEL)) == ["RPL103"]
+
+
+def test_a_module_the_project_imports_is_not_a_script(tmp_path):
+    files = {
+        "constants.py": NOTEBOOK_EXPORT,
+        "train.py": "import torch\nimport numpy as np\nimport random\nimport constants\n\nif __name__ == '__main__':\n"
+                    "    torch.manual_seed(0)\n    np.random.seed(0)\n    random.seed(0)\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="constants.py")) == []
+    files["pkg/__init__.py"] = "from .tables import TABLE\n"
+    files["pkg/tables.py"] = "import numpy as np\n\nTABLE = np.random.rand(4)\n"
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="tables.py")) == []
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import torch\n\n\ndef make():\n    return torch.rand(3)\n",  # draws only inside a function
+        "import numpy as np\n\nnp.random.seed(0)\nx = np.random.rand(3)\n",  # seeded
+        "import torch\n\nmodel = torch.load('model.pt')\n",  # nothing drawn
+        "# x = torch.rand(3)\nimport torch\n",
+    ],
+)
+def test_files_that_are_not_unseeded_scripts(lint, code):
+    assert codes(lint(code, select=FILE_LEVEL)) == []
+
+
+def test_objects_kept_on_self_or_handed_on_run_their_methods(tmp_path):
+    files = {
+        "memory.py": """
+            import numpy as np
+
+            class Buffer:
+                def __init__(self, size):
+                    self.size = size
+
+                def sample(self, n):
+                    return np.random.choice(self.size, n)
+
+            class Blur:
+                def __call__(self, x):
+                    return x * np.random.rand()
+        """,
+        "agent.py": """
+            from memory import Buffer
+
+            class Agent:
+                def __init__(self):
+                    self.buffer = Buffer(10)
+
+                def step(self):
+                    return self.buffer.sample(2)
+        """,
+        "train.py": """
+            import torch
+            from agent import Agent
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                agent = Agent()
+                agent.step()
+        """,
+        "augment.py": """
+            import torch
+            from torchvision import transforms
+            from memory import Blur
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                pipeline = transforms.Compose([Blur()])
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == ["RPL102"]
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="augment.py")) == ["RPL102"]
+    files["train.py"] = files["train.py"].replace("agent.step()", "pass")
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == []

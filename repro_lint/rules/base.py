@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional,
 
 import libcst as cst
 
+from ..catalog import ENVIRON, ENVIRON_SETTERS
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
@@ -151,7 +152,7 @@ class FileContext:
         (even one with a ``__main__`` block) must not make its importers depend on repro-lint,
         so its fixes use torch, NumPy and ``random`` alone. (Fixes that are not the setup
         block also ask :attr:`is_entry_point`: a library's own code gets no runtime either.)"""
-        return self.settings.fix_style == "runtime" and not self.project.is_imported(self.path)
+        return self.settings.fix_style == "runtime" and not self.project.is_library(self.path, self.module_name)
 
     def qualify(self, node: cst.CSTNode) -> Optional[str]:
         return self.names.qualify(node)
@@ -320,9 +321,6 @@ def is_false(node: cst.CSTNode) -> bool:
 # -- helpers for environment variables, statements and the project -------------------------
 
 #: ``os.environ`` under the names rules see after qualification
-ENVIRON = "os.environ"
-#: calls that set one variable: ``(key, value)`` by position (``os.putenv`` names them too)
-ENVIRON_SETTERS = frozenset({f"{ENVIRON}.setdefault", f"{ENVIRON}.__setitem__", "os.putenv"})
 
 
 def environ_writes(

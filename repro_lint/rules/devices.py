@@ -6,12 +6,13 @@ from typing import List, Optional
 
 import libcst as cst
 
-from ..catalog import INIT_PROCESS_GROUP, OTHER_BACKENDS
+from ..catalog import ENV_SWITCHES, OTHER_BACKENDS, PROCESS_GROUP, PROCESS_GROUP_INITS
 from ..diagnostics import SAFE
-from ..syntax import string_value
+from ..syntax import is_main_guard, string_value
 from .base import NodeEdit, Rule, argument, enclosing_statement, import_edit, indentation
 
-SETTING = 'os.environ.setdefault("HCCL_DETERMINISTIC", "true")'
+VARIABLE = "HCCL_DETERMINISTIC"
+SETTING = f'os.environ.setdefault("{VARIABLE}", "true")'
 
 
 class HcclDeterministicMissing(Rule):
@@ -24,12 +25,19 @@ class HcclDeterministicMissing(Rule):
     )
     fix = SAFE
     fix_message = "Set HCCL_DETERMINISTIC=true before init_process_group"
-    triggers = ("hccl", "HCCL", "Hccl", "torch_npu")
+    triggers = ("hccl", "HCCL", "Hccl", "torch_npu", "npu", "__main__")
+    needs_project = True
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.starts_group = False
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.qualify(node.func) != INIT_PROCESS_GROUP:
+        spec = PROCESS_GROUP_INITS.get(self.qualify(node.func) or "")
+        if spec is None:
             return
-        backend_arg = argument(node, "backend", 0)
+        self.starts_group = True
+        backend_arg = argument(node, *spec)
         backend = string_value(backend_arg.value) if backend_arg is not None else None
         if backend is not None and "hccl" in backend.lower():
             how = f'backend="{backend}"'
@@ -39,9 +47,37 @@ class HcclDeterministicMissing(Rule):
             how = "torch_npu and init_process_group"
         else:
             return
-        if "HCCL_DETERMINISTIC" in self.file.source or self.file.project.any_file_mentions("HCCL_DETERMINISTIC"):
+        if not self._set_anywhere():
+            self.report(node, how=how, edits=self._fix())
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """An entry point that runs on an NPU and starts a process group in another module,
+        whose backend that module leaves to run time (or to its caller)."""
+        if self.starts_group or not self.file.is_entry_point:
             return
-        self.report(node, how=how, edits=self._fix())
+        summary = self.file.project.entry_summary(self.file.path, self.file.source)
+        if PROCESS_GROUP not in summary.uses or "npu" not in summary.uses or self._set_anywhere():
+            return
+        where = next((s for s in node.body if isinstance(s, cst.If) and is_main_guard(s)), None)
+        if where is None:
+            return
+        self.report(where, how="an NPU device and init_process_group in a module it calls", edits=self._fix_at(where))
+
+    def _set_anywhere(self) -> bool:
+        """Is HCCL_DETERMINISTIC set to a value that turns it on, where it counts, in the project?"""
+        return self.file.project.sets_anywhere(ENV_SWITCHES[VARIABLE][0], VARIABLE, self.file.path, self.file.source)
+
+    def _fix_at(self, guard: cst.If) -> List[NodeEdit]:
+        """Set the variable first thing in the ``__main__`` block."""
+        body = guard.body
+        if not isinstance(body, cst.IndentedBlock) or not body.body:
+            return []
+        indent = indentation(self.file.module, [body])
+        edits = [NodeEdit("line_before", f"{indent}{SETTING}\n", body.body[0])]
+        imported: Optional[NodeEdit] = import_edit(self.file, "os", "os")
+        if imported is not None:
+            edits.append(imported)
+        return edits
 
     def _fix(self) -> List[NodeEdit]:
         ancestors = self.file.ancestors
