@@ -286,3 +286,87 @@ def test_a_datamodule_in_another_file_seeded_by_the_entry_point(tmp_path):
     (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text().replace("workers=True", "workers=False"))
     unseeded = lint_files_in(files, tmp_path, ["RPL301"])
     assert codes(seeded) == [] and codes(unseeded) == ["RPL301"]
+
+
+# -- worker seeds that never change (RPL303) ----------------------------------------------------------
+
+MMENGINE_STYLE = """\
+import random
+from functools import partial
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader
+
+
+def worker_init_fn(worker_id, num_workers, rank, seed):
+    worker_seed = num_workers * rank + worker_id + seed
+    np.random.seed(worker_seed)
+    random.seed(worker_seed)
+    torch.manual_seed(worker_seed)
+
+
+def build(ds, seed, rank, persistent=False):
+    init_fn = partial(worker_init_fn, num_workers=4, rank=rank, seed=seed) if seed is not None else None
+    return DataLoader(ds, num_workers=4, worker_init_fn=init_fn, persistent_workers=persistent)
+"""
+
+
+def test_rpl303_a_partial_seeding_from_the_worker_id_repeats_every_epoch(lint):
+    found = lint(MMENGINE_STYLE, select=["RPL303"])
+    assert lines(found) == [("RPL303", 11), ("RPL303", 12), ("RPL303", 13)]
+    assert "every epoch" in found[0].message and "initial_seed" in found[0].message
+
+
+def test_rpl303_persistent_workers_keep_their_streams(lint):
+    code = MMENGINE_STYLE.replace("persistent=False", "persistent=True")
+    assert codes(lint(code, select=["RPL303"])) == []
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        "torch.initial_seed() % 2**32",
+        "(torch.initial_seed() + worker_id) % 2**32",
+        "np.random.get_state()[1][0] + worker_id",
+        "int(time.time()) + worker_id",  # varies (though not reproducibly): not this rule's case
+    ],
+)
+def test_rpl303_seeds_that_change_every_epoch(lint, seed):
+    code = MMENGINE_STYLE.replace("num_workers * rank + worker_id + seed", seed).replace("import random\n", "import random\nimport time\n")
+    assert codes(lint(code, select=["RPL303"])) == []
+
+
+def test_rpl303_follows_the_partial_into_another_module(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/dataset/__init__.py": "from .utils import worker_init_fn\n",
+            "pkg/dataset/utils.py": """\
+                import numpy as np
+
+
+                def worker_init_fn(worker_id, num_workers, rank, seed):
+                    np.random.seed(num_workers * rank + worker_id + seed)
+                """,
+            "pkg/runner.py": """\
+                from functools import partial
+
+                from torch.utils.data import DataLoader
+
+                from pkg.dataset import worker_init_fn as default_worker_init_fn
+
+
+                def build_dataloader(ds, seed, rank):
+                    init_fn = None
+                    if seed is not None:
+                        init_fn = partial(default_worker_init_fn, num_workers=2, rank=rank, seed=seed)
+                    return DataLoader(ds, num_workers=2, worker_init_fn=init_fn)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    found = lint_files_in(files, tmp_path, ["RPL303"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("runner.py", 12)]
+    assert "`worker_init_fn` seeds numpy.random.seed with `num_workers * rank + worker_id + seed`" in found[0].message
