@@ -370,3 +370,31 @@ def test_rpl303_follows_the_partial_into_another_module(tmp_path):
     found = lint_files_in(files, tmp_path, ["RPL303"])
     assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("runner.py", 12)]
     assert "`worker_init_fn` seeds numpy.random.seed with `num_workers * rank + worker_id + seed`" in found[0].message
+
+
+# -- a switch that is on on the default path (RPL201) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("def setup(benchmark=True):\n    torch.backends.cudnn.benchmark = benchmark\n", ["RPL201"]),
+        ("def setup(benchmark=False):\n    torch.backends.cudnn.benchmark = benchmark\n", []),
+        ("def setup(benchmark=True):\n    torch.backends.cudnn.benchmark = benchmark\n\nsetup(benchmark=False)\n", []),
+        (
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--benchmark', action='store_true')\n"
+            "args = p.parse_args()\ntorch.backends.cudnn.benchmark = args.benchmark\n",
+            [],
+        ),
+        (
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--no-benchmark', dest='benchmark', action='store_false')\n"
+            "args = p.parse_args()\ntorch.backends.cudnn.benchmark = args.benchmark\n",
+            ["RPL201"],
+        ),
+        ("import lightning as L\n\ndef fit(bench=True):\n    L.Trainer(benchmark=bench)\n", ["RPL201"]),
+    ],
+)
+def test_rpl201_on_the_default_path(lint, code, expected):
+    found = lint("import torch\n" + code, select=["RPL201"])
+    assert codes(found) == expected
+    assert all(not d.fix or not d.fix.edits for d in found)  # a variable is never rewritten
