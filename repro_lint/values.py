@@ -617,6 +617,15 @@ def _first_param(function: cst.FunctionDef) -> Optional[str]:
     return positional[0].name.value if positional else None
 
 
+def bind_parameter(function: cst.FunctionDef, name: str, args: Sequence[cst.Arg]) -> Any:
+    """The argument a call of module-level ``function`` with ``args`` binds to parameter
+    ``name``: a ``cst.Arg``, MISSING or UNKNOWN (:func:`repro_lint.syntax.bind`)."""
+    param = _parameter(function, name)
+    if param is None:
+        return UNKNOWN
+    return bind(cst_slots(args), name, _position(function, param, False))
+
+
 def _is_bound_method(function: cst.FunctionDef, chain: Chain) -> bool:
     """Called through an instance or the class (``self.f(x)``): its first parameter is bound."""
     in_class = any(isinstance(n, cst.ClassDef) for n in chain[-2:])

@@ -398,3 +398,68 @@ def test_rpl201_on_the_default_path(lint, code, expected):
     found = lint("import torch\n" + code, select=["RPL201"])
     assert codes(found) == expected
     assert all(not d.fix or not d.fix.edits for d in found)  # a variable is never rewritten
+
+
+# -- loaders built in a project factory ---------------------------------------------------------------
+
+
+def test_rpl302_a_factory_called_by_the_entry_point_with_literal_arguments(tmp_path):
+    write(
+        tmp_path,
+        {
+            "data/__init__.py": "",
+            "data/build.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def build_dataloader(dataset, batch_size=32, shuffle=False, workers=0):
+                    return DataLoader(dataset, batch_size, shuffle, num_workers=workers)
+
+
+                def build_always_shuffled(dataset):
+                    return DataLoader(dataset, shuffle=True)
+                """,
+            "train.py": """\
+                import torch
+                from data.build import build_always_shuffled, build_dataloader
+
+                if __name__ == "__main__":
+                    torch.manual_seed(0)
+                    train_loader = build_dataloader(ds, shuffle=True)
+                    val_loader = build_dataloader(ds)
+                    other = build_always_shuffled(ds)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    found = lint_files_in(files, tmp_path, ["RPL302"])
+    where = [(d.path.rsplit("/", 1)[-1], d.line) for d in found]
+    # the factory that always shuffles is reported at its constructor, the other at the call
+    assert where == [("build.py", 9), ("train.py", 6)]
+    assert "build_dataloader(...)" in found[1].message and not found[1].fix
+
+
+def test_rpl302_a_factory_call_that_passes_a_generator_is_quiet(tmp_path):
+    """...and one that leaves the factory's generator=None is not."""
+    write(
+        tmp_path,
+        {
+            "build.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def build_dataloader(dataset, shuffle=False, generator=None):
+                    return DataLoader(dataset, shuffle=shuffle, generator=generator)
+                """,
+            "train.py": """\
+                from build import build_dataloader
+
+                if __name__ == "__main__":
+                    loader = build_dataloader(ds, shuffle=True, generator=g)
+                    quiet = build_dataloader(ds, shuffle=False)
+                    shuffled = build_dataloader(ds, shuffle=True)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    assert lines(lint_files_in(files, tmp_path, ["RPL302"])) == [("RPL302", 6)]

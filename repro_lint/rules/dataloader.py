@@ -16,9 +16,9 @@ from ..catalog import (
 )
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
-from ..values import all_consts, any_const
+from ..values import all_consts, any_const, bind_parameter
 from .base import Analysis, NodeEdit, Rule, indentation, is_false, value_of
-from .loaders import LOADER_NAMES, LoaderCall, loader_call, seeded_by_library
+from .loaders import LOADER_NAMES, LoaderCall, factory_loaders, loader_call, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -266,13 +266,16 @@ class ShuffleWithoutGenerator(Rule):
     )
     fix = SAFE
     fix_message = "Pass generator={generator}"
-    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS}))
-    whole_words = True
+    # "loader" (any part of a word): an entry point that calls a project's loader factory
+    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + ("loader",)
+    whole_words = False
     uses = (KwargsDicts,)
 
     def visit_Call(self, node: cst.Call) -> None:
         call = loader_call(self, node)
         fixable = True
+        if call is None:
+            self._factory(node)
         if call is not None:
             shuffle = bound(self, call.args, "shuffle", call.position("shuffle"))
             if not isinstance(shuffle, cst.BaseExpression) or not call.own(shuffle):
@@ -304,6 +307,44 @@ class ShuffleWithoutGenerator(Rule):
             if edits and imported is not None:
                 edits.append(imported)
         self.report(node, what=what, drawn=drawn, generator=expression or "", edits=edits, applicability=applicability)
+
+
+    def _factory(self, node: cst.Call) -> None:
+        """An entry point's call of a project factory whose loader shuffles only because of
+        this call's arguments (``build_loader(ds, shuffle=True)`` with ``shuffle=False`` by
+        default): reported here, where that knowledge is (the factory's own file reports the
+        loaders that shuffle whoever calls them)."""
+        for built in factory_loaders(self, node):
+            call = built.call
+            shuffle = bind(cst_slots(call.args), "shuffle", call.position("shuffle"))
+            generator = bind(cst_slots(call.args), "generator", call.position("generator"))
+            if not isinstance(shuffle, cst.Arg) or generator is UNKNOWN:
+                continue
+            if isinstance(generator, cst.Arg) and not self._none_here(built, generator.value, node):
+                continue
+            if any_const(built.values.of(shuffle.value, built.chain), bool):
+                continue  # shuffled whoever calls it: the factory's own finding
+            if not isinstance(shuffle.value, cst.Name):
+                continue
+            given = bind_parameter(built.function, shuffle.value.value, node.args)
+            if isinstance(given, cst.Arg) and any_const(value_of(self, given.value), bool):
+                name = built.function.name.value
+                self.report(node, what=f"{name}(...) (its {call.short}(shuffle=True))", drawn="the data order", generator="")
+                return
+
+
+    def _none_here(self, built, value: cst.BaseExpression, node: cst.Call) -> bool:  # type: ignore[no-untyped-def]
+        """``value`` in the factory is ``None`` for this call: ``None``, or a parameter this
+        call leaves at its default ``None`` or passes ``None``."""
+        if _is_none(value):
+            return True
+        if not isinstance(value, cst.Name):
+            return False
+        given = bind_parameter(built.function, value.value, node.args)
+        if given is MISSING:
+            param = next((p for p in built.function.params.params if p.name.value == value.value), None)
+            return param is not None and param.default is not None and _is_none(param.default)
+        return isinstance(given, cst.Arg) and all_consts(value_of(self, given.value), lambda v: v is None)
 
 
 def _own_sampler(rule: Rule, call: LoaderCall) -> bool:
