@@ -51,7 +51,7 @@ class WorkerInitConstantSeed(Rule):
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
         self.functions: Dict[str, cst.FunctionDef] = {}
-        #: (the worker_init_fn argument, what it may be, whether the workers persist)
+        #: (the loader call, what its worker_init_fn may be, whether the workers persist)
         self.uses: List[Tuple[cst.BaseExpression, List[cst.BaseExpression], bool]] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -64,7 +64,7 @@ class WorkerInitConstantSeed(Rule):
         init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
         if not isinstance(init, cst.BaseExpression):
             return
-        self.uses.append((init, self._what(init), self._persists(call)))
+        self.uses.append((node, self._what(init), self._persists(call)))
 
     def _persists(self, call: LoaderCall) -> bool:
         """The workers may persist from epoch to epoch: ``persistent_workers`` true on some
@@ -89,7 +89,7 @@ class WorkerInitConstantSeed(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         renewed: Dict[int, bool] = {}  # function body -> a loader re-creates its workers every epoch
-        checked: Dict[int, Tuple[str, Optional[cst.BaseExpression], List[Finding], cst.Module]] = {}
+        checked: Dict[Tuple[int, int], Tuple[int, str, Optional[cst.BaseExpression], List[Finding], cst.Module]] = {}
         for site, candidates, persists in self.uses:
             for value in candidates:
                 if isinstance(value, cst.Call) and self.qualify(value.func) in PARTIALS and value.args:
@@ -99,8 +99,11 @@ class WorkerInitConstantSeed(Rule):
                     continue
                 name, body, findings, module, remote = target
                 renewed[id(body)] = renewed.get(id(body), False) or not persists
-                checked.setdefault(id(body), (name, site if remote else None, findings, module))
-        for key, (name, site, findings, module) in checked.items():
+                # a function of this file: once, at its seeding calls; of another: at each loader
+                key = (id(body), id(site) if remote else 0)
+                checked.setdefault(key, (id(body), name, site if remote else None, findings, module))
+        for body_id, name, site, findings, module in checked.values():
+            key = body_id
             # persistent workers keep their streams from epoch to epoch
             findings = [f for f in findings if not f[3] or renewed[key]]
             if site is not None and findings:  # in another module: once, where this file passes it
