@@ -192,8 +192,11 @@ SEEDING_CALLS = frozenset(
         "accelerate.utils.set_seed", "repro_lint.runtime.seed_everything",
     }
 )
-#: names whose value differs per worker (inside a worker process)
-WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info"})
+#: names whose value differs per worker and per epoch (inside a worker process): the worker's
+#: torch seed, and the generators DataLoader seeded from it before ``worker_init_fn`` runs
+WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info", "get_state", "getstate"})
+#: builtins that compute a seed from their arguments alone (any other call may vary)
+ARITHMETIC_BUILTINS = frozenset({"int", "abs", "hash", "min", "max", "sum", "len", "round", "float", "str", "divmod", "pow"})
 
 #: dropout layers and calls (RPL502); ``torch.*`` spellings are the ops behind the functional ones
 DROPOUT_MODULES = frozenset(

@@ -152,6 +152,9 @@ class Values:
             if compare is None:
                 return None
             left, right = self.of(expr.left, chain, depth + 1), self.of(target.comparator, chain, depth + 1)
+            if isinstance(target.operator, (cst.Is, cst.IsNot)) and right == [Const(None)] and left is not None:
+                # ``sampler is None``: a call or a display is an object, not None
+                left = [c if isinstance(c, Const) else Const(_SOMETHING) for c in left if c is not OPEN] or None
             return _combine(left, right, compare)
         return None
 
@@ -411,6 +414,8 @@ def _class_names(module: cst.Module) -> Set[str]:
 # -- statements: which assignments reach a use ---------------------------------------------------
 
 _UNASSIGNED: Any = object()
+#: a value that is not None (a call's result, for ``x is None``)
+_SOMETHING: Any = object()
 
 
 Truth = Callable[[cst.BaseExpression], Optional[bool]]
@@ -617,6 +622,15 @@ def _first_param(function: cst.FunctionDef) -> Optional[str]:
     return positional[0].name.value if positional else None
 
 
+def bind_parameter(function: cst.FunctionDef, name: str, args: Sequence[cst.Arg]) -> Any:
+    """The argument a call of module-level ``function`` with ``args`` binds to parameter
+    ``name``: a ``cst.Arg``, MISSING or UNKNOWN (:func:`repro_lint.syntax.bind`)."""
+    param = _parameter(function, name)
+    if param is None:
+        return UNKNOWN
+    return bind(cst_slots(args), name, _position(function, param, False))
+
+
 def _is_bound_method(function: cst.FunctionDef, chain: Chain) -> bool:
     """Called through an instance or the class (``self.f(x)``): its first parameter is bound."""
     in_class = any(isinstance(n, cst.ClassDef) for n in chain[-2:])
@@ -710,14 +724,19 @@ _COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
 
 
 def _map(values: Candidates, op: Callable[[Any], Any]) -> Candidates:
-    if values is None or not all(isinstance(v, Const) for v in values):
+    """``op`` over known values; OPEN (a caller we cannot see) stays open."""
+    if values is None or not all(isinstance(v, Const) or v is OPEN for v in values):
         return None
-    return _dedupe([Const(op(v.value)) for v in values])
+    return _dedupe([Const(op(v.value)) if isinstance(v, Const) else OPEN for v in values])
 
 
 def _combine(left: Candidates, right: Candidates, op: Callable[[Any, Any], Any]) -> Candidates:
+    """``op`` over every pair of known values; an OPEN operand makes the result open too."""
     if left is None or right is None:
         return None
-    if not all(isinstance(v, Const) for v in left + right):
+    if not all(isinstance(v, Const) or v is OPEN for v in left + right):
         return None
-    return _dedupe([Const(op(a.value, b.value)) for a in left for b in right])
+    found: List[Candidate] = [Const(op(a.value, b.value)) for a in left for b in right if isinstance(a, Const) and isinstance(b, Const)]
+    if any(v is OPEN for v in left + right):
+        found.append(OPEN)
+    return _dedupe(found)

@@ -260,7 +260,9 @@ def test_rpl303_constant_seeds(lint, code):
 @pytest.mark.parametrize(
     "code",
     [
-        "import numpy as np\ndef init(wid):\n    np.random.seed(wid)\nDataLoader(ds, worker_init_fn=init)\n",
+        # the worker's id alone: a stream per worker, kept from epoch to epoch by persistent workers
+        "import numpy as np\ndef init(wid):\n    np.random.seed(wid)\n"
+        "DataLoader(ds, worker_init_fn=init, persistent_workers=True)\n",
         "import numpy as np, torch\ndef init(wid):\n    np.random.seed(torch.initial_seed() % 2**32)\n"
         "DataLoader(ds, worker_init_fn=init)\n",
         "import numpy as np, torch\ndef init(wid):\n    s = torch.initial_seed() % 2**32\n    np.random.seed(s)\n"

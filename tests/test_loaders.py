@@ -286,3 +286,180 @@ def test_a_datamodule_in_another_file_seeded_by_the_entry_point(tmp_path):
     (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text().replace("workers=True", "workers=False"))
     unseeded = lint_files_in(files, tmp_path, ["RPL301"])
     assert codes(seeded) == [] and codes(unseeded) == ["RPL301"]
+
+
+# -- worker seeds that never change (RPL303) ----------------------------------------------------------
+
+MMENGINE_STYLE = """\
+import random
+from functools import partial
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader
+
+
+def worker_init_fn(worker_id, num_workers, rank, seed):
+    worker_seed = num_workers * rank + worker_id + seed
+    np.random.seed(worker_seed)
+    random.seed(worker_seed)
+    torch.manual_seed(worker_seed)
+
+
+def build(ds, seed, rank, persistent=False):
+    init_fn = partial(worker_init_fn, num_workers=4, rank=rank, seed=seed) if seed is not None else None
+    return DataLoader(ds, num_workers=4, worker_init_fn=init_fn, persistent_workers=persistent)
+"""
+
+
+def test_rpl303_a_partial_seeding_from_the_worker_id_repeats_every_epoch(lint):
+    found = lint(MMENGINE_STYLE, select=["RPL303"])
+    assert lines(found) == [("RPL303", 11), ("RPL303", 12), ("RPL303", 13)]
+    assert "every epoch" in found[0].message and "initial_seed" in found[0].message
+
+
+def test_rpl303_persistent_workers_keep_their_streams(lint):
+    code = MMENGINE_STYLE.replace("persistent=False", "persistent=True")
+    assert codes(lint(code, select=["RPL303"])) == []
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        "torch.initial_seed() % 2**32",
+        "(torch.initial_seed() + worker_id) % 2**32",
+        "np.random.get_state()[1][0] + worker_id",
+        "int(time.time()) + worker_id",  # varies (though not reproducibly): not this rule's case
+    ],
+)
+def test_rpl303_seeds_that_change_every_epoch(lint, seed):
+    code = MMENGINE_STYLE.replace("num_workers * rank + worker_id + seed", seed).replace("import random\n", "import random\nimport time\n")
+    assert codes(lint(code, select=["RPL303"])) == []
+
+
+def test_rpl303_follows_the_partial_into_another_module(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/dataset/__init__.py": "from .utils import worker_init_fn\n",
+            "pkg/dataset/utils.py": """\
+                import numpy as np
+
+
+                def worker_init_fn(worker_id, num_workers, rank, seed):
+                    np.random.seed(num_workers * rank + worker_id + seed)
+                """,
+            "pkg/runner.py": """\
+                from functools import partial
+
+                from torch.utils.data import DataLoader
+
+                from pkg.dataset import worker_init_fn as default_worker_init_fn
+
+
+                def build_dataloader(ds, seed, rank):
+                    init_fn = None
+                    if seed is not None:
+                        init_fn = partial(default_worker_init_fn, num_workers=2, rank=rank, seed=seed)
+                    return DataLoader(ds, num_workers=2, worker_init_fn=init_fn)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    found = lint_files_in(files, tmp_path, ["RPL303"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("runner.py", 12)]
+    assert "`worker_init_fn` seeds numpy.random.seed with `num_workers * rank + worker_id + seed`" in found[0].message
+
+
+# -- a switch that is on on the default path (RPL201) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("def setup(benchmark=True):\n    torch.backends.cudnn.benchmark = benchmark\n", ["RPL201"]),
+        ("def setup(benchmark=False):\n    torch.backends.cudnn.benchmark = benchmark\n", []),
+        ("def setup(benchmark=True):\n    torch.backends.cudnn.benchmark = benchmark\n\nsetup(benchmark=False)\n", []),
+        (
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--benchmark', action='store_true')\n"
+            "args = p.parse_args()\ntorch.backends.cudnn.benchmark = args.benchmark\n",
+            [],
+        ),
+        (
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--no-benchmark', dest='benchmark', action='store_false')\n"
+            "args = p.parse_args()\ntorch.backends.cudnn.benchmark = args.benchmark\n",
+            ["RPL201"],
+        ),
+        ("import lightning as L\n\ndef fit(bench=True):\n    L.Trainer(benchmark=bench)\n", ["RPL201"]),
+    ],
+)
+def test_rpl201_on_the_default_path(lint, code, expected):
+    found = lint("import torch\n" + code, select=["RPL201"])
+    assert codes(found) == expected
+    assert all(not d.fix or not d.fix.edits for d in found)  # a variable is never rewritten
+
+
+# -- loaders built in a project factory ---------------------------------------------------------------
+
+
+def test_rpl302_a_factory_called_by_the_entry_point_with_literal_arguments(tmp_path):
+    write(
+        tmp_path,
+        {
+            "data/__init__.py": "",
+            "data/build.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def build_dataloader(dataset, batch_size=32, shuffle=False, workers=0):
+                    return DataLoader(dataset, batch_size, shuffle, num_workers=workers)
+
+
+                def build_always_shuffled(dataset):
+                    return DataLoader(dataset, shuffle=True)
+                """,
+            "train.py": """\
+                import torch
+                from data.build import build_always_shuffled, build_dataloader
+
+                if __name__ == "__main__":
+                    torch.manual_seed(0)
+                    train_loader = build_dataloader(ds, shuffle=True)
+                    val_loader = build_dataloader(ds)
+                    other = build_always_shuffled(ds)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    found = lint_files_in(files, tmp_path, ["RPL302"])
+    where = [(d.path.rsplit("/", 1)[-1], d.line) for d in found]
+    # the factory that always shuffles is reported at its constructor, the other at the call
+    assert where == [("build.py", 9), ("train.py", 6)]
+    assert "build_dataloader(...)" in found[1].message and not found[1].fix
+
+
+def test_rpl302_a_factory_call_that_passes_a_generator_is_quiet(tmp_path):
+    """...and one that leaves the factory's generator=None is not."""
+    write(
+        tmp_path,
+        {
+            "build.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def build_dataloader(dataset, shuffle=False, generator=None):
+                    return DataLoader(dataset, shuffle=shuffle, generator=generator)
+                """,
+            "train.py": """\
+                from build import build_dataloader
+
+                if __name__ == "__main__":
+                    loader = build_dataloader(ds, shuffle=True, generator=g)
+                    quiet = build_dataloader(ds, shuffle=False)
+                    shuffled = build_dataloader(ds, shuffle=True)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    assert lines(lint_files_in(files, tmp_path, ["RPL302"])) == [("RPL302", 6)]

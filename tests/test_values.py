@@ -198,3 +198,17 @@ def test_rpl402_method_form_ops_only_on_tensors(lint, code, expected):
 )
 def test_modes_through_parameters(lint, code, expected):
     assert codes(lint(IMPORTS + code, select=["RPL401", "RPL402"])) == expected
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # a call's result is an object, not None; both branches stay possible
+        ("def g(dist):\n    if dist:\n        s = make()\n    else:\n        s = None\n    f(x=s is None)\n", [False, True]),
+        # a caller we cannot see stays open through arithmetic
+        ("def g(t=False):\n    f(x=not t)\n", [True, OPEN]),
+        ("def g(a=True, b=True):\n    f(x=a and b)\n", [True, OPEN]),
+    ],
+)
+def test_computed_values_keep_what_is_known(code, expected):
+    assert evaluate(code, "x") == expected

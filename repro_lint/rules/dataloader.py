@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -12,16 +12,13 @@ from ..catalog import (
     DISTRIBUTED_SAMPLER_SHUFFLE_POSITION,
     DISTRIBUTED_SAMPLERS,
     OWN_SAMPLER_KEYWORD,
-    PARTIALS,
     RANDOM_SAMPLERS,
-    SEEDING_CALLS,
-    WORKER_DEPENDENT_CALLS,
 )
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
-from ..values import all_consts, any_const
-from .base import Analysis, NodeEdit, Rule, indentation, is_false, mentions_name, value_of
-from .loaders import LOADER_NAMES, LoaderCall, loader_call, seeded_by_library
+from ..values import all_consts, any_const, bind_parameter
+from .base import Analysis, NodeEdit, Rule, indentation, is_false, value_of
+from .loaders import LOADER_NAMES, LoaderCall, factory_loaders, loader_call, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -269,13 +266,16 @@ class ShuffleWithoutGenerator(Rule):
     )
     fix = SAFE
     fix_message = "Pass generator={generator}"
-    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS}))
-    whole_words = True
+    # "loader" (any part of a word): an entry point that calls a project's loader factory
+    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + ("loader",)
+    whole_words = False
     uses = (KwargsDicts,)
 
     def visit_Call(self, node: cst.Call) -> None:
         call = loader_call(self, node)
         fixable = True
+        if call is None:
+            self._factory(node)
         if call is not None:
             shuffle = bound(self, call.args, "shuffle", call.position("shuffle"))
             if not isinstance(shuffle, cst.BaseExpression) or not call.own(shuffle):
@@ -307,6 +307,44 @@ class ShuffleWithoutGenerator(Rule):
             if edits and imported is not None:
                 edits.append(imported)
         self.report(node, what=what, drawn=drawn, generator=expression or "", edits=edits, applicability=applicability)
+
+
+    def _factory(self, node: cst.Call) -> None:
+        """An entry point's call of a project factory whose loader shuffles only because of
+        this call's arguments (``build_loader(ds, shuffle=True)`` with ``shuffle=False`` by
+        default): reported here, where that knowledge is (the factory's own file reports the
+        loaders that shuffle whoever calls them)."""
+        for built in factory_loaders(self, node):
+            call = built.call
+            shuffle = bind(cst_slots(call.args), "shuffle", call.position("shuffle"))
+            generator = bind(cst_slots(call.args), "generator", call.position("generator"))
+            if not isinstance(shuffle, cst.Arg) or generator is UNKNOWN:
+                continue
+            if isinstance(generator, cst.Arg) and not self._none_here(built, generator.value, node):
+                continue
+            if any_const(built.values.of(shuffle.value, built.chain), bool):
+                continue  # shuffled whoever calls it: the factory's own finding
+            if not isinstance(shuffle.value, cst.Name):
+                continue
+            given = bind_parameter(built.function, shuffle.value.value, node.args)
+            if isinstance(given, cst.Arg) and any_const(value_of(self, given.value), bool):
+                name = built.function.name.value
+                self.report(node, what=f"{name}(...) (its {call.short}(shuffle=True))", drawn="the data order", generator="")
+                return
+
+
+    def _none_here(self, built, value: cst.BaseExpression, node: cst.Call) -> bool:  # type: ignore[no-untyped-def]
+        """``value`` in the factory is ``None`` for this call: ``None``, or a parameter this
+        call leaves at its default ``None`` or passes ``None``."""
+        if _is_none(value):
+            return True
+        if not isinstance(value, cst.Name):
+            return False
+        given = bind_parameter(built.function, value.value, node.args)
+        if given is MISSING:
+            param = next((p for p in built.function.params.params if p.name.value == value.value), None)
+            return param is not None and param.default is not None and _is_none(param.default)
+        return isinstance(given, cst.Arg) and all_consts(value_of(self, given.value), lambda v: v is None)
 
 
 def _own_sampler(rule: Rule, call: LoaderCall) -> bool:
@@ -348,117 +386,6 @@ def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str
         return None, None, SAFE  # no name for torch here: the finding has no fix
     expression = f"{torch}.Generator().manual_seed({seed or f'{torch}.initial_seed()'})"
     return expression, None, SAFE if entry else UNSAFE
-
-
-class WorkerInitConstantSeed(Rule):
-    code = "RPL303"
-    name = "worker-init-constant-seed"
-    message = (
-        "worker_init_fn {func} seeds {seeder} with {value}, which is the same in every worker, so all "
-        "workers draw the same random numbers: derive the seed from the worker "
-        "(torch.initial_seed() % 2**32) or pass worker_init_fn=seed_worker from repro_lint.runtime"
-    )
-    triggers = ("worker_init_fn",)
-    whole_words = True
-    uses = (KwargsDicts,)
-
-    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(file)
-        self.functions: Dict[str, cst.FunctionDef] = {}
-        self.init_fns: List[cst.BaseExpression] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.functions.setdefault(node.name.value, node)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        call = loader_call(self, node)
-        if call is None:
-            return
-        init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
-        if isinstance(init, cst.BaseExpression):
-            self.init_fns.append(init)
-
-    def leave_Module(self, node: cst.Module) -> None:
-        seen: Set[int] = set()
-        for value in self.init_fns:
-            if isinstance(value, cst.Call) and self.qualify(value.func) in PARTIALS and value.args:
-                value = value.args[0].value  # partial(seed_fn, base_seed=...)
-            if isinstance(value, cst.Lambda):
-                params = value.params
-                body: cst.CSTNode = value.body
-                name = "lambda"
-            elif isinstance(value, cst.Name) and value.value in self.functions:
-                func = self.functions[value.value]
-                params, body, name = func.params, func.body, value.value
-            else:
-                continue
-            if id(body) in seen:
-                continue
-            seen.add(id(body))
-            self._check_function(name, params, body)
-
-    def _check_function(self, name: str, params: cst.Parameters, body: cst.CSTNode) -> None:
-        tainted: Set[str] = set()
-        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-            tainted.add(param.name.value)
-        for extra in (params.star_arg, params.star_kwarg):
-            if isinstance(extra, cst.Param):
-                tainted.add(extra.name.value)
-        # locals computed from the worker's identity are worker-dependent too (source order)
-        calls: List[cst.Call] = []
-        stack: List[cst.CSTNode] = [body]
-        order: List[cst.CSTNode] = []
-        while stack:
-            current = stack.pop()
-            order.append(current)
-            stack.extend(reversed(current.children))
-        for current in order:
-            if isinstance(current, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and current.value is not None:
-                if self._depends(current.value, tainted):
-                    if isinstance(current, cst.Assign):
-                        targets = [t.target for t in current.targets]
-                    else:
-                        targets = [current.target]
-                    for target in targets:
-                        tainted.update(_names_in(target))
-            elif isinstance(current, cst.Call):
-                calls.append(current)
-        for call in calls:
-            qualified = self.qualify(call.func)
-            if qualified not in SEEDING_CALLS or not call.args:
-                continue
-            seed = call.args[0]
-            if seed.star or self._depends(seed.value, tainted):
-                continue
-            self.report(
-                call, func=f"`{name}`" if name != "lambda" else "(a lambda)",
-                seeder=qualified, value=f"`{literal_text(seed.value, self.file.module)}`",
-            )
-
-    @staticmethod
-    def _depends(expr: cst.CSTNode, tainted: Set[str]) -> bool:
-        if mentions_name(expr, tainted):
-            return True
-        stack = [expr]
-        while stack:
-            current = stack.pop()
-            if isinstance(current, cst.Name) and current.value in WORKER_DEPENDENT_CALLS:
-                return True
-            if isinstance(current, cst.Attribute) and current.attr.value in WORKER_DEPENDENT_CALLS:
-                return True
-            stack.extend(current.children)
-        return False
-
-
-def _names_in(target: cst.CSTNode) -> List[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        names: List[str] = []
-        for element in target.elements:
-            names.extend(_names_in(element.value))
-        return names
-    return []
 
 
 class DistributedSamplerWithoutSetEpoch(Rule):

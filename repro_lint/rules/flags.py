@@ -30,7 +30,8 @@ from ..catalog import (
 from ..classify import switch_effect
 from ..syntax import CstArgs, int_value, string_value
 from ..diagnostics import SAFE, UNSAFE
-from .base import NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg
+from ..values import any_const
+from .base import NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
 
 CUDNN = "torch.backends.cudnn"
 
@@ -67,12 +68,22 @@ class CudnnBenchmarkEnabled(Rule):
                 applicability = UNSAFE
         return edits, applicability
 
+    def _on(self, value: cst.BaseExpression) -> bool:
+        """True, or a value that is True on the default path (a parameter defaulting to True,
+        an option whose default is True); other run-time values are the user's choice."""
+        return is_true(value) or any_const(value_of(self, value), lambda v: v is True)
+
+    def _flip_literal(self, value: cst.BaseExpression) -> Tuple[List[NodeEdit], Optional[str]]:
+        """The fix flips a literal True; a value true only on the default path has no fix (the
+        user's other paths keep their choice)."""
+        return self._flip(value) if is_true(value) else ([], None)
+
     def visit_Assign(self, node: cst.Assign) -> None:
-        if not is_true(node.value):
-            return  # dynamic values (a flag from the command line) are the user's choice
+        if not self._on(node.value):
+            return
         for target in assigned_attributes(node):
             if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN:
-                edits, applicability = self._flip(node.value)
+                edits, applicability = self._flip_literal(node.value)
                 self.report(target, edits=edits, applicability=applicability)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -85,8 +96,8 @@ class CudnnBenchmarkEnabled(Rule):
             arg = argument(node, "benchmark")
         else:
             return
-        if arg is not None and is_true(arg.value):
-            edits, applicability = self._flip(arg.value)
+        if arg is not None and self._on(arg.value):
+            edits, applicability = self._flip_literal(arg.value)
             self.report(arg, edits=edits, applicability=applicability)
 
     def visit_Expr(self, node: cst.Expr) -> None:

@@ -23,6 +23,9 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..catalog import DATALOADERS, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
+from ..names import ImportTable
+from ..source import read_text
+from ..values import Chain, Values
 from .base import Analysis, Rule
 
 
@@ -168,6 +171,79 @@ def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:
         if base is not None:
             return LoaderCall(base, [*base.prefix, *node.args[1:]])
     return None
+
+
+# -- loaders built in a project factory -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FactoryLoader:
+    """A loader that a module-level function of another project module builds."""
+
+    function: cst.FunctionDef
+    call: LoaderCall
+    #: the evaluator of the factory's module, and the loader call's enclosing nodes there
+    values: Values
+    chain: Chain
+
+
+class Factories(Analysis):
+    """The project functions this file calls that build a loader (read once per name)."""
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.found: Dict[str, List[FactoryLoader]] = {}
+
+    def loaders(self, qualified: str) -> List[FactoryLoader]:
+        if qualified not in self.found:
+            self.found[qualified] = self._read(qualified)
+        return self.found[qualified]
+
+    def _read(self, qualified: str) -> List[FactoryLoader]:
+        project = self.file.project
+        resolved = project.resolve_function(qualified)
+        if resolved is None:
+            return []
+        facts, body = resolved
+        if "." in body.name or not any(call in DATALOADERS for call in body.calls):
+            return []  # a method, or a function that builds no loader itself (the cheap check)
+        project.consult(facts.path)
+        text = read_text(facts.path)
+        if text is None:
+            return []
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            return []
+        function = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == body.name), None)
+        if function is None:
+            return []
+        table = ImportTable()
+        table.aliases.update(facts.aliases)
+        values = Values(module)
+        found = []
+        stack: List[Tuple[cst.CSTNode, Chain]] = [(function, ())]
+        while stack:
+            node, chain = stack.pop()
+            if isinstance(node, cst.Call):
+                qualified_call = table.qualify(node.func)
+                if qualified_call in DATALOADERS:
+                    spec = LoaderSpec(qualified_call, DATALOADERS[qualified_call], short=qualified_call.rsplit(".", 1)[-1])
+                    found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain))
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)) and node is not function:
+                continue
+            stack.extend((child, chain + (node,)) for child in node.children)
+        return found
+
+
+def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
+    """The loaders that ``node``, a call in an entry point of a project function, builds."""
+    if not rule.file.is_entry_point:
+        return []
+    qualified = rule.qualify(node.func)
+    if qualified is None or qualified.split(".", 1)[0] in ("torch", "numpy", "random"):
+        return []
+    return rule.file.analysis(Factories).loaders(qualified)
 
 
 # -- worker seeding a library installs ------------------------------------------------------------
