@@ -24,6 +24,7 @@ process and all its children). Usage::
     python benchmarks/bench.py --corpus torch transformers synthetic --torchfix ~/tf/bin/torchfix
     python benchmarks/bench.py --corpus projects --growth  # ten training repositories from PyPI
     python benchmarks/bench.py _phases PATH               # CPU time per phase, --jobs 1, profiled
+    python benchmarks/bench.py _spy A.txt [B.txt]         # phases of py-spy raw recordings
 
 Corpora are built in ``--workdir`` (default ``~/.cache/repro-lint-bench``), outside the repo.
 """
@@ -137,8 +138,8 @@ def measure(command: Sequence[str], cwd: Path, env: Optional[Dict[str, str]] = N
     tree = [0.0]
     done = threading.Event()
 
-    def sample() -> None:  # the whole tree's memory, every 0.1 s (Linux only)
-        while not done.wait(0.1):
+    def sample() -> None:  # the whole tree's memory, every 0.5 s (Linux only)
+        while not done.wait(0.5):
             try:
                 tree[0] = max(tree[0], tree_rss_mb(process.pid))
             except (OSError, ValueError, IndexError):
@@ -329,6 +330,57 @@ def phases_main(target: str, extra: List[str]) -> None:
         print(f"  {'  ' * depth}{label:<{56 - 2 * depth}} {cumulative:8.2f} s cpu {100 * cumulative / total:5.1f} %")
 
 
+#: (label, file, function) for :func:`spy_main`: each sample counts for the innermost of these
+#: on its stack (so every sample counts once: facts computed by the prefilter count as facts)
+SPY_PHASES = (
+    ("positions of what is reported", "repro_lint/positions.py", ("node_positions", "statement_spans")),
+    ("walk: analyses and rules", "repro_lint/walk.py", ("walk",)),
+    ("LibCST parse", "repro_lint/parse.py", ("parse_module",)),
+    ("syntax check of files no rule needs", "repro_lint/linter.py", ("Linter._check_syntax_only",)),
+    ("ast facts", "repro_lint/facts.py", ("extract_facts",)),
+    ("module look-ups", "repro_lint/context.py", ("ProjectContext.resolve_module",)),
+    ("project summaries (other)", "repro_lint/context.py", ("ProjectContext.prepare",)),
+    ("prefilter (other)", "repro_lint/linter.py", ("Linter.needs_parse",)),
+    ("survey workers (other)", "repro_lint/run.py", ("_survey_task",)),
+    ("read + hash + cache (parent, other)", "repro_lint/run.py", ("_Run.classify",)),
+    ("discovery", "repro_lint/discovery.py", ("discover",)),
+    ("reporting", "repro_lint/report/json.py", ("report_json",)),
+    ("lint workers (other: read, decode, results)", "repro_lint/run.py", ("_lint_file", "_run_task")),
+)
+
+
+def spy_phases(raw: str) -> Dict[str, int]:
+    """Samples per phase of a ``py-spy record --format raw`` output."""
+    phase_of = {(path, function): label for label, path, functions in SPY_PHASES for function in functions}
+    counts: Dict[str, int] = {}
+    for line in raw.splitlines():
+        stack, _, number = line.rpartition(" ")
+        if not number.isdigit():
+            continue
+        label = "other (start-up, imports, pool, pickling)"
+        for frame in reversed(stack.split(";")):
+            name, _, where = frame.partition(" (")
+            path = where.rsplit(":", 1)[0]
+            found = next((phase_of[key] for key in phase_of if key[1] == name and path.endswith(key[0])), None)
+            if found is not None:
+                label = found
+                break
+        counts[label] = counts.get(label, 0) + int(number)
+    return counts
+
+
+def spy_main(files: List[str]) -> None:
+    """Samples per phase of py-spy raw recordings (``py-spy record --subprocesses --format
+    raw``), side by side: share of all samples of each."""
+    tables = [spy_phases(Path(f).read_text(encoding="utf-8", errors="replace")) for f in files]
+    labels = [phase for phase, _, _ in SPY_PHASES] + ["other (start-up, imports, pool, pickling)"]
+    print("  " + " " * 46 + "".join(f"{Path(f).name[-24:]:>26}" for f in files))
+    for label in labels:
+        cells = "".join(f"{t.get(label, 0):>16} {100 * t.get(label, 0) / max(1, sum(t.values())):5.1f} %  " for t in tables)
+        print(f"  {label:<46}{cells}")
+    print(f"  {'all samples':<46}" + "".join(f"{sum(t.values()):>16}          " for t in tables))
+
+
 def measure_main(cwd: str, command: List[str]) -> None:
     m = measure(command, Path(cwd))
     print(json.dumps(asdict(m)))
@@ -485,6 +537,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     if argv[:1] == ["_poolstart"]:
         pool_start_main()
+        return 0
+    if argv[:1] == ["_spy"]:
+        spy_main(argv[1:])
         return 0
     if argv[:1] == ["_phases"]:
         phases_main(argv[1], argv[2:])

@@ -8,28 +8,49 @@ import os
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
+Listing = Tuple[FrozenSet[str], FrozenSet[str]]
+_EMPTY: Listing = (frozenset(), frozenset())
+
 
 class ModuleFiles:
     """``look_up(dotted)``: the file defining ``dotted`` in the first root that has it
     (``root/a/b.py``, then ``root/a/b/__init__.py``, roots in sorted order), and every
     candidate looked at on the way, as absolute paths. The same answer as checking each
-    candidate with ``Path.is_file``, with one ``os.scandir`` per folder instead of one
-    ``stat`` per candidate. Plain data: it pickles with the project context."""
+    candidate with ``Path.is_file``, from one ``os.scandir`` per folder actually reached
+    (``root/torch/nn`` is never listed when ``root`` holds no ``torch``). Plain data: it
+    pickles with the project context."""
 
     def __init__(self, roots: Iterable[Path]) -> None:
         self.roots: List[str] = [os.path.abspath(root) for root in sorted(roots)]
-        self._files: Dict[str, FrozenSet[str]] = {}
+        self._prefixes = [os.path.join(root, "") for root in self.roots]
+        self._listings: Dict[str, Listing] = {}
 
-    def _is_file(self, folder: str, name: str) -> bool:
-        files = self._files.get(folder)
-        if files is None:
+    def _listing(self, folder: str) -> Listing:
+        """(files, folders) in ``folder``; links count as what they point to."""
+        found = self._listings.get(folder)
+        if found is None:
+            files, folders = [], []
             try:
                 with os.scandir(folder) as entries:
-                    files = frozenset(entry.name for entry in entries if entry.is_file())
+                    for entry in entries:
+                        if entry.is_file():
+                            files.append(entry.name)
+                        elif entry.is_dir():
+                            folders.append(entry.name)
+                found = (frozenset(files), frozenset(folders))
             except OSError:
-                files = frozenset()
-            self._files[folder] = files
-        return name in files
+                found = _EMPTY
+            self._listings[folder] = found
+        return found
+
+    def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
+        """Is ``prefix + folders... / name`` a file? (``prefix`` ends with a separator.)"""
+        folder = prefix
+        for part in folders:
+            if part not in self._listing(folder)[1]:
+                return False
+            folder = folder + part + os.sep
+        return name in self._listing(folder)[0]
 
     def look_up(self, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
         if not dotted:
@@ -37,14 +58,16 @@ class ModuleFiles:
         parts = dotted.split(".")
         if "" in parts:  # not a module name; as pathlib would read it
             return _look_up_paths(self.roots, dotted)
+        rel = os.sep.join(parts)
+        module, package = rel + ".py", rel + os.sep + "__init__.py"
         looked: List[str] = []
-        for root in self.roots:
-            folder = os.path.join(root, *parts[:-1])
-            for where, name in ((folder, parts[-1] + ".py"), (os.path.join(folder, parts[-1]), "__init__.py")):
-                candidate = os.path.join(where, name)
-                looked.append(candidate)
-                if self._is_file(where, name):
-                    return candidate, tuple(looked)
+        for prefix in self._prefixes:
+            looked.append(prefix + module)
+            if self._is_file(prefix, parts[:-1], parts[-1] + ".py"):
+                return looked[-1], tuple(looked)
+            looked.append(prefix + package)
+            if self._is_file(prefix, parts, "__init__.py"):
+                return looked[-1], tuple(looked)
         return None, tuple(looked)
 
 
