@@ -154,7 +154,7 @@ class Values:
             left, right = self.of(expr.left, chain, depth + 1), self.of(target.comparator, chain, depth + 1)
             if isinstance(target.operator, (cst.Is, cst.IsNot)) and right == [Const(None)] and left is not None:
                 # ``sampler is None``: a call or a display is an object, not None
-                left = [c if isinstance(c, Const) else Const(_SOMETHING) for c in left if c is not OPEN] or None
+                left = [c if isinstance(c, Const) or c is OPEN else Const(_SOMETHING) for c in left]
             return _combine(left, right, compare)
         return None
 
