@@ -121,19 +121,10 @@ class Values:
 
     # -- expressions -------------------------------------------------------------------------
     def _choice(self, test, branches, chain, depth) -> Candidates:  # type: ignore[no-untyped-def]
-        tested = self.of(test, chain, depth + 1)
-        if tested is not None and all(isinstance(t, Const) for t in tested):
-            truths = {bool(t.value) for t in tested}
-            if len(truths) == 1:
-                (truth,) = truths
-                return self.of(next(e for e, when in branches if when == truth), chain, depth + 1)
-        found: List[Candidate] = []
-        for expr, _ in branches:
-            got = self.of(expr, chain, depth + 1)
-            if got is None:
-                return None
-            found.extend(got)
-        return _dedupe(found)
+        truth = self._truth(chain, depth)(test)
+        if truth is not None:
+            return self.of(next(e for e, when in branches if when == truth), chain, depth + 1)
+        return self._resolve_all([(expr, chain) for expr, _ in branches], depth)
 
     def _computed(self, expr: cst.BaseExpression, chain: Chain, depth: int) -> Candidates:
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
@@ -154,7 +145,7 @@ class Values:
             left, right = self.of(expr.left, chain, depth + 1), self.of(target.comparator, chain, depth + 1)
             if isinstance(target.operator, (cst.Is, cst.IsNot)) and right == [Const(None)] and left is not None:
                 # ``sampler is None``: a call or a display is an object, not None
-                left = [c if isinstance(c, Const) else Const(_SOMETHING) for c in left if c is not OPEN] or None
+                left = [c if isinstance(c, Const) or c is OPEN else Const(_SOMETHING) for c in left]
             return _combine(left, right, compare)
         return None
 
@@ -174,13 +165,7 @@ class Values:
         if isinstance(base, cst.Name):
             options = self.options().get(attr)
             if options:
-                found: List[Candidate] = []
-                for value, where in options:
-                    got = self.of(value, where, depth + 1)
-                    if got is None:
-                        return None
-                    found.extend(got)
-                return _dedupe(found)
+                return self._resolve_all(options, depth)
         return [expr]
 
     # -- names -------------------------------------------------------------------------------
@@ -269,6 +254,7 @@ class Values:
         return None
 
     def _resolve_all(self, reached: Any, depth: int) -> Candidates:
+        """The candidates of every (expression, chain) pair, or None if one is unknown."""
         if reached is None:
             return None
         found: List[Candidate] = []
@@ -472,10 +458,10 @@ class _Walk:
                     return state, False
                 return self.block(_statements(stmt.orelse), state, path + (stmt, stmt.orelse))
         if isinstance(stmt, (cst.For, cst.While, cst.If, cst.Try, cst.With)):
-            if isinstance(stmt, cst.For) and name in _target_names(stmt.target):
+            if isinstance(stmt, cst.For) and name in target_names(stmt.target):
                 state = self.set(state, None)
             if isinstance(stmt, cst.With) and any(
-                item.asname is not None and name in _target_names(item.asname.name) for item in stmt.items
+                item.asname is not None and name in target_names(item.asname.name) for item in stmt.items
             ):
                 state = self.set(state, None)
             outcomes = []
@@ -495,7 +481,7 @@ class _Walk:
         name = self.name
         if isinstance(small, cst.Assign):
             for target in small.targets:
-                if name in _target_names(target.target):
+                if name in target_names(target.target):
                     value = _element(target.target, small.value, name)
                     state = self.set(state, None if value is None else [(value, chain)])
         elif isinstance(small, cst.AnnAssign) and small.value is not None:
@@ -525,7 +511,7 @@ def _element(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -
         if any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
             return None
         for left, right in zip(target.elements, value.elements):
-            if name in _target_names(left.value):
+            if name in target_names(left.value):
                 return _element(left.value, right.value, name)
     return None
 
@@ -565,13 +551,14 @@ def _statements(block: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return ()
 
 
-def _target_names(target: cst.CSTNode) -> List[str]:
+def target_names(target: cst.CSTNode) -> List[str]:
+    """The names an assignment target binds (``a``, ``a, (b, *c)``)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for e in target.elements for n in _target_names(e.value)]
+        return [n for e in target.elements for n in target_names(e.value)]
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
+        return target_names(target.value)
     return []
 
 
@@ -599,7 +586,7 @@ def _binds_elsewhere(function: cst.FunctionDef, name: str) -> bool:
         node = stack.pop()
         if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) and node.target.value == name:
             return True
-        if isinstance(node, cst.ExceptHandler) and node.name is not None and name in _target_names(node.name.name):
+        if isinstance(node, cst.ExceptHandler) and node.name is not None and name in target_names(node.name.name):
             return True
         stack.extend(node.children)
     return False

@@ -212,3 +212,10 @@ def test_modes_through_parameters(lint, code, expected):
 )
 def test_computed_values_keep_what_is_known(code, expected):
     assert evaluate(code, "x") == expected
+
+
+def test_an_open_parameter_keeps_both_branches_of_is_none():
+    # seed=None by default, but callers we cannot see may pass one: either branch may run
+    code = "def build(seed=None):\n    init = None\n    if seed is not None:\n        init = make(seed)\n    f(x=init)\n"
+    got = evaluate(code, "x")
+    assert got is not None and None in got and any(isinstance(c, cst.Call) for c in got)

@@ -18,7 +18,7 @@ from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
 from ..values import all_consts, any_const, bind_parameter
 from .base import Analysis, NodeEdit, Rule, indentation, is_false, value_of
-from .loaders import LOADER_NAMES, LoaderCall, factory_loaders, loader_call, seeded_by_library
+from .loaders import FACTORY_WORD, LOADER_NAMES, LoaderCall, factory_loaders, loader_call, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -266,8 +266,8 @@ class ShuffleWithoutGenerator(Rule):
     )
     fix = SAFE
     fix_message = "Pass generator={generator}"
-    # "loader" (any part of a word): an entry point that calls a project's loader factory
-    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + ("loader",)
+    # "loader", "Loader" (any part of a word): an entry point that calls a loader factory
+    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + (FACTORY_WORD, FACTORY_WORD.title())
     whole_words = False
     uses = (KwargsDicts,)
 

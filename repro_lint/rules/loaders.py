@@ -29,6 +29,8 @@ from ..values import Chain, Values
 from .base import Analysis, Rule
 
 
+#: the word in a loader factory's name (``build_dataloader``)
+FACTORY_WORD = "loader"
 #: the words a file that builds a loader contains (the rules' prefilter)
 LOADER_NAMES = tuple(sorted({name.rsplit(".", 1)[-1] for name in DATALOADERS}))
 
@@ -237,11 +239,13 @@ class Factories(Analysis):
 
 
 def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
-    """The loaders that ``node``, a call in an entry point of a project function, builds."""
+    """The loaders that ``node``, a call in an entry point of a project function named as a
+    loader factory (``build_dataloader``, ``get_loader``, ``create_dataloader``: the name is
+    what the rule's prefilter looks for), builds."""
     if not rule.file.is_entry_point:
         return []
     qualified = rule.qualify(node.func)
-    if qualified is None or qualified.split(".", 1)[0] in ("torch", "numpy", "random"):
+    if qualified is None or FACTORY_WORD not in qualified.rsplit(".", 1)[-1].lower():
         return []
     return rule.file.analysis(Factories).loaders(qualified)
 

@@ -21,7 +21,7 @@ from ..catalog import ARITHMETIC_BUILTINS, PARTIALS, SEEDING_CALLS, WORKER_DEPEN
 from ..names import ImportTable
 from ..source import read_text
 from ..syntax import MISSING, UNKNOWN
-from ..values import OPEN, Const, any_const
+from ..values import OPEN, Const, any_const, target_names
 from .base import Rule, mentions_name, value_of
 from .dataloader import KwargsDicts, bound, literal_text
 from .loaders import LoaderCall, loader_call
@@ -178,7 +178,7 @@ def constant_seeds(params: cst.Parameters, body: cst.CSTNode, qualify: Callable[
     for current in order:
         if isinstance(current, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and current.value is not None:
             targets = [t.target for t in current.targets] if isinstance(current, cst.Assign) else [current.target]
-            names = [n for t in targets for n in _names_in(t)]
+            names = [n for t in targets for n in target_names(t)]
             if _varies(current.value, varying, qualify):
                 varying.update(names)
             elif mentions_name(current.value, worker):
@@ -215,15 +215,3 @@ def _varies(expr: cst.CSTNode, varying: Set[str], qualify: Callable[[cst.CSTNode
                 return True
         stack.extend(current.children)
     return False
-
-
-def _names_in(target: cst.CSTNode) -> List[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        names: List[str] = []
-        for element in target.elements:
-            names.extend(_names_in(element.value))
-        return names
-    return []
-
