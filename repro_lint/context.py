@@ -473,7 +473,7 @@ class ProjectContext:
         function ``target``: the function with the effects it makes under ``if <parameter>:``
         left out for each parameter that is off in this call (passed, or defaulting to, False,
         None or 0)."""
-        facts = self.facts(target[0])
+        facts = self._facts.get(target[0]) or self.facts(target[0])  # known: the call resolved into it
         callee = facts.functions.get(target[1]) if facts is not None else None
         if callee is None or not callee.guarded:
             return target
