@@ -2,8 +2,9 @@
 
 Built once per run, before the per-file rule pass, and shared with every worker:
 - which modules are **entry points** (an ``if __name__ == "__main__":`` block, training
-  run at module level, a top level that draws random numbers or builds a model in a module no
-  file of the run imports, a Jupyter notebook, or a path matching the ``entry-points`` globs);
+  run at module level, a top level that draws random numbers or builds a model in a module
+  outside any package that no file of the run imports, a Jupyter notebook, or a path matching
+  the ``entry-points`` globs);
 - each file's **module name** (from the package layout), to resolve project imports;
 - **module facts** for the files that matter (entry points and the project modules they reach),
   extracted with Python's ``ast`` (fast, and only for those files): the imports, the functions
@@ -73,6 +74,7 @@ from .facts import (
     imported_modules,
     might_be_entry_point,
     might_be_script,
+    module_name_for,
     source_root_for,
 )
 from .notebook import is_notebook
@@ -167,6 +169,9 @@ class ProjectContext:
         self._enables_determinism: Optional[bool] = None
         #: the modules some file of the run imports (see :meth:`is_imported`)
         self._imported: Optional[Set[str]] = None
+        #: per class (module path, class name): its ``self.attr = Cls()`` attributes -> the method
+        #: that sets each
+        self._attributes: Dict[Tuple[str, str], Dict[str, BodyFacts]] = {}
         #: files whose entry-point answer depended on that index
         self._asked_importers: Set[str] = set()
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
@@ -233,10 +238,12 @@ class ProjectContext:
             facts = self.facts(path, source)
             if facts is not None and (facts.has_main_guard or facts.trains_at_module_level):
                 return True
-        if not might_be_script(source):
+        # a script without a ``__main__`` block: outside any package, its top level draws or
+        # builds a model, and no file of the project imports it (a module others import, or a
+        # module of a package, which may be imported by name at run time, is a library)
+        name, is_package = module_name_for(path)
+        if is_package or "." in name or not might_be_script(source):
             return False
-        # a script without a ``__main__`` block: its top level draws or builds a model, and no
-        # file of the project imports it (a module others import is a library)
         facts = self.facts(path, source)
         if facts is None or facts.has_main_guard or not facts.draws_at_module_level:
             return False
@@ -293,6 +300,7 @@ class ProjectContext:
         # everything derived from the call graph may have gone through that file
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
         self._literal_facts.pop(key, None)
+        self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
         self._settings.clear()
         self._words.clear()
         self._imported = None
@@ -459,7 +467,7 @@ class ProjectContext:
         function ``target``: the function with the effects it makes under ``if <parameter>:``
         left out for each parameter that is off in this call (passed, or defaulting to, False,
         None or 0)."""
-        facts = self.facts(target[0])
+        facts = self._facts.get(target[0]) or self.facts(target[0])  # known: the call resolved into it
         callee = facts.functions.get(target[1]) if facts is not None else None
         if callee is None or not callee.guarded:
             return target
@@ -487,10 +495,17 @@ class ProjectContext:
         Buffer()`` in ``__init__``)."""
         callee, where = body.instances.get(name), body
         if callee is None and name.startswith("self.") and body.owner:
-            for method in facts.functions.values():
-                if method.owner == body.owner and name in method.instances:
-                    callee, where = method.instances[name], method
-                    break
+            key = (facts.path, body.owner)
+            attributes = self._attributes.get(key)
+            if attributes is None:
+                attributes = self._attributes[key] = {
+                    attr: method
+                    for method in facts.functions.values() if method.owner == body.owner
+                    for attr in method.instances if attr.startswith("self.")
+                }
+            if name in attributes:
+                where = attributes[name]
+                callee = where.instances[name]
         if callee is None:
             return None
         target = self.resolve_call(facts, where.name, callee, callee in where.imported)

@@ -1143,6 +1143,9 @@ def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     files["pkg/__init__.py"] = "from .tables import TABLE\n"
     files["pkg/tables.py"] = "import numpy as np\n\nTABLE = np.random.rand(4)\n"
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="tables.py")) == []
+    # a module of a package may be imported by name at run time (importlib): a library
+    files["pkg/examples.py"] = "import torch\n\nexample_args = (torch.randn(3, 2),)\n"
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="examples.py")) == []
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ class HcclDeterministicMissing(Rule):
     )
     fix = SAFE
     fix_message = "Set HCCL_DETERMINISTIC=true before init_process_group"
-    triggers = ("hccl", "HCCL", "Hccl", "torch_npu", "npu", "__main__")
+    triggers = ("hccl", "HCCL", "Hccl", "torch_npu", ".npu", "'npu", "\"npu")
     needs_project = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
