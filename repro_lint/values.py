@@ -61,6 +61,8 @@ Candidates = Optional[List[Candidate]]
 Chain = Tuple[cst.CSTNode, ...]
 
 _MAX_DEPTH = 6
+#: evaluation steps per module (see ``Values._steps``)
+_MAX_STEPS = 20_000
 #: the kinds of receiver :meth:`Values.kind` tells apart
 NUMPY, TORCH = "numpy", "torch"
 #: methods whose result is never a tensor
@@ -99,12 +101,21 @@ class Values:
         self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
         self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
         self._active: Set[Tuple[int, str]] = set()
+        #: the truth of each ``if`` test met on a walk, decided once (on the default path it does
+        #: not depend on which use is being followed)
+        self._truths: Dict[int, Optional[bool]] = {}
+        #: evaluation steps left for this module: past them every answer is "unknown", so that
+        #: no file, however its tests and assignments nest, costs more than a bounded time
+        self._steps = _MAX_STEPS
+        #: per method: the values it assigns to each attribute of ``self`` (see _self_assignments)
+        self._self_index: Dict[int, Dict[str, List[cst.BaseExpression]]] = {}
 
     # -- the public question ---------------------------------------------------------------
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
         """What ``expr``, found under ``chain`` (its enclosing nodes, outermost first), may hold."""
-        if depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH or self._steps <= 0:
             return None
+        self._steps -= 1
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
         literal = cst_literal(expr)
         if literal is not UNKNOWN:
@@ -171,11 +182,17 @@ class Values:
     # -- names -------------------------------------------------------------------------------
     def _truth(self, chain: Chain, depth: int) -> Truth:
         def truth(test: cst.BaseExpression) -> Optional[bool]:
+            key = id(test)
+            if key in self._truths:
+                return self._truths[key]
+            self._truths[key] = None  # a test that needs its own value is undecided
             tested = self.of(test, chain, depth + 1)
-            if tested is None or not all(isinstance(t, Const) for t in tested):
-                return None
-            truths = {bool(t.value) for t in tested}
-            return truths.pop() if len(truths) == 1 else None
+            decided = None
+            if tested is not None and all(isinstance(t, Const) for t in tested):
+                truths = {bool(t.value) for t in tested}
+                decided = truths.pop() if len(truths) == 1 else None
+            self._truths[key] = decided
+            return decided
 
         return truth
 
@@ -324,7 +341,7 @@ class Values:
         found: List[Candidate] = []
         for function, function_chain in self._methods(cls):
             me = _first_param(function)
-            for value in _self_assignments(function, me, attr):
+            for value in _self_assignments(function, me, attr, self._self_index):
                 got = self.of(value, function_chain + (function,), depth + 1)
                 if got is None:
                     return None
@@ -633,22 +650,29 @@ def _position(function: cst.FunctionDef, param: cst.Param, method: bool) -> Opti
     return index - 1 if method else index
 
 
-def _self_assignments(function: cst.FunctionDef, me: Optional[str], attr: str) -> List[cst.BaseExpression]:
-    found: List[cst.BaseExpression] = []
+def _self_assignments(
+    function: cst.FunctionDef, me: Optional[str], attr: str, memo: Dict[int, Dict[str, List[cst.BaseExpression]]]
+) -> List[cst.BaseExpression]:
+    """The values ``function`` assigns to ``<me>.<attr>`` (every attribute of ``me`` indexed
+    in one walk of the function, the first time one is asked for)."""
     if me is None:
-        return found
-    stack: List[cst.CSTNode] = [function.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Assign):
-            for target in node.targets:
-                t = target.target
-                if isinstance(t, cst.Attribute) and t.attr.value == attr and isinstance(t.value, cst.Name) and t.value.value == me:
-                    found.append(node.value)
-        elif isinstance(node, cst.FunctionDef) and node is not function:
-            continue
-        stack.extend(node.children)
-    return found
+        return []
+    index = memo.get(id(function))
+    if index is None:
+        index = {}
+        stack: List[cst.CSTNode] = [function.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    t = target.target
+                    if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:
+                        index.setdefault(t.attr.value, []).append(node.value)
+            elif isinstance(node, cst.FunctionDef) and node is not function:
+                continue
+            stack.extend(node.children)
+        memo[id(function)] = index
+    return index.get(attr, [])
 
 
 def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]]) -> None:
