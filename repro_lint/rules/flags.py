@@ -79,10 +79,8 @@ class CudnnBenchmarkEnabled(Rule):
         return self._flip(value) if is_true(value) else ([], None)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if not self._on(node.value):
-            return
         for target in assigned_attributes(node):
-            if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN:
+            if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN and self._on(node.value):
                 edits, applicability = self._flip_literal(node.value)
                 self.report(target, edits=edits, applicability=applicability)
 
