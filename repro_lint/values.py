@@ -30,8 +30,9 @@ parameters, attributes and options, whose values are expressions again.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -63,6 +64,8 @@ Chain = Tuple[cst.CSTNode, ...]
 _MAX_DEPTH = 6
 #: evaluation steps per module (see ``Values._steps``)
 _MAX_STEPS = 20_000
+#: the children of a compound statement that hold statements
+_STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
 #: the kinds of receiver :meth:`Values.kind` tells apart
 NUMPY, TORCH = "numpy", "torch"
 #: methods whose result is never a tensor
@@ -95,8 +98,10 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
 class Values:
     """The evaluator for one module (built lazily; its indexes are walked once, on demand)."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, source: Optional[str] = None) -> None:
         self.module = module
+        #: the module's text, for cheap checks before a walk (None: always walk)
+        self.source = source
         self._functions: Optional[Dict[int, Tuple[cst.FunctionDef, Chain]]] = None
         self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
         self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
@@ -109,6 +114,11 @@ class Values:
         self._steps = _MAX_STEPS
         #: per method: the values it assigns to each attribute of ``self`` (see _self_assignments)
         self._self_index: Dict[int, Dict[str, List[cst.BaseExpression]]] = {}
+        #: the names each compound statement binds (see :func:`_may_bind`)
+        self._binds: Dict[int, FrozenSet[str]] = {}
+        #: answers of :meth:`_lookup` and :meth:`_parameter`, by use and by parameter
+        self._looked: Dict[Tuple[str, int], Any] = {}
+        self._params: Dict[Tuple[int, str], Candidates] = {}
 
     # -- the public question ---------------------------------------------------------------
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
@@ -173,7 +183,7 @@ class Values:
             and _first_param(method[0]) == base.value.value
         ):
             return self._hparam(attr, method, depth)
-        if isinstance(base, cst.Name):
+        if isinstance(base, cst.Name) and (self.source is None or "add_argument" in self.source):
             options = self.options().get(attr)
             if options:
                 return self._resolve_all(options, depth)
@@ -199,12 +209,18 @@ class Values:
     def _lookup(self, name: str, chain: Chain, depth: int) -> Any:
         """Where ``name`` gets its value at the use under ``chain``: a list of
         (expression, chain) assignments, a (function, its chain, parameter) triple, or None."""
+        key = (name, id(chain[-1]) if chain else 0)
+        if key not in self._looked:
+            self._looked[key] = self._find(name, chain, depth)
+        return self._looked[key]
+
+    def _find(self, name: str, chain: Chain, depth: int) -> Any:
         truth = self._truth(chain, depth)
         scope = self._enclosing(chain)
         if scope is not None:
             function, function_chain = scope
             body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
-            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body))
+            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body), self._binds)
             if reached is not _UNASSIGNED:
                 return reached
             parameter = _parameter(function, name)
@@ -212,9 +228,9 @@ class Values:
                 return (function, function_chain, parameter)
             if _binds_elsewhere(function, name):
                 return None
-            reached = _reaching(self.module.body, name, (), truth, (), whole=True)
+            reached = _reaching(self.module.body, name, (), truth, (), self._binds, whole=True)
         else:
-            reached = _reaching(self.module.body, name, chain, truth, ())
+            reached = _reaching(self.module.body, name, chain, truth, (), self._binds)
         return None if reached is _UNASSIGNED else reached
 
     def _name(self, name: str, chain: Chain, depth: int) -> Candidates:
@@ -284,38 +300,45 @@ class Values:
 
     def _parameter(self, function: cst.FunctionDef, function_chain: Chain, param: cst.Param, depth: int) -> Candidates:
         key = (id(function), param.name.value)
+        if key in self._params:
+            return self._params[key]
         if key in self._active:
             return None
         self._active.add(key)
         try:
-            found: List[Candidate] = []
-            method = _is_bound_method(function, function_chain)
-            position = _position(function, param, method)
-            calls = self._calls_of(function, function_chain, method)
-            defaulted = not calls  # the default applies when a call leaves the parameter out
-            for call, call_chain in calls:
-                bound = bind(cst_slots(call.args), param.name.value, position)
-                if bound is UNKNOWN:
-                    return None
-                if bound is MISSING:
-                    defaulted = True
-                    continue
-                got = self.of(bound.value, call_chain, depth + 1)
-                if got is None:
-                    return None
-                found.extend(got)
-            if defaulted:
-                if param.default is None:
-                    return None if calls else [OPEN]
-                got = self.of(param.default, function_chain, depth + 1)
-                if got is None:
-                    return None
-                found = got + found
-            if not calls:
-                found.append(OPEN)  # called from elsewhere, with arguments we cannot see
-            return _dedupe(found)
+            self._params[key] = self._argument_values(function, function_chain, param, depth)
+            return self._params[key]
         finally:
             self._active.discard(key)
+
+    def _argument_values(self, function: cst.FunctionDef, function_chain: Chain, param: cst.Param, depth: int) -> Candidates:
+        """A parameter's default where a call leaves it out, and the file's calls' arguments."""
+        found: List[Candidate] = []
+        method = _is_bound_method(function, function_chain)
+        position = _position(function, param, method)
+        calls = self._calls_of(function, function_chain, method)
+        defaulted = not calls  # the default applies when a call leaves the parameter out
+        for call, call_chain in calls:
+            bound = bind(cst_slots(call.args), param.name.value, position)
+            if bound is UNKNOWN:
+                return None
+            if bound is MISSING:
+                defaulted = True
+                continue
+            got = self.of(bound.value, call_chain, depth + 1)
+            if got is None:
+                return None
+            found.extend(got)
+        if defaulted:
+            if param.default is None:
+                return None if calls else [OPEN]
+            got = self.of(param.default, function_chain, depth + 1)
+            if got is None:
+                return None
+            found = got + found
+        if not calls:
+            found.append(OPEN)  # called from elsewhere, with arguments we cannot see
+        return _dedupe(found)
 
     def _calls_of(self, function: cst.FunctionDef, chain: Chain, method: bool) -> List[Tuple[cst.Call, Chain]]:
         """The file's calls of ``function``: ``f(...)`` for a function; ``self.f(...)`` (any
@@ -324,7 +347,9 @@ class Values:
         name = function.name.value
         if cls is not None and name == "__init__":
             name = cls.name.value
-        found = []
+        found: List[Tuple[cst.Call, Chain]] = []
+        if not self.called(name):
+            return found
         for call, call_chain in self.calls().get(name, ()):
             func = call.func
             if cls is None or name != function.name.value:
@@ -370,9 +395,19 @@ class Values:
         return [(f, c) for f, c in self.functions().values() if c and cls in c[-2:]]
 
     def functions(self) -> Dict[int, Tuple[cst.FunctionDef, Chain]]:
+        """Every ``def`` of the module (found through statements only: cheap)."""
         if self._functions is None:
-            self._index()
-        return self._functions  # type: ignore[return-value]
+            functions: Dict[int, Tuple[cst.FunctionDef, Chain]] = {}
+            stack: List[Tuple[cst.CSTNode, Chain]] = [(s, ()) for s in self.module.body]
+            while stack:
+                node, chain = stack.pop()
+                if isinstance(node, cst.FunctionDef):
+                    functions[id(node)] = (node, chain)
+                if isinstance(node, (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
+                    inner = chain + (node,)
+                    stack.extend((child, inner) for child in node.children if isinstance(child, _STATEMENT_PARTS))
+            self._functions = functions
+        return self._functions
 
     def calls(self) -> Dict[str, List[Tuple[cst.Call, Chain]]]:
         if self._calls is None:
@@ -384,18 +419,19 @@ class Values:
             self._index()
         return self._options  # type: ignore[return-value]
 
+    def called(self, name: str) -> bool:
+        """Might the module call ``name``? (a text check before the walk that finds the calls)"""
+        return self.source is None or re.search(rf"\b{re.escape(name)}\s*\(", self.source) is not None
+
     def _index(self) -> None:
-        """One walk of the module: its functions, the calls of each function name, and the
+        """One walk of the module: the calls of each function name it defines, and the
         ``add_argument`` defaults by destination."""
-        functions: Dict[int, Tuple[cst.FunctionDef, Chain]] = {}
         calls: Dict[str, List[Tuple[cst.Call, Chain]]] = {}
         options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]] = {}
         stack: List[Tuple[cst.CSTNode, Chain]] = [(s, ()) for s in reversed(self.module.body)]
         while stack:
             node, chain = stack.pop()
-            if isinstance(node, cst.FunctionDef):
-                functions[id(node)] = (node, chain)
-            elif isinstance(node, cst.Call):
+            if isinstance(node, cst.Call):
                 func = node.func
                 short = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
                 if short == "add_argument":
@@ -404,8 +440,7 @@ class Values:
                     calls.setdefault(short, []).append((node, chain))
             inner = chain + (node,)
             stack.extend((child, inner) for child in reversed(node.children))
-        defined = {f.name.value for f, _ in functions.values()} | _class_names(self.module)
-        self._functions = functions
+        defined = {f.name.value for f, _ in self.functions().values()} | _class_names(self.module)
         self._calls = {name: found for name, found in calls.items() if name in defined}
         self._options = options
 
@@ -428,13 +463,38 @@ Truth = Callable[[cst.BaseExpression], Optional[bool]]
 Reaching = Tuple[cst.BaseExpression, Chain]
 
 
-def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth, base: Chain, whole: bool = False) -> Any:
+def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> bool:
+    """Whether a compound statement binds ``name`` anywhere inside (the names are collected
+    once per statement)."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        return True  # looked at directly, and cheaply
+    found = memo.get(id(stmt))
+    if found is None:
+        names: Set[str] = set()
+        stack: List[cst.CSTNode] = [stmt]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    names.update(target_names(target))
+            elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                names.add(node.name.value)
+                continue
+            elif isinstance(node, (cst.For, cst.With, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal, cst.ExceptHandler)):
+                names.add("*")  # loop targets, imports, ...: treat as binding anything
+            stack.extend(node.children)
+        found = memo[id(stmt)] = frozenset(names)
+    return name in found or "*" in found
+
+
+def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth, base: Chain, memo: Dict[int, FrozenSet[str]], whole: bool = False) -> Any:
     """The values of ``name`` that reach the use whose enclosing nodes are ``chain``, walking
     ``body`` (a list of statements under ``base``): a list of (expression, the chain of the
     statement that assigns it), None (assigned in a way we cannot follow), or _UNASSIGNED.
     With ``whole``, every assignment in ``body`` counts (a module's names seen from inside a
     function that runs later)."""
-    walk = _Walk(name, {id(n) for n in chain}, truth, whole)
+    walk = _Walk(name, {id(n) for n in chain}, truth, whole, memo)
     state, _ = walk.block(body, _UNASSIGNED, base)
     return state
 
@@ -442,8 +502,8 @@ def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth
 class _Walk:
     """One walk of a list of statements, for one name, up to one use."""
 
-    def __init__(self, name: str, on_path: Set[int], truth: Truth, whole: bool) -> None:
-        self.name, self.on_path, self.truth, self.whole = name, on_path, truth, whole
+    def __init__(self, name: str, on_path: Set[int], truth: Truth, whole: bool, binds: Dict[int, FrozenSet[str]]) -> None:
+        self.name, self.on_path, self.truth, self.whole, self.binds = name, on_path, truth, whole, binds
 
     def block(self, body: Sequence[cst.CSTNode], state: Any, path: Chain) -> Tuple[Any, bool]:
         for stmt in body:
@@ -466,6 +526,8 @@ class _Walk:
             return state, False
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             return (self.set(state, None) if stmt.name.value == name else state), False
+        if not _may_bind(stmt, name, self.binds) and not (id(stmt) in self.on_path):
+            return state, False  # nothing in it binds the name: its tests do not matter
         if isinstance(stmt, cst.If) and not self.whole:
             taken = self.truth(stmt.test)
             if taken is True:

@@ -81,7 +81,7 @@ class ValueScan(Analysis):
 
     def __init__(self, file: "FileContext") -> None:
         super().__init__(file)
-        self.values = Values(file.module)
+        self.values = Values(file.module, file.source)
 
 
 def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:

@@ -80,9 +80,7 @@ class CudnnBenchmarkEnabled(Rule):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in assigned_attributes(node):
-            if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN:
-                if not self._on(node.value):  # (only now: following a value costs more)
-                    return
+            if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN and self._on(node.value):
                 edits, applicability = self._flip_literal(node.value)
                 self.report(target, edits=edits, applicability=applicability)
 

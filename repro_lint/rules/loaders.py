@@ -222,7 +222,7 @@ class Factories(Analysis):
             return []
         table = ImportTable()
         table.aliases.update(facts.aliases)
-        values = Values(module)
+        values = Values(module, text)
         found = []
         stack: List[Tuple[cst.CSTNode, Chain]] = [(function, ())]
         while stack:
