@@ -164,7 +164,8 @@ def test_an_invalid_notebook_is_rpl001_and_the_run_goes_on(tmp_path: Path, raw, 
 
 def test_a_notebook_is_an_entry_point_and_a_module_with_the_same_code_is_not(tmp_path: Path):
     code = "import torch\nmodel = torch.nn.Linear(2, 2)\nx = torch.rand(3)\n"
-    write(tmp_path, {"explore.ipynb": dump(notebook(code)), "lib.py": code})
+    # lib.py is imported (else its top level, which builds a model, would make it a script too)
+    write(tmp_path, {"explore.ipynb": dump(notebook(code)), "lib.py": code, "use.py": "import lib\n"})
     proc = run_cli([".", "--no-cache", "--select", "RPL101"], tmp_path)
     found = [ln.split(" RPL")[0] for ln in proc.stdout.splitlines() if " RPL101 " in ln]
     assert found == ["explore.ipynb:cell 1:2:9:"], proc.stdout
