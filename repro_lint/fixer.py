@@ -176,11 +176,8 @@ def plan(text: str, diagnostics: Iterable[Diagnostic], newline: Optional[str] = 
     return result
 
 
-def _from_import(content: str, newline: str) -> Optional[Tuple[str, List[str]]]:
-    """``(module, names)`` when ``content`` is exactly one ``from module import a, b`` line."""
-    if not content.endswith(newline) or newline in content[: -len(newline)]:
-        return None
-    line = content[: -len(newline)]
+def _from_import(line: str) -> Optional[Tuple[str, List[str]]]:
+    """``(module, names)`` when ``line`` (without its line break) is one ``from module import a, b``."""
     if not line.startswith("from ") or " import " not in line or "(" in line or "#" in line or ";" in line:
         return None
     module, _, names = line[5:].partition(" import ")
@@ -189,25 +186,35 @@ def _from_import(content: str, newline: str) -> Optional[Tuple[str, List[str]]]:
 
 def merge_from_imports(edits: List[TextEdit], newline: str) -> List[TextEdit]:
     """Several fixes of one pass that each insert ``from M import x`` at the same point become
-    one ``from M import x, y`` (names sorted, as isort and ruff sort them), not a line each."""
-    groups: Dict[Tuple[int, str], List[int]] = {}
+    one ``from M import x, y`` (names sorted, as isort and ruff sort them), not a line each.
+
+    An insertion may start with such a line and go on (the setup block: its import, a blank
+    line, its calls): the names of the others join that first line, and an insertion that was
+    only the import line disappears, so the merged import stays above the code that uses it."""
+    groups: Dict[Tuple[int, str], List[Tuple[int, str, List[str]]]] = {}
     for index, edit in enumerate(edits):
-        parsed = _from_import(edit.content, newline) if edit.is_insertion else None
+        if not edit.is_insertion:
+            continue
+        first, brk, rest = edit.content.partition(newline)
+        parsed = _from_import(first) if brk else None
         if parsed is not None:
-            groups.setdefault((edit.start, parsed[0]), []).append(index)
-    merged: Dict[int, TextEdit] = {}
-    dropped = set()
-    for (start, module), indexes in groups.items():
-        if len(indexes) < 2:
+            groups.setdefault((edit.start, parsed[0]), []).append((index, rest, parsed[1]))
+    replaced: Dict[int, TextEdit] = {}
+    for (start, module), members in groups.items():
+        if len(members) < 2:
             continue
         names: List[str] = []
-        for index in indexes:
-            for name in _from_import(edits[index].content, newline)[1]:  # type: ignore[index]
-                if name not in names:
-                    names.append(name)
-        merged[indexes[0]] = TextEdit(start, start, f"from {module} import {', '.join(sorted(names))}{newline}")
-        dropped.update(indexes[1:])
-    return [merged.get(i, edit) for i, edit in enumerate(edits) if i not in dropped]
+        for _, _, given in members:
+            names.extend(n for n in given if n not in names)
+        line = f"from {module} import {', '.join(sorted(names))}{newline}"
+        # the merged line goes where the first import of the group was; the others keep what
+        # follows their import line, and vanish when nothing does
+        first_index, first_rest, _ = members[0]
+        replaced[first_index] = TextEdit(start, start, line + first_rest)
+        for index, rest, _ in members[1:]:
+            replaced[index] = TextEdit(start, start, rest)
+    merged = [replaced.get(i, edit) for i, edit in enumerate(edits)]
+    return [edit for edit in merged if edit.content or not edit.is_insertion]
 
 
 # -- parsing checks ---------------------------------------------------------------------------

@@ -384,6 +384,43 @@ def test_imports_from_one_module_at_one_point_become_one_statement():
     assert merge_from_imports(crlf, "\r\n") == [TextEdit(0, 0, "from m import a, b\r\n")]
 
 
+def test_an_import_that_leads_a_longer_insertion_takes_the_other_names():
+    from repro_lint.fixer import merge_from_imports
+
+    block = "from repro_lint.runtime import seed_everything\n\nseed_everything(0)\n"
+    edits = [
+        TextEdit(10, 10, block),
+        TextEdit(10, 10, "from repro_lint.runtime import make_generator, seed_worker\n"),
+        TextEdit(10, 10, "from other import x\n"),
+    ]
+    assert merge_from_imports(edits, "\n") == [
+        TextEdit(10, 10, "from repro_lint.runtime import make_generator, seed_everything, seed_worker\n\nseed_everything(0)\n"),
+        TextEdit(10, 10, "from other import x\n"),
+    ]
+
+
+def test_block_and_loader_fixes_share_one_import_when_code_follows_the_imports(tmp_path):
+    """Imports interleaved with code (a notebook's or a quick script's shape): the block's import
+    and the loader fixes' import are one statement, above the block's call."""
+    (tmp_path / "t.py").write_text(
+        "import torch\n"
+        "torch.backends.cudnn.benchmark = True\n"
+        "from torch.utils.data import DataLoader\n"
+        "loader = DataLoader(list(range(10)), shuffle=True, num_workers=2)\n"
+        "model = torch.nn.Linear(2, 2)\n"
+    )
+    proc = run_cli(["--fix", "--no-cache", "t.py"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = (tmp_path / "t.py").read_text().splitlines()
+    assert lines[:4] == [
+        "import torch",
+        "from repro_lint.runtime import make_generator, seed_everything, seed_worker",
+        "",
+        "seed_everything(0)",
+    ], lines
+    assert sum("repro_lint" in line for line in lines) == 1
+
+
 def test_fixed_files_stay_isort_clean(tmp_path):
     """``ruff check --select I`` passes on the output of --fix when it passed on the input."""
     import shutil
