@@ -221,6 +221,8 @@ GENERATORS = ("torch", "numpy", "random")
 #: generator that initialises weights), ``deterministic`` (``torch.use_deterministic_algorithms``
 #: on) and ``cudnn_deterministic`` (``torch.backends.cudnn.deterministic = True`` only)
 DETERMINISM_EFFECTS = frozenset({"deterministic", "cudnn_deterministic"})
+#: the one of them that makes ops such as ``index_add_`` and ``scatter_add_`` deterministic
+DETERMINISTIC_ALGORITHMS = frozenset({"deterministic"})
 
 #: direct seeding calls and the effect of each
 SEED_CALLS: Dict[str, FrozenSet[str]] = {
@@ -306,7 +308,7 @@ class SeedHelper:
 
 
 _ALL3 = frozenset(GENERATORS)
-_DET = frozenset({"deterministic"})
+_DET = DETERMINISTIC_ALGORITHMS
 _FULL = frozenset({"deterministic", "cudnn_deterministic"})
 _CUDNN = frozenset({"cudnn_deterministic"})
 
