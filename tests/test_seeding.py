@@ -654,11 +654,15 @@ def test_rpl105_seed_after_model_construction(lint):
         ("def g():\n    return torch.randn(3)\ntorch.manual_seed(0)", []),
         # the generator seeded only by a Trainer side effect is not a seeding call
         ("model = Net()\ntrainer = transformers.Trainer(model=model)", []),
+        # OpenMMLab's DistSamplerSeedHook sets the sampler's epoch: it seeds no generator
+        ("model = Net()\nhook = DistSamplerSeedHook()", []),
+        ("model = Net()\nhook = DistSamplerSeedHook()\ntorch.manual_seed(0)", ["RPL105"]),
     ],
 )
 def test_rpl105_cases(lint, body, expected):
     code = (
-        "import random\nimport numpy as np\nimport torch\nimport transformers\nfrom torch import nn\n\n"
+        "import random\nimport numpy as np\nimport torch\nimport transformers\nfrom torch import nn\n"
+        "from mmcv.runner import DistSamplerSeedHook\n\n"
         "def my_seed(s):\n    torch.manual_seed(s)\n\n"
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n\n"
         "    def forward(self, x):\n        return nn.functional.dropout(self.fc(x))\n\n"
