@@ -548,8 +548,11 @@ def test_enables_determinism(tmp_path):
     assert ProjectContext(Settings(root=tmp_path), files).enables_determinism() is False
     write(tmp_path, {"c.py": "from transformers import set_seed\nset_seed(1, deterministic=True)\n"})
     assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "c.py"]).enables_determinism() is True
+    # cuDNN's flag alone leaves index_add_ and scatter_add_ nondeterministic
     write(tmp_path, {"d.py": "import torch\ntorch.backends.cudnn.deterministic = True\n"})
-    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "d.py"]).enables_determinism() is True
+    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "d.py"]).enables_determinism() is False
+    write(tmp_path, {"e.py": "import torch\ntorch.use_deterministic_algorithms(True)\n"})
+    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "e.py"]).enables_determinism() is True
 
 
 def test_effects_api(tmp_path):
