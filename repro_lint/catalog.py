@@ -134,6 +134,17 @@ DATALOADERS: Dict[str, Tuple[str, ...]] = {
     # PyG 2.x: DataLoader(dataset, batch_size=1, shuffle=False, follow_batch, exclude_keys, **kwargs)
     "torch_geometric.loader.DataLoader": ("dataset", "batch_size", "shuffle"),
     "torch_geometric.loader.dataloader.DataLoader": ("dataset", "batch_size", "shuffle"),
+    # PyG's other batch loaders, and the 1.x module path of all three (still importable, with
+    # a deprecation warning, in 2.x): (dataset, batch_size=1, shuffle=False, **kwargs)
+    **{
+        f"torch_geometric.{module}.{name}": ("dataset", "batch_size", "shuffle")
+        for module, names in (
+            ("data", ("DataLoader", "DataListLoader", "DenseDataLoader")),
+            ("data.dataloader", ("DataLoader", "DataListLoader", "DenseDataLoader")),
+            ("loader", ("DataListLoader", "DenseDataLoader")),
+        )
+        for name in names
+    },
     # NeighborLoader(data, num_neighbors, input_nodes, ..., **kwargs): NodeLoader passes
     # shuffle, num_workers, worker_init_fn and generator to DataLoader as keywords
     **{
@@ -221,6 +232,8 @@ GENERATORS = ("torch", "numpy", "random")
 #: generator that initialises weights), ``deterministic`` (``torch.use_deterministic_algorithms``
 #: on) and ``cudnn_deterministic`` (``torch.backends.cudnn.deterministic = True`` only)
 DETERMINISM_EFFECTS = frozenset({"deterministic", "cudnn_deterministic"})
+#: the one of them that makes ops such as ``index_add_`` and ``scatter_add_`` deterministic
+DETERMINISTIC_ALGORITHMS = frozenset({"deterministic"})
 
 #: direct seeding calls and the effect of each
 SEED_CALLS: Dict[str, FrozenSet[str]] = {
@@ -278,6 +291,10 @@ NOT_SEEDING = frozenset(
         "torch.npu.seed", "torch.npu.initial_seed", "numpy.random.SeedSequence",
         "numpy.random.bit_generator.SeedSequence", "repro_lint.runtime.seed_worker",
         "transformers.trainer_utils.seed_worker",
+        # OpenMMLab's hook that calls the sampler's set_epoch(epoch): it seeds no global generator
+        "mmcv.runner.DistSamplerSeedHook", "mmcv.runner.hooks.DistSamplerSeedHook",
+        "mmcv.runner.hooks.sampler_seed.DistSamplerSeedHook", "mmengine.hooks.DistSamplerSeedHook",
+        "mmengine.hooks.sampler_seed_hook.DistSamplerSeedHook",
     }
 )
 
@@ -306,7 +323,7 @@ class SeedHelper:
 
 
 _ALL3 = frozenset(GENERATORS)
-_DET = frozenset({"deterministic"})
+_DET = DETERMINISTIC_ALGORITHMS
 _FULL = frozenset({"deterministic", "cudnn_deterministic"})
 _CUDNN = frozenset({"cudnn_deterministic"})
 

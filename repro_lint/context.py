@@ -57,7 +57,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
-from .catalog import FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
+from .catalog import DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import (
@@ -607,10 +607,11 @@ class ProjectContext:
         """Does the linted project turn deterministic algorithms on anywhere?
 
         Rules that report individual nondeterministic ops stay quiet when it does. A file
-        counts when one of its bodies calls ``torch.use_deterministic_algorithms(True)``, sets
-        ``torch.backends.cudnn.deterministic = True``, or calls a library helper with its
-        determinism switch on (``set_seed(s, deterministic=True)``, ``Trainer(deterministic=True)``,
-        ``enable_full_determinism``). Only files whose text mentions determinism are parsed.
+        counts when one of its bodies calls ``torch.use_deterministic_algorithms(True)`` or a
+        library helper with that switch on (``set_seed(s, deterministic=True)``,
+        ``Trainer(deterministic=True)``, ``enable_full_determinism``). ``torch.backends.cudnn.
+        deterministic = True`` alone does not count: it fixes cuDNN's convolutions, not
+        ``index_add_`` or ``scatter_add_``. Only files whose text mentions determinism are parsed.
         """
         self.consult(ALL_FILES)
         if self._enables_determinism is None:
@@ -635,7 +636,7 @@ class ProjectContext:
         return mentions
 
     def _file_enables_determinism(self, path: str) -> bool:
-        return self._file_has(path, DETERMINISM)
+        return self._file_has(path, DETERMINISTIC_ALGORITHMS)
 
     def _file_has(self, path: str, wanted: FrozenSet[str]) -> bool:
         """Does a body of the module at ``path`` have one of the effects ``wanted``?"""

@@ -24,6 +24,9 @@ def lines(diagnostics):
         ("from torch_geometric.loader import NeighborLoader", "NeighborLoader(data, num_neighbors=[25, 10], shuffle=True, num_workers=6)"),
         ("from torch_geometric.loader import LinkNeighborLoader", "LinkNeighborLoader(data, [10], shuffle=True, num_workers=4)"),
         ("from torch_geometric.loader import DataLoader", "DataLoader(data, 32, True, num_workers=2)"),
+        ("from torch_geometric.data import DataLoader", "DataLoader(data, 32, True, num_workers=2)"),
+        ("from torch_geometric.loader import DenseDataLoader", "DenseDataLoader(data, 32, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.data import DataListLoader", "DataListLoader(data, 32, True, num_workers=2)"),
         ("from dgl.dataloading import GraphDataLoader", "GraphDataLoader(data, batch_size=8, shuffle=True, num_workers=2)"),
         ("from torchdata.stateful_dataloader import StatefulDataLoader", "StatefulDataLoader(data, 8, True, num_workers=2)"),
     ],
@@ -31,6 +34,19 @@ def lines(diagnostics):
 def test_library_loaders_are_dataloaders(lint, head, call):
     found = lint(f"{head}\n\ndef make(data):\n    return {call}\n", select=["RPL301", "RPL302"])
     assert sorted(codes(found)) == ["RPL301", "RPL302"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "DataLoader(data, 32, True, generator=g, num_workers=2, worker_init_fn=seed_fn)",
+        "DataLoader(data, 32)",
+        "DenseDataLoader(data, 32, False)",
+    ],
+)
+def test_pyg_data_module_loaders_quiet(lint, call):
+    code = f"from torch_geometric.data import DataLoader, DenseDataLoader\n\ndef make(data, g, seed_fn):\n    return {call}\n"
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == []
 
 
 def test_library_loaders_keep_their_own_positions(lint):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -162,6 +163,39 @@ def test_rpl401_quiet_when_an_entry_point_enables_determinism(tmp_path):
     alone = lint_files_in([tmp_path / "model.py"], tmp_path, ["RPL401"])
     project = lint_files_in([tmp_path / "model.py", tmp_path / "train.py"], tmp_path, ["RPL401"])
     assert codes(alone) == ["RPL401"] and codes(project) == []
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "torch.backends.cudnn.deterministic = True",
+        "torch.backends.cudnn.deterministic = args.torch_deterministic",
+    ],
+)
+def test_rpl401_cudnn_deterministic_alone_does_not_fix_forward_ops(tmp_path, setting):
+    # cuDNN's flag covers convolutions, not index_add_: the project still runs it nondeterministically
+    write(
+        tmp_path,
+        {
+            "model.py": IMPORTS + "def project(x, idx, src):\n    return x.index_add_(0, idx, src)\n",
+            "train.py": "import torch\nfrom model import project\n\nif __name__ == '__main__':\n"
+            f"    args = parse()\n    {setting}\n",
+        },
+    )
+    project = lint_files_in([tmp_path / "model.py", tmp_path / "train.py"], tmp_path, ["RPL401"])
+    assert [(f.code, Path(f.path).name) for f in project] == [("RPL401", "model.py")]
+
+
+def test_rpl401_quiet_when_a_library_helper_enables_deterministic_algorithms(tmp_path):
+    write(
+        tmp_path,
+        {
+            "model.py": IMPORTS + "def project(x, idx, src):\n    return x.index_add_(0, idx, src)\n",
+            "train.py": "from transformers import set_seed\nfrom model import project\n\n"
+            "if __name__ == '__main__':\n    set_seed(0, deterministic=True)\n",
+        },
+    )
+    assert codes(lint_files_in([tmp_path / "model.py", tmp_path / "train.py"], tmp_path, ["RPL401"])) == []
 
 
 def test_cumsum_moves_from_rpl402_to_rpl401_with_the_torch_version(lint):

@@ -548,8 +548,11 @@ def test_enables_determinism(tmp_path):
     assert ProjectContext(Settings(root=tmp_path), files).enables_determinism() is False
     write(tmp_path, {"c.py": "from transformers import set_seed\nset_seed(1, deterministic=True)\n"})
     assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "c.py"]).enables_determinism() is True
+    # cuDNN's flag alone leaves index_add_ and scatter_add_ nondeterministic
     write(tmp_path, {"d.py": "import torch\ntorch.backends.cudnn.deterministic = True\n"})
-    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "d.py"]).enables_determinism() is True
+    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "d.py"]).enables_determinism() is False
+    write(tmp_path, {"e.py": "import torch\ntorch.use_deterministic_algorithms(True)\n"})
+    assert ProjectContext(Settings(root=tmp_path), files + [tmp_path / "e.py"]).enables_determinism() is True
 
 
 def test_effects_api(tmp_path):
@@ -654,11 +657,15 @@ def test_rpl105_seed_after_model_construction(lint):
         ("def g():\n    return torch.randn(3)\ntorch.manual_seed(0)", []),
         # the generator seeded only by a Trainer side effect is not a seeding call
         ("model = Net()\ntrainer = transformers.Trainer(model=model)", []),
+        # OpenMMLab's DistSamplerSeedHook sets the sampler's epoch: it seeds no generator
+        ("model = Net()\nhook = DistSamplerSeedHook()", []),
+        ("model = Net()\nhook = DistSamplerSeedHook()\ntorch.manual_seed(0)", ["RPL105"]),
     ],
 )
 def test_rpl105_cases(lint, body, expected):
     code = (
-        "import random\nimport numpy as np\nimport torch\nimport transformers\nfrom torch import nn\n\n"
+        "import random\nimport numpy as np\nimport torch\nimport transformers\nfrom torch import nn\n"
+        "from mmcv.runner import DistSamplerSeedHook\n\n"
         "def my_seed(s):\n    torch.manual_seed(s)\n\n"
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n\n"
         "    def forward(self, x):\n        return nn.functional.dropout(self.fc(x))\n\n"
