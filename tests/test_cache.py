@@ -248,3 +248,39 @@ def test_cli_warm_run_sees_that_a_seeding_helper_stopped_seeding(tmp_path: Path)
     warm = _check(tmp_path)
     assert [(Path(d["filename"]).name, d["code"]) for d in json.loads(warm.stdout)] == [("train.py", "RPL101")]
     assert warm.stdout == _check(tmp_path, "--no-cache", "--jobs", "1").stdout
+
+
+def test_a_warm_run_trusts_an_old_stat_and_never_a_changed_or_recent_one(tmp_path: Path, monkeypatch):
+    write(tmp_path, TREE)
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path)
+    files = sorted(tmp_path.glob("*.py"))
+    linter = Linter(settings, ProjectContext(settings, files))
+    reference = _findings(lint_files(linter, files, jobs=1))
+    lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    cache_file = next((tmp_path / CACHE_DIR).glob("results-*.json"))
+    # just written: the stat of a file changed this recently is not kept
+    assert all("s" not in entry for entry in json.loads(cache_file.read_text())["files"].values())
+    # a run that starts well after the last change keeps it
+    started = engine_run.time.time_ns() + 10 * 10**9
+    monkeypatch.setattr(engine_run.time, "time_ns", lambda: started)
+    (tmp_path / "clean.py").write_text("x = 2\n")  # re-linted, so that the cache is written
+    assert _findings(lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))) == reference
+    entries = json.loads(cache_file.read_text())["files"]
+    assert entries["clean.py"]["s"][0] == len("x = 2\n")
+    # and the next run answers that file without reading it
+    read: List[str] = []
+    real_read = engine_run.read_bytes
+    monkeypatch.setattr(engine_run, "read_bytes", lambda path, *a: read.append(Path(path).name) or real_read(path, *a))
+    assert _findings(lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))) == reference
+    assert "clean.py" not in read
+    # a same-size edit that keeps the mtime (a write within the timestamp granularity) is seen:
+    # the ctime changed
+    clean = tmp_path / "clean.py"
+    before = clean.stat()
+    clean.write_text("y = 3\n")
+    os.utime(clean, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert clean.stat().st_size == before.st_size and clean.stat().st_mtime_ns == before.st_mtime_ns
+    read.clear()
+    lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    assert "clean.py" in read
