@@ -6,9 +6,14 @@ that can change any finding: repro-lint's version and code, LibCST's version, th
 version, the settings' fingerprint and the selected codes. Inside, one entry per file:
 
 - ``h``: the digest of the file's bytes, ``m``: its module name (from the package layout);
+- ``s``: the file's size, mtime, inode and ctime when it was read (see :func:`stat_key`), kept
+  only when its last change was more than :data:`STAT_TRUSTED_AFTER_NS` before the run
+  started: a later run whose ``stat`` gives the same four takes ``h`` without reading the file;
 - ``d``: what the findings also depend on through the project context: the digest of every
   other file the context consulted (``null`` for a file that did not exist), ``*`` for the
-  digest of the whole run's files, ``roots`` for the source roots searched;
+  digest of the whole run's files, ``roots`` for the source roots searched. In the file,
+  ``d`` lists positions in the top-level ``deps`` table of (path, digest) pairs: entries
+  share most of them (an entry point's call graph, the missing candidates of its imports);
 - ``r``: the findings, without their path (the printed path depends on the working folder).
 
 An entry is used only when all of these still match. Writes go to a temporary file and an
@@ -24,14 +29,15 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .diagnostics import Diagnostic
+from .modulefiles import Listings
 from .source import SourceError, read_bytes, write_atomic
 
 CACHE_DIR = ".repro_lint_cache"
-FORMAT = 1
+FORMAT = 2
 #: key of the entry's dependency on every file of the run (= ``context.ALL_FILES``)
 #: a dependency on every file of the run (the project context's answers drawn from the call
 #: graph); :data:`repro_lint.context.ALL_FILES` is this marker
@@ -41,6 +47,24 @@ ROOTS_KEY = "roots"
 
 def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+#: a file's ``stat`` is trusted to say that its bytes are unchanged only when the file last
+#: changed (mtime and ctime) this long before the run began: a same-size write within the file
+#: system's timestamp granularity (up to 2 s on FAT) would leave the ``stat`` unchanged
+STAT_TRUSTED_AFTER_NS = 2_000_000_000
+
+
+def stat_key(info: os.stat_result, started_ns: int) -> Optional[List[int]]:
+    """What the cache keeps of a file's ``stat`` (taken before its bytes were read, in a run
+    that started at ``started_ns``): None when it changed too recently to be trusted."""
+    if started_ns - max(info.st_mtime_ns, info.st_ctime_ns) <= STAT_TRUSTED_AFTER_NS:
+        return None
+    return _stat_fields(info)
+
+
+def _stat_fields(info: os.stat_result) -> List[int]:
+    return [info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns]
 
 
 def _code_stamp() -> List[Any]:
@@ -97,7 +121,8 @@ class ResultsCache:
         self.path = self.folder / f"results-{key[:24]}.json"
         self.root = Path(root)
         self._root_prefix = os.path.join(os.path.abspath(self.root), "")
-        self.entries: Dict[str, Dict[str, Any]] = self._load()
+        self.entries, self._table = self._load()
+        self._held: Dict[int, bool] = {}  # dependencies_hold's answers, by position in _table
         self.updates: Dict[str, Dict[str, Any]] = {}
 
     @classmethod
@@ -106,14 +131,41 @@ class ResultsCache:
         folder = Path(folder) if folder is not None else Path(settings.root) / CACHE_DIR
         return cls(folder, run_key(settings.fingerprint(), codes), settings.root)
 
-    def _load(self) -> Dict[str, Dict[str, Any]]:
+    def _load(self) -> Tuple[Dict[str, Dict[str, Any]], List[Any]]:
+        """The entries on disk and their ``deps`` table (each entry's ``d`` is decoded only when
+        it is asked for: :meth:`dependencies_hold`)."""
         try:
             data = json.loads(read_bytes(self.path))
         except (SourceError, ValueError):
-            return {}
+            return {}, []
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
-            return {}
-        return data["files"]
+            return {}, []
+        table = data.get("deps")
+        return data["files"], table if isinstance(table, list) else []
+
+    @staticmethod
+    def _decoded(deps: Any, table: List[Any]) -> Dict[str, Optional[str]]:
+        """An entry's ``d`` as read (positions in ``table``) as a dict; one that does not decode
+        gives a dependency that never holds."""
+        try:
+            return {table[i][0]: table[i][1] for i in deps}
+        except (TypeError, IndexError, KeyError):
+            return {"": "invalid"}
+
+    @classmethod
+    def _dumps(cls, entries: Dict[str, Dict[str, Any]], read: List[Any]) -> str:
+        """The file's text: each entry's ``d`` as positions in one ``deps`` table (entries
+        taken from the file as it was read still point into its table, ``read``)."""
+        table: Dict[Tuple[str, Optional[str]], int] = {}
+        files = {}
+        for key, entry in entries.items():
+            deps = entry.get("d")
+            if deps is not None:
+                if not isinstance(deps, dict):
+                    deps = cls._decoded(deps, read)
+                entry = {**entry, "d": [table.setdefault(pair, len(table)) for pair in deps.items()]}
+            files[key] = entry
+        return json.dumps({"format": FORMAT, "files": files, "deps": list(table)}, separators=(",", ":"), sort_keys=True)
 
     def key_of(self, path: Path) -> str:
         """Entries are keyed by path relative to the root (absolute outside it)."""
@@ -126,18 +178,55 @@ class ResultsCache:
             return absolute
 
     # -- reading -------------------------------------------------------------------------
+    def unchanged(self, key: str, info: os.stat_result) -> Optional[str]:
+        """The digest recorded for ``key`` when the file's ``stat`` is still the one recorded
+        with it (then its bytes are those that were hashed); None: read and hash the file."""
+        entry = self.entries.get(key)
+        if not isinstance(entry, dict) or entry.get("s") is None:
+            return None
+        if entry["s"] != _stat_fields(info):
+            return None
+        digest = entry.get("h")
+        return digest if isinstance(digest, str) else None
+
     def lookup(self, key: str, content: str, module: str) -> Optional[Dict[str, Any]]:
         """The entry for ``key`` if it was written for this content and module name (its
-        dependencies still have to be checked: :meth:`entry_dependencies`)."""
+        dependencies still have to be checked: :meth:`dependencies_hold`)."""
         entry = self.entries.get(key)
         if not isinstance(entry, dict) or entry.get("h") != content or entry.get("m") != module:
             return None
         return entry
 
     @staticmethod
-    def entry_dependencies(entry: Dict[str, Any]) -> Dict[str, Optional[str]]:
-        deps = entry.get("d") or {}
-        return deps if isinstance(deps, dict) else {"": "invalid"}
+    def has_dependencies(entry: Dict[str, Any]) -> bool:
+        return bool(entry.get("d"))
+
+    def entry_dependencies(self, entry: Dict[str, Any]) -> Dict[str, Optional[str]]:
+        deps = entry.get("d")
+        if not deps:
+            return {}
+        return deps if isinstance(deps, dict) else self._decoded(deps, self._table)
+
+    def dependencies_hold(self, entry: Dict[str, Any], dependencies: "Dependencies") -> bool:
+        """Are the digests ``entry``'s findings depend on still those of today? Each (path,
+        digest) pair of the file's table is checked once, however many entries share it."""
+        deps = entry.get("d")
+        if not isinstance(deps, list):
+            return dependencies.hold(self.entry_dependencies(entry))
+        held = self._held
+        table = self._table
+        for i in deps:
+            answer = held.get(i) if type(i) is int and i >= 0 else False
+            if answer is None:
+                try:
+                    path, value = table[i]
+                    answer = dependencies.digest_of(path) == value
+                except (TypeError, ValueError, IndexError):
+                    answer = False
+                held[i] = answer
+            if not answer:
+                return False
+        return True
 
     @staticmethod
     def diagnostics(entry: Dict[str, Any], shown: str) -> Optional[List[Diagnostic]]:
@@ -156,7 +245,10 @@ class ResultsCache:
         parsed: bool,
         diagnostics: Sequence[Diagnostic],
         dependencies: Dict[str, Optional[str]],
+        stat: Optional[List[int]] = None,
     ) -> None:
+        """Record the findings of the file ``key`` whose bytes had the digest ``content``;
+        ``stat``: its :func:`stat_key`, taken before those bytes were read."""
         findings = []
         for diag in diagnostics:
             item = diag.to_dict()
@@ -165,6 +257,8 @@ class ResultsCache:
         entry: Dict[str, Any] = {"h": content, "m": module, "p": parsed, "r": findings}
         if dependencies:
             entry["d"] = dependencies
+        if stat is not None:
+            entry["s"] = stat
         self.updates[key] = entry
 
     def save(self) -> None:
@@ -175,16 +269,17 @@ class ResultsCache:
             return
         try:
             prepare_folder(self.folder)
-            merged = self._load()
+            merged, table = self._load()
             merged.update(self.updates)
             for key in [k for k in merged if k not in self.updates]:
                 if not os.path.exists(self.root / key):  # absolute keys join to themselves
                     del merged[key]
-            data = json.dumps({"format": FORMAT, "files": merged}, separators=(",", ":"), sort_keys=True)
+            data = self._dumps(merged, table)
             write_atomic(self.path, data.encode("utf-8"), durable=False)
         except OSError:
             return
-        self.entries = merged
+        self.entries, self._table = merged, table
+        self._held = {}
         self.updates = {}
 
 
@@ -203,7 +298,9 @@ class Dependencies:
         self.index_of = index_of
         self.state_key = state_key
         self._run: Optional[str] = None
+        self._roots: Optional[str] = None
         self._others: Dict[str, Optional[str]] = {}
+        self._listings = Listings()
 
     def run_digest(self) -> str:
         if self._run is None:
@@ -215,11 +312,16 @@ class Dependencies:
         if dependency == ALL_FILES_KEY:
             return self.run_digest()
         if dependency == ROOTS_KEY:
-            return digest(self.state_key().encode("utf-8"))
+            if self._roots is None:
+                self._roots = digest(self.state_key().encode("utf-8"))
+            return self._roots
         index = self.index_of.get(dependency)
         if index is not None and index in self.digests:
             return self.digests[index]
         if dependency not in self._others:
+            if self._listings.is_file(dependency) is False:  # most are candidates never there
+                self._others[dependency] = None
+                return None
             try:
                 self._others[dependency] = digest(read_bytes(dependency))
             except SourceError:

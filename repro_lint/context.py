@@ -177,8 +177,9 @@ class ProjectContext:
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
         self._prepared = False
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
+        packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
         for f in self.files:
-            self._roots.add(source_root_for(f))
+            self._roots.add(source_root_for(f, packages))
         self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
         self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}

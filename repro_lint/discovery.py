@@ -109,6 +109,8 @@ class _GitIgnores:
             self.specs[folder] = spec
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
+        if not self.specs:
+            return False
         for folder, spec in self.specs.items():
             rel = _relative(path, folder)
             if rel is None:
@@ -134,10 +136,11 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
         rel = None if by_name else _relative(real(path), root)
         return includes.match_file(rel if rel is not None else path.name)
 
-    def excluded(path: Path, is_dir: bool) -> bool:
+    def excluded(resolved: Path, is_dir: bool) -> bool:
+        """Does ``exclude`` match the file or folder whose canonical path is ``resolved``?"""
         if excludes is None:
             return False
-        rel = _relative(real(path), root)
+        rel = _relative(resolved, root)
         if rel is None:
             return False
         return excludes.match_file(rel + ("/" if is_dir else ""))
@@ -152,14 +155,15 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
         gitignores = _GitIgnores(real(path)) if settings.respect_gitignore else None
         for dirpath, dirnames, filenames in os.walk(path):  # does not follow folder symlinks
             current = Path(dirpath)
+            resolved = real(current)
             if gitignores is not None:
-                gitignores.load(real(current))
+                gitignores.load(resolved)
             kept = []
             for name in sorted(dirnames):
                 sub = current / name
-                if name in DEFAULT_EXCLUDED_DIRS or (sub / "pyvenv.cfg").exists():
+                if name in DEFAULT_EXCLUDED_DIRS or os.path.exists(os.path.join(dirpath, name, "pyvenv.cfg")):
                     continue
-                if excluded(sub, True) or (gitignores and gitignores.ignored(real(sub), True)):
+                if excluded(real(sub), True) or (gitignores and gitignores.ignored(real(sub), True)):
                     continue
                 kept.append(name)
             dirnames[:] = kept
@@ -167,9 +171,10 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
                 file = current / name
                 if not included(file):
                     continue
-                if file.is_symlink():
+                if os.path.islink(os.path.join(dirpath, name)):
                     continue  # never follow links inside a tree (loops, files outside it)
-                if excluded(file, False) or (gitignores and gitignores.ignored(real(file), False)):
+                canonical = resolved / name  # not a link: its folder's canonical path and its name
+                if excluded(canonical, False) or (gitignores and gitignores.ignored(canonical, False)):
                     continue
                 found.setdefault(os.path.normpath(str(file)), file)
     return sorted(found.values(), key=lambda p: str(p))
@@ -177,8 +182,11 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
 
 def display_path(path: Path, cwd: Optional[Path] = None) -> str:
     """The path as printed: relative to the working directory when below it."""
-    cwd = cwd or Path.cwd()
-    absolute = Path(os.path.abspath(path))
-    rel = _relative(absolute, cwd)
-    return rel if rel is not None else str(absolute)
+    base = os.fspath(cwd) if cwd else os.getcwd()
+    absolute = os.path.abspath(path)
+    prefix = os.path.join(base, "")
+    if absolute.startswith(prefix):  # below it: as Path.relative_to gives it
+        return absolute[len(prefix) :].replace(os.sep, "/")
+    rel = _relative(Path(absolute), Path(base))
+    return rel if rel is not None else absolute
 

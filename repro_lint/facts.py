@@ -590,12 +590,10 @@ def _package_parts(folder: str, packages: Dict[str, Tuple[str, ...]]) -> Tuple[s
     return found
 
 
-def source_root_for(path: Path) -> Path:
-    """The folder a module's dotted name starts from."""
-    path = Path(os.path.abspath(path))
-    folder = path.parent
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        folder = folder.parent
-    return folder
-
-
+def source_root_for(path: Path, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Path:
+    """The folder a module's dotted name starts from (``packages``: as for
+    :func:`module_name_for`)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in _package_parts(folder, {} if packages is None else packages):
+        folder = os.path.dirname(folder)
+    return Path(folder)

@@ -1,6 +1,7 @@
 """Where a dotted module name lives among the project's source roots, answered from one
 directory listing per folder (a project survey looks up thousands of names, most of them
-third-party modules that are in none of the roots, in dozens of roots)."""
+third-party modules that are in none of the roots, in dozens of roots). The results cache
+asks the same listings whether the files its entries found missing are still missing."""
 
 from __future__ import annotations
 
@@ -10,6 +11,66 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 Listing = Tuple[FrozenSet[str], FrozenSet[str]]
 _EMPTY: Listing = (frozenset(), frozenset())
+
+
+class Listings:
+    """One ``os.scandir`` per folder, memoised: (files, folders) of a folder, links counting as
+    what they point to. A folder whose parent's listing does not hold it is never listed."""
+
+    def __init__(self) -> None:
+        self._listings: Dict[str, Optional[Listing]] = {}
+        self._folders: Dict[str, Optional[bool]] = {}
+
+    def listing(self, folder: str) -> Listing:
+        """(files, folders) in ``folder``; nothing when it cannot be listed."""
+        return self._list(folder) or _EMPTY
+
+    def _list(self, folder: str) -> Optional[Listing]:
+        """(files, folders) in ``folder``; None when it exists but cannot be listed."""
+        if folder in self._listings:
+            return self._listings[folder]
+        found: Optional[Listing] = None
+        try:
+            files, folders = [], []
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_file():
+                        files.append(entry.name)
+                    elif entry.is_dir():
+                        folders.append(entry.name)
+            found = (frozenset(files), frozenset(folders))
+        except (FileNotFoundError, NotADirectoryError):
+            found = _EMPTY
+        except OSError:
+            found = None
+        self._listings[folder] = found
+        return found
+
+    def is_file(self, path: str) -> Optional[bool]:
+        """Is the absolute, normalised ``path`` a file (or a link to one)? None when a folder on
+        the way cannot be listed (then only opening it tells)."""
+        folder, name = os.path.split(path)
+        there = self._is_folder(folder)
+        if there is not True:
+            return there
+        found = self._list(folder)
+        return None if found is None else name in found[0]
+
+    def _is_folder(self, folder: str) -> Optional[bool]:
+        """Is ``folder`` a folder (None: cannot tell)? Asked of its parent's listing."""
+        known = self._folders.get(folder, ...)
+        if known is not ...:
+            return known
+        parent, name = os.path.split(folder)
+        if parent == folder:  # the file system's root
+            answer: Optional[bool] = True
+        else:
+            answer = self._is_folder(parent)
+            if answer is True:
+                found = self._list(parent)
+                answer = None if found is None else name in found[1]
+        self._folders[folder] = answer
+        return answer
 
 
 class ModuleFiles:
@@ -23,34 +84,16 @@ class ModuleFiles:
     def __init__(self, roots: Iterable[Path]) -> None:
         self.roots: List[str] = [os.path.abspath(root) for root in sorted(roots)]
         self._prefixes = [os.path.join(root, "") for root in self.roots]
-        self._listings: Dict[str, Listing] = {}
-
-    def _listing(self, folder: str) -> Listing:
-        """(files, folders) in ``folder``; links count as what they point to."""
-        found = self._listings.get(folder)
-        if found is None:
-            files, folders = [], []
-            try:
-                with os.scandir(folder) as entries:
-                    for entry in entries:
-                        if entry.is_file():
-                            files.append(entry.name)
-                        elif entry.is_dir():
-                            folders.append(entry.name)
-                found = (frozenset(files), frozenset(folders))
-            except OSError:
-                found = _EMPTY
-            self._listings[folder] = found
-        return found
+        self._folders = Listings()
 
     def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
         """Is ``prefix + folders... / name`` a file? (``prefix`` ends with a separator.)"""
         folder = prefix
         for part in folders:
-            if part not in self._listing(folder)[1]:
+            if part not in self._folders.listing(folder)[1]:
                 return False
             folder = folder + part + os.sep
-        return name in self._listing(folder)[0]
+        return name in self._folders.listing(folder)[0]
 
     def look_up(self, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
         if not dotted:

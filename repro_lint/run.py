@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .cache import Dependencies, digest as content_digest
+from .cache import Dependencies, digest as content_digest, stat_key
 from .context import Learnt
 from .discovery import display_path
 from .facts import module_name_for
@@ -198,6 +199,7 @@ class _Run:
         self.results: List[Optional[FileResult]] = [None] * len(self.files)
         self.digests: Dict[int, str] = {}
         self.modules: Dict[int, str] = {}
+        self.stats: Dict[int, List[int]] = {}  # cache.stat_key of each file, where trusted
         self.index_of: Dict[str, int] = {}
         self.packages: Dict[str, Tuple[str, ...]] = {}  # module_name_for's memo, for this run
         self.parse: List[Tuple[int, int]] = []  # (index, size): files a rule may fire on
@@ -212,24 +214,40 @@ class _Run:
         may_survey = jobs > 1 and self.linter.needs_project
         todo: List[Tuple[int, int]] = []  # (index, size): to sort, in workers or here
         pending: List[Tuple[int, Dict[str, Any]]] = []
+        started = time.time_ns()
         for index, path in enumerate(self.files):
-            try:
-                data = read_bytes(path)
-            except SourceError as exc:
-                self.results[index] = self.linter._unreadable(display_path(path), exc.message, exc.line, exc.col, "")
-                continue
+            data: Optional[bytes] = None
             if self.cache is not None:
+                key = self.cache.key_of(path)
+                try:
+                    info = os.stat(path)  # before the bytes are read: see cache.stat_key
+                except OSError:
+                    info = None
+                found = self.cache.unchanged(key, info) if info is not None else None
+                if found is None:
+                    data = self._read(index)
+                    if data is None:
+                        continue
+                    found = content_digest(data)
+                if info is not None:
+                    stat = stat_key(info, started)
+                    if stat is not None:
+                        self.stats[index] = stat
                 self.index_of[os.path.abspath(path)] = index
-                self.digests[index] = content_digest(data)
+                self.digests[index] = found
                 self.modules[index] = module_name_for(path, self.packages)[0]
-                entry = self.cache.lookup(self.cache.key_of(path), self.digests[index], self.modules[index])
+                entry = self.cache.lookup(key, found, self.modules[index])
                 if entry is not None:
-                    if not self.cache.entry_dependencies(entry):
+                    if not self.cache.has_dependencies(entry):
                         if self._answer(index, entry):
                             continue
                     else:
                         pending.append((index, entry))  # dependencies are checked once all are hashed
                         continue
+            if data is None:
+                data = self._read(index)
+                if data is None:
+                    continue
             if may_survey:
                 todo.append((index, len(data)))
             else:
@@ -247,6 +265,15 @@ class _Run:
                 self.parse.append((index, 0))  # changed since: the worker reports it
                 continue
             self._sort(index, data)
+
+    def _read(self, index: int) -> Optional[bytes]:
+        """The bytes of file ``index``; None when it cannot be read (its result is set)."""
+        path = self.files[index]
+        try:
+            return read_bytes(path)
+        except SourceError as exc:
+            self.results[index] = self.linter._unreadable(display_path(path), exc.message, exc.line, exc.col, "")
+            return None
 
     def _survey(self, todo: List[Tuple[int, int]], jobs: int) -> None:
         """:meth:`_sort` the files in worker processes, which also learn the project context's
@@ -283,7 +310,7 @@ class _Run:
     # -- the cache -------------------------------------------------------------------------
     def _dependencies_hold(self, entry: Dict[str, Any]) -> bool:
         assert self.cache is not None and self.deps is not None
-        return self.deps.hold(self.cache.entry_dependencies(entry))
+        return self.cache.dependencies_hold(entry, self.deps)
 
     def _store(self, index: int, result: FileResult, digest: Optional[str]) -> None:
         if self.cache is None or self.deps is None or digest is None or result.errors:
@@ -291,7 +318,7 @@ class _Run:
         path = self.files[index]
         self.cache.store(
             self.cache.key_of(path), digest, self.modules.get(index) or module_name_for(path, self.packages)[0],
-            result.parsed, result.diagnostics, self.deps.of(result.depends_on),
+            result.parsed, result.diagnostics, self.deps.of(result.depends_on), self.stats.get(index),
         )
 
     # -- the work ---------------------------------------------------------------------------

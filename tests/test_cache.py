@@ -119,23 +119,32 @@ def test_cold_warm_parallel_and_serial_runs_agree_also_after_a_helper_changes(
     assert run(2, cached=True) == run(1, cached=False)
 
 
-def test_a_changed_file_is_linted_again_and_the_cache_is_really_read(tmp_path: Path, monkeypatch):
+def _tree(tmp_path: Path, monkeypatch):
+    """:data:`TREE` in ``tmp_path``, the working folder: its settings, files and linter."""
     write(tmp_path, TREE)
     monkeypatch.chdir(tmp_path)
     settings = Settings(root=tmp_path)
     files = sorted(tmp_path.glob("*.py"))
-    linter = Linter(settings, ProjectContext(settings, files))
-    lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    return settings, files, Linter(settings, ProjectContext(settings, files))
+
+
+def _cached_run(settings: Settings, files: List[Path], linter: Linter):
+    return lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+
+
+def test_a_changed_file_is_linted_again_and_the_cache_is_really_read(tmp_path: Path, monkeypatch):
+    settings, files, linter = _tree(tmp_path, monkeypatch)
+    _cached_run(settings, files, linter)
     # doctor one cached message: a warm run shows it, which proves the answer came from the cache
     cache_file = next((tmp_path / CACHE_DIR).glob("results-*.json"))
     data = json.loads(cache_file.read_text())
     data["files"]["train.py"]["r"][0]["message"] = "from the cache"
     cache_file.write_text(json.dumps(data))
-    results = lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    results = _cached_run(settings, files, linter)
     assert "from the cache" in [d.message for r in results for d in r.diagnostics]
     # once train.py changes, it is linted afresh
     (tmp_path / "train.py").write_text((tmp_path / "train.py").read_text() + "\n# edited\n")
-    results = lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    results = _cached_run(settings, files, linter)
     assert "from the cache" not in [d.message for r in results for d in r.diagnostics]
 
 
@@ -190,18 +199,14 @@ def test_a_corrupt_cache_is_ignored_and_replaced(tmp_path: Path, damage: bytes):
 
 
 def test_a_malformed_entry_with_the_right_hash_is_ignored(tmp_path: Path, monkeypatch):
-    write(tmp_path, TREE)
-    monkeypatch.chdir(tmp_path)
-    settings = Settings(root=tmp_path)
-    files = sorted(tmp_path.glob("*.py"))
-    linter = Linter(settings, ProjectContext(settings, files))
+    settings, files, linter = _tree(tmp_path, monkeypatch)
     reference = _findings(lint_files(linter, files, jobs=1))
-    lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))
+    _cached_run(settings, files, linter)
     cache_file = next((tmp_path / CACHE_DIR).glob("results-*.json"))
     data = json.loads(cache_file.read_text())
     data["files"]["train.py"]["r"] = [{"code": "RPL201"}]  # right hash, unusable findings
     cache_file.write_text(json.dumps(data))
-    assert _findings(lint_files(linter, files, jobs=1, cache=ResultsCache.open(settings, linter.codes))) == reference
+    assert _findings(_cached_run(settings, files, linter)) == reference
 
 
 def test_concurrent_runs_leave_a_valid_cache(tmp_path: Path):
@@ -248,3 +253,35 @@ def test_cli_warm_run_sees_that_a_seeding_helper_stopped_seeding(tmp_path: Path)
     warm = _check(tmp_path)
     assert [(Path(d["filename"]).name, d["code"]) for d in json.loads(warm.stdout)] == [("train.py", "RPL101")]
     assert warm.stdout == _check(tmp_path, "--no-cache", "--jobs", "1").stdout
+
+
+def test_a_warm_run_trusts_an_old_stat_and_never_a_changed_or_recent_one(tmp_path: Path, monkeypatch):
+    settings, files, linter = _tree(tmp_path, monkeypatch)
+    reference = _findings(lint_files(linter, files, jobs=1))
+    _cached_run(settings, files, linter)
+    cache_file = next((tmp_path / CACHE_DIR).glob("results-*.json"))
+    # just written: the stat of a file changed this recently is not kept
+    assert all("s" not in entry for entry in json.loads(cache_file.read_text())["files"].values())
+    # a run that starts well after the last change keeps it
+    started = engine_run.time.time_ns() + 10 * 10**9
+    monkeypatch.setattr(engine_run.time, "time_ns", lambda: started)
+    (tmp_path / "clean.py").write_text("x = 2\n")  # re-linted, so that the cache is written
+    assert _findings(_cached_run(settings, files, linter)) == reference
+    entries = json.loads(cache_file.read_text())["files"]
+    assert entries["clean.py"]["s"][0] == len("x = 2\n")
+    # and the next run answers that file without reading it
+    read: List[str] = []
+    real_read = engine_run.read_bytes
+    monkeypatch.setattr(engine_run, "read_bytes", lambda path, *a: read.append(Path(path).name) or real_read(path, *a))
+    assert _findings(_cached_run(settings, files, linter)) == reference
+    assert "clean.py" not in read
+    # a same-size edit that keeps the mtime (a write within the timestamp granularity) is seen:
+    # the ctime changed
+    clean = tmp_path / "clean.py"
+    before = clean.stat()
+    clean.write_text("y = 3\n")
+    os.utime(clean, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert clean.stat().st_size == before.st_size and clean.stat().st_mtime_ns == before.st_mtime_ns
+    read.clear()
+    _cached_run(settings, files, linter)
+    assert "clean.py" in read
