@@ -40,7 +40,7 @@ import libcst as cst
 
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
 from .classify import is_seed_named
-from .edits import NodeEdit, header_end, import_line_target, sorted_import_anchor
+from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
 from .opcatalog import may_raise
 from .rules.base import Analysis, FileContext
@@ -585,6 +585,9 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
     sorted_into, unsorted = _sorted_imports(module, block.imports)
     block = Block(block.lines, unsorted, place)
     imports = "".join(f"{line}\n" for line in block.imports)
+    targets = [import_line_target(line) for line in block.imports]
+    if imports and all(t is not None and opens_group(module, t[0]) for t in targets):
+        imports = "\n" + imports  # third-party imports after a header of standard-library ones
     if not module.body:  # nothing to seed in practice, but stay correct: at the end of the file
         return sorted_into + [NodeEdit("at", (imports + "\n" if imports else "") + body, None, (source.count("\n") + 1, 0))]
     header = header_end(module)
