@@ -112,6 +112,29 @@ def sorted_import_anchor(module: cst.Module, target: str, is_from: bool = True) 
     return None
 
 
+def opens_group(module: cst.Module, target: str) -> bool:
+    """Does an import of ``target`` placed right after the header start a group of its own? Yes
+    when ``target`` is not a standard-library module and the header's imports end with a group of
+    standard-library ones only: isort and ruff put third-party imports in a group after them,
+    separated by a blank line (``from pathlib import Path``, blank line, ``import torch``)."""
+    stdlib = set(getattr(sys, "stdlib_module_names", frozenset()))
+    if target.split(".")[0] in stdlib:
+        return False
+    last: List[str] = []
+    for index, stmt in enumerate(module.body):
+        if index == 0 and _is_docstring(stmt):
+            continue
+        if not _is_import_line(stmt):
+            break
+        if stmt.leading_lines:  # type: ignore[attr-defined]
+            last = []
+        key = _imported_module(stmt)
+        if key is None:
+            return False
+        last.append(key[1].split(".")[0])
+    return bool(last) and "__future__" not in last and set(last) <= stdlib
+
+
 def import_line_target(line: str) -> Optional[Tuple[str, bool]]:
     """``(module, is_from)`` of one ``import x [as y]`` / ``from x import y`` line."""
     words = line.split()
@@ -141,4 +164,6 @@ def import_edit(file: "FileContext", qualified: str, local: str) -> Optional[Nod
     anchor = header_end(file.module)
     if anchor is None:
         return NodeEdit("at", line, None, (1, 0))
+    if opens_group(file.module, qualified.rpartition(".")[0] if local != qualified else qualified):
+        line = "\n" + line
     return NodeEdit("line_after", line, anchor)

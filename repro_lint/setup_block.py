@@ -11,7 +11,10 @@ Where the block goes:
   importing the module stays free of side effects;
 - otherwise after the module's header (docstring, ``from __future__``, the leading imports);
 - in either place, after the statement that defines the seed it uses: a seed variable
-  (``SEED = 42``) or ``args = parser.parse_args()`` when the parser has a ``--seed`` option.
+  (``SEED = 42``) or ``args = parser.parse_args()`` when the parser has a ``--seed`` option;
+- at module level, even when there is a ``__main__`` block, when the module's top level before
+  it parses the seed option or seeds the program itself (a top-level script whose guard only
+  finishes the run): in the guard the block would override the program's seed.
 
 What it contains, by ``fix-style``:
 
@@ -37,7 +40,7 @@ import libcst as cst
 
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
 from .classify import is_seed_named
-from .edits import NodeEdit, header_end, import_line_target, sorted_import_anchor
+from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
 from .opcatalog import may_raise
 from .rules.base import Analysis, FileContext
@@ -314,11 +317,24 @@ def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional
     return None
 
 
+def _seeds_before_guard(module: cst.Module, guard: cst.If, option: Optional["SeedOption"]) -> bool:
+    """Does the module's own top level, before the ``__main__`` block, parse the seed option or
+    seed the program (``opt = parser.parse_args()``; ``torch.manual_seed(opt.seed)``)? Then the
+    script runs at module level and the guard only finishes it: a block at the top of the guard
+    would come after the program's seeding and override its seed."""
+    for stmt in module.body[: list(module.body).index(guard)]:
+        if _seed_call(module, stmt) is not None or (option is not None and _parsed_args(stmt) is not None):
+            return True
+    return False
+
+
 def placement(module: cst.Module) -> Placement:
     """Where the block goes, and which seed it uses (see the module doc)."""
     guard = main_guard(module)
     option = seed_option(module)
     seed: Optional[str] = None
+    if guard is not None and _seeds_before_guard(module, guard, option):
+        guard = None  # placed as in a script without a guard: after the seed is available
     if guard is not None:
         body = guard.body
         assert isinstance(body, cst.IndentedBlock)
@@ -569,6 +585,9 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
     sorted_into, unsorted = _sorted_imports(module, block.imports)
     block = Block(block.lines, unsorted, place)
     imports = "".join(f"{line}\n" for line in block.imports)
+    targets = [import_line_target(line) for line in block.imports]
+    if imports and all(t is not None and opens_group(module, t[0]) for t in targets):
+        imports = "\n" + imports  # third-party imports after a header of standard-library ones
     if not module.body:  # nothing to seed in practice, but stay correct: at the end of the file
         return sorted_into + [NodeEdit("at", (imports + "\n" if imports else "") + body, None, (source.count("\n") + 1, 0))]
     header = header_end(module)

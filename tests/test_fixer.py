@@ -221,8 +221,9 @@ def test_identical_edits_are_applied_once(tmp_path: Path):
     rules = [{"code": code, "visit_Assign": import_and_mark} for code in ("RPL993", "RPL994")]
     with temporary_rules(*rules):
         outcome = fix_text(tmp_path, '"""Doc."""\nimport os\nx = 1\n', ["RPL993", "RPL994"])
-    # the two marks are insertions at one point: both kept; the shared import once
-    assert outcome.text == '"""Doc."""\nimport os\nfrom repro_lint.runtime import seed_worker\nx = 1  # RPL993  # RPL994\n'
+    # the two marks are insertions at one point: both kept; the shared import once (a group of
+    # its own after the standard-library one)
+    assert outcome.text == '"""Doc."""\nimport os\n\nfrom repro_lint.runtime import seed_worker\nx = 1  # RPL993  # RPL994\n'
     assert outcome.passes == 1 and sum(outcome.fixed.values()) == 2
 
 
@@ -442,6 +443,42 @@ def test_fixed_files_stay_isort_clean(tmp_path):
     run_cli(["--fix", "--unsafe-fixes", "--no-cache", "train.py"], tmp_path)
     assert "from repro_lint.runtime import" in (tmp_path / "train.py").read_text()
     assert isort_clean(), (tmp_path / "train.py").read_text()
+
+
+STDLIB_HEADER = (
+    '"""Model building."""\n\nimport argparse\nimport sys\nfrom pathlib import Path\n\n'
+    "sys.path.append(str(Path(__file__).parent))\n\nfrom common import *  # noqa: F403\n\n"
+    "if __name__ == \"__main__\":\n    parser = argparse.ArgumentParser()\n    model = Model().cuda()  # noqa: F405\n"
+)
+
+
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+def test_an_import_after_a_header_of_standard_library_imports_opens_a_group(tmp_path, style):
+    """yolov5's models/yolo.py: the header imports the standard library only, torch comes in
+    later through a star import. A third-party import the fix needs goes after the header as a
+    group of its own (a blank line first), where isort and ruff put it, not among the
+    standard-library imports (I001)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import run_cli
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed")
+    write(tmp_path, {"pyproject.toml": f'[tool.repro-lint]\nfix-style = "{style}"\n', "yolo.py": STDLIB_HEADER})
+
+    def isort_clean() -> bool:
+        done = subprocess.run([ruff, "check", "--select", "I", "--isolated", "yolo.py"], cwd=tmp_path, capture_output=True, text=True)
+        return done.returncode == 0
+
+    assert isort_clean()
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "yolo.py"], tmp_path)
+    text = (tmp_path / "yolo.py").read_text()
+    added = "import torch\n" if style == "inline" else "from repro_lint.runtime import seed_everything\n"
+    assert "from pathlib import Path\n\n" + added + "\nsys.path" in text, text
+    assert isort_clean(), text
 
 
 PACKAGE_TREE = {

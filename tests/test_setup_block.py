@@ -605,3 +605,44 @@ def test_the_block_follows_the_imports_a_main_block_starts_with(tmp_path):
     assert lines[lines.index("    import numpy as np") + 1 : lines.index("    import numpy as np") + 4] == [
         "", "    np.random.seed(0)", "    torch.manual_seed(0)"
     ], outcome.text
+
+
+TOP_LEVEL_SCRIPT_WITH_A_GUARD = """\
+import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--seed", type=int, default=123)
+opt = parser.parse_args()
+print(opt)
+torch.manual_seed(opt.seed)
+model = torch.nn.Linear(2, 2).cuda()
+
+
+def train():
+    return torch.nn.functional.dropout(torch.ones(2), 0.5)
+
+
+if __name__ == "__main__":
+    train()
+"""
+
+
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+def test_a_script_seeded_at_module_level_gets_its_block_there_not_in_its_guard(tmp_path, style):
+    """The super-resolution example's shape: the script parses --seed, seeds torch and builds its
+    model at module level; the __main__ block only runs the training. The block goes right after
+    the program's seeding call and reuses its seed: at the top of the guard it would reseed with
+    the configured seed after the program's own, so --seed would no longer decide training."""
+    from fixtools import fix_text
+
+    outcome = fix_text(tmp_path, TOP_LEVEL_SCRIPT_WITH_A_GUARD, ["RPL101", "RPL202"], dedent=False, fix_style=style)
+    lines = outcome.text.splitlines()
+    after = lines[lines.index("torch.manual_seed(opt.seed)") + 1]
+    if style == "runtime":
+        assert after == "seed_everything(opt.seed)", outcome.text
+    else:
+        assert after == "torch.backends.cudnn.benchmark = False", outcome.text
+    assert lines[lines.index('if __name__ == "__main__":') + 1] == "    train()", outcome.text
+    assert "(0)" not in outcome.text
