@@ -642,6 +642,13 @@ WORKER_INFO = "torch.utils.data.get_worker_info"
 
 #: process-group backends that are not HCCL (RPL601)
 OTHER_BACKENDS = ("gloo", "mpi", "nccl", "ucc")
+
+
+def may_be_hccl(backend: Any) -> bool:
+    """A process group's backend that is HCCL or may be on an NPU: a literal naming HCCL, a
+    value chosen at run time, or none given; only a literal naming another backend is not."""
+    return not isinstance(backend, str) or backend.lower() not in OTHER_BACKENDS
+
 #: calls that start a process group: qualified name -> (parameter, position) of the backend
 PROCESS_GROUP_INITS: Dict[str, Tuple[str, int]] = {
     INIT_PROCESS_GROUP: ("backend", 0),

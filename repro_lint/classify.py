@@ -167,7 +167,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 uses.add(device)
         elif qualified in catalog.PROCESS_GROUP_INITS:
             backend = args.value(*catalog.PROCESS_GROUP_INITS[qualified])
-            if not isinstance(backend, str) or backend.lower() not in catalog.OTHER_BACKENDS:
+            if catalog.may_be_hccl(backend):
                 uses.add(catalog.PROCESS_GROUP)  # HCCL, or a backend chosen at run time
         elif qualified in catalog.DEVICE_CALLS:
             cpu = catalog.CPU_SWITCHES.get(qualified)

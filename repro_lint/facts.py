@@ -34,7 +34,7 @@ from .catalog import (
     is_on,
 )
 from .names import resolve_relative
-from .syntax import UNKNOWN, AstArgs, ast_literal, is_main_guard_ast
+from .syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, is_main_guard_ast
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -154,6 +154,13 @@ def _literals(call: ast.Call) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
     return tuple(ast_literal(a) for a in call.args), {k.arg: ast_literal(k.value) for k in call.keywords if k.arg}
 
 
+def _arg_items(call: ast.Call) -> List[Item]:
+    """A call's arguments as dict items: ``key=value``, ``**mapping`` or a positional mapping."""
+    items: List[Item] = [(None if isinstance(a, ast.Starred) else MERGE, a) for a in call.args]
+    items.extend((MERGE if k.arg is None else k.arg, k.value) for k in call.keywords)
+    return items
+
+
 #: node types that never hold a call, an assignment, an import or a definition
 _LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
 _CHILD_FIELDS: Dict[type, Tuple[str, ...]] = {}
@@ -213,6 +220,17 @@ class _FactsCollector(ast.NodeVisitor):
         self.isolated: FrozenSet[str] = frozenset()
         #: the parameter guarding the statements being visited (``if deterministic:``)
         self.guard: Optional[str] = None
+        #: the dicts built in each function: what a ``**kwargs`` argument holds
+        self.dicts = DictScopes(self._dict_items, lambda node: node.id if isinstance(node, ast.Name) else None)
+
+    def _dict_items(self, node: ast.AST) -> Optional[List[Item]]:
+        """The items of a dict display or of a call of the builtin ``dict``, else None."""
+        if isinstance(node, ast.Dict):
+            return [(MERGE, v) if k is None else (_string(k), v) for k, v in zip(node.keys, node.values)]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+            if "dict" not in self.facts.aliases:  # not a ``dict`` imported from somewhere else
+                return _arg_items(node)
+        return None
 
     def _effect(self, effects: Iterable[str]) -> None:
         """Record what the current statement turns on or seeds, where it lasts."""
@@ -278,7 +296,9 @@ class _FactsCollector(ast.NodeVisitor):
         guard, isolated, self.guard, self.isolated = self.guard, self.isolated, None, frozenset()
         self.scope.append(node.name)
         self.kinds.append(False)
+        self.dicts.enter()
         self.generic_visit(node)
+        self.dicts.leave()
         self.kinds.pop()
         self.scope.pop()
         self.current, self.guard, self.isolated = outer, guard, isolated
@@ -310,7 +330,12 @@ class _FactsCollector(ast.NodeVisitor):
                 body.imported.add(stored)
             if name.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in name:
                 body.trains = True
-        args = AstArgs(node)
+        if method in DICT_METHODS and isinstance(node.func.value, ast.Name) and self.dicts.tracks(node.func.value.id):
+            positional = [a for a in node.args if not isinstance(a, ast.Starred)]
+            key = _string(positional[0]) if positional else MISSING
+            default = positional[1] if len(positional) > 1 else MISSING
+            self.dicts.method(node.func.value.id, method, _arg_items(node), key, default)
+        args = AstArgs(node, self.dicts.expand)
         effect = classify_call(qualified, method, args)
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
@@ -357,6 +382,10 @@ class _FactsCollector(ast.NodeVisitor):
 
     def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
         for target in targets:
+            if isinstance(target, ast.Name) and value is not None:
+                self.dicts.assign(target.id, value)
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                self.dicts.assign_key(target.value.id, _string(target.slice), value)
             self._device_setting(target, value)
             if isinstance(target, ast.Subscript) and self.imported(_dotted(target.value) or "") == ENVIRON:
                 self._environ(_string(target.slice), value)

@@ -10,6 +10,10 @@ from both, so each is decided here, once, and each tree only supplies a small ad
 - **argument binding**: :func:`bind` finds the argument bound to a parameter by keyword or
   position, through ``*args`` and ``**kwargs`` (:data:`MISSING` when nothing binds it,
   :data:`UNKNOWN` when a star argument may); :class:`AstArgs` and :class:`CstArgs` adapt a call;
+- **dicts built in a function**: :class:`DictScopes` follows what a dict holds (displays,
+  ``dict(...)``, item assignments, ``update``/``setdefault``/``pop``), so that a ``**name``
+  argument binds its known keys (:meth:`DictScopes.expand` is :func:`bind`'s ``expand``);
+  each tree supplies the items of a dict expression and the name an expression is;
 - **the main guard**: :func:`is_main_guard` (LibCST) and :func:`is_main_guard_ast`, both
   through :func:`_guards_main`.
 """
@@ -17,7 +21,8 @@ from both, so each is decided here, once, and each tree only supplies a small ad
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -75,6 +80,115 @@ def bind(slots: Iterable[Slot], name: str, position: Optional[int], expand: Opti
                 return payload
             index += 1
     return UNKNOWN if unknown else MISSING
+
+
+# -- dicts built in a function -----------------------------------------------------------------
+
+#: the key of an item that merges a whole mapping in (``{**other}``, ``dict(other)``, ``d.update(other)``)
+MERGE = "**"
+#: one item of a dict expression: (key, payload); the key is a string (an entry), :data:`MERGE`,
+#: or None (an item that cannot be followed: a computed key, ``*args``)
+Item = Tuple[Optional[str], Any]
+
+
+@dataclass
+class KnownDict:
+    """What a dict built in the current function holds, as far as we can see."""
+
+    entries: Dict[str, Any] = field(default_factory=dict)
+    #: False once something we cannot follow was merged in (``d.update(other)``)
+    complete: bool = True
+
+
+class DictScopes:
+    """The dicts built in each function, as far as they can be followed (dict displays,
+    ``dict(...)``, ``d["key"] = value``, ``d.update(...)``, ``d.setdefault(...)``,
+    ``d.pop(...)``): what a ``**name`` argument holds. The one place this is decided; each
+    syntax tree supplies ``items`` (the items of a dict display or a ``dict(...)`` call, or None
+    for any other expression) and ``name`` (the variable an expression is, or None), and feeds
+    its assignments and method calls in source order."""
+
+    def __init__(self, items: Callable[[Any], Optional[List[Item]]], name: Callable[[Any], Optional[str]]) -> None:
+        self._items = items
+        self._name = name
+        self.scopes: List[Dict[str, KnownDict]] = [{}]
+
+    def enter(self) -> None:
+        self.scopes.append({})
+
+    def leave(self) -> None:
+        self.scopes.pop()
+
+    def dict_of(self, node: Any) -> Optional[KnownDict]:
+        """The contents of a dict expression, or None if it is not one we can follow."""
+        items = self._items(node)
+        if items is not None:
+            known = KnownDict()
+            self._add(known, items)
+            return known
+        name = self._name(node)
+        tracked = self.scopes[-1].get(name) if name is not None else None
+        if tracked is not None:
+            return KnownDict(dict(tracked.entries), tracked.complete)
+        return None
+
+    def expand(self, node: Any) -> Optional[Tuple[Mapping[str, Any], bool]]:
+        """:func:`bind`'s ``expand``: (entries, complete) of a ``**node`` we can follow."""
+        known = self.dict_of(node)
+        return (known.entries, known.complete) if known is not None else None
+
+    def _add(self, known: KnownDict, items: Iterable[Item]) -> None:
+        for key, payload in items:
+            if key is None:
+                known.complete = False
+            elif key == MERGE:
+                other = self.dict_of(payload)
+                if other is None:
+                    known.complete = False
+                else:
+                    known.entries.update(other.entries)
+                    known.complete = known.complete and other.complete
+            else:
+                known.entries[key] = payload
+
+    def assign(self, name: str, value: Any) -> None:
+        """``name = value``: tracked from now on if ``value`` is a dict we can follow."""
+        known = self.dict_of(value)
+        if known is not None:
+            self.scopes[-1][name] = known
+        else:
+            self.scopes[-1].pop(name, None)
+
+    def assign_key(self, name: str, key: Optional[str], value: Any) -> None:
+        """``name[key] = value`` (``key`` None when it is not a string literal)."""
+        tracked = self.scopes[-1].get(name)
+        if tracked is not None:
+            self._add(tracked, [(key, value)])
+
+    def tracks(self, name: str) -> bool:
+        return name in self.scopes[-1]
+
+    def method(self, name: str, method: str, items: List[Item], key: Any, default: Any) -> None:
+        """``name.method(...)``: ``items`` are the call's arguments as dict items (for
+        ``update``), ``key`` the first positional argument's string value (None when it is
+        not one, :data:`MISSING` when there is none), ``default`` the second's payload or
+        :data:`MISSING`."""
+        tracked = self.scopes[-1].get(name)
+        if tracked is None:
+            return
+        if method == "update":
+            self._add(tracked, items)
+        elif method == "setdefault" and key is not MISSING:
+            if key is None:
+                tracked.complete = False
+            elif key not in tracked.entries and default is not MISSING:
+                tracked.entries[key] = default
+        elif method == "pop" and isinstance(key, str):
+            tracked.entries.pop(key, None)
+
+
+#: the methods of a dict that :meth:`DictScopes.method` follows
+DICT_METHODS = frozenset({"update", "setdefault", "pop"})
 
 
 def cst_slots(args: Sequence[cst.Arg]) -> List[Slot]:
@@ -165,7 +279,10 @@ def cst_strings(node: cst.CSTNode) -> List[str]:
 
 class CallArgs:
     """The arguments of one call, as the classifier sees them: one adapter per syntax tree
-    supplies the slots, the literal reader and the string finder."""
+    supplies the slots, the literal reader and the string finder; ``expand`` follows a
+    ``**name`` argument (:meth:`DictScopes.expand`)."""
+
+    expand: Optional[Expand] = None
 
     def _slots(self) -> Sequence[Slot]:
         raise NotImplementedError
@@ -178,7 +295,7 @@ class CallArgs:
 
     def node(self, name: str, position: Optional[int]) -> Any:
         """The expression bound to parameter ``name``, or :data:`MISSING` / :data:`UNKNOWN`."""
-        return bind(self._slots(), name, position)
+        return bind(self._slots(), name, position, self.expand)
 
     def value(self, name: str, position: Optional[int]) -> Any:
         """The literal value bound to parameter ``name``, or :data:`MISSING`, or
@@ -197,8 +314,9 @@ class CallArgs:
 
 
 class AstArgs(CallArgs):
-    def __init__(self, call: ast.Call) -> None:
+    def __init__(self, call: ast.Call, expand: Optional[Expand] = None) -> None:
         self.call = call
+        self.expand = expand
 
     def _slots(self) -> Sequence[Slot]:
         return ast_slots(self.call)
@@ -211,8 +329,9 @@ class AstArgs(CallArgs):
 
 
 class CstArgs(CallArgs):
-    def __init__(self, call: cst.Call) -> None:
+    def __init__(self, call: cst.Call, expand: Optional[Expand] = None) -> None:
         self.call = call
+        self.expand = expand
 
     def _slots(self) -> Sequence[Slot]:
         return [(k, s, arg.value) for k, s, arg in cst_slots(self.call.args)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from fixtools import apply_fixes
@@ -154,3 +156,64 @@ def test_rpl601_a_setting_under_a_parameter_counts_only_when_a_caller_turns_it_o
 )
 def test_rpl601_deepspeed(lint, call, expected):
     assert codes(lint(f"import deepspeed\n{call}\n", select=["RPL601"])) == expected
+
+
+# -- RPL601 in the same file: an NPU entry point that starts a process group with a run-time backend --
+
+SAME_FILE = """
+    import argparse
+
+    import torch
+    import torch.distributed as dist
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--backend", default="hccl")
+        args = parser.parse_args()
+        {device}
+        dist.init_process_group(backend=args.backend)
+        model = torch.nn.Linear(2, 2).to({target})
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+@pytest.mark.parametrize(
+    "device,target",
+    [
+        ("torch.npu.set_device(0)", '"npu:0"'),
+        ("pass", '"npu:0"'),
+        ("torch.npu.set_device(0)", "torch.device('cpu')"),
+    ],
+)
+def test_rpl601_npu_entry_point_starts_a_process_group_with_a_run_time_backend(lint, device, target):
+    code = SAME_FILE.format(device=device, target=target)
+    found = lint(code, select=["RPL601"])
+    assert [(d.code, d.line) for d in found] == [("RPL601", 13)]
+    assert "backend chosen at run time" in found[0].message
+    fixed = apply_fixes(textwrap.dedent(code), found)
+    assert '    os.environ.setdefault("HCCL_DETERMINISTIC", "true")\n    dist.init_process_group(' in fixed
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a CUDA program: the run-time backend is NCCL's business
+        SAME_FILE.format(device="torch.cuda.set_device(0)", target='"cuda"'),
+        SAME_FILE.format(device="pass", target="torch.device('cpu')"),
+        # an NPU program that names another backend
+        SAME_FILE.format(device="torch.npu.set_device(0)", target='"npu:0"').replace("backend=args.backend", "backend='gloo'"),
+        # the variable is set
+        SAME_FILE.format(device="os.environ['HCCL_DETERMINISTIC'] = 'true'", target='"npu:0"').replace(
+            "import argparse\n", "import argparse\n    import os\n"
+        ),
+        # not an entry point: a helper's run-time backend is reported where an NPU entry point calls it
+        "import torch\nimport torch.distributed as dist\n\n\ndef setup(backend):\n"
+        "    torch.npu.set_device(0)\n    dist.init_process_group(backend=backend)\n",
+    ],
+)
+def test_rpl601_quiet_on_a_run_time_backend_without_npu_evidence_or_with_the_variable(lint, code):
+    assert codes(lint(code, select=["RPL601"])) == []

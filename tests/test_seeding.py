@@ -1217,3 +1217,68 @@ def test_objects_kept_on_self_or_handed_on_run_their_methods(tmp_path):
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="augment.py")) == ["RPL102"]
     files["train.py"] = files["train.py"].replace("agent.step()", "pass")
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == []
+
+
+# -- a shuffled loader given **kwargs: the dict's keys, when they are known in that function ----
+
+SHUFFLED_WITH = """
+    import torch
+    from torch.utils.data import DataLoader
+
+    def main(cfg):
+        data = list(range(100))
+        g = torch.Generator()
+        {build}
+        loader = DataLoader(data, shuffle=True, **kwargs)
+        for batch in loader:
+            print(batch)
+
+    if __name__ == "__main__":
+        main({{}})
+"""
+
+
+@pytest.mark.parametrize(
+    "build,expected",
+    [
+        # known keys, no generator: the loader shuffles from the global generator
+        ('kwargs = {"batch_size": 8, "num_workers": 2}', ["RPL101"]),
+        ("kwargs = dict(batch_size=8, num_workers=2)", ["RPL101"]),
+        ('kwargs = {}\n        kwargs["batch_size"] = 8', ["RPL101"]),
+        ("kwargs = dict(batch_size=8)\n        kwargs.update(num_workers=2)", ["RPL101"]),
+        ('kwargs = {"batch_size": 8, "generator": g}\n        kwargs.pop("generator")', ["RPL101"]),
+        # the dict passes a generator
+        ('kwargs = {"batch_size": 8, "generator": g}', []),
+        ("kwargs = dict(batch_size=8, generator=g)", []),
+        ('kwargs = {"batch_size": 8}\n        kwargs["generator"] = g', []),
+        ("kwargs = dict(batch_size=8)\n        kwargs.update(generator=g)", []),
+        ('kwargs = {**{"generator": g}, "batch_size": 8}', []),
+        # something we cannot follow may hold it: the benefit of the doubt
+        ("kwargs = cfg", []),
+        ('kwargs = {"batch_size": 8}\n        kwargs.update(cfg)', []),
+        ('kwargs = {"batch_size": 8, **cfg}', []),
+        ('kwargs = {"batch_size": 8}\n        kwargs[cfg] = g', []),
+    ],
+)
+def test_rpl101_follows_a_kwargs_dict_built_in_the_same_function(lint, build, expected):
+    assert codes(lint(SHUFFLED_WITH.format(build=build), select=["RPL101"])) == expected
+
+
+def test_rpl101_kwargs_dict_of_another_function_is_not_followed(lint):
+    code = """
+    from torch.utils.data import DataLoader
+
+    def options():
+        kwargs = {"batch_size": 8}
+        return kwargs
+
+    def main(kwargs):
+        loader = DataLoader(list(range(10)), shuffle=True, **kwargs)
+        for batch in loader:
+            print(batch)
+
+    if __name__ == "__main__":
+        kwargs = {"batch_size": 8}
+        main(options())
+    """
+    assert codes(lint(code, select=["RPL101"])) == []

@@ -21,7 +21,7 @@ from ..catalog import ENVIRON, ENVIRON_SETTERS
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
-from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
+from ..syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_slots, string_value
 from ..values import Candidates, Values
 
 if TYPE_CHECKING:  # pragma: no cover - the engine passes them in; rules never import them
@@ -289,6 +289,72 @@ class ImportTracker(Analysis):
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1:
             self.file.names.add_assignment(node.targets[0].target, node.value)
+
+
+def _dict_items(file: "FileContext", node: cst.CSTNode) -> Optional[List[Item]]:
+    """The items of a dict display or of a call of the builtin ``dict``, else None."""
+    if isinstance(node, cst.Dict):
+        return [
+            (string_value(e.key), e.value) if isinstance(e, cst.DictElement) else (MERGE, e.value)
+            for e in node.elements
+        ]
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
+        if file.qualify(node.func) is None:  # not a ``dict`` imported from somewhere else
+            return _arg_items(node.args)
+    return None
+
+
+def _arg_items(args: Sequence[cst.Arg]) -> List[Item]:
+    """A call's arguments as dict items: ``key=value``, ``**mapping`` or a positional mapping."""
+    return [
+        (a.keyword.value, a.value) if a.keyword is not None else (None if a.star == "*" else MERGE, a.value)
+        for a in args
+    ]
+
+
+class KwargsDicts(Analysis):
+    """The dicts built in each function (:class:`~repro_lint.syntax.DictScopes`, fed by this
+    file's syntax tree): what a call given ``**kwargs`` is given."""
+
+    def __init__(self, file: "FileContext") -> None:
+        super().__init__(file)
+        self.scopes = DictScopes(
+            lambda node: _dict_items(file, node), lambda node: node.value if isinstance(node, cst.Name) else None
+        )
+        self.dict_of = self.scopes.dict_of
+        self.expand = self.scopes.expand
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.enter()
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.leave()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            inner = target.target
+            if isinstance(inner, cst.Name):
+                self.scopes.assign(inner.value, node.value)
+            elif isinstance(inner, cst.Subscript) and isinstance(inner.value, cst.Name):
+                key = None
+                if len(inner.slice) == 1 and isinstance(inner.slice[0].slice, cst.Index):
+                    key = string_value(inner.slice[0].slice.value)
+                self.scopes.assign_key(inner.value.value, key, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None and isinstance(node.target, cst.Name):
+            self.scopes.assign(node.target.value, node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return
+        if func.attr.value not in DICT_METHODS or not self.scopes.tracks(func.value.value):
+            return
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        key = string_value(positional[0]) if positional else MISSING
+        default = positional[1] if len(positional) > 1 else MISSING
+        self.scopes.method(func.value.value, func.attr.value, _arg_items(node.args), key, default)
 
 
 # -- small CST helpers shared by rules ---------------------------------------------------

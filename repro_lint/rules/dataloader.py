@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -15,129 +14,16 @@ from ..catalog import (
     RANDOM_SAMPLERS,
 )
 from ..diagnostics import SAFE, UNSAFE
-from ..syntax import MISSING, UNKNOWN, bind, cst_slots, string_value
+from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import all_consts, any_const, bind_parameter
-from .base import Analysis, NodeEdit, Rule, indentation, is_false, value_of
+from .base import KwargsDicts, NodeEdit, Rule, indentation, is_false, value_of
 from .loaders import FACTORY_WORD, LOADER_NAMES, LoaderCall, factory_loaders, loader_call, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
 
 
-@dataclass
-class KnownDict:
-    """What a ``**kwargs`` dict built in the current function holds, as far as we can see."""
-
-    entries: Dict[str, cst.BaseExpression] = field(default_factory=dict)
-    #: False once something we cannot follow was merged in (``d.update(other)``)
-    complete: bool = True
-
-
 Found = Any  # MISSING, UNKNOWN or the argument's value (an expression)
-
-
-class KwargsDicts(Analysis):
-    """The ``**kwargs`` dicts built in each function, as far as they can be followed (dict
-    literals, ``dict(...)``, ``.update(...)``, ``.setdefault(...)``, ``.pop(...)``,
-    ``d["key"] = value``): what a DataLoader built from ``**kwargs`` is given."""
-
-    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(file)
-        self.dicts: List[Dict[str, KnownDict]] = [{}]
-
-    # -- scopes --------------------------------------------------------------------------
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.dicts.append({})
-
-    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.dicts.pop()
-
-    # -- following dicts -----------------------------------------------------------------
-    def dict_of(self, node: cst.CSTNode) -> Optional[KnownDict]:
-        """The contents of a dict expression, or None if it is not one we can follow."""
-        if isinstance(node, cst.Dict):
-            known = KnownDict()
-            for element in node.elements:
-                if isinstance(element, cst.DictElement):
-                    key = string_value(element.key)
-                    if key is None:
-                        known.complete = False
-                    else:
-                        known.entries[key] = element.value
-                else:  # **other
-                    self._merge(known, element.value)
-            return known
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
-            if self.file.qualify(node.func) is not None:
-                return None  # a ``dict`` imported from somewhere else
-            known = KnownDict()
-            self._merge_args(known, node.args)
-            return known
-        if isinstance(node, cst.Name):
-            tracked = self.dicts[-1].get(node.value)
-            if tracked is not None:
-                return KnownDict(dict(tracked.entries), tracked.complete)
-        return None
-
-    def _merge(self, known: KnownDict, value: cst.CSTNode) -> None:
-        other = self.dict_of(value)
-        if other is None:
-            known.complete = False
-        else:
-            known.entries.update(other.entries)
-            known.complete = known.complete and other.complete
-
-    def _merge_args(self, known: KnownDict, args: Sequence[cst.Arg]) -> None:
-        for arg in args:
-            if arg.keyword is not None:
-                known.entries[arg.keyword.value] = arg.value
-            elif arg.star == "*":
-                known.complete = False
-            else:  # a positional mapping or **mapping
-                self._merge(known, arg.value)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        scope = self.dicts[-1]
-        for target in node.targets:
-            inner = target.target
-            if isinstance(inner, cst.Name):
-                known = self.dict_of(node.value)
-                if known is not None:
-                    scope[inner.value] = known
-                else:
-                    scope.pop(inner.value, None)
-            elif isinstance(inner, cst.Subscript) and isinstance(inner.value, cst.Name):
-                tracked = scope.get(inner.value.value)
-                if tracked is None:
-                    continue
-                key = None
-                if len(inner.slice) == 1 and isinstance(inner.slice[0].slice, cst.Index):
-                    key = string_value(inner.slice[0].slice.value)
-                if key is None:
-                    tracked.complete = False
-                else:
-                    tracked.entries[key] = node.value
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
-            return
-        tracked = self.dicts[-1].get(func.value.value)
-        if tracked is None:
-            return
-        method = func.attr.value
-        if method == "update":
-            self._merge_args(tracked, node.args)
-        elif method == "setdefault" and node.args:
-            key = string_value(node.args[0].value)
-            if key is None:
-                tracked.complete = False
-            elif key not in tracked.entries and len(node.args) > 1:
-                tracked.entries[key] = node.args[1].value
-        elif method == "pop" and node.args:
-            key = string_value(node.args[0].value)
-            if key is not None:
-                tracked.entries.pop(key, None)
 
 
 # -- what the DataLoader rules share --------------------------------------------------------
@@ -148,11 +34,8 @@ def bound(rule: Rule, args: Sequence[cst.Arg], name: str, position: Optional[int
     ``*args``/``**kwargs`` we cannot follow may carry it (``**`` dicts built in this
     function are followed)."""
 
-    def expand(arg: cst.Arg) -> Optional[Tuple[Dict[str, cst.BaseExpression], bool]]:
-        known = rule.file.analysis(KwargsDicts).dict_of(arg.value)
-        return (known.entries, known.complete) if known is not None else None
-
-    found = bind(cst_slots(args), name, position, expand)
+    dicts = rule.file.analysis(KwargsDicts)
+    found = bind(cst_slots(args), name, position, lambda arg: dicts.expand(arg.value))
     return found.value if isinstance(found, cst.Arg) else found
 
 

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import libcst as cst
 
-from ..catalog import ENV_SWITCHES, OTHER_BACKENDS, PROCESS_GROUP, PROCESS_GROUP_INITS
+from ..catalog import ENV_SWITCHES, PROCESS_GROUP, PROCESS_GROUP_INITS, may_be_hccl
 from ..diagnostics import SAFE
 from ..syntax import is_main_guard, string_value
 from .base import NodeEdit, Rule, argument, enclosing_statement, import_edit, indentation
@@ -41,10 +41,12 @@ class HcclDeterministicMissing(Rule):
         backend = string_value(backend_arg.value) if backend_arg is not None else None
         if backend is not None and "hccl" in backend.lower():
             how = f'backend="{backend}"'
-        elif self.file.names.imports_module("torch_npu") and not (
-            backend is not None and backend.lower() in OTHER_BACKENDS
-        ):
+        elif not may_be_hccl(backend):
+            return
+        elif self.file.names.imports_module("torch_npu"):
             how = "torch_npu and init_process_group"
+        elif self._runs_on_npu():
+            how = "an NPU device and init_process_group with a backend chosen at run time"
         else:
             return
         if not self._set_anywhere():
@@ -55,13 +57,21 @@ class HcclDeterministicMissing(Rule):
         whose backend that module leaves to run time (or to its caller)."""
         if self.starts_group or not self.file.is_entry_point:
             return
-        summary = self.file.project.entry_summary(self.file.path, self.file.source)
-        if PROCESS_GROUP not in summary.uses or "npu" not in summary.uses or self._set_anywhere():
+        if not self._runs_on_npu(PROCESS_GROUP) or self._set_anywhere():
             return
         where = next((s for s in node.body if isinstance(s, cst.If) and is_main_guard(s)), None)
         if where is None:
             return
         self.report(where, how="an NPU device and init_process_group in a module it calls", edits=self._fix_at(where))
+
+    def _runs_on_npu(self, *also: str) -> bool:
+        """Is this file an entry point whose execution path uses an NPU (and ``also``)? The
+        device evidence is the project context's, as for RPL202 (``torch.npu.set_device``,
+        ``"npu:0"``, ``.npu()``, ``import torch_npu`` in any module the path runs)."""
+        if not self.file.is_entry_point:
+            return False
+        uses = self.file.project.entry_summary(self.file.path, self.file.source).uses
+        return "npu" in uses and all(u in uses for u in also)
 
     def _set_anywhere(self) -> bool:
         """Is HCCL_DETERMINISTIC set to a value that turns it on, where it counts, in the project?"""

@@ -22,7 +22,7 @@ from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, is_main_guard
 from ..walk import syntax_children
-from .base import Analysis, Rule, short
+from .base import Analysis, KwargsDicts, Rule, short
 
 GENERATOR_NAMES = {"torch": "torch", "numpy": "NumPy's global", "random": "Python's random"}
 DEVICE_NAMES = {"cuda": "CUDA", "npu": "an Ascend NPU", "accelerator": "an accelerator"}
@@ -89,7 +89,7 @@ class SeedingScan(Analysis):
         written = dotted_name(node.func)
         qualified = self.file.qualify(node.func)
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
-        effect = classify_call(qualified, method, CstArgs(node))
+        effect = classify_call(qualified, method, CstArgs(node, self.file.analysis(KwargsDicts).expand))
         name = qualified or written
         if name is None and method is not None:
             name = f"{UNNAMED}.{method}"
@@ -140,7 +140,7 @@ class _EntryPointRule(Rule):
     triggers = ENTRY_WORDS
     entry_points_only = True
     needs_project = True
-    uses = (SeedingScan,)
+    uses = (KwargsDicts, SeedingScan)
     fix = SAFE
     fix_message = "Insert the setup block (seed everything, deterministic algorithms on)"
 
@@ -328,7 +328,7 @@ class SeedAfterRngUse(Rule):
     )
     triggers = _seed_call_words()
     needs_project = True
-    uses = (SeedingScan,)
+    uses = (KwargsDicts, SeedingScan)
 
     @classmethod
     def trigger_words(cls, settings) -> Tuple[str, ...]:  # type: ignore[no-untyped-def]
