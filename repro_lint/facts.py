@@ -122,15 +122,19 @@ def _dotted(node: ast.AST) -> Optional[str]:
 
 
 def _constructed(node: ast.AST) -> List[str]:
-    """The classes (by convention, capitalised names) of the objects built in an argument,
-    alone, in a list or tuple, or in a conditional: ``Net()``, ``[Blur(3), Crop(8)]``,
-    ``Blur(3) if blur else None``."""
+    """What an argument hands on besides a plain name: the classes (by convention,
+    capitalised names) of the objects built in it, and the names it holds, alone, in a list,
+    tuple or set, as a dict's values, or in a conditional: ``Net()``, ``[Blur(3), Crop(8)]``,
+    ``Blur(3) if blur else None``, ``{"train": train, "eval": evaluate}`` (a command table
+    given to ``fire.Fire``), ``[on_epoch_end]``."""
     found: List[str] = []
     stack = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, (ast.List, ast.Tuple)):
+        if isinstance(item, (ast.List, ast.Tuple, ast.Set)):
             stack.extend(item.elts)
+        elif isinstance(item, ast.Dict):
+            stack.extend(item.values)
         elif isinstance(item, ast.IfExp):
             stack.extend((item.body, item.orelse))
         elif isinstance(item, ast.Starred):
@@ -138,6 +142,10 @@ def _constructed(node: ast.AST) -> List[str]:
         elif isinstance(item, ast.Call):
             name = _dotted(item.func)
             if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+                found.append(name)
+        elif item is not node:
+            name = _dotted(item)
+            if name is not None:
                 found.append(name)
     return found
 

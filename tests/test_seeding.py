@@ -292,6 +292,76 @@ def test_methods_callbacks_and_cycles(tmp_path):
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
 
 
+COMMAND_TABLES = [
+    'fire.Fire({"train": train})',
+    "fire.Fire([train])",
+    "run_all((train,))",
+    'fire.Fire({"train": train} if full else {"train": train})',
+]
+
+
+@pytest.mark.parametrize("call", COMMAND_TABLES)
+def test_functions_handed_on_in_a_table_run(tmp_path, call):
+    """A function given in a dict, list or tuple (``fire.Fire({"train": train})``) is called
+    by whoever receives it: its seeding counts, and so does what it builds."""
+    body = """
+        import fire
+        import torch
+        from helpers import Compose, RandomCrop
+
+        full = True
+        transforms = Compose([RandomCrop(32)])
+
+        def run_all(commands):
+            pass
+
+        def train(epochs=1):
+            {seed}
+            model = torch.nn.Linear(2, 2)
+
+        if __name__ == "__main__":
+            {call}
+    """
+    helpers = """
+        import torch
+
+        class Compose:
+            def __init__(self, items):
+                self.items = items
+
+            def __call__(self, x):
+                return [item(x) for item in self.items]
+
+        class RandomCrop:
+            def __init__(self, size):
+                self.size = size
+
+            def __call__(self, x):
+                return torch.randint(0, self.size, (1,))
+    """
+    unseeded = {"train.py": body.replace("{seed}", "pass").replace("{call}", call), "helpers.py": helpers}
+    assert codes(lint_tree(tmp_path / "unseeded", unseeded, select=["RPL101"])) == ["RPL101"]
+    seeded = {"train.py": body.replace("{seed}", "torch.manual_seed(0)").replace("{call}", call), "helpers.py": helpers}
+    assert codes(lint_tree(tmp_path / "seeded", seeded, select=["RPL101"])) == []
+
+
+def test_plain_values_in_a_table_reach_nothing(tmp_path):
+    files = {
+        "train.py": """
+            import torch
+
+            def unused():
+                torch.randn(3)
+
+            if __name__ == "__main__":
+                sizes = {"small": 1, "large": 2}
+                torch.manual_seed(0)
+                print([sizes, "unused"], torch.randn(2))
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"])) == []
+
+
 # -- library helpers ---------------------------------------------------------------------------
 
 LIBRARY_HELPERS = [
