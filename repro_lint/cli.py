@@ -92,7 +92,7 @@ def run_check(argv: Sequence[str]) -> int:
     from .rules import check_settings, validate_selectors
     from .discovery import DiscoveryError, discover
     from .engine import Linter, lint_files
-    from .report import FORMATS, ReportOptions
+    from .report import ReportOptions
 
     parser = check_parser()
     args = parser.parse_args(list(argv))
@@ -160,16 +160,7 @@ def run_check(argv: Sequence[str]) -> int:
         if args.output_format in ("text", "concise", "full"):
             return EXIT_CLEAN
     options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=len(files), fixed=fixed, fixes=fixes)
-    status = report(FORMATS[args.output_format], diagnostics, options, args.output_file)
-    if status is not None:
-        return status
-    for error in errors:
-        print(f"repro-lint: {error}", file=sys.stderr)
-    if errors:
-        return EXIT_ERROR
-    if diagnostics and not args.exit_zero:
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
+    return finish(args, diagnostics, options, errors)
 
 
 def check_stdin(args: argparse.Namespace, settings: Any) -> int:
@@ -183,7 +174,7 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
     from .discovery import display_path
     from .engine import Linter
     from .fixer import fix_source, source_diff
-    from .report import FORMATS, ReportOptions
+    from .report import ReportOptions
     from .source import SourceError, decode_file
 
     name = args.stdin_filename or "-"
@@ -219,6 +210,14 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
         sys.stdout.flush()
     diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key())
     options = ReportOptions(quiet=args.quiet, statistics=args.statistics, files_checked=1, fixed=fixed)
+    return finish(args, diagnostics, options, errors, out)
+
+
+def finish(args: argparse.Namespace, diagnostics: List[Any], options: Any, errors: Sequence[Any], out: Any = None) -> int:
+    """Report the findings, then the errors, and give the run's exit status: 2 on an error
+    (writing the report included), 1 on findings unless ``--exit-zero``, else 0."""
+    from .report import FORMATS
+
     status = report(FORMATS[args.output_format], diagnostics, options, args.output_file, out)
     if status is not None:
         return status
