@@ -25,7 +25,7 @@ from .noqa import Suppressions, parse_suppressions
 from .parse import DeepRecursion, NestedTooDeeply, compile_check, compiles, parse_module
 from .positions import node_positions
 from .rules import all_rules, selected_codes
-from .edits import NodeEdit
+from .edits import NodeEdit, file_width
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
@@ -310,8 +310,7 @@ class Linter:
     ) -> List[Diagnostic]:
         where = node_positions(module, text, _nodes_of(reports))
         lines = (text if text is not None else module.code).splitlines()
-        #: the file's own width: its longest line, and never below PEP 8's 79
-        width = max([79] + [len(line) for line in lines])
+        width = self.settings.line_length or file_width(lines)
         # what the wrappable edits of all reports add at each point (they may share a line)
         growth: Dict[Tuple[int, int], int] = {}
         for report in reports:
