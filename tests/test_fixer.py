@@ -628,3 +628,50 @@ def test_a_repro_lint_toml_takes_the_line_length_of_the_pyproject_beside_it(tmp_
     assert load_settings(start=tmp_path).line_length == 99
     write(tmp_path, {"repro-lint.toml": "line-length = 90\n"})
     assert load_settings(start=tmp_path).line_length == 90
+
+
+NESTED_SAMPLER = """\
+import torch
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler
+
+
+def test_reproducible_batch_sampler():
+    data = torch.rand(64, 4, 10)
+    data_loader = DataLoader(
+        data, batch_size=None, sampler=BatchSampler({inner}, batch_size=8, drop_last=True)
+    )
+    return data_loader
+"""
+
+
+def test_a_keyword_for_a_call_inside_another_call_wraps_only_when_the_lines_fit(tmp_path):
+    """ignite's test_deterministic.py: the sampler built inside a BatchSampler(...) whose
+    arguments go on after it. A continuation line under ``data`` would carry the outer call's
+    ``batch_size=8, drop_last=True)`` too, and be longer than the line it replaced: it is used
+    only when it fits the width (100 here), else the keyword stays on the call's line."""
+    from conftest import run_cli
+
+    write(tmp_path, {"t.py": NESTED_SAMPLER.format(inner="RandomSampler(data)")})
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "--select", "RPL302", "t.py"], tmp_path)
+    text = (tmp_path / "t.py").read_text()
+    assert (
+        "        data, batch_size=None, sampler=BatchSampler(RandomSampler(data, "
+        "generator=torch.Generator().manual_seed(torch.initial_seed())), batch_size=8, drop_last=True)\n"
+        "    )\n"
+    ) in text, text
+
+    # where the continuation line fits the width (the project's 120), it goes under the first argument
+    write(tmp_path, {
+        "pyproject.toml": "[tool.ruff]\nline-length = 120\n",
+        "t.py": "import torch\nfrom torch.utils.data import BatchSampler, RandomSampler\n\n"
+                "samples = list(range(64))\n"
+                "sampler = BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers), 8, False)\n",
+    })
+    assert ruff_e501(tmp_path, "t.py", 120) == []
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "--select", "RPL302", "t.py"], tmp_path)
+    text = (tmp_path / "t.py").read_text()
+    assert (
+        "sampler = BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers,\n"
+        "                                     generator=torch.Generator().manual_seed(torch.initial_seed())), 8, False)\n"
+    ) in text, text
+    assert ruff_e501(tmp_path, "t.py", 120) == []
