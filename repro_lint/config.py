@@ -75,6 +75,10 @@ def _torch_version(value: Any) -> bool:
     return isinstance(value, str) and parse_version(value) is not None
 
 
+def _line_length(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 320
+
+
 def _seed(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2**32 - 1
 
@@ -103,7 +107,11 @@ SCHEMA: Dict[str, Tuple[Callable[[Any], bool], str]] = {
         lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
         "a positive number of bytes",
     ),
+    "line-length": (_line_length, "a whole number of characters between 1 and 320"),
 }
+
+#: where a project states its line length, first found wins: ours, then ruff's, then black's
+LINE_LENGTH_TABLES = (SECTION, "ruff", "black")
 
 #: LibCST needs about 500 bytes of memory per byte of source: a 12 MB generated file took
 #: 6.5 GB and three minutes. The largest file in torch 2.13's own source is 1.4 MB.
@@ -132,6 +140,9 @@ class Settings:
     seed: int = 0
     fix_style: str = "runtime"
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    #: the width fixes keep lines within: ``line-length`` of the project's pyproject.toml
+    #: (see :func:`project_line_length`); None: each file's own (``edits.file_width``)
+    line_length: Optional[int] = None
     #: where the configuration came from (None: defaults), and the folder paths are relative to
     config_path: Optional[Path] = None
     root: Path = field(default_factory=Path.cwd)
@@ -185,6 +196,27 @@ def _section(path: Path, data: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     return data
 
 
+def project_line_length(pyproject: Path, data: Optional[Dict[str, Any]] = None) -> Optional[int]:
+    """The project's line length: ``line-length`` of ``[tool.repro-lint]``, else of
+    ``[tool.ruff]``, else of ``[tool.black]`` in ``pyproject`` (its parsed ``data`` when the
+    caller has read it already). None when none is set, or the file is missing or unreadable:
+    the other tools' tables are theirs to validate, so a value we cannot use is passed over."""
+    if data is None:
+        if not pyproject.is_file():
+            return None
+        try:
+            data = _read_toml(pyproject)
+        except ConfigError:
+            return None
+    tool = data.get("tool")
+    for name in LINE_LENGTH_TABLES:
+        table = tool.get(name) if isinstance(tool, dict) else None
+        value = table.get("line-length") if isinstance(table, dict) else None
+        if _line_length(value):
+            return value
+    return None
+
+
 def find_config(start: Path) -> Optional[Path]:
     """The nearest configuration file at or above ``start``: ``.repro-lint.toml``,
     ``repro-lint.toml``, or a ``pyproject.toml`` that has a ``[tool.repro-lint]`` table."""
@@ -225,12 +257,20 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
     if config_path is None:
         config_path = find_config(start or Path.cwd())
     if config_path is None:
-        return Settings(root=find_root(start or Path.cwd()))
+        root = find_root(start or Path.cwd())
+        return Settings(root=root, line_length=project_line_length(root / "pyproject.toml"))
     config_path = Path(config_path)
     if explicit and not os.path.lexists(config_path):
         raise ConfigError(f"{config_path}: configuration file not found")
-    section = _section(config_path, _read_toml(config_path))
+    data = _read_toml(config_path)
+    section = _section(config_path, data)
     settings = Settings(config_path=real(config_path), root=real(config_path).parent)
+    # a pyproject.toml states the line length in our table, ruff's or black's; beside a
+    # repro-lint.toml, the pyproject.toml of the same folder does
+    if config_path.name == "pyproject.toml" or isinstance(data.get("tool"), dict):
+        settings.line_length = project_line_length(config_path, data)
+    else:
+        settings.line_length = project_line_length(real(config_path).parent / "pyproject.toml")
     if section is None:
         if config_path.name != "pyproject.toml":
             raise ConfigError(f"{config_path}: has a [tool] table but no [tool.{SECTION}] table")

@@ -27,9 +27,32 @@ class NodeEdit:
     node: Optional[cst.CSTNode] = None
     at: Optional[Tuple[int, int]] = None
     #: for an ``after`` edit that appends ``, keyword=value`` to a call's arguments: the first
-    #: argument. When the line would grow past the file's own width, the new text goes on a
-    #: continuation line aligned with that argument instead (see ``Linter._resolve``).
+    #: argument. When the line would grow past the width (the project's ``line-length``, else
+    #: :func:`file_width`), the new text goes on a continuation line aligned with that argument
+    #: instead (see ``Linter._resolve``).
     wrap_at: Optional[cst.CSTNode] = None
+
+
+#: the line lengths projects choose: PEP 8's 79, black's 88, and the common wider limits
+COMMON_WIDTHS = (79, 88, 100, 120)
+
+
+def file_width(lines: List[str]) -> int:
+    """The width a file keeps its lines within, for a project that states no line length:
+    the smallest of :data:`COMMON_WIDTHS` that at least 99% of its non-blank lines fit,
+    else the length that 99% of them fit; never below 79.
+
+    Not the longest line: one long string or URL would let every fix grow lines to its
+    length. A file formatted to a limit keeps nearly all its lines within it, and the
+    few past it are what formatters leave alone (strings, comments); 1% tolerates one
+    such line per hundred, and rounding up to a common width finds the limit the file
+    was most likely written to (a file of 80-character lines was not written to 80)."""
+    lengths = sorted(len(line.rstrip()) for line in lines if line.strip())
+    if not lengths:
+        return COMMON_WIDTHS[0]
+    fitting = -(-len(lengths) * 99 // 100)  # how many lines must fit: 99%, rounded up
+    typical = lengths[fitting - 1]
+    return next((width for width in COMMON_WIDTHS if typical <= width), typical)
 
 
 

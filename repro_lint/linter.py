@@ -25,7 +25,7 @@ from .noqa import Suppressions, parse_suppressions
 from .parse import DeepRecursion, NestedTooDeeply, compile_check, compiles, parse_module
 from .positions import node_positions
 from .rules import all_rules, selected_codes
-from .edits import NodeEdit
+from .edits import NodeEdit, file_width
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
@@ -68,6 +68,10 @@ def _nodes_of(reports: List[PendingReport]) -> List[cst.CSTNode]:
         for node_edit in report.edits:
             nodes.extend(node for node in (node_edit.node, node_edit.wrap_at) if node is not None)
     return nodes
+
+
+#: what may follow a call's last argument on its line when nothing of an enclosing call does
+_CLOSING = re.compile(r"[)\]}\s,:]*(#.*)?$")
 
 
 class Linter:
@@ -310,8 +314,7 @@ class Linter:
     ) -> List[Diagnostic]:
         where = node_positions(module, text, _nodes_of(reports))
         lines = (text if text is not None else module.code).splitlines()
-        #: the file's own width: its longest line, and never below PEP 8's 79
-        width = max([79] + [len(line) for line in lines])
+        width = self.settings.line_length or file_width(lines)
         # what the wrappable edits of all reports add at each point (they may share a line)
         growth: Dict[Tuple[int, int], int] = {}
         for report in reports:
@@ -321,11 +324,21 @@ class Linter:
                     growth[point] = growth.get(point, 0) + len(node_edit.content)
 
         def wrapped(node_edit: NodeEdit, point: Tuple[int, int]) -> str:
+            """The content on the call's line while the line fits the width; else on a
+            continuation line under the first argument, which carries the rest of the line.
+            When that rest continues an enclosing call (``Outer(Inner(a), b=1)``: more than
+            closing brackets and a comment follow), the continuation line is used only if it
+            fits: breaking inside the inner call would leave the outer call's arguments on
+            the new line, longer than the line it replaced."""
             line = lines[point[0] - 1] if point[0] - 1 < len(lines) else ""
             if node_edit.wrap_at is None or len(line) + growth.get(point, 0) <= width:
                 return node_edit.content
             column = where(node_edit.wrap_at)[0][1]
-            return ",\n" + " " * column + node_edit.content[2:].lstrip()
+            continuation = " " * column + node_edit.content[2:].lstrip()
+            rest = line[point[1]:]
+            if column + growth.get(point, 0) + len(rest) > width and not _CLOSING.match(rest):
+                return node_edit.content
+            return ",\n" + continuation
 
         def edit(node_edit: NodeEdit) -> Edit:
             if node_edit.node is None:

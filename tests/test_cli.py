@@ -107,6 +107,7 @@ def test_pyproject_configuration_is_found_upward(tmp_path: Path):
         ("[tool.repro-lint]\nselectt = ['RPL201']\n", ["unknown key 'selectt'", "pyproject.toml"]),
         ("[tool.repro-lint]\nselect = 'RPL201'\n", ["'select' must be a list", "pyproject.toml"]),
         ("[tool.repro-lint]\ntorch-version = 2.13\n", ["'torch-version' must be", "pyproject.toml"]),
+        ("[tool.repro-lint]\nline-length = '88'\n", ["'line-length' must be", "pyproject.toml"]),
         ("[tool.repro-lint]\nignore = ['XYZ1']\n", ["unknown rule code or prefix 'XYZ1'"]),
         ("[tool.repro-lint\n", ["invalid TOML"]),
     ],

@@ -11,6 +11,7 @@ import os
 import stat
 import textwrap
 from pathlib import Path
+from typing import List
 
 import libcst as cst
 import pytest
@@ -524,3 +525,153 @@ def test_no_library_module_of_a_package_gains_a_repro_lint_import(tmp_path: Path
     assert ("repro_lint.runtime" in texts["train.py"]) == (style == "runtime")
     second = run_cli(["--fix", "--unsafe-fixes", "--select", "ALL", "--no-cache", "."], tmp_path)
     assert {name: (tmp_path / name).read_text() for name in texts} == texts, second.stdout
+
+
+# -- the width fixes keep lines within ----------------------------------------------------------
+
+
+def ruff_e501(folder: Path, name: str, width: int) -> List[str]:
+    """What ``ruff check --select I,E501`` reports on ``folder/name`` at ``width``, without
+    the positions (a fix that adds an import moves the lines below it)."""
+    import shutil
+    import subprocess
+    import sys
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed")
+    done = subprocess.run(
+        [ruff, "check", "--isolated", "--select", "I,E501", "--line-length", str(width), "--output-format", "concise", name],
+        cwd=folder, capture_output=True, text=True,
+    )
+    return [line.split(": ", 1)[1] for line in done.stdout.splitlines() if " I001 " in line or " E501 " in line]
+
+
+def loader_script(filler: int, long_line: bool, call: str) -> str:
+    """A script whose one shuffled, multi-process loader gets two keywords from --fix, with
+    ``filler`` short lines, and with one 139-character string line when ``long_line``."""
+    warning = "a long warning message that no formatter wraps, " * 2 + "and this is how some files are"
+    lines = ['"""Training."""', "", "import torch", "from torch.utils.data import DataLoader", "", "NAMES = ("]
+    lines += [f'    "name {i}",' for i in range(filler)] + [")", "", "", "def main():", "    torch.manual_seed(0)"]
+    lines += [f'    print("{warning}")'] if long_line else []
+    lines += [f"    loader = {call}", "    return loader", "", "", 'if __name__ == "__main__":', "    main()", ""]
+    return "\n".join(lines)
+
+
+def test_one_long_line_does_not_set_the_width_of_a_file(tmp_path):
+    """pytorch/examples imagenet/main.py: one 134-character warning string let a fixed line
+    grow to 129 characters. The file's width is what nearly all its lines keep to (88 here),
+    so the new keywords go under the first argument, and ruff reports only the string."""
+    from conftest import run_cli
+
+    call = "DataLoader(list(range(12)), batch_size=4, shuffle=True, num_workers=2)"
+    write(tmp_path, {"train.py": loader_script(120, True, call)})
+    before = ruff_e501(tmp_path, "train.py", 88)
+    assert before == ["E501 Line too long (139 > 88)"], before
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "train.py"], tmp_path)
+    text = (tmp_path / "train.py").read_text()
+    assert (
+        "    loader = DataLoader(list(range(12)), batch_size=4, shuffle=True, num_workers=2,\n"
+        "                        worker_init_fn=seed_worker,\n"
+        "                        generator=make_generator())\n"
+    ) in text, text
+    assert ruff_e501(tmp_path, "train.py", 88) == before
+
+
+def test_file_width_is_the_common_width_nearly_all_lines_keep_to():
+    from repro_lint.edits import file_width
+
+    assert file_width([]) == 79
+    assert file_width(["x = 1"] * 10) == 79  # never below PEP 8's
+    assert file_width(["x" * 85] + ["x = 1"] * 10) == 88  # a small file: every line counts
+    assert file_width(["x" * 139] + ["x" * 80] * 150) == 88  # one line in a hundred is passed over
+    assert file_width(["x" * 139] * 2 + ["x" * 80] * 150) == 139  # two are not
+    assert file_width(["x" * 130] * 200) == 130  # wider than any common width: its own
+    assert file_width(["x" * 70, "", "   ", "x" * 99 + "   "]) == 100  # blank lines and trailing blanks do not count
+
+
+@pytest.mark.parametrize(
+    "config,width",
+    [
+        ("[tool.repro-lint]\nline-length = 100\n", 100),
+        ("[tool.ruff]\nline-length = 100\n", 100),
+        ("[tool.black]\nline-length = 100\n", 100),
+        # first found wins: ours, then ruff's, then black's
+        ("[tool.repro-lint]\nline-length = 79\n\n[tool.ruff]\nline-length = 100\n", 79),
+        ("[tool.black]\nline-length = 79\n\n[tool.ruff]\nline-length = 100\n", 100),
+        ("[tool.black]\nline-length = 100\n\n[tool.ruff]\nline-length = '120'\n", 100),  # not ours to validate
+        ("[project]\nname = 'x'\n", 79),  # none: the file's own
+    ],
+)
+def test_the_projects_line_length_is_the_width(tmp_path, config, width):
+    """A project that states its line length (ours, ruff's, black's, in pyproject.toml) gets
+    fixed lines within it, not the file's: a file of 79-character lines in a project of 100 gets
+    the new keywords on the call's line when it fits 100. ruff at that width reports nothing
+    on the fixed file, as on the original."""
+    from conftest import run_cli
+
+    call = "DataLoader(list(range(12)), batch_size=4, shuffle=True)"
+    write(tmp_path, {"pyproject.toml": config, "train.py": loader_script(3, False, call)})
+    assert ruff_e501(tmp_path, "train.py", width) == []
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "train.py"], tmp_path)
+    text = (tmp_path / "train.py").read_text()
+    one_line = "    loader = DataLoader(list(range(12)), batch_size=4, shuffle=True, generator=make_generator())\n"
+    assert (one_line in text) == (len(one_line) - 1 <= width), text
+    assert "generator=make_generator()" in text
+    assert ruff_e501(tmp_path, "train.py", width) == []
+
+
+def test_a_repro_lint_toml_takes_the_line_length_of_the_pyproject_beside_it(tmp_path):
+    from repro_lint.config import load_settings
+
+    write(tmp_path, {"repro-lint.toml": "select = ['RPL302']\n", "pyproject.toml": "[tool.ruff]\nline-length = 99\n"})
+    assert load_settings(start=tmp_path).line_length == 99
+    write(tmp_path, {"repro-lint.toml": "line-length = 90\n"})
+    assert load_settings(start=tmp_path).line_length == 90
+
+
+NESTED_SAMPLER = """\
+import torch
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler
+
+
+def test_reproducible_batch_sampler():
+    data = torch.rand(64, 4, 10)
+    data_loader = DataLoader(
+        data, batch_size=None, sampler=BatchSampler({inner}, batch_size=8, drop_last=True)
+    )
+    return data_loader
+"""
+
+
+def test_a_keyword_for_a_call_inside_another_call_wraps_only_when_the_lines_fit(tmp_path):
+    """ignite's test_deterministic.py: the sampler built inside a BatchSampler(...) whose
+    arguments go on after it. A continuation line under ``data`` would carry the outer call's
+    ``batch_size=8, drop_last=True)`` too, and be longer than the line it replaced: it is used
+    only when it fits the width (100 here), else the keyword stays on the call's line."""
+    from conftest import run_cli
+
+    write(tmp_path, {"t.py": NESTED_SAMPLER.format(inner="RandomSampler(data)")})
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "--select", "RPL302", "t.py"], tmp_path)
+    text = (tmp_path / "t.py").read_text()
+    assert (
+        "        data, batch_size=None, sampler=BatchSampler(RandomSampler(data, "
+        "generator=torch.Generator().manual_seed(torch.initial_seed())), batch_size=8, drop_last=True)\n"
+        "    )\n"
+    ) in text, text
+
+    # where the continuation line fits the width (the project's 120), it goes under the first argument
+    write(tmp_path, {
+        "pyproject.toml": "[tool.ruff]\nline-length = 120\n",
+        "t.py": "import torch\nfrom torch.utils.data import BatchSampler, RandomSampler\n\n"
+                "samples = list(range(64))\n"
+                "sampler = BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers), 8, False)\n",
+    })
+    assert ruff_e501(tmp_path, "t.py", 120) == []
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "--select", "RPL302", "t.py"], tmp_path)
+    text = (tmp_path / "t.py").read_text()
+    assert (
+        "sampler = BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers,\n"
+        "                                     generator=torch.Generator().manual_seed(torch.initial_seed())), 8, False)\n"
+    ) in text, text
+    assert ruff_e501(tmp_path, "t.py", 120) == []

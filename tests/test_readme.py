@@ -26,6 +26,19 @@ def test_ci_runs_the_readme_test_command():
     assert test_command[0] in (REPO / ".ci" / "run").read_text(encoding="utf-8")
 
 
+def test_readme_configuration_block_shows_every_key_and_loads(tmp_path):
+    """The Configuration section's example names every key the configuration accepts, no
+    other, and is itself a valid configuration."""
+    from repro_lint.config import SCHEMA, load_settings, tomllib
+
+    section = README.split("## Configuration", 1)[1]
+    block = re.search(r"```toml\n(.*?)```", section, re.DOTALL).group(1)
+    assert set(tomllib.loads(block)["tool"]["repro-lint"]) == set(SCHEMA)
+    (tmp_path / "pyproject.toml").write_text(block, encoding="utf-8")
+    settings = load_settings(tmp_path / "pyproject.toml")
+    assert (settings.fix_style, settings.line_length) == ("runtime", 88)
+
+
 def test_readme_rule_table_lists_every_rule():
     rows = dict(re.findall(r"^\| (RPL\d{3}) \| ([a-z0-9-]+) \|", README, re.MULTILINE))
     assert rows == {code: rule.name for code, rule in all_rules().items()}
