@@ -489,6 +489,13 @@ INTEGER_DTYPES = frozenset(
     f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "short", "bool")
 )
 INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
+#: ops whose result is an index tensor (int64), as ``torch.*`` functions and Tensor methods
+INDEX_RESULTS = frozenset({"argmax", "argmin", "nonzero"})
+#: Tensor methods that keep an integer (or bool) tensor integral
+INTEGER_KEEPING = frozenset(
+    {"view", "reshape", "permute", "expand", "flatten", "unsqueeze", "squeeze", "transpose",
+     "contiguous", "clone", "detach", "flip", "cumsum", "sum", "cuda", "cpu"}
+)
 #: tensor factories whose positional arguments are the shape
 FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
 RESHAPES = frozenset({"view", "reshape", "permute", "expand"})

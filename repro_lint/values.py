@@ -36,6 +36,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 
 import libcst as cst
 
+from .opcatalog import INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING
 from .syntax import MISSING, UNKNOWN, bind, cst_literal, cst_slots, string_value
 
 
@@ -66,8 +67,14 @@ _MAX_DEPTH = 6
 _MAX_STEPS = 20_000
 #: the children of a compound statement that hold statements
 _STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
-#: the kinds of receiver :meth:`Values.kind` tells apart
-NUMPY, TORCH = "numpy", "torch"
+#: the kinds of receiver :meth:`Values.kind` tells apart (INTEGER: a tensor of integers or bools)
+NUMPY, TORCH, INTEGER = "numpy", "torch", "integer"
+#: comparisons that give a bool tensor elementwise
+_ELEMENTWISE = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+#: operators defined for integer and bool tensors only
+_BITWISE = (cst.BitAnd, cst.BitOr, cst.BitXor)
+#: operators that keep two integer tensors integral
+_INTEGRAL_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo, *_BITWISE)
 #: methods whose result is never a tensor
 NOT_TENSOR_METHODS = frozenset({"numpy", "tolist", "astype", "item"})
 Qualify = Callable[[cst.CSTNode], Optional[str]]
@@ -119,6 +126,8 @@ class Values:
         #: answers of :meth:`_lookup` and :meth:`_parameter`, by use and by parameter
         self._looked: Dict[Tuple[str, int], Any] = {}
         self._params: Dict[Tuple[int, str], Candidates] = {}
+        #: per class: the subclasses of the module that run its ``__init__`` (see _heirs)
+        self._heir_index: Dict[int, List[cst.ClassDef]] = {}
 
     # -- the public question ---------------------------------------------------------------
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
@@ -242,8 +251,11 @@ class Values:
     # -- what kind of object a receiver is --------------------------------------------------------
     def kind(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], qualify: Qualify, depth: int = 0) -> Optional[str]:
         """``"numpy"`` when ``expr`` is clearly not a tensor (a NumPy array, a list, a number:
-        made by ``np.*``, ``.numpy()``, ``.tolist()``, a list display), ``"torch"`` when it is
-        made by ``torch.*`` or annotated as a Tensor, else None."""
+        made by ``np.*``, ``.numpy()``, ``.tolist()``, a list display), ``"integer"`` when it is
+        visibly a tensor of integers or bools (a comparison, ``~``/``&``/``|``/``^``, ``.long()``,
+        ``.to(torch.long)``, ``dtype=torch.long``, ``torch.arange`` of integers, ``argmax``,
+        ``nonzero``), ``"torch"`` when it is another tensor made by ``torch.*`` or annotated as
+        a Tensor, else None."""
         if depth > _MAX_DEPTH:
             return None
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
@@ -251,13 +263,24 @@ class Values:
         if isinstance(expr, (cst.List, cst.ListComp)):
             return NUMPY  # a Python list (numbers say nothing: ``x * 2`` is what ``x`` is)
         if isinstance(expr, cst.Call):
-            owner = _module_kind(qualify(expr.func))
+            qualified = qualify(expr.func)
+            owner = _module_kind(qualified)
+            if owner == TORCH and self._integral_factory(expr, qualified, chain, qualify, depth):
+                return INTEGER
             if owner is not None:
                 return owner
             if isinstance(expr.func, cst.Attribute):
-                if expr.func.attr.value in NOT_TENSOR_METHODS:
+                method = expr.func.attr.value
+                if method in NOT_TENSOR_METHODS:
                     return NUMPY
-                return again(expr.func.value)  # a tensor's methods give tensors, an array's arrays
+                receiver = again(expr.func.value)  # a tensor's methods give tensors, an array's arrays
+                if receiver == NUMPY:
+                    return NUMPY
+                if _integer_method(expr, qualify):
+                    return INTEGER
+                if receiver == INTEGER and method not in INTEGER_KEEPING:
+                    return TORCH  # mask.float(), mask.mean(): no longer visibly integral
+                return receiver
             return None
         if isinstance(expr, cst.Subscript):
             found = again(expr.value)
@@ -270,12 +293,25 @@ class Values:
                 return NUMPY  # indexed by a NumPy array: an array (tensors take tensor indices)
             return found
         if isinstance(expr, cst.BinaryOperation):
-            kinds = {again(expr.left), again(expr.right)}
-            return TORCH if TORCH in kinds else NUMPY if NUMPY in kinds else None
+            left, right = again(expr.left), again(expr.right)
+            kinds = {left, right}
+            if NUMPY not in kinds and isinstance(expr.operator, _BITWISE):
+                return INTEGER  # ``a & b``: torch defines it for integer and bool tensors only
+            if isinstance(expr.operator, _INTEGRAL_ARITHMETIC) and all(
+                k == INTEGER or isinstance(e, cst.Integer) for k, e in ((left, expr.left), (right, expr.right))
+            ) and INTEGER in kinds:
+                return INTEGER  # ``mask + 1``, ``a * b`` of integer tensors
+            return TORCH if kinds & {TORCH, INTEGER} else NUMPY if NUMPY in kinds else None
         if isinstance(expr, cst.UnaryOperation):
-            return again(expr.expression)
+            inner = again(expr.expression)
+            if isinstance(expr.operator, cst.BitInvert) and inner != NUMPY:
+                return INTEGER  # ``~mask``
+            return inner
         if isinstance(expr, cst.Comparison):
-            return again(expr.left)  # elementwise: an array's comparison is an array
+            left = again(expr.left)  # elementwise: an array's comparison is an array
+            if left != NUMPY and all(isinstance(c.operator, _ELEMENTWISE) for c in expr.comparisons):
+                return INTEGER  # ``text == eos_id``: a bool tensor (or a Python bool)
+            return left
         if isinstance(expr, cst.Name):
             found = self._lookup(expr.value, chain, depth)
             if isinstance(found, tuple):
@@ -283,8 +319,29 @@ class Values:
             if not found:
                 return None
             kinds = {self.kind(value, where, qualify, depth + 1) for value, where in found}
-            return TORCH if TORCH in kinds else kinds.pop() if len(kinds) == 1 else None
+            if len(kinds) == 1:
+                return kinds.pop()
+            return TORCH if kinds & {TORCH, INTEGER} else None
         return None
+
+    def _integral_factory(self, call: cst.Call, qualified: Optional[str], chain: Chain, qualify: Qualify, depth: int) -> bool:
+        """A ``torch.*`` call that visibly makes an integer tensor: ``dtype=torch.long``,
+        ``torch.argmax``/``argmin``/``nonzero``, ``torch.arange`` of integers."""
+        dtype = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+        if dtype is not None:
+            return qualify(dtype) in INTEGER_DTYPES
+        name = (qualified or "").rsplit(".", 1)[-1]
+        if name in INDEX_RESULTS:
+            return True
+        if qualified != "torch.arange" or not call.args:
+            return False
+        positional = [a for a in call.args if a.keyword is None]
+        if len(positional) != len(call.args) or any(a.star for a in positional):
+            return False  # arange(end=n, ...), arange(*bounds)
+        return all(
+            all_consts(self.of(a.value, chain, depth + 1), lambda v: isinstance(v, int) and not isinstance(v, bool))
+            for a in positional
+        )
 
     def _resolve_all(self, reached: Any, depth: int) -> Candidates:
         """The candidates of every (expression, chain) pair, or None if one is unknown."""
@@ -342,17 +399,70 @@ class Values:
 
     def _calls_of(self, function: cst.FunctionDef, chain: Chain, method: bool) -> List[Tuple[cst.Call, Chain]]:
         """The file's calls of ``function``: ``f(...)`` for a function; ``self.f(...)`` (any
-        plain name as the receiver) for a method, and ``Class(...)`` for ``__init__``."""
+        plain name as the receiver) for a method, and for ``__init__`` the constructor calls
+        of its class and of the file's subclasses that inherit it, and the subclasses'
+        ``super().__init__(...)`` and ``Class.__init__(self, ...)`` (self left out)."""
         cls = next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
-        name = function.name.value
-        if cls is not None and name == "__init__":
-            name = cls.name.value
+        if cls is not None and function.name.value == "__init__":
+            return self._constructions(cls)
+        return self._plain_calls(function, cls, method)
+
+    def _constructions(self, cls: cst.ClassDef) -> List[Tuple[cst.Call, Chain]]:
+        found = self._plain_calls(None, cls, True)
+        heirs = self._heirs(cls)
+        for heir in heirs:
+            if _defines_init(heir):
+                continue
+            found.extend(self._plain_calls(None, heir, True))  # ``Sub(...)`` runs the inherited __init__
+        if not self.called("__init__"):
+            return found
+        by_name = {h.name.value: h for h in heirs if _defines_init(h)}
+        for call, call_chain in self.calls().get("__init__", ()):
+            func = call.func
+            if not isinstance(func, cst.Attribute):
+                continue
+            caller = next((n for n in reversed(call_chain) if isinstance(n, cst.ClassDef)), None)
+            if caller is None or caller.name.value not in by_name or by_name[caller.name.value] is not caller:
+                continue
+            if _is_super(func.value, caller):
+                found.append((call, call_chain))
+            elif (
+                isinstance(func.value, cst.Name)
+                and func.value.value == cls.name.value
+                and call.args
+                and call.args[0].keyword is None
+                and not call.args[0].star
+            ):
+                found.append((call.with_changes(args=call.args[1:]), call_chain))
+        return found
+
+    def _heirs(self, cls: cst.ClassDef) -> List[cst.ClassDef]:
+        """The module's classes whose first base is ``cls``, or (transitively) a class of the
+        module whose first base is ``cls`` and that defines no ``__init__`` of its own."""
+        key = id(cls)
+        if key not in self._heir_index:
+            classes = _module_classes(self.module)
+            heirs: List[cst.ClassDef] = []
+            todo = [cls]
+            while todo:
+                parent = todo.pop()
+                for other in classes:
+                    if _first_base(other) == parent.name.value and other is not cls and all(other is not h for h in heirs):
+                        heirs.append(other)
+                        if not _defines_init(other):
+                            todo.append(other)
+            self._heir_index[key] = heirs
+        return self._heir_index[key]
+
+    def _plain_calls(self, function: Optional[cst.FunctionDef], cls: Optional[cst.ClassDef], method: bool) -> List[Tuple[cst.Call, Chain]]:
+        """``f(...)``, ``x.f(...)`` for a method, ``Class(...)`` when ``function`` is None."""
+        name = cls.name.value if function is None else function.name.value  # type: ignore[union-attr]
         found: List[Tuple[cst.Call, Chain]] = []
         if not self.called(name):
             return found
         for call, call_chain in self.calls().get(name, ()):
             func = call.func
-            if cls is None or name != function.name.value:
+            if cls is None or function is None:
                 if isinstance(func, cst.Name):
                     found.append((call, call_chain))
             elif method and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
@@ -447,6 +557,31 @@ class Values:
 
 def _class_names(module: cst.Module) -> Set[str]:
     return {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
+
+
+def _module_classes(module: cst.Module) -> List[cst.ClassDef]:
+    return [s for s in module.body if isinstance(s, cst.ClassDef)]
+
+
+def _first_base(cls: cst.ClassDef) -> Optional[str]:
+    """The name of the first base class, when it is a plain name (``class A(B, Mixin)``: B)."""
+    bases = [a for a in cls.bases if a.keyword is None and not a.star]
+    return bases[0].value.value if bases and isinstance(bases[0].value, cst.Name) else None
+
+
+def _defines_init(cls: cst.ClassDef) -> bool:
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return any(isinstance(s, cst.FunctionDef) and s.name.value == "__init__" for s in body)
+
+
+def _is_super(expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
+    """``super()`` or ``super(Cls, self)`` inside class ``cls``."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "super"):
+        return False
+    if not expr.args:
+        return True
+    first = expr.args[0].value
+    return len(expr.args) == 2 and isinstance(first, cst.Name) and first.value == cls.name.value
 
 
 # -- statements: which assignments reach a use ---------------------------------------------------
@@ -770,6 +905,22 @@ def _module_kind(qualified: Optional[str]) -> Optional[str]:
         return None
     head = qualified.split(".", 1)[0]
     return NUMPY if head == "numpy" else TORCH if head in ("torch", "torch_npu") else None
+
+
+def _integer_method(call: cst.Call, qualify: Qualify) -> bool:
+    """``x.long()``, ``x.bool()``, ``x.to(torch.long)``, ``x.to(dtype=torch.int)``, ``x.argmax()``."""
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method in INTEGER_CASTS:
+        return not call.args
+    if method in INDEX_RESULTS:
+        return True
+    if method in ("to", "type"):
+        dtype = next(
+            (a.value for a in call.args if (a.keyword is None and not a.star) or (a.keyword is not None and a.keyword.value == "dtype")),
+            None,
+        )
+        return dtype is not None and qualify(dtype) in INTEGER_DTYPES
+    return False
 
 
 def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:

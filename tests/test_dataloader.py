@@ -66,6 +66,58 @@ def test_rpl301_quiet(lint, code):
     assert codes(lint(body(code), select=["RPL301"])) == []
 
 
+SUBCLASSED = """
+from torch.utils.data import DataLoader
+
+
+class Base:
+    def __init__(self, ds, batch_size: int = 8, num_workers: int = 0):
+        self.ds = ds
+        self.num_workers = num_workers
+
+    def loader(self):
+        return DataLoader(self.ds, num_workers=self.num_workers)
+
+
+class Sub(Base):
+    def __init__(self, ds, num_workers: int = 0):
+        {init}
+
+
+class Plain(Base):
+    pass
+
+
+if __name__ == "__main__":
+    {main}
+"""
+
+
+@pytest.mark.parametrize(
+    "init, main, expected",
+    [
+        # the subclass's own parameter, default 0, on the file's calls of the subclass
+        ("super().__init__(ds, 8, num_workers)", "Sub([]).loader()", []),
+        ("super(Sub, self).__init__(ds, num_workers=num_workers)", "Sub([], 0).loader()", []),
+        ("Base.__init__(self, ds, 8, num_workers)", "Sub([]).loader()", []),
+        # workers on some path the file shows
+        ("super().__init__(ds, num_workers=4)", "Sub([]).loader()", ["RPL301"]),
+        ("super().__init__(ds, 8, num_workers)", "Sub([], num_workers=4).loader()", ["RPL301"]),
+        ("Base.__init__(self, ds, num_workers=4)", "Sub([]).loader()", ["RPL301"]),
+        # a subclass that inherits __init__ is a call of it
+        ("super().__init__(ds, 8, num_workers)", "Sub([]).loader()\n    Plain([], 8, 4).loader()", ["RPL301"]),
+        # arguments we cannot see stay open
+        ("super().__init__(ds, **kwargs)", "Sub([]).loader()", ["RPL301"]),
+        ("super().__init__(ds, 8, num_workers)", "pass", ["RPL301"]),  # Sub built elsewhere
+    ],
+)
+def test_rpl301_follows_super_init_to_the_subclass(lint, init, main, expected):
+    code = SUBCLASSED.format(init=init, main=main)
+    if "kwargs" in init:
+        code = code.replace("num_workers: int = 0):\n        super", "num_workers: int = 0, **kwargs):\n        super")
+    assert codes(lint(code, select=["RPL301"])) == expected
+
+
 def test_rpl301_dicts_do_not_leak_between_functions(lint):
     code = HEAD + (
         "def a():\n    kw = dict(num_workers=2)\n    return kw\n\n"

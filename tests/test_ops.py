@@ -278,6 +278,33 @@ def test_rpl402_quiet(lint, code):
 
 
 @pytest.mark.parametrize(
+    "code",
+    [
+        # a comparison gives a bool tensor: its cumsum is an integer scan (dalle2-pytorch)
+        "def f(text, eos_id):\n    is_eos_id = (text == eos_id)\n    return is_eos_id.cumsum(dim = -1) == 0\n",
+        "def f(x):\n    return torch.cumsum(~(x < 0), dim=0)\n",
+        "def f(x):\n    return torch.arange(10).cumsum(0)\n",
+        "def f(x):\n    idx = x.argmax(dim=-1)\n    return idx.cumsum(0)\n",
+    ],
+)
+def test_rpl402_integer_cumsum_is_quiet(lint, code):
+    assert codes(lint("import torch\n\n" + code, select=["RPL402"], torch_version_text="2.13")) == []
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def f(x):\n    return x.cumsum(0)\n",
+        "def f(text, eos_id):\n    is_eos_id = (text == eos_id).float()\n    return is_eos_id.cumsum(dim=-1)\n",
+        "def f(x):\n    m = x > 0\n    return (m * 0.5).cumsum(0)\n",
+        "def f(x):\n    return torch.cumsum(torch.arange(0.0, 3.0), 0)\n",
+    ],
+)
+def test_rpl402_floating_cumsum_still_fires(lint, code):
+    assert codes(lint("import torch\n\n" + code, select=["RPL402"], torch_version_text="2.13")) == ["RPL402"]
+
+
+@pytest.mark.parametrize(
     "code,old",
     [
         ("import torch.nn as nn\np = nn.MaxPool3d(2)\n", "2.7"),

@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 
 from conftest import codes
-from repro_lint.values import NUMPY, OPEN, TORCH, Const, Values
+from repro_lint.values import INTEGER, NUMPY, OPEN, TORCH, Const, Values
 
 IMPORTS = "import numpy as np\nimport torch\nimport torch.nn.functional as F\n\n"
 
@@ -154,6 +154,27 @@ def kind_of(code: str):
         ("def f(x):\n    return (x * 2).cumsum(0)\n", None),
         ("def f(x, i):\n    return x[0].cumsum(0)\n", None),
         ("def f(x):\n    a = np.zeros(3)\n    a = torch.tensor(a)\n    return a.cumsum(0)\n", TORCH),
+        # visibly integer or bool tensors, also through a local variable
+        ("def f(text, eos):\n    is_eos = (text == eos)\n    return is_eos.cumsum(dim=-1)\n", INTEGER),
+        ("def f(x, y):\n    m = x <= y\n    return (~m).cumsum(0)\n", INTEGER),
+        ("def f(x, y):\n    return ((x > 0) & (y != 1)).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    m = x.bool()\n    return m.cumsum(0)\n", INTEGER),
+        ("def f(x):\n    return x.to(torch.long).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    return x.to(dtype=torch.int32).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    return torch.arange(0, 10, 2).cumsum(0)\n", INTEGER),
+        ("def f(x, n=8):\n    return torch.arange(n).cumsum(0)\n\nf(1)\n", INTEGER),
+        ("def f(x):\n    return torch.full((3,), 1, dtype=torch.bool).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    i = x.argmax(-1)\n    return i.view(-1).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    return (torch.nonzero(x) + 1).cumsum(0)\n", INTEGER),
+        # floating, or not visibly integral: stays a (possibly floating) tensor or unknown
+        ("def f(x):\n    return (x > 0).float().cumsum(0)\n", TORCH),
+        ("def f(x):\n    return torch.arange(0.5, 3).cumsum(0)\n", TORCH),
+        ("def f(x, n):\n    return torch.arange(n).cumsum(0)\n", TORCH),
+        ("def f(x):\n    return torch.zeros(3, dtype=torch.float16).cumsum(0)\n", TORCH),
+        ("def f(x):\n    return ((x > 0) * 0.5).cumsum(0)\n", TORCH),
+        ("def f(x, w):\n    return ((x > 0) * w).cumsum(0)\n", TORCH),
+        ("def f(x, c):\n    m = x > 0\n    if c:\n        m = x\n    return m.cumsum(0)\n", TORCH),
+        ("def f(x):\n    return (x.numpy() > 0).cumsum(0)\n", NUMPY),
     ],
 )
 def test_receiver_kinds(code, expected):

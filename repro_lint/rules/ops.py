@@ -14,12 +14,11 @@ from ..opcatalog import (
     Condition,
     Op,
     FACTORIES,
-    INTEGER_CASTS,
     INTEGER_DTYPES,
     RESHAPES,
     index_by_name,
 )
-from ..values import NUMPY, any_const
+from ..values import INTEGER, NUMPY, any_const
 from .base import Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
 from ..syntax import cst_literal, int_value
@@ -126,7 +125,9 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
         subject = call.func.value if form == "method" and isinstance(call.func, cst.Attribute) else (
             call.args[0].value if call.args else None
         )
-        return not (subject is not None and _is_integer(rule, subject))
+        if subject is None:
+            return True
+        return rule.file.analysis(ValueScan).values.kind(subject, rule.file.ancestors, rule.qualify) != INTEGER
     return False
 
 def _rank(rule: Rule, node: cst.CSTNode) -> int:
@@ -146,16 +147,6 @@ def _rank(rule: Rule, node: cst.CSTNode) -> int:
         shape = positional[:-1] if rule.qualify(node.func) == "torch.full" else positional
         return len(shape) if all(int_value(a.value) is not None or isinstance(a.value, cst.Name) for a in shape) else 0
     return 0
-
-def _is_integer(rule: Rule, node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and rule.qualify(node.func) is None:
-        method = node.func.attr.value
-        if method in INTEGER_CASTS and not node.args:
-            return True
-        if method == "to" and node.args and rule.qualify(node.args[0].value) in INTEGER_DTYPES:
-            return True
-    return False
-
 
 def _where(op: Op) -> str:
     return f"{op.device}, {op.passes} pass"
