@@ -479,3 +479,100 @@ def test_rpl302_a_factory_call_that_passes_a_generator_is_quiet(tmp_path):
     )
     files = sorted(tmp_path.rglob("*.py"))
     assert lines(lint_files_in(files, tmp_path, ["RPL302"])) == [("RPL302", 6)]
+
+
+FORWARDING_FACTORY = """\
+    from torch.utils.data import DataLoader
+
+
+    def get_dataloader(ds, pad_to_longest=True, **kwargs):
+        collate_fn = None if pad_to_longest else list
+        return DataLoader(ds, collate_fn=collate_fn, **kwargs)
+
+
+    def get_seeded_dataloader(ds, **kwargs):
+        return DataLoader(ds, generator=make_generator(0), worker_init_fn=seed_worker, **kwargs)
+
+
+    def get_named_dataloader(ds, shuffle=False, workers=0, **kwargs):
+        return DataLoader(ds, shuffle=shuffle, num_workers=workers, **kwargs)
+    """
+
+
+@pytest.mark.parametrize(
+    "code, keyword, expected",
+    [
+        ("RPL302", "shuffle=True", True),
+        ("RPL302", "shuffle=False", False),
+        ("RPL302", "shuffle=True, generator=g", False),
+        ("RPL302", "shuffle=flag", False),  # not known here
+        ("RPL302", "**cfg", False),  # may pass a generator
+        ("RPL302", "shuffle=True, **cfg", False),
+        ("RPL301", "num_workers=4", True),
+        ("RPL301", "num_workers=0", False),
+        ("RPL301", "num_workers=4, worker_init_fn=seed_worker", False),
+        ("RPL301", "num_workers=n", False),
+        ("RPL301", "num_workers=4, **cfg", False),
+    ],
+)
+def test_a_factory_that_passes_its_kwargs_on_is_reported_at_its_call(tmp_path, code, keyword, expected):
+    """The factory is a module, not an entry point, and so is the module that calls it; the
+    loader inside the factory is not reported: its keywords are the call's."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/data.py": FORWARDING_FACTORY,
+            "pkg/trainer.py": f"""\
+                from pkg.data import get_dataloader
+
+
+                class Trainer:
+                    def __init__(self, ds, flag, n, cfg):
+                        self.dl = get_dataloader(ds, batch_size=4, {keyword})
+                """,
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, [code])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == ([("trainer.py", 6)] if expected else [])
+    if expected:
+        assert not found[0].fix
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("get_seeded_dataloader(ds, shuffle=True, num_workers=4)", []),  # the factory passes its own
+        ("get_named_dataloader(ds, shuffle=True, workers=2)", ["RPL301", "RPL302"]),  # named, and passed on
+        ("get_named_dataloader(ds, True, 2, generator=g, worker_init_fn=seed_worker)", []),  # the rest, through **kwargs
+        ("get_named_dataloader(ds)", []),
+    ],
+)
+def test_a_factory_call_is_reported_only_when_its_arguments_switch_the_hazard_on(tmp_path, call, expected):
+    write(
+        tmp_path,
+        {
+            "data.py": FORWARDING_FACTORY,
+            "train.py": f"from data import get_named_dataloader, get_seeded_dataloader\n\nloader = {call}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])
+    assert sorted((d.path.rsplit("/", 1)[-1], d.code) for d in found) == [("train.py", c) for c in expected]
+
+
+def test_a_factory_that_shuffles_whoever_calls_it_is_reported_once_at_its_loader(tmp_path):
+    write(
+        tmp_path,
+        {
+            "data.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def get_dataloader(ds, shuffle=True, workers=2):
+                    return DataLoader(ds, shuffle=shuffle, num_workers=workers)
+                """,
+            "train.py": "from data import get_dataloader\n\nloader = get_dataloader(ds, shuffle=True, workers=4)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])
+    assert sorted((d.path.rsplit("/", 1)[-1], d.code) for d in found) == [("data.py", "RPL301"), ("data.py", "RPL302")]

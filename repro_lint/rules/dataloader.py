@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -15,9 +15,9 @@ from ..catalog import (
 )
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
-from ..values import all_consts, any_const, bind_parameter
+from ..values import Candidates, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, indentation, is_false, value_of
-from .loaders import FACTORY_WORD, LOADER_NAMES, LoaderCall, factory_loaders, loader_call, seeded_by_library
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, loader_call, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -37,6 +37,55 @@ def bound(rule: Rule, args: Sequence[cst.Arg], name: str, position: Optional[int
     dicts = rule.file.analysis(KwargsDicts)
     found = bind(cst_slots(args), name, position, lambda arg: dicts.expand(arg.value))
     return found.value if isinstance(found, cst.Arg) else found
+
+
+#: where the value a factory's loader gets comes from: the factory's call, or the factory itself
+AT_CALL, IN_FACTORY = "call", "factory"
+
+
+class Through(NamedTuple):
+    """What a call of a factory gives one parameter of the factory's loader."""
+
+    #: AT_CALL, IN_FACTORY, or None (``value`` is MISSING or UNKNOWN)
+    where: Optional[str]
+    value: Found
+
+
+def through_factory(rule: Rule, built: FactoryLoader, node: cst.Call, name: str) -> Through:
+    """What ``node``, a call of the factory that builds ``built``, gives the loader's
+    parameter ``name``: the call's argument (AT_CALL) when it reaches the loader through a
+    parameter the factory passes on (``shuffle=shuffle``) or through the factory's
+    ``**kwargs`` passed on whole; the factory's own value (IN_FACTORY: its argument, or the
+    default of the parameter the call leaves out); else MISSING, or UNKNOWN (a ``**cfg`` or
+    ``*args`` we cannot follow, at the call or in the factory)."""
+    function, call = built.function, built.call
+    params = function.params
+    named = {p.name.value: p for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    rest = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
+
+    def forwarded(arg: cst.Arg) -> bool:
+        return arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == rest
+
+    own = [arg for arg in call.args if not forwarded(arg)]
+    found = bind(cst_slots(own), name, call.position(name))
+    if found is UNKNOWN:
+        return Through(None, UNKNOWN)
+    if isinstance(found, cst.Arg):
+        inner = found.value
+        if not (isinstance(inner, cst.Name) and inner.value in named):
+            return Through(IN_FACTORY, inner)
+        given = bind_parameter(function, inner.value, node.args)
+        if isinstance(given, cst.Arg):
+            return Through(AT_CALL, given.value)
+        default = named[inner.value].default
+        if given is MISSING and default is not None:
+            return Through(IN_FACTORY, default)
+        return Through(None, given)
+    if len(own) == len(call.args):
+        return Through(None, MISSING)  # the factory passes on no keywords of its call
+    passed_on = [arg for arg in node.args if arg.star == "**" or (arg.keyword is not None and arg.keyword.value not in named)]
+    given = bound(rule, passed_on, name, None)
+    return Through(AT_CALL, given) if isinstance(given, cst.BaseExpression) else Through(None, given)
 
 
 def add_keyword(rule: Rule, node: cst.Call, current: Found, keyword: str, value: str) -> List[NodeEdit]:
@@ -102,13 +151,14 @@ class DataLoaderWorkerInitMissing(Rule):
     )
     fix = SAFE
     fix_message = "Pass worker_init_fn=seed_worker"
-    triggers = LOADER_NAMES
-    whole_words = True
+    # the loader names, and "loader", "Loader" (any part of a word): a call of a loader factory
+    triggers = LOADER_NAMES + FACTORY_TRIGGERS
     uses = (KwargsDicts,)
 
     def visit_Call(self, node: cst.Call) -> None:
         call = loader_call(self, node)
         if call is None:
+            self._factory(node)
             return
         workers = bound(self, call.args, "num_workers", call.position("num_workers"))
         if not isinstance(workers, cst.BaseExpression) or not call.own(workers):
@@ -134,6 +184,53 @@ class DataLoaderWorkerInitMissing(Rule):
                 edits.append(imported)
         self.report(node, workers=literal_text(workers, self.file.module), edits=edits)
 
+    def _factory(self, node: cst.Call) -> None:
+        """A call of a project factory whose loader has workers only because of this call's
+        arguments (``get_loader(ds, num_workers=4)``, the factory passing ``num_workers`` or its
+        ``**kwargs`` on): reported here, as RPL302 reports such a call."""
+        for built in factory_loaders(self, node):
+            workers = through_factory(self, built, node, "num_workers")
+            if workers.where != AT_CALL or not any_const(value_of(self, workers.value), lambda v: isinstance(v, int) and v > 0):
+                continue  # no workers by this call's arguments
+            if _reported_in_factory(built, "num_workers", _some_workers, "worker_init_fn"):
+                continue  # workers whoever calls it: the factory's own finding
+            if not _none_through(self, built, node, "worker_init_fn") or seeded_by_library(self, node):
+                continue
+            self.report(node, workers=literal_text(workers.value, self.file.module))
+            return
+
+
+def _some_workers(found: Candidates) -> bool:
+    return not all_consts(found, lambda v: v in (0, None))
+
+
+def _shuffles(found: Candidates) -> bool:
+    return any_const(found, bool)
+
+
+def _reported_in_factory(built: FactoryLoader, switch: str, on: Callable[[Candidates], bool], guard: str) -> bool:
+    """The factory's loader is reported in the factory's own file, as the rule reports a
+    loader: its ``switch`` is on on the factory's default path, and its ``guard`` is not
+    passed, or is ``None``."""
+    call = built.call
+    value = bind(cst_slots(call.args), switch, call.position(switch))
+    if not isinstance(value, cst.Arg) or not on(built.values.of(value.value, built.chain)):
+        return False
+    given = bind(cst_slots(call.args), guard, call.position(guard))
+    return given is MISSING or (
+        isinstance(given, cst.Arg) and all_consts(built.values.of(given.value, built.chain), lambda v: v is None)
+    )
+
+
+def _none_through(rule: Rule, built: FactoryLoader, node: cst.Call, name: str) -> bool:
+    """The factory's loader gets no ``name`` (or ``None``) from this call of the factory."""
+    given = through_factory(rule, built, node, name)
+    if given.where == AT_CALL:
+        return all_consts(value_of(rule, given.value), lambda v: v is None)
+    if given.where == IN_FACTORY:
+        return all_consts(built.values.of(given.value, built.chain), lambda v: v is None)
+    return given.value is MISSING
+
 
 def _is_none(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
@@ -149,8 +246,8 @@ class ShuffleWithoutGenerator(Rule):
     )
     fix = SAFE
     fix_message = "Pass generator={generator}"
-    # "loader", "Loader" (any part of a word): an entry point that calls a loader factory
-    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + (FACTORY_WORD, FACTORY_WORD.title())
+    # "loader", "Loader" (any part of a word): a call of a loader factory
+    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + FACTORY_TRIGGERS
     whole_words = False
     uses = (KwargsDicts,)
 
@@ -193,41 +290,22 @@ class ShuffleWithoutGenerator(Rule):
 
 
     def _factory(self, node: cst.Call) -> None:
-        """An entry point's call of a project factory whose loader shuffles only because of
-        this call's arguments (``build_loader(ds, shuffle=True)`` with ``shuffle=False`` by
-        default): reported here, where that knowledge is (the factory's own file reports the
-        loaders that shuffle whoever calls them)."""
+        """A call of a project factory whose loader shuffles only because of this call's
+        arguments (``build_loader(ds, shuffle=True)`` with ``shuffle=False`` by default, or a
+        factory that passes its ``**kwargs`` on to the loader): reported here, where that
+        knowledge is (the factory's own file reports the loaders that shuffle whoever calls
+        them)."""
         for built in factory_loaders(self, node):
-            call = built.call
-            shuffle = bind(cst_slots(call.args), "shuffle", call.position("shuffle"))
-            generator = bind(cst_slots(call.args), "generator", call.position("generator"))
-            if not isinstance(shuffle, cst.Arg) or generator is UNKNOWN:
-                continue
-            if isinstance(generator, cst.Arg) and not self._none_here(built, generator.value, node):
-                continue
-            if any_const(built.values.of(shuffle.value, built.chain), bool):
+            shuffle = through_factory(self, built, node, "shuffle")
+            if shuffle.where != AT_CALL or not any_const(value_of(self, shuffle.value), bool):
+                continue  # not shuffled by this call's arguments
+            if _reported_in_factory(built, "shuffle", _shuffles, "generator"):
                 continue  # shuffled whoever calls it: the factory's own finding
-            if not isinstance(shuffle.value, cst.Name):
+            if not _none_through(self, built, node, "generator"):
                 continue
-            given = bind_parameter(built.function, shuffle.value.value, node.args)
-            if isinstance(given, cst.Arg) and any_const(value_of(self, given.value), bool):
-                name = built.function.name.value
-                self.report(node, what=f"{name}(...) (its {call.short}(shuffle=True))", drawn="the data order", generator="")
-                return
-
-
-    def _none_here(self, built, value: cst.BaseExpression, node: cst.Call) -> bool:  # type: ignore[no-untyped-def]
-        """``value`` in the factory is ``None`` for this call: ``None``, or a parameter this
-        call leaves at its default ``None`` or passes ``None``."""
-        if _is_none(value):
-            return True
-        if not isinstance(value, cst.Name):
-            return False
-        given = bind_parameter(built.function, value.value, node.args)
-        if given is MISSING:
-            param = next((p for p in built.function.params.params if p.name.value == value.value), None)
-            return param is not None and param.default is not None and _is_none(param.default)
-        return isinstance(given, cst.Arg) and all_consts(value_of(self, given.value), lambda v: v is None)
+            name = built.function.name.value
+            self.report(node, what=f"{name}(...) (its {built.call.short}(shuffle=True))", drawn="the data order", generator="")
+            return
 
 
 def _own_sampler(rule: Rule, call: LoaderCall) -> bool:

@@ -31,6 +31,8 @@ from .base import Analysis, Rule
 
 #: the word in a loader factory's name (``build_dataloader``)
 FACTORY_WORD = "loader"
+#: the prefilter's words for a call of a loader factory (any part of a word)
+FACTORY_TRIGGERS = (FACTORY_WORD, FACTORY_WORD.title())
 #: the words a file that builds a loader contains (the rules' prefilter)
 LOADER_NAMES = tuple(sorted({name.rsplit(".", 1)[-1] for name in DATALOADERS}))
 
@@ -239,12 +241,13 @@ class Factories(Analysis):
 
 
 def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
-    """The loaders that ``node``, a call in an entry point of a project function named as a
-    loader factory (``build_dataloader``, ``get_loader``, ``create_dataloader``: the name is
-    what the rule's prefilter looks for), builds."""
-    if not rule.file.is_entry_point:
-        return []
+    """The loaders that ``node``, a call of a project function named as a loader factory
+    (``build_dataloader``, ``get_loader``, ``create_dataloader``: the name is what the rules'
+    prefilter looks for), builds."""
     qualified = rule.qualify(node.func)
+    if qualified is None and isinstance(node.func, cst.Name):
+        facts = rule.file.project.facts(rule.file.path, rule.file.source)  # a function of this module
+        qualified = f"{facts.module_name}.{node.func.value}" if facts is not None else None
     if qualified is None or FACTORY_WORD not in qualified.rsplit(".", 1)[-1].lower():
         return []
     return rule.file.analysis(Factories).loaders(qualified)
