@@ -12,14 +12,16 @@ Sources: NONDETERMINISM.md section 3 (torch 2.13 docstring, verified; 2.14 from 
 the published docs of earlier releases (2.1, 2.2, 2.6, 2.7). Where a move between the lists is
 known only to have happened between two releases, the entry says so in ``note``.
 
+It is one module because it is one table with the receiver facts the op rules read beside
+it (which dtypes and methods keep a tensor integral): splitting it would split one source.
 This module never imports torch.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-import functools
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 Version = Tuple[int, int]
