@@ -98,6 +98,42 @@ def run_key(fingerprint: str, codes: Iterable[str]) -> str:
     return digest(json.dumps(material, sort_keys=True, default=str).encode("utf-8"))
 
 
+def cache_folder(settings: Any, folder: Optional[Path] = None) -> Path:
+    """The results cache folder: ``folder``, or ``.repro_lint_cache`` at the project root."""
+    return Path(folder) if folder is not None else Path(settings.root) / CACHE_DIR
+
+
+def _rule_defaults_path(folder: Path) -> Path:
+    stamp = json.dumps([FORMAT, __version__, _code_stamp()], sort_keys=True).encode("utf-8")
+    return folder / f"rules-{digest(stamp)}.json"
+
+
+def read_rule_defaults(folder: Path) -> Optional[Dict[str, bool]]:
+    """The rule codes and defaults kept in ``folder`` by this version of repro-lint's code
+    (:func:`repro_lint.rules.use_kept_defaults`); None when there are none, or they do not read."""
+    try:
+        data = json.loads(read_bytes(_rule_defaults_path(folder)))
+    except (SourceError, ValueError):
+        return None
+    if not isinstance(data, dict) or not data or not all(isinstance(c, str) and isinstance(d, bool) for c, d in data.items()):
+        return None
+    return data
+
+
+def write_rule_defaults(folder: Path, defaults: Dict[str, bool]) -> None:
+    """Keep ``defaults`` in ``folder`` for this version of the code (the copies kept by other
+    versions are removed). Never raises: it is only a cache."""
+    path = _rule_defaults_path(folder)
+    try:
+        prepare_folder(folder)
+        write_atomic(path, json.dumps(defaults, sort_keys=True).encode("utf-8"), durable=False)
+        for other in folder.glob("rules-*.json"):
+            if other != path:
+                other.unlink()
+    except OSError:
+        return
+
+
 def prepare_folder(folder: Path) -> None:
     """Create the cache folder with a ``.gitignore`` that ignores it all (and a CACHEDIR.TAG)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -128,8 +164,7 @@ class ResultsCache:
     @classmethod
     def open(cls, settings: Any, codes: Sequence[str], folder: Optional[Path] = None) -> "ResultsCache":
         """The cache of ``settings`` + ``codes``, in ``folder`` (default: ``<root>/.repro_lint_cache``)."""
-        folder = Path(folder) if folder is not None else Path(settings.root) / CACHE_DIR
-        return cls(folder, run_key(settings.fingerprint(), codes), settings.root)
+        return cls(cache_folder(settings, folder), run_key(settings.fingerprint(), codes), settings.root)
 
     def _load(self) -> Tuple[Dict[str, Dict[str, Any]], List[Any]]:
         """The entries on disk and their ``deps`` table (each entry's ``d`` is decoded only when

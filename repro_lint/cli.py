@@ -89,9 +89,8 @@ def run_check(argv: Sequence[str]) -> int:
     from pathlib import Path
 
     from .config import ConfigError, load_settings, parse_version
-    from .rules import check_settings, validate_selectors
+    from .rules import check_settings, use_kept_defaults, validate_selectors
     from .discovery import DiscoveryError, discover
-    from .engine import Linter, lint_files
     from .report import ReportOptions
 
     parser = check_parser()
@@ -107,6 +106,11 @@ def run_check(argv: Sequence[str]) -> int:
     start = Path(args.stdin_filename or ".") if stdin else Path(paths[0])
     try:
         settings = load_settings(Path(args.config) if args.config else None, start=start)
+        cached = not (args.no_cache or args.fix or args.diff or stdin)
+        if cached:
+            from .cache import cache_folder
+
+            use_kept_defaults(cache_folder(settings, Path(args.cache_dir) if args.cache_dir else None))
         check_settings(settings)
         extend = [c for group in args.extend_select for c in group]
         ignore = [c for group in args.ignore for c in group]
@@ -128,14 +132,22 @@ def run_check(argv: Sequence[str]) -> int:
         return EXIT_ERROR
 
     from .context import ProjectContext
+    from .run import lint_files
 
     if stdin:
         return check_stdin(args, settings)
-    linter = Linter(settings, ProjectContext(settings, files))
+    project = ProjectContext(settings, files)
+
+    def build() -> Any:
+        from .linter import Linter
+
+        return Linter(settings, project)
+
     fixes = None
     if args.fix or args.diff:
         from .fixer import run_fix_command
 
+        linter = build()
         # a fix run lints every file afresh: the cache is neither read nor written
         status, run = run_fix_command(linter, files, paths, diff=args.diff, unsafe=args.unsafe_fixes, jobs=args.jobs)
         if status is not None:
@@ -146,9 +158,10 @@ def run_check(argv: Sequence[str]) -> int:
         cache = None
         if not args.no_cache:
             from .cache import ResultsCache
+            from .rules import selected_codes
 
-            cache = ResultsCache.open(settings, linter.codes, Path(args.cache_dir) if args.cache_dir else None)
-        results = lint_files(linter, files, jobs=args.jobs, cache=cache)
+            cache = ResultsCache.open(settings, selected_codes(settings), Path(args.cache_dir) if args.cache_dir else None)
+        results = lint_files(build, files, jobs=args.jobs, cache=cache, project=project)
         errors, fixed = [e for r in results for e in r.errors], 0
     diagnostics = sorted((d for r in results for d in r.diagnostics), key=lambda d: d.sort_key())
     if args.add_noqa:

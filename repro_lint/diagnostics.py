@@ -8,10 +8,11 @@ code-point offsets inside the line (reporters add 1 when they print, as flake8 a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from .notebook import CellIndex
+    from .source import Source
 
 Position = Tuple[int, int]  # (line, column)
 
@@ -143,3 +144,19 @@ class InternalError:
     def __str__(self) -> str:
         where = f" in {self.rule}" if self.rule else ""
         return f"{self.path}: internal error{where}: {self.message}"
+
+
+@dataclass
+class FileResult:
+    """What linting one file gave."""
+
+    path: str
+    diagnostics: List[Diagnostic] = field(default_factory=list)
+    errors: List[InternalError] = field(default_factory=list)
+    #: False when the prefilter proved no selected rule can fire (the file was not parsed)
+    parsed: bool = False
+    #: the decoded source and its encoding, kept only when the caller asks (fixer, --add-noqa)
+    source: "Optional[Source]" = None
+    #: other files the findings depend on, through the project context (absolute paths, or
+    #: :data:`~repro_lint.context.ALL_FILES`); empty when they depend on this file alone
+    depends_on: Tuple[str, ...] = ()

@@ -17,7 +17,7 @@ import libcst as cst
 from ._gc import GCPaused
 from .config import Settings
 from .context import ProjectContext
-from .diagnostics import Diagnostic, Edit, Fix, InternalError
+from .diagnostics import Diagnostic, Edit, FileResult, Fix, InternalError
 from .facts import module_name_for
 from .names import ImportTable
 from .notebook import is_notebook
@@ -32,20 +32,6 @@ from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, decode_file, read_bytes, too_large
 from .walk import walk
 from .discovery import display_path, pattern_spec
-
-
-@dataclass
-class FileResult:
-    path: str
-    diagnostics: List[Diagnostic] = field(default_factory=list)
-    errors: List[InternalError] = field(default_factory=list)
-    #: False when the prefilter proved no selected rule can fire (the file was not parsed)
-    parsed: bool = False
-    #: the decoded source and its encoding, kept only when the caller asks (fixer, --add-noqa)
-    source: Optional[Source] = None
-    #: other files the findings depend on, through the project context (absolute paths, or
-    #: :data:`~repro_lint.context.ALL_FILES`); empty when they depend on this file alone
-    depends_on: Tuple[str, ...] = ()
 
 
 def _pattern(words: Iterable[str]) -> Optional["re.Pattern[str]"]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Union
 
-import libcst as cst
+from ._lazy import cst
 
 
 def dotted_name(node: cst.CSTNode) -> Optional[str]:

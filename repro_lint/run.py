@@ -10,19 +10,21 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .cache import Dependencies, digest as content_digest, stat_key
 from .context import Learnt
 from .discovery import display_path
 from .facts import module_name_for
-from .linter import FileResult, Linter
+from .diagnostics import FileResult
 from .source import SourceError, decode_file, read_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import ProcessPoolExecutor
 
     from .cache import ResultsCache
+    from .context import ProjectContext
+    from .linter import Linter
 
 
 #: what a forked worker works with (a linter, or a linter and options): set in the parent
@@ -190,10 +192,17 @@ SURVEY_TASK_BYTES = 256 * 1024
 
 class _Run:
     """One ``lint_files`` call: read and hash every file in this process, answer what the cache
-    can, prefilter the rest, and send only real work to the workers, biggest first."""
+    can, prefilter the rest, and send only real work to the workers, biggest first.
 
-    def __init__(self, linter: Linter, files: Sequence[Path], cache: "Optional[ResultsCache]") -> None:
-        self.linter = linter
+    The linter is built by ``build`` when the first file needs it: a run that the cache
+    answers entirely never imports LibCST or the rules."""
+
+    def __init__(
+        self, build: "Callable[[], Linter]", project: "ProjectContext", files: Sequence[Path], cache: "Optional[ResultsCache]"
+    ) -> None:
+        self._build: "Optional[Callable[[], Linter]]" = build
+        self._linter: "Optional[Linter]" = None
+        self.project = project
         self.files = list(files)
         self.cache = cache
         self.results: List[Optional[FileResult]] = [None] * len(self.files)
@@ -204,14 +213,21 @@ class _Run:
         self.packages: Dict[str, Tuple[str, ...]] = {}  # module_name_for's memo, for this run
         self.parse: List[Tuple[int, int]] = []  # (index, size): files a rule may fire on
         self.check: List[Tuple[int, int]] = []  # (index, size): syntax check only
-        self.deps = Dependencies(self.files, self.digests, self.index_of, linter.project.state_key) if cache is not None else None
+        self.deps = Dependencies(self.files, self.digests, self.index_of, project.state_key) if cache is not None else None
+
+    @property
+    def linter(self) -> "Linter":
+        if self._linter is None:
+            assert self._build is not None
+            self._linter, self._build = self._build(), None
+        return self._linter
 
     # -- reading, cache and prefilter ------------------------------------------------------
     def classify(self, jobs: int = 1) -> None:
         """Read and hash every file here and answer what the cache can; sort the rest into
         files to parse and files to check only: here, or, when there are many and a selected
         rule asks the project context, in workers that also survey the project."""
-        may_survey = jobs > 1 and self.linter.needs_project
+        may_survey: Optional[bool] = None  # decided when the first file is not answered by the cache
         todo: List[Tuple[int, int]] = []  # (index, size): to sort, in workers or here
         pending: List[Tuple[int, Dict[str, Any]]] = []
         started = time.time_ns()
@@ -248,6 +264,8 @@ class _Run:
                 data = self._read(index)
                 if data is None:
                     continue
+            if may_survey is None:
+                may_survey = jobs > 1 and self.linter.needs_project
             if may_survey:
                 todo.append((index, len(data)))
             else:
@@ -255,6 +273,8 @@ class _Run:
         for index, entry in pending:
             if not (self._dependencies_hold(entry) and self._answer(index, entry)):
                 todo.append((index, 0))
+        if todo and may_survey is None:
+            may_survey = jobs > 1 and self.linter.needs_project
         if may_survey and sum(size for _, size in todo) >= SURVEY_MIN_BYTES:
             self._survey(todo, jobs)
             return
@@ -287,7 +307,7 @@ class _Run:
                 for index, kind, size, learnt in done:
                     sorted_[index] = (kind, size)
                     if learnt is not None:
-                        self.linter.project.absorb(self.files[index], learnt)
+                        self.project.absorb(self.files[index], learnt)
         for index, _ in todo:  # in the order the files were given, as without workers
             kind, size = sorted_[index]
             (self.parse if kind else self.check).append((index, size))
@@ -332,10 +352,10 @@ class _Run:
         return tasks
 
     def execute(self, jobs: int) -> None:
-        linter = self.linter
         tasks = self.tasks()
         if not tasks:
             return
+        linter = self.linter
         if linter.needs_project:
             # once, in this process, so that workers inherit it
             linter.project.prepare([self.files[index] for index, _ in self.parse])
@@ -356,18 +376,26 @@ class _Run:
 
 
 def lint_files(
-    linter: Linter,
+    linter: "Linter | Callable[[], Linter]",
     files: Sequence[Path],
     jobs: Optional[int] = None,
     cache: "Optional[ResultsCache]" = None,
+    project: "Optional[ProjectContext]" = None,
 ) -> List[FileResult]:
     """Lint ``files`` with ``jobs`` processes (default: usable cores; 1: in this process).
 
     With a ``cache`` (:class:`~repro_lint.cache.ResultsCache`), files whose content, settings
     and project dependencies are unchanged are answered from it, and new results are saved.
-    Results come back in the order of ``files``.
+    Results come back in the order of ``files``. ``linter`` may be a function that builds the
+    linter (whose project context is ``project``): it is called only when some file is not
+    answered by the cache.
     """
-    run = _Run(linter, files, cache)
+    if callable(linter):
+        assert project is not None, "a linter built on demand needs its project context"
+        run = _Run(linter, project, files, cache)
+    else:
+        built = linter
+        run = _Run(lambda: built, built.project, files, cache)
     jobs = jobs or default_jobs()
     run.classify(jobs)
     run.execute(jobs)

@@ -24,7 +24,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-import libcst as cst
+from ._lazy import cst
 
 
 class _Sentinel:

@@ -285,3 +285,72 @@ def test_a_warm_run_trusts_an_old_stat_and_never_a_changed_or_recent_one(tmp_pat
     read.clear()
     _cached_run(settings, files, linter)
     assert "clean.py" in read
+
+
+#: runs the command line in this process, then says whether LibCST's nodes and the rules were
+#: imported (``libcst`` itself may be in ``sys.modules`` as a module not yet loaded)
+_IMPORTS_PROBE = """\
+import json, sys
+from repro_lint.cli import main
+status = main(sys.argv[1:])
+loaded = {name: name in sys.modules for name in ("libcst._nodes.expression", "repro_lint.rules.base", "repro_lint.linter")}
+print(json.dumps({"status": status, "loaded": loaded}), file=sys.stderr)
+"""
+
+
+def _probe(tmp_path: Path, *args: str) -> Tuple[str, dict]:
+    result = subprocess.run(
+        [sys.executable, "-c", _IMPORTS_PROBE, "check", ".", "--output-format", "json", *args],
+        cwd=str(tmp_path),
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return result.stdout, json.loads(result.stderr.strip().splitlines()[-1])
+
+
+def test_a_run_the_cache_answers_entirely_imports_neither_libcst_nor_the_rules(tmp_path: Path):
+    write(tmp_path, {**TREE, "pyproject.toml": "[tool.repro-lint]\n"})
+    reference = _check(tmp_path, "--no-cache")
+    cold_out, cold = _probe(tmp_path)
+    assert cold["loaded"]["libcst._nodes.expression"] and cold["loaded"]["repro_lint.rules.base"]
+    assert list((tmp_path / CACHE_DIR).glob("rules-*.json"))  # the rules' codes and defaults, kept
+    warm_out, warm = _probe(tmp_path)
+    assert warm == {"status": 1, "loaded": {name: False for name in warm["loaded"]}}
+    assert cold_out == warm_out == reference.stdout
+    # one changed file: the rules are imported to lint it, and only it is linted
+    (tmp_path / "clean.py").write_text("import torch\ntorch.backends.cudnn.benchmark = True\n")
+    again_out, again = _probe(tmp_path)
+    assert again["loaded"]["repro_lint.rules.base"]
+    assert "clean.py" in {Path(d["filename"]).name for d in json.loads(again_out)}
+
+
+@pytest.mark.parametrize("damage", [b"not json", b"{}", b'{"RPL101": "yes"}', b"[]"])
+def test_kept_rule_defaults_that_do_not_read_are_replaced(tmp_path: Path, damage: bytes):
+    write(tmp_path, {**TREE, "pyproject.toml": "[tool.repro-lint]\n"})
+    reference = _check(tmp_path, "--no-cache")
+    _check(tmp_path)
+    (kept,) = (tmp_path / CACHE_DIR).glob("rules-*.json")
+    kept.write_bytes(damage)
+    again = _check(tmp_path)
+    assert again.stdout == reference.stdout and again.returncode == 1
+    from repro_lint.rules import all_rules
+
+    assert json.loads(kept.read_text()) == {code: rule.default for code, rule in all_rules().items()}
+
+
+def test_kept_rule_defaults_select_what_the_rules_select(tmp_path: Path):
+    """A selection answered from the kept codes and defaults (rules off by default included)
+    is the one the rules themselves give."""
+    from repro_lint import rules
+
+    write(tmp_path, {**TREE, "pyproject.toml": "[tool.repro-lint]\n"})
+    _check(tmp_path)
+    kept = json.loads(next((tmp_path / CACHE_DIR).glob("rules-*.json")).read_text())
+    assert kept == {code: rule.default for code, rule in rules.all_rules().items()}
+    assert not all(kept.values())  # some rules are off by default, and the copy says so
+    off = next(code for code, default in kept.items() if not default)
+    for args in ((), ("--select", "ALL"), ("--extend-select", off), ("--select", "RPL2", "--ignore", "RPL205")):
+        assert _check(tmp_path, *args).stdout == _check(tmp_path, "--no-cache", *args).stdout
+    assert _check(tmp_path, "--select", "RPL999").returncode == 2  # unknown codes are still refused

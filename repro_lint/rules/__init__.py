@@ -6,23 +6,53 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Dict, Iterable, List, Sequence, Type
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Type
 
 from ..config import ConfigError, Settings
-from .base import RULES, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .base import Rule
 
 _loaded = False
+#: every code and whether its rule is on by default, as kept in the results cache folder
+#: (:func:`use_kept_defaults`); None: ask the rules themselves
+_kept: Optional[Dict[str, bool]] = None
 
 
 def all_rules() -> Dict[str, Type[Rule]]:
     """Every registered rule, by code, in code order."""
     global _loaded
+    from .base import RULES
+
     if not _loaded:
         for info in pkgutil.iter_modules(__path__):
             if info.name != "base":
                 importlib.import_module(f"{__name__}.{info.name}")
         _loaded = True
     return dict(sorted(RULES.items()))
+
+
+def rule_defaults() -> Dict[str, bool]:
+    """Every rule's code, in code order, and whether the rule is on by default: all that
+    selecting rules needs."""
+    if _kept is not None and not _loaded:
+        return _kept
+    return {code: rule.default for code, rule in all_rules().items()}
+
+
+def use_kept_defaults(folder: Path) -> None:
+    """Take :func:`rule_defaults` from the copy kept in the results cache ``folder`` for this
+    version of repro-lint's code, and keep one there when there is none (the rule modules,
+    and LibCST with them, are then imported only if some file has to be linted)."""
+    global _kept
+    from ..cache import read_rule_defaults, write_rule_defaults
+
+    kept = read_rule_defaults(folder)
+    if kept is None:
+        kept = {code: rule.default for code, rule in all_rules().items()}
+        write_rule_defaults(folder, kept)
+    _kept = kept
 
 
 # -- rule selection ------------------------------------------------------------------------
@@ -38,7 +68,7 @@ def check_settings(settings: Settings) -> None:
 
 
 def validate_selectors(selectors: Iterable[str], where: str) -> None:
-    codes = list(all_rules())
+    codes = list(rule_defaults())
     for selector in selectors:
         if selector == "ALL":
             continue
@@ -64,9 +94,9 @@ def selected_codes(settings: Settings) -> List[str]:
     are off by default are enabled only when a selector names them (or ``ALL``)."""
     enabled = []
     explicit = list(settings.select or []) + list(settings.extend_select)
-    for code, rule in all_rules().items():
+    for code, default in rule_defaults().items():
         chosen = _longest_match(code, explicit)
-        if settings.select is None and rule.default:
+        if settings.select is None and default:
             chosen = max(chosen, 0)
         if chosen < 0:
             continue
