@@ -245,3 +245,24 @@ def test_setup_py_is_never_run(tmp_path: Path):
     scripts, looked = console_scripts(tmp_path)
     assert [(s.module, s.attr) for s in scripts] == [("pkg.a", "main")]
     assert [Path(p).name for p in looked] == ["pyproject.toml", "setup.cfg", "setup.py"]
+
+
+@pytest.mark.parametrize("arguments, expected", [("", []), (", seed_everything_default=0", []), (", seed_everything_default=False", ["RPL101"])])
+def test_lightning_cli_seeds_unless_told_not_to(tmp_path: Path, arguments, expected):
+    """LightningCLI calls seed_everything before building the classes it is given, unless
+    ``seed_everything_default=False``."""
+    cli = f"""\
+        from lightning.pytorch.cli import LightningCLI
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = nn.Linear(4, 2)
+
+
+        def main():
+            LightningCLI(Net{arguments})
+        """
+    assert codes(lint_project(tmp_path, {"pyproject.toml": PYPROJECT, "pkg/cli.py": cli})) == expected
