@@ -320,6 +320,8 @@ class SeedHelper:
     entropy_seed: Optional[Tuple[str, int]] = None
     #: the (parameter, position) whose true value makes the library seed DataLoader workers
     workers_arg: Optional[Tuple[str, Optional[int]]] = None
+    #: the (parameter, position) whose literal False means it seeds nothing (nor ``always``)
+    seeding_off_arg: Optional[Tuple[str, Optional[int]]] = None
 
 
 _ALL3 = frozenset(GENERATORS)
@@ -329,6 +331,10 @@ _CUDNN = frozenset({"cudnn_deterministic"})
 
 _LIGHTNING_SEED = SeedHelper(_ALL3, workers_arg=("workers", 1))  # no cudnn flags
 _LIGHTNING_TRAINER = SeedHelper(frozenset(), ("deterministic", None), _DET)
+#: ``LightningCLI`` (Lightning 2.x) calls ``seed_everything(workers=True)`` before building the
+#: classes unless ``seed_everything_default=False``: the default True seeds with
+#: ``PL_GLOBAL_SEED`` or 0 (a random seed before Lightning 2.1), an int with that int
+_LIGHTNING_CLI = SeedHelper(_ALL3, always=frozenset({SEEDS_WORKERS}), implicit=True, seeding_off_arg=("seed_everything_default", None))
 _HF_SET_SEED = SeedHelper(_ALL3, ("deterministic", 1), _DET)
 _HF_FULL = SeedHelper(_ALL3, always=_FULL)
 _HF_TRAINER = SeedHelper(_ALL3, implicit=True)  # Trainer.__init__ calls set_seed(args.seed)
@@ -352,6 +358,7 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
             "lightning_fabric", "lightning_fabric.utilities.seed",
         )
     },
+    **{f"{module}.LightningCLI": _LIGHTNING_CLI for module in ("lightning.pytorch.cli", "pytorch_lightning.cli")},
     **{
         f"{module}.Trainer{factory}": _LIGHTNING_TRAINER
         for factory in ("", ".from_argparse_args")  # the classmethod of Lightning 1.x

@@ -104,8 +104,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             effects |= catalog.SEED_CALLS[qualified]
         elif helper is not None:
             entropy = helper.entropy_seed is not None and args.value(*helper.entropy_seed) in (MISSING, None)
-            effects |= {ENTROPY + g for g in helper.seeds} if entropy else helper.seeds
-            effects |= helper.always
+            seeding = helper.seeding_off_arg is None or args.value(*helper.seeding_off_arg) is not False
+            if seeding:
+                effects |= {ENTROPY + g for g in helper.seeds} if entropy else helper.seeds
+                effects |= helper.always
             on = helper.determinism_default
             if helper.determinism_arg is not None:
                 value = args.value(*helper.determinism_arg)

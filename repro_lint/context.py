@@ -3,8 +3,9 @@
 Built once per run, before the per-file rule pass, and shared with every worker:
 - which modules are **entry points** (an ``if __name__ == "__main__":`` block, training
   run at module level, a top level that draws random numbers or builds a model in a module
-  outside any package that no file of the run imports, a Jupyter notebook, or a path matching
-  the ``entry-points`` globs);
+  outside any package that no file of the run imports, a package's ``__main__.py``, the module
+  of a console script that the packaging metadata declares (:mod:`repro_lint.console_scripts`),
+  a Jupyter notebook, or a path matching the ``entry-points`` globs);
 - each file's **module name** (from the package layout), to resolve project imports;
 - **module facts** for the files that matter (entry points and the project modules they reach),
   extracted with Python's ``ast`` (fast, and only for those files): the imports, the functions
@@ -14,8 +15,8 @@ Built once per run, before the per-file rule pass, and shared with every worker:
   and cycle-safe: which generators a call seeds (``torch``, ``numpy``, ``random``), whether it
   turns determinism on, and which generators and devices it uses. :meth:`ProjectContext.effects`
   answers for one call; :meth:`ProjectContext.entry_summary` for an entry point's whole
-  execution path (module top level, the ``__main__`` block, and every project function and
-  module reached from them).
+  execution path (module top level, the ``__main__`` block, the functions its console scripts
+  name, and every project function and module reached from them).
 
 The call graph has one node per body: a module's top level (``<module>``), its ``__main__``
 block (``<main>``), each function or method, each class (building an instance reaches its
@@ -60,6 +61,7 @@ from .cache import ALL_FILES_KEY
 from .catalog import DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
+from .console_scripts import console_scripts
 from .facts import (
     CALL_METHODS,
     CLASS_PREFIX,
@@ -192,6 +194,10 @@ class ProjectContext:
         self._words: Dict[str, bool] = {}
         self._seeds_workers: Optional[bool] = None
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
+        #: module path -> the functions (``main``, ``Class.method``) its console scripts call,
+        #: and the files that answer depends on (packaging files, modules looked for)
+        self._console: Optional[Dict[str, Tuple[str, ...]]] = None
+        self._console_files: Tuple[str, ...] = ()
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
 
@@ -217,6 +223,7 @@ class ProjectContext:
 
     def is_entry_point(self, path: "str | Path", source: Optional[str] = None) -> bool:
         key = os.path.abspath(path)
+        self.console_functions(key)  # consults the packaging metadata, which may make it one
         cached = self._entry.get(key)
         if cached is None:
             cached = self._compute_entry(Path(key), source)
@@ -232,6 +239,8 @@ class ProjectContext:
         if source is not None:
             self._mentions(key, source)
         if self.matches_entry_glob(path) or is_notebook(path):  # a notebook is a script
+            return True
+        if self.starts_program(key):
             return True
         if source is None:
             return False
@@ -263,6 +272,65 @@ class ProjectContext:
                     imported |= imported_modules(path, text)
             self._imported = imported
         return module in self._imported
+
+    def starts_program(self, path: "str | Path") -> bool:
+        """Is the file at ``path`` where an installed program starts, whatever its text says: a
+        package's ``__main__.py`` (``python -m pkg`` runs its top level) or the module of a
+        console script of the packaging metadata (the installed wrapper calls its function)?"""
+        key = os.path.abspath(path)
+        if os.path.basename(key) == "__main__.py" and module_name_for(Path(key))[0].count(".") >= 1:
+            return True
+        return bool(self.console_functions(key))
+
+    def console_functions(self, path: "str | Path") -> Tuple[str, ...]:
+        """The functions of the module at ``path`` (``main``, ``Class.method``) that console
+        scripts declared in the project's packaging metadata call: ``[project.scripts]``,
+        ``setup.cfg``, ``setup.py`` in a source root or the folder above a ``src`` root. The
+        metadata is read once per run."""
+        if self._console is None:
+            self._console = self._read_console_scripts()
+        if self.consulted is not None:
+            self.consulted.update(self._console_files)
+        return self._console.get(os.path.abspath(path), ())
+
+    def _read_console_scripts(self) -> Dict[str, Tuple[str, ...]]:
+        folders: Set[str] = set()
+        for root in self._roots:
+            folders.add(str(root))
+            if root.name == "src":
+                folders.add(str(root.parent))
+        found: Dict[str, List[str]] = {}
+        depends: List[str] = []
+        for folder in sorted(folders):
+            scripts, looked = console_scripts(folder)
+            depends += looked
+            for script in scripts:
+                consulted, self.consulted = self.consulted, set()
+                try:
+                    module = self.resolve_module(script.module)
+                    depends += sorted(self.consulted)
+                finally:
+                    self.consulted = consulted
+                if module is not None:
+                    attrs = found.setdefault(os.path.abspath(module), [])
+                    if script.attr not in attrs:
+                        attrs.append(script.attr)
+        self._console_files = tuple(dict.fromkeys(depends))
+        return {path: tuple(attrs) for path, attrs in found.items()}
+
+    def console_nodes(self, path: "str | Path") -> List[Node]:
+        """The call-graph nodes of the functions that console scripts call in module ``path``
+        (each followed through re-exports to where it is defined)."""
+        facts = self.facts(path)
+        nodes: List[Node] = []
+        for attr in self.console_functions(path):
+            found = _local_target(facts, attr) if facts is not None else None
+            node = (facts.path, found) if facts is not None and found is not None else None
+            if node is None and facts is not None and facts.module_name:
+                node = self._resolve_qualified(f"{facts.module_name}.{attr}")
+            if node is not None:
+                nodes.append(node)
+        return nodes
 
     # -- module facts ----------------------------------------------------------------------
     def facts(self, path: "str | Path", source: Optional[str] = None) -> Optional[ModuleFacts]:
@@ -564,9 +632,11 @@ class ProjectContext:
         ``__main__`` block and every project body they reach, across files."""
         key = os.path.abspath(path)
         self.consult(ALL_FILES)
+        self.console_functions(key)
         if key not in self._entries:
             facts = self.facts(key, source)
-            self._entries[key] = EMPTY if facts is None else self.closure([(key, MODULE_BODY), (key, MAIN_BODY)])
+            starts = [(key, MODULE_BODY), (key, MAIN_BODY)]
+            self._entries[key] = EMPTY if facts is None else self.closure(starts + self.console_nodes(key))
         return self._entries[key]
 
     def call_summary(self, path: "str | Path", scope: Optional[str], name: str, imported: bool, *, construct: bool = False) -> Summary:
@@ -710,8 +780,10 @@ class ProjectContext:
         full name or a shorter one (``import val`` where a script puts its folder on
         ``sys.path``), or by a framework (``catalog.FRAMEWORK_IMPORTED_FILES``: torch.hub
         imports ``hubconf.py``)? Such a module is a library too, even with a ``__main__`` block:
-        what it imports, its importers import."""
-        if os.path.basename(path) in FRAMEWORK_IMPORTED_FILES:
+        what it imports, its importers import. So is the module of a console script, which the
+        installed wrapper imports: a fix there must not make the installed program depend on
+        repro-lint."""
+        if os.path.basename(path) in FRAMEWORK_IMPORTED_FILES or self.console_functions(path):
             return True
         parts = module.split(".")
         return any(self.is_imported(".".join(parts[cut:])) for cut in range(len(parts)))

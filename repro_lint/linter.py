@@ -8,9 +8,10 @@ from __future__ import annotations
 import os
 import re
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Type
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
@@ -130,7 +131,15 @@ class Linter:
             found = any(word in text for word in self.words)
         else:
             found = self.trigger is not None and self.trigger.search(text) is not None
+        if not found and self._starts_program(path):
+            return True
         return found and bool(self.rules_for(text, path))
+
+    def _starts_program(self, path: Optional[str]) -> bool:
+        """Is ``path`` an entry point whatever its text says (a console script's module, a
+        package's ``__main__.py``), with an entry-point rule selected? Its text may have none of
+        the words that make a file one, which the entry-point rules' triggers assume."""
+        return self._entry_only and path is not None and self.project.starts_program(path)
 
     def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
         """The selected rules that can fire on ``text``: those with a trigger word in it (and,
@@ -153,6 +162,8 @@ class Linter:
             if not present.isdisjoint(words)
             and (not rule_type.whole_words or any(found(word) for word in words & present))
         ]
+        if self._starts_program(path):
+            rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]
         if path is not None and any(rule.entry_points_only for rule in rules):
             if not self.project.is_entry_point(path, text):
                 rules = [rule for rule in rules if not rule.entry_points_only]
@@ -189,9 +200,13 @@ class Linter:
         text = source.text
         limit = self.settings.max_file_size
         oversized = len(text) > limit and len(source.encode(text)) > limit
-        if not self.needs_parse(text, path):
+        with self._consulting(path) as consulted:
+            needs = self.needs_parse(text, path)
+        if not needs:
             # no rule can fire; a huge file is not even syntax-checked (ast is slow on it too)
             result = FileResult(path) if oversized else self._check_syntax_only(path, text)
+            # that depends on whether the file is an entry point: on the files that decided it
+            result.depends_on = tuple(sorted(consulted))
         elif oversized:
             result = self._unreadable(path, too_large(len(source.encode(text)), limit), 1, 0, text)
         else:
@@ -269,10 +284,7 @@ class Linter:
             result.errors.append(InternalError(path, f"{type(exc).__name__}: {exc}{where}", code))
 
         # record the files the project context consults for this file (the cache keys on them)
-        outer = project.consulted
-        consulted: Set[str] = set()
-        project.consulted = consulted
-        try:
+        with self._consulting(path) as consulted:
             walk(module, file, [*analyses, *rules], on_error)
             if file.reports or self.report_unused_noqa:
                 suppressions = parse_suppressions(text)
@@ -287,13 +299,24 @@ class Linter:
                     # after suppression, each noqa directive knows what it suppressed
                     unused = unused_noqa(path, text, suppressions, self.codes)
                     result.diagnostics.extend(self.suppress(unused, path, suppressions))
+        result.depends_on = tuple(sorted(consulted))
+        return result
+
+    @contextmanager
+    def _consulting(self, path: str) -> Iterator[Set[str]]:
+        """Record, in the set it yields, the files the project context consults meanwhile for
+        the file ``path`` (itself left out when done): the results cache keys on them."""
+        project = self.project
+        outer = project.consulted
+        consulted: Set[str] = set()
+        project.consulted = consulted
+        try:
+            yield consulted
         finally:
             project.consulted = outer
             if outer is not None:
                 outer |= consulted
-        consulted.discard(os.path.abspath(path))
-        result.depends_on = tuple(sorted(consulted))
-        return result
+            consulted.discard(os.path.abspath(path))
 
     def _resolve(
         self, path: str, module: cst.Module, reports: List[PendingReport], text: Optional[str] = None

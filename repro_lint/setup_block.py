@@ -15,6 +15,11 @@ Where the block goes:
 - at module level, even when there is a ``__main__`` block, when the module's top level before
   it parses the seed option or seeds the program itself (a top-level script whose guard only
   finishes the run): in the guard the block would override the program's seed.
+- in the module of a console script (declared in the packaging metadata), at the top of the
+  function the script calls (after its docstring and leading imports), or after the statement
+  in it that makes the seed available: the installed program starts there, and importing the
+  module stays free of side effects. When that function is not defined at the module's top
+  level (a method, a name imported from elsewhere), there is no safe place: no fix.
 
 What it contains, by ``fix-style``:
 
@@ -294,27 +299,58 @@ def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional
     the ``__main__`` block: the block goes right after the statement that makes the seed
     available (the parse, or the program's own seeding call), in that function, and uses it."""
     for function in _called_functions(module, guard):
-        body = function.body
-        if not isinstance(body, cst.IndentedBlock):
-            continue
-        found: Optional[Tuple[int, str]] = None
-        on_call = False
-        for index, stmt in enumerate(body.body):
-            args = _parsed_args(stmt) if option is not None else None
-            seeded = _seed_call(module, stmt)
-            if args is not None and option is not None:
-                found = (index, _seed_expression(args, option))
-            elif seeded is not None:
-                found, on_call = (index, seeded), True
-            elif _does_work(stmt):
-                if not on_call:
-                    found = _later_seed_call(module, body.body, index) or found
-                break
+        found = _in_function(module, function, option, guard)
         if found is not None:
-            index, seed = found
-            indent = body.indent if body.indent is not None else module.default_indent
-            return Placement(body.body, index + 1, body.body[index], None, indent, guard, seed, function)
+            return found
     return None
+
+
+def _in_function(module: cst.Module, function: cst.FunctionDef, option: Optional["SeedOption"], guard: Optional[cst.If], top: bool = False) -> Optional[Placement]:
+    """The place in ``function`` right after the statement that makes the seed available (the
+    parse, or the program's own seeding call); with ``top``, else its top (after its docstring
+    and the imports it starts with)."""
+    body = function.body
+    if not isinstance(body, cst.IndentedBlock):
+        return None
+    indent = body.indent if body.indent is not None else module.default_indent
+    found: Optional[Tuple[int, str]] = None
+    on_call = False
+    for index, stmt in enumerate(body.body):
+        args = _parsed_args(stmt) if option is not None else None
+        seeded = _seed_call(module, stmt)
+        if args is not None and option is not None:
+            found = (index, _seed_expression(args, option))
+        elif seeded is not None:
+            found, on_call = (index, seeded), True
+        elif _does_work(stmt):
+            if not on_call:
+                found = _later_seed_call(module, body.body, index) or found
+            break
+    if found is not None:
+        index, seed = found
+        return Placement(body.body, index + 1, body.body[index], None, indent, guard, seed, function)
+    if not top:
+        return None
+    start = 0
+    while start < len(body.body) and (
+        (start == 0 and _is_docstring(body.body[0])) or _is_import_statement(body.body[start])
+    ):
+        start += 1
+    if start:
+        return Placement(body.body, start, body.body[start - 1], None, indent, guard, None, function)
+    return Placement(body.body, 0, None, body.body[0], indent, guard, None, function)
+
+
+def _is_docstring(stmt: cst.CSTNode) -> bool:
+    small = _small_statements(stmt)
+    return len(small) == 1 and isinstance(small[0], cst.Expr) and string_value(small[0].value) is not None
+
+
+def _entry_function(module: cst.Module, names: Sequence[str]) -> Optional[cst.FunctionDef]:
+    """The first of ``names`` (the functions console scripts call) that the module defines at
+    its top level."""
+    defined = {stmt.name.value: stmt for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+    return next((defined[name] for name in names if name in defined), None)
 
 
 def _seeds_before_guard(module: cst.Module, guard: cst.If, option: Optional["SeedOption"]) -> bool:
@@ -328,10 +364,15 @@ def _seeds_before_guard(module: cst.Module, guard: cst.If, option: Optional["See
     return False
 
 
-def placement(module: cst.Module) -> Placement:
-    """Where the block goes, and which seed it uses (see the module doc)."""
-    guard = main_guard(module)
+def placement(module: cst.Module, entry_functions: Sequence[str] = ()) -> Optional[Placement]:
+    """Where the block goes, and which seed it uses (see the module doc); ``entry_functions``:
+    the functions console scripts call in this module (None when none is defined at its top
+    level: no place runs before the program)."""
     option = seed_option(module)
+    if entry_functions:
+        function = _entry_function(module, entry_functions)
+        return _in_function(module, function, option, None, top=True) if function is not None else None
+    guard = main_guard(module)
     seed: Optional[str] = None
     if guard is not None and _seeds_before_guard(module, guard, option):
         guard = None  # placed as in a script without a guard: after the seed is available
@@ -412,13 +453,16 @@ def _assignments(table: ImportTable, module: cst.Module, statements: Iterable[cs
     return frozenset(found)
 
 
-def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> Block:
+def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> Optional[Block]:
     """The block for ``generators`` (what the findings asked for). ``allowed``: what the run's
     selected rules may ask for (None: everything); the block adds a generator the file merely
-    imports, or the switches beside the seeds, only when its rule is selected."""
+    imports, or the switches beside the seeds, only when its rule is selected. None: the block
+    has no safe place (see :func:`placement`)."""
     module = file.module
     settings = file.settings
-    place = placement(module)
+    place = placement(module, file.project.console_functions(file.path))
+    if place is None:
+        return None
     default_seed = str(settings.seed)
     seed = (place.seed or default_seed).replace("{default}", default_seed)
 
@@ -508,11 +552,12 @@ def setup_block_edits(file: FileContext, generators: Iterable[str] = (), allowed
     every generator any finding of the file asked for, plus those whose modules the file
     imports: every call for one file returns the **same** edit objects, updated in place when a
     later finding widens the set, so all findings of a file end up with identical edits and the
-    fixer applies the block once. Empty when every line of the block is already there.
-    """
+    fixer applies the block once. Empty when every line of the block is already there, or
+    when it has no safe place."""
     state = file.analysis(SetupBlockState)
     state.requested |= set(generators)
-    fresh = block_edits(file.module, build_block(file, state.requested, allowed), file.source)
+    block = build_block(file, state.requested, allowed)
+    fresh = block_edits(file.module, block, file.source) if block is not None else []
     if not state.edits or len(fresh) != len(state.edits):
         state.edits = fresh  # the shape never changes for one file; this is the first call
     else:
@@ -601,7 +646,7 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         else:
             content = imports + "\n" + body
         return sorted_into + [NodeEdit("line_after", content, header)]
-    if place.guard is None and place.anchor is None and header is None and place.first is not None:
+    if place.guard is None and place.function is None and place.anchor is None and header is None and place.first is not None:
         # the module starts with code: imports, a blank line, the block, a blank line
         return sorted_into + [NodeEdit("line_before", (imports + "\n" if imports else "") + body + "\n", place.first)]
     edits: List[NodeEdit] = list(sorted_into)

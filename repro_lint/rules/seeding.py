@@ -115,16 +115,18 @@ class SeedingScan(Analysis):
 
     def where(self, summary: Summary, wanted: FrozenSet[str]) -> cst.CSTNode:
         """Where to report something the execution path does: the first call on the path in
-        this file that does it directly, else the ``__main__`` guard, else the first top-level
-        call that leads to it, else the first statement."""
+        this file that does it directly, else the ``__main__`` guard, else the first call of the
+        top level or of a function a console script calls that leads to it, else the first
+        statement."""
         reached = summary.reached_in(self.file.path)
         for site in self.calls:
             if site.body in reached and site.effect.uses & wanted:
                 return site.node
         if self.main_guard is not None:
             return self.main_guard
+        starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
         for site in self.calls:
-            if site.body in (MODULE_BODY, MAIN_BODY) and self.call_summary(site).uses & wanted:
+            if site.body in starts and self.call_summary(site).uses & wanted:
                 return site.node
         module = self.file.module
         return module.body[0] if module.body else module
