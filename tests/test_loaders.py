@@ -649,3 +649,39 @@ def test_rpl302_follows_a_shuffle_flag_returned_by_a_project_function(tmp_path, 
         [("loaders.py", "DataLoader(shuffle=True)")] if expected else []
     )
 
+
+def test_a_finding_at_a_factory_call_names_the_factory(tmp_path):
+    write(
+        tmp_path,
+        {
+            "data.py": FORWARDING_FACTORY,
+            "train.py": "from data import get_named_dataloader\n\nloader = get_named_dataloader(ds, shuffle=True, workers=2)\n",
+        },
+    )
+    found = {d.code: d.message for d in lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])}
+    assert found["RPL301"].startswith("get_named_dataloader(...) builds a DataLoader with num_workers=2 and no worker_init_fn: pass")
+    assert found["RPL302"].startswith("get_named_dataloader(...) builds a DataLoader(shuffle=True) that draws the data order")
+    assert "pass generator=" in found["RPL302"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a nested function of the same name
+        "def run(ds):\n    def get_dataloader(ds, **kwargs):\n        return list(ds)\n    return get_dataloader(ds, shuffle=True)\n",
+        # a parameter of the same name
+        "def run(ds, get_dataloader):\n    return get_dataloader(ds, shuffle=True)\n",
+        # a local variable of the same name
+        "def run(ds, make):\n    get_dataloader = make\n    return get_dataloader(ds, shuffle=True)\n",
+    ],
+)
+def test_a_local_name_that_shadows_a_factory_is_not_the_factory(tmp_path, body):
+    write(
+        tmp_path,
+        {
+            "data.py": FORWARDING_FACTORY,
+            "train.py": "from data import get_dataloader\n\n\n" + body,
+            "other.py": "def get_dataloader(ds, **kwargs):\n    return list(ds)\n\n\nloader = get_dataloader(ds, shuffle=True)\n",
+        },
+    )
+    assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"]) == []

@@ -23,7 +23,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..catalog import DATALOADERS, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
-from ..values import Chain, Values
+from ..values import Chain, Values, shadowed
 from .base import Analysis, Rule, ValueScan
 
 
@@ -241,6 +241,8 @@ def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
         qualified = f"{facts.module_name}.{node.func.value}" if facts is not None else None
     if qualified is None or FACTORY_WORD not in qualified.rsplit(".", 1)[-1].lower():
         return []
+    if isinstance(node.func, cst.Name) and shadowed(node.func.value, rule.file.ancestors):
+        return []  # a local function or variable of that name, not the factory
     return rule.file.analysis(Factories).loaders(qualified)
 
 
