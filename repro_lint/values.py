@@ -21,7 +21,8 @@ call: :class:`Values` follows, within one file,
   call's own arguments bound to the parameters (their tests decide the branch where they can),
   and a tuple it returns unpacked at the call (``need_shuffle, sampler = create_sampler(w, y)``).
   A returned value known only as an expression (``WeightedRandomSampler(...)``) is the call
-  itself, seen from the caller.
+  itself, seen from the caller; one drawn from a global RNG (``np.random.randint(2**31)``) is
+  :data:`DRAWN`.
 
 The answer is a list of **candidates**, each a :class:`Const` (a Python value) or the
 expression it could not evaluate further (a call, a lambda, ``partial(...)``), or None when
@@ -42,8 +43,9 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 
 import libcst as cst
 
+from .classify import classify_call
 from .opcatalog import INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING
-from .syntax import MISSING, UNKNOWN, bind, cst_literal, cst_slots, string_value
+from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, string_value
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,18 @@ class _Open:
 
 #: the candidate for callers the file cannot see (never a known value, never None)
 OPEN: Any = _Open()
+
+
+class _Drawn:
+    """A value a project function returns that it drew from a random number generator
+    (``return np.random.randint(2**31)``): a different value on every run."""
+
+    def __repr__(self) -> str:
+        return "DRAWN"
+
+
+#: the candidate for a value drawn at random (never a known value, never None)
+DRAWN: Any = _Drawn()
 
 @dataclass(frozen=True)
 class Unpacked:
@@ -126,8 +140,12 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
 class Values:
     """The evaluator for one module (built lazily; its indexes are walked once, on demand)."""
 
-    def __init__(self, module: cst.Module, source: Optional[str] = None, resolve: Optional[Resolve] = None) -> None:
+    def __init__(
+        self, module: cst.Module, source: Optional[str] = None, resolve: Optional[Resolve] = None, qualify: Optional[Qualify] = None
+    ) -> None:
         self.module = module
+        #: the module's import-qualified names (tells a call that draws random numbers)
+        self.qualify = qualify
         #: the module's text, for cheap checks before a walk (None: always walk)
         self.source = source
         #: the project functions of other modules, by callee (None: this module's own only)
@@ -561,7 +579,7 @@ class Values:
         key = (id(call), index)
         if key in self._returns:
             return self._returns[key]
-        target = self._callee(call.func, chain)
+        target = self.callee(call.func, chain)
         if target is None:
             return [call] if index is None else None
         values, function = target
@@ -601,24 +619,33 @@ class Values:
                     got = None if element is None else inner.of(element, where, depth + 1)
                 if got is None:
                     return None
-                # an expression of the function is, seen from here, what the call gave
-                found.extend(c if isinstance(c, Const) or c is OPEN else call for c in got)
+                # an expression of the function is, seen from here, what the call gave (or a
+                # value drawn at random, when the function returns a draw of an RNG)
+                found.extend(c if isinstance(c, Const) or c is OPEN or c is DRAWN else DRAWN if inner.draws(c) else call for c in got)
         finally:
             self._steps = inner._steps
         return _dedupe(found) if found else None
+
+    def draws(self, expr: Candidate) -> bool:
+        """``expr`` is a call that draws from a global RNG (``np.random.randint(2**31)``,
+        ``random.randint(0, 100)``, ``torch.randint(...)``), as :mod:`repro_lint.classify` says."""
+        if not isinstance(expr, cst.Call) or self.qualify is None:
+            return False
+        qualified = self.qualify(expr.func)
+        return qualified is not None and bool(classify_call(qualified, None, NoArgs()).draws)
 
     def _within(self, bound: Dict[Tuple[int, str], Candidates], active: Set[Tuple[int, str]], steps: int) -> "Values":
         """An evaluator of this module for one call of one of its functions: the call's
         arguments bound to the function's parameters, its own decisions of tests (the
         indexes, which do not depend on the call, shared)."""
-        inner = Values(self.module, self.source, self.resolve)
+        inner = Values(self.module, self.source, self.resolve, self.qualify)
         inner._functions, inner._calls, inner._options = self.functions(), self._calls, self._options
         inner._binds, inner._self_index, inner._heir_index = self._binds, self._self_index, self._heir_index
         inner._module_defs = self._module_defs
         inner._bound, inner._active, inner._steps = bound, active, steps
         return inner
 
-    def _callee(self, func: cst.BaseExpression, chain: Chain) -> Optional[Tuple["Values", cst.FunctionDef]]:
+    def callee(self, func: cst.BaseExpression, chain: Chain) -> Optional[Tuple["Values", cst.FunctionDef]]:
         """The project function a call names: one of the module's own (a module-level ``def``
         the module binds nothing else to, and the calling function does not rebind), or one
         that :attr:`resolve` finds in another module. Generators and coroutines are left out:

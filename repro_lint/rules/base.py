@@ -84,7 +84,7 @@ class ValueScan(Analysis):
         super().__init__(file)
         #: the other project modules whose functions the file's calls reach
         self.modules = ProjectModules(file.project)
-        self.values = Values(file.module, file.source, self.modules.resolver(file.qualify))
+        self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify)
 
 
 def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:

@@ -69,5 +69,5 @@ class ProjectModules:
             if module is not None:
                 table = ImportTable()
                 table.aliases.update(facts.aliases)
-                self._read[path] = (module, table, Values(module, text, self.resolver(table.qualify)))
+                self._read[path] = (module, table, Values(module, text, self.resolver(table.qualify), table.qualify))
         return self._read[path]
