@@ -600,10 +600,11 @@ class ProjectContext:
             return []
         return list(_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
 
-    def closure(self, starts: Iterable[Node]) -> Summary:
-        """Everything reached from ``starts`` over the call graph, and what it all does."""
+    def closure(self, starts: Iterable[Node], without: FrozenSet[Node] = frozenset()) -> Summary:
+        """Everything reached from ``starts`` over the call graph, and what it all does;
+        ``without``: functions whose calls are left out (each with its variants)."""
         starts = tuple(starts)
-        if len(starts) == 1 and starts[0] in self._closures:
+        if len(starts) == 1 and not without and starts[0] in self._closures:
             return self._closures[starts[0]]
         reached: Set[Node] = set()
         effects: Set[str] = set()
@@ -615,6 +616,8 @@ class ProjectContext:
             if node in reached:
                 continue
             reached.add(node)
+            if without and (node[0], node[1].partition(VARIANT)[0]) in without:
+                continue  # left out: reached, but nothing it does counts
             info = self._node(node)
             if info is None:
                 continue
@@ -622,8 +625,8 @@ class ProjectContext:
             uses |= info.uses
             draws |= info.draws
             stack.extend(e for e in info.edges if e not in reached)
-        summary = Summary(frozenset(effects), frozenset(uses), frozenset(draws), frozenset(reached))
-        if len(starts) == 1:
+        summary = Summary(frozenset(effects), frozenset(uses), frozenset(draws), frozenset(reached - without))
+        if len(starts) == 1 and not without:
             self._closures[starts[0]] = summary
         return summary
 
@@ -638,6 +641,15 @@ class ProjectContext:
             starts = [(key, MODULE_BODY), (key, MAIN_BODY)]
             self._entries[key] = EMPTY if facts is None else self.closure(starts + self.console_nodes(key))
         return self._entries[key]
+
+    def entry_summary_without(self, path: "str | Path", without: FrozenSet[Node], source: Optional[str] = None) -> Summary:
+        """What entry point ``path`` does with the calls of the functions ``without`` left out
+        (what it would seed without a call that seeds with a value drawn at random)."""
+        key = os.path.abspath(path)
+        self.consult(ALL_FILES)
+        if self.facts(key, source) is None:
+            return EMPTY
+        return self.closure([(key, MODULE_BODY), (key, MAIN_BODY)], frozenset(without))
 
     def call_summary(self, path: "str | Path", scope: Optional[str], name: str, imported: bool, *, construct: bool = False) -> Summary:
         """What a call named ``name`` made in body ``scope`` of module ``path`` does,

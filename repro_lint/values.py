@@ -15,11 +15,18 @@ call: :class:`Values` follows, within one file,
 - ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
   (``action="store_true"`` defaults to False): the default path is the run with no options;
 - simple conditional expressions, comparisons, ``not``, ``and``/``or`` over those values
-  (``shuffle=(sampler is None)``, ``shuffle=split == "train"``, ``False if args.eval else True``).
+  (``shuffle=(sampler is None)``, ``shuffle=split == "train"``, ``False if args.eval else True``);
+- a call of a project function (one of the module's own, or one a ``resolve`` callback finds in
+  another project module) to what its ``return`` statements give on the default path, with the
+  call's own arguments bound to the parameters (their tests decide the branch where they can),
+  and a tuple it returns unpacked at the call (``need_shuffle, sampler = create_sampler(w, y)``).
+  A returned value known only as an expression (``WeightedRandomSampler(...)``) is the call
+  itself, seen from the caller; one drawn from a global RNG (``np.random.randint(2**31)``) is
+  :data:`DRAWN`.
 
 The answer is a list of **candidates**, each a :class:`Const` (a Python value) or the
 expression it could not evaluate further (a call, a lambda, ``partial(...)``), or None when
-the value cannot be followed at all (an import, a loop variable, tuple unpacking, a ``*args``).
+the value cannot be followed at all (an import, a loop variable, a ``*args``).
 Rules decide with :func:`any_const` (may the hazard hold?) and :func:`all_consts` (does the
 value hold on every known path?). Nothing here runs code; depth and revisits are bounded.
 
@@ -36,8 +43,9 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 
 import libcst as cst
 
+from .classify import classify_call
 from .opcatalog import INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING
-from .syntax import MISSING, UNKNOWN, bind, cst_literal, cst_slots, string_value
+from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, string_value
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,26 @@ class _Open:
 
 #: the candidate for callers the file cannot see (never a known value, never None)
 OPEN: Any = _Open()
+
+
+class _Drawn:
+    """A value a project function returns that it drew from a random number generator
+    (``return np.random.randint(2**31)``): a different value on every run."""
+
+    def __repr__(self) -> str:
+        return "DRAWN"
+
+
+#: the candidate for a value drawn at random (never a known value, never None)
+DRAWN: Any = _Drawn()
+
+@dataclass(frozen=True)
+class Unpacked:
+    """Element ``index`` of what ``call`` returns (``a, b = f()`` gives ``b`` element 1)."""
+
+    call: cst.Call
+    index: int
+
 
 Candidate = Any  # Const, cst.BaseExpression or OPEN
 Candidates = Optional[List[Candidate]]
@@ -78,6 +106,13 @@ _INTEGRAL_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cs
 #: methods whose result is never a tensor
 NOT_TENSOR_METHODS = frozenset({"numpy", "tolist", "astype", "item"})
 Qualify = Callable[[cst.CSTNode], Optional[str]]
+#: finds the project function a call's callee names in another module: that module's evaluator
+#: and the module-level ``def`` (None: not a project function)
+Resolve = Callable[[cst.BaseExpression], Optional[Tuple["Values", cst.FunctionDef]]]
+#: the built-in types ``isinstance`` is evaluated for
+_BUILTIN_TYPES = {t.__name__: t for t in (bool, int, float, str, bytes, list, tuple, dict, set, type(None))}
+#: the type of the object a display builds
+_DISPLAYS = {cst.List: list, cst.ListComp: list, cst.Tuple: tuple, cst.Dict: dict, cst.DictComp: dict, cst.Set: set, cst.SetComp: set}
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.With)
 
 
@@ -105,10 +140,21 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
 class Values:
     """The evaluator for one module (built lazily; its indexes are walked once, on demand)."""
 
-    def __init__(self, module: cst.Module, source: Optional[str] = None) -> None:
+    def __init__(
+        self, module: cst.Module, source: Optional[str] = None, resolve: Optional[Resolve] = None, qualify: Optional[Qualify] = None
+    ) -> None:
         self.module = module
+        #: the module's import-qualified names (tells a call that draws random numbers)
+        self.qualify = qualify
         #: the module's text, for cheap checks before a walk (None: always walk)
         self.source = source
+        #: the project functions of other modules, by callee (None: this module's own only)
+        self.resolve = resolve
+        #: parameters bound by one call being followed into its function (see _returned)
+        self._bound: Dict[Tuple[int, str], Candidates] = {}
+        #: what each call of a project function returns, by (call, element)
+        self._returns: Dict[Tuple[int, Optional[int]], Candidates] = {}
+        self._module_defs: Optional[Dict[str, cst.FunctionDef]] = None
         self._functions: Optional[Dict[int, Tuple[cst.FunctionDef, Chain]]] = None
         self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
         self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
@@ -136,6 +182,8 @@ class Values:
             return None
         self._steps -= 1
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        if isinstance(expr, Unpacked):
+            return self._returned(expr.call, chain, depth, expr.index)
         literal = cst_literal(expr)
         if literal is not UNKNOWN:
             return [Const(literal)]
@@ -147,7 +195,10 @@ class Values:
             return self._computed(expr, chain, depth)
         if isinstance(expr, cst.Attribute):
             return self._attribute(expr, chain, depth)
-        return [expr]  # a call, a container, a lambda: the expression itself
+        if isinstance(expr, cst.Call):
+            checked = self._isinstance(expr, chain, depth)
+            return checked if checked is not None else self._returned(expr, chain, depth, None)
+        return [expr]  # a container, a lambda: the expression itself
 
     # -- expressions -------------------------------------------------------------------------
     def _choice(self, test, branches, chain, depth) -> Candidates:  # type: ignore[no-untyped-def]
@@ -357,6 +408,8 @@ class Values:
 
     def _parameter(self, function: cst.FunctionDef, function_chain: Chain, param: cst.Param, depth: int) -> Candidates:
         key = (id(function), param.name.value)
+        if key in self._bound:
+            return self._bound[key]
         if key in self._params:
             return self._params[key]
         if key in self._active:
@@ -494,6 +547,170 @@ class Values:
                     return self._parameter(function, function_chain, param, depth)
         return None
 
+    # -- calls of project functions ------------------------------------------------------------
+    def _isinstance(self, call: cst.Call, chain: Chain, depth: int) -> Candidates:
+        """``isinstance(x, int)`` (or a tuple of built-in types) where ``x`` is known."""
+        if not (isinstance(call.func, cst.Name) and call.func.value == "isinstance" and len(call.args) == 2):
+            return None
+        if any(a.keyword is not None or a.star for a in call.args):
+            return None
+        kinds = call.args[1].value
+        names = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+        if not all(isinstance(n, cst.Name) and n.value in _BUILTIN_TYPES for n in names):
+            return None
+        types = tuple(_BUILTIN_TYPES[n.value] for n in names)  # type: ignore[attr-defined]
+        checked = self.of(call.args[0].value, chain, depth + 1)
+        if checked is None:
+            return None
+        found: List[Candidate] = []
+        for candidate in checked:
+            if isinstance(candidate, Const):
+                found.append(Const(isinstance(candidate.value, types)))
+            elif isinstance(candidate, cst.CSTNode) and type(candidate) in _DISPLAYS:
+                found.append(Const(issubclass(_DISPLAYS[type(candidate)], types)))
+            else:
+                return None
+        return _dedupe(found)
+
+    def _returned(self, call: cst.Call, chain: Chain, depth: int, index: Optional[int]) -> Candidates:
+        """What ``call`` gives, or element ``index`` of the tuple it returns: what the return
+        statements of the project function it calls give on the default path of that call
+        (the call itself when it calls no project function we can read)."""
+        key = (id(call), index)
+        if key in self._returns:
+            return self._returns[key]
+        target = self.callee(call.func, chain)
+        if target is None:
+            return [call] if index is None else None
+        values, function = target
+        active = (id(function), "<return>")
+        if active in self._active:
+            return None  # recursion
+        self._active.add(active)
+        try:
+            found = self._follow(call, chain, depth, index, values, function)
+        finally:
+            self._active.discard(active)
+        self._returns[key] = found
+        return found
+
+    def _follow(self, call: cst.Call, chain: Chain, depth: int, index: Optional[int], values: "Values", function: cst.FunctionDef) -> Candidates:
+        slots = cst_slots(call.args)
+        bound: Dict[Tuple[int, str], Candidates] = {}
+        for param in _all_params(function):
+            given = bind(slots, param.name.value, _position(function, param, False))
+            if given is UNKNOWN:
+                got: Candidates = None
+            elif given is MISSING:
+                got = values.of(param.default, (), depth + 1) if param.default is not None else None
+            else:
+                got = self.of(given.value, chain, depth + 1)
+            bound[(id(function), param.name.value)] = got
+        inner = values._within(bound, self._active, self._steps)
+        found: List[Candidate] = []
+        try:
+            for value, where in inner._exits(function, depth + 1):
+                if value is None:
+                    if index is not None:
+                        continue  # unpacking None raises: that path goes no further
+                    got = [Const(None)]
+                else:
+                    element = value if index is None else _tuple_element(value, index)
+                    got = None if element is None else inner.of(element, where, depth + 1)
+                if got is None:
+                    return None
+                # an expression of the function is, seen from here, what the call gave (or a
+                # value drawn at random, when the function returns a draw of an RNG)
+                found.extend(c if isinstance(c, Const) or c is OPEN or c is DRAWN else DRAWN if inner.draws(c) else call for c in got)
+        finally:
+            self._steps = inner._steps
+        return _dedupe(found) if found else None
+
+    def draws(self, expr: Candidate) -> bool:
+        """``expr`` is a call that draws from a global RNG (``np.random.randint(2**31)``,
+        ``random.randint(0, 100)``, ``torch.randint(...)``), as :mod:`repro_lint.classify` says."""
+        if not isinstance(expr, cst.Call) or self.qualify is None:
+            return False
+        qualified = self.qualify(expr.func)
+        return qualified is not None and bool(classify_call(qualified, None, NoArgs()).draws)
+
+    def _within(self, bound: Dict[Tuple[int, str], Candidates], active: Set[Tuple[int, str]], steps: int) -> "Values":
+        """An evaluator of this module for one call of one of its functions: the call's
+        arguments bound to the function's parameters, its own decisions of tests (the
+        indexes, which do not depend on the call, shared)."""
+        inner = Values(self.module, self.source, self.resolve, self.qualify)
+        inner._functions, inner._calls, inner._options = self.functions(), self._calls, self._options
+        inner._binds, inner._self_index, inner._heir_index = self._binds, self._self_index, self._heir_index
+        inner._module_defs = self._module_defs
+        inner._bound, inner._active, inner._steps = bound, active, steps
+        return inner
+
+    def callee(self, func: cst.BaseExpression, chain: Chain) -> Optional[Tuple["Values", cst.FunctionDef]]:
+        """The project function a call names: one of the module's own (a module-level ``def``
+        the module binds nothing else to, and the calling function does not rebind), or one
+        that :attr:`resolve` finds in another module. Generators and coroutines are left out:
+        a call of one returns no value of its ``return``."""
+        if isinstance(func, cst.Name):
+            if shadowed(func.value, chain):
+                return None
+            function = self._module_defs_index().get(func.value)
+            if function is not None:
+                return None if _not_plain(function) else (self, function)
+        if self.resolve is None or not isinstance(func, (cst.Name, cst.Attribute)):
+            return None
+        found = self.resolve(func)
+        return None if found is None or _not_plain(found[1]) else found
+
+    def _module_defs_index(self) -> Dict[str, cst.FunctionDef]:
+        """The module-level ``def``s whose name the module binds to nothing else."""
+        if self._module_defs is None:
+            defs: Dict[str, List[cst.FunctionDef]] = {}
+            others: Set[str] = set()
+            for stmt in self.module.body:
+                if isinstance(stmt, cst.FunctionDef):
+                    defs.setdefault(stmt.name.value, []).append(stmt)
+                else:
+                    others |= _bound_names(stmt)
+            self._module_defs = {name: found[0] for name, found in defs.items() if len(found) == 1 and name not in others}
+        return self._module_defs
+
+    def _exits(self, function: cst.FunctionDef, depth: int) -> List[Tuple[Optional[cst.BaseExpression], Chain]]:
+        """The ``return`` statements of ``function`` on its default path (tests it can decide
+        take their branch; code after a ``return`` or ``raise`` is not reached), each with its
+        chain; ``(None, ())`` when the end of the body may be reached (it returns None)."""
+        found: List[Tuple[Optional[cst.BaseExpression], Chain]] = []
+
+        def block(statements: Sequence[cst.CSTNode], path: Chain) -> bool:
+            """Walk ``statements``; True when control never leaves their end."""
+            for stmt in statements:
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if isinstance(small, cst.Return):
+                            found.append((small.value if small.value is not None else cst.Name("None"), path + (stmt,)))
+                            return True
+                        if isinstance(small, cst.Raise):
+                            return True
+                elif isinstance(stmt, cst.If):
+                    taken = self._truth(path + (stmt,), depth)(stmt.test)
+                    if taken is True:
+                        ends = block(_statements(stmt.body), path + (stmt, stmt.body))
+                    elif taken is False:
+                        ends = stmt.orelse is not None and block(_statements(stmt.orelse), path + (stmt, stmt.orelse))
+                    else:
+                        body = block(_statements(stmt.body), path + (stmt, stmt.body))
+                        ends = stmt.orelse is not None and block(_statements(stmt.orelse), path + (stmt, stmt.orelse)) and body
+                    if ends:
+                        return True
+                elif isinstance(stmt, (cst.For, cst.While, cst.Try, cst.With)):
+                    ends = [block(_statements(b), path + (stmt, b)) for b in _blocks(stmt)]
+                    if isinstance(stmt, cst.With) and ends[0]:
+                        return True
+            return False
+
+        if not block(_statements(function.body), (function, function.body)):
+            found.append((None, ()))
+        return found
+
     # -- indexes ------------------------------------------------------------------------------
     def _enclosing(self, chain: Chain) -> Optional[Tuple[cst.FunctionDef, Chain]]:
         for index in range(len(chain) - 1, -1, -1):
@@ -587,6 +804,8 @@ def _is_super(expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
 # -- statements: which assignments reach a use ---------------------------------------------------
 
 _UNASSIGNED: Any = object()
+#: the state after a ``return`` or ``raise``: no use further on is reached that way
+_DEAD: Any = object()
 #: a value that is not None (a call's result, for ``x is None``)
 _SOMETHING: Any = object()
 
@@ -631,7 +850,7 @@ def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth
     function that runs later)."""
     walk = _Walk(name, {id(n) for n in chain}, truth, whole, memo)
     state, _ = walk.block(body, _UNASSIGNED, base)
-    return state
+    return None if state is _DEAD else state
 
 
 class _Walk:
@@ -649,14 +868,16 @@ class _Walk:
                             return self.block(_statements(block), state, path + (stmt, block))
                 return state, True
             state, reached = self.statement(stmt, state, path)
-            if reached:
-                return state, True
+            if reached or state is _DEAD:
+                return state, reached
         return state, False
 
     def statement(self, stmt: cst.CSTNode, state: Any, path: Chain) -> Tuple[Any, bool]:
         name = self.name
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
+                if isinstance(small, (cst.Return, cst.Raise)) and not self.whole:
+                    return _DEAD, False  # what follows in this block is not reached
                 state = self.assign(small, state, path + (stmt,))
             return state, False
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
@@ -719,6 +940,12 @@ def _element(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -
     ``b`` the ``y``), or None when it cannot be told."""
     if isinstance(target, cst.Name):
         return value if target.value == name else None
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Call):
+        elements = [e.value for e in target.elements]
+        if any(isinstance(e, cst.StarredElement) for e in target.elements):
+            return None
+        index = next((i for i, e in enumerate(elements) if isinstance(e, cst.Name) and e.value == name), None)
+        return None if index is None else Unpacked(value, index)  # type: ignore[return-value]
     if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
         if len(target.elements) != len(value.elements):
             return None
@@ -731,6 +958,9 @@ def _element(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -
 
 
 def _union(states: List[Any]) -> Any:
+    states = [s for s in states if s is not _DEAD]  # a branch that returns or raises goes no further
+    if not states:
+        return _DEAD
     if all(s is _UNASSIGNED for s in states):
         return _UNASSIGNED
     merged: List[Reaching] = []
@@ -802,6 +1032,77 @@ def _binds_elsewhere(function: cst.FunctionDef, name: str) -> bool:
             return True
         if isinstance(node, cst.ExceptHandler) and node.name is not None and name in target_names(node.name.name):
             return True
+        stack.extend(node.children)
+    return False
+
+
+def _tuple_element(value: cst.BaseExpression, index: int) -> Optional[cst.BaseExpression]:
+    """Element ``index`` of a tuple or list display without ``*`` (else None)."""
+    if not isinstance(value, (cst.Tuple, cst.List)) or any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return None
+    return value.elements[index].value if index < len(value.elements) else None
+
+
+def _bound_names(node: cst.CSTNode) -> Set[str]:
+    """The names a statement binds (assignment and loop targets, ``with ... as``, imports,
+    ``def``/``class``, ``except ... as``, walrus), not looking into nested functions and classes."""
+    names: Set[str] = set()
+    stack: List[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef)):
+            names.add(current.name.value)
+            continue
+        if isinstance(current, cst.Assign):
+            for target in current.targets:
+                names.update(target_names(target.target))
+        elif isinstance(current, (cst.AnnAssign, cst.AugAssign)):
+            names.update(target_names(current.target))
+        elif isinstance(current, cst.For):
+            names.update(target_names(current.target))
+        elif isinstance(current, cst.WithItem) and current.asname is not None:
+            names.update(target_names(current.asname.name))
+        elif isinstance(current, (cst.Import, cst.ImportFrom)):
+            names.update(_imported_names(current))
+        elif isinstance(current, cst.ExceptHandler) and current.name is not None:
+            names.update(target_names(current.name.name))
+        elif isinstance(current, cst.NamedExpr):
+            names.update(target_names(current.target))
+        elif isinstance(current, cst.Lambda):
+            continue
+        stack.extend(current.children)
+    return names
+
+
+def shadowed(name: str, chain: Sequence[cst.CSTNode]) -> bool:
+    """``name``, used under ``chain``, is local to an enclosing function (a parameter, an
+    assignment, a nested ``def``): not the module's function or import of that name."""
+    return any(isinstance(n, cst.FunctionDef) and name in _local_names(n) for n in chain)
+
+
+def _local_names(function: cst.FunctionDef) -> Set[str]:
+    """The names local to ``function``: its parameters and what its body binds."""
+    params = function.params
+    names = {p.name.value for p in _all_params(function)}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.add(star.name.value)
+    for stmt in _statements(function.body):
+        names |= _bound_names(stmt)
+    return names
+
+
+def _not_plain(function: cst.FunctionDef) -> bool:
+    """A generator or a coroutine (its call returns no value of a ``return``)."""
+    if function.asynchronous is not None:
+        return True
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Yield):
+            return True
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
         stack.extend(node.children)
     return False
 

@@ -576,3 +576,112 @@ def test_a_factory_that_shuffles_whoever_calls_it_is_reported_once_at_its_loader
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])
     assert sorted((d.path.rsplit("/", 1)[-1], d.code) for d in found) == [("data.py", "RPL301"), ("data.py", "RPL302")]
+
+
+# -- values returned by the project's functions --------------------------------------------------
+
+SAMPLER_FACTORY = """\
+    from torch.utils.data import WeightedRandomSampler
+
+
+    def create_sampler(weights, y):
+        if isinstance(weights, int):
+            if weights == 0:
+                need_shuffle = True
+                sampler = None
+            elif weights == 1:
+                need_shuffle = False
+                sampler = WeightedRandomSampler(y, len(y), generator=g)
+            else:
+                raise ValueError("weights should be 0, 1 or a list")
+        else:
+            need_shuffle = False
+            sampler = WeightedRandomSampler(weights, len(weights), generator=g)
+        return need_shuffle, sampler
+
+
+    def never_shuffled(weights, y):
+        if weights == 0:
+            return False, None
+        return False, WeightedRandomSampler(weights, len(weights), generator=g)
+
+
+    def seeded_order(seed):
+        return True, torch.Generator().manual_seed(seed)
+    """
+
+SAMPLER_CALLER = """\
+    from torch.utils.data import DataLoader
+
+
+    def create_dataloaders(ds, weights, y, {params}):
+        {call}
+        return DataLoader(ds, batch_size=32, sampler=sampler, shuffle=need_shuffle{extra})
+    """
+
+
+@pytest.mark.parametrize(
+    "call, params, extra, expected",
+    [
+        ("need_shuffle, sampler = create_sampler(weights, y)", "", "", True),  # weights=0 shuffles
+        ("need_shuffle, sampler = create_sampler(0, y)", "", "", True),
+        ("need_shuffle, sampler = create_sampler([1.0, 2.0], y)", "", "", False),  # picks its branch
+        ("need_shuffle, sampler = create_sampler(1, y)", "", "", False),
+        ("need_shuffle, sampler = never_shuffled(weights, y)", "", "", False),  # False on every return
+        ("need_shuffle, g = seeded_order(0)\n    sampler = None", "", ", generator=g", False),
+        ("need_shuffle, sampler = make_sampler(weights, y)", "make_sampler", "", False),  # not known
+    ],
+)
+@pytest.mark.parametrize("cross_file", [False, True])
+def test_rpl302_follows_a_shuffle_flag_returned_by_a_project_function(tmp_path, call, params, extra, expected, cross_file):
+    """tabnet's create_sampler/create_dataloaders: the flag comes back from a function of the
+    module, or of another project module imported by name."""
+    caller = textwrap.dedent(SAMPLER_CALLER).format(call=call, params=params or "unused=None", extra=extra)
+    factory = textwrap.dedent(SAMPLER_FACTORY)
+    if cross_file:
+        files = {"pkg/__init__.py": "", "pkg/samplers.py": factory,
+                 "pkg/loaders.py": "from pkg.samplers import create_sampler, never_shuffled, seeded_order\n" + caller}
+    else:
+        files = {"loaders.py": factory + "\n\n" + caller}
+    write(tmp_path, files)
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(d.path.rsplit("/", 1)[-1], d.message.split(" ", 1)[0]) for d in found] == (
+        [("loaders.py", "DataLoader(shuffle=True)")] if expected else []
+    )
+
+
+def test_a_finding_at_a_factory_call_names_the_factory(tmp_path):
+    write(
+        tmp_path,
+        {
+            "data.py": FORWARDING_FACTORY,
+            "train.py": "from data import get_named_dataloader\n\nloader = get_named_dataloader(ds, shuffle=True, workers=2)\n",
+        },
+    )
+    found = {d.code: d.message for d in lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])}
+    assert found["RPL301"].startswith("get_named_dataloader(...) builds a DataLoader with num_workers=2 and no worker_init_fn: pass")
+    assert found["RPL302"].startswith("get_named_dataloader(...) builds a DataLoader(shuffle=True) that draws the data order")
+    assert "pass generator=" in found["RPL302"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a nested function of the same name
+        "def run(ds):\n    def get_dataloader(ds, **kwargs):\n        return list(ds)\n    return get_dataloader(ds, shuffle=True)\n",
+        # a parameter of the same name
+        "def run(ds, get_dataloader):\n    return get_dataloader(ds, shuffle=True)\n",
+        # a local variable of the same name
+        "def run(ds, make):\n    get_dataloader = make\n    return get_dataloader(ds, shuffle=True)\n",
+    ],
+)
+def test_a_local_name_that_shadows_a_factory_is_not_the_factory(tmp_path, body):
+    write(
+        tmp_path,
+        {
+            "data.py": FORWARDING_FACTORY,
+            "train.py": "from data import get_dataloader\n\n\n" + body,
+            "other.py": "def get_dataloader(ds, **kwargs):\n    return list(ds)\n\n\nloader = get_dataloader(ds, shuffle=True)\n",
+        },
+    )
+    assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"]) == []

@@ -1352,3 +1352,69 @@ def test_rpl101_kwargs_dict_of_another_function_is_not_followed(lint):
         main(options())
     """
     assert codes(lint(code, select=["RPL101"])) == []
+
+
+# -- seeding with a seed drawn at random ----------------------------------------------------------
+
+SEED_HELPERS = """\
+    import numpy as np
+    import random
+    import torch
+
+
+    def init_random_seed(seed=None):
+        if seed is not None:
+            return seed
+        return np.random.randint(2**31)
+
+
+    def default_seed(seed=None):
+        return seed if seed is not None else 42
+
+
+    def set_random_seed(seed, deterministic=False):
+        random.seed(seed)
+        np.random.seed(seed)
+        torch.manual_seed(seed)
+    """
+
+SEEDED_SCRIPT = """\
+    import argparse
+
+    import torch
+    from pkg.seeding import default_seed, init_random_seed, set_random_seed
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--seed", type=int, default={default})
+        args = parser.parse_args()
+        seed = {seed}
+        set_random_seed(seed)
+        model = torch.nn.Linear(4, 4)
+    """
+
+
+@pytest.mark.parametrize(
+    "default, seed, expected",
+    [
+        ("None", "init_random_seed(args.seed)", True),  # mmseg: no --seed, a seed drawn at random
+        ("0", "init_random_seed(args.seed)", False),
+        ("None", "init_random_seed(3)", False),
+        ("None", "default_seed(args.seed)", False),  # 42 when none is given
+        ("None", "args.seed", False),  # unknown here: not reported
+    ],
+)
+@pytest.mark.parametrize("cross_file", [True, False])
+def test_a_seed_drawn_at_random_is_no_seed(tmp_path, default, seed, expected, cross_file):
+    script = textwrap.dedent(SEEDED_SCRIPT).format(default=default, seed=seed)
+    if cross_file:
+        files = {"pkg/__init__.py": "", "pkg/seeding.py": SEED_HELPERS, "train.py": script}
+    else:
+        helpers = textwrap.dedent(SEED_HELPERS)
+        files = {"train.py": script.replace("from pkg.seeding import default_seed, init_random_seed, set_random_seed\n", helpers)}
+    write(tmp_path, files)
+    found = [d for d in lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"]) if d.path.endswith("train.py")]
+    assert [d.code for d in found] == (["RPL101"] if expected else [])
+    if expected:
+        assert found[0].line == 11 + (0 if cross_file else SEED_HELPERS.count("\n") - 1)  # the helpers replace the import
+        assert "set_random_seed(...) seeds the torch RNG with a seed drawn at random" in found[0].message

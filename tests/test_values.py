@@ -240,3 +240,47 @@ def test_an_open_parameter_keeps_both_branches_of_is_none():
     code = "def build(seed=None):\n    init = None\n    if seed is not None:\n        init = make(seed)\n    f(x=init)\n"
     got = evaluate(code, "x")
     assert got is not None and None in got and any(isinstance(c, cst.Call) for c in got)
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("def h():\n    return 1\nf(x=h())", [1]),
+        ("def h(c):\n    if c:\n        return True\n    return False\nf(x=h(1))", [True]),
+        ("def h(c):\n    if c:\n        return True\n    return False\nf(x=h(0))", [False]),
+        ("def h(c):\n    if c:\n        return True\n    return False\nf(x=h(c))", [True, False]),  # ``c`` unknown
+        ("def h(s=None):\n    return s\nf(x=h())", [None]),
+        ("def h(s=None):\n    return s\nf(x=h(s=3))", [3]),
+        ("def h(s=None):\n    if s is not None:\n        return s\n    return 42\nf(x=h())", [42]),
+        ("def h():\n    return True, None\na, b = h()\nf(x=a)", [True]),
+        ("def h():\n    return True, None\na, b = h()\nf(x=b)", [None]),
+        (  # a branch that raises goes no further
+            "def h(w):\n    if w == 0:\n        s = True\n    elif w == 1:\n        s = False\n"
+            "    else:\n        raise ValueError(w)\n    return s, None\n"
+            "def g(w):\n    a, b = h(w)\n    f(x=a)\n",
+            [True, False],
+        ),
+        (
+            "def h(w):\n    if w == 0:\n        s = True\n    elif w == 1:\n        s = False\n"
+            "    else:\n        raise ValueError(w)\n    return s, None\n"
+            "a, b = h(1)\nf(x=a)\n",
+            [False],
+        ),
+        ("def h():\n    return g()\nf(x=h())", ["<call>"]),  # what it returns is a call: the call
+        ("a, b = g()\nf(x=a)", None),  # not a project function: unpacking cannot be followed
+        ("def h():\n    yield 1\nf(x=h())", ["<call>"]),  # a generator
+        ("def h(n):\n    return h(n)\nf(x=h(1))", None),  # recursion
+        ("def h():\n    return 1\ndef g(h):\n    f(x=h())\n", ["<call>"]),  # a parameter named h
+        ("def h():\n    return 1\nh = g\nf(x=h())", ["<call>"]),  # the module rebinds the name
+        ("def h(c):\n    if c:\n        return 1\nf(x=h(0))", [None]),  # the end of the body returns None
+        ("def h(w):\n    return isinstance(w, int)\nf(x=h([1.0]))", [False]),
+        ("def h(w):\n    return isinstance(w, (int, float))\nf(x=h(0.5))", [True]),
+        ("def h(w):\n    return isinstance(w, Tensor)\nf(x=h(0))", ["<call>"]),  # not a built-in type
+    ],
+)
+def test_calls_of_the_modules_functions_give_what_they_return(code, expected):
+    got = evaluate(code, "x")
+    if expected == ["<call>"]:
+        assert got is not None and len(got) == 1 and isinstance(got[0], cst.Call)
+    else:
+        assert got == expected

@@ -23,6 +23,7 @@ from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
 from ..syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_slots, string_value
 from ..values import Candidates, Values
+from .functions import ProjectModules
 
 if TYPE_CHECKING:  # pragma: no cover - the engine passes them in; rules never import them
     from ..config import Settings
@@ -76,12 +77,14 @@ class Analysis:
 
 
 class ValueScan(Analysis):
-    """The file's value evaluator (:class:`repro_lint.values.Values`); its indexes are built on
-    the first question."""
+    """The file's value evaluator (:class:`repro_lint.values.Values`), which follows calls into
+    the project's other modules; its indexes are built on the first question."""
 
     def __init__(self, file: "FileContext") -> None:
         super().__init__(file)
-        self.values = Values(file.module, file.source)
+        #: the other project modules whose functions the file's calls reach
+        self.modules = ProjectModules(file.project)
+        self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify)
 
 
 def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:

@@ -145,7 +145,7 @@ class DataLoaderWorkerInitMissing(Rule):
     code = "RPL301"
     name = "dataloader-worker-init-missing"
     message = (
-        "DataLoader with num_workers={workers} and no worker_init_fn: pass worker_init_fn=seed_worker "
+        "{what} with num_workers={workers} and no worker_init_fn: pass worker_init_fn=seed_worker "
         "(from repro_lint.runtime) so random and NumPy in every worker are seeded from that worker's "
         "torch seed, as the PyTorch reproducibility notes recommend"
     )
@@ -182,7 +182,7 @@ class DataLoaderWorkerInitMissing(Rule):
             edits = add_keyword(self, node, init, "worker_init_fn", "seed_worker")
             if edits and imported is not None:
                 edits.append(imported)
-        self.report(node, workers=literal_text(workers, self.file.module), edits=edits)
+        self.report(node, what=call.short, workers=literal_text(workers, self.file.module), edits=edits)
 
     def _factory(self, node: cst.Call) -> None:
         """A call of a project factory whose loader has workers only because of this call's
@@ -196,7 +196,8 @@ class DataLoaderWorkerInitMissing(Rule):
                 continue  # workers whoever calls it: the factory's own finding
             if not _none_through(self, built, node, "worker_init_fn") or seeded_by_library(self, node):
                 continue
-            self.report(node, workers=literal_text(workers.value, self.file.module))
+            what = f"{built.function.name.value}(...) builds a {built.call.short}"
+            self.report(node, what=what, workers=literal_text(workers.value, self.file.module))
             return
 
 
@@ -303,8 +304,8 @@ class ShuffleWithoutGenerator(Rule):
                 continue  # shuffled whoever calls it: the factory's own finding
             if not _none_through(self, built, node, "generator"):
                 continue
-            name = built.function.name.value
-            self.report(node, what=f"{name}(...) (its {built.call.short}(shuffle=True))", drawn="the data order", generator="")
+            what = f"{built.function.name.value}(...) builds a {built.call.short}(shuffle=True) that"
+            self.report(node, what=what, drawn="the data order", generator="")
             return
 
 

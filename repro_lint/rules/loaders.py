@@ -23,10 +23,8 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..catalog import DATALOADERS, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
-from ..names import ImportTable
-from ..source import read_text
-from ..values import Chain, Values
-from .base import Analysis, Rule
+from ..values import Chain, Values, shadowed
+from .base import Analysis, Rule, ValueScan
 
 
 #: the word in a loader factory's name (``build_dataloader``)
@@ -211,20 +209,13 @@ class Factories(Analysis):
         facts, body = resolved
         if "." in body.name or not any(call in DATALOADERS for call in body.calls):
             return []  # a method, or a function that builds no loader itself (the cheap check)
-        project.consult(facts.path)
-        text = read_text(facts.path)
-        if text is None:
+        read = self.file.analysis(ValueScan).modules.read(facts)
+        if read is None:
             return []
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError:
-            return []
+        module, table, values = read
         function = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == body.name), None)
         if function is None:
             return []
-        table = ImportTable()
-        table.aliases.update(facts.aliases)
-        values = Values(module, text)
         found = []
         stack: List[Tuple[cst.CSTNode, Chain]] = [(function, ())]
         while stack:
@@ -250,6 +241,8 @@ def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
         qualified = f"{facts.module_name}.{node.func.value}" if facts is not None else None
     if qualified is None or FACTORY_WORD not in qualified.rsplit(".", 1)[-1].lower():
         return []
+    if isinstance(node.func, cst.Name) and shadowed(node.func.value, rule.file.ancestors):
+        return []  # a local function or variable of that name, not the factory
     return rule.file.analysis(Factories).loaders(qualified)
 
 

@@ -21,8 +21,9 @@ from ..facts import MAIN_BODY, MODULE_BODY
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, is_main_guard
+from ..values import DRAWN, bind_parameter
 from ..walk import syntax_children
-from .base import Analysis, KwargsDicts, Rule, short
+from .base import Analysis, KwargsDicts, Rule, ValueScan, short
 
 GENERATOR_NAMES = {"torch": "torch", "numpy": "NumPy's global", "random": "Python's random"}
 DEVICE_NAMES = {"cuda": "CUDA", "npu": "an Ascend NPU", "accelerator": "an accelerator"}
@@ -55,6 +56,8 @@ class SeedingScan(Analysis):
         self.main_guard: Optional[cst.If] = None
         self.in_main = False
         self._entry_summary: Optional[Summary] = None
+        #: the enclosing nodes of the calls that are not known library calls and take arguments
+        self.chains: Dict[int, Tuple[cst.CSTNode, ...]] = {}
 
     def body(self) -> str:
         last = max((i for i, (_, is_fn) in enumerate(self.scope) if is_fn), default=None)
@@ -98,6 +101,8 @@ class SeedingScan(Analysis):
         site = CallSite(node, self.body(), name, qualified is not None, effect)
         self.calls.append(site)
         self.by_node[id(node)] = site
+        if not effect.known and node.args:
+            self.chains[id(node)] = tuple(self.file.ancestors)  # a project call: its arguments may be asked about
 
     # -- questions ---------------------------------------------------------------------------
     def entry_summary(self) -> Optional[Summary]:
@@ -112,6 +117,38 @@ class SeedingScan(Analysis):
         if site.name is None or site.effect.known:
             return Summary()
         return self.file.project.call_summary(self.file.path, site.body, site.name, site.imported, construct=construct)
+
+    def seeded_at_random(self, summary: Summary, generator: str) -> Optional[CallSite]:
+        """A call on the entry point's path that gives a project function's seed parameter
+        (a parameter named ``seed``...) a value drawn at random on the default path
+        (``seed = init_random_seed(args.seed)`` with ``--seed`` left out, then
+        ``set_random_seed(seed)``), when without such calls nothing would seed ``generator``:
+        the run is seeded, but from entropy, as with ``np.random.seed()``."""
+        project, path = self.file.project, self.file.path
+        reached = summary.reached_in(path)
+        facts = project.facts(path, self.file.source)
+        values = self.file.analysis(ValueScan).values
+        found: List[CallSite] = []
+        without: Set[Tuple[str, str]] = set()
+        for site in self.calls:
+            chain = self.chains.get(id(site.node))
+            if chain is None or site.body not in reached or site.name is None:
+                continue
+            target = project.resolve_call(facts, site.body, site.name, site.imported)
+            function = values.callee(site.node.func, chain) if isinstance(target, tuple) else None
+            if function is None:
+                continue
+            for param in function[1].params.params:
+                if "seed" not in param.name.value.lower():
+                    continue
+                given = bind_parameter(function[1], param.name.value, site.node.args)
+                if isinstance(given, cst.Arg) and any(c is DRAWN for c in values.of(given.value, chain + (site.node,)) or ()):
+                    found.append(site)
+                    without.add(target)  # type: ignore[arg-type]
+                    break
+        if not found or project.entry_summary_without(path, frozenset(without), self.file.source).seeds(generator):
+            return None
+        return found[0]
 
     def where(self, summary: Summary, wanted: FrozenSet[str]) -> cst.CSTNode:
         """Where to report something the execution path does: the first call on the path in
@@ -162,7 +199,13 @@ class _UnseededGenerator(_EntryPointRule):
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.scan
         summary = scan.entry_summary() if scan is not None else None
-        if scan is None or summary is None or not summary.uses_generator(self.generator) or summary.seeds(self.generator):
+        if scan is None or summary is None or not summary.uses_generator(self.generator):
+            return
+        if summary.seeds(self.generator):
+            drawn = scan.seeded_at_random(summary, self.generator) if "seed" in self.file.source else None
+            if drawn is not None:
+                call = f"{short(self.file.code_for(drawn.node.func))}(...)"
+                self.report(drawn.node, message=DRAWN_MESSAGE.format(call=call, generator=GENERATOR_NAMES[self.generator]))
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
         self.report(where, message=self.message_for(summary), edits=setup_block_edits(self.file, {self.generator}, covered(self.file)))
@@ -178,6 +221,13 @@ RESEEDING_CALLS = {"torch": "torch.seed()", "numpy": "np.random.seed()", "random
 ENTROPY_MESSAGE = (
     "{call} reseeds the {generator} RNG from OS entropy, so it is used but never seeded and every run "
     "draws different numbers: pass a seed (or call repro_lint.runtime.seed_everything(seed)) instead"
+)
+
+
+DRAWN_MESSAGE = (
+    "{call} seeds the {generator} RNG with a seed drawn at random on the default path (no seed "
+    "given), so every run draws different numbers: give the seed a fixed default (or call "
+    "repro_lint.runtime.seed_everything(seed) with one)"
 )
 
 

@@ -1,0 +1,73 @@
+"""The project's functions as the value evaluator follows them into other modules.
+
+:class:`ProjectModules` reads, for one linted file, the other project modules whose functions
+its calls reach: each parsed once, with its import table and its own evaluator
+(:class:`repro_lint.values.Values`), whose calls of project functions are followed the same
+way. :meth:`ProjectModules.resolve` is the evaluator's ``resolve`` callback: the module-level
+``def`` a call's callee names through the module's imports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
+
+import libcst as cst
+
+from ..classify import is_known
+from ..names import ImportTable
+from ..source import read_text
+from ..values import Resolve, Values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import ProjectContext
+    from ..facts import ModuleFacts
+
+#: a project module read for evaluation: its syntax tree, import table and evaluator
+Read = Tuple[cst.Module, ImportTable, Values]
+
+
+class ProjectModules:
+    """The project modules one file's evaluation reads (each parsed once)."""
+
+    def __init__(self, project: Optional["ProjectContext"]) -> None:
+        self.project = project
+        self._read: Dict[str, Optional[Read]] = {}
+
+    def resolver(self, qualify: Callable[[cst.CSTNode], Optional[str]]) -> Resolve:
+        """The ``resolve`` callback of an evaluator whose names ``qualify`` qualifies."""
+        return lambda func: self.resolve(qualify(func))
+
+    def resolve(self, qualified: Optional[str]) -> Optional[Tuple[Values, cst.FunctionDef]]:
+        """The module-level project function ``qualified`` names, and its module's evaluator."""
+        if qualified is None or self.project is None or "." not in qualified or is_known(qualified):
+            return None
+        resolved = self.project.resolve_function(qualified)
+        if resolved is None or "." in resolved[1].name:
+            return None  # not the project's, or a method
+        facts, body = resolved
+        read = self.read(facts)
+        if read is None:
+            return None
+        module, _, values = read
+        function = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == body.name), None)
+        return (values, function) if function is not None else None
+
+    def read(self, facts: "ModuleFacts") -> Optional[Read]:
+        """The module of ``facts``, parsed, with its import table and evaluator."""
+        path = facts.path
+        if path not in self._read:
+            self._read[path] = None
+            if self.project is not None:
+                self.project.consult(path)
+            text = read_text(path)
+            module = None
+            if text is not None:
+                try:
+                    module = cst.parse_module(text)
+                except cst.ParserSyntaxError:
+                    module = None
+            if module is not None:
+                table = ImportTable()
+                table.aliases.update(facts.aliases)
+                self._read[path] = (module, table, Values(module, text, self.resolver(table.qualify), table.qualify))
+        return self._read[path]
