@@ -230,6 +230,11 @@ def is_known(qualified: str) -> bool:
     return classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs()).known
 
 
+def is_seed_parameter(name: str) -> bool:
+    """A function parameter that takes a seed (``seed``, ``random_seed``, ``seed_value``)."""
+    return "seed" in name.lower()
+
+
 def is_seed_named(name: str, imported: bool) -> bool:
     """A call that resolves to nothing counts as seeding all three generators when its name
     contains ``seed``; getters (``get_seed``, ``initial_seed``) and the methods of RNG objects

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
-from .classify import INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call
+from .classify import INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_seed_parameter
 from .catalog import (
     CUDNN_DETERMINISTIC,
     DEVICE_MODULES,
@@ -310,7 +310,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.kinds.pop()
         self.scope.pop()
         self.current, self.guard, self.isolated = outer, guard, isolated
-        if not body.guarded:  # only the calls of a function with guarded effects ask for them
+        # only the calls of a function with guarded effects ask for its parameters, and the
+        # seeding rules ask whether a function takes a seed (before they parse its module)
+        if not body.guarded and not any(is_seed_parameter(param) for param in body.params):
             body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function

@@ -12,7 +12,7 @@ import libcst as cst
 from ._libcst_internals import OffsetCodegenState, VerbatimStatement
 from .parse import ast_module, first_line
 from .source import line_offsets
-from .walk import syntax_children
+from .children import syntax_children
 
 Span = Tuple[Tuple[int, int], Tuple[int, int]]
 Offsets = Dict[cst.CSTNode, Tuple[int, int]]

@@ -37,12 +37,14 @@ parameters, attributes and options, whose values are expressions again.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from .children import syntax_children
 from .classify import classify_call
 from .opcatalog import INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING
 from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, string_value
@@ -732,7 +734,7 @@ class Values:
                     functions[id(node)] = (node, chain)
                 if isinstance(node, (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
                     inner = chain + (node,)
-                    stack.extend((child, inner) for child in node.children if isinstance(child, _STATEMENT_PARTS))
+                    stack.extend((child, inner) for child in syntax_children(node) if isinstance(child, _STATEMENT_PARTS))
             self._functions = functions
         return self._functions
 
@@ -766,7 +768,7 @@ class Values:
                 elif short is not None:
                     calls.setdefault(short, []).append((node, chain))
             inner = chain + (node,)
-            stack.extend((child, inner) for child in reversed(node.children))
+            stack.extend((child, inner) for child in reversed(syntax_children(node)))
         defined = {f.name.value for f, _ in self.functions().values()} | _class_names(self.module)
         self._calls = {name: found for name, found in calls.items() if name in defined}
         self._options = options
@@ -837,7 +839,7 @@ def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> 
                 continue
             elif isinstance(node, (cst.For, cst.With, cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal, cst.ExceptHandler)):
                 names.add("*")  # loop targets, imports, ...: treat as binding anything
-            stack.extend(node.children)
+            stack.extend(syntax_children(node))
         found = memo[id(stmt)] = frozenset(names)
     return name in found or "*" in found
 
@@ -1032,7 +1034,7 @@ def _binds_elsewhere(function: cst.FunctionDef, name: str) -> bool:
             return True
         if isinstance(node, cst.ExceptHandler) and node.name is not None and name in target_names(node.name.name):
             return True
-        stack.extend(node.children)
+        stack.extend(syntax_children(node))
     return False
 
 
@@ -1070,7 +1072,7 @@ def _bound_names(node: cst.CSTNode) -> Set[str]:
             names.update(target_names(current.target))
         elif isinstance(current, cst.Lambda):
             continue
-        stack.extend(current.children)
+        stack.extend(syntax_children(current))
     return names
 
 
@@ -1080,7 +1082,8 @@ def shadowed(name: str, chain: Sequence[cst.CSTNode]) -> bool:
     return any(isinstance(n, cst.FunctionDef) and name in _local_names(n) for n in chain)
 
 
-def _local_names(function: cst.FunctionDef) -> Set[str]:
+@functools.lru_cache(maxsize=1024)  # nodes hash by identity; asked for each call under the function
+def _local_names(function: cst.FunctionDef) -> FrozenSet[str]:
     """The names local to ``function``: its parameters and what its body binds."""
     params = function.params
     names = {p.name.value for p in _all_params(function)}
@@ -1089,9 +1092,10 @@ def _local_names(function: cst.FunctionDef) -> Set[str]:
             names.add(star.name.value)
     for stmt in _statements(function.body):
         names |= _bound_names(stmt)
-    return names
+    return frozenset(names)
 
 
+@functools.lru_cache(maxsize=1024)
 def _not_plain(function: cst.FunctionDef) -> bool:
     """A generator or a coroutine (its call returns no value of a ``return``)."""
     if function.asynchronous is not None:
@@ -1103,7 +1107,7 @@ def _not_plain(function: cst.FunctionDef) -> bool:
             return True
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
-        stack.extend(node.children)
+        stack.extend(syntax_children(node))
     return False
 
 
@@ -1168,7 +1172,7 @@ def _self_assignments(
                         index.setdefault(t.attr.value, []).append(node.value)
             elif isinstance(node, cst.FunctionDef) and node is not function:
                 continue
-            stack.extend(node.children)
+            stack.extend(syntax_children(node))
         memo[id(function)] = index
     return index.get(attr, [])
 

@@ -107,7 +107,7 @@ async def g():
 
 
 def _all_nodes(module):
-    from repro_lint.walk import syntax_children
+    from repro_lint.children import syntax_children
 
     stack, found = list(module.body), []
     while stack:

@@ -9,12 +9,14 @@ way. :meth:`ProjectModules.resolve` is the evaluator's ``resolve`` callback: the
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
 
 import libcst as cst
 
 from ..classify import is_known
 from ..names import ImportTable
+from ..parse import parse_module
 from ..source import read_text
 from ..values import Resolve, Values
 
@@ -24,6 +26,29 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: a project module read for evaluation: its syntax tree, import table and evaluator
 Read = Tuple[cst.Module, ImportTable, Values]
+
+
+#: parsed trees of project modules are kept for the next linted file (several entry points of a
+#: project call into the same modules) up to this much source text in all: a tree takes a few
+#: hundred bytes per byte of source
+KEPT_SOURCE_BYTES = 512 * 1024
+_kept: "OrderedDict[str, Optional[cst.Module]]" = OrderedDict()
+
+
+def _tree(text: str) -> Optional[cst.Module]:
+    """``text`` parsed (None: it does not parse), from the trees kept for the texts read last."""
+    if text in _kept:
+        _kept.move_to_end(text)
+        return _kept[text]
+    try:
+        module: Optional[cst.Module] = parse_module(text)
+    except (cst.ParserSyntaxError, RecursionError):
+        module = None
+    if len(text) <= KEPT_SOURCE_BYTES:
+        _kept[text] = module
+        while sum(len(kept) for kept in _kept) > KEPT_SOURCE_BYTES:
+            _kept.popitem(last=False)
+    return module
 
 
 class ProjectModules:
@@ -60,12 +85,7 @@ class ProjectModules:
             if self.project is not None:
                 self.project.consult(path)
             text = read_text(path)
-            module = None
-            if text is not None:
-                try:
-                    module = cst.parse_module(text)
-                except cst.ParserSyntaxError:
-                    module = None
+            module = _tree(text) if text is not None else None
             if module is not None:
                 table = ImportTable()
                 table.aliases.update(facts.aliases)

@@ -4,6 +4,9 @@ The rules of this module (RPL101-RPL103, RPL105, RPL202) ask the project context
 of an entry point seeds, uses and turns on, across the project's files (see
 :mod:`repro_lint.context`); this module only finds where to report. All of them share one
 analysis of the file (:class:`SeedingScan`): every call classified once, with the body it is in.
+It is one module because the rules and that analysis are one unit: each rule is a few lines
+over the scan's answers (where to report, what the path seeds), and splitting them would put
+the scan's private answers behind an interface used by this module alone.
 Seeding mistakes visible in one file alone are in :mod:`repro_lint.rules.rng`.
 """
 
@@ -14,15 +17,15 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from .. import catalog
-from ..classify import DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named
-from ..context import Summary
+from ..children import syntax_children
+from ..classify import DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
+from ..context import ProjectContext, Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, is_main_guard
 from ..values import DRAWN, bind_parameter
-from ..walk import syntax_children
 from .base import Analysis, KwargsDicts, Rule, ValueScan, short
 
 GENERATOR_NAMES = {"torch": "torch", "numpy": "NumPy's global", "random": "Python's random"}
@@ -135,11 +138,13 @@ class SeedingScan(Analysis):
             if chain is None or site.body not in reached or site.name is None:
                 continue
             target = project.resolve_call(facts, site.body, site.name, site.imported)
-            function = values.callee(site.node.func, chain) if isinstance(target, tuple) else None
+            if not isinstance(target, tuple) or not _has_seed_parameter(project, target):
+                continue
+            function = values.callee(site.node.func, chain)
             if function is None:
                 continue
             for param in function[1].params.params:
-                if "seed" not in param.name.value.lower():
+                if not is_seed_parameter(param.name.value):
                     continue
                 given = bind_parameter(function[1], param.name.value, site.node.args)
                 if isinstance(given, cst.Arg) and any(c is DRAWN for c in values.of(given.value, chain + (site.node,)) or ()):
@@ -167,6 +172,14 @@ class SeedingScan(Analysis):
                 return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+
+def _has_seed_parameter(project: ProjectContext, target: Tuple[str, str]) -> bool:
+    """May the project function ``target`` (a node of the call graph) have a seed parameter,
+    by its facts? (Cheap: the function's module is parsed only when it may.)"""
+    facts = project.facts(target[0])
+    body = facts.body(target[1]) if facts is not None else None
+    return body is None or any(is_seed_parameter(param) for param in body.params)
 
 
 class _EntryPointRule(Rule):

@@ -1,0 +1,83 @@
+"""The children of a LibCST node worth looking at: what ``node.children`` gives, without
+whitespace, comments and punctuation, and much cheaper (LibCST builds ``children`` by running a
+visitor over the node). The traversal (:mod:`repro_lint.walk`) and every search through a
+subtree use it."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Dict, List, Sequence, Set, Tuple
+
+import libcst as cst
+
+#: fields that only hold whitespace, comments and punctuation: never worth visiting
+_TRIVIA_FIELDS = frozenset(
+    {
+        "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer",
+        "trailing_whitespace", "semicolon", "comma", "equal", "dot", "lbracket", "rbracket",
+        "lbrace", "rbrace", "colon", "newline", "asynchronous", "star_tok",
+    }
+)
+#: source order where the dataclass field order differs from it
+_FIELD_ORDER = {
+    cst.FunctionDef: ("decorators", "name", "params", "returns", "type_parameters", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+}
+
+
+def _holds_nodes(annotation: object) -> bool:
+    if isinstance(annotation, type):
+        return issubclass(annotation, cst.CSTNode)
+    return any(_holds_nodes(arg) for arg in typing.get_args(annotation))
+
+
+def _child_fields(node_type: type) -> Tuple[str, ...]:
+    """The fields of ``node_type`` that can hold nodes worth visiting, in source order."""
+    if node_type in _FIELD_ORDER:
+        names: Sequence[str] = _FIELD_ORDER[node_type]
+    else:
+        names = [
+            f.name
+            for f in dataclasses.fields(node_type)
+            if f.name not in _TRIVIA_FIELDS and not f.name.startswith("whitespace")
+        ]
+    try:
+        hints = typing.get_type_hints(node_type)
+    except Exception:  # pragma: no cover - unresolvable annotations: keep every field
+        return tuple(names)
+    return tuple(name for name in names if name not in hints or _holds_nodes(hints[name]))
+
+
+#: node type -> its child fields in reverse source order (the traversal pushes them on a stack)
+_REVERSED_FIELDS: Dict[type, Tuple[str, ...]] = {}
+_NODE_TYPES: Set[type] = set()
+
+
+def _node_types() -> Set[type]:
+    if not _NODE_TYPES:
+        stack: List[type] = [cst.CSTNode]
+        while stack:
+            for sub in stack.pop().__subclasses__():
+                if sub not in _NODE_TYPES:
+                    _NODE_TYPES.add(sub)
+                    stack.append(sub)
+    return _NODE_TYPES
+
+
+def syntax_children(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """``node.children`` without whitespace, comments and punctuation, in source order, and
+    cheaper (LibCST builds ``children`` by running a visitor over the node)."""
+    node_type = type(node)
+    fields = _REVERSED_FIELDS.get(node_type)
+    if fields is None:
+        fields = _REVERSED_FIELDS[node_type] = tuple(reversed(_child_fields(node_type)))
+    node_types = _node_types()
+    found: List[cst.CSTNode] = []
+    for name in reversed(fields):
+        value = getattr(node, name)
+        if type(value) in (list, tuple):
+            found.extend(child for child in value if type(child) in node_types)
+        elif type(value) in node_types:
+            found.append(value)
+    return found
