@@ -158,6 +158,9 @@ DATALOADERS: Dict[str, Tuple[str, ...]] = {
     "dgl.dataloading.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
     "dgl.dataloading.dataloader.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
 }
+#: the word in the name of a class imported from another module that may be a project's own
+#: DataLoader subclass (the project context reads that module to tell)
+LOADER_WORD = "Loader"
 #: loaders that, given this keyword true, shuffle with a DistributedSampler of their own seeded
 #: from ``ddp_seed`` (DGL pops ``shuffle`` into it): no draw from the global torch RNG
 OWN_SAMPLER_KEYWORD = {

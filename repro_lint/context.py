@@ -57,7 +57,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
-from .catalog import DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .facts import (
@@ -327,6 +327,31 @@ class ProjectContext:
         facts = self.facts(node[0])
         body = facts.body(node[1]) if facts else None
         return (facts, body) if facts is not None and body is not None else None
+
+    def loader_class(self, qualified: str, depth: int = 0) -> Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]]:
+        """A project class named ``qualified`` (``pkg.mod.Class``, in any module of the
+        project) that derives from a DataLoader of ``catalog.DATALOADERS``, through other
+        project classes or not: (that DataLoader, the parameters the class takes by position,
+        the keywords its ``__init__`` passes itself, whether it forwards other keywords), or
+        None. Read from the modules' facts (each extracted once per run)."""
+        if depth > 8:
+            return None
+        node = self._resolve_qualified(qualified)
+        if node is None or not node[1].startswith(CLASS_PREFIX):
+            return None
+        facts = self.facts(node[0])
+        own = facts.loaders.get(node[1][len(CLASS_PREFIX) :]) if facts is not None else None
+        if own is None:
+            return None
+        if own.base in DATALOADERS:
+            base: Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]] = (own.base, DATALOADERS[own.base], frozenset(), True)
+        else:
+            base = self.loader_class(own.base, depth + 1)
+        if base is None:
+            return None
+        if own.params is None:
+            return base
+        return base[0], own.params, own.fixed | base[2], own.forwards
 
     def _resolve_qualified(self, qualified: str, depth: int = 0) -> Optional[Node]:
         """The project body (function, or class node) that ``qualified`` names, following
