@@ -316,9 +316,11 @@ class _FactsCollector(ast.NodeVisitor):
         defaults = node.args.defaults
         for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
             body.defaults[arg.arg] = ast_literal(default)
+            self._device_setting(ast.Name(id=arg.arg), default)  # ``def train(device="cuda:0")``
         for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults):
             if default is not None:
                 body.defaults[arg.arg] = ast_literal(default)
+                self._device_setting(ast.Name(id=arg.arg), default)
         if owner is not None and positional and positional[0].arg in ("self", "cls"):
             positional = positional[1:]
         body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
@@ -484,9 +486,14 @@ class _FactsCollector(ast.NodeVisitor):
             self._device_value(value)
 
     def _device_value(self, value: ast.AST) -> None:
-        """A value used as the device: a device string, or the answer of a device query
-        (``torch.accelerator.current_accelerator()``)."""
+        """A value used as the device: a device string, a parameter whose default is one
+        (``def run(model, where="cuda")``: ``model.to(where)``), or the answer of a device
+        query (``torch.accelerator.current_accelerator()``)."""
         strings = []
+        if isinstance(value, ast.Name) and value.id in self.current.params:
+            default = self.current.defaults.get(value.id)
+            if isinstance(default, str):
+                strings.append(default)
         for node in ast.walk(value):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 strings.append(node.value)
