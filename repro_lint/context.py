@@ -190,7 +190,7 @@ class ProjectContext:
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
-        self._seeds_workers: Optional[bool] = None
+        self._seeds_workers: Optional[FrozenSet[str]] = None
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
@@ -741,15 +741,28 @@ class ProjectContext:
         parts = module.split(".")
         return any(self.is_imported(".".join(parts[cut:])) for cut in range(len(parts)))
 
-    def seeds_workers(self) -> bool:
-        """Does an entry point's execution path call a library helper that seeds DataLoader
-        workers (Lightning's ``seed_everything(..., workers=True)``)? Computed once per run."""
+    def seeds_workers(self, path: "str | Path | None" = None) -> bool:
+        """Does a library helper that seeds DataLoader workers (Lightning's
+        ``seed_everything(..., workers=True)``, a ``LightningCLI`` that seeds) run on the
+        execution path of every entry point that runs the module at ``path`` (the module
+        itself when it is one, else the entry points whose path reaches it, else any entry
+        point)? Which entry points seed workers is computed once per run."""
         self.consult(ALL_FILES)
         if self._seeds_workers is None:
-            self._seeds_workers = self.any_file_mentions("workers") and any(
-                SEEDS_WORKERS in self.entry_summary(path).effects for path in self.files if self.is_entry_point(path)
+            self._seeds_workers = frozenset(
+                os.path.abspath(entry)
+                for entry in (self.files if self.any_file_mentions("workers") else ())
+                if self.is_entry_point(entry) and SEEDS_WORKERS in self.entry_summary(entry).effects
             )
-        return self._seeds_workers
+        seeding = self._seeds_workers
+        if not seeding or path is None:
+            return bool(seeding)
+        key = os.path.abspath(path)
+        if self.is_entry_point(key):
+            return key in seeding
+        entries = [os.path.abspath(p) for p in self.files if self.is_entry_point(p)]
+        reaching = [entry for entry in entries if self.entry_summary(entry).reached_in(key)]
+        return all(entry in seeding for entry in reaching)
 
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)

@@ -129,3 +129,28 @@ def test_the_cli_in_another_file_seeds_the_model_module(tmp_path):
     unseeded = lint_files_in(files, tmp_path, ["RPL101", "RPL202", "RPL301"])
     assert sorted(codes(seeded)) == ["RPL202"]
     assert sorted(codes(unseeded)) == ["RPL101", "RPL202", "RPL301"]
+
+
+def test_workers_seeded_by_one_entry_point_do_not_exempt_another(tmp_path):
+    write(
+        tmp_path,
+        {
+            "yolo.py": SCRIPT.format(module=OLD, args=", seed_everything_default=42"),
+            "dcgan.py": """\
+                import pytorch_lightning as pl
+                from torch.utils.data import DataLoader
+
+
+                def cli_main(model, dataset):
+                    pl.seed_everything(1234)
+                    loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=8)
+                    pl.Trainer().fit(model, loader)
+
+
+                if __name__ == "__main__":
+                    cli_main(None, list(range(8)))
+                """,
+        },
+    )
+    found = lint_files_in([tmp_path / "yolo.py", tmp_path / "dcgan.py"], tmp_path, ["RPL301"])
+    assert [(d.path.rsplit("/", 1)[-1], d.code) for d in found] == [("dcgan.py", "RPL301")]

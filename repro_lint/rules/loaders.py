@@ -240,9 +240,10 @@ def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
 
 
 def seeded_by_library(rule: Rule, node: cst.Call) -> bool:
-    """Lightning seeds this loader's workers: an entry point calls
-    ``seed_everything(..., workers=True)`` and the loader is one its Trainer runs."""
-    return _run_by_trainer(rule, node) and rule.file.project.seeds_workers()
+    """Lightning seeds this loader's workers: the entry points that run this module call
+    ``seed_everything(..., workers=True)`` (:meth:`~repro_lint.context.ProjectContext.seeds_workers`)
+    and the loader is one its Trainer runs."""
+    return _run_by_trainer(rule, node) and rule.file.project.seeds_workers(rule.file.path)
 
 
 def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
