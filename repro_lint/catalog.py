@@ -158,6 +158,9 @@ DATALOADERS: Dict[str, Tuple[str, ...]] = {
     "dgl.dataloading.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
     "dgl.dataloading.dataloader.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
 }
+#: the word in the name of a class imported from another module that may be a project's own
+#: DataLoader subclass (the project context reads that module to tell)
+LOADER_WORD = "Loader"
 #: loaders that, given this keyword true, shuffle with a DistributedSampler of their own seeded
 #: from ``ddp_seed`` (DGL pops ``shuffle`` into it): no draw from the global torch RNG
 OWN_SAMPLER_KEYWORD = {
@@ -320,8 +323,11 @@ class SeedHelper:
     entropy_seed: Optional[Tuple[str, int]] = None
     #: the (parameter, position) whose true value makes the library seed DataLoader workers
     workers_arg: Optional[Tuple[str, Optional[int]]] = None
-    #: the (parameter, position) whose literal False means it seeds nothing (nor ``always``)
-    seeding_off_arg: Optional[Tuple[str, Optional[int]]] = None
+    #: the (parameter, position) whose literal ``False`` or ``None`` means it seeds nothing at
+    #: all (any other value, a seed or ``True``, seeds), and whether it seeds when that
+    #: argument is not passed
+    seeding_arg: Optional[Tuple[str, Optional[int]]] = None
+    seeding_default: bool = True
 
 
 _ALL3 = frozenset(GENERATORS)
@@ -331,10 +337,6 @@ _CUDNN = frozenset({"cudnn_deterministic"})
 
 _LIGHTNING_SEED = SeedHelper(_ALL3, workers_arg=("workers", 1))  # no cudnn flags
 _LIGHTNING_TRAINER = SeedHelper(frozenset(), ("deterministic", None), _DET)
-#: ``LightningCLI`` (Lightning 2.x) calls ``seed_everything(workers=True)`` before building the
-#: classes unless ``seed_everything_default=False``: the default True seeds with
-#: ``PL_GLOBAL_SEED`` or 0 (a random seed before Lightning 2.1), an int with that int
-_LIGHTNING_CLI = SeedHelper(_ALL3, always=frozenset({SEEDS_WORKERS}), implicit=True, seeding_off_arg=("seed_everything_default", None))
 _HF_SET_SEED = SeedHelper(_ALL3, ("deterministic", 1), _DET)
 _HF_FULL = SeedHelper(_ALL3, always=_FULL)
 _HF_TRAINER = SeedHelper(_ALL3, implicit=True)  # Trainer.__init__ calls set_seed(args.seed)
@@ -346,6 +348,20 @@ _DETECTRON2 = SeedHelper(_ALL3)
 _FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
 _MSPROBE = SeedHelper(_ALL3, ("mode", 1), _DET, always=_CUDNN)  # cudnn.deterministic=True on GPU
 _REPRO_LINT = SeedHelper(_ALL3, ("deterministic", None), _FULL, determinism_default=True)
+# LightningCLI(model_class, datamodule_class, save_config_callback, save_config_kwargs,
+# trainer_class, trainer_defaults, seed_everything_default=True, ...) calls
+# seed_everything(seed, workers=True) before it builds the model, unless the seed is False;
+# True calls seed_everything(workers=True), which seeds from PL_GLOBAL_SEED or 0 (a random
+# seed, saved in the run's config.yaml, before Lightning 2.1). The 1.x
+# pytorch_lightning.utilities.cli.LightningCLI took four more parameters before
+# trainer_class, and its seed_everything_default=None seeded nothing.
+_LIGHTNING_CLI = SeedHelper(_ALL3, always=frozenset({SEEDS_WORKERS}), seeding_arg=("seed_everything_default", 6))
+_LIGHTNING_CLI_1X = SeedHelper(
+    _ALL3, always=frozenset({SEEDS_WORKERS}), seeding_arg=("seed_everything_default", 8), seeding_default=False
+)
+#: the LightningCLI spellings
+LIGHTNING_CLIS = ("lightning.pytorch.cli.LightningCLI", "pytorch_lightning.cli.LightningCLI")
+LIGHTNING_CLI_1X = "pytorch_lightning.utilities.cli.LightningCLI"
 
 #: known library helpers, by qualified name
 SEED_HELPERS: Dict[str, SeedHelper] = {
@@ -358,7 +374,6 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
             "lightning_fabric", "lightning_fabric.utilities.seed",
         )
     },
-    **{f"{module}.LightningCLI": _LIGHTNING_CLI for module in ("lightning.pytorch.cli", "pytorch_lightning.cli")},
     **{
         f"{module}.Trainer{factory}": _LIGHTNING_TRAINER
         for factory in ("", ".from_argparse_args")  # the classmethod of Lightning 1.x
@@ -391,6 +406,16 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     "msprobe.pytorch.common.utils.seed_all": _MSPROBE,
     "repro_lint.runtime.seed_everything": _REPRO_LINT,
     "repro_lint.runtime._seed.seed_everything": _REPRO_LINT,
+    **{name: _LIGHTNING_CLI for name in LIGHTNING_CLIS},
+    LIGHTNING_CLI_1X: _LIGHTNING_CLI_1X,
+}
+
+#: calls that build a Trainer with the keywords of a dict they are given: qualified name ->
+#: ((parameter, position) of the dict, the Trainer built). Every rule that reads a Trainer's
+#: keywords (``benchmark``, ``deterministic``, ``accelerator``, ``gpus``) reads that dict's keys.
+TRAINER_KEYWORD_DICTS: Dict[str, Tuple[Tuple[str, int], str]] = {
+    **{name: (("trainer_defaults", 5), "lightning.pytorch.Trainer") for name in LIGHTNING_CLIS},
+    LIGHTNING_CLI_1X: (("trainer_defaults", 7), "pytorch_lightning.Trainer"),
 }
 
 #: calls that draw from torch's global generator when they run

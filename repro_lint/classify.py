@@ -102,12 +102,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             effects.add(ENTROPY + reseed[0])
         elif qualified in catalog.SEED_CALLS:
             effects |= catalog.SEED_CALLS[qualified]
-        elif helper is not None:
+        elif helper is not None and _helper_seeds(helper, args):
             entropy = helper.entropy_seed is not None and args.value(*helper.entropy_seed) in (MISSING, None)
-            seeding = helper.seeding_off_arg is None or args.value(*helper.seeding_off_arg) is not False
-            if seeding:
-                effects |= {ENTROPY + g for g in helper.seeds} if entropy else helper.seeds
-                effects |= helper.always
+            effects |= {ENTROPY + g for g in helper.seeds} if entropy else helper.seeds
+            effects |= helper.always
             on = helper.determinism_default
             if helper.determinism_arg is not None:
                 value = args.value(*helper.determinism_arg)
@@ -175,8 +173,14 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             cpu = catalog.CPU_SWITCHES.get(qualified)
             if cpu is None or args.value(*cpu) is not True:
                 uses.add(catalog.DEVICE_CALLS[qualified])
-        else:
+        elif helper is None:
             known = qualified.startswith(("torch.", "numpy.", "random."))
+        built = trainer_built(qualified, args)
+        if built is not None:
+            trainer = classify_call(built[0], None, built[1])
+            effects |= trainer.effects
+            uses |= trainer.uses
+            draws |= trainer.draws
     if method in catalog.DEVICE_METHODS and qualified not in ("torch.cuda", "torch.npu"):
         uses.add(method)
     elif method == "to":
@@ -206,6 +210,26 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
     if not (effects or uses or draws or known):
         return NO_EFFECT
     return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)
+
+
+def _helper_seeds(helper: catalog.SeedHelper, args: CallArgs) -> bool:
+    """Does a seeding helper seed at all with these arguments (``LightningCLI(...,
+    seed_everything_default=False)`` does not)?"""
+    if helper.seeding_arg is None:
+        return True
+    value = args.value(*helper.seeding_arg)
+    if value is MISSING:
+        return helper.seeding_default
+    return value is not False and value is not None  # a seed of 0 seeds
+
+
+def trainer_built(qualified: Optional[str], args: CallArgs) -> Optional[Tuple[str, CallArgs]]:
+    """The Trainer a call builds from a dict of its keywords
+    (:data:`~repro_lint.catalog.TRAINER_KEYWORD_DICTS`), and that Trainer's arguments."""
+    built = catalog.TRAINER_KEYWORD_DICTS.get(qualified or "")
+    if built is None:
+        return None
+    return built[1], args.spread(*built[0])
 
 
 #: binds only positional arguments (no keyword is named so)

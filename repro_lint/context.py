@@ -58,7 +58,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
-from .catalog import DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .console_scripts import console_scripts
@@ -192,7 +192,7 @@ class ProjectContext:
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
-        self._seeds_workers: Optional[bool] = None
+        self._seeds_workers: Optional[FrozenSet[str]] = None
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: module path -> the functions (``main``, ``Class.method``) its console scripts call,
         #: and the files that answer depends on (packaging files, modules looked for)
@@ -395,6 +395,31 @@ class ProjectContext:
         facts = self.facts(node[0])
         body = facts.body(node[1]) if facts else None
         return (facts, body) if facts is not None and body is not None else None
+
+    def loader_class(self, qualified: str, depth: int = 0) -> Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]]:
+        """A project class named ``qualified`` (``pkg.mod.Class``, in any module of the
+        project) that derives from a DataLoader of ``catalog.DATALOADERS``, through other
+        project classes or not: (that DataLoader, the parameters the class takes by position,
+        the keywords its ``__init__`` passes itself, whether it forwards other keywords), or
+        None. Read from the modules' facts (each extracted once per run)."""
+        if depth > 8:
+            return None
+        node = self._resolve_qualified(qualified)
+        if node is None or not node[1].startswith(CLASS_PREFIX):
+            return None
+        facts = self.facts(node[0])
+        own = facts.loaders.get(node[1][len(CLASS_PREFIX) :]) if facts is not None else None
+        if own is None:
+            return None
+        if own.base in DATALOADERS:
+            base: Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]] = (own.base, DATALOADERS[own.base], frozenset(), True)
+        else:
+            base = self.loader_class(own.base, depth + 1)
+        if base is None:
+            return None
+        if own.params is None:
+            return base
+        return base[0], own.params, own.fixed | base[2], own.forwards
 
     def _resolve_qualified(self, qualified: str, depth: int = 0) -> Optional[Node]:
         """The project body (function, or class node) that ``qualified`` names, following
@@ -800,15 +825,28 @@ class ProjectContext:
         parts = module.split(".")
         return any(self.is_imported(".".join(parts[cut:])) for cut in range(len(parts)))
 
-    def seeds_workers(self) -> bool:
-        """Does an entry point's execution path call a library helper that seeds DataLoader
-        workers (Lightning's ``seed_everything(..., workers=True)``)? Computed once per run."""
+    def seeds_workers(self, path: "str | Path | None" = None) -> bool:
+        """Does a library helper that seeds DataLoader workers (Lightning's
+        ``seed_everything(..., workers=True)``, a ``LightningCLI`` that seeds) run on the
+        execution path of every entry point that runs the module at ``path`` (the module
+        itself when it is one, else the entry points whose path reaches it, else any entry
+        point)? Which entry points seed workers is computed once per run."""
         self.consult(ALL_FILES)
         if self._seeds_workers is None:
-            self._seeds_workers = self.any_file_mentions("workers") and any(
-                SEEDS_WORKERS in self.entry_summary(path).effects for path in self.files if self.is_entry_point(path)
+            self._seeds_workers = frozenset(
+                os.path.abspath(entry)
+                for entry in (self.files if self.any_file_mentions("workers") else ())
+                if self.is_entry_point(entry) and SEEDS_WORKERS in self.entry_summary(entry).effects
             )
-        return self._seeds_workers
+        seeding = self._seeds_workers
+        if not seeding or path is None:
+            return bool(seeding)
+        key = os.path.abspath(path)
+        if self.is_entry_point(key):
+            return key in seeding
+        entries = [os.path.abspath(p) for p in self.files if self.is_entry_point(p)]
+        reaching = [entry for entry in entries if self.entry_summary(entry).reached_in(key)]
+        return all(entry in seeding for entry in reaching)
 
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)

@@ -24,6 +24,8 @@ from ._gc import GCPaused
 from .classify import INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_seed_parameter
 from .catalog import (
     CUDNN_DETERMINISTIC,
+    DATALOADERS,
+    LOADER_WORD,
     DEVICE_MODULES,
     DEVICE_QUERIES,
     ENV_SWITCHES,
@@ -84,6 +86,23 @@ class BodyFacts:
 
 
 
+@dataclass(frozen=True)
+class LoaderClass:
+    """A module-level class that derives from a DataLoader: what its own ``__init__`` changes
+    (the rules' :class:`~repro_lint.rules.loaders.LoaderSpec` reads it, through
+    :meth:`~repro_lint.context.ProjectContext.loader_class`)."""
+
+    #: the base it derives from, import-qualified (a class of this module: ``module.Class``)
+    base: str
+    #: the parameters it takes by position (None: its ``__init__`` forwards everything, or it
+    #: has none, so the base's)
+    params: Optional[Tuple[str, ...]] = None
+    #: keywords its ``__init__`` passes to the base itself
+    fixed: FrozenSet[str] = frozenset()
+    #: whether it forwards keywords it does not name (``**kwargs``)
+    forwards: bool = True
+
+
 @dataclass
 class ModuleFacts:
     """What one module imports, defines, calls, seeds and uses (serialisable)."""
@@ -99,6 +118,8 @@ class ModuleFacts:
     trains_at_module_level: bool = False
     #: its top level draws random numbers or builds a model (a script, if nothing imports it)
     draws_at_module_level: bool = False
+    #: module-level classes that may derive from a DataLoader, by name
+    loaders: Dict[str, LoaderClass] = field(default_factory=dict)
 
     def body(self, name: str) -> Optional[BodyFacts]:
         if name in (MODULE_BODY, IMPORTED_BODY):
@@ -295,9 +316,11 @@ class _FactsCollector(ast.NodeVisitor):
         defaults = node.args.defaults
         for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
             body.defaults[arg.arg] = ast_literal(default)
+            self._device_setting(ast.Name(id=arg.arg), default)  # ``def train(device="cuda:0")``
         for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults):
             if default is not None:
                 body.defaults[arg.arg] = ast_literal(default)
+                self._device_setting(ast.Name(id=arg.arg), default)
         if owner is not None and positional and positional[0].arg in ("self", "cls"):
             positional = positional[1:]
         body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
@@ -320,11 +343,48 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.facts.classes.add(".".join(self.scope + [node.name]))
+        if not self.scope:
+            loader = self._loader_class(node)
+            if loader is not None:
+                self.facts.loaders[node.name] = loader
         self.scope.append(node.name)
         self.kinds.append(True)
         self.generic_visit(node)
         self.kinds.pop()
         self.scope.pop()
+
+    def _loader_class(self, node: ast.ClassDef) -> Optional[LoaderClass]:
+        """What a module-level class changes of the loader it derives from, when its base is a
+        DataLoader (``catalog.DATALOADERS``), a loader class of this module, or an imported
+        class named as a loader (``MultiEpochsDataLoader`` from another project module: the
+        project context tells whether it is one)."""
+        base = None
+        for expr in node.bases:
+            name = _dotted(expr)
+            qualified = self.imported(name) if name is not None else None
+            if qualified in DATALOADERS or (qualified is not None and LOADER_WORD in qualified.rsplit(".", 1)[-1]):
+                base = qualified
+            elif name in self.facts.loaders:
+                base = f"{self.facts.module_name}.{name}"
+            if base is not None:
+                break
+        if base is None:
+            return None
+        init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+        if init is None:
+            return LoaderClass(base)
+        args = init.args
+        positional = [*args.posonlyargs, *args.args]
+        if len(positional) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None:
+            return LoaderClass(base)  # ``__init__(self, *args, **kwargs)``: the base's own parameters
+        fixed = set()
+        for call in ast.walk(init):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__":
+                for keyword in call.keywords:
+                    passed_on = isinstance(keyword.value, ast.Name) and keyword.value.id == keyword.arg
+                    if keyword.arg is not None and not passed_on:
+                        fixed.add(keyword.arg)
+        return LoaderClass(base, tuple(a.arg for a in positional[1:]), frozenset(fixed), args.kwarg is not None)
 
     def visit_Call(self, node: ast.Call) -> None:
         body = self.current
@@ -428,9 +488,14 @@ class _FactsCollector(ast.NodeVisitor):
             self._device_value(value)
 
     def _device_value(self, value: ast.AST) -> None:
-        """A value used as the device: a device string, or the answer of a device query
-        (``torch.accelerator.current_accelerator()``)."""
+        """A value used as the device: a device string, a parameter whose default is one
+        (``def run(model, where="cuda")``: ``model.to(where)``), or the answer of a device
+        query (``torch.accelerator.current_accelerator()``)."""
         strings = []
+        if isinstance(value, ast.Name) and value.id in self.current.params:
+            default = self.current.defaults.get(value.id)
+            if isinstance(default, str):
+                strings.append(default)
         for node in ast.walk(value):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 strings.append(node.value)

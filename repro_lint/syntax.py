@@ -312,6 +312,12 @@ class CallArgs:
             return []
         return self._strings(node)
 
+    def spread(self, name: str, position: Optional[int]) -> "CallArgs":
+        """The arguments of a call given ``**`` the dict bound to parameter ``name``
+        (``LightningCLI(trainer_defaults={...})`` builds ``Trainer(**trainer_defaults)``): its
+        keys as far as :attr:`expand` follows the dict, none when no dict is passed."""
+        return _Spread(self, self.node(name, position))
+
 
 class AstArgs(CallArgs):
     def __init__(self, call: ast.Call, expand: Optional[Expand] = None) -> None:
@@ -341,6 +347,24 @@ class CstArgs(CallArgs):
 
     def _strings(self, node: Any) -> List[str]:
         return cst_strings(node)
+
+
+class _Spread(CallArgs):
+    def __init__(self, outer: CallArgs, mapping: Any) -> None:
+        self.outer = outer
+        self.mapping = mapping
+        self.expand = outer.expand
+
+    def _slots(self) -> Sequence[Slot]:
+        if self.mapping is MISSING or (self.mapping is not UNKNOWN and self._literal(self.mapping) is None):
+            return ()  # no dict, or ``None``: the callee's defaults
+        return ((None, "**", None if self.mapping is UNKNOWN else self.mapping),)
+
+    def _literal(self, node: Any) -> Any:
+        return self.outer._literal(node)
+
+    def _strings(self, node: Any) -> List[str]:
+        return self.outer._strings(node)
 
 
 class NoArgs(CallArgs):

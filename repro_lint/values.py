@@ -202,6 +202,39 @@ class Values:
             return checked if checked is not None else self._returned(expr, chain, depth, None)
         return [expr]  # a container, a lambda: the expression itself
 
+    def names(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Optional[List[cst.BaseExpression]]:
+        """The names a callee may stand for, on the default path: a local name is followed to
+        the assignments that reach the use, and conditional expressions to their branches
+        (``fn = MultiEpochsDataLoader if fast else DataLoader``; ``fn(ds)`` calls one of the
+        two); what is left is a name bound by an import or a definition, or a dotted name.
+        None when it cannot be told (a parameter, a call, a container)."""
+        if depth > _MAX_DEPTH or self._steps <= 0:
+            return None
+        self._steps -= 1
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        if isinstance(expr, cst.IfExp):
+            truth = self._truth(chain, depth)(expr.test)
+            branches = [expr.body, expr.orelse] if truth is None else [expr.body if truth else expr.orelse]
+        elif isinstance(expr, cst.Name):
+            found = self._lookup(expr.value, chain, depth)
+            if isinstance(found, tuple):
+                return None  # a parameter
+            if not found:
+                return [expr]  # an import or a definition
+            branches = [value for value, _ in found]
+            chain_of = {id(value): where for value, where in found}
+        elif isinstance(expr, cst.Attribute):
+            return [expr]
+        else:
+            return None
+        names: List[cst.BaseExpression] = []
+        for branch in branches:
+            got = self.names(branch, chain_of[id(branch)] if isinstance(expr, cst.Name) else chain, depth + 1)
+            if got is None:
+                return None
+            names.extend(n for n in got if not any(n is m for m in names))
+        return names
+
     # -- expressions -------------------------------------------------------------------------
     def _choice(self, test, branches, chain, depth) -> Candidates:  # type: ignore[no-untyped-def]
         truth = self._truth(chain, depth)(test)

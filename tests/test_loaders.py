@@ -3,6 +3,7 @@ loaders whose workers a library seeds."""
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
@@ -685,3 +686,163 @@ def test_a_local_name_that_shadows_a_factory_is_not_the_factory(tmp_path, body):
         },
     )
     assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"]) == []
+
+# -- DataLoader subclasses of other project modules, and loaders called through a local name ------
+
+MEL = """\
+    import torch
+
+
+    class MultiEpochsDataLoader(torch.utils.data.DataLoader):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+    """
+
+
+def lint_project(tmp_path, files, select=("RPL301", "RPL302")):
+    write(tmp_path, files)
+    return lint_files_in([tmp_path / name for name in files], tmp_path, list(select))
+
+
+def test_a_subclass_from_another_module_is_a_dataloader(tmp_path):
+    found = lint_project(
+        tmp_path,
+        {
+            "mel.py": MEL,
+            "train.py": """\
+                from mel import MultiEpochsDataLoader
+
+
+                def get_loader(ds, workers=5):
+                    return MultiEpochsDataLoader(ds, batch_size=8, shuffle=True, num_workers=workers)
+                """,
+        },
+    )
+    assert [(os.path.basename(d.path), d.code) for d in found] == [("train.py", "RPL301"), ("train.py", "RPL302")]
+
+
+def test_a_subclass_of_a_subclass_in_a_package(tmp_path):
+    found = lint_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/mel.py": MEL,
+            "pkg/fast.py": """\
+                from .mel import MultiEpochsDataLoader
+
+
+                class FastLoader(MultiEpochsDataLoader):
+                    def __init__(self, dataset, batch_size=1, **kwargs):
+                        super().__init__(dataset, batch_size=batch_size, shuffle=True, **kwargs)
+                """,
+            "train.py": """\
+                from pkg.fast import FastLoader
+
+
+                def get_loader(ds):
+                    return FastLoader(ds, 8, num_workers=4)
+                """,
+        },
+    )
+    # FastLoader's own __init__ shuffles: RPL302 is about its call, not this one's arguments
+    assert [(os.path.basename(d.path), d.code) for d in found] == [("train.py", "RPL301")]
+
+
+def test_a_subclass_from_another_module_given_everything_is_quiet(tmp_path):
+    found = lint_project(
+        tmp_path,
+        {
+            "mel.py": MEL,
+            "train.py": """\
+                import torch
+                from mel import MultiEpochsDataLoader
+
+
+                def get_loader(ds, seed_fn, workers=5):
+                    g = torch.Generator()
+                    g.manual_seed(0)
+                    return MultiEpochsDataLoader(
+                        ds, batch_size=8, shuffle=True, num_workers=workers, worker_init_fn=seed_fn, generator=g
+                    )
+                """,
+        },
+    )
+    assert codes(found) == []
+
+
+def test_a_class_named_as_a_loader_that_is_no_dataloader_is_quiet(tmp_path):
+    found = lint_project(
+        tmp_path,
+        {
+            "data.py": """\
+                class CsvLoader:
+                    def __init__(self, path, shuffle=False, num_workers=0):
+                        self.path = path
+                """,
+            "train.py": """\
+                from data import CsvLoader
+
+
+                def get_loader(path):
+                    loader_cls = CsvLoader
+                    return loader_cls(path, shuffle=True, num_workers=4)
+                """,
+        },
+    )
+    assert codes(found) == []
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "dataloader_fn = MultiEpochsDataLoader",
+        "dataloader_fn = MultiEpochsDataLoader if fast else DataLoader",
+        "dataloader_fn = DataLoader\n    if fast:\n        dataloader_fn = MultiEpochsDataLoader",
+    ],
+)
+def test_a_loader_called_through_a_local_name(tmp_path, binding):
+    found = lint_project(
+        tmp_path,
+        {
+            "mel.py": MEL,
+            "train.py": (
+                "from torch.utils.data import DataLoader\nfrom mel import MultiEpochsDataLoader\n\n\n"
+                "def get_loader(ds, workers=5, fast=True):\n"
+                f"    {binding}\n"
+                "    return dataloader_fn(ds, batch_size=8, shuffle=True, num_workers=workers)\n"
+            ),
+        },
+    )
+    assert sorted(codes(found)) == ["RPL301", "RPL302"]
+
+
+def test_a_same_module_subclass_through_a_local_name(lint):
+    code = """\
+        import torch
+
+
+        class MultiEpochsDataLoader(torch.utils.data.DataLoader):
+            pass
+
+
+        def get_loader(ds, workers=5):
+            dataloader_fn = MultiEpochsDataLoader
+            return dataloader_fn(ds, batch_size=8, shuffle=True, num_workers=workers)
+        """
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == ["RPL301", "RPL302"]
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        # a parameter: the caller's choice, not followed
+        "def get_loader(ds, loader_cls):\n    return loader_cls(ds, shuffle=True, num_workers=4)\n",
+        # the name is rebound to something else on the default path
+        "def get_loader(ds):\n    fn = DataLoader\n    fn = make_batches\n    return fn(ds, shuffle=True, num_workers=4)\n",
+        # a loader given what it needs through the alias
+        "def get_loader(ds, g, seed_fn):\n    fn = DataLoader\n    return fn(ds, shuffle=True, num_workers=4, generator=g, worker_init_fn=seed_fn)\n",
+    ],
+)
+def test_local_names_that_are_not_unseeded_loaders_are_quiet(lint, function):
+    code = "from torch.utils.data import DataLoader\nfrom batching import make_batches\n\n\n" + function
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == []

@@ -856,6 +856,40 @@ def test_rpl202_device_option_read_in_another_file(tmp_path):
     assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == ["RPL202"]
 
 
+@pytest.mark.parametrize(
+    "function, expected",
+    [
+        ('def train(n_epoch=100, device="cuda:0"):\n    model = nn.Linear(4, 2)\n    model.to(device)\n', ["RPL202"]),
+        ('def train(*, device="npu:0"):\n    model = nn.Linear(4, 2)\n', ["RPL202"]),
+        # a parameter with another name, used as the device
+        ('def train(where="cuda"):\n    x = torch.ones(3, device=where)\n', ["RPL202"]),
+        ('def train(where="cuda"):\n    nn.Linear(4, 2).to(where)\n', ["RPL202"]),
+        # correct code: a CPU default, or a default that is no device string
+        ('def train(device="cpu"):\n    model = nn.Linear(4, 2)\n    model.to(device)\n', []),
+        ('def train(where="cpu"):\n    nn.Linear(4, 2).to(where)\n', []),
+        ('def train(dtype="float32", name="cuda_net"):\n    nn.Linear(4, 2).to(dtype)\n', []),
+    ],
+)
+def test_rpl202_device_named_by_a_parameter_default(lint, function, expected):
+    code = f"import torch\nfrom torch import nn\n\n\n{function}\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    train()\n"
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+def test_rpl202_device_default_of_a_function_in_another_file(tmp_path):
+    files = {
+        "engine.py": """
+            import torch
+
+            def fit(model, device="cuda:0"):
+                model.to(device)
+        """,
+        "train.py": "import torch\nfrom engine import fit\n\nif __name__ == '__main__':\n    fit(torch.nn.Linear(2, 2))\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == ["RPL202"]
+    files["engine.py"] = files["engine.py"].replace("cuda:0", "cpu")
+    assert codes(lint_tree(tmp_path / "cpu", files, select=["RPL202"])) == []
+
+
 # -- reachability: follow calls, not imports ------------------------------------------------------
 
 VENDORED = {

@@ -27,11 +27,11 @@ from ..catalog import (
     TRAINERS_WITH_DETERMINISTIC,
     device_named,
 )
-from ..classify import switch_effect
+from ..classify import switch_effect, trainer_built
 from ..syntax import CstArgs, int_value, string_value
 from ..diagnostics import SAFE, UNSAFE
 from ..values import any_const
-from .base import NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
+from .base import KwargsDicts, NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
 
 CUDNN = "torch.backends.cudnn"
 
@@ -53,6 +53,7 @@ class CudnnBenchmarkEnabled(Rule):
     fix_message = "Set cudnn.benchmark to False"
     triggers = ("benchmark", "cudnn")  # cudnn.flags(enabled, benchmark, ...) takes it by position
     whole_words = True
+    uses = (KwargsDicts,)  # a Trainer's keywords in a dict (LightningCLI's trainer_defaults)
 
     def _flip(self, value: cst.CSTNode) -> Tuple[List[NodeEdit], Optional[str]]:
         """Report and flip ``value`` to False. A comment at the end of the line described the
@@ -93,10 +94,20 @@ class CudnnBenchmarkEnabled(Rule):
         elif qualified in TRAINERS_WITH_BENCHMARK:
             arg = argument(node, "benchmark")
         else:
+            self._trainer_dict(qualified, node)
             return
         if arg is not None and self._on(arg.value):
             edits, applicability = self._flip_literal(arg.value)
             self.report(arg, edits=edits, applicability=applicability)
+
+    def _trainer_dict(self, qualified: str, node: cst.Call) -> None:
+        """``LightningCLI(trainer_defaults={"benchmark": True})`` builds ``Trainer(benchmark=True)``."""
+        built = trainer_built(qualified, CstArgs(node, self.file.analysis(KwargsDicts).expand))
+        if built is None or built[0] not in TRAINERS_WITH_BENCHMARK:
+            return
+        value = built[1].node("benchmark", None)
+        if isinstance(value, cst.BaseExpression) and self._on(value):
+            self.report(value, edits=[self.replace(value, "False")] if is_true(value) else [])
 
     def visit_Expr(self, node: cst.Expr) -> None:
         # setattr(torch.backends.cudnn, "benchmark", True)

@@ -85,15 +85,15 @@ class LoaderCall:
 
 
 class LocalLoaders(Analysis):
-    """The loader names the file defines at module level: subclasses and partials."""
+    """The loader names the file can call: the library loaders, the partials it defines at
+    module level, and the DataLoader subclasses of the project's modules, this one included
+    (from their facts: :meth:`~repro_lint.context.ProjectContext.loader_class`)."""
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
         self.specs: Dict[str, LoaderSpec] = {}
         for statement in file.module.body:
-            if isinstance(statement, cst.ClassDef):
-                self._subclass(statement)
-            elif isinstance(statement, cst.SimpleStatementLine):
+            if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                         spec = self._partial(small.value)
@@ -105,8 +105,18 @@ class LocalLoaders(Analysis):
         if qualified in DATALOADERS:
             return LoaderSpec(qualified, DATALOADERS[qualified], short=qualified.rsplit(".", 1)[-1])
         if qualified is None and isinstance(func, cst.Name):
-            return self.specs.get(func.value)
-        return None
+            if func.value in self.specs:
+                return self.specs[func.value]
+            facts = self.file.project.facts(self.file.path, self.file.source)
+            if facts is None or func.value not in facts.loaders:
+                return None
+            qualified = f"{facts.module_name}.{func.value}"
+        if qualified is None:
+            return None
+        found = self.file.project.loader_class(qualified)
+        if found is None:
+            return None
+        return LoaderSpec(found[0], found[1], found[2], found[3], (), qualified.rsplit(".", 1)[-1])
 
     def _partial(self, value: cst.BaseExpression) -> Optional[LoaderSpec]:
         if not (isinstance(value, cst.Call) and self.file.qualify(value.func) in PARTIALS and value.args):
@@ -119,51 +129,14 @@ class LocalLoaders(Analysis):
             return None
         return LoaderSpec(base.qualified, base.params, base.fixed, base.forwards, base.prefix + tuple(value.args[1:]), base.short)
 
-    def _subclass(self, node: cst.ClassDef) -> None:
-        base = next((s for s in (self.spec_of(b.value) for b in node.bases if not b.keyword) if s is not None), None)
-        if base is None:
-            return
-        init = next(
-            (s for s in node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
-            None,
-        )
-        if init is None or _only_forwards(init):
-            self.specs[node.name.value] = LoaderSpec(base.qualified, base.params, base.fixed, base.forwards, base.prefix, node.name.value)
-            return
-        params = init.params
-        positional = tuple(p.name.value for p in (*params.posonly_params, *params.params)[1:])
-        fixed: Set[str] = set(base.fixed)
-        for call in _super_init_calls(init):
-            for arg in call.args:
-                if arg.keyword is not None and not (isinstance(arg.value, cst.Name) and arg.value.value == arg.keyword.value):
-                    fixed.add(arg.keyword.value)
-        forwards = isinstance(params.star_kwarg, cst.Param)
-        self.specs[node.name.value] = LoaderSpec(base.qualified, positional, frozenset(fixed), forwards, (), node.name.value)
-
-
-def _only_forwards(init: cst.FunctionDef) -> bool:
-    """``def __init__(self, *args, **kwargs)``: the loader's own parameters, unchanged."""
-    params = init.params
-    named = [*params.posonly_params, *params.params, *params.kwonly_params]
-    return len(named) == 1 and isinstance(params.star_arg, cst.Param) and isinstance(params.star_kwarg, cst.Param)
-
-
-def _super_init_calls(init: cst.FunctionDef) -> List[cst.Call]:
-    found = []
-    stack: List[cst.CSTNode] = [init.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__":
-            found.append(node)
-        stack.extend(node.children)
-    return found
-
 
 def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:
     """The loader this call builds (a DataLoader by any of its names, or a
     ``functools.partial(DataLoader, ...)`` itself), or None."""
     local = rule.file.analysis(LocalLoaders)
     spec = local.spec_of(node.func)
+    if spec is None and isinstance(node.func, cst.Name):
+        spec = _aliased(rule, local, node.func)
     if spec is not None:
         positional = [a for a in spec.prefix if a.keyword is None]
         keywords = [a for a in spec.prefix if a.keyword is not None]
@@ -173,6 +146,16 @@ def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:
         if base is not None:
             return LoaderCall(base, [*base.prefix, *node.args[1:]])
     return None
+
+
+def _aliased(rule: Rule, local: LocalLoaders, func: cst.Name) -> Optional[LoaderSpec]:
+    """A loader called through a local name (``loader_fn = DataLoader``; ``fn =
+    MultiEpochsDataLoader if fast else DataLoader``): the first loader it may stand for on the
+    default path (:meth:`~repro_lint.values.Values.names`)."""
+    names = rule.file.analysis(ValueScan).values.names(func, rule.file.ancestors)
+    if not names or (len(names) == 1 and names[0] is func):
+        return None
+    return next((s for s in (local.spec_of(n) for n in names) if s is not None), None)
 
 
 # -- loaders built in a project factory -----------------------------------------------------------
@@ -250,9 +233,10 @@ def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
 
 
 def seeded_by_library(rule: Rule, node: cst.Call) -> bool:
-    """Lightning seeds this loader's workers: an entry point calls
-    ``seed_everything(..., workers=True)`` and the loader is one its Trainer runs."""
-    return _run_by_trainer(rule, node) and rule.file.project.seeds_workers()
+    """Lightning seeds this loader's workers: the entry points that run this module call
+    ``seed_everything(..., workers=True)`` (:meth:`~repro_lint.context.ProjectContext.seeds_workers`)
+    and the loader is one its Trainer runs."""
+    return _run_by_trainer(rule, node) and rule.file.project.seeds_workers(rule.file.path)
 
 
 def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
