@@ -1060,15 +1060,22 @@ def _imported_names(node: cst.CSTNode) -> List[str]:
 def _binds_elsewhere(function: cst.FunctionDef, name: str) -> bool:
     """``name`` is bound in ``function`` by something other than a plain statement before the
     use (a comprehension, a walrus, an ``except ... as``): too subtle to follow."""
+    return name in _bound_elsewhere(function)
+
+
+@functools.lru_cache(maxsize=1024)  # nodes hash by identity; asked for each name the function uses
+def _bound_elsewhere(function: cst.FunctionDef) -> FrozenSet[str]:
+    """The names :func:`_binds_elsewhere` finds in ``function`` (one walk of its body)."""
+    names: Set[str] = set()
     stack: List[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) and node.target.value == name:
-            return True
-        if isinstance(node, cst.ExceptHandler) and node.name is not None and name in target_names(node.name.name):
-            return True
+        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+            names.add(node.target.value)
+        elif isinstance(node, cst.ExceptHandler) and node.name is not None:
+            names.update(target_names(node.name.name))
         stack.extend(syntax_children(node))
-    return False
+    return frozenset(names)
 
 
 def _tuple_element(value: cst.BaseExpression, index: int) -> Optional[cst.BaseExpression]:
