@@ -490,6 +490,15 @@ if __name__ == "__main__":  # pragma: no cover - prints the tables for the rule 
 INTEGER_DTYPES = frozenset(
     f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "short", "bool")
 )
+#: dtypes that make ``cumsum`` a floating (or complex) scan whatever its input: the
+#: nondeterministic CUDA variant
+FLOATING_DTYPES = frozenset(
+    f"torch.{name}"
+    for name in (
+        "float", "float16", "float32", "float64", "half", "double", "bfloat16",
+        "complex64", "complex128", "cfloat", "cdouble", "chalf", "complex32",
+    )
+)
 INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
 #: ops whose result is an index tensor (int64), as ``torch.*`` functions and Tensor methods
 INDEX_RESULTS = frozenset({"argmax", "argmin", "nonzero"})

@@ -298,6 +298,9 @@ def test_rpl402_integer_cumsum_is_quiet(lint, code):
         "def f(text, eos_id):\n    is_eos_id = (text == eos_id).float()\n    return is_eos_id.cumsum(dim=-1)\n",
         "def f(x):\n    m = x > 0\n    return (m * 0.5).cumsum(0)\n",
         "def f(x):\n    return torch.cumsum(torch.arange(0.0, 3.0), 0)\n",
+        # a floating dtype= makes the scan floating, whatever the input (mmdet's positional encoding)
+        "def f(mask):\n    not_mask = 1 - mask.to(torch.int)\n    return not_mask.cumsum(1, dtype=torch.float32)\n",
+        "def f(x):\n    return torch.cumsum(x.long(), dim=0, dtype=torch.float64)\n",
     ],
 )
 def test_rpl402_floating_cumsum_still_fires(lint, code):

@@ -14,6 +14,7 @@ from ..opcatalog import (
     Condition,
     Op,
     FACTORIES,
+    FLOATING_DTYPES,
     INTEGER_DTYPES,
     RESHAPES,
     index_by_name,
@@ -120,8 +121,12 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
         return _rank(rule, call.args[0].value) >= 3
     if cond.test == "floating":
         dtype = keyword_arg(call, "dtype")
-        if dtype is not None and rule.qualify(dtype.value) in INTEGER_DTYPES:
-            return False
+        if dtype is not None:
+            named = rule.qualify(dtype.value)
+            if named in INTEGER_DTYPES:
+                return False
+            if named in FLOATING_DTYPES:
+                return True  # a floating scan, whatever the input's dtype
         subject = call.func.value if form == "method" and isinstance(call.func, cst.Attribute) else (
             call.args[0].value if call.args else None
         )
