@@ -1311,6 +1311,8 @@ def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.Base
     dest: Optional[str] = None
     default: Optional[cst.BaseExpression] = None
     action = None
+    # a positional argument (``add_argument("seed")``) is given on every run, unless optional
+    required = not any(f.startswith("-") for f in flags)  # type: ignore[union-attr]
     for arg in call.args:
         if arg.keyword is None:
             continue
@@ -1322,6 +1324,12 @@ def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.Base
             default = arg.value
         elif arg.keyword.value == "action":
             action = string_value(arg.value)
+        elif arg.keyword.value == "required":
+            required = cst_literal(arg.value) is not False
+        elif arg.keyword.value == "nargs" and string_value(arg.value) in ("?", "*"):
+            required = False
+    if required and default is None:
+        return  # every run gives it: no value on the default path
     if dest is None:
         longs = [f for f in flags if f.startswith("--")]  # type: ignore[union-attr]
         chosen = longs[0] if longs else flags[0]

@@ -79,6 +79,16 @@ def test_a_seed_known_or_unknown_on_the_default_path_is_not_reported(lint, defau
     assert codes(lint(script(default, test, before=before), select=SEEDING)) == []
 
 
+@pytest.mark.parametrize(
+    "option",
+    ['parser.add_argument("--seed", type=int, required=True)', 'parser.add_argument("seed", type=int)'],
+)
+def test_a_seed_every_run_gives_is_not_reported(lint, option):
+    code = script().replace('parser.add_argument("--seed", type=int, default=None)', option)
+    assert option in code
+    assert codes(lint(code, select=SEEDING)) == []
+
+
 def test_a_seed_given_a_value_when_missing_is_known(lint):
     code = script(before="if args.seed is None:\n        args.seed = 42")
     assert codes(lint(code, select=SEEDING)) == []
