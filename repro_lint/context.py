@@ -625,11 +625,20 @@ class ProjectContext:
             return []
         return list(_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
 
-    def closure(self, starts: Iterable[Node], without: FrozenSet[Node] = frozenset()) -> Summary:
+    def closure(
+        self,
+        starts: Iterable[Node],
+        without: FrozenSet[Node] = frozenset(),
+        held: FrozenSet[Tuple[Node, str]] = frozenset(),
+        cut: FrozenSet[Tuple[Node, Node]] = frozenset(),
+    ) -> Summary:
         """Everything reached from ``starts`` over the call graph, and what it all does;
-        ``without``: functions whose calls are left out (each with its variants)."""
+        ``without``: functions whose calls are left out (each with its variants); ``held``:
+        (body, effect) pairs, the effect that body makes itself left out; ``cut``: (body,
+        function) pairs, that body's calls of the function left out (each with its variants)."""
         starts = tuple(starts)
-        if len(starts) == 1 and not without and starts[0] in self._closures:
+        plain = not (without or held or cut)
+        if len(starts) == 1 and plain and starts[0] in self._closures:
             return self._closures[starts[0]]
         reached: Set[Node] = set()
         effects: Set[str] = set()
@@ -646,12 +655,15 @@ class ProjectContext:
             info = self._node(node)
             if info is None:
                 continue
-            effects |= info.effects
+            base = (node[0], node[1].partition(VARIANT)[0])
+            effects |= info.effects if not held else {e for e in info.effects if (base, e) not in held}
             uses |= info.uses
             draws |= info.draws
-            stack.extend(e for e in info.edges if e not in reached)
+            stack.extend(
+                e for e in info.edges if e not in reached and not (cut and (base, (e[0], e[1].partition(VARIANT)[0])) in cut)
+            )
         summary = Summary(frozenset(effects), frozenset(uses), frozenset(draws), frozenset(reached - without))
-        if len(starts) == 1 and not without:
+        if len(starts) == 1 and plain:
             self._closures[starts[0]] = summary
         return summary
 
@@ -667,14 +679,25 @@ class ProjectContext:
             self._entries[key] = EMPTY if facts is None else self.closure(starts + self.console_nodes(key))
         return self._entries[key]
 
-    def entry_summary_without(self, path: "str | Path", without: FrozenSet[Node], source: Optional[str] = None) -> Summary:
+    def entry_summary_without(
+        self,
+        path: "str | Path",
+        without: FrozenSet[Node],
+        source: Optional[str] = None,
+        *,
+        held: FrozenSet[Tuple[Node, str]] = frozenset(),
+        cut: FrozenSet[Tuple[Node, Node]] = frozenset(),
+    ) -> Summary:
         """What entry point ``path`` does with the calls of the functions ``without`` left out
-        (what it would seed without a call that seeds with a value drawn at random)."""
+        (what it would seed without a call that seeds with a value drawn at random), and the
+        effects and calls ``held`` and ``cut`` (see :meth:`closure`: what it would seed without
+        the seeding calls that do not run on the default path)."""
         key = os.path.abspath(path)
         self.consult(ALL_FILES)
         if self.facts(key, source) is None:
             return EMPTY
-        return self.closure([(key, MODULE_BODY), (key, MAIN_BODY)], frozenset(without))
+        starts = [(key, MODULE_BODY), (key, MAIN_BODY)] + self.console_nodes(key)
+        return self.closure(starts, frozenset(without), frozenset(held), frozenset(cut))
 
     def call_summary(self, path: "str | Path", scope: Optional[str], name: str, imported: bool, *, construct: bool = False) -> Summary:
         """What a call named ``name`` made in body ``scope`` of module ``path`` does,

@@ -48,8 +48,9 @@ from .classify import is_seed_named
 from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
 from .opcatalog import may_raise
-from .rules.base import Analysis, FileContext
+from .rules.base import Analysis, FileContext, ValueScan
 from .syntax import is_main_guard, string_value
+from .values import Const
 
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches
 DETERMINISTIC = "deterministic"
@@ -453,6 +454,29 @@ def _assignments(table: ImportTable, module: cst.Module, statements: Iterable[cs
     return frozenset(found)
 
 
+def _never_none(file: FileContext, place: Placement) -> Optional[str]:
+    """The block's seed, made safe where it is None on the default path: a seed reused from the
+    program (``seed = args.seed``, ``torch.cuda.manual_seed_all(args.seed)``) whose option
+    defaults to None gets the configured seed then (``seed if seed is not None else 0``), so
+    that the block never seeds with None (``random.seed(None)`` reseeds from OS entropy)."""
+    seed = place.seed
+    if seed is None or "{default}" in seed:
+        return seed
+    try:
+        expr = cst.parse_expression(seed)
+    except cst.ParserSyntaxError:
+        return seed
+    if dotted_name(expr) is None:
+        return seed
+    owner = place.function or place.guard
+    where = place.statements[place.index : place.index + 1]
+    chain = ((owner, owner.body) if owner is not None else ()) + tuple(where)
+    values = file.analysis(ValueScan).values.of(expr, chain)
+    if values is not None and any(isinstance(v, Const) and v.value is None for v in values):
+        return f"{seed} if {seed} is not None else {{default}}"
+    return seed
+
+
 def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> Optional[Block]:
     """The block for ``generators`` (what the findings asked for). ``allowed``: what the run's
     selected rules may ask for (None: everything); the block adds a generator the file merely
@@ -464,7 +488,7 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     if place is None:
         return None
     default_seed = str(settings.seed)
-    seed = (place.seed or default_seed).replace("{default}", default_seed)
+    seed = (_never_none(file, place) or default_seed).replace("{default}", default_seed)
 
     # names bound where the block runs: module-level imports before it, and before it in the guard
     if place.function is not None:

@@ -46,6 +46,7 @@ import libcst as cst
 
 from .children import syntax_children
 from .classify import classify_call
+from .names import dotted_name
 from .opcatalog import INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING
 from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, string_value
 
@@ -174,6 +175,8 @@ class Values:
         #: answers of :meth:`_lookup` and :meth:`_parameter`, by use and by parameter
         self._looked: Dict[Tuple[str, int], Any] = {}
         self._params: Dict[Tuple[int, str], Candidates] = {}
+        #: the attributes the module changes (see changed_attributes)
+        self._changed: Optional[FrozenSet[str]] = None
         #: per class: the subclasses of the module that run its ``__init__`` (see _heirs)
         self._heir_index: Dict[int, List[cst.ClassDef]] = {}
 
@@ -201,6 +204,12 @@ class Values:
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
         return [expr]  # a container, a lambda: the expression itself
+
+    def truth(self, test: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Optional[bool]:
+        """Whether the test of an ``if`` (or a conditional expression), found under ``chain``,
+        holds on the default path (``args.seed is not None`` with ``default=None``: False);
+        None when it cannot be told."""
+        return self._truth(tuple(n for n in chain if not isinstance(n, cst.Module)), 0)(test)
 
     def names(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Optional[List[cst.BaseExpression]]:
         """The names a callee may stand for, on the default path: a local name is followed to
@@ -247,7 +256,10 @@ class Values:
             inner = self.of(expr.expression, chain, depth + 1)
             return _map(inner, lambda v: not v)
         if isinstance(expr, cst.BooleanOperation):
-            left, right = self.of(expr.left, chain, depth + 1), self.of(expr.right, chain, depth + 1)
+            left = self.of(expr.left, chain, depth + 1)
+            if all_consts(left, lambda v: not v if isinstance(expr.operator, cst.And) else bool(v)):
+                return left  # ``x and ...`` with x false, ``x or ...`` with x true: the right is not evaluated
+            right = self.of(expr.right, chain, depth + 1)
             if isinstance(expr.operator, cst.And):
                 return _combine(left, right, lambda a, b: a and b)
             if isinstance(expr.operator, cst.Or):
@@ -268,7 +280,7 @@ class Values:
     def _attribute(self, expr: cst.Attribute, chain: Chain, depth: int) -> Candidates:
         base, attr = expr.value, expr.attr.value
         method = self._enclosing(chain)
-        if isinstance(base, cst.Name) and method is not None and _first_param(method[0]) == base.value:
+        if isinstance(base, cst.Name) and method is not None and _first_param(method[0]) == base.value and _is_bound_method(*method):
             return self._self_attribute(attr, method, depth)
         if (
             isinstance(base, cst.Attribute)
@@ -281,8 +293,31 @@ class Values:
         if isinstance(base, cst.Name) and (self.source is None or "add_argument" in self.source):
             options = self.options().get(attr)
             if options:
-                return self._resolve_all(options, depth)
+                assigned = self._attribute_assignments(base.value, attr, chain, depth)
+                return self._resolve_all(options if assigned is _UNASSIGNED else assigned, depth)
         return [expr]
+
+    def _attribute_assignments(self, base: str, attr: str, chain: Chain, depth: int) -> Any:
+        """The assignments of ``base.attr`` (``args.seed = args.seed or 0``) that reach the use
+        under ``chain``, walking the enclosing function (or the module): a list, None when the
+        module changes the attribute in a way not followed (another function assigns it,
+        ``setattr``, ``vars(args).update(...)``, ``parser.set_defaults(seed=...)``), or
+        _UNASSIGNED when nothing changes it (its option's default holds)."""
+        changed = self.changed_attributes()
+        dotted = f"{base}.{attr}"
+        if f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed:
+            return None
+        if dotted not in changed:
+            return _UNASSIGNED
+        truth = self._truth(chain, depth)
+        scope = self._enclosing(chain)
+        if scope is None:
+            reached = _reaching(self.module.body, dotted, chain, truth, (), self._binds)
+        else:
+            function, function_chain = scope
+            body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+            reached = _reaching(body, dotted, chain, truth, function_chain + (function, function.body), self._binds)
+        return None if reached is _UNASSIGNED else reached
 
     # -- names -------------------------------------------------------------------------------
     def _truth(self, chain: Chain, depth: int) -> Truth:
@@ -781,6 +816,22 @@ class Values:
             self._index()
         return self._options  # type: ignore[return-value]
 
+    def changed_attributes(self) -> FrozenSet[str]:
+        """The attributes of names that the module assigns or changes: ``args.seed`` for
+        ``args.seed = ...`` (or ``setattr(args, "seed", ...)``), ``args.*`` for ``vars(args).update(...)``
+        or ``args.__dict__[...] = ...``, ``*.seed`` for ``parser.set_defaults(seed=...)`` (``*.*``
+        with ``**``)."""
+        if self._changed is None:
+            changed: Set[str] = set()
+            if self.source is None or re.search(r"\.\w+\s*(\[[^\]]*\]\s*)?[-+*/|&%]?=[^=]|setattr|set_defaults|__dict__|vars\(", self.source):
+                stack: List[cst.CSTNode] = [self.module]
+                while stack:
+                    node = stack.pop()
+                    changed |= _changed_attributes(node)
+                    stack.extend(syntax_children(node))
+            self._changed = frozenset(changed)
+        return self._changed
+
     def called(self, name: str) -> bool:
         """Might the module call ``name``? (a text check before the walk that finds the calls)"""
         return self.source is None or re.search(rf"\b{re.escape(name)}\s*\(", self.source) is not None
@@ -866,7 +917,7 @@ def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> 
             if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
                 for target in targets:
-                    names.update(target_names(target))
+                    names.update(target_names(target, attributes=True))
             elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 names.add(node.name.value)
                 continue
@@ -951,14 +1002,14 @@ class _Walk:
         name = self.name
         if isinstance(small, cst.Assign):
             for target in small.targets:
-                if name in target_names(target.target):
+                if name in target_names(target.target, attributes=True):
                     value = _element(target.target, small.value, name)
                     state = self.set(state, None if value is None else [(value, chain)])
         elif isinstance(small, cst.AnnAssign) and small.value is not None:
-            if isinstance(small.target, cst.Name) and small.target.value == name:
+            if isinstance(small.target, (cst.Name, cst.Attribute)) and dotted_name(small.target) == name:
                 state = self.set(state, [(small.value, chain)])
         elif isinstance(small, cst.AugAssign):
-            if isinstance(small.target, cst.Name) and small.target.value == name:
+            if isinstance(small.target, (cst.Name, cst.Attribute)) and dotted_name(small.target) == name:
                 state = self.set(state, None)
         elif isinstance(small, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)) and name in _imported_names(small):
             state = self.set(state, None)
@@ -973,8 +1024,8 @@ class _Walk:
 def _element(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -> Optional[cst.BaseExpression]:
     """The part of ``value`` that ``name`` gets in ``target = value`` (``a, b = x, y`` gives
     ``b`` the ``y``), or None when it cannot be told."""
-    if isinstance(target, cst.Name):
-        return value if target.value == name else None
+    if isinstance(target, (cst.Name, cst.Attribute)):
+        return value if dotted_name(target) == name else None
     if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Call):
         elements = [e.value for e in target.elements]
         if any(isinstance(e, cst.StarredElement) for e in target.elements):
@@ -1030,15 +1081,57 @@ def _statements(block: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return ()
 
 
-def target_names(target: cst.CSTNode) -> List[str]:
-    """The names an assignment target binds (``a``, ``a, (b, *c)``)."""
+def target_names(target: cst.CSTNode, attributes: bool = False) -> List[str]:
+    """The names an assignment target binds (``a``, ``a, (b, *c)``); with ``attributes``, also
+    the attributes of a name it assigns (``args.seed``)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for e in target.elements for n in target_names(e.value)]
+        return [n for e in target.elements for n in target_names(e.value, attributes)]
     if isinstance(target, cst.StarredElement):
-        return target_names(target.value)
+        return target_names(target.value, attributes)
+    if attributes and isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        return [f"{target.value.value}.{target.attr.value}"]
     return []
+
+
+def _changed_attributes(node: cst.CSTNode) -> Set[str]:
+    """What one node changes of names' attributes (see :meth:`Values.changed_attributes`)."""
+    targets: List[cst.CSTNode] = []
+    if isinstance(node, cst.Assign):
+        targets = [t.target for t in node.targets]
+    elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+        targets = [node.target]
+    elif isinstance(node, cst.Call):
+        func = node.func
+        name = dotted_name(func)
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if name == "setattr" and positional and isinstance(positional[0], cst.Name):
+            attr = string_value(positional[1]) if len(positional) > 1 else None
+            return {f"{positional[0].value}.{attr or '*'}"}
+        if isinstance(func, cst.Attribute) and func.attr.value == "set_defaults":
+            return {"*.*" if a.keyword is None else f"*.{a.keyword.value}" for a in node.args}
+        if isinstance(func, cst.Attribute) and func.attr.value in ("update", "__setitem__", "setdefault"):
+            owner = _namespace_dict(func.value)
+            return {f"{owner}.*"} if owner is not None else set()
+        return set()
+    found: Set[str] = set()
+    for target in targets:
+        found.update(n for n in target_names(target, attributes=True) if "." in n)
+        if isinstance(target, cst.Subscript):
+            owner = _namespace_dict(target.value)
+            if owner is not None:
+                found.add(f"{owner}.*")
+    return found
+
+
+def _namespace_dict(expr: cst.BaseExpression) -> Optional[str]:
+    """``args`` for ``vars(args)`` and ``args.__dict__`` (the namespace's attributes as a dict)."""
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "__dict__" and isinstance(expr.value, cst.Name):
+        return expr.value.value
+    if isinstance(expr, cst.Call) and dotted_name(expr.func) == "vars" and expr.args and isinstance(expr.args[0].value, cst.Name):
+        return expr.args[0].value.value
+    return None
 
 
 def _imported_names(node: cst.CSTNode) -> List[str]:
@@ -1225,6 +1318,8 @@ def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.Base
     dest: Optional[str] = None
     default: Optional[cst.BaseExpression] = None
     action = None
+    # a positional argument (``add_argument("seed")``) is given on every run, unless optional
+    required = not any(f.startswith("-") for f in flags)  # type: ignore[union-attr]
     for arg in call.args:
         if arg.keyword is None:
             continue
@@ -1236,6 +1331,12 @@ def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.Base
             default = arg.value
         elif arg.keyword.value == "action":
             action = string_value(arg.value)
+        elif arg.keyword.value == "required":
+            required = cst_literal(arg.value) is not False
+        elif arg.keyword.value == "nargs" and string_value(arg.value) in ("?", "*"):
+            required = False
+    if required and default is None:
+        return  # every run gives it: no value on the default path
     if dest is None:
         longs = [f for f in flags if f.startswith("--")]  # type: ignore[union-attr]
         chosen = longs[0] if longs else flags[0]
@@ -1289,6 +1390,10 @@ _COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
     cst.NotEqual: lambda a, b: a != b,
     cst.Is: lambda a, b: a is b,
     cst.IsNot: lambda a, b: a is not b,
+    cst.LessThan: lambda a, b: a < b,
+    cst.LessThanEqual: lambda a, b: a <= b,
+    cst.GreaterThan: lambda a, b: a > b,
+    cst.GreaterThanEqual: lambda a, b: a >= b,
 }
 
 
@@ -1305,7 +1410,10 @@ def _combine(left: Candidates, right: Candidates, op: Callable[[Any, Any], Any])
         return None
     if not all(isinstance(v, Const) or v is OPEN for v in left + right):
         return None
-    found: List[Candidate] = [Const(op(a.value, b.value)) for a in left for b in right if isinstance(a, Const) and isinstance(b, Const)]
+    try:
+        found: List[Candidate] = [Const(op(a.value, b.value)) for a in left for b in right if isinstance(a, Const) and isinstance(b, Const)]
+    except TypeError:  # ``None >= 0``: the program would fail there, or we misread a value
+        return None
     if any(v is OPEN for v in left + right):
         found.append(OPEN)
     return _dedupe(found)

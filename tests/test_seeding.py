@@ -93,26 +93,6 @@ def test_cuda_only_seeding_says_why(lint):
     assert "only the GPU generators" in finding.message and "torch.manual_seed(seed)" in finding.message
 
 
-def test_an_optional_seed_counts(lint):
-    code = """
-        import argparse
-        import torch
-        from torch import nn
-
-        def main():
-            parser = argparse.ArgumentParser()
-            parser.add_argument("--seed", type=int, default=None)
-            args = parser.parse_args()
-            if args.seed is not None:
-                torch.manual_seed(args.seed)
-            model = nn.Linear(4, 2)
-
-        if __name__ == "__main__":
-            main()
-    """
-    assert codes(lint(code, select=FILE_LEVEL)) == []
-
-
 # named without "seed" on purpose: only resolving it across files can show that it seeds
 HELPER = """
     import random

@@ -646,3 +646,39 @@ def test_a_script_seeded_at_module_level_gets_its_block_there_not_in_its_guard(t
         assert after == "torch.backends.cudnn.benchmark = False", outcome.text
     assert lines[lines.index('if __name__ == "__main__":') + 1] == "    train()", outcome.text
     assert "(0)" not in outcome.text
+
+
+SEEDED_WITH_AN_OPTIONAL_SEED = """\
+import argparse
+import random
+
+import torch
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default={default})
+    args = parser.parse_args()
+    {seeding}
+    print(random.random())
+"""
+
+
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+@pytest.mark.parametrize(
+    "seeding, seed",
+    [
+        ("torch.manual_seed(args.seed)", "args.seed"),
+        ("seed = args.seed", "seed"),
+    ],
+)
+def test_a_reused_seed_that_is_none_by_default_gets_the_configured_seed(tmp_path, style, seeding, seed):
+    """The program passes ``args.seed`` (None by default) on: the block must not seed with None
+    (``random.seed(None)`` reseeds from OS entropy, ``seed_everything(None)`` raises)."""
+    from fixtools import fix_text
+
+    code = SEEDED_WITH_AN_OPTIONAL_SEED.format(default="None", seeding=seeding)
+    outcome = fix_text(tmp_path, code, ["RPL103"], dedent=False, fix_style=style)
+    assert f"({seed} if {seed} is not None else 0)" in outcome.text, outcome.text
+    fixed = SEEDED_WITH_AN_OPTIONAL_SEED.format(default="7", seeding=seeding)
+    outcome = fix_text(tmp_path, fixed, ["RPL103"], dedent=False, fix_style=style)
+    assert f"({seed})" in outcome.text and "is not None" not in outcome.text, outcome.text

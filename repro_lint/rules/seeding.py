@@ -12,14 +12,15 @@ Seeding mistakes visible in one file alone are in :mod:`repro_lint.rules.rng`.
 
 from __future__ import annotations
 
+import os
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from .. import catalog
 from ..children import syntax_children
-from ..classify import DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
-from ..context import ProjectContext, Summary
+from ..classify import ALL_GENERATORS, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
+from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
 from ..names import dotted_name
@@ -29,6 +30,7 @@ from ..values import DRAWN, bind_parameter
 from .base import Analysis, KwargsDicts, Rule, ValueScan, short
 
 GENERATOR_NAMES = {"torch": "torch", "numpy": "NumPy's global", "random": "Python's random"}
+RNG_NAMES = {"torch": "the torch RNG", "numpy": "NumPy's global RNG", "random": "Python's random RNG"}
 DEVICE_NAMES = {"cuda": "CUDA", "npu": "an Ascend NPU", "accelerator": "an accelerator"}
 
 
@@ -59,7 +61,8 @@ class SeedingScan(Analysis):
         self.main_guard: Optional[cst.If] = None
         self.in_main = False
         self._entry_summary: Optional[Summary] = None
-        #: the enclosing nodes of the calls that are not known library calls and take arguments
+        #: the enclosing nodes of the calls that are not known library calls, and of the known
+        #: calls that seed a generator
         self.chains: Dict[int, Tuple[cst.CSTNode, ...]] = {}
 
     def body(self) -> str:
@@ -104,8 +107,9 @@ class SeedingScan(Analysis):
         site = CallSite(node, self.body(), name, qualified is not None, effect)
         self.calls.append(site)
         self.by_node[id(node)] = site
-        if not effect.known and node.args:
-            self.chains[id(node)] = tuple(self.file.ancestors)  # a project call: its arguments may be asked about
+        if not effect.known or effect.effects & ALL_GENERATORS:
+            # a project call (its arguments may be asked about), or a seeding call (whether it runs)
+            self.chains[id(node)] = tuple(self.file.ancestors)
 
     # -- questions ---------------------------------------------------------------------------
     def entry_summary(self) -> Optional[Summary]:
@@ -135,7 +139,7 @@ class SeedingScan(Analysis):
         without: Set[Tuple[str, str]] = set()
         for site in self.calls:
             chain = self.chains.get(id(site.node))
-            if chain is None or site.body not in reached or site.name is None:
+            if chain is None or not site.node.args or site.body not in reached or site.name is None:
                 continue
             target = project.resolve_call(facts, site.body, site.name, site.imported)
             if not isinstance(target, tuple) or not _has_seed_parameter(project, target):
@@ -155,6 +159,52 @@ class SeedingScan(Analysis):
             return None
         return found[0]
 
+    def seeded_off_default(self, summary: Summary, generator: str) -> Optional[Tuple[CallSite, cst.If]]:
+        """A call on the entry point's path in this file that seeds ``generator`` (a direct
+        seeding call, a library seeding helper, a project function that seeds) under an ``if``
+        that does not take that branch on the default path (``if args.seed is not None:`` with
+        ``--seed`` defaulting to None), when without such calls nothing would seed
+        ``generator``: a run with the default arguments is not seeded. The call and its ``if``."""
+        project, path = self.file.project, self.file.path
+        key = os.path.abspath(path)
+        reached = {body.partition(VARIANT)[0] for body in summary.reached_in(path)}
+        facts = project.facts(path, self.file.source)
+        values = self.file.analysis(ValueScan).values
+        #: per body: for each call that seeds the generator itself, whether it is off the default path
+        own: Dict[str, List[bool]] = {}
+        #: per (body, project function that seeds the generator): the same for its calls
+        calls: Dict[Tuple[str, Tuple[str, str]], List[bool]] = {}
+        first: Optional[Tuple[CallSite, cst.If]] = None
+        for site in self.calls:
+            if site.body not in reached:
+                continue
+            target: Optional[Tuple[str, str]] = None
+            if site.effect.known:
+                if generator not in site.effect.effects:
+                    continue
+            elif site.name is None:
+                continue
+            else:
+                resolved = project.resolve_call(facts, site.body, site.name, site.imported)
+                if isinstance(resolved, tuple):
+                    if not project.closure([resolved]).seeds(generator):
+                        continue
+                    target = resolved
+                elif not resolved or generator not in resolved:
+                    continue
+            branch = _off_default(self.chains.get(id(site.node), ()), values)
+            flags = own.setdefault(site.body, []) if target is None else calls.setdefault((site.body, target), [])
+            flags.append(branch is not None)
+            if branch is not None and first is None:
+                first = (site, branch)
+        if first is None:
+            return None
+        held = frozenset(((key, body), generator) for body, off in own.items() if all(off))
+        cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
+        if project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut).seeds(generator):
+            return None
+        return first
+
     def where(self, summary: Summary, wanted: FrozenSet[str]) -> cst.CSTNode:
         """Where to report something the execution path does: the first call on the path in
         this file that does it directly, else the ``__main__`` guard, else the first call of the
@@ -172,6 +222,22 @@ class SeedingScan(Analysis):
                 return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+
+def _off_default(chain: Tuple[cst.CSTNode, ...], values) -> Optional[cst.If]:  # type: ignore[no-untyped-def]
+    """The ``if`` around a call (whose enclosing nodes are ``chain``), within its function, whose
+    branch holding the call is not taken on the default path, or None."""
+    for index in range(len(chain) - 1, 0, -1):
+        node = chain[index - 1]
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return None
+        if not isinstance(node, cst.If):
+            continue
+        inner = chain[index]
+        wanted = True if inner is node.body else False if inner is node.orelse else None
+        if wanted is not None and values.truth(node.test, chain[:index]) is (not wanted):
+            return node
+    return None
 
 
 def _has_seed_parameter(project: ProjectContext, target: Tuple[str, str]) -> bool:
@@ -219,6 +285,19 @@ class _UnseededGenerator(_EntryPointRule):
             if drawn is not None:
                 call = f"{short(self.file.code_for(drawn.node.func))}(...)"
                 self.report(drawn.node, message=DRAWN_MESSAGE.format(call=call, generator=GENERATOR_NAMES[self.generator]))
+                return
+            guarded = scan.seeded_off_default(summary, self.generator) if "if" in self.file.source else None
+            if guarded is not None:
+                site, branch = guarded
+                self.report(
+                    site.node,
+                    message=OFF_DEFAULT_MESSAGE.format(
+                        call=f"{short(self.file.code_for(site.node.func))}(...)",
+                        generator=RNG_NAMES[self.generator],
+                        test=short(self.file.code_for(branch.test)),
+                        holds="holds" if _in_body(site, branch, scan) else "does not hold",
+                    ),
+                )
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
         self.report(where, message=self.message_for(summary), edits=setup_block_edits(self.file, {self.generator}, covered(self.file)))
@@ -235,6 +314,18 @@ ENTROPY_MESSAGE = (
     "{call} reseeds the {generator} RNG from OS entropy, so it is used but never seeded and every run "
     "draws different numbers: pass a seed (or call repro_lint.runtime.seed_everything(seed)) instead"
 )
+
+
+OFF_DEFAULT_MESSAGE = (
+    "{call} seeds {generator} only when `{test}` {holds}, which is not the case with the "
+    "default arguments (no seed given), so a default run draws different numbers every time: give "
+    "the seed an integer default (e.g. `default=0`) or seed unconditionally"
+)
+
+
+def _in_body(site: CallSite, branch: cst.If, scan: SeedingScan) -> bool:
+    """Is the call in the ``if`` branch's body (else in its ``else``)?"""
+    return any(node is branch.body for node in scan.chains.get(id(site.node), ()))
 
 
 DRAWN_MESSAGE = (

@@ -1,0 +1,240 @@
+"""RPL101-RPL103: a seed set only off the default path (``if args.seed is not None:`` with
+``--seed`` defaulting to None) does not seed a run with the default arguments."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import codes, lint_files_in, write
+
+SEEDING = ["RPL101", "RPL102", "RPL103", "RPL202"]
+
+SCRIPT = """
+    import argparse
+    import random
+
+    import numpy as np
+    import torch
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--seed", type=int, default={default})
+        args = parser.parse_args()
+        {before}
+        if {test}:
+            {seed}
+        model = torch.nn.Linear(4, 2)
+        x = np.random.rand(3)
+        y = random.random()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+ALL_THREE = "random.seed(args.seed); np.random.seed(args.seed); torch.manual_seed(args.seed)"
+
+
+def script(default="None", test="args.seed is not None", seed=ALL_THREE, before="pass"):
+    return textwrap.dedent(SCRIPT).format(default=default, test=test, seed=seed, before=before)
+
+
+@pytest.mark.parametrize(
+    "default, test",
+    [
+        ("None", "args.seed is not None"),
+        ("None", "args.seed"),
+        ("0", "args.seed"),
+        ("-1", "args.seed >= 0"),
+        ("None", "args.seed != None and args.seed >= 0"),
+    ],
+)
+def test_a_seed_set_only_when_given_does_not_seed_the_default_run(lint, default, test):
+    found = lint(script(default, test), select=SEEDING)
+    assert sorted(codes(found)) == ["RPL101", "RPL102", "RPL103"]
+    assert {d.line for d in found} == {15}  # the guarded calls
+    (torch,) = [d for d in found if d.code == "RPL101"]
+    assert torch.message.startswith(f"torch.manual_seed(...) seeds the torch RNG only when `{test}` holds")
+    assert "default=0" in torch.message and "seed unconditionally" in torch.message
+    assert torch.fix is None  # the seed is there, its default is not: nothing to insert
+
+
+@pytest.mark.parametrize(
+    "default, test, before",
+    [
+        ("0", "args.seed is not None", "pass"),  # an integer default
+        ("None", "os.environ.get('SEED') is not None", "import os"),  # cannot be told
+        ("None", "args.seed is not None", "args.seed = args.seed or 0"),
+        ("None", "args.seed is not None", "args.seed = 42 if args.seed is None else args.seed"),
+        ("None", "args.seed is not None", "vars(args).update(load_config())"),  # a configuration may set it
+        ("None", "args.seed is not None", "parser.set_defaults(seed=3)"),
+        ("None", "args.seed is not None", "setattr(args, 'seed', 7)"),
+    ],
+)
+def test_a_seed_known_or_unknown_on_the_default_path_is_not_reported(lint, default, test, before):
+    assert codes(lint(script(default, test, before=before), select=SEEDING)) == []
+
+
+@pytest.mark.parametrize(
+    "option",
+    ['parser.add_argument("--seed", type=int, required=True)', 'parser.add_argument("seed", type=int)'],
+)
+def test_a_seed_every_run_gives_is_not_reported(lint, option):
+    code = script().replace('parser.add_argument("--seed", type=int, default=None)', option)
+    assert option in code
+    assert codes(lint(code, select=SEEDING)) == []
+
+
+def test_a_seed_given_a_value_when_missing_is_known(lint):
+    code = script(before="if args.seed is None:\n        args.seed = 42")
+    assert codes(lint(code, select=SEEDING)) == []
+
+
+def test_a_seed_variable_with_a_fallback_is_known(lint):
+    code = script(before="seed = args.seed or 0", test="seed is not None", seed=ALL_THREE.replace("args.seed", "seed"))
+    assert codes(lint(code, select=SEEDING)) == []
+
+
+def test_an_attribute_assigned_in_another_function_is_unknown(lint):
+    code = script() + "\n\ndef configure(args):\n    args.seed = 1\n"
+    assert codes(lint(code, select=SEEDING)) == []
+
+
+def test_the_else_branch_of_a_test_that_holds(lint):
+    seed = "print('unseeded')\n    else:\n        torch.manual_seed(args.seed)"
+    found = lint(script(test="args.seed is None", seed=seed), select=["RPL101"])
+    assert codes(found) == ["RPL101"]
+    assert "only when `args.seed is None` does not hold" in found[0].message
+
+
+def test_unconditional_seeding_elsewhere_on_the_path_counts(lint):
+    code = script(before="random.seed(0); np.random.seed(0); torch.manual_seed(0)")
+    assert codes(lint(code, select=SEEDING)) == []
+
+
+def test_a_library_seeding_helper_under_the_test(lint):
+    code = script(seed="L.seed_everything(args.seed)").replace("import torch\n", "import torch\nimport lightning as L\n")
+    assert sorted(codes(lint(code, select=SEEDING))) == ["RPL101", "RPL102", "RPL103"]
+
+
+def test_a_project_helper_under_the_test(lint):
+    helper = "\n\ndef set_seed(seed):\n    random.seed(seed)\n    np.random.seed(seed)\n    torch.manual_seed(seed)\n"
+    found = sorted(lint(script(seed="set_seed(args.seed)") + helper, select=SEEDING), key=lambda d: d.code)
+    assert codes(found) == ["RPL101", "RPL102", "RPL103"]
+    assert found[0].message.startswith("set_seed(...) seeds the torch RNG only when")
+
+
+def test_a_test_inside_a_helper_the_path_calls(lint):
+    code = """
+        import argparse
+        import torch
+
+        def setup(args):
+            if args.seed is not None:
+                torch.manual_seed(args.seed)
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--seed", type=int)
+            args = parser.parse_args()
+            setup(args)
+            model = torch.nn.Linear(4, 2)
+
+        if __name__ == "__main__":
+            main()
+    """
+    found = lint(code, select=SEEDING)
+    assert codes(found) == ["RPL101"] and found[0].line == 7
+
+
+HELPERS = """
+    import random
+    import numpy as np
+    import torch
+
+    def prepare_run(seed):
+        random.seed(seed)
+        np.random.seed(seed)
+        torch.manual_seed(seed)
+"""
+
+CROSS_FILE = """
+    import argparse
+    import torch
+    from utils.seeding import prepare_run
+    {imports}
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--seed", type=int, default=None)
+        args = parser.parse_args()
+        if args.seed is not None:
+            prepare_run(args.seed)
+        model = {model}
+"""
+
+
+def lint_project(tmp_path: Path, files):
+    write(tmp_path, files)
+    paths = sorted(tmp_path.rglob("*.py"))
+    return [d for d in lint_files_in(paths, tmp_path, SEEDING) if d.path.endswith("train.py")]
+
+
+def test_a_project_helper_of_another_file_under_the_test(tmp_path):
+    files = {
+        "utils/__init__.py": "",
+        "utils/seeding.py": HELPERS,
+        "train.py": CROSS_FILE.format(imports="", model="torch.nn.Linear(4, 2)"),
+    }
+    found = lint_project(tmp_path, files)
+    assert codes(found) == ["RPL101"] and found[0].line == 12
+
+
+def test_the_same_helper_called_unconditionally_by_other_code_on_the_path_seeds(tmp_path):
+    builder = """
+        import torch
+        from utils.seeding import prepare_run
+
+        def build():
+            prepare_run(0)
+            return torch.nn.Linear(4, 2)
+    """
+    files = {
+        "utils/__init__.py": "",
+        "utils/seeding.py": HELPERS,
+        "models.py": builder,
+        "train.py": CROSS_FILE.format(imports="from models import build", model="build()"),
+    }
+    assert codes(lint_project(tmp_path, files)) == []
+
+
+def test_a_determinism_switch_off_the_default_path_is_not_held_back(lint):
+    code = """
+        import argparse
+        import torch
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--deterministic", action="store_true")
+            args = parser.parse_args()
+            torch.manual_seed(0)
+            if args.deterministic:
+                torch.use_deterministic_algorithms(True)
+            model = torch.nn.Linear(4, 2).cuda()
+    """
+    assert codes(lint(code, select=SEEDING)) == []
+
+
+def test_fix_leaves_a_seed_set_only_when_given_alone(tmp_path):
+    from conftest import run_cli
+
+    path = tmp_path / "train.py"
+    code = textwrap.dedent(script())
+    path.write_text(code, encoding="utf-8")
+    result = run_cli(["--no-cache", "--select", "RPL101,RPL102,RPL103", "--fix", str(path)], cwd=tmp_path)
+    assert result.returncode == 1
+    assert path.read_text(encoding="utf-8") == code  # never seeds with None
