@@ -171,6 +171,8 @@ class ProjectContext:
         self._enables_determinism: Optional[bool] = None
         #: the modules some file of the run imports (see :meth:`is_imported`)
         self._imported: Optional[Set[str]] = None
+        #: each file's imports (by its path as given), kept when another file is forgotten
+        self._imports_of: Dict[str, FrozenSet[str]] = {}
         #: per class (module path, class name): its ``self.attr = Cls()`` attributes -> the method
         #: that sets each
         self._attributes: Dict[Tuple[str, str], Dict[str, BodyFacts]] = {}
@@ -267,9 +269,12 @@ class ProjectContext:
         if self._imported is None:
             imported: Set[str] = set()
             for path in self.files:
-                text = read_text(path)
-                if text is not None:
-                    imported |= imported_modules(path, text)
+                key = str(path)
+                found = self._imports_of.get(key)
+                if found is None:
+                    text = read_text(path)
+                    found = self._imports_of[key] = frozenset(imported_modules(path, text)) if text is not None else frozenset()
+                imported |= found
             self._imported = imported
         return module in self._imported
 
@@ -372,7 +377,8 @@ class ProjectContext:
         self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
         self._settings.clear()
         self._words.clear()
-        self._imported = None
+        self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
+        self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
         self._entries.clear()
         self._enables_determinism = None
