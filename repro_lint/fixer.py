@@ -43,7 +43,7 @@ import libcst as cst
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter
-from .parse import DeepRecursion
+from .parse import DeepRecursion, parse_module
 from .report import readable_path
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
@@ -222,18 +222,24 @@ def merge_from_imports(edits: List[TextEdit], newline: str) -> List[TextEdit]:
 
 def parse_error(text: str, path: str, check_compile: bool) -> Optional[str]:
     """Why ``text`` does not parse (``compile()``, then LibCST), or None when it does."""
+    found = _parsed(text, path, check_compile)
+    return found if isinstance(found, str) else None
+
+
+def _parsed(text: str, path: str, check_compile: bool) -> "str | cst.Module":
+    """``text`` parsed by LibCST (the linter's parser: the same tree as ``cst.parse_module``),
+    or why it does not parse (``compile()`` first, when ``check_compile``)."""
     if check_compile:
         problem = compile_error(text, path)
         if problem is not None:
             return problem
     try:
         with DeepRecursion():
-            cst.parse_module(text)
+            return parse_module(text)
     except cst.ParserSyntaxError as exc:
         return f"line {exc.raw_line}: {exc.message.strip().splitlines()[0] if exc.message.strip() else 'invalid syntax'}"
     except (RecursionError, MemoryError, ValueError) as exc:
         return f"{type(exc).__name__}: {exc}"
-    return None
 
 
 def compile_error(text: str, path: str) -> Optional[str]:
@@ -312,8 +318,9 @@ def fix_source(
             break  # fixes that change nothing: stop rather than loop
         if original_compiles is None:
             original_compiles = compile_error(original, path) is None
-        problem = parse_error(new_text, path, original_compiles)
-        if problem is not None:
+        parsed = _parsed(new_text, path, original_compiles)
+        if isinstance(parsed, str):
+            problem = parsed
             culprits = _culprits(text, path, step, newline, original_compiles)
             codes = _codes(culprits)
             outcome.errors.append(
@@ -330,7 +337,7 @@ def fix_source(
         outcome.passes += 1
         outcome.fixed.update(d.code for d in step.applied)
         linter.project.forget(path)  # its facts (entry point, seeding) came from the old text
-        result = linter.lint_source(path, source.with_text(text))
+        result = linter.lint_source(path, source.with_text(text), module=parsed)
     else:
         pending = [d for d in result.diagnostics if is_selected(d, unsafe)]
         if pending:

@@ -186,9 +186,10 @@ class Linter:
             return self._unreadable(path, exc.message, exc.line, exc.col, "")
         return self.lint_source(path, source, keep_source=keep_source)
 
-    def lint_source(self, path: str, source: Source, keep_source: bool = False) -> FileResult:
-        """Lint ``source`` (in memory) as the file ``path``; see :meth:`lint_bytes`."""
-        result = self._lint_source(path, source)
+    def lint_source(self, path: str, source: Source, keep_source: bool = False, module: Optional[cst.Module] = None) -> FileResult:
+        """Lint ``source`` (in memory) as the file ``path``; see :meth:`lint_bytes`. ``module``:
+        its text already parsed (the fixer parses a fixed text to check it before linting it)."""
+        result = self._lint_source(path, source, module)
         cells = getattr(source, "index", None)  # a notebook: findings carry its cells
         if cells is not None:
             result.diagnostics = [replace(d, cells=cells) for d in result.diagnostics]
@@ -196,7 +197,7 @@ class Linter:
             result.source = source
         return result
 
-    def _lint_source(self, path: str, source: Source) -> FileResult:
+    def _lint_source(self, path: str, source: Source, module: Optional[cst.Module] = None) -> FileResult:
         text = source.text
         limit = self.settings.max_file_size
         oversized = len(text) > limit and len(source.encode(text)) > limit
@@ -210,7 +211,7 @@ class Linter:
         elif oversized:
             result = self._unreadable(path, too_large(len(source.encode(text)), limit), 1, 0, text)
         else:
-            result = self._lint_parsed(path, text)
+            result = self._lint_parsed(path, text, module)
         return result
 
     def _unreadable(self, path: str, message: str, line: int, col: int, text: str) -> FileResult:
@@ -260,12 +261,12 @@ class Linter:
             pass
         return self._unreadable(path, message, line, col, text)
 
-    def _lint_parsed(self, path: str, text: str) -> FileResult:
+    def _lint_parsed(self, path: str, text: str, module: Optional[cst.Module] = None) -> FileResult:
         with GCPaused(), DeepRecursion():
-            return self._lint_parsed_now(path, text)
+            return self._lint_parsed_now(path, text, module)
 
-    def _lint_parsed_now(self, path: str, text: str) -> FileResult:
-        module = self._parse(path, text)
+    def _lint_parsed_now(self, path: str, text: str, parsed: Optional[cst.Module] = None) -> FileResult:
+        module = parsed if parsed is not None else self._parse(path, text)
         if isinstance(module, FileResult):
             return module
         result = FileResult(path, parsed=True)
