@@ -408,7 +408,7 @@ class ProjectContext:
         project classes or not: (that DataLoader, the parameters the class takes by position,
         the keywords its ``__init__`` passes itself, whether it forwards other keywords), or
         None. Read from the modules' facts (each extracted once per run)."""
-        if depth > 8:
+        if depth > 8 or is_known(qualified):  # a library's name (torch's own, in its source)
             return None
         node = self._resolve_qualified(qualified)
         if node is None or not node[1].startswith(CLASS_PREFIX):
