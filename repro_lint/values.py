@@ -452,7 +452,7 @@ class Values:
             if not found or isinstance(found, tuple) or scope is None:
                 return False
             displays = list(found)
-            appended = _appended(scope[0], scope[1], first.value.value, call)
+            appended = _appended(scope[0], scope[1], first.value.value, call, chain)
             if appended is None:
                 return False
             parts.extend(appended)
@@ -1339,24 +1339,31 @@ def _is_shape(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def _appended(function: cst.FunctionDef, function_chain: Chain, name: str, reader: cst.Call) -> Optional[List[Tuple[cst.BaseExpression, Chain]]]:
-    """What ``function`` appends to its local list ``name`` (``name.append(x)``), each with its
-    chain; None when it changes the list in another way (``extend``, ``insert``, ``+=``, an
-    item assignment) or hands it to other code than ``reader`` (the call asking) and ``len``,
-    which may."""
+def _appended(function: cst.FunctionDef, function_chain: Chain, name: str, reader: cst.Call, reader_chain: Chain) -> Optional[List[Tuple[cst.BaseExpression, Chain]]]:
+    """What ``function`` appends to its local list ``name`` (``name.append(x)``) before
+    ``reader`` (the call asking, under ``reader_chain``) reads it, or anywhere in a loop around
+    that call, each with its chain; None when it changes the list in another way there
+    (``extend``, ``insert``, ``+=``, an item assignment) or hands it to other code than
+    ``reader`` and ``len``, which may. Uses after the read (a name rebound to the result) do not
+    count."""
+    loops = {id(n) for n in reader_chain if isinstance(n, (cst.For, cst.While))}
     found: List[Tuple[cst.BaseExpression, Chain]] = []
+    read = False
     stack: List[Tuple[cst.CSTNode, Chain]] = [(function.body, function_chain + (function,))]
     while stack:
         node, chain = stack.pop()
+        if node is reader:
+            read = True
         if isinstance(node, cst.Name) and node.value == name:
+            if read and not any(id(n) in loops for n in chain):
+                continue  # after the read, outside its loops
             parent = chain[-1] if chain else None
             grand = chain[-2] if len(chain) > 1 else None
             if isinstance(parent, cst.Attribute) and parent.value is node and isinstance(grand, cst.Call) and grand.func is parent:
                 method = parent.attr.value
                 if method == "append" and len(grand.args) == 1 and grand.args[0].keyword is None and not grand.args[0].star:
                     found.append((grand.args[0].value, chain[:-2]))
-                    continue
-                if method in ("extend", "insert", "__setitem__", "__iadd__"):
+                elif method in ("extend", "insert", "__setitem__", "__iadd__"):
                     return None
                 continue  # another method: reads it
             if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call):
@@ -1366,7 +1373,7 @@ def _appended(function: cst.FunctionDef, function_chain: Chain, name: str, reade
                 return None  # ``name += [...]``, ``name[i] = ...``
             continue
         inner = chain + (node,)
-        stack.extend((child, inner) for child in syntax_children(node))
+        stack.extend((child, inner) for child in reversed(syntax_children(node)))
     return found
 
 

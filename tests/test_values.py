@@ -174,6 +174,9 @@ def kind_of(code: str):
         ("def f(xs):\n    parts = []\n    for x in xs:\n        parts.append(torch._shape_as_tensor(x)[2:])\n"
          "    parts = torch.cat(parts).view(-1, 2)\n    return parts.prod(1).cumsum(0)\n", INTEGER),
         ("def f(x):\n    n = torch.tensor(x.shape)\n    return n.new_tensor([1, 2]).cumsum(0)\n", INTEGER),
+        # the name rebound to the joined tensor, then handed on: uses after the read do not count
+        ("def f(xs, g):\n    s = []\n    for x in xs:\n        s.append(torch.tensor(x.shape))\n"
+         "    s = torch.cat(s)\n    g(s)\n    return s.cumsum(0)\n", INTEGER),
         # floating, or not visibly integral: stays a (possibly floating) tensor or unknown
         ("def f(x):\n    return (x > 0).float().cumsum(0)\n", TORCH),
         ("def f(x):\n    return torch.arange(0.5, 3).cumsum(0)\n", TORCH),
@@ -189,6 +192,9 @@ def kind_of(code: str):
         ("def f(xs, extra):\n    parts = []\n    for x in xs:\n        parts.append(x.argmax(-1))\n"
          "    parts.extend(extra)\n    return torch.cat(parts).cumsum(0)\n", TORCH),
         ("def f(xs, g):\n    parts = [torch.tensor(xs[0].shape)]\n    g(parts)\n    return torch.cat(parts).cumsum(0)\n", TORCH),
+        # appended later in the loop around the read: a later pass reads it
+        ("def f(xs):\n    parts = [torch.tensor(xs[0].shape)]\n    for x in xs:\n        if x is None:\n"
+         "            return torch.cat(parts).cumsum(0)\n        parts.append(x.float())\n", TORCH),
         ("def f(x):\n    return torch.tensor(x.shape).sum(dtype=torch.float32).cumsum(0)\n", TORCH),
         ("def f(x, w):\n    return torch.tensor(x.shape).to(w).cumsum(0)\n", TORCH),
         ("def f(x):\n    return torch.tensor([0.5, x.shape[0]]).cumsum(0)\n", TORCH),
