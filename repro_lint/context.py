@@ -82,7 +82,7 @@ from .facts import (
 from .notebook import is_notebook
 from .modulefiles import ModuleFiles
 from .source import read_text
-from .syntax import UNKNOWN, NoArgs
+from .syntax import UNKNOWN, LiteralArgs, NoArgs
 
 #: a file that turns determinism on contains one of these (a cheap text check before parsing)
 DETERMINISM_WORDS = re.compile(r"determinis|seed_all|reproducible|seed_everything")
@@ -408,10 +408,14 @@ class ProjectContext:
         project classes or not: (that DataLoader, the parameters the class takes by position,
         the keywords its ``__init__`` passes itself, whether it forwards other keywords), or
         None. Read from the modules' facts (each extracted once per run)."""
-        if depth > 8 or is_known(qualified):  # a library's name (torch's own, in its source)
+        if is_known(qualified):  # a library's name (torch's own, in its source)
             return None
         node = self._resolve_qualified(qualified)
-        if node is None or not node[1].startswith(CLASS_PREFIX):
+        return self._loader_node(node, depth) if node is not None else None
+
+    def _loader_node(self, node: Node, depth: int = 0) -> Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]]:
+        """:meth:`loader_class` for the call-graph node of a class (``(path, "class Name")``)."""
+        if depth > 8 or not node[1].startswith(CLASS_PREFIX):
             return None
         facts = self.facts(node[0])
         own = facts.loaders.get(node[1][len(CLASS_PREFIX) :]) if facts is not None else None
@@ -528,6 +532,7 @@ class ProjectContext:
             return None
         edges: List[Node] = []
         effects = set(body.effects)
+        uses = set(body.uses)
         for param, guarded in body.guarded.items():
             if param not in off.split(","):
                 effects |= guarded
@@ -539,6 +544,8 @@ class ProjectContext:
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):
                 edges.append(self._variant(target, facts.path, name, index))
+                if target[1].startswith(CLASS_PREFIX):
+                    uses |= self._loader_uses(target, facts.path, name, index)
             elif target:
                 effects |= target
         for ref in body.refs:
@@ -560,7 +567,7 @@ class ProjectContext:
                 edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
         if name == MAIN_BODY:
             edges.append((facts.path, MODULE_BODY))
-        return _NodeInfo(tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(body.uses), frozenset(body.draws))
+        return _NodeInfo(tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(uses), frozenset(body.draws))
 
     def _variant(self, target: Node, path: str, scope: str, index: int) -> Node:
         """The node for call number ``index`` of body ``scope`` in module ``path``, a call of
@@ -571,12 +578,7 @@ class ProjectContext:
         callee = facts.functions.get(target[1]) if facts is not None else None
         if callee is None or not callee.guarded:
             return target
-        if path not in self._literal_facts:
-            text = read_text(Path(path))
-            self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
-        caller = self._literal_facts[path]
-        body = caller.body(scope) if caller is not None else None
-        positional, keywords = body.call_literals.get(index, ((), {})) if body is not None else ((UNKNOWN,) * 64, {})
+        positional, keywords = self._call_literals(path, scope, index)
         off = []
         for param in sorted(callee.guarded):
             if param in keywords:
@@ -588,6 +590,40 @@ class ProjectContext:
             if value is not UNKNOWN and not is_on(value):
                 off.append(param)
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+
+    def _call_literals(self, path: str, scope: str, index: int) -> Tuple[Tuple[object, ...], Dict[str, object]]:
+        """The literal arguments of call number ``index`` of body ``scope`` in module ``path``
+        (positional, keyword; UNKNOWN where not a literal), from facts extracted again with
+        literals, only for the few modules whose calls need them."""
+        if path not in self._literal_facts:
+            text = read_text(Path(path))
+            self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
+        caller = self._literal_facts[path]
+        body = caller.body(scope) if caller is not None else None
+        return body.call_literals.get(index, ((), {})) if body is not None else ((UNKNOWN,) * 64, {})
+
+    def _loader_uses(self, target: Node, path: str, scope: str, index: int) -> FrozenSet[str]:
+        """What building the project DataLoader class ``target`` (:meth:`loader_class`) with
+        the arguments of call number ``index`` of body ``scope`` in module ``path`` uses, as
+        :func:`~repro_lint.classify.classify_call` counts the DataLoader it derives from: torch,
+        when it shuffles with no generator. The arguments are the call's literals, bound to the
+        class's own parameters; one the class's ``__init__`` passes itself is not the caller's
+        (a shuffle it sets is not counted, a generator it sets is one)."""
+        facts = self._facts.get(target[0]) or self.facts(target[0])  # known: the call resolved into it
+        if facts is None or target[1][len(CLASS_PREFIX) :] not in facts.loaders:
+            return frozenset()  # the cheap check: not a class derived from a loader
+        spec = self._loader_node(target)
+        if spec is None:
+            return frozenset()
+        base, params, fixed, _ = spec
+        positional, keywords = self._call_literals(path, scope, index)
+        bound: Dict[str, object] = dict(zip(params, positional))
+        bound.update(keywords)
+        for param in fixed:
+            bound.pop(param, None)
+        if "generator" in fixed:
+            bound["generator"] = UNKNOWN
+        return classify_call(base, None, LiteralArgs(bound)).uses
 
     def _instance_class(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Optional[Node]:
         """The project class whose instance the local ``name`` holds (``model = Net()``), or

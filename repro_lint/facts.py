@@ -171,6 +171,26 @@ def _constructed(node: ast.AST) -> List[str]:
     return found
 
 
+def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
+    """The classes (by convention, capitalised names) a name is bound to: ``Loader``,
+    ``A if fast else B`` (a ``None`` branch binds nothing callable); none when a branch is
+    anything else (a function, a call), or when the value is a dotted name (an import's alias,
+    followed through the module's aliases)."""
+    if isinstance(value, ast.Name):
+        return (value.id,) if value.id[:1].isupper() else ()
+    if not isinstance(value, ast.IfExp):
+        return ()
+    found: List[str] = []
+    for branch in (value.body, value.orelse):
+        if isinstance(branch, ast.Constant) and branch.value is None:
+            continue
+        names = _class_names(branch) if isinstance(branch, (ast.Name, ast.IfExp)) else ()
+        if not names:
+            return ()
+        found.extend(names)
+    return tuple(dict.fromkeys(found))
+
+
 def _string(node: Optional[ast.AST]) -> Optional[str]:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
@@ -250,6 +270,9 @@ class _FactsCollector(ast.NodeVisitor):
         #: the parameter guarding the statements being visited (``if deterministic:``)
         self.guard: Optional[str] = None
         #: the dicts built in each function: what a ``**kwargs`` argument holds
+        #: the local names the current function binds to classes, as written (``fn = Loader``,
+        #: ``fn = A if fast else B``): calling the name calls one of them
+        self.bound: Dict[str, Tuple[str, ...]] = {}
         self.dicts = DictScopes(self._dict_items, lambda node: node.id if isinstance(node, ast.Name) else None)
 
     def _dict_items(self, node: ast.AST) -> Optional[List[Item]]:
@@ -328,7 +351,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.scope.append(node.name)
         self.kinds.append(False)
         self.dicts.enter()
+        bound, self.bound = self.bound, {}
         self.generic_visit(node)
+        self.bound = bound
         self.dicts.leave()
         self.kinds.pop()
         self.scope.pop()
@@ -390,35 +415,37 @@ class _FactsCollector(ast.NodeVisitor):
         body = self.current
         name = _dotted(node.func)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
-        qualified = self.imported(name) if name is not None else None
         if name is None and method is not None:
             name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
-        if name is not None:
-            stored = qualified or name
-            body.calls.append(stored)
-            if qualified is not None:
-                body.imported.add(stored)
-            if name.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in name:
-                body.trains = True
         if method in DICT_METHODS and isinstance(node.func.value, ast.Name) and self.dicts.tracks(node.func.value.id):
             positional = [a for a in node.args if not isinstance(a, ast.Starred)]
             key = _string(positional[0]) if positional else MISSING
             default = positional[1] if len(positional) > 1 else MISSING
             self.dicts.method(node.func.value.id, method, _arg_items(node), key, default)
         args = AstArgs(node, self.dicts.expand)
-        effect = classify_call(qualified, method, args)
+        # a local name bound to classes (``fn = A if fast else B``) calls each of them
+        for callee in (self.bound.get(name) if self.bound and name is not None else None) or (name,):
+            qualified = self.imported(callee) if callee is not None else None
+            if callee is not None:
+                stored = qualified or callee
+                body.calls.append(stored)
+                if qualified is not None:
+                    body.imported.add(stored)
+                if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee:
+                    body.trains = True
+            effect = classify_call(qualified, method, args)
+            if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
+                body.call_literals[len(body.calls) - 1] = _literals(node)
+            if qualified is not None and qualified.startswith("os."):
+                self._environ_call(qualified, node)
+            if effect is not NO_EFFECT:
+                self._effect(effect.effects)
+                body.uses |= effect.uses
+                body.draws |= effect.draws
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
             if isinstance(device, ast.AST):
                 self._device_value(device)
-        if self.literals and name is not None and (node.args or node.keywords) and not effect.known:
-            body.call_literals[len(body.calls) - 1] = _literals(node)
-        if qualified is not None and qualified.startswith("os."):
-            self._environ_call(qualified, node)
-        if effect is not NO_EFFECT:
-            self._effect(effect.effects)
-            body.uses |= effect.uses
-            body.draws |= effect.draws
         for arg in [*node.args, *(k.value for k in node.keywords)]:
             ref = _dotted(arg)
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
@@ -470,6 +497,12 @@ class _FactsCollector(ast.NodeVisitor):
                 if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
                     if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
                         self.current.instances[receiver] = self.imported(callee) or callee
+            if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp))):
+                classes = _class_names(value)
+                if classes:
+                    self.bound[target.id] = classes
+                else:
+                    self.bound.pop(target.id, None)
             if isinstance(target, ast.Name) and value is not None and not isinstance(value, ast.Call):
                 # follow ``cudnn = torch.backends.cudnn``
                 source = _dotted(value)

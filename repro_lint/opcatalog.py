@@ -500,13 +500,23 @@ FLOATING_DTYPES = frozenset(
     )
 )
 INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
-#: ops whose result is an index tensor (int64), as ``torch.*`` functions and Tensor methods
-INDEX_RESULTS = frozenset({"argmax", "argmin", "nonzero"})
-#: Tensor methods that keep an integer (or bool) tensor integral
+#: ops whose result is an int64 tensor, as ``torch.*`` functions and Tensor methods: indices,
+#: or a tensor's shape (``torch._shape_as_tensor(x)``)
+INDEX_RESULTS = frozenset({"argmax", "argmin", "nonzero", "_shape_as_tensor"})
+#: Tensor methods that keep an integer (or bool) tensor integral (``prod``/``sum`` of integers
+#: are int64; ``new_tensor``/``new_zeros``/... take the receiver's dtype unless given ``dtype=``)
 INTEGER_KEEPING = frozenset(
     {"view", "reshape", "permute", "expand", "flatten", "unsqueeze", "squeeze", "transpose",
-     "contiguous", "clone", "detach", "flip", "cumsum", "sum", "cuda", "cpu"}
+     "contiguous", "clone", "detach", "flip", "cumsum", "sum", "prod", "cuda", "cpu",
+     "new_tensor", "new_zeros", "new_ones", "new_full", "new_empty"}
 )
+#: ``torch.*`` functions that join tensors: the result is integral when every part is
+JOINS = frozenset(f"torch.{name}" for name in ("cat", "concat", "concatenate", "stack", "hstack", "vstack"))
+#: ``torch.*`` functions that build a tensor from data: int64 from a shape (``torch.tensor(x.shape)``)
+FROM_DATA = frozenset({"torch.tensor", "torch.as_tensor"})
+#: the attribute and the method that give a tensor's shape (a ``torch.Size``, or an int)
+SHAPE_ATTRIBUTE = "shape"
+SHAPE_METHOD = "size"
 #: tensor factories whose positional arguments are the shape
 FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
 RESHAPES = frozenset({"view", "reshape", "permute", "expand"})

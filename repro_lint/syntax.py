@@ -367,6 +367,23 @@ class _Spread(CallArgs):
         return self.outer._strings(node)
 
 
+class LiteralArgs(CallArgs):
+    """A call's arguments known only as literal values by keyword (a call's recorded literals
+    bound to its callee's parameters): a value is itself, :data:`UNKNOWN` where not a literal."""
+
+    def __init__(self, keywords: Dict[str, Any]) -> None:
+        self.keywords = keywords
+
+    def _slots(self) -> Sequence[Slot]:
+        return [(name, "", value) for name, value in self.keywords.items()]
+
+    def _literal(self, node: Any) -> Any:
+        return node
+
+    def _strings(self, node: Any) -> List[str]:
+        return [node] if isinstance(node, str) else []
+
+
 class NoArgs(CallArgs):
     """A call with no arguments (what a name means when called with its defaults)."""
 

@@ -47,7 +47,7 @@ import libcst as cst
 from .children import syntax_children
 from .classify import classify_call
 from .names import dotted_name
-from .opcatalog import INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING
+from .opcatalog import FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, string_value
 
 
@@ -380,7 +380,8 @@ class Values:
         if depth > _MAX_DEPTH:
             return None
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
-        again = lambda e, c=chain: self.kind(e, c, qualify, depth + 1)  # noqa: E731
+        # syntax is walked at the same depth (it is finite); a name looked up goes one deeper
+        again = lambda e, c=chain: self.kind(e, c, qualify, depth)  # noqa: E731
         if isinstance(expr, (cst.List, cst.ListComp)):
             return NUMPY  # a Python list (numbers say nothing: ``x * 2`` is what ``x`` is)
         if isinstance(expr, cst.Call):
@@ -399,7 +400,9 @@ class Values:
                     return NUMPY
                 if _integer_method(expr, qualify):
                     return INTEGER
-                if receiver == INTEGER and method not in INTEGER_KEEPING:
+                if _keyword(expr, "dtype") is not None:
+                    return TORCH  # ``x.sum(dtype=torch.float32)``: not an integer dtype
+                if receiver == INTEGER and method not in INTEGER_KEEPING and not _moved(expr):
                     return TORCH  # mask.float(), mask.mean(): no longer visibly integral
                 return receiver
             return None
@@ -454,6 +457,10 @@ class Values:
         name = (qualified or "").rsplit(".", 1)[-1]
         if name in INDEX_RESULTS:
             return True
+        if qualified in JOINS:
+            return self._integer_parts(call, chain, qualify, depth)
+        if qualified in FROM_DATA:
+            return bool(call.args) and call.args[0].keyword is None and not call.args[0].star and _is_shape(call.args[0].value)
         if qualified != "torch.arange" or not call.args:
             return False
         positional = [a for a in call.args if a.keyword is None]
@@ -463,6 +470,34 @@ class Values:
             all_consts(self.of(a.value, chain, depth + 1), lambda v: isinstance(v, int) and not isinstance(v, bool))
             for a in positional
         )
+
+    def _integer_parts(self, call: cst.Call, chain: Chain, qualify: Qualify, depth: int) -> bool:
+        """``torch.cat``/``stack`` of parts that are all integer tensors: a list or tuple display,
+        or a local list built from displays and ``.append`` of integer tensors (any other change
+        to the list, or a part of another kind, and it is not known)."""
+        first = call.args[0] if call.args else None
+        if first is None or first.star or (first.keyword is not None and first.keyword.value != "tensors"):
+            return False
+        parts: List[Tuple[cst.BaseExpression, Chain]] = []
+        if isinstance(first.value, (cst.List, cst.Tuple)):
+            displays = [(first.value, chain)]
+        elif isinstance(first.value, cst.Name):
+            found = self._lookup(first.value.value, chain, depth)
+            scope = self._enclosing(chain)
+            if not found or isinstance(found, tuple) or scope is None:
+                return False
+            displays = list(found)
+            appended = _appended(scope[0], scope[1], first.value.value, call, chain)
+            if appended is None:
+                return False
+            parts.extend(appended)
+        else:
+            return False
+        for display, where in displays:
+            if not isinstance(display, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in display.elements):
+                return False
+            parts.extend((e.value, where) for e in display.elements)
+        return bool(parts) and all(self.kind(part, where, qualify, depth + 1) == INTEGER for part, where in parts)
 
     def _resolve_all(self, reached: Any, depth: int) -> Candidates:
         """The candidates of every (expression, chain) pair, or None if one is unknown."""
@@ -1367,6 +1402,80 @@ def _integer_method(call: cst.Call, qualify: Qualify) -> bool:
         )
         return dtype is not None and qualify(dtype) in INTEGER_DTYPES
     return False
+
+
+def _keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def _moved(call: cst.Call) -> bool:
+    """``x.to(other.device)``, ``x.to("cuda")``, ``x.to(device=d)``: a move to a device, which
+    keeps the dtype (``x.to(other)`` takes ``other``'s dtype, and is not one)."""
+    if call.func.attr.value != "to" or not call.args:  # type: ignore[attr-defined]
+        return False
+    for arg in call.args:
+        if arg.star:
+            return False
+        if arg.keyword is not None:
+            if arg.keyword.value not in ("device", "non_blocking", "copy"):
+                return False
+        elif not (string_value(arg.value) is not None or (isinstance(arg.value, cst.Attribute) and arg.value.attr.value == "device")):
+            return False
+    return True
+
+
+def _is_shape(expr: cst.BaseExpression) -> bool:
+    """A tensor's shape, or integers taken from it: ``x.shape``, ``x.size()``, ``x.shape[2:]``,
+    ``x.size(0)``, ``[h, w]`` of such or of integer literals."""
+    if isinstance(expr, cst.Subscript):
+        return _is_shape(expr.value)
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value == SHAPE_ATTRIBUTE
+    if isinstance(expr, cst.Call):
+        return isinstance(expr.func, cst.Attribute) and expr.func.attr.value == SHAPE_METHOD
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return bool(expr.elements) and all(
+            isinstance(e, cst.Element) and (isinstance(e.value, cst.Integer) or _is_shape(e.value)) for e in expr.elements
+        )
+    return False
+
+
+def _appended(function: cst.FunctionDef, function_chain: Chain, name: str, reader: cst.Call, reader_chain: Chain) -> Optional[List[Tuple[cst.BaseExpression, Chain]]]:
+    """What ``function`` appends to its local list ``name`` (``name.append(x)``) before
+    ``reader`` (the call asking, under ``reader_chain``) reads it, or anywhere in a loop around
+    that call, each with its chain; None when it changes the list in another way there
+    (``extend``, ``insert``, ``+=``, an item assignment) or hands it to other code than
+    ``reader`` and ``len``, which may. Uses after the read (a name rebound to the result) do not
+    count."""
+    loops = {id(n) for n in reader_chain if isinstance(n, (cst.For, cst.While))}
+    found: List[Tuple[cst.BaseExpression, Chain]] = []
+    read = False
+    stack: List[Tuple[cst.CSTNode, Chain]] = [(function.body, function_chain + (function,))]
+    while stack:
+        node, chain = stack.pop()
+        if node is reader:
+            read = True
+        if isinstance(node, cst.Name) and node.value == name:
+            if read and not any(id(n) in loops for n in chain):
+                continue  # after the read, outside its loops
+            parent = chain[-1] if chain else None
+            grand = chain[-2] if len(chain) > 1 else None
+            if isinstance(parent, cst.Attribute) and parent.value is node and isinstance(grand, cst.Call) and grand.func is parent:
+                method = parent.attr.value
+                if method == "append" and len(grand.args) == 1 and grand.args[0].keyword is None and not grand.args[0].star:
+                    found.append((grand.args[0].value, chain[:-2]))
+                elif method in ("extend", "insert", "__setitem__", "__iadd__"):
+                    return None
+                continue  # another method: reads it
+            if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call):
+                if grand is not reader and not (isinstance(grand.func, cst.Name) and grand.func.value == "len"):
+                    return None  # handed to other code
+            elif isinstance(parent, cst.AugAssign) or (isinstance(parent, cst.Subscript) and isinstance(grand, cst.AssignTarget)):
+                return None  # ``name += [...]``, ``name[i] = ...``
+            continue
+        inner = chain + (node,)
+        stack.extend((child, inner) for child in reversed(syntax_children(node)))
+    return found
 
 
 def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:

@@ -846,3 +846,30 @@ def test_a_same_module_subclass_through_a_local_name(lint):
 def test_local_names_that_are_not_unseeded_loaders_are_quiet(lint, function):
     code = "from torch.utils.data import DataLoader\nfrom batching import make_batches\n\n\n" + function
     assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+def test_rpl101_sees_the_loaders_that_rpl302_reports(tmp_path):
+    """One resolver for both rule families: a subclass from another module called through a
+    local name is a shuffled loader for RPL101 too, and RPL301/RPL302 report it as before."""
+    files = {
+        "mel.py": MEL,
+        "train.py": """\
+            from torch.utils.data import DataLoader
+            from mel import MultiEpochsDataLoader
+
+
+            def get_loader(ds, sampler=None, workers=4, fast=True):
+                fn = MultiEpochsDataLoader if fast else DataLoader
+                return fn(ds, batch_size=8, shuffle=(sampler is None), sampler=sampler, num_workers=workers)
+
+
+            if __name__ == "__main__":
+                get_loader(list(range(10)))
+            """,
+    }
+    found = lint_project(tmp_path, files, select=("RPL101", "RPL301", "RPL302"))
+    assert sorted((os.path.basename(d.path), d.code, d.line) for d in found) == [
+        ("train.py", "RPL101", 10),
+        ("train.py", "RPL301", 7),
+        ("train.py", "RPL302", 7),
+    ]

@@ -285,6 +285,10 @@ def test_rpl402_quiet(lint, code):
         "def f(x):\n    return torch.cumsum(~(x < 0), dim=0)\n",
         "def f(x):\n    return torch.arange(10).cumsum(0)\n",
         "def f(x):\n    idx = x.argmax(dim=-1)\n    return idx.cumsum(0)\n",
+        # sizes of feature maps (mmdet's level_start_index)
+        "def f(feats):\n    shapes = []\n    for feat in feats:\n        hw = torch._shape_as_tensor(feat)[2:].to(feat.device)\n"
+        "        shapes.append(hw)\n    shapes = torch.cat(shapes).view(-1, 2)\n    return shapes.prod(1).cumsum(0)\n",
+        "def f(x):\n    return torch.tensor(x.shape).prod().cumsum(0)\n",
     ],
 )
 def test_rpl402_integer_cumsum_is_quiet(lint, code):
@@ -301,6 +305,9 @@ def test_rpl402_integer_cumsum_is_quiet(lint, code):
         # a floating dtype= makes the scan floating, whatever the input (mmdet's positional encoding)
         "def f(mask):\n    not_mask = 1 - mask.to(torch.int)\n    return not_mask.cumsum(1, dtype=torch.float32)\n",
         "def f(x):\n    return torch.cumsum(x.long(), dim=0, dtype=torch.float64)\n",
+        # one floating part makes the join floating
+        "def f(x, y):\n    return torch.cat([x.float(), y]).cumsum(0)\n",
+        "def f(x, y):\n    return torch.cat([x.float(), torch.tensor(y.shape)]).cumsum(0)\n",
     ],
 )
 def test_rpl402_floating_cumsum_still_fires(lint, code):

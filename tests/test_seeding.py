@@ -1432,3 +1432,84 @@ def test_a_seed_drawn_at_random_is_no_seed(tmp_path, default, seed, expected, cr
     if expected:
         assert found[0].line == 11 + (0 if cross_file else SEED_HELPERS.count("\n") - 1)  # the helpers replace the import
         assert "set_random_seed(...) seeds the torch RNG with a seed drawn at random" in found[0].message
+
+
+# -- a shuffled loader built from a project DataLoader subclass is a torch use -------------------
+
+LOADER_MODULE = """\
+    import torch
+
+
+    class MultiEpochsDataLoader(torch.utils.data.DataLoader):
+        pass
+
+
+    class EvalLoader(torch.utils.data.DataLoader):
+        def __init__(self, dataset, batch_size=1, **kwargs):
+            super().__init__(dataset, batch_size=batch_size, shuffle=False, **kwargs)
+
+
+    class SeededLoader(torch.utils.data.DataLoader):
+        def __init__(self, dataset, shuffle=False, **kwargs):
+            super().__init__(dataset, shuffle=shuffle, generator=torch.Generator().manual_seed(0), **kwargs)
+    """
+
+LOADER_SCRIPT = """\
+    import torch
+    from torch.utils.data import DataLoader
+    from mel import EvalLoader, MultiEpochsDataLoader, SeededLoader
+
+
+    def get_loader(ds, sampler=None, fast=True):
+        {body}
+
+
+    if __name__ == "__main__":
+        {seed}get_loader(list(range(10)))
+    """
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        # a subclass in another module, called through a local name (Ascend's FaceBoxes train.py)
+        ("fn = MultiEpochsDataLoader\n    return fn(ds, batch_size=8, shuffle=True)", True),
+        ("fn = MultiEpochsDataLoader if fast else DataLoader\n    return fn(ds, 8, shuffle=(sampler is None))", True),
+        ("return MultiEpochsDataLoader(ds, 8, True)", True),  # shuffle by position
+        # not shuffled, or shuffled from a generator of its own
+        ("return MultiEpochsDataLoader(ds, batch_size=8, shuffle=False)", False),
+        ("fn = MultiEpochsDataLoader\n    return fn(ds, batch_size=8)", False),
+        ("return MultiEpochsDataLoader(ds, shuffle=True, generator=torch.Generator().manual_seed(0))", False),
+        ("return SeededLoader(ds, shuffle=True)", False),  # its __init__ passes a generator itself
+        ("fn = EvalLoader\n    return fn(ds, 8)", False),  # its __init__ turns shuffling off
+        ("return MultiEpochsDataLoader(ds, **dict(shuffle=True, generator=g))", False),  # hidden: not claimed
+    ],
+)
+@pytest.mark.parametrize("seeded", [False, True])
+def test_a_shuffled_project_loader_class_uses_torch(tmp_path, body, expected, seeded):
+    script = textwrap.dedent(LOADER_SCRIPT).format(body=body, seed="torch.manual_seed(0)\n    " if seeded else "")
+    files = {"mel.py": LOADER_MODULE, "train.py": script}
+    found = lint_tree(tmp_path, files, select=["RPL101"], only="train.py")
+    assert codes(found) == (["RPL101"] if expected and not seeded else [])
+
+
+def test_a_same_module_loader_class_through_a_conditional_name(lint):
+    code = """\
+        from torch.utils.data import DataLoader
+
+
+        class FastLoader(DataLoader):
+            def __init__(self, dataset, shuffle=False, **kwargs):
+                super().__init__(dataset, shuffle=shuffle, **kwargs)
+
+
+        def get_loader(ds, sampler=None, fast=False):
+            fn = FastLoader if fast else None
+            return fn(ds, sampler is None)
+
+
+        if __name__ == "__main__":
+            get_loader(list(range(10)))
+        """
+    assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+    assert codes(lint(code.replace("sampler is None)", "False)"), select=["RPL101"])) == []

@@ -166,6 +166,17 @@ def kind_of(code: str):
         ("def f(x):\n    return torch.full((3,), 1, dtype=torch.bool).cumsum(0)\n", INTEGER),
         ("def f(x):\n    i = x.argmax(-1)\n    return i.view(-1).cumsum(0)\n", INTEGER),
         ("def f(x):\n    return (torch.nonzero(x) + 1).cumsum(0)\n", INTEGER),
+        # tensors of sizes: a shape made a tensor, joined, reduced, moved to a device
+        ("def f(x):\n    return torch._shape_as_tensor(x)[2:].to(x.device).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    return torch.tensor(x.shape).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    return torch.tensor([x.size(0), x.shape[1], 1]).cumsum(0)\n", INTEGER),
+        ("def f(x, y):\n    s = torch.stack([x.argmax(-1), (y > 0).long()])\n    return s.prod(0).cumsum(0)\n", INTEGER),
+        ("def f(xs):\n    parts = []\n    for x in xs:\n        parts.append(torch._shape_as_tensor(x)[2:])\n"
+         "    parts = torch.cat(parts).view(-1, 2)\n    return parts.prod(1).cumsum(0)\n", INTEGER),
+        ("def f(x):\n    n = torch.tensor(x.shape)\n    return n.new_tensor([1, 2]).cumsum(0)\n", INTEGER),
+        # the name rebound to the joined tensor, then handed on: uses after the read do not count
+        ("def f(xs, g):\n    s = []\n    for x in xs:\n        s.append(torch.tensor(x.shape))\n"
+         "    s = torch.cat(s)\n    g(s)\n    return s.cumsum(0)\n", INTEGER),
         # floating, or not visibly integral: stays a (possibly floating) tensor or unknown
         ("def f(x):\n    return (x > 0).float().cumsum(0)\n", TORCH),
         ("def f(x):\n    return torch.arange(0.5, 3).cumsum(0)\n", TORCH),
@@ -175,6 +186,19 @@ def kind_of(code: str):
         ("def f(x, w):\n    return ((x > 0) * w).cumsum(0)\n", TORCH),
         ("def f(x, c):\n    m = x > 0\n    if c:\n        m = x\n    return m.cumsum(0)\n", TORCH),
         ("def f(x):\n    return (x.numpy() > 0).cumsum(0)\n", NUMPY),
+        # a part of another kind, a list changed in other ways, a cast or a move that takes a dtype
+        ("def f(x, y):\n    return torch.cat([x.float(), (y > 0).long()]).cumsum(0)\n", TORCH),
+        ("def f(x, y):\n    return torch.cat([x, (y > 0).long()]).cumsum(0)\n", TORCH),
+        ("def f(xs, extra):\n    parts = []\n    for x in xs:\n        parts.append(x.argmax(-1))\n"
+         "    parts.extend(extra)\n    return torch.cat(parts).cumsum(0)\n", TORCH),
+        ("def f(xs, g):\n    parts = [torch.tensor(xs[0].shape)]\n    g(parts)\n    return torch.cat(parts).cumsum(0)\n", TORCH),
+        # appended later in the loop around the read: a later pass reads it
+        ("def f(xs):\n    parts = [torch.tensor(xs[0].shape)]\n    for x in xs:\n        if x is None:\n"
+         "            return torch.cat(parts).cumsum(0)\n        parts.append(x.float())\n", TORCH),
+        ("def f(x):\n    return torch.tensor(x.shape).sum(dtype=torch.float32).cumsum(0)\n", TORCH),
+        ("def f(x, w):\n    return torch.tensor(x.shape).to(w).cumsum(0)\n", TORCH),
+        ("def f(x):\n    return torch.tensor([0.5, x.shape[0]]).cumsum(0)\n", TORCH),
+        ("def f(x):\n    return x.new_tensor(x.shape).cumsum(0)\n", None),  # x's dtype, which may be float
     ],
 )
 def test_receiver_kinds(code, expected):
