@@ -9,6 +9,7 @@ devices it will use, and which it draws from right away. Every name it knows com
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import FrozenSet, Optional, Set, Tuple
 
@@ -249,6 +250,7 @@ def option_device(args: CallArgs) -> Optional[str]:
     return None
 
 
+@functools.lru_cache(maxsize=4096)  # the catalog does not change; many calls share a name
 def is_known(qualified: str) -> bool:
     """A torch/NumPy/random or library call the classifier knows: never a project helper."""
     return classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs()).known

@@ -1191,7 +1191,7 @@ def _binds_elsewhere(function: cst.FunctionDef, name: str) -> bool:
     return name in _bound_elsewhere(function)
 
 
-@functools.lru_cache(maxsize=1024)  # nodes hash by identity; asked for each name the function uses
+@functools.lru_cache(maxsize=128)  # nodes hash by identity; asked for each name the function uses
 def _bound_elsewhere(function: cst.FunctionDef) -> FrozenSet[str]:
     """The names :func:`_binds_elsewhere` finds in ``function`` (one walk of its body)."""
     names: Set[str] = set()
@@ -1250,7 +1250,7 @@ def shadowed(name: str, chain: Sequence[cst.CSTNode]) -> bool:
     return any(isinstance(n, cst.FunctionDef) and name in _local_names(n) for n in chain)
 
 
-@functools.lru_cache(maxsize=1024)  # nodes hash by identity; asked for each call under the function
+@functools.lru_cache(maxsize=128)  # nodes hash by identity; asked for each call under the function
 def _local_names(function: cst.FunctionDef) -> FrozenSet[str]:
     """The names local to ``function``: its parameters and what its body binds."""
     params = function.params
@@ -1263,7 +1263,7 @@ def _local_names(function: cst.FunctionDef) -> FrozenSet[str]:
     return frozenset(names)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=128)
 def _not_plain(function: cst.FunctionDef) -> bool:
     """A generator or a coroutine (its call returns no value of a ``return``)."""
     if function.asynchronous is not None:

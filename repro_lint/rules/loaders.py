@@ -17,6 +17,7 @@ for the loaders the Trainer runs: those built in a ``*_dataloader`` hook, or pas
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
@@ -25,6 +26,13 @@ import libcst as cst
 from ..catalog import DATALOADERS, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
 from ..values import Chain, Values, shadowed
 from .base import Analysis, Rule, ValueScan
+
+#: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
+#: ``fn: type = loaders.Fast``, ``fn = A if fast else B``; the only shapes a loader is called
+#: through by a local name
+_ASSIGNED = re.compile(
+    r"(?:^|;)[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[A-Za-z_][\w.]*[ \t]*(?=$|#|;|if\b)", re.MULTILINE
+)
 
 
 #: the word in a loader factory's name (``build_dataloader``)
@@ -92,6 +100,7 @@ class LocalLoaders(Analysis):
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
         self.specs: Dict[str, LoaderSpec] = {}
+        self._assigned: Optional[FrozenSet[str]] = None
         for statement in file.module.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
@@ -99,6 +108,14 @@ class LocalLoaders(Analysis):
                         spec = self._partial(small.value)
                         if spec is not None:
                             self.specs[small.targets[0].target.value] = spec
+
+    @property
+    def assigned_names(self) -> FrozenSet[str]:
+        """The names the file's text binds to another name (:data:`_ASSIGNED`): the only names
+        a loader may be called through (one scan of the text, when first asked)."""
+        if self._assigned is None:
+            self._assigned = frozenset(_ASSIGNED.findall(self.file.source))
+        return self._assigned
 
     def spec_of(self, func: cst.BaseExpression) -> Optional[LoaderSpec]:
         qualified = self.file.qualify(func)
@@ -152,6 +169,8 @@ def _aliased(rule: Rule, local: LocalLoaders, func: cst.Name) -> Optional[Loader
     """A loader called through a local name (``loader_fn = DataLoader``; ``fn =
     MultiEpochsDataLoader if fast else DataLoader``): the first loader it may stand for on the
     default path (:meth:`~repro_lint.values.Values.names`)."""
+    if func.value not in local.assigned_names:
+        return None  # the file never binds the name to another name
     names = rule.file.analysis(ValueScan).values.names(func, rule.file.ancestors)
     if not names or (len(names) == 1 and names[0] is func):
         return None
