@@ -159,6 +159,7 @@ class ResultsCache:
         self._root_prefix = os.path.join(os.path.abspath(self.root), "")
         self.entries, self._table = self._load()
         self._held: Dict[int, bool] = {}  # dependencies_hold's answers, by position in _table
+        self._held_lists: Dict[Tuple[Any, ...], bool] = {}  # and by an entry's whole list
         self.updates: Dict[str, Dict[str, Any]] = {}
 
     @classmethod
@@ -248,8 +249,16 @@ class ResultsCache:
         deps = entry.get("d")
         if not isinstance(deps, list):
             return dependencies.hold(self.entry_dependencies(entry))
+        try:
+            key = tuple(deps)  # entries share whole lists (the project's metadata files, a call graph)
+            known = self._held_lists.get(key)
+        except TypeError:  # an entry that does not decode: its dependencies never hold
+            return False
+        if known is not None:
+            return known
         held = self._held
         table = self._table
+        answer: Optional[bool] = True
         for i in deps:
             answer = held.get(i) if type(i) is int and i >= 0 else False
             if answer is None:
@@ -260,8 +269,9 @@ class ResultsCache:
                     answer = False
                 held[i] = answer
             if not answer:
-                return False
-        return True
+                break
+        self._held_lists[key] = bool(answer)
+        return bool(answer)
 
     @staticmethod
     def diagnostics(entry: Dict[str, Any], shown: str) -> Optional[List[Diagnostic]]:
@@ -315,6 +325,7 @@ class ResultsCache:
             return
         self.entries, self._table = merged, table
         self._held = {}
+        self._held_lists = {}
         self.updates = {}
 
 
