@@ -525,7 +525,14 @@ class ProjectContext:
     def _node_info(self, facts: ModuleFacts, name: str) -> Optional[_NodeInfo]:
         for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
             if name.startswith(prefix):
-                return _NodeInfo(_methods(facts, name[len(prefix) :], wanted), frozenset(), frozenset(), frozenset())
+                edges = _methods(facts, name[len(prefix) :], wanted)
+                helper = facts.helper_bases.get(name[len(prefix) :]) if prefix == CLASS_PREFIX else None
+                if helper is None:
+                    return _NodeInfo(edges, frozenset(), frozenset(), frozenset())
+                # building a subclass of a library's seeding class does what building it does
+                # with its defaults (``class MyCLI(LightningCLI)``; ``MyCLI()`` seeds)
+                effect = classify_call(helper, helper.rsplit(".", 1)[-1], NoArgs())
+                return _NodeInfo(edges, effect.effects, effect.uses, effect.draws)
         name, _, off = name.partition(VARIANT)
         body = facts.body(name)
         if body is None:

@@ -32,6 +32,7 @@ from .catalog import (
     ENVIRON,
     ENVIRON_SETTERS,
     RNG_ISOLATION,
+    SEED_HELPERS,
     device_named,
     is_on,
 )
@@ -120,6 +121,9 @@ class ModuleFacts:
     draws_at_module_level: bool = False
     #: module-level classes that may derive from a DataLoader, by name
     loaders: Dict[str, LoaderClass] = field(default_factory=dict)
+    #: module-level classes that derive from a library's seeding class (``catalog.SEED_HELPERS``:
+    #: ``class MyCLI(LightningCLI)``), by name: the library class, qualified
+    helper_bases: Dict[str, str] = field(default_factory=dict)
 
     def body(self, name: str) -> Optional[BodyFacts]:
         if name in (MODULE_BODY, IMPORTED_BODY):
@@ -372,11 +376,28 @@ class _FactsCollector(ast.NodeVisitor):
             loader = self._loader_class(node)
             if loader is not None:
                 self.facts.loaders[node.name] = loader
+            helper = self._helper_base(node)
+            if helper is not None:
+                self.facts.helper_bases[node.name] = helper
         self.scope.append(node.name)
         self.kinds.append(True)
         self.generic_visit(node)
         self.kinds.pop()
         self.scope.pop()
+
+    def _helper_base(self, node: ast.ClassDef) -> Optional[str]:
+        """The library seeding class a module-level class derives from, directly or through a
+        class of this module (``class AnomalibCLI(LightningCLI)``), or None."""
+        for expr in node.bases:
+            name = _dotted(expr)
+            if name is None:
+                continue
+            if name in self.facts.helper_bases:
+                return self.facts.helper_bases[name]
+            qualified = self.imported(name)
+            if qualified in SEED_HELPERS:
+                return qualified
+        return None
 
     def _loader_class(self, node: ast.ClassDef) -> Optional[LoaderClass]:
         """What a module-level class changes of the loader it derives from, when its base is a

@@ -502,7 +502,18 @@ FLOATING_DTYPES = frozenset(
 INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
 #: ops whose result is an int64 tensor, as ``torch.*`` functions and Tensor methods: indices,
 #: or a tensor's shape (``torch._shape_as_tensor(x)``)
-INDEX_RESULTS = frozenset({"argmax", "argmin", "nonzero", "_shape_as_tensor"})
+INDEX_RESULTS = frozenset(
+    {"argmax", "argmin", "nonzero", "_shape_as_tensor",
+     # DGL graphs' per-graph counts of a batched graph (int64)
+     "batch_num_nodes", "batch_num_edges"}
+)
+#: comparisons and logical ops whose result is a bool tensor, as ``torch.*`` functions and
+#: Tensor methods (``x.ge(0)`` is ``x >= 0``)
+BOOL_RESULTS = frozenset(
+    {"eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
+     "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isclose",
+     "isin", "isneginf", "isposinf", "signbit"}
+)
 #: Tensor methods that keep an integer (or bool) tensor integral (``prod``/``sum`` of integers
 #: are int64; ``new_tensor``/``new_zeros``/... take the receiver's dtype unless given ``dtype=``)
 INTEGER_KEEPING = frozenset(

@@ -47,7 +47,7 @@ import libcst as cst
 from .children import syntax_children
 from .classify import classify_call
 from .names import dotted_name
-from .opcatalog import FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
+from .opcatalog import BOOL_RESULTS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, string_value
 
 
@@ -455,7 +455,7 @@ class Values:
         if dtype is not None:
             return qualify(dtype) in INTEGER_DTYPES
         name = (qualified or "").rsplit(".", 1)[-1]
-        if name in INDEX_RESULTS:
+        if name in INDEX_RESULTS or name in BOOL_RESULTS:
             return True
         if qualified in JOINS:
             return self._integer_parts(call, chain, qualify, depth)
@@ -1389,11 +1389,12 @@ def _module_kind(qualified: Optional[str]) -> Optional[str]:
 
 
 def _integer_method(call: cst.Call, qualify: Qualify) -> bool:
-    """``x.long()``, ``x.bool()``, ``x.to(torch.long)``, ``x.to(dtype=torch.int)``, ``x.argmax()``."""
+    """``x.long()``, ``x.bool()``, ``x.to(torch.long)``, ``x.to(dtype=torch.int)``, ``x.argmax()``,
+    ``x.ge(0)``."""
     method = call.func.attr.value  # type: ignore[attr-defined]
     if method in INTEGER_CASTS:
         return not call.args
-    if method in INDEX_RESULTS:
+    if method in INDEX_RESULTS or method in BOOL_RESULTS:
         return True
     if method in ("to", "type"):
         dtype = next(

@@ -154,3 +154,42 @@ def test_workers_seeded_by_one_entry_point_do_not_exempt_another(tmp_path):
     )
     found = lint_files_in([tmp_path / "yolo.py", tmp_path / "dcgan.py"], tmp_path, ["RPL301"])
     assert [(d.path.rsplit("/", 1)[-1], d.code) for d in found] == [("dcgan.py", "RPL301")]
+
+
+@pytest.mark.parametrize("module", MODERN)
+def test_a_project_subclass_of_the_cli_seeds_as_the_cli_does(tmp_path, module):
+    """anomalib's ``class AnomalibCLI(LightningCLI)``, built by a console script's function."""
+    write(
+        tmp_path,
+        {
+            "model.py": SCRIPT.split("\n\nif __name__")[0].format(module=MODERN[0]) + "\n",
+            "cli.py": f"""\
+                from {module} import LightningCLI
+
+
+                class ProjectCLI(LightningCLI):
+                    pass
+
+
+                class LoggingCLI(ProjectCLI):
+                    pass
+                """,
+            "main.py": """\
+                from cli import {cls}
+                from model import Model
+
+                if __name__ == "__main__":
+                    {cls}(Model)
+                """,
+        },
+    )
+    main = tmp_path / "main.py"
+    files = [tmp_path / "model.py", tmp_path / "cli.py", main]
+    template = main.read_text()
+    for cls in ("ProjectCLI", "LoggingCLI"):
+        main.write_text(template.replace("{cls}", cls))
+        assert codes(lint_files_in(files, tmp_path, SEEDING)) == [], cls
+    # a class of the same shape that derives from something else seeds nothing
+    (tmp_path / "cli.py").write_text("class ProjectCLI:\n    def __init__(self, model):\n        self.model = model\n")
+    main.write_text(template.replace("{cls}", "ProjectCLI"))
+    assert sorted(codes(lint_files_in(files, tmp_path, SEEDING))) == SEEDING

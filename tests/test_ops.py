@@ -289,6 +289,11 @@ def test_rpl402_quiet(lint, code):
         "def f(feats):\n    shapes = []\n    for feat in feats:\n        hw = torch._shape_as_tensor(feat)[2:].to(feat.device)\n"
         "        shapes.append(hw)\n    shapes = torch.cat(shapes).view(-1, 2)\n    return shapes.prod(1).cumsum(0)\n",
         "def f(x):\n    return torch.tensor(x.shape).prod().cumsum(0)\n",
+        # comparison methods and functions give bool tensors (k-diffusion's dists.ge(0).cumsum(0))
+        "def f(dists):\n    return dists.ge(0).cumsum(0)\n",
+        "def f(x):\n    return torch.cumsum(torch.logical_not(torch.isnan(x)), 0)\n",
+        # a batched DGL graph's node counts are int64 (dgllife's jtvae)
+        "def f(bg):\n    return bg.batch_num_nodes().cpu().cumsum(0)\n",
     ],
 )
 def test_rpl402_integer_cumsum_is_quiet(lint, code):

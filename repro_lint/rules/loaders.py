@@ -101,6 +101,10 @@ class LocalLoaders(Analysis):
         super().__init__(file)
         self.specs: Dict[str, LoaderSpec] = {}
         self._assigned: Optional[FrozenSet[str]] = None
+        #: the loader each call builds (by the call node's id; the tree outlives the analysis)
+        self.calls: Dict[int, Optional[LoaderCall]] = {}
+        #: project loader classes, by qualified name
+        self._classes: Dict[str, Optional[LoaderSpec]] = {}
         for statement in file.module.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
@@ -130,10 +134,12 @@ class LocalLoaders(Analysis):
             qualified = f"{facts.module_name}.{func.value}"
         if qualified is None:
             return None
-        found = self.file.project.loader_class(qualified)
-        if found is None:
-            return None
-        return LoaderSpec(found[0], found[1], found[2], found[3], (), qualified.rsplit(".", 1)[-1])
+        if qualified not in self._classes:
+            found = self.file.project.loader_class(qualified)
+            self._classes[qualified] = (
+                None if found is None else LoaderSpec(found[0], found[1], found[2], found[3], (), qualified.rsplit(".", 1)[-1])
+            )
+        return self._classes[qualified]
 
     def _partial(self, value: cst.BaseExpression) -> Optional[LoaderSpec]:
         if not (isinstance(value, cst.Call) and self.file.qualify(value.func) in PARTIALS and value.args):
@@ -149,8 +155,16 @@ class LocalLoaders(Analysis):
 
 def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:
     """The loader this call builds (a DataLoader by any of its names, or a
-    ``functools.partial(DataLoader, ...)`` itself), or None."""
+    ``functools.partial(DataLoader, ...)`` itself), or None. Decided once per call: every
+    loader rule asks it of every call."""
     local = rule.file.analysis(LocalLoaders)
+    key = id(node)
+    if key not in local.calls:
+        local.calls[key] = _loader_call(rule, local, node)
+    return local.calls[key]
+
+
+def _loader_call(rule: Rule, local: LocalLoaders, node: cst.Call) -> Optional[LoaderCall]:
     spec = local.spec_of(node.func)
     if spec is None and isinstance(node.func, cst.Name):
         spec = _aliased(rule, local, node.func)
