@@ -99,13 +99,19 @@ def from_pyproject(text: str) -> List[str]:
     return found
 
 
-def from_setup_cfg(text: str) -> List[str]:
+def _ini(text: str) -> Optional[configparser.ConfigParser]:
+    """``text`` read as an INI file (``name = value`` lines), or None when it does not read."""
     parser = configparser.ConfigParser(interpolation=None, strict=False, delimiters=("=",))
     try:
         parser.read_string(text)
     except (configparser.Error, ValueError):
-        return []
-    if not parser.has_section("options.entry_points"):
+        return None
+    return parser
+
+
+def from_setup_cfg(text: str) -> List[str]:
+    parser = _ini(text)
+    if parser is None or not parser.has_section("options.entry_points"):
         return []
     found: List[str] = []
     for group in SCRIPT_GROUPS:
@@ -117,10 +123,8 @@ def from_setup_cfg(text: str) -> List[str]:
 
 def _from_ini_groups(text: str) -> List[str]:
     """``entry_points`` as one string: a ``[console_scripts]`` section of ``name = reference`` lines."""
-    parser = configparser.ConfigParser(interpolation=None, strict=False, delimiters=("=",))
-    try:
-        parser.read_string(text)
-    except (configparser.Error, ValueError):
+    parser = _ini(text)
+    if parser is None:
         return []
     return [value for group in SCRIPT_GROUPS if parser.has_section(group) for value in parser[group].values()]
 
