@@ -11,7 +11,7 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Type
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
@@ -81,6 +81,7 @@ class Linter:
         self.prefilter = prefilter
         self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.trigger_words(settings)}))
         self.trigger = _pattern(self.words)
+        self._present_memo: Optional[Tuple[str, FrozenSet[str]]] = None
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
         self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
         #: does a selected rule ask the project context (about entry points, helpers, ...)?
@@ -141,6 +142,16 @@ class Linter:
         the words that make a file one, which the entry-point rules' triggers assume."""
         return self._entry_only and path is not None and self.project.starts_program(path)
 
+    def _present(self, text: str) -> FrozenSet[str]:
+        """The trigger words that occur in ``text``. Remembered for the last text: a file's
+        rules are asked for when deciding to parse it and again when it is linted."""
+        memo = self._present_memo
+        if memo is not None and (memo[0] is text or memo[0] == text):
+            return memo[1]
+        present = frozenset(word for word in self.words if word in text)
+        self._present_memo = (text, present)
+        return present
+
     def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
         """The selected rules that can fire on ``text``: those with a trigger word in it (and,
         given ``path``, without the entry-point rules when it is not an entry point). In a
@@ -148,7 +159,7 @@ class Linter:
         one (``__main__``, a training call), which the entry-point rules' triggers assume."""
         if not self.prefilter or (path is not None and is_notebook(path)):
             return list(self.rule_types)
-        present = {word for word in self.words if word in text}
+        present = self._present(text)
         whole: Dict[str, bool] = {}
 
         def found(word: str) -> bool:

@@ -39,7 +39,7 @@ there, the seed available there) and how its edits are laid out around it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -51,6 +51,7 @@ from .opcatalog import may_raise
 from .rules.base import Analysis, FileContext, ValueScan
 from .syntax import is_main_guard, string_value
 from .values import Const
+from .children import syntax_children
 
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches
 DETERMINISTIC = "deterministic"
@@ -215,7 +216,7 @@ def _does_work(stmt: cst.CSTNode) -> bool:
             called = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
             if called not in SETUP_CALLS:
                 return True
-        stack.extend(node.children)
+        stack.extend(syntax_children(node))
     return False
 
 
@@ -260,7 +261,7 @@ def _called_functions(module: cst.Module, guard: cst.If) -> Iterator[cst.Functio
                 yield defined[name]
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(syntax_children(node)))
 
 
 def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
@@ -477,19 +478,13 @@ def _never_none(file: FileContext, place: Placement) -> Optional[str]:
     return seed
 
 
-def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> Optional[Block]:
-    """The block for ``generators`` (what the findings asked for). ``allowed``: what the run's
-    selected rules may ask for (None: everything); the block adds a generator the file merely
-    imports, or the switches beside the seeds, only when its rule is selected. None: the block
-    has no safe place (see :func:`placement`)."""
+def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
     module = file.module
-    settings = file.settings
     place = placement(module, file.project.console_functions(file.path))
     if place is None:
         return None
-    default_seed = str(settings.seed)
+    default_seed = str(file.settings.seed)
     seed = (_never_none(file, place) or default_seed).replace("{default}", default_seed)
-
     # names bound where the block runs: module-level imports before it, and before it in the guard
     if place.function is not None:
         before = list(module.body[: list(module.body).index(place.function)]) + list(place.statements[: place.index])
@@ -499,6 +494,21 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
         before = list(place.statements[: place.index])
     bound = import_table(file, _statements(before))
     everywhere = import_table(file, _statements(module.body, into_functions=True))
+    existing = _statement_texts(module, _statements(list(before) + list(place.statements[place.index:])))
+    assigned = _assignments(everywhere, module, _statements(module.body, into_functions=True))
+    return place, seed, bound, everywhere, existing, assigned
+
+
+def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> Optional[Block]:
+    """The block for ``generators`` (what the findings asked for). ``allowed``: what the run's
+    selected rules may ask for (None: everything); the block adds a generator the file merely
+    imports, or the switches beside the seeds, only when its rule is selected. None: the block
+    has no safe place (see :func:`placement`)."""
+    basis = file.analysis(SetupBlockState).basis()
+    if basis is None:
+        return None
+    settings = file.settings
+    place, seed, bound, everywhere, existing, assigned = basis
     allowed = set(allowed) if allowed is not None else set(GENERATORS) | {DETERMINISTIC}
     # deterministic algorithms on where the entry point reaches an op without a deterministic
     # implementation would make it raise on CUDA: then they only warn (warn_only=True)
@@ -506,8 +516,6 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     wanted = set(generators) | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
     if "torch" in wanted and DETERMINISTIC in allowed:
         wanted.add(DETERMINISTIC)  # the canonical block: seeds and switches together
-    existing = _statement_texts(module, _statements(list(before) + list(place.statements[place.index:])))
-    assigned = _assignments(everywhere, module, _statements(module.body, into_functions=True))
 
     lines: List[str] = []
     imports: List[str] = []
@@ -598,6 +606,15 @@ class SetupBlockState(Analysis):
         self.requested: Set[str] = set()
         self.edits: List[NodeEdit] = []
         self._raising: Optional[bool] = None
+        self._basis: Any = False
+
+    def basis(self) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
+        """What every block of this file starts from, whatever its findings ask for: the
+        place, the seed expression, the names bound where it runs and anywhere, and the
+        statements and assignments already there (None: no safe place). Once per file."""
+        if self._basis is False:
+            self._basis = _basis(self.file)
+        return self._basis  # type: ignore[return-value]
 
     def reaches_raising_op(self) -> bool:
         """Does the entry point's execution path call an op that raises under deterministic

@@ -257,6 +257,8 @@ def cst_literal(node: cst.CSTNode) -> Any:
 
 def cst_strings(node: cst.CSTNode) -> List[str]:
     """Every string literal inside ``node`` (``"cuda" if ok else "cpu"`` gives both)."""
+    from .children import syntax_children  # LibCST: not imported by a warm run
+
     found: List[str] = []
     stack = [node]
     while stack:
@@ -270,7 +272,7 @@ def cst_strings(node: cst.CSTNode) -> List[str]:
         elif isinstance(current, (cst.Name, cst.Integer, cst.Float)):
             continue
         else:
-            stack.extend(current.children)
+            stack.extend(syntax_children(current))
     return found
 
 

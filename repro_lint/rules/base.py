@@ -24,6 +24,7 @@ from ..names import ImportTable
 from ..syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_slots, string_value
 from ..values import Candidates, Values
 from .functions import ProjectModules
+from ..children import syntax_children
 
 if TYPE_CHECKING:  # pragma: no cover - the engine passes them in; rules never import them
     from ..config import Settings
@@ -483,5 +484,5 @@ def mentions_name(node: cst.CSTNode, names: "Iterable[str]") -> bool:
         current = stack.pop()
         if isinstance(current, cst.Name) and current.value in wanted:
             return True
-        stack.extend(current.children)
+        stack.extend(syntax_children(current))
     return False

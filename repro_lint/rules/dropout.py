@@ -10,6 +10,7 @@ from ..catalog import DROPOUT_CALLS, DROPOUT_MODULES, FUNCTIONAL_DROPOUT
 from ..diagnostics import SAFE
 from ..syntax import int_value
 from .base import Rule, argument, has_star_kwargs, is_false
+from ..children import syntax_children
 
 TRAINING_POSITION = 2  # dropout(input, p=0.5, training=True, inplace=False)
 
@@ -21,7 +22,7 @@ def mentions_self_training(node: cst.CSTNode) -> bool:
         current = stack.pop()
         if isinstance(current, cst.Attribute) and current.attr.value == "training":
             return True
-        stack.extend(current.children)
+        stack.extend(syntax_children(current))
     return False
 
 

@@ -26,6 +26,7 @@ import libcst as cst
 from ..catalog import DATALOADERS, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
 from ..values import Chain, Values, shadowed
 from .base import Analysis, Rule, ValueScan
+from ..children import syntax_children
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
 #: ``fn: type = loaders.Fast``, ``fn = A if fast else B``; the only shapes a loader is called
@@ -243,7 +244,7 @@ class Factories(Analysis):
                     found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain))
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) and node is not function:
                 continue
-            stack.extend((child, chain + (node,)) for child in node.children)
+            stack.extend((child, chain + (node,)) for child in syntax_children(node))
         return found
 
 
@@ -302,7 +303,7 @@ class TrainerLoaders(Analysis):
                 targets = {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
                 if targets:
                     built.append((targets, _names(node.value)))
-            stack.extend(node.children)
+            stack.extend(syntax_children(node))
         grown = True
         while grown:
             grown = False
@@ -322,5 +323,5 @@ def _names(node: cst.CSTNode) -> Set[str]:
             found.add(current.value)
         elif isinstance(current, (cst.Lambda, cst.FunctionDef)):
             continue
-        stack.extend(current.children)
+        stack.extend(syntax_children(current))
     return found

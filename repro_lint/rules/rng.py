@@ -14,6 +14,7 @@ from ..diagnostics import SAFE
 from ..names import dotted_name
 from ..syntax import cst_literal, int_value
 from .base import Rule, argument, environ_writes, keyword_arg, short
+from ..children import syntax_children
 
 
 # -- RPL104 -----------------------------------------------------------------------------------------
@@ -339,5 +340,5 @@ class NumpySeedOutOfRange(Rule):
                     return "get_worker_info().seed is a 64-bit seed"
                 if isinstance(owner, cst.Name) and owner.value in self.worker_infos:
                     return f"{owner.value}.seed from get_worker_info() is a 64-bit seed"
-            stack.extend(current.children)
+            stack.extend(syntax_children(current))
         return None

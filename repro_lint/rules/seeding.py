@@ -471,7 +471,7 @@ def _mentioned_names(node: cst.CSTNode) -> Set[str]:
         name = dotted_name(current) if isinstance(current, (cst.Name, cst.Attribute)) else None
         if name:
             names.add(name)
-        stack.extend(current.children)
+        stack.extend(syntax_children(current))
     return names
 
 

@@ -25,6 +25,7 @@ from ..values import OPEN, Const, any_const, target_names
 from .base import Rule, mentions_name, value_of
 from .dataloader import KwargsDicts, bound, literal_text
 from .loaders import LoaderCall, loader_call
+from ..children import syntax_children
 
 #: a seeding call with a seed that does not change: (call, seeder, seed, depends on the worker)
 Finding = Tuple[cst.Call, str, cst.BaseExpression, bool]
@@ -173,7 +174,7 @@ def constant_seeds(params: cst.Parameters, body: cst.CSTNode, qualify: Callable[
     while stack:
         current = stack.pop()
         order.append(current)
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(syntax_children(current)))
     calls: List[cst.Call] = []
     for current in order:
         if isinstance(current, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and current.value is not None:
@@ -213,5 +214,5 @@ def _varies(expr: cst.CSTNode, varying: Set[str], qualify: Callable[[cst.CSTNode
             func = current.func
             if not (isinstance(func, cst.Name) and func.value in ARITHMETIC_BUILTINS and qualify(func) is None):
                 return True
-        stack.extend(current.children)
+        stack.extend(syntax_children(current))
     return False
