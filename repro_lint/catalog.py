@@ -272,6 +272,10 @@ ENTROPY_RESEEDS: Dict[str, Tuple[str, Optional[Tuple[str, int]]]] = {
     "torch.random.seed": ("torch", None),
 }
 
+#: calls whose result is a new seed taken from OS entropy (``seed = torch.seed()``): a seeding
+#: call given it seeds from entropy, as if it were left out
+ENTROPY_RESULTS = frozenset({"torch.seed", "torch.random.seed"})
+
 #: context managers that put generators back as they were when their block ends: qualified
 #: name -> the effects a seed set inside the block loses (``torch.random.fork_rng`` restores the
 #: CPU and device generators; the ``isolate_rng`` helpers every global generator)

@@ -242,9 +242,12 @@ def option_device(args: CallArgs) -> Optional[str]:
     default="cuda")``, ``add_argument("--gpus", type=int, default=1)``), or None."""
     for position in (0, 1):
         for text in args.strings(POSITIONAL, position):
-            kind = catalog.DEVICE_OPTIONS.get(text.lstrip("-").replace("-", "_").lower())
+            option = text.lstrip("-").replace("-", "_").lower()
+            kind = catalog.DEVICE_OPTIONS.get(option)
             if kind == "name":
-                return catalog.device_named(args.strings(catalog.OPTION_DECLARATION[1], None))
+                # the names the keyword of that name accepts (``--accelerator auto``, as ``accelerator="auto"``)
+                names = dict(catalog.DEVICE_KEYWORDS).get(option, catalog.ACCELERATOR_PREFIXES)
+                return catalog.device_named(args.strings(catalog.OPTION_DECLARATION[1], None), names)
             if kind == "count":
                 return catalog.device_counted(args.value(catalog.OPTION_DECLARATION[1], None), "cuda")
     return None

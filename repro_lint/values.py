@@ -45,6 +45,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 import libcst as cst
 
 from .children import syntax_children
+from .catalog import ENTROPY_RESULTS
 from .classify import classify_call
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
@@ -733,11 +734,14 @@ class Values:
 
     def draws(self, expr: Candidate) -> bool:
         """``expr`` is a call that draws from a global RNG (``np.random.randint(2**31)``,
-        ``random.randint(0, 100)``, ``torch.randint(...)``), as :mod:`repro_lint.classify` says."""
+        ``random.randint(0, 100)``, ``torch.randint(...)``), as :mod:`repro_lint.classify` says,
+        or returns a seed taken from entropy (``torch.seed()``)."""
         if not isinstance(expr, cst.Call) or self.qualify is None:
             return False
         qualified = self.qualify(expr.func)
-        return qualified is not None and bool(classify_call(qualified, None, NoArgs()).draws)
+        if qualified is None:
+            return False
+        return qualified in ENTROPY_RESULTS or bool(classify_call(qualified, None, NoArgs()).draws)
 
     def _within(self, bound: Dict[Tuple[int, str], Candidates], active: Set[Tuple[int, str]], steps: int) -> "Values":
         """An evaluator of this module for one call of one of its functions: the call's

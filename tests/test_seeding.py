@@ -794,6 +794,8 @@ def test_entry_point_text_check(source, expected):
         ("", "config = {'device': 'cuda:0', 'lr': 0.1}"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='cuda')"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=1)"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--accelerator', default='auto')"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--accelerator', default='gpu')"),
     ],
 )
 def test_rpl202_device_evidence(lint, imports, device_code):
@@ -813,6 +815,8 @@ def test_rpl202_device_evidence(lint, imports, device_code):
         ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='cpu')"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=0)"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--model', default='cuda_net')"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--accelerator', default='cpu')"),
+        ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='gpu')"),
         ("from accelerate import Accelerator", "acc = Accelerator(cpu=True)"),
     ],
 )
@@ -1513,3 +1517,39 @@ def test_a_same_module_loader_class_through_a_conditional_name(lint):
         """
     assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
     assert codes(lint(code.replace("sampler is None)", "False)"), select=["RPL101"])) == []
+
+
+DIRECT_SEED_SCRIPT = """\
+    import argparse
+
+    import numpy as np
+    import torch
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--seed", type=int, default={default})
+        args = parser.parse_args()
+        {before}
+        seed = args.seed if args.seed is not None else {draw}
+        torch.manual_seed(seed)
+        model = torch.nn.Linear(4, 4)
+    """
+
+
+@pytest.mark.parametrize(
+    "default, draw, before, expected",
+    [
+        ("None", "torch.seed()", "pass", True),  # a seed from entropy
+        ("None", "np.random.randint(2**31)", "pass", True),  # NumPy is never seeded: a different seed each run
+        ("None", "np.random.randint(2**31)", "np.random.seed(0)", False),  # drawn from a seeded generator
+        ("0", "torch.seed()", "pass", False),  # a seed is given on the default path
+        ("None", "7", "pass", False),
+    ],
+)
+def test_a_seeding_call_given_a_drawn_seed_directly(tmp_path, default, draw, before, expected):
+    script = textwrap.dedent(DIRECT_SEED_SCRIPT).format(default=default, draw=draw, before=before)
+    write(tmp_path, {"train.py": script})
+    found = [d for d in lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"])]
+    assert [(d.code, d.line) for d in found] == ([("RPL101", 12)] if expected else [])
+    if expected:
+        assert "drawn at random" in found[0].message and found[0].fix is None

@@ -25,7 +25,7 @@ from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
-from ..syntax import CstArgs, is_main_guard
+from ..syntax import CstArgs, NoArgs, is_main_guard
 from ..values import DRAWN, bind_parameter
 from .base import Analysis, KwargsDicts, Rule, ValueScan, short
 
@@ -137,9 +137,23 @@ class SeedingScan(Analysis):
         values = self.file.analysis(ValueScan).values
         found: List[CallSite] = []
         without: Set[Tuple[str, str]] = set()
+        #: per body: for each call that seeds the generator itself, whether its seed is drawn
+        own: Dict[str, List[bool]] = {}
+        #: per such call: the global generators its seed was drawn from (empty: from entropy)
+        draws_from: Dict[int, FrozenSet[str]] = {}
+        direct: List[CallSite] = []
         for site in self.calls:
             chain = self.chains.get(id(site.node))
             if chain is None or not site.node.args or site.body not in reached or site.name is None:
+                continue
+            if site.effect.known:
+                if generator in site.effect.effects:
+                    seed = _seed_argument(site.node)
+                    drawn = _drawn(values, seed, chain + (site.node,)) if seed is not None else None
+                    own.setdefault(site.body, []).append(drawn is not None)
+                    if drawn is not None:
+                        direct.append(site)
+                        draws_from[id(site)] = drawn
                 continue
             target = project.resolve_call(facts, site.body, site.name, site.imported)
             if not isinstance(target, tuple) or not _has_seed_parameter(project, target):
@@ -155,9 +169,19 @@ class SeedingScan(Analysis):
                     found.append(site)
                     without.add(target)  # type: ignore[arg-type]
                     break
-        if not found or project.entry_summary_without(path, frozenset(without), self.file.source).seeds(generator):
+        # a call that hands a project helper the drawn seed is reported before the helper's own
+        # seeding call that receives it: the seed comes from the caller
+        found += direct
+        if not found:
             return None
-        return found[0]
+        key = os.path.abspath(path)
+        held = frozenset(((key, body), generator) for body, drawn in own.items() if all(drawn))
+        rest = project.entry_summary_without(path, frozenset(without), self.file.source, held=held)
+        if rest.seeds(generator):
+            return None
+        # a draw from a generator that the rest of the path seeds is the same on every run
+        found = [site for site in found if not any(rest.seeds(g) for g in draws_from.get(id(site), ()))]
+        return found[0] if found else None
 
     def seeded_off_default(self, summary: Summary, generator: str) -> Optional[Tuple[CallSite, cst.If]]:
         """A call on the entry point's path in this file that seeds ``generator`` (a direct
@@ -222,6 +246,34 @@ class SeedingScan(Analysis):
                 return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+
+def _seed_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
+    """The seed a seeding call is given: its first positional argument, or a keyword that
+    names a seed (``seed=``, ``random.seed(a=...)``)."""
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            return arg.value
+        if is_seed_parameter(arg.keyword.value) or arg.keyword.value == "a":
+            return arg.value
+    return None
+
+
+def _drawn(values, expr: cst.BaseExpression, chain: Tuple[cst.CSTNode, ...]) -> Optional[FrozenSet[str]]:  # type: ignore[no-untyped-def]
+    """Is ``expr`` a seed drawn at random on the default path: a project function's drawn
+    value or a seed from entropy (``torch.seed()``): an empty set; a draw from global
+    generators (``np.random.randint(2**31)``): those generators; else None."""
+    for candidate in values.of(expr, chain) or ():
+        if candidate is DRAWN:
+            return frozenset()
+        if isinstance(candidate, cst.Call) and values.draws(candidate):
+            qualified = values.qualify(candidate.func)
+            if qualified in catalog.ENTROPY_RESULTS:
+                return frozenset()
+            return classify_call(qualified, None, NoArgs()).draws
+    return None
 
 
 def _off_default(chain: Tuple[cst.CSTNode, ...], values) -> Optional[cst.If]:  # type: ignore[no-untyped-def]
