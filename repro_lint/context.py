@@ -58,7 +58,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 import pathspec
 
 from .cache import ALL_FILES_KEY
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, device_named, is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
 from .console_scripts import console_scripts
@@ -137,9 +137,10 @@ class Summary:
         return bool(self.effects & DETERMINISM)
 
     def reached_in(self, path: str) -> FrozenSet[str]:
-        """The bodies of module ``path`` that this code reaches."""
+        """The bodies of module ``path`` that this code reaches (a function reached through a
+        call that leaves some of its effects off, ``setup|deterministic``, by its own name)."""
         key = os.path.abspath(path)
-        return frozenset(name for p, name in self.reached if p == key)
+        return frozenset(name.partition(VARIANT)[0] for p, name in self.reached if p == key)
 
 
 EMPTY = Summary()
@@ -525,7 +526,10 @@ class ProjectContext:
     def _node_info(self, facts: ModuleFacts, name: str) -> Optional[_NodeInfo]:
         for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
             if name.startswith(prefix):
+                name, _, off = name.partition(VARIANT)
                 edges = _methods(facts, name[len(prefix) :], wanted)
+                if off:  # building it with arguments that leave some of ``__init__``'s effects off
+                    edges = tuple((p, f"{f}{VARIANT}{off}") if f.endswith(".__init__") else (p, f) for p, f in edges)
                 helper = facts.helper_bases.get(name[len(prefix) :]) if prefix == CLASS_PREFIX else None
                 if helper is None:
                     return _NodeInfo(edges, frozenset(), frozenset(), frozenset())
@@ -540,9 +544,11 @@ class ProjectContext:
         edges: List[Node] = []
         effects = set(body.effects)
         uses = set(body.uses)
+        offs = off.split(",")
         for param, guarded in body.guarded.items():
-            if param not in off.split(","):
+            if param not in offs:
                 effects |= guarded
+        uses.update(device for param, device in body.device_params.items() if param not in offs)
         for index, call in enumerate(body.calls):
             method = self._instance_method(facts, name, body, call)
             if method is not None:
@@ -582,20 +588,28 @@ class ProjectContext:
         left out for each parameter that is off in this call (passed, or defaulting to, False,
         None or 0)."""
         facts = self._facts.get(target[0]) or self.facts(target[0])  # known: the call resolved into it
-        callee = facts.functions.get(target[1]) if facts is not None else None
-        if callee is None or not callee.guarded:
+        function = target[1]
+        if function.startswith(CLASS_PREFIX):  # building a class runs its ``__init__``
+            function = f"{function[len(CLASS_PREFIX) :]}.__init__"
+        callee = facts.functions.get(function) if facts is not None else None
+        if callee is None or not (callee.guarded or callee.device_params):
             return target
         positional, keywords = self._call_literals(path, scope, index)
-        off = []
-        for param in sorted(callee.guarded):
+
+        def given(param: str) -> object:
             if param in keywords:
-                value = keywords[param]
-            elif param in callee.params[: len(positional)]:
-                value = positional[callee.params.index(param)]
-            else:
-                value = callee.defaults.get(param, UNKNOWN)
-            if value is not UNKNOWN and not is_on(value):
-                off.append(param)
+                return keywords[param]
+            if param in callee.params[: len(positional)]:
+                return positional[callee.params.index(param)]
+            return callee.defaults.get(param, UNKNOWN)
+
+        off = [param for param in sorted(callee.guarded) if (value := given(param)) is not UNKNOWN and not is_on(value)]
+        # a device parameter given a device string that names no accelerator (``device="cpu"``)
+        off += [
+            param
+            for param in sorted(callee.device_params)
+            if isinstance(value := given(param), str) and device_named([value]) is None and param not in off
+        ]
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
     def _call_literals(self, path: str, scope: str, index: int) -> Tuple[Tuple[object, ...], Dict[str, object]]:
@@ -872,7 +886,7 @@ class ProjectContext:
         reaches, across files (names as in :class:`~repro_lint.facts.BodyFacts`)."""
         for module, name in sorted(self.entry_summary(path, source).reached):
             facts = self.facts(module)
-            body = facts.body(name) if facts is not None else None
+            body = facts.body(name.partition(VARIANT)[0]) if facts is not None else None
             if body is not None:
                 yield from body.calls
 

@@ -84,6 +84,10 @@ class BodyFacts:
     #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal); only in facts
     #: extracted with ``literals=True``
     call_literals: Dict[int, Tuple[Tuple[Any, ...], Dict[str, Any]]] = field(default_factory=dict)
+    #: parameters whose default names an accelerator and that the function uses as a device
+    #: (``def train(device="cuda:0")``): parameter -> device; a call that passes another device
+    #: (``train(device="cpu")``) does not run there
+    device_params: Dict[str, str] = field(default_factory=dict)
 
 
 
@@ -343,11 +347,11 @@ class _FactsCollector(ast.NodeVisitor):
         defaults = node.args.defaults
         for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
             body.defaults[arg.arg] = ast_literal(default)
-            self._device_setting(ast.Name(id=arg.arg), default)  # ``def train(device="cuda:0")``
+            self._device_parameter(body, arg.arg, body.defaults[arg.arg])  # ``def train(device="cuda:0")``
         for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults):
             if default is not None:
                 body.defaults[arg.arg] = ast_literal(default)
-                self._device_setting(ast.Name(id=arg.arg), default)
+                self._device_parameter(body, arg.arg, body.defaults[arg.arg])
         if owner is not None and positional and positional[0].arg in ("self", "cls"):
             positional = positional[1:]
         body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
@@ -364,7 +368,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.current, self.guard, self.isolated = outer, guard, isolated
         # only the calls of a function with guarded effects ask for its parameters, and the
         # seeding rules ask whether a function takes a seed (before they parse its module)
-        if not body.guarded and not any(is_seed_parameter(param) for param in body.params):
+        if not body.guarded and not body.device_params and not any(is_seed_parameter(param) for param in body.params):
             body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
@@ -541,15 +545,24 @@ class _FactsCollector(ast.NodeVisitor):
         if name is not None and value is not None and "device" in name.rsplit(".", 1)[-1].lower():
             self._device_value(value)
 
+    @staticmethod
+    def _device_parameter(body: BodyFacts, param: str, default: Any) -> None:
+        """A parameter named as a device whose default names an accelerator."""
+        device = device_named([default]) if isinstance(default, str) and "device" in param.lower() else None
+        if device is not None:
+            body.device_params[param] = device
+
     def _device_value(self, value: ast.AST) -> None:
         """A value used as the device: a device string, a parameter whose default is one
-        (``def run(model, where="cuda")``: ``model.to(where)``), or the answer of a device
-        query (``torch.accelerator.current_accelerator()``)."""
+        (``def run(model, where="cuda")``: ``model.to(where)``; where the call leaves the
+        default), or the answer of a device query (``torch.accelerator.current_accelerator()``)."""
         strings = []
         if isinstance(value, ast.Name) and value.id in self.current.params:
             default = self.current.defaults.get(value.id)
-            if isinstance(default, str):
-                strings.append(default)
+            device = device_named([default]) if isinstance(default, str) else None
+            if device is not None:
+                self.current.device_params[value.id] = device
+            return
         for node in ast.walk(value):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 strings.append(node.value)

@@ -1553,3 +1553,55 @@ def test_a_seeding_call_given_a_drawn_seed_directly(tmp_path, default, draw, bef
     assert [(d.code, d.line) for d in found] == ([("RPL101", 12)] if expected else [])
     if expected:
         assert "drawn at random" in found[0].message and found[0].fix is None
+
+
+DEVICE_DEFAULT_FILES = {
+    "builder.py": """
+        import torch
+
+
+        def build(device="cuda"):
+            return torch.nn.Linear(2, 2).to(device)
+
+
+        class Builder:
+            def __init__(self, width, device="cuda:0"):
+                self._device = device
+
+            def build(self):
+                return torch.nn.Linear(2, 2).to(self._device)
+    """,
+    "train.py": """
+        import torch
+
+        from builder import Builder, build
+
+
+        def main():
+            torch.manual_seed(0)
+            {call}
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("build()", ["RPL202"]),  # the default: CUDA
+        ("build(device='cuda:1')", ["RPL202"]),
+        ("build('npu:0')", ["RPL202"]),
+        ("build(device=torch.device(name))", ["RPL202"]),  # not a literal: the default may hold
+        ("build(device='cpu')", []),  # every call of the project passes another device
+        ("build('cpu')", []),
+        ("Builder(4).build()", ["RPL202"]),
+        ("Builder(4, device='cpu').build()", []),
+        ("Builder(4, 'cpu').build()", []),
+    ],
+)
+def test_rpl202_device_default_that_every_call_overrides(tmp_path, call, expected):
+    files = dict(DEVICE_DEFAULT_FILES, **{"train.py": DEVICE_DEFAULT_FILES["train.py"].replace("{call}", call)})
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == expected
