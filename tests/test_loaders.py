@@ -30,6 +30,14 @@ def lines(diagnostics):
         ("from torch_geometric.data import DataListLoader", "DataListLoader(data, 32, True, num_workers=2)"),
         ("from dgl.dataloading import GraphDataLoader", "GraphDataLoader(data, batch_size=8, shuffle=True, num_workers=2)"),
         ("from torchdata.stateful_dataloader import StatefulDataLoader", "StatefulDataLoader(data, 8, True, num_workers=2)"),
+        ("from torch_geometric.loader import ClusterLoader", "ClusterLoader(data, batch_size=1, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.data import ClusterLoader", "ClusterLoader(data, batch_size=1, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.loader import GraphSAINTRandomWalkSampler", "GraphSAINTRandomWalkSampler(data, 32, 2, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.loader import ShaDowKHopSampler", "ShaDowKHopSampler(data, 2, 5, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.loader import RandomNodeLoader", "RandomNodeLoader(data, 4, shuffle=True, num_workers=2)"),
+        ("import dgl", "dgl.dataloading.DataLoader(data, idx, sampler, batch_size=8, shuffle=True, num_workers=2)"),
+        ("from dgl.dataloading import DataLoader", "DataLoader(data, idx, sampler, None, False, 0, 8, False, True, num_workers=2)"),
+        ("from dgl.dataloading import NodeDataLoader", "NodeDataLoader(data, idx, sampler, shuffle=True, num_workers=2)"),
     ],
 )
 def test_library_loaders_are_dataloaders(lint, head, call):
@@ -48,6 +56,36 @@ def test_library_loaders_are_dataloaders(lint, head, call):
 def test_pyg_data_module_loaders_quiet(lint, call):
     code = f"from torch_geometric.data import DataLoader, DenseDataLoader\n\ndef make(data, g, seed_fn):\n    return {call}\n"
     assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+@pytest.mark.parametrize(
+    "head, call",
+    [
+        # their own positional parameters are not DataLoader's batch_size and shuffle
+        ("from torch_geometric.loader import ShaDowKHopSampler", "ShaDowKHopSampler(data, 2, 5, idx, True)"),
+        ("from torch_geometric.loader import GraphSAINTNodeSampler", "GraphSAINTNodeSampler(data, 32, 5, 100)"),
+        ("from torch_geometric.loader import ClusterLoader", "ClusterLoader(data, batch_size=1, shuffle=True, generator=g)"),
+        ("from dgl.dataloading import DataLoader", "DataLoader(data, idx, sampler, None, True, 0, 8, True)"),
+        ("import dgl", "dgl.dataloading.DataLoader(data, idx, sampler, batch_size=8, shuffle=False, num_workers=0)"),
+    ],
+)
+def test_graph_library_loaders_quiet(lint, head, call):
+    code = f"{head}\n\ndef make(data, idx, sampler, g):\n    return {call}\n"
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+@pytest.mark.parametrize("extra", ["", ", generator=g", ", use_ddp=True"])
+def test_a_loader_that_shuffles_itself_ignores_a_generator(lint, extra):
+    # DGL's node DataLoader shuffles its index tensor with np.random.shuffle: neither a
+    # generator nor use_ddp gives it a seeded order, and the finding offers no generator fix
+    code = (
+        "import dgl\n\n"
+        f"def make(g, idx, sampler, gen):\n    return dgl.dataloading.DataLoader(g, idx, sampler, shuffle=True{extra})\n"
+    )
+    found = lint(code, select=["RPL302"])
+    assert codes(found) == ["RPL302"]
+    assert "global NumPy RNG" in found[0].message and "generator= does not change the order" in found[0].message
+    assert found[0].fix is None
 
 
 def test_library_loaders_keep_their_own_positions(lint):
