@@ -378,6 +378,51 @@ def test_rpl303_persistent_workers_keep_their_streams(lint):
     assert codes(lint(code, select=["RPL303"])) == []
 
 
+KWARGS_PERSIST = """\
+from functools import partial
+
+import numpy as np
+from torch.utils.data import DataLoader
+
+
+def build(ds, workers=2, seed=0, persistent_workers=True, **kwargs):
+    init_fn = partial(worker_init_fn, num_workers=workers, seed=seed)
+    {write}
+    return DataLoader(ds, num_workers=workers, worker_init_fn=init_fn, **kwargs)
+
+
+def worker_init_fn(worker_id, num_workers, seed):
+    np.random.seed(num_workers + worker_id + seed)
+"""
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "kwargs['persistent_workers'] = persistent_workers",  # the parameter's default, True
+        "if workers > 0:\n        kwargs['persistent_workers'] = persistent_workers",  # on some path
+        "kwargs.update(persistent_workers=True)",
+        "kwargs.setdefault('persistent_workers', True)",  # True unless the caller passes one
+        "kwargs['persistent_workers'] = ds.persist",  # a value we cannot evaluate
+    ],
+)
+def test_rpl303_persistent_workers_written_into_the_kwargs_parameter(lint, write):
+    assert codes(lint(KWARGS_PERSIST.format(write=write), select=["RPL303"])) == []
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "kwargs['persistent_workers'] = False",
+        "kwargs['persistent_workers'] = persistent_workers and False",
+        "kwargs['pin_memory'] = True",  # another key: persistent_workers is the caller's, default False
+    ],
+)
+def test_rpl303_the_kwargs_parameter_without_persistent_workers(lint, write):
+    found = lint(KWARGS_PERSIST.format(write=write), select=["RPL303"])
+    assert lines(found) == [("RPL303", 14)]
+
+
 @pytest.mark.parametrize(
     "seed",
     [
