@@ -88,6 +88,33 @@ def test_a_loader_that_shuffles_itself_ignores_a_generator(lint, extra):
     assert found[0].fix is None
 
 
+REBOUND = """\
+from torch.utils.data import DataLoader
+
+
+def build_dataloader(dataset, shuffle=True, sampler=None):
+    if sampler is not None:
+        shuffle = False
+{rest}    return DataLoader(dataset, sampler=sampler, shuffle=shuffle)
+"""
+
+
+def test_a_parameter_rebound_on_some_paths_keeps_its_default_on_the_others(lint):
+    found = lint(REBOUND.format(rest=""), select=["RPL302"])
+    assert lines(found) == [("RPL302", 7)]
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "    else:\n        shuffle = False\n",  # rebound on every path
+        "    shuffle = False\n",
+    ],
+)
+def test_a_parameter_rebound_on_every_path_has_only_the_new_values(lint, rest):
+    assert codes(lint(REBOUND.format(rest=rest), select=["RPL302"])) == []
+
+
 def test_library_loaders_keep_their_own_positions(lint):
     # NeighborLoader's second positional parameter is num_neighbors, not batch_size: a third
     # positional argument is input_nodes, not shuffle
