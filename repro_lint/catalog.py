@@ -122,6 +122,10 @@ DATALOADER_PARAMS = (
     "dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn",
     "pin_memory", "drop_last", "timeout", "worker_init_fn", "multiprocessing_context", "generator",
 )
+#: DGL's node/edge ``DataLoader``: its parameters in positional order, up to ``shuffle``
+DGL_NODE_LOADER_PARAMS = (
+    "graph", "indices", "graph_sampler", "device", "use_ddp", "ddp_seed", "batch_size", "drop_last", "shuffle",
+)
 #: DataLoaders, and the libraries' DataLoader subclasses that hand their other keywords to
 #: DataLoader unchanged: qualified name -> the parameters they take by position (the
 #: DataLoader parameters not listed are keyword-only there, through ``**kwargs``)
@@ -154,9 +158,49 @@ DATALOADERS: Dict[str, Tuple[str, ...]] = {
             "LinkNeighborLoader", "link_neighbor_loader.LinkNeighborLoader",
         )
     },
+    # PyG's samplers that are DataLoaders and hand their other keywords (shuffle, num_workers,
+    # worker_init_fn, generator) to it: ClusterLoader(cluster_data, **kwargs),
+    # GraphSAINT*Sampler(data, batch_size, [walk_length,] num_steps=1, sample_coverage=0,
+    # save_dir=None, log=True, **kwargs) (their batch_size is their own: the DataLoader gets 1),
+    # ShaDowKHopSampler(data, depth, num_neighbors, node_idx=None, replace=False, **kwargs),
+    # RandomNodeLoader(data, num_parts, **kwargs); in 2.x under torch_geometric.loader, in 1.x
+    # (still importable in 2.x) under torch_geometric.data
+    **{
+        f"torch_geometric.{package}.{name}": params
+        for package in ("loader", "data")
+        for names, params in (
+            (("ClusterLoader", "cluster.ClusterLoader"), ("cluster_data",)),
+            (
+                (
+                    "GraphSAINTSampler", "GraphSAINTNodeSampler", "GraphSAINTEdgeSampler",
+                    "graph_saint.GraphSAINTSampler", "graph_saint.GraphSAINTNodeSampler",
+                    "graph_saint.GraphSAINTEdgeSampler",
+                ),
+                ("data", "batch_size", "num_steps", "sample_coverage", "save_dir", "log"),
+            ),
+            (
+                ("GraphSAINTRandomWalkSampler", "graph_saint.GraphSAINTRandomWalkSampler"),
+                ("data", "batch_size", "walk_length", "num_steps", "sample_coverage", "save_dir", "log"),
+            ),
+            (("ShaDowKHopSampler", "shadow.ShaDowKHopSampler"), ("data", "depth", "num_neighbors", "node_idx", "replace")),
+        )
+        for name in names
+    },
+    **{
+        f"torch_geometric.loader.{name}": ("data", "num_parts")
+        for name in ("RandomNodeLoader", "random_node_loader.RandomNodeLoader")
+    },
     # DGL 2.x: GraphDataLoader(dataset, collate_fn=None, use_ddp=False, ddp_seed=0, **kwargs)
     "dgl.dataloading.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
     "dgl.dataloading.dataloader.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
+    # DGL >= 0.8: the node/edge loader DataLoader(graph, indices, graph_sampler, device=None,
+    # use_ddp=False, ddp_seed=0, batch_size=1, drop_last=False, shuffle=False, ..., **kwargs),
+    # and its aliases NodeDataLoader/EdgeDataLoader (EdgeDataLoader adds keywords after shuffle)
+    **{
+        f"dgl.dataloading.{module}{name}": DGL_NODE_LOADER_PARAMS
+        for module in ("", "dataloader.")
+        for name in ("DataLoader", "NodeDataLoader", "EdgeDataLoader")
+    },
 }
 #: the word in the name of a class imported from another module that may be a project's own
 #: DataLoader subclass (the project context reads that module to tell)
@@ -166,6 +210,16 @@ LOADER_WORD = "Loader"
 OWN_SAMPLER_KEYWORD = {
     "dgl.dataloading.GraphDataLoader": "use_ddp",
     "dgl.dataloading.dataloader.GraphDataLoader": "use_ddp",
+}
+#: loaders that shuffle their index set themselves, each epoch, with a draw from a global RNG
+#: they take no generator for (``shuffle`` never reaches DataLoader, so ``generator=`` does not
+#: change the order): qualified name -> that RNG. DGL's node/edge DataLoader permutes its
+#: index tensor with ``np.random.shuffle`` (DGL >= 1.0; ``torch.randperm`` in 0.8/0.9), also
+#: with ``use_ddp=True`` (on rank 0, then shared)
+SHUFFLES_ITSELF = {
+    f"dgl.dataloading.{module}{name}": "NumPy"
+    for module in ("", "dataloader.")
+    for name in ("DataLoader", "NodeDataLoader", "EdgeDataLoader")
 }
 PARTIALS = frozenset({"functools.partial"})
 #: the methods of a LightningModule or LightningDataModule that build the loaders the Trainer runs

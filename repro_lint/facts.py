@@ -358,7 +358,7 @@ class _FactsCollector(ast.NodeVisitor):
         guard, isolated, self.guard, self.isolated = self.guard, self.isolated, None, frozenset()
         self.scope.append(node.name)
         self.kinds.append(False)
-        self.dicts.enter()
+        self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
         bound, self.bound = self.bound, {}
         self.generic_visit(node)
         self.bound = bound

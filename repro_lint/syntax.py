@@ -103,7 +103,8 @@ class KnownDict:
 class DictScopes:
     """The dicts built in each function, as far as they can be followed (dict displays,
     ``dict(...)``, ``d["key"] = value``, ``d.update(...)``, ``d.setdefault(...)``,
-    ``d.pop(...)``): what a ``**name`` argument holds. The one place this is decided; each
+    ``d.pop(...)``), and a function's own ``**kwargs`` parameter (the caller's keys unknown, the
+    keys the function writes known): what a ``**name`` argument holds. The one place this is decided; each
     syntax tree supplies ``items`` (the items of a dict display or a ``dict(...)`` call, or None
     for any other expression) and ``name`` (the variable an expression is, or None), and feeds
     its assignments and method calls in source order."""
@@ -113,8 +114,10 @@ class DictScopes:
         self._name = name
         self.scopes: List[Dict[str, KnownDict]] = [{}]
 
-    def enter(self) -> None:
-        self.scopes.append({})
+    def enter(self, rest: Optional[str] = None) -> None:
+        """A function's body begins; ``rest`` is its ``**kwargs`` parameter, if any: a dict
+        from the caller, whose keys are unknown until the function writes one."""
+        self.scopes.append({} if rest is None else {rest: KnownDict(complete=False)})
 
     def leave(self) -> None:
         self.scopes.pop()
@@ -182,7 +185,7 @@ class DictScopes:
             if key is None:
                 tracked.complete = False
             elif key not in tracked.entries and default is not MISSING:
-                tracked.entries[key] = default
+                tracked.entries[key] = default  # the value when the key is not there already
         elif method == "pop" and isinstance(key, str):
             tracked.entries.pop(key, None)
 

@@ -350,13 +350,18 @@ class Values:
         scope = self._enclosing(chain)
         if scope is not None:
             function, function_chain = scope
+            parameter = _parameter(function, name)
+            if parameter is not None and chain and chain[-1] is function.params:
+                return (function, function_chain, parameter)  # the parameter's own value, on entry
             body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
-            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body), self._binds)
+            # a parameter holds its own value until a statement rebinds it: on a path that does
+            # not, that value reaches the use (its name, evaluated on entry to the function)
+            start: Any = _UNASSIGNED if parameter is None else [(parameter.name, function_chain + (function, function.params))]
+            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body), self._binds, start=start)
+            if reached is start and parameter is not None:
+                return (function, function_chain, parameter)
             if reached is not _UNASSIGNED:
                 return reached
-            parameter = _parameter(function, name)
-            if parameter is not None:
-                return (function, function_chain, parameter)
             if _binds_elsewhere(function, name):
                 return None
             reached = _reaching(self.module.body, name, (), truth, (), self._binds, whole=True)
@@ -967,14 +972,24 @@ def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> 
     return name in found or "*" in found
 
 
-def _reaching(body: Sequence[cst.CSTNode], name: str, chain: Chain, truth: Truth, base: Chain, memo: Dict[int, FrozenSet[str]], whole: bool = False) -> Any:
+def _reaching(
+    body: Sequence[cst.CSTNode],
+    name: str,
+    chain: Chain,
+    truth: Truth,
+    base: Chain,
+    memo: Dict[int, FrozenSet[str]],
+    whole: bool = False,
+    start: Any = _UNASSIGNED,
+) -> Any:
     """The values of ``name`` that reach the use whose enclosing nodes are ``chain``, walking
     ``body`` (a list of statements under ``base``): a list of (expression, the chain of the
     statement that assigns it), None (assigned in a way we cannot follow), or _UNASSIGNED.
     With ``whole``, every assignment in ``body`` counts (a module's names seen from inside a
-    function that runs later)."""
+    function that runs later). ``start`` is what the name holds before ``body`` (a parameter's
+    own value; ``start`` itself comes back when nothing in ``body`` changes it)."""
     walk = _Walk(name, {id(n) for n in chain}, truth, whole, memo)
-    state, _ = walk.block(body, _UNASSIGNED, base)
+    state, _ = walk.block(body, start, base)
     return None if state is _DEAD else state
 
 

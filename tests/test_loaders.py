@@ -30,6 +30,14 @@ def lines(diagnostics):
         ("from torch_geometric.data import DataListLoader", "DataListLoader(data, 32, True, num_workers=2)"),
         ("from dgl.dataloading import GraphDataLoader", "GraphDataLoader(data, batch_size=8, shuffle=True, num_workers=2)"),
         ("from torchdata.stateful_dataloader import StatefulDataLoader", "StatefulDataLoader(data, 8, True, num_workers=2)"),
+        ("from torch_geometric.loader import ClusterLoader", "ClusterLoader(data, batch_size=1, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.data import ClusterLoader", "ClusterLoader(data, batch_size=1, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.loader import GraphSAINTRandomWalkSampler", "GraphSAINTRandomWalkSampler(data, 32, 2, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.loader import ShaDowKHopSampler", "ShaDowKHopSampler(data, 2, 5, shuffle=True, num_workers=2)"),
+        ("from torch_geometric.loader import RandomNodeLoader", "RandomNodeLoader(data, 4, shuffle=True, num_workers=2)"),
+        ("import dgl", "dgl.dataloading.DataLoader(data, idx, sampler, batch_size=8, shuffle=True, num_workers=2)"),
+        ("from dgl.dataloading import DataLoader", "DataLoader(data, idx, sampler, None, False, 0, 8, False, True, num_workers=2)"),
+        ("from dgl.dataloading import NodeDataLoader", "NodeDataLoader(data, idx, sampler, shuffle=True, num_workers=2)"),
     ],
 )
 def test_library_loaders_are_dataloaders(lint, head, call):
@@ -48,6 +56,63 @@ def test_library_loaders_are_dataloaders(lint, head, call):
 def test_pyg_data_module_loaders_quiet(lint, call):
     code = f"from torch_geometric.data import DataLoader, DenseDataLoader\n\ndef make(data, g, seed_fn):\n    return {call}\n"
     assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+@pytest.mark.parametrize(
+    "head, call",
+    [
+        # their own positional parameters are not DataLoader's batch_size and shuffle
+        ("from torch_geometric.loader import ShaDowKHopSampler", "ShaDowKHopSampler(data, 2, 5, idx, True)"),
+        ("from torch_geometric.loader import GraphSAINTNodeSampler", "GraphSAINTNodeSampler(data, 32, 5, 100)"),
+        ("from torch_geometric.loader import ClusterLoader", "ClusterLoader(data, batch_size=1, shuffle=True, generator=g)"),
+        ("from dgl.dataloading import DataLoader", "DataLoader(data, idx, sampler, None, True, 0, 8, True)"),
+        ("import dgl", "dgl.dataloading.DataLoader(data, idx, sampler, batch_size=8, shuffle=False, num_workers=0)"),
+    ],
+)
+def test_graph_library_loaders_quiet(lint, head, call):
+    code = f"{head}\n\ndef make(data, idx, sampler, g):\n    return {call}\n"
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+@pytest.mark.parametrize("extra", ["", ", generator=g", ", use_ddp=True"])
+def test_a_loader_that_shuffles_itself_ignores_a_generator(lint, extra):
+    # DGL's node DataLoader shuffles its index tensor with np.random.shuffle: neither a
+    # generator nor use_ddp gives it a seeded order, and the finding offers no generator fix
+    code = (
+        "import dgl\n\n"
+        f"def make(g, idx, sampler, gen):\n    return dgl.dataloading.DataLoader(g, idx, sampler, shuffle=True{extra})\n"
+    )
+    found = lint(code, select=["RPL302"])
+    assert codes(found) == ["RPL302"]
+    assert "global NumPy RNG" in found[0].message and "generator= does not change the order" in found[0].message
+    assert found[0].fix is None
+
+
+REBOUND = """\
+from torch.utils.data import DataLoader
+
+
+def build_dataloader(dataset, shuffle=True, sampler=None):
+    if sampler is not None:
+        shuffle = False
+{rest}    return DataLoader(dataset, sampler=sampler, shuffle=shuffle)
+"""
+
+
+def test_a_parameter_rebound_on_some_paths_keeps_its_default_on_the_others(lint):
+    found = lint(REBOUND.format(rest=""), select=["RPL302"])
+    assert lines(found) == [("RPL302", 7)]
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "    else:\n        shuffle = False\n",  # rebound on every path
+        "    shuffle = False\n",
+    ],
+)
+def test_a_parameter_rebound_on_every_path_has_only_the_new_values(lint, rest):
+    assert codes(lint(REBOUND.format(rest=rest), select=["RPL302"])) == []
 
 
 def test_library_loaders_keep_their_own_positions(lint):
@@ -338,6 +403,51 @@ def test_rpl303_a_partial_seeding_from_the_worker_id_repeats_every_epoch(lint):
 def test_rpl303_persistent_workers_keep_their_streams(lint):
     code = MMENGINE_STYLE.replace("persistent=False", "persistent=True")
     assert codes(lint(code, select=["RPL303"])) == []
+
+
+KWARGS_PERSIST = """\
+from functools import partial
+
+import numpy as np
+from torch.utils.data import DataLoader
+
+
+def build(ds, workers=2, seed=0, persistent_workers=True, **kwargs):
+    init_fn = partial(worker_init_fn, num_workers=workers, seed=seed)
+    {write}
+    return DataLoader(ds, num_workers=workers, worker_init_fn=init_fn, **kwargs)
+
+
+def worker_init_fn(worker_id, num_workers, seed):
+    np.random.seed(num_workers + worker_id + seed)
+"""
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "kwargs['persistent_workers'] = persistent_workers",  # the parameter's default, True
+        "if workers > 0:\n        kwargs['persistent_workers'] = persistent_workers",  # on some path
+        "kwargs.update(persistent_workers=True)",
+        "kwargs.setdefault('persistent_workers', True)",  # True unless the caller passes one
+        "kwargs['persistent_workers'] = ds.persist",  # a value we cannot evaluate
+    ],
+)
+def test_rpl303_persistent_workers_written_into_the_kwargs_parameter(lint, write):
+    assert codes(lint(KWARGS_PERSIST.format(write=write), select=["RPL303"])) == []
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "kwargs['persistent_workers'] = False",
+        "kwargs['persistent_workers'] = persistent_workers and False",
+        "kwargs['pin_memory'] = True",  # another key: persistent_workers is the caller's, default False
+    ],
+)
+def test_rpl303_the_kwargs_parameter_without_persistent_workers(lint, write):
+    found = lint(KWARGS_PERSIST.format(write=write), select=["RPL303"])
+    assert lines(found) == [("RPL303", 14)]
 
 
 @pytest.mark.parametrize(

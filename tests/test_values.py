@@ -53,6 +53,15 @@ def evaluate(code: str, keyword: str):
         ("def g(s=None):\n    f(x=not s)\ng()\n", [True]),
         ("import os\ndef g():\n    f(x=os)\n", None),
         ("def g():\n    f(x=[i for i in y])\n", ["<expr>"]),
+        # a parameter rebound on some paths only keeps its own value on the others
+        ("def g(m=True, s=None):\n    if s is not None:\n        m = False\n    f(x=m)\ng()\n", [True]),
+        ("def g(m=True, s=None):\n    if s is not None:\n        m = False\n    f(x=m)\ng(s=1)\n", [False]),
+        ("def g(m=True, s=None):\n    if s is not None:\n        m = False\n    f(x=m)\ng()\ng(s=1)\n", [True, False]),
+        ("def g(m=True, s=None):\n    if h():\n        m = False\n    f(x=m)\ng()\n", [True, False]),
+        ("def g(m=True):\n    for i in y:\n        m = 2\n    f(x=m)\ng()\n", [True, 2]),
+        # rebound on every path: only the new values
+        ("def g(m=True, s=None):\n    if h():\n        m = False\n    else:\n        m = 3\n    f(x=m)\ng()\n", [False, 3]),
+        ("def g(m=True):\n    m = False\n    if h():\n        m = 3\n    f(x=m)\ng()\n", [False, 3]),
     ],
 )
 def test_values(code, expected):

@@ -329,7 +329,8 @@ class KwargsDicts(Analysis):
         self.expand = self.scopes.expand
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.scopes.enter()
+        rest = node.params.star_kwarg
+        self.scopes.enter(rest.name.value if isinstance(rest, cst.Param) else None)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.leave()

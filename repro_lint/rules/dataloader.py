@@ -12,6 +12,7 @@ from ..catalog import (
     DISTRIBUTED_SAMPLERS,
     OWN_SAMPLER_KEYWORD,
     RANDOM_SAMPLERS,
+    SHUFFLES_ITSELF,
 )
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
@@ -245,6 +246,14 @@ class ShuffleWithoutGenerator(Rule):
         "changes it: pass generator=make_generator(seed) (from repro_lint.runtime) or a seeded "
         "torch.Generator"
     )
+    #: for a loader that shuffles its indices itself (``catalog.SHUFFLES_ITSELF``), with or
+    #: without ``generator=``
+    message_shuffles_itself = (
+        "{what}(shuffle=True) shuffles its indices itself, every epoch, with a draw from the global "
+        "{rng} RNG, and takes no generator (generator= does not change the order), so any other use "
+        "of that RNG changes the data order: re-seed that RNG with the epoch right before each "
+        "epoch's loop, or pass shuffle=False and permute the indices with a seeded generator"
+    )
     fix = SAFE
     fix_message = "Pass generator={generator}"
     # "loader", "Loader" (any part of a word): a call of a loader factory
@@ -264,6 +273,9 @@ class ShuffleWithoutGenerator(Rule):
             if not any_const(value_of(self, shuffle), bool):
                 return  # not shuffled on any path we can see
             if _own_sampler(self, call):
+                return
+            if call.qualified in SHUFFLES_ITSELF:
+                self.report(node, self.message_shuffles_itself.format(what=call.short, rng=SHUFFLES_ITSELF[call.qualified]))
                 return
             if call.fixes("generator"):
                 return

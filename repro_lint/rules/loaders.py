@@ -2,7 +2,8 @@
 
 A DataLoader goes by many names: ``torch.utils.data.DataLoader``, the library subclasses that
 hand their keywords on to it (``catalog.DATALOADERS``: torchdata's ``StatefulDataLoader``,
-PyG's ``DataLoader``/``NeighborLoader``/``LinkNeighborLoader``, DGL's ``GraphDataLoader``),
+PyG's ``DataLoader``/``NeighborLoader``/``ClusterLoader`` and the samplers that are loaders,
+DGL's ``GraphDataLoader`` and node/edge ``DataLoader``),
 ``functools.partial(DataLoader, ...)``, and, in the file itself, ``class X(DataLoader)`` or
 ``Loader = partial(DataLoader, num_workers=4)`` at module level. :func:`loader_call` answers
 for one call with a :class:`LoaderCall`: the arguments the loader gets (a partial's first),
