@@ -263,6 +263,9 @@ SEEDING_CALLS = frozenset(
 #: names whose value differs per worker and per epoch (inside a worker process): the worker's
 #: torch seed, and the generators DataLoader seeded from it before ``worker_init_fn`` runs
 WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info", "get_state", "getstate"})
+#: keywords whose callback runs in each DataLoader worker process, not in the main process:
+#: what it seeds there leaves the main process's generators as they were
+WORKER_CALLBACKS = frozenset({"worker_init_fn"})
 #: builtins that compute a seed from their arguments alone (any other call may vary)
 ARITHMETIC_BUILTINS = frozenset({"int", "abs", "hash", "min", "max", "sum", "len", "round", "float", "str", "divmod", "pow"})
 

@@ -152,6 +152,9 @@ class _NodeInfo:
     effects: FrozenSet[str]
     uses: FrozenSet[str]
     draws: FrozenSet[str]
+    #: the bodies it hands to DataLoader worker processes (``worker_init_fn``): what they use
+    #: counts, what they seed does not (it seeds the workers' generators, not the main process's)
+    workers: Tuple[Node, ...] = ()
 
 
 class ProjectContext:
@@ -188,6 +191,8 @@ class ProjectContext:
         self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
         self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
+        #: what a project name stands for when handed on (see :meth:`_object_nodes`)
+        self._objects: Dict[Tuple[str, bool], Tuple[Node, ...]] = {}
         #: facts with the literal arguments of every call, for the few modules that call a
         #: function with effects under a parameter (see :meth:`_variant`)
         self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
@@ -374,6 +379,7 @@ class ProjectContext:
         self._mentions_determinism.pop(key, None)
         # everything derived from the call graph may have gone through that file
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
+        self._objects.clear()
         self._literal_facts.pop(key, None)
         self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
         self._settings.clear()
@@ -561,18 +567,28 @@ class ProjectContext:
                     uses |= self._loader_uses(target, facts.path, name, index)
             elif target:
                 effects |= target
+        workers: List[Node] = []
         for ref in body.refs:
             # a function passed as an argument (a callback), when it is one of the project's;
-            # an object passed on (``trainer.fit(model)``): whoever receives it calls its methods
+            # an object passed on (``trainer.fit(model)``): whoever receives it calls its methods;
+            # a project module passed on: whoever receives it may use any of its public names
             if ref in body.imported:
-                target = None if is_known(ref) else self._resolve_qualified(ref)
+                targets = self._object_nodes(ref)
             else:
                 found = self._local(facts, name, ref)
                 target = (facts.path, found) if found is not None else self._instance_class(facts, name, body, ref)
-            if target is not None:
-                if target[1].startswith(CLASS_PREFIX):
-                    target = (target[0], INSTANCE_PREFIX + target[1][len(CLASS_PREFIX) :])
-                edges.append(target)
+                targets = () if target is None else (_handed(target),)
+            # a callback that DataLoader workers run (``worker_init_fn``) runs in their processes
+            (workers if ref in body.worker_refs else edges).extend(targets)
+        for module, attr, option in body.lookups:
+            # ``getattr(module, name)``: the attribute named, when the name is known (a literal,
+            # an option's default), else any public name of the module
+            if attr is None and option is not None and isinstance(facts.options.get(option), str):
+                attr = facts.options[option]
+            targets = self._object_nodes(f"{module}.{attr}") if attr is not None else ()
+            if not targets and (attr is None or self.resolve_module(module) is None):
+                targets = self._object_nodes(module)
+            edges.extend(targets)
         if name == MODULE_BODY:
             # importing a project module runs its top level (but what that imports in turn is
             # not followed: importing a large package does not run everything in it)
@@ -580,7 +596,51 @@ class ProjectContext:
                 edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
         if name == MAIN_BODY:
             edges.append((facts.path, MODULE_BODY))
-        return _NodeInfo(tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(uses), frozenset(body.draws))
+        return _NodeInfo(
+            tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(uses), frozenset(body.draws), tuple(dict.fromkeys(workers))
+        )
+
+    def _object_nodes(self, qualified: str, depth: int = 0) -> Tuple[Node, ...]:
+        """What the object a project name stands for does when handed on (``qualified``,
+        import-qualified): a function's node; the instance node of a class (all its methods);
+        for an instance built at a module's top level (``dqn = Builder(DQNPreset)``), that top
+        level and its class's instance node; for a project module, its top level and what each
+        of its public names stands for (:func:`_public_names`, not further than a submodule's
+        own names). Nothing for a library's name."""
+        if depth > 8 or is_known(qualified):
+            return ()
+        key = (qualified, depth > 0)
+        found = self._objects.get(key)
+        if found is not None:
+            return found
+        self._objects[key] = ()  # a cycle through this name sees nothing more
+        found = self._object_nodes_of(qualified, depth)
+        self._objects[key] = found
+        return found
+
+    def _object_nodes_of(self, qualified: str, depth: int) -> Tuple[Node, ...]:
+        node = self._resolve_qualified(qualified)
+        if node is not None:
+            return (_handed(node),)
+        module, _, attr = qualified.rpartition(".")
+        owner = self.resolve_module(module) if module else None
+        facts = self.facts(owner) if owner is not None else None
+        if facts is not None and attr:
+            if attr in facts.module_body.instances:
+                cls = self._instance_class(facts, MODULE_BODY, facts.module_body, attr)
+                return ((facts.path, IMPORTED_BODY),) + ((_handed(cls),) if cls is not None else ())
+            target = facts.aliases.get(attr)
+            if target is not None and target != qualified:
+                return self._object_nodes(target, depth + 1)
+        path = self.resolve_module(qualified)
+        facts = self.facts(path) if path is not None else None
+        if facts is None:
+            return ()
+        nodes: List[Node] = [(facts.path, IMPORTED_BODY)]
+        if depth <= 1:
+            for public in _public_names(facts):
+                nodes.extend(self._object_nodes(f"{qualified}.{public}", depth + 1))
+        return tuple(dict.fromkeys(nodes))
 
     def _variant(self, target: Node, path: str, scope: str, index: int) -> Node:
         """The node for call number ``index`` of body ``scope`` in module ``path``, a call of
@@ -707,6 +767,7 @@ class ProjectContext:
         effects: Set[str] = set()
         uses: Set[str] = set()
         draws: Set[str] = set()
+        workers: List[Node] = []
         stack = list(starts)
         while stack:
             node = stack.pop()
@@ -722,9 +783,22 @@ class ProjectContext:
             effects |= info.effects if not held else {e for e in info.effects if (base, e) not in held}
             uses |= info.uses
             draws |= info.draws
+            workers.extend(info.workers)
             stack.extend(
                 e for e in info.edges if e not in reached and not (cut and (base, (e[0], e[1].partition(VARIANT)[0])) in cut)
             )
+        # what DataLoader workers run: its uses count, its seeding is the workers' own
+        stack = [w for w in workers if w not in reached]
+        while stack:
+            node = stack.pop()
+            if node in reached:
+                continue
+            reached.add(node)
+            info = self._node(node)
+            if info is not None:
+                uses |= info.uses
+                draws |= info.draws
+                stack.extend(e for e in (*info.edges, *info.workers) if e not in reached)
         summary = Summary(frozenset(effects), frozenset(uses), frozenset(draws), frozenset(reached - without))
         if len(starts) == 1 and plain:
             self._closures[starts[0]] = summary
@@ -947,6 +1021,27 @@ def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) ->
         for f, body in facts.functions.items()
         if body.owner == cls and f.count(".") == depth and (wanted is None or f.rsplit(".", 1)[1] in wanted)
     )
+
+
+def _handed(node: Node) -> Node:
+    """A body handed on as an object: a class's instance node (all its methods), else itself."""
+    if node[1].startswith(CLASS_PREFIX):
+        return (node[0], INSTANCE_PREFIX + node[1][len(CLASS_PREFIX) :])
+    return node
+
+
+def _public_names(facts: ModuleFacts) -> Tuple[str, ...]:
+    """The names a module offers: its ``__all__``, else its public module-level functions,
+    classes, instances and the names it imports from the project's modules (``from .dqn
+    import dqn``; an import of another top-level package is a library's)."""
+    if facts.exports is not None:
+        return facts.exports
+    names = [f for f, body in facts.functions.items() if "." not in f and body.owner is None]
+    names += [c for c in facts.classes if "." not in c]
+    names += [i for i in facts.module_body.instances if "." not in i]
+    top = facts.module_name.split(".", 1)[0]
+    names += [alias for alias, target in facts.aliases.items() if target.split(".", 1)[0] == top and target != facts.module_name]
+    return tuple(dict.fromkeys(n for n in names if not n.startswith("_")))
 
 
 def _local_target(facts: ModuleFacts, name: str) -> Optional[str]:

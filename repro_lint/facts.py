@@ -32,12 +32,14 @@ from .catalog import (
     ENVIRON,
     ENVIRON_SETTERS,
     RNG_ISOLATION,
+    OPTION_DECLARATION,
     SEED_HELPERS,
+    WORKER_CALLBACKS,
     device_named,
     is_on,
 )
 from .names import resolve_relative
-from .syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, is_main_guard_ast
+from .syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, is_main_guard_ast, option_default
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -63,6 +65,13 @@ class BodyFacts:
     imported: Set[str] = field(default_factory=set)
     #: names passed as arguments (callbacks: ``mp.spawn(main_worker)``, ``Thread(target=run)``)
     refs: List[str] = field(default_factory=list)
+    #: the refs handed to a callback that runs in DataLoader worker processes
+    #: (``worker_init_fn=partial(init_fn, seed=seed)``): what they seed is not the main process's
+    worker_refs: Set[str] = field(default_factory=set)
+    #: attributes looked up by name on an imported module (``getattr(presets, args.agent)``):
+    #: (the module, qualified; the name when a literal; the ``add_argument`` destination whose
+    #: default names it when the name is an option, ``args.agent``)
+    lookups: List[Tuple[str, Optional[str], Optional[str]]] = field(default_factory=list)
     #: what the known calls and assignments of this body do by themselves
     effects: Set[str] = field(default_factory=set)
     uses: Set[str] = field(default_factory=set)
@@ -128,6 +137,11 @@ class ModuleFacts:
     #: module-level classes that derive from a library's seeding class (``catalog.SEED_HELPERS``:
     #: ``class MyCLI(LightningCLI)``), by name: the library class, qualified
     helper_bases: Dict[str, str] = field(default_factory=dict)
+    #: the names its ``__all__`` lists (None: it declares none, or not as literal strings)
+    exports: Optional[Tuple[str, ...]] = None
+    #: the ``add_argument`` options of the module with a default (given on the default path),
+    #: by destination: the default, as a literal (:data:`~repro_lint.syntax.UNKNOWN` where not)
+    options: Dict[str, Any] = field(default_factory=dict)
 
     def body(self, name: str) -> Optional[BodyFacts]:
         if name in (MODULE_BODY, IMPORTED_BODY):
@@ -201,6 +215,14 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
 
 def _string(node: Optional[ast.AST]) -> Optional[str]:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _strings(node: ast.AST) -> Optional[Tuple[str, ...]]:
+    """The strings of a list or tuple display of string literals, else None."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    found = tuple(_string(item) for item in node.elts)
+    return None if any(item is None for item in found) else found  # type: ignore[return-value]
 
 
 def _literals(call: ast.Call) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
@@ -281,6 +303,8 @@ class _FactsCollector(ast.NodeVisitor):
         #: the local names the current function binds to classes, as written (``fn = Loader``,
         #: ``fn = A if fast else B``): calling the name calls one of them
         self.bound: Dict[str, Tuple[str, ...]] = {}
+        #: the refs made in the value last assigned to each local name of the current function
+        self.value_refs: Dict[str, List[str]] = {}
         self.dicts = DictScopes(self._dict_items, lambda node: node.id if isinstance(node, ast.Name) else None)
 
     def _dict_items(self, node: ast.AST) -> Optional[List[Item]]:
@@ -360,8 +384,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.kinds.append(False)
         self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
         bound, self.bound = self.bound, {}
+        value_refs, self.value_refs = self.value_refs, {}
         self.generic_visit(node)
-        self.bound = bound
+        self.bound, self.value_refs = bound, value_refs
         self.dicts.leave()
         self.kinds.pop()
         self.scope.pop()
@@ -471,7 +496,12 @@ class _FactsCollector(ast.NodeVisitor):
             device = args.node("device", 0 if method == "to" else None)
             if isinstance(device, ast.AST):
                 self._device_value(device)
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
+        if method == OPTION_DECLARATION[0]:
+            self._option(node)
+        passed_args = [*node.args, *(k.value for k in node.keywords)]
+        if isinstance(node.func, ast.Name) and node.func.id == "getattr" and self._lookup(node):
+            passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
+        for arg in passed_args:
             ref = _dotted(arg)
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
             for passed in [ref] if ref is not None else _constructed(arg):
@@ -479,7 +509,59 @@ class _FactsCollector(ast.NodeVisitor):
                 body.refs.append(qualified_ref or passed)
                 if qualified_ref is not None:
                     body.imported.add(qualified_ref)
+        for keyword in node.keywords:
+            if keyword.arg in WORKER_CALLBACKS:
+                body.worker_refs.update(self._handed(keyword.value))
         self.generic_visit(node)
+
+    def _handed(self, value: ast.AST) -> List[str]:
+        """The refs a callback argument hands on: its name, the refs made in the value last
+        bound to it when it is a local name (``init_fn = partial(worker_init_fn, seed=seed)``),
+        and the names passed to the calls in it (``partial(worker_init_fn, seed=seed)``)."""
+        found: List[str] = []
+        for node in ast.walk(value):
+            passed = [node] if node is value else []
+            if isinstance(node, ast.Call):
+                passed += [*node.args, *(k.value for k in node.keywords)]
+            for item in passed:
+                name = _dotted(item)
+                if name is not None:
+                    found.append(self.imported(name) or name)
+                    found.extend(self.value_refs.get(name, ()))
+        return found
+
+    def _lookup(self, node: ast.Call) -> bool:
+        """``getattr(module, name)`` on an imported name (a project module, maybe): recorded
+        with the name when it is a literal, or the option whose default names it."""
+        if "getattr" in self.facts.aliases or len(node.args) < 2 or node.keywords:
+            return False
+        head = _dotted(node.args[0])
+        module = self.imported(head) if head is not None else None
+        if module is None:
+            return False
+        name, option = _string(node.args[1]), None
+        if name is None and isinstance(node.args[1], ast.Attribute) and isinstance(node.args[1].value, ast.Name):
+            option = node.args[1].attr
+        self.current.lookups.append((module, name, option))
+        return True
+
+    def _option(self, node: ast.Call) -> None:
+        """``parser.add_argument("--agent", default="dqn")``: the option's default by destination."""
+        flags = [_string(a) for a in node.args]
+        if not flags or any(f is None for f in flags):
+            return
+        keywords: Dict[str, Any] = {}
+        for keyword in node.keywords:
+            if keyword.arg == "default":
+                keywords["default"] = keyword.value
+            elif keyword.arg in ("dest", "action", "nargs"):
+                keywords[keyword.arg] = _string(keyword.value)
+            elif keyword.arg == "required":
+                keywords["required"] = ast_literal(keyword.value)
+        declared = option_default(flags, keywords)  # type: ignore[arg-type]
+        if declared is not None:
+            dest, default = declared
+            self.facts.options[dest] = ast_literal(default) if isinstance(default, ast.AST) else default
 
     def _environ(self, name: Optional[str], value: Optional[ast.AST]) -> None:
         """An environment variable set to ``value``: an effect when it is one of
@@ -582,6 +664,18 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._assigned(node.targets, node.value)
+        if not self.scope and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            self.facts.exports = _strings(node.value)
+        start = len(self.current.refs)
+        self.generic_visit(node)
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.value_refs[target.id] = self.current.refs[start:]
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if not self.scope and isinstance(node.target, ast.Name) and node.target.id == "__all__":
+            added = _strings(node.value)
+            self.facts.exports = None if added is None or self.facts.exports is None else self.facts.exports + added
         self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:

@@ -204,6 +204,38 @@ def ast_slots(call: ast.Call) -> List[Slot]:
     return slots
 
 
+# -- command-line options ----------------------------------------------------------------------
+
+
+def option_default(flags: Sequence[str], keywords: Dict[str, Any]) -> Optional[Tuple[str, Any]]:
+    """``parser.add_argument(*flags, **keywords)``: (its destination, its default on the
+    default path, the run with no options), or None when every run gives it (a positional, or
+    ``required=True``, without a default) or its destination is not known. ``keywords``: the
+    ``dest``, ``action`` and ``nargs`` given, as strings (None where not a string), ``required``
+    as a literal, and ``default`` as the caller's own node; a missing default is False for
+    ``action="store_true"``, True for ``"store_false"``, else None (Python values)."""
+    if not flags:
+        return None
+    required = not any(f.startswith("-") for f in flags)  # a positional is given on every run
+    if "required" in keywords:
+        required = keywords["required"] is not False
+    if "nargs" in keywords and keywords["nargs"] in ("?", "*"):
+        required = False
+    default = keywords.get("default", MISSING)
+    if required and default is MISSING:
+        return None
+    dest = keywords.get("dest", MISSING)
+    if dest is MISSING:
+        longs = [f for f in flags if f.startswith("--")]
+        dest = (longs[0] if longs else flags[0]).lstrip("-").replace("-", "_")
+    elif not isinstance(dest, str):
+        return None
+    if default is MISSING:
+        action = keywords.get("action")
+        default = False if action == "store_true" else True if action == "store_false" else None
+    return dest, default
+
+
 # -- literal values -----------------------------------------------------------------------------
 
 

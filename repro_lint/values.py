@@ -49,7 +49,7 @@ from .catalog import ENTROPY_RESULTS
 from .classify import classify_call
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, string_value
+from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -1369,34 +1369,23 @@ def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.Base
     flags = [string_value(a.value) for a in call.args if a.keyword is None and not a.star]
     if not flags or any(f is None for f in flags):
         return
-    dest: Optional[str] = None
-    default: Optional[cst.BaseExpression] = None
-    action = None
-    # a positional argument (``add_argument("seed")``) is given on every run, unless optional
-    required = not any(f.startswith("-") for f in flags)  # type: ignore[union-attr]
+    keywords: Dict[str, Any] = {}
     for arg in call.args:
         if arg.keyword is None:
             continue
-        if arg.keyword.value == "dest":
-            dest = string_value(arg.value)
-            if dest is None:
-                return
-        elif arg.keyword.value == "default":
-            default = arg.value
-        elif arg.keyword.value == "action":
-            action = string_value(arg.value)
-        elif arg.keyword.value == "required":
-            required = cst_literal(arg.value) is not False
-        elif arg.keyword.value == "nargs" and string_value(arg.value) in ("?", "*"):
-            required = False
-    if required and default is None:
-        return  # every run gives it: no value on the default path
-    if dest is None:
-        longs = [f for f in flags if f.startswith("--")]  # type: ignore[union-attr]
-        chosen = longs[0] if longs else flags[0]
-        dest = chosen.lstrip("-").replace("-", "_")  # type: ignore[union-attr]
-    if default is None:
-        default = cst.Name("False" if action == "store_true" else "True" if action == "store_false" else "None")
+        key = arg.keyword.value
+        if key == "default":
+            keywords[key] = arg.value
+        elif key in ("dest", "action", "nargs"):
+            keywords[key] = string_value(arg.value)
+        elif key == "required":
+            keywords[key] = cst_literal(arg.value)
+    declared = option_default(flags, keywords)  # type: ignore[arg-type]
+    if declared is None:
+        return
+    dest, default = declared
+    if not isinstance(default, cst.BaseExpression):
+        default = cst.Name(repr(default))  # False, True or None
     options.setdefault(dest, []).append((default, chain))
 
 

@@ -1605,3 +1605,156 @@ DEVICE_DEFAULT_FILES = {
 def test_rpl202_device_default_that_every_call_overrides(tmp_path, call, expected):
     files = dict(DEVICE_DEFAULT_FILES, **{"train.py": DEVICE_DEFAULT_FILES["train.py"].replace("{call}", call)})
     assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == expected
+
+
+PRESETS = {
+    "pkg/__init__.py": "",
+    "pkg/presets/__init__.py": """
+        from .dqn import dqn
+        from .a2c import a2c
+
+        __all__ = ["dqn", "a2c"]
+    """,
+    "pkg/presets/dqn.py": """
+        import torch
+
+
+        class DQNPreset:
+            def __init__(self):
+                self.model = torch.nn.Linear(2, 2)
+
+
+        class Builder:
+            def __init__(self, constructor):
+                self.constructor = constructor
+
+            def build(self):
+                return self.constructor()
+
+
+        dqn = Builder(DQNPreset)
+    """,
+    "pkg/presets/a2c.py": """
+        def a2c():
+            return "no model"
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    "option, name, expected",
+    [
+        ('parser.add_argument("agent")', "args.agent", ["RPL101"]),  # any preset, dqn among them
+        ('parser.add_argument("--agent", default="dqn")', "args.agent", ["RPL101"]),
+        ('parser.add_argument("--agent", default="a2c")', "args.agent", []),  # only a2c: no model
+        ('parser.add_argument("--agent")', '"a2c"', []),
+        ('parser.add_argument("--agent")', '"dqn"', ["RPL101"]),
+    ],
+)
+def test_a_name_looked_up_on_a_project_module_is_any_of_its_names(tmp_path, option, name, expected):
+    """``getattr(presets, args.agent)`` on a project package stands for any name it exports
+    (here through ``from .dqn import dqn``, an instance built at a submodule's top level), or
+    for the one named when the name is a literal or an option's default."""
+    files = dict(PRESETS)
+    files["train.py"] = f"""
+        import argparse
+
+        from pkg import presets
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            {option}
+            args = parser.parse_args()
+            agent = getattr(presets, {name})
+            agent.build()
+
+
+        if __name__ == "__main__":
+            main()
+    """
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
+def test_a_project_module_handed_on_is_any_of_its_names(tmp_path):
+    """A project package passed to a function (which looks a preset up in it) stands for its
+    names; a library module passed on, or a name looked up on a library module, adds nothing."""
+    files = dict(PRESETS)
+    files["pkg/run.py"] = """
+        def train(presets, name):
+            return getattr(presets, name).build()
+    """
+    files["train.py"] = """
+        import sys
+
+        from pkg import presets
+        from pkg.run import train
+
+        if __name__ == "__main__":
+            train(presets, sys.argv[1])
+    """
+    files["library.py"] = """
+        import sys
+
+        import torch.optim
+        from pkg.run import train
+
+        if __name__ == "__main__":
+            optimizer = getattr(torch.optim, sys.argv[1])
+            train(torch.optim, sys.argv[1])
+    """
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == ["RPL101"]
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="library.py")) == []
+
+
+WORKER_BUILDER = """
+    import random
+    from functools import partial
+
+    import numpy as np
+    from torch.utils.data import DataLoader
+
+
+    def worker_init_fn(worker_id, num_workers, seed):
+        worker_seed = num_workers * 7 + worker_id + seed
+        np.random.seed(worker_seed)
+        random.seed(worker_seed)
+
+
+    def build_dataloader(dataset, num_workers=2, seed=None):
+        init_fn = partial(worker_init_fn, num_workers=num_workers, seed=seed) if seed is not None else None
+        return DataLoader(dataset, batch_size=4, num_workers=num_workers, worker_init_fn=init_fn)
+"""
+
+
+@pytest.mark.parametrize(
+    "seeding, expected",
+    [
+        ("seed = np.random.randint(2**31)", ["RPL102"]),  # only the workers are seeded
+        ("seed = 0\n                np.random.seed(seed)", []),
+    ],
+)
+def test_what_a_worker_init_fn_seeds_is_not_the_main_process(tmp_path, seeding, expected):
+    """A ``worker_init_fn`` (here a ``partial`` bound to a local name in another module) runs in
+    the DataLoader's worker processes: its seeding does not seed the entry point's generators."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/builder.py": WORKER_BUILDER,
+        "train.py": f"""
+            import numpy as np
+
+            from pkg.builder import build_dataloader
+
+
+            def main():
+                {seeding}
+                data = np.random.rand(8, 2)
+                for batch in build_dataloader(data, seed=seed):
+                    print(batch)
+
+
+            if __name__ == "__main__":
+                main()
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"], only="train.py")) == expected
