@@ -533,7 +533,11 @@ class ProjectContext:
         for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
             if name.startswith(prefix):
                 name, _, off = name.partition(VARIANT)
-                edges = _methods(facts, name[len(prefix) :], wanted)
+                # building a class runs the construction methods it inherits too; an object handed
+                # on may have any of its own methods called (not every inherited one: a
+                # framework's base class holds far more than a program calls)
+                cls = name[len(prefix) :]
+                edges = self._class_methods(facts, cls, wanted) if wanted is not None else _methods(facts, cls, wanted)
                 if off:  # building it with arguments that leave some of ``__init__``'s effects off
                     edges = tuple((p, f"{f}{VARIANT}{off}") if f.endswith(".__init__") else (p, f) for p, f in edges)
                 helper = facts.helper_bases.get(name[len(prefix) :]) if prefix == CLASS_PREFIX else None
@@ -728,6 +732,33 @@ class ProjectContext:
         target = self.resolve_call(facts, where.name, callee, callee in where.imported)
         return target if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX) else None
 
+    def _class_methods(self, facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]], depth: int = 0) -> Tuple[Node, ...]:
+        """The nodes of class ``cls``'s methods named in ``wanted`` (None: all of them), those it
+        inherits from project bases included (``class AtomMessagePassing(_Base)`` built runs
+        ``_Base.__init__``); the class's own definition wins, then its bases in order."""
+        own = _methods(facts, cls, wanted)
+        bases = facts.bases.get(cls)
+        if not bases or depth > MAX_BASE_DEPTH:
+            return own
+        have = {node[1].rsplit(".", 1)[1] for node in own}
+        missing = None if wanted is None else tuple(w for w in wanted if w not in have)
+        if missing == ():
+            return own
+        found = list(own)
+        for base, imported in bases:
+            target = self.resolve_call(facts, MODULE_BODY, base, imported)
+            if not isinstance(target, tuple) or not target[1].startswith(CLASS_PREFIX):
+                continue  # a library class, or unknown
+            base_facts = self._facts.get(target[0]) or self.facts(target[0])
+            if base_facts is None:
+                continue
+            for node in self._class_methods(base_facts, target[1][len(CLASS_PREFIX) :], missing, depth + 1):
+                method = node[1].rsplit(".", 1)[1]
+                if method not in have:
+                    have.add(method)
+                    found.append(node)
+        return tuple(found)
+
     def _instance_method(self, facts: ModuleFacts, scope: str, body: BodyFacts, call: str) -> Optional[List[Node]]:
         """The methods a call on an instance runs (``model.fit()`` -> ``Net.fit``, ``model(x)``
         -> ``Net.forward``, ``self.buffer.sample()`` -> ``Buffer.sample``), or None when
@@ -746,7 +777,7 @@ class ProjectContext:
         target_facts = self.facts(cls[0])
         if target_facts is None:
             return []
-        return list(_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
+        return list(self._class_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
 
     def closure(
         self,
@@ -1011,6 +1042,10 @@ class ProjectContext:
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)
 
+
+
+#: how many levels of project base classes a method is looked up through
+MAX_BASE_DEPTH = 8
 
 
 def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) -> Tuple[Node, ...]:

@@ -137,6 +137,9 @@ class ModuleFacts:
     #: module-level classes that derive from a library's seeding class (``catalog.SEED_HELPERS``:
     #: ``class MyCLI(LightningCLI)``), by name: the library class, qualified
     helper_bases: Dict[str, str] = field(default_factory=dict)
+    #: the bases of each class that names some (by dotted class name): (name, qualified through
+    #: an import?); a method the class does not define is looked up in them
+    bases: Dict[str, Tuple[Tuple[str, bool], ...]] = field(default_factory=dict)
     #: the names its ``__all__`` lists (None: it declares none, or not as literal strings)
     exports: Optional[Tuple[str, ...]] = None
     #: the ``add_argument`` options of the module with a default (given on the default path),
@@ -225,12 +228,13 @@ def _strings(node: ast.AST) -> Optional[Tuple[str, ...]]:
     return None if any(item is None for item in found) else found  # type: ignore[return-value]
 
 
-def _literals(call: ast.Call) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
-    """A call's arguments as literal values (positional, keyword), UNKNOWN where not literal;
-    a ``*args`` or ``**kwargs`` may pass anything."""
+def _literals(call: ast.Call, constant: Callable[[ast.AST], Any]) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
+    """A call's arguments as literal values (positional, keyword), UNKNOWN where not literal
+    (``constant``: the literal a name holds, or UNKNOWN); a ``*args`` or ``**kwargs`` may pass
+    anything."""
     if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return (UNKNOWN,) * 64, {}
-    return tuple(ast_literal(a) for a in call.args), {k.arg: ast_literal(k.value) for k in call.keywords if k.arg}
+    return tuple(constant(a) for a in call.args), {k.arg: constant(k.value) for k in call.keywords if k.arg}
 
 
 def _arg_items(call: ast.Call) -> List[Item]:
@@ -305,6 +309,11 @@ class _FactsCollector(ast.NodeVisitor):
         self.bound: Dict[str, Tuple[str, ...]] = {}
         #: the refs made in the value last assigned to each local name of the current function
         self.value_refs: Dict[str, List[str]] = {}
+        #: the parameter names of the enclosing functions (they shadow the module's imports)
+        self.parameters: FrozenSet[str] = frozenset()
+        #: with ``literals``: per scope, the local names bound to one literal so far
+        #: (``DEVICE = "cpu"``), UNKNOWN once bound to anything else; the module's at index 0
+        self.constants: List[Dict[str, Any]] = [{}]
         self.dicts = DictScopes(self._dict_items, lambda node: node.id if isinstance(node, ast.Name) else None)
 
     def _dict_items(self, node: ast.AST) -> Optional[List[Item]]:
@@ -327,10 +336,12 @@ class _FactsCollector(ast.NodeVisitor):
             self.current.effects |= effects
 
     def imported(self, name: str) -> Optional[str]:
-        """``name`` qualified through the imports, or None when its head was not imported."""
+        """``name`` qualified through the imports, or None when its head was not imported (or
+        is a parameter of an enclosing function, which shadows the import there: ``def
+        forward(self, x, profile=False)`` passing ``profile`` on passes the flag)."""
         head, _, rest = name.partition(".")
         target = self.facts.aliases.get(head)
-        if target is None:
+        if target is None or head in self.parameters:
             return None
         return f"{target}.{rest}" if rest else target
 
@@ -385,8 +396,16 @@ class _FactsCollector(ast.NodeVisitor):
         self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
         bound, self.bound = self.bound, {}
         value_refs, self.value_refs = self.value_refs, {}
+        self.constants.append({})
+        arguments = node.args
+        parameters = self.parameters
+        self.parameters = parameters | {
+            a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None
+        }
         self.generic_visit(node)
         self.bound, self.value_refs = bound, value_refs
+        self.constants.pop()
+        self.parameters = parameters
         self.dicts.leave()
         self.kinds.pop()
         self.scope.pop()
@@ -400,7 +419,16 @@ class _FactsCollector(ast.NodeVisitor):
     visit_AsyncFunctionDef = _function
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self.facts.classes.add(".".join(self.scope + [node.name]))
+        qualified_name = ".".join(self.scope + [node.name])
+        self.facts.classes.add(qualified_name)
+        bases = []
+        for expr in node.bases:
+            base = _dotted(expr)
+            if base is not None and base != "object":
+                imported = self.imported(base)
+                bases.append((imported or base, imported is not None))
+        if bases:
+            self.facts.bases[qualified_name] = tuple(bases)
         if not self.scope:
             loader = self._loader_class(node)
             if loader is not None:
@@ -410,7 +438,9 @@ class _FactsCollector(ast.NodeVisitor):
                 self.facts.helper_bases[node.name] = helper
         self.scope.append(node.name)
         self.kinds.append(True)
+        self.constants.append({})
         self.generic_visit(node)
+        self.constants.pop()
         self.kinds.pop()
         self.scope.pop()
 
@@ -485,7 +515,7 @@ class _FactsCollector(ast.NodeVisitor):
                     body.trains = True
             effect = classify_call(qualified, method, args)
             if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
-                body.call_literals[len(body.calls) - 1] = _literals(node)
+                body.call_literals[len(body.calls) - 1] = _literals(node, self._constant)
             if qualified is not None and qualified.startswith("os."):
                 self._environ_call(qualified, node)
             if effect is not NO_EFFECT:
@@ -584,8 +614,27 @@ class _FactsCollector(ast.NodeVisitor):
                     for key, value in zip(arg.keys, arg.values):
                         self._environ(_string(key), value)
 
+    def _constant(self, node: ast.AST) -> Any:
+        """The literal ``node`` is, or that the name ``node`` holds where only one literal was
+        bound to it before (in its function, else at the module's top level), else UNKNOWN."""
+        if not isinstance(node, ast.Name):
+            return ast_literal(node)
+        local = self.constants[-1]
+        if node.id in local:
+            return local[node.id]
+        return self.constants[0].get(node.id, UNKNOWN)
+
+    def _bind_constant(self, target: ast.AST, value: Optional[ast.AST]) -> None:
+        if not self.literals:
+            return
+        for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+            literal = ast_literal(value) if isinstance(target, ast.Name) and value is not None else UNKNOWN
+            scope = self.constants[-1]
+            scope[name] = literal if scope.get(name, literal) == literal else UNKNOWN
+
     def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
         for target in targets:
+            self._bind_constant(target, value)
             if isinstance(target, ast.Name) and value is not None:
                 self.dicts.assign(target.id, value)
             elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
@@ -673,6 +722,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self.value_refs[target.id] = self.current.refs[start:]
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._bind_constant(node.target, None)
         if not self.scope and isinstance(node.target, ast.Name) and node.target.id == "__all__":
             added = _strings(node.value)
             self.facts.exports = None if added is None or self.facts.exports is None else self.facts.exports + added

@@ -1758,3 +1758,80 @@ def test_what_a_worker_init_fn_seeds_is_not_the_main_process(tmp_path, seeding, 
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "setup, call, expected",
+    [
+        ('DEVICE = "cpu"', "build(DEVICE)", []),  # a local name bound to one literal
+        ('DEVICE = "cpu"\n            DEVICE = "cuda"', "build(DEVICE)", ["RPL202"]),  # two values: either
+        ("DEVICE = pick()", "build(device=DEVICE)", ["RPL202"]),  # not a literal: the default may hold
+        ('DEVICE = "cpu"', "Builder(4, device=DEVICE).build()", []),
+    ],
+)
+def test_rpl202_device_default_overridden_through_a_local_constant(tmp_path, setup, call, expected):
+    script = DEVICE_DEFAULT_FILES["train.py"].replace("{call}", f"{setup}\n            {call}")
+    files = dict(DEVICE_DEFAULT_FILES, **{"train.py": script})
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == expected
+
+
+INHERITED_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": """
+        import torch
+
+
+        class Base:
+            def __init__(self):
+                self.layer = torch.nn.Linear(2, 2)
+
+            def fit(self):
+                torch.randn(3)
+
+
+        class Quiet:
+            def __init__(self):
+                self.width = 2
+    """,
+    "pkg/models.py": """
+        from pkg.base import Base, Quiet
+
+
+        class Net(Base):
+            pass
+
+
+        class Other(Quiet):
+            def fit(self):
+                return None
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("model = Net()", ["RPL101"]),  # building it runs the __init__ it inherits
+        ("model = Other()\n    model.fit()", []),  # its own fit, and a base that draws nothing
+        ("register(Net)", []),  # handed on, not built: not every inherited method runs
+    ],
+)
+def test_construction_runs_the_methods_a_class_inherits_from_project_bases(tmp_path, body, expected):
+    files = dict(INHERITED_FILES)
+    files["train.py"] = f"from pkg.models import Net, Other\n\n\ndef register(cls):\n    return cls\n\n\nif __name__ == '__main__':\n    {body}\n"
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
+def test_a_parameter_shadows_an_import_of_the_same_name(tmp_path):
+    """``def forward(self, x, profile=False)`` passing ``profile`` on passes the flag, not the
+    module's imported ``profile`` function (which trains)."""
+    files = {
+        "tools.py": "import torch\n\n\ndef profile(model):\n    model(torch.randn(2)).sum().backward()\n",
+        "train.py": (
+            "import torch\nfrom tools import profile\n\n\ndef run(x, profile=False):\n    return show(x, profile)\n\n\n"
+            "def show(x, flag):\n    return x\n\n\nif __name__ == '__main__':\n    run(1)\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == []
+    files["train.py"] = files["train.py"].replace("def run(x, profile=False):", "def run(x, flag=False):")
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == ["RPL101"]
