@@ -70,6 +70,7 @@ from .facts import (
     INSTANCE_PREFIX,
     MAIN_BODY,
     MODULE_BODY,
+    UNKNOWN_ARGUMENTS,
     BodyFacts,
     ModuleFacts,
     extract_facts,
@@ -200,6 +201,7 @@ class ProjectContext:
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
+        self._caller_keywords: Dict[Node, Optional[FrozenSet[str]]] = {}
         self._seeds_workers: Optional[FrozenSet[str]] = None
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: module path -> the functions (``main``, ``Class.method``) its console scripts call,
@@ -384,6 +386,7 @@ class ProjectContext:
         self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
         self._settings.clear()
         self._words.clear()
+        self._caller_keywords.clear()
         self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
         self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
@@ -685,7 +688,7 @@ class ProjectContext:
             self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
         caller = self._literal_facts[path]
         body = caller.body(scope) if caller is not None else None
-        return body.call_literals.get(index, ((), {})) if body is not None else ((UNKNOWN,) * 64, {})
+        return body.call_literals.get(index, ((), {})) if body is not None else ((UNKNOWN,) * UNKNOWN_ARGUMENTS, {})
 
     def _loader_uses(self, target: Node, path: str, scope: str, index: int) -> FrozenSet[str]:
         """What building the project DataLoader class ``target`` (:meth:`loader_class`) with
@@ -994,6 +997,43 @@ class ProjectContext:
             body = facts.body(name.partition(VARIANT)[0]) if facts is not None else None
             if body is not None:
                 yield from body.calls
+
+    def caller_keywords(self, path: "str | Path", function: str) -> Optional[FrozenSet[str]]:
+        """The keywords that the project's calls of the module-level ``function`` of module
+        ``path`` pass, when every call is known: None when a call passes ``*args`` or
+        ``**mapping``, when the function is handed on as a value (it may be called anywhere),
+        or when the project never calls it (its callers are elsewhere)."""
+        self.consult(ALL_FILES)
+        node = (os.path.abspath(path), function)
+        if node not in self._caller_keywords:
+            self._caller_keywords[node] = self._find_caller_keywords(node)
+        return self._caller_keywords[node]
+
+    def _find_caller_keywords(self, node: Node) -> Optional[FrozenSet[str]]:
+        keywords: Set[str] = set()
+        calls = 0
+        for file in self.files:
+            text = read_text(file)
+            if text is None or node[1] not in text:
+                continue
+            facts = self.facts(file, text)
+            if facts is None:
+                continue
+            for body in (facts.module_body, facts.main_body, *facts.functions.values()):
+                for ref in body.refs:
+                    if ref.rsplit(".", 1)[-1] == node[1] and self.resolve_call(facts, body.name, ref, ref in body.imported) == node:
+                        return None  # handed on: called where we cannot see
+                for index, call in enumerate(body.calls):
+                    if call.rsplit(".", 1)[-1] != node[1]:
+                        continue
+                    if self.resolve_call(facts, body.name, call, call in body.imported) != node:
+                        continue
+                    positional, passed = self._call_literals(str(facts.path), body.name, index)
+                    if len(positional) == UNKNOWN_ARGUMENTS:
+                        return None  # ``*args`` or ``**mapping``
+                    keywords.update(passed)
+                    calls += 1
+        return frozenset(keywords) if calls else None
 
     def any_file_mentions(self, word: str) -> bool:
         """Does any file of the run contain ``word``? (A text check, cached per run.)"""

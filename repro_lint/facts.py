@@ -228,12 +228,16 @@ def _strings(node: ast.AST) -> Optional[Tuple[str, ...]]:
     return None if any(item is None for item in found) else found  # type: ignore[return-value]
 
 
+#: how many positional arguments :func:`_literals` gives a call whose ``*args``/``**kwargs`` may pass anything
+UNKNOWN_ARGUMENTS = 64
+
+
 def _literals(call: ast.Call, constant: Callable[[ast.AST], Any]) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
     """A call's arguments as literal values (positional, keyword), UNKNOWN where not literal
     (``constant``: the literal a name holds, or UNKNOWN); a ``*args`` or ``**kwargs`` may pass
     anything."""
     if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
-        return (UNKNOWN,) * 64, {}
+        return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
     return tuple(constant(a) for a in call.args), {k.arg: constant(k.value) for k in call.keywords if k.arg}
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ._lazy import cst
 
@@ -98,6 +98,24 @@ class KnownDict:
     entries: Dict[str, Any] = field(default_factory=dict)
     #: False once something we cannot follow was merged in (``d.update(other)``)
     complete: bool = True
+    #: a function's own ``**kwargs``: tells, when asked, which keywords beyond the named
+    #: parameters its callers pass, when every caller is known (None: unknown); None: not such a dict
+    caller_keys: Optional[Callable[[], Optional[FrozenSet[str]]]] = None
+
+    def seen(self) -> "KnownDict":
+        """A copy, with the callers' keys (their values unknown) under the function's own."""
+        if self.caller_keys is None:
+            return KnownDict(dict(self.entries), self.complete)
+        keys = self.caller_keys()
+        if keys is None:
+            return KnownDict(dict(self.entries), False)
+        entries: Dict[str, Any] = dict.fromkeys(keys, UNKNOWN)
+        entries.update(self.entries)
+        return KnownDict(entries, self.complete)
+
+
+def _unknown_callers() -> Optional[FrozenSet[str]]:
+    return None
 
 
 class DictScopes:
@@ -114,10 +132,15 @@ class DictScopes:
         self._name = name
         self.scopes: List[Dict[str, KnownDict]] = [{}]
 
-    def enter(self, rest: Optional[str] = None) -> None:
+    def enter(self, rest: Optional[str] = None, caller_keys: Optional[Callable[[], Optional[FrozenSet[str]]]] = None) -> None:
         """A function's body begins; ``rest`` is its ``**kwargs`` parameter, if any: a dict
-        from the caller, whose keys are unknown until the function writes one."""
-        self.scopes.append({} if rest is None else {rest: KnownDict(complete=False)})
+        from the caller, whose keys are unknown until the function writes one, unless
+        ``caller_keys`` (asked only when the dict's contents are) knows the keywords every caller
+        passes beyond the named parameters (their values stay unknown)."""
+        if rest is None:
+            self.scopes.append({})
+        else:
+            self.scopes.append({rest: KnownDict(caller_keys=caller_keys or _unknown_callers)})
 
     def leave(self) -> None:
         self.scopes.pop()
@@ -132,7 +155,7 @@ class DictScopes:
         name = self._name(node)
         tracked = self.scopes[-1].get(name) if name is not None else None
         if tracked is not None:
-            return KnownDict(dict(tracked.entries), tracked.complete)
+            return tracked.seen()
         return None
 
     def expand(self, node: Any) -> Optional[Tuple[Mapping[str, Any], bool]]:

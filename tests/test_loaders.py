@@ -983,3 +983,32 @@ def test_rpl101_sees_the_loaders_that_rpl302_reports(tmp_path):
         ("train.py", "RPL301", 7),
         ("train.py", "RPL302", 7),
     ]
+
+
+KWARGS_FACTORY = """\
+from torch.utils.data import DataLoader
+
+
+def build_dataloader(dataset, batch_size=2, shuffle=True, **kwargs):
+    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, **kwargs)
+"""
+
+
+@pytest.mark.parametrize(
+    "caller, expected",
+    [
+        ("build_dataloader(dataset, 4, drop_last=True)", ["RPL302"]),  # the callers' keywords are known
+        ("build_dataloader(dataset, 4)", ["RPL302"]),
+        ("build_dataloader(dataset, 4, generator=g)", []),  # a caller passes a generator
+        ("build_dataloader(dataset, **cfg)", []),  # a config we cannot see may hold one
+        ("register(build_dataloader)", []),  # handed on: called where we cannot see
+        ("None", []),  # never called in the project: its callers are elsewhere
+    ],
+)
+def test_a_factory_kwargs_parameter_holds_what_its_project_callers_pass(tmp_path, caller, expected):
+    write(tmp_path, {
+        "factory.py": KWARGS_FACTORY,
+        "train.py": f"from factory import build_dataloader\n\n\ndef train(dataset, g, cfg, register):\n    return {caller}\n",
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(os.path.basename(d.path), d.code) for d in found] == [("factory.py", c) for c in expected]

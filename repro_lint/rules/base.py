@@ -13,7 +13,7 @@ for files that reported something.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 import libcst as cst
 
@@ -330,7 +330,21 @@ class KwargsDicts(Analysis):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         rest = node.params.star_kwarg
-        self.scopes.enter(rest.name.value if isinstance(rest, cst.Param) else None)
+        if not isinstance(rest, cst.Param):
+            self.scopes.enter(None)
+            return
+        callers = None
+        if all(isinstance(n, cst.Module) for n in self.file.ancestors):
+            # a module-level function: its callers in the project may all be known
+            params = node.params
+            named = frozenset(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
+            file, name = self.file, node.name.value
+
+            def callers() -> Optional[FrozenSet[str]]:
+                passed = file.project.caller_keywords(file.path, name)
+                return None if passed is None else passed - named
+
+        self.scopes.enter(rest.name.value, callers)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.leave()
