@@ -1009,10 +1009,32 @@ class ProjectContext:
             self._caller_keywords[node] = self._find_caller_keywords(node)
         return self._caller_keywords[node]
 
+    def _importers(self, node: Node) -> List[Path]:
+        """The files that may call function ``node`` by name: its module, and the files that
+        import that module or a package that re-exports the function (``from .builder import
+        build_dataloader`` in ``pkg/__init__.py``), from the index of every file's imports."""
+        facts = self.facts(node[0])
+        if facts is None or not facts.module_name:
+            return [Path(node[0])]
+        module = facts.module_name
+        wanted = {module}
+        parts = module.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            package = ".".join(parts[:cut])
+            found = self.resolve_module(package)
+            package_facts = self.facts(found) if found is not None else None
+            if package_facts is not None and package_facts.aliases.get(node[1]) == f"{module}.{node[1]}":
+                wanted.add(package)
+        self.is_imported(module)  # builds the index of every file's imports
+        key = os.path.abspath(node[0])
+        return [Path(node[0])] + [
+            path for path in self.files if not self._imports_of.get(str(path), frozenset()).isdisjoint(wanted) and os.path.abspath(path) != key
+        ]
+
     def _find_caller_keywords(self, node: Node) -> Optional[FrozenSet[str]]:
         keywords: Set[str] = set()
         calls = 0
-        for file in self.files:
+        for file in self._importers(node):
             text = read_text(file)
             if text is None or node[1] not in text:
                 continue

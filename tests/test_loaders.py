@@ -1012,3 +1012,14 @@ def test_a_factory_kwargs_parameter_holds_what_its_project_callers_pass(tmp_path
     })
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
     assert [(os.path.basename(d.path), d.code) for d in found] == [("factory.py", c) for c in expected]
+
+
+@pytest.mark.parametrize("generator, expected", [("", ["RPL302"]), (", generator=g", [])])
+def test_a_factory_called_through_a_package_that_re_exports_it(tmp_path, generator, expected):
+    write(tmp_path, {
+        "pkg/__init__.py": "from .builder import build_dataloader\n",
+        "pkg/builder.py": KWARGS_FACTORY,
+        "train.py": f"from pkg import build_dataloader\n\n\ndef train(dataset, g):\n    return build_dataloader(dataset, 4{generator})\n",
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(os.path.basename(d.path), d.code) for d in found] == [("builder.py", c) for c in expected]
