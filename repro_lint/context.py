@@ -685,6 +685,8 @@ class ProjectContext:
         literals, only for the few modules whose calls need them."""
         if path not in self._literal_facts:
             text = read_text(Path(path))
+            if len(self._literal_facts) >= LITERAL_FACTS_KEPT:  # the oldest goes: memory stays bounded
+                del self._literal_facts[next(iter(self._literal_facts))]
             self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
         caller = self._literal_facts[path]
         body = caller.body(scope) if caller is not None else None
@@ -1038,6 +1040,8 @@ class ProjectContext:
             text = read_text(file)
             if text is None or node[1] not in text:
                 continue
+            if len(text) > CALLERS_READ_LIMIT:
+                return None  # a generated or table-sized module: not read again for its literals
             facts = self.facts(file, text)
             if facts is None:
                 continue
@@ -1105,6 +1109,15 @@ class ProjectContext:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)
 
 
+
+#: how many modules' facts with their calls' literal arguments are kept (each is asked for
+#: the calls of one body at a time, mostly of the same few modules)
+LITERAL_FACTS_KEPT = 32
+
+#: the largest module (in characters) whose calls are read for what they pass to a function's
+#: ``**kwargs``: reading a module's literals parses it again, and a parse takes a few hundred
+#: bytes per byte of source
+CALLERS_READ_LIMIT = 256 * 1024
 
 #: how many levels of project base classes a method is looked up through
 MAX_BASE_DEPTH = 8
