@@ -205,6 +205,8 @@ DATALOADERS: Dict[str, Tuple[str, ...]] = {
 #: the word in the name of a class imported from another module that may be a project's own
 #: DataLoader subclass (the project context reads that module to tell)
 LOADER_WORD = "Loader"
+#: the word in a loader factory's name (``build_dataloader``), in lower case
+FACTORY_WORD = "loader"
 #: loaders that, given this keyword true, shuffle with a DistributedSampler of their own seeded
 #: from ``ddp_seed`` (DGL pops ``shuffle`` into it): no draw from the global torch RNG
 OWN_SAMPLER_KEYWORD = {

@@ -53,7 +53,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import pathspec
 
@@ -201,7 +201,7 @@ class ProjectContext:
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
-        self._caller_keywords: Dict[Node, Optional[FrozenSet[str]]] = {}
+        self._caller_arguments: Dict[Node, Any] = {}
         self._seeds_workers: Optional[FrozenSet[str]] = None
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: module path -> the functions (``main``, ``Class.method``) its console scripts call,
@@ -386,7 +386,7 @@ class ProjectContext:
         self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
         self._settings.clear()
         self._words.clear()
-        self._caller_keywords.clear()
+        self._caller_arguments.clear()
         self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
         self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
@@ -1002,14 +1002,20 @@ class ProjectContext:
 
     def caller_keywords(self, path: "str | Path", function: str) -> Optional[FrozenSet[str]]:
         """The keywords that the project's calls of the module-level ``function`` of module
-        ``path`` pass, when every call is known: None when a call passes ``*args`` or
-        ``**mapping``, when the function is handed on as a value (it may be called anywhere),
-        or when the project never calls it (its callers are elsewhere)."""
+        ``path`` pass, when every call is known (see :meth:`caller_arguments`)."""
+        arguments = self.caller_arguments(path, function)
+        return None if arguments is None else frozenset(k for _, keywords in arguments for k in keywords)
+
+    def caller_arguments(self, path: "str | Path", function: str) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
+        """The literal arguments (positional, keyword; UNKNOWN where not a literal) of every call
+        the project makes of the module-level ``function`` of module ``path``: None when a call
+        passes ``*args`` or ``**mapping``, when the function is handed on as a value (it may be
+        called anywhere), or when the project never calls it (its callers are elsewhere)."""
         self.consult(ALL_FILES)
         node = (os.path.abspath(path), function)
-        if node not in self._caller_keywords:
-            self._caller_keywords[node] = self._find_caller_keywords(node)
-        return self._caller_keywords[node]
+        if node not in self._caller_arguments:
+            self._caller_arguments[node] = self._find_caller_arguments(node)
+        return self._caller_arguments[node]
 
     def _importers(self, node: Node) -> List[Path]:
         """The files that may call function ``node`` by name: its module, and the files that
@@ -1033,9 +1039,8 @@ class ProjectContext:
             path for path in self.files if not self._imports_of.get(str(path), frozenset()).isdisjoint(wanted) and os.path.abspath(path) != key
         ]
 
-    def _find_caller_keywords(self, node: Node) -> Optional[FrozenSet[str]]:
-        keywords: Set[str] = set()
-        calls = 0
+    def _find_caller_arguments(self, node: Node) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
+        found: List[Tuple[Tuple[object, ...], Dict[str, object]]] = []
         for file in self._importers(node):
             text = read_text(file)
             if text is None or node[1] not in text:
@@ -1057,9 +1062,8 @@ class ProjectContext:
                     positional, passed = self._call_literals(str(facts.path), body.name, index)
                     if len(positional) == UNKNOWN_ARGUMENTS:
                         return None  # ``*args`` or ``**mapping``
-                    keywords.update(passed)
-                    calls += 1
-        return frozenset(keywords) if calls else None
+                    found.append((positional, passed))
+        return tuple(found) if found else None
 
     def any_file_mentions(self, word: str) -> bool:
         """Does any file of the run contain ``word``? (A text check, cached per run.)"""

@@ -9,7 +9,8 @@ call: :class:`Values` follows, within one file,
   possible), loops (the body may run or not), ``with`` and ``try``;
 - a parameter to its default and to the arguments of the file's own calls of that function
   (``def resize(x, mode="bicubic")`` called as ``resize(x)`` and ``resize(x, mode="nearest")``
-  may use either);
+  may use either); a module-level function the file never calls, to the literal arguments of
+  the project's calls in other modules when every call is known (a ``callers`` callback);
 - ``self.attr`` to every ``self.attr = ...`` in the class's methods, and ``self.hparams.attr``
   (Lightning's ``save_hyperparameters``) to the ``__init__`` parameter of that name;
 - ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
@@ -145,9 +146,17 @@ class Values:
     """The evaluator for one module (built lazily; its indexes are walked once, on demand)."""
 
     def __init__(
-        self, module: cst.Module, source: Optional[str] = None, resolve: Optional[Resolve] = None, qualify: Optional[Qualify] = None
+        self,
+        module: cst.Module,
+        source: Optional[str] = None,
+        resolve: Optional[Resolve] = None,
+        qualify: Optional[Qualify] = None,
+        callers: Optional[Callable[[str], Any]] = None,
     ) -> None:
         self.module = module
+        #: the literal arguments of the project's calls of a module-level function, when every
+        #: call is known (:meth:`~repro_lint.context.ProjectContext.caller_arguments`)
+        self.callers = callers
         #: the module's import-qualified names (tells a call that draws random numbers)
         self.qualify = qualify
         #: the module's text, for cheap checks before a walk (None: always walk)
@@ -538,6 +547,11 @@ class Values:
         method = _is_bound_method(function, function_chain)
         position = _position(function, param, method)
         calls = self._calls_of(function, function_chain, method)
+        if not calls and not function_chain and self.callers is not None:
+            # a module-level function called only from other modules: their literal arguments
+            given = self._project_arguments(function, param, position)
+            if given is not None:
+                return given
         defaulted = not calls  # the default applies when a call leaves the parameter out
         for call, call_chain in calls:
             bound = bind(cst_slots(call.args), param.name.value, position)
@@ -559,6 +573,32 @@ class Values:
             found = got + found
         if not calls:
             found.append(OPEN)  # called from elsewhere, with arguments we cannot see
+        return _dedupe(found)
+
+    def _project_arguments(self, function: cst.FunctionDef, param: cst.Param, position: Optional[int]) -> Candidates:
+        """What the project's calls of module-level ``function`` give ``param``: each call's
+        literal (OPEN where the argument is not one), or the default where it is left out; None
+        when the calls are not all known."""
+        assert self.callers is not None
+        arguments = self.callers(function.name.value)
+        if arguments is None:
+            return None
+        name = param.name.value
+        found: List[Candidate] = []
+        defaulted = False
+        for positional, keywords in arguments:
+            value = keywords[name] if name in keywords else positional[position] if position is not None and position < len(positional) else MISSING
+            if value is MISSING:
+                defaulted = True
+            else:
+                found.append(OPEN if value is UNKNOWN else Const(value))
+        if defaulted:
+            if param.default is None:
+                return None
+            default = self.of(param.default, (), 1)
+            if default is None:
+                return None
+            found = default + found
         return _dedupe(found)
 
     def _calls_of(self, function: cst.FunctionDef, chain: Chain, method: bool) -> List[Tuple[cst.Call, Chain]]:

@@ -1023,3 +1023,32 @@ def test_a_factory_called_through_a_package_that_re_exports_it(tmp_path, generat
     })
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
     assert [(os.path.basename(d.path), d.code) for d in found] == [("builder.py", c) for c in expected]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("make(ds, shuffle=True)", [("data.py", "RPL302")]),  # another module's call switches it on
+        ("make(ds, True)", [("data.py", "RPL302")]),
+        ("make(ds)", []),  # the default
+        ("make(ds, shuffle=flag)", []),  # not a literal: the benefit of the doubt
+        ("make(*args)", []),  # a call we cannot bind
+    ],
+)
+def test_a_parameter_takes_the_literal_arguments_of_calls_in_other_modules(tmp_path, call, expected):
+    write(tmp_path, {
+        "data.py": "from torch.utils.data import DataLoader\n\n\ndef make(ds, shuffle=False):\n    return DataLoader(ds, shuffle=shuffle)\n",
+        "train.py": f"from data import make\n\n\ndef train(ds, flag, args):\n    return {call}\n",
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(os.path.basename(d.path), d.code) for d in found] == expected
+
+
+@pytest.mark.parametrize("mode, expected", [('"bilinear"', ["RPL402"]), ('"nearest"', []), ("chosen", [])])
+def test_an_op_mode_given_by_a_call_in_another_module(tmp_path, mode, expected):
+    write(tmp_path, {
+        "ops.py": "import torch.nn.functional as F\n\n\ndef resize(x, mode=\"nearest\"):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n",
+        "model.py": f"from ops import resize\n\n\ndef forward(x, chosen):\n    return resize(x, mode={mode})\n",
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL402"])
+    assert [d.code for d in found if d.path.endswith("ops.py")] == expected

@@ -8,6 +8,10 @@ so a rule can never be skipped by mistake). Subclassing registers the rule.
 Rules get ``visit_<Node>``/``leave_<Node>`` calls from one shared traversal per file and
 call :meth:`Rule.report`. Nodes are turned into positions only after the traversal, and only
 for files that reported something.
+
+It is one module because a rule, the file context it reads and the analyses that every rule
+family shares through that context (imports, the dicts a call is given, the values of the
+default path) are defined against each other; each rule family's own analyses live with it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, FrozenSet, Iterable, List
 
 import libcst as cst
 
-from ..catalog import ENVIRON, ENVIRON_SETTERS
+from ..catalog import ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
@@ -85,7 +89,17 @@ class ValueScan(Analysis):
         super().__init__(file)
         #: the other project modules whose functions the file's calls reach
         self.modules = ProjectModules(file.project)
-        self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify)
+        self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers)
+
+    def _callers(self, function: str) -> Any:
+        """The literal arguments of the project's calls of this module's ``function``. A loader
+        factory's (``loader`` in its name) are the calls' business: the loader rules report
+        what a call's own arguments switch on at that call, so inside the factory only its
+        defaults count (as if every call left every parameter out)."""
+        arguments = self.file.project.caller_arguments(self.file.path, function)
+        if arguments is None or FACTORY_WORD not in function.lower():
+            return arguments
+        return tuple(((), {}) for _ in arguments)
 
 
 def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:

@@ -24,7 +24,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from ..catalog import DATALOADERS, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
+from ..catalog import DATALOADERS, FACTORY_WORD, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
 from ..values import Chain, Values, shadowed
 from .base import Analysis, Rule, ValueScan
 from ..children import syntax_children
@@ -37,8 +37,6 @@ _ASSIGNED = re.compile(
 )
 
 
-#: the word in a loader factory's name (``build_dataloader``)
-FACTORY_WORD = "loader"
 #: the prefilter's words for a call of a loader factory (any part of a word)
 FACTORY_TRIGGERS = (FACTORY_WORD, FACTORY_WORD.title())
 #: the words a file that builds a loader contains (the rules' prefilter)
