@@ -792,7 +792,7 @@ class Values:
         """An evaluator of this module for one call of one of its functions: the call's
         arguments bound to the function's parameters, its own decisions of tests (the
         indexes, which do not depend on the call, shared)."""
-        inner = Values(self.module, self.source, self.resolve, self.qualify)
+        inner = Values(self.module, self.source, self.resolve, self.qualify, self.callers)
         inner._functions, inner._calls, inner._options = self.functions(), self._calls, self._options
         inner._binds, inner._self_index, inner._heir_index = self._binds, self._self_index, self._heir_index
         inner._module_defs = self._module_defs

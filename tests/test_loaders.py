@@ -1052,3 +1052,17 @@ def test_an_op_mode_given_by_a_call_in_another_module(tmp_path, mode, expected):
     })
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL402"])
     assert [d.code for d in found if d.path.endswith("ops.py")] == expected
+
+
+@pytest.mark.parametrize("mode, expected", [('"val"', []), ('"train"', [("data.py", "RPL302")])])
+def test_a_loader_factory_decides_by_what_its_calls_pass(tmp_path, mode, expected):
+    """What a factory's calls pass decides inside it (``mode``), where it is not passed straight on."""
+    write(tmp_path, {
+        "data.py": (
+            "from torch.utils.data import DataLoader\n\n\ndef build_loader(ds, mode=\"train\", **kwargs):\n"
+            "    shuffle = mode == \"train\"\n    return DataLoader(ds, shuffle=shuffle, **kwargs)\n"
+        ),
+        "train.py": f"from data import build_loader\n\n\ndef run(ds):\n    return build_loader(ds, mode={mode}, drop_last=True)\n",
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(os.path.basename(d.path), d.code) for d in found] == expected

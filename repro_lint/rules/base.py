@@ -17,11 +17,11 @@ default path) are defined against each other; each rule family's own analyses li
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
 import libcst as cst
 
-from ..catalog import ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
+from ..catalog import DATALOADERS, ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
@@ -92,14 +92,38 @@ class ValueScan(Analysis):
         self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers)
 
     def _callers(self, function: str) -> Any:
-        """The literal arguments of the project's calls of this module's ``function``. A loader
-        factory's (``loader`` in its name) are the calls' business: the loader rules report
-        what a call's own arguments switch on at that call, so inside the factory only its
-        defaults count (as if every call left every parameter out)."""
+        """The literal arguments of the project's calls of this module's ``function``. In a
+        loader factory (``loader`` in its name), what a call passes straight on to the loader
+        (``shuffle=shuffle``) is the call's business: the loader rules report it at that call,
+        so inside the factory those parameters keep their defaults."""
         arguments = self.file.project.caller_arguments(self.file.path, function)
         if arguments is None or FACTORY_WORD not in function.lower():
             return arguments
-        return tuple(((), {}) for _ in arguments)
+        definition = next((s for s in self.file.module.body if isinstance(s, cst.FunctionDef) and s.name.value == function), None)
+        if definition is None:
+            return arguments
+        params = definition.params
+        order = [p.name.value for p in (*params.posonly_params, *params.params)]
+        forwarded = _forwarded_to_loader(self.file, definition, {*order, *(p.name.value for p in params.kwonly_params)})
+        return tuple(
+            (
+                tuple(MISSING if i < len(order) and order[i] in forwarded else value for i, value in enumerate(positional)),
+                {k: v for k, v in keywords.items() if k not in forwarded},
+            )
+            for positional, keywords in arguments
+        )
+
+
+def _forwarded_to_loader(file: "FileContext", function: cst.FunctionDef, params: Set[str]) -> Set[str]:
+    """The parameters of ``function`` that it passes, as they are, to a DataLoader it builds."""
+    found: Set[str] = set()
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and file.qualify(node.func) in DATALOADERS:
+            found.update(a.value.value for a in node.args if isinstance(a.value, cst.Name) and a.value.value in params)
+        stack.extend(syntax_children(node))
+    return found
 
 
 def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:
