@@ -71,6 +71,7 @@ from .facts import (
     MAIN_BODY,
     MODULE_BODY,
     UNKNOWN_ARGUMENTS,
+    OptionValue,
     BodyFacts,
     ModuleFacts,
     extract_facts,
@@ -679,10 +680,12 @@ class ProjectContext:
         ]
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
-    def _call_literals(self, path: str, scope: str, index: int) -> Tuple[Tuple[object, ...], Dict[str, object]]:
+    def _call_literals(self, path: str, scope: str, index: int, options: bool = False) -> Tuple[Tuple[object, ...], Dict[str, object]]:
         """The literal arguments of call number ``index`` of body ``scope`` in module ``path``
         (positional, keyword; UNKNOWN where not a literal), from facts extracted again with
-        literals, only for the few modules whose calls need them."""
+        literals, only for the few modules whose calls need them. ``options``: an argument
+        ``args.<dest>`` is the default of the module's option ``dest`` (else UNKNOWN, as a
+        value chosen at run time)."""
         if path not in self._literal_facts:
             text = read_text(Path(path))
             if len(self._literal_facts) >= LITERAL_FACTS_KEPT:  # the oldest goes: memory stays bounded
@@ -690,7 +693,16 @@ class ProjectContext:
             self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
         caller = self._literal_facts[path]
         body = caller.body(scope) if caller is not None else None
-        return body.call_literals.get(index, ((), {})) if body is not None else ((UNKNOWN,) * UNKNOWN_ARGUMENTS, {})
+        if body is None:
+            return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
+        positional, keywords = body.call_literals.get(index, ((), {}))
+
+        def value(given: object) -> object:
+            if not isinstance(given, OptionValue):
+                return given
+            return caller.options.get(given.dest, UNKNOWN) if options and caller is not None else UNKNOWN
+
+        return tuple(value(v) for v in positional), {k: value(v) for k, v in keywords.items()}
 
     def _loader_uses(self, target: Node, path: str, scope: str, index: int) -> FrozenSet[str]:
         """What building the project DataLoader class ``target`` (:meth:`loader_class`) with
@@ -1059,7 +1071,7 @@ class ProjectContext:
                         continue
                     if self.resolve_call(facts, body.name, call, call in body.imported) != node:
                         continue
-                    positional, passed = self._call_literals(str(facts.path), body.name, index)
+                    positional, passed = self._call_literals(str(facts.path), body.name, index, options=True)
                     if len(positional) == UNKNOWN_ARGUMENTS:
                         return None  # ``*args`` or ``**mapping``
                     found.append((positional, passed))

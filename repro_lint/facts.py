@@ -228,6 +228,15 @@ def _strings(node: ast.AST) -> Optional[Tuple[str, ...]]:
     return None if any(item is None for item in found) else found  # type: ignore[return-value]
 
 
+@dataclass(frozen=True)
+class OptionValue:
+    """A call's argument ``args.<dest>`` in :attr:`BodyFacts.call_literals`: the default of the
+    module's command-line option ``dest`` on the default path, when the module declares one
+    (:attr:`ModuleFacts.options`, complete only once the module is read: resolved then)."""
+
+    dest: str
+
+
 #: how many positional arguments :func:`_literals` gives a call whose ``*args``/``**kwargs`` may pass anything
 UNKNOWN_ARGUMENTS = 64
 
@@ -621,6 +630,8 @@ class _FactsCollector(ast.NodeVisitor):
     def _constant(self, node: ast.AST) -> Any:
         """The literal ``node`` is, or that the name ``node`` holds where only one literal was
         bound to it before (in its function, else at the module's top level), else UNKNOWN."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in ("self", "cls"):
+            return OptionValue(node.attr)
         if not isinstance(node, ast.Name):
             return ast_literal(node)
         local = self.constants[-1]

@@ -142,6 +142,10 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
     return out
 
 
+#: up to this many project calls of a function are followed apart (see :meth:`Values.per_call`)
+_MAX_CALLS_APART = 16
+
+
 class Values:
     """The evaluator for one module (built lazily; its indexes are walked once, on demand)."""
 
@@ -214,6 +218,43 @@ class Values:
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
         return [expr]  # a container, a lambda: the expression itself
+
+    def per_call(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Candidates:
+        """:meth:`of`; but where the answer follows parameters of a module-level function that
+        only other modules call, once per call with that call's arguments bound together, and
+        the answers joined: the arguments of one call decide together (``make(ds, seed=s)``
+        and ``make(ds, shuffle=False)`` never give ``seed=None`` with ``shuffle=True``)."""
+        found = self.of(expr, chain)
+        chain = tuple(chain)
+        outer = next((i for i, n in enumerate(chain) if not isinstance(n, cst.Module)), None)
+        function = chain[outer] if outer is not None else None
+        if found is None or not isinstance(function, cst.FunctionDef) or self.callers is None:
+            return found
+        if not any(key[0] == id(function) for key in self._params):
+            return found  # no parameter of the function was followed
+        if self._calls_of(function, chain[:outer], False):
+            return found  # the module's own calls: followed by :meth:`of`
+        arguments = self.callers(function.name.value)
+        if arguments is None or not 1 < len(arguments) <= _MAX_CALLS_APART:
+            return found
+        joined: List[Candidate] = []
+        for positional, keywords in arguments:
+            bound: Dict[Tuple[int, str], Candidates] = {}
+            for param in _all_params(function):
+                name, position = param.name.value, _position(function, param, False)
+                value = keywords[name] if name in keywords else positional[position] if position is not None and position < len(positional) else MISSING
+                if value is MISSING:
+                    got = self.of(param.default, (), 1) if param.default is not None else None
+                else:
+                    got = [OPEN] if value is UNKNOWN else [Const(value)]
+                bound[(id(function), name)] = got
+            inner = self._within(bound, set(), self._steps)
+            got = inner.of(expr, chain)
+            self._steps = inner._steps
+            if got is None:
+                return found
+            joined.extend(got)
+        return _dedupe(joined)
 
     def truth(self, test: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Optional[bool]:
         """Whether the test of an ``if`` (or a conditional expression), found under ``chain``,

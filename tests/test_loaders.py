@@ -1066,3 +1066,38 @@ def test_a_loader_factory_decides_by_what_its_calls_pass(tmp_path, mode, expecte
     })
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
     assert [(os.path.basename(d.path), d.code) for d in found] == expected
+
+
+SEEDED_FACTORY = """\
+from torch.utils.data import DataLoader, RandomSampler
+
+
+def make(ds, seed=None, shuffle=True):
+    sampler = RandomSampler(ds, generator=seeded(seed)) if shuffle and seed is not None else None
+    return DataLoader(ds, shuffle=sampler is None and shuffle, sampler=sampler)
+"""
+
+
+@pytest.mark.parametrize(
+    "calls, expected",
+    [
+        ("make(ds, seed=3)\n    make(ds, shuffle=False)", []),  # each call's arguments decide together
+        ("make(ds, seed=3)\n    make(ds, shuffle=False)\n    make(ds)", [("data.py", "RPL302")]),  # no seed: shuffles
+    ],
+)
+def test_the_arguments_of_one_call_decide_together(tmp_path, calls, expected):
+    write(tmp_path, {"data.py": SEEDED_FACTORY, "train.py": f"from data import make\n\n\ndef run(ds):\n    {calls}\n"})
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(os.path.basename(d.path), d.code) for d in found] == expected
+
+
+def test_an_option_default_passed_by_a_call_in_another_module(tmp_path):
+    """``make(ds, seed=args.seed)`` where ``--seed`` defaults to 0 passes 0."""
+    train = (
+        "import argparse\n\nfrom data import make\n\n\ndef run(ds, args):\n    make(ds, seed=args.seed)\n    make(ds, shuffle=False)\n\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--seed', type=int, default={default})\n"
+    )
+    write(tmp_path, {"data.py": SEEDED_FACTORY, "train.py": train.format(default=0)})
+    assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"]) == []
+    write(tmp_path, {"data.py": SEEDED_FACTORY, "train.py": train.format(default=None)})
+    assert [d.code for d in lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])] == ["RPL302"]

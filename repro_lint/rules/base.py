@@ -129,7 +129,7 @@ def _forwarded_to_loader(file: "FileContext", function: cst.FunctionDef, params:
 def value_of(rule: "Rule", expr: cst.BaseExpression) -> Candidates:
     """What ``expr``, found in the node being visited, may hold on the default path
     (:mod:`repro_lint.values`)."""
-    return rule.file.analysis(ValueScan).values.of(expr, rule.file.ancestors)
+    return rule.file.analysis(ValueScan).values.per_call(expr, rule.file.ancestors)
 
 
 def has_handlers(kind: type) -> bool:
