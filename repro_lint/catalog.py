@@ -294,6 +294,9 @@ GENERATORS = ("torch", "numpy", "random")
 #: generator that initialises weights), ``deterministic`` (``torch.use_deterministic_algorithms``
 #: on) and ``cudnn_deterministic`` (``torch.backends.cudnn.deterministic = True`` only)
 DETERMINISM_EFFECTS = frozenset({"deterministic", "cudnn_deterministic"})
+#: words of an option made for determinism (``if args.deterministic:``): a switch that such an
+#: option turns on is the user's choice and counts as on, as ``deterministic=args.deterministic`` does
+DETERMINISM_OPTION_WORDS = ("determin", "reproduc")
 #: the one of them that makes ops such as ``index_add_`` and ``scatter_add_`` deterministic
 DETERMINISTIC_ALGORITHMS = frozenset({"deterministic"})
 

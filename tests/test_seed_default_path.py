@@ -238,3 +238,32 @@ def test_fix_leaves_a_seed_set_only_when_given_alone(tmp_path):
     result = run_cli(["--no-cache", "--select", "RPL101,RPL102,RPL103", "--fix", str(path)], cwd=tmp_path)
     assert result.returncode == 1
     assert path.read_text(encoding="utf-8") == code  # never seeds with None
+
+
+@pytest.mark.parametrize(
+    "default, switch, expected",
+    [
+        ("None", "torch.backends.cudnn.deterministic = True", ["RPL202"]),  # only when a seed is given
+        ("None", "torch.use_deterministic_algorithms(True)", ["RPL202"]),
+        ("0", "torch.use_deterministic_algorithms(True)", []),  # the default run takes the branch
+        ("None", "torch.backends.cudnn.deterministic = False", ["RPL202"]),  # never on: the plain finding
+    ],
+)
+def test_a_determinism_switch_under_another_option_off_the_default_path(lint, default, switch, expected):
+    code = f"""
+        import argparse
+        import torch
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--seed", type=int, default={default})
+            args = parser.parse_args()
+            torch.manual_seed(0)
+            if args.seed is not None:
+                {switch}
+            model = torch.nn.Linear(4, 2).cuda()
+    """
+    found = lint(code, select=["RPL202"])
+    assert codes(found) == expected
+    if expected and "= False" not in switch:
+        assert "only when `args.seed is not None` holds" in found[0].message and found[0].line == 11

@@ -13,13 +13,13 @@ Seeding mistakes visible in one file alone are in :mod:`repro_lint.rules.rng`.
 from __future__ import annotations
 
 import os
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from .. import catalog
 from ..children import syntax_children
-from ..classify import ALL_GENERATORS, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
+from ..classify import ALL_GENERATORS, DETERMINISM, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
@@ -27,7 +27,7 @@ from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, NoArgs, is_main_guard
 from ..values import DRAWN, bind_parameter
-from .base import Analysis, KwargsDicts, Rule, ValueScan, short
+from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
 GENERATOR_NAMES = {"torch": "torch", "numpy": "NumPy's global", "random": "Python's random"}
 RNG_NAMES = {"torch": "the torch RNG", "numpy": "NumPy's global RNG", "random": "Python's random RNG"}
@@ -64,6 +64,8 @@ class SeedingScan(Analysis):
         #: the enclosing nodes of the calls that are not known library calls, and of the known
         #: calls that seed a generator
         self.chains: Dict[int, Tuple[cst.CSTNode, ...]] = {}
+        #: the determinism switches the file assigns: (assignment, body, effects)
+        self.switches: List[Tuple[cst.CSTNode, str, FrozenSet[str]]] = []
 
     def body(self) -> str:
         last = max((i for i, (_, is_fn) in enumerate(self.scope) if is_fn), default=None)
@@ -107,9 +109,17 @@ class SeedingScan(Analysis):
         site = CallSite(node, self.body(), name, qualified is not None, effect)
         self.calls.append(site)
         self.by_node[id(node)] = site
-        if not effect.known or effect.effects & ALL_GENERATORS:
-            # a project call (its arguments may be asked about), or a seeding call (whether it runs)
+        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM):
+            # a project call (its arguments may be asked about), or a seeding call or a
+            # determinism switch (whether it runs)
             self.chains[id(node)] = tuple(self.file.ancestors)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        # ``torch.backends.cudnn.deterministic = True``: a switch, and whether it runs
+        for target in node.targets:
+            if self.file.qualify(target.target) == catalog.CUDNN_DETERMINISTIC and not is_false(node.value):
+                self.switches.append((node, self.body(), frozenset({"cudnn_deterministic"})))
+                self.chains[id(node)] = tuple(self.file.ancestors)
 
     # -- questions ---------------------------------------------------------------------------
     def entry_summary(self) -> Optional[Summary]:
@@ -189,43 +199,76 @@ class SeedingScan(Analysis):
         that does not take that branch on the default path (``if args.seed is not None:`` with
         ``--seed`` defaulting to None), when without such calls nothing would seed
         ``generator``: a run with the default arguments is not seeded. The call and its ``if``."""
+        found = self._off_default(summary, frozenset({generator}), lambda s: s.seeds(generator))
+        return found if found is None or isinstance(found[0], CallSite) else None
+
+    def switched_off_default(self, summary: Summary) -> Optional[Tuple[cst.CSTNode, cst.If]]:
+        """The same for deterministic mode: a switch on the entry point's path in this file
+        (``torch.use_deterministic_algorithms(True)``, ``cudnn.deterministic = True``, a helper
+        that turns it on) only under an ``if`` not taken on the default path, when nothing else
+        turns it on. The call or assignment, and its ``if``."""
+        chosen = self._chosen_by_option
+        found = self._off_default(summary, DETERMINISM, lambda s: s.deterministic, chosen)
+        return None if found is None else (found[0].node if isinstance(found[0], CallSite) else found[0], found[1])
+
+    def _chosen_by_option(self, branch: cst.If) -> bool:
+        """Does the test name an option made for determinism (``if args.deterministic:``)? Then
+        the switch is the user's choice, as ``deterministic=args.deterministic`` is: it counts."""
+        test = self.file.code_for(branch.test).lower()
+        return any(word in test for word in catalog.DETERMINISM_OPTION_WORDS)
+
+    def _off_default(
+        self,
+        summary: Summary,
+        wanted: FrozenSet[str],
+        holds: Callable[[Summary], bool],
+        chosen: Optional[Callable[[cst.If], bool]] = None,
+    ) -> Optional[Tuple["CallSite | cst.CSTNode", cst.If]]:
         project, path = self.file.project, self.file.path
         key = os.path.abspath(path)
         reached = {body.partition(VARIANT)[0] for body in summary.reached_in(path)}
         facts = project.facts(path, self.file.source)
         values = self.file.analysis(ValueScan).values
-        #: per body: for each call that seeds the generator itself, whether it is off the default path
+        #: per body: for each call (or switch assignment) that has the effect itself, whether it is off the default path
         own: Dict[str, List[bool]] = {}
-        #: per (body, project function that seeds the generator): the same for its calls
+        #: per (body, project function that has the effect): the same for its calls
         calls: Dict[Tuple[str, Tuple[str, str]], List[bool]] = {}
-        first: Optional[Tuple[CallSite, cst.If]] = None
-        for site in self.calls:
-            if site.body not in reached:
+        first: Optional[Tuple["CallSite | cst.CSTNode", cst.If]] = None
+        sites: List[Tuple["CallSite | cst.CSTNode", str]] = [(site, site.body) for site in self.calls]
+        sites += [(node, body) for node, body, effects in self.switches if effects & wanted]
+        for site, body in sites:
+            if body not in reached:
                 continue
             target: Optional[Tuple[str, str]] = None
-            if site.effect.known:
-                if generator not in site.effect.effects:
+            if not isinstance(site, CallSite):
+                node: cst.CSTNode = site
+            elif site.effect.known:
+                if not site.effect.effects & wanted:
                     continue
+                node = site.node
             elif site.name is None:
                 continue
             else:
+                node = site.node
                 resolved = project.resolve_call(facts, site.body, site.name, site.imported)
                 if isinstance(resolved, tuple):
-                    if not project.closure([resolved]).seeds(generator):
+                    if not holds(project.closure([resolved])):
                         continue
                     target = resolved
-                elif not resolved or generator not in resolved:
+                elif not resolved or not resolved & wanted:
                     continue
-            branch = _off_default(self.chains.get(id(site.node), ()), values)
-            flags = own.setdefault(site.body, []) if target is None else calls.setdefault((site.body, target), [])
+            branch = _off_default(self.chains.get(id(node), ()), values)
+            if branch is not None and chosen is not None and chosen(branch):
+                branch = None  # the user's own choice: it counts
+            flags = own.setdefault(body, []) if target is None else calls.setdefault((body, target), [])
             flags.append(branch is not None)
             if branch is not None and first is None:
                 first = (site, branch)
         if first is None:
             return None
-        held = frozenset(((key, body), generator) for body, off in own.items() if all(off))
+        held = frozenset(((key, body), effect) for body, off in own.items() if all(off) for effect in wanted)
         cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
-        if project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut).seeds(generator):
+        if holds(project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut)):
             return None
         return first
 
@@ -368,6 +411,12 @@ ENTROPY_MESSAGE = (
 )
 
 
+SWITCH_OFF_DEFAULT_MESSAGE = (
+    "this entry point runs on {device} but turns deterministic algorithms on only when `{test}` "
+    "holds, which is not the case with the default arguments: turn them on unconditionally at startup "
+    "(torch.use_deterministic_algorithms(True), or repro_lint.runtime.seed_everything(seed))"
+)
+
 OFF_DEFAULT_MESSAGE = (
     "{call} seeds {generator} only when `{test}` {holds}, which is not the case with the "
     "default arguments (no seed given), so a default run draws different numbers every time: give "
@@ -444,17 +493,21 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.scan
         summary = scan.entry_summary() if scan is not None else None
-        if scan is None or summary is None or summary.deterministic:
+        if scan is None or summary is None:
             return
         devices = [d for d in DEVICES if d in summary.uses]
         if not devices:
             return
+        device = " and ".join(DEVICE_NAMES[d] for d in devices)
+        if summary.deterministic:
+            # turned on only under an ``if`` that a run with the default arguments skips
+            guarded = scan.switched_off_default(summary) if "if" in self.file.source else None
+            if guarded is not None:
+                switch, branch = guarded
+                self.report(switch, message=SWITCH_OFF_DEFAULT_MESSAGE.format(device=device, test=short(self.file.code_for(branch.test))))
+            return
         where = scan.where(summary, frozenset(devices))
-        self.report(
-            where,
-            device=" and ".join(DEVICE_NAMES[d] for d in devices),
-            edits=setup_block_edits(self.file, {"deterministic"}, covered(self.file)),
-        )
+        self.report(where, device=device, edits=setup_block_edits(self.file, {"deterministic"}, covered(self.file)))
 
 
 # -- RPL105 -----------------------------------------------------------------------------------------
