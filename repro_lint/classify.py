@@ -124,7 +124,11 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 effects.add(switched[0])
         elif qualified in catalog.NOT_SEEDING:
             pass
-        elif qualified in catalog.TORCH_INIT or qualified.startswith(catalog.TORCH_INIT_PREFIXES):
+        elif (
+            qualified in catalog.TORCH_INIT
+            or qualified.startswith(catalog.TORCH_INIT_PREFIXES)
+            or (qualified.startswith(catalog.TORCH_LAYER_MODULES) and qualified.rsplit(".", 1)[-1][:1].isupper())
+        ):
             draws.add("torch")
             uses.add(INIT)
         elif sampler is not None:

@@ -1835,3 +1835,17 @@ def test_a_parameter_shadows_an_import_of_the_same_name(tmp_path):
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == []
     files["train.py"] = files["train.py"].replace("def run(x, profile=False):", "def run(x, flag=False):")
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == ["RPL101"]
+
+
+@pytest.mark.parametrize(
+    "imports, call, expected",
+    [
+        ("from torch_geometric.nn import GCNConv", "conv = GCNConv(16, 4)", ["RPL101"]),  # weights drawn at build
+        ("import torch_geometric.nn as pyg_nn", "conv = pyg_nn.GATConv(8, 8, heads=2)", ["RPL101"]),
+        ("import dgl.nn as dglnn", "conv = dglnn.GraphConv(16, 4)", ["RPL101"]),
+        ("from torch_geometric.nn import global_mean_pool", "out = global_mean_pool(x, batch)", []),  # a function
+    ],
+)
+def test_graph_library_layers_initialise_weights(lint, imports, call, expected):
+    code = f"import torch\n{imports}\n\nif __name__ == '__main__':\n    x, batch = torch.ones(3), None\n    {call}\n"
+    assert codes(lint(code, select=["RPL101"])) == expected
