@@ -744,6 +744,16 @@ class ProjectContext:
             if name in attributes:
                 where = attributes[name]
                 callee = where.instances[name]
+        if callee is None and "." not in name and name not in body.local_params:
+            # a name of an enclosing function (a closure), or a module global (also one the
+            # ``__main__`` block binds): the innermost that binds it
+            for outer in _enclosing_bodies(scope):
+                found = facts.body(outer)
+                if found is not None and name in found.instances:
+                    callee, where = found.instances[name], found
+                    break
+                if found is not None and name in found.local_params:
+                    break  # a parameter of the enclosing function
         if callee is None:
             return None
         target = self.resolve_call(facts, where.name, callee, callee in where.imported)
@@ -1124,6 +1134,17 @@ class ProjectContext:
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)
 
+
+
+def _enclosing_bodies(scope: str) -> List[str]:
+    """The bodies whose names a body sees, innermost first: its enclosing functions
+    (``outer`` for ``outer.inner``; a method's class is not a scope), then the ``__main__``
+    block and the module's top level."""
+    found = []
+    parts = scope.split(".") if scope not in (MODULE_BODY, MAIN_BODY) else []
+    for cut in range(len(parts) - 1, 0, -1):
+        found.append(".".join(parts[:cut]))
+    return found + [MAIN_BODY, MODULE_BODY]
 
 
 #: how many modules' facts with their calls' literal arguments are kept (each is asked for

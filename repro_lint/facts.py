@@ -97,6 +97,9 @@ class BodyFacts:
     #: (``def train(device="cuda:0")``): parameter -> device; a call that passes another device
     #: (``train(device="cpu")``) does not run there
     device_params: Dict[str, str] = field(default_factory=dict)
+    #: every parameter name of a function (``self`` and ``*args`` included): they shadow the
+    #: names of enclosing scopes
+    local_params: FrozenSet[str] = frozenset()
 
 
 
@@ -412,9 +415,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.constants.append({})
         arguments = node.args
         parameters = self.parameters
-        self.parameters = parameters | {
+        body.local_params = frozenset(
             a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None
-        }
+        )
+        self.parameters = parameters | body.local_params
         self.generic_visit(node)
         self.bound, self.value_refs = bound, value_refs
         self.constants.pop()

@@ -1849,3 +1849,19 @@ def test_a_parameter_shadows_an_import_of_the_same_name(tmp_path):
 def test_graph_library_layers_initialise_weights(lint, imports, call, expected):
     code = f"import torch\n{imports}\n\nif __name__ == '__main__':\n    x, batch = torch.ones(3), None\n    {call}\n"
     assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize(
+    "program, expected",
+    [
+        # a closure calls a method of an object its enclosing block built
+        ("if __name__ == '__main__':\n    s = Sampler()\n\n    def step():\n        return s.sample(10)\n\n    step()\n", ["RPL102"]),
+        # a function calls a method of a module global
+        ("s = Sampler()\n\n\ndef step():\n    return s.sample(10)\n\n\nif __name__ == '__main__':\n    step()\n", ["RPL102"]),
+        # the function's own parameter of that name is not the global
+        ("s = Sampler()\n\n\ndef step(s):\n    return len(s)\n\n\nif __name__ == '__main__':\n    step([1])\n", []),
+    ],
+)
+def test_a_method_of_an_object_bound_in_an_enclosing_scope(lint, program, expected):
+    code = "import numpy as np\n\n\nclass Sampler:\n    def sample(self, n):\n        return np.random.choice(n, size=(2,))\n\n\n" + program
+    assert codes(lint(code, select=["RPL102"])) == expected
