@@ -217,7 +217,40 @@ class Values:
         if isinstance(expr, cst.Call):
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
+        if isinstance(expr, cst.Subscript):
+            entry = self._entry(expr, chain, depth)
+            if entry is not None:
+                return entry
         return [expr]  # a container, a lambda: the expression itself
+
+    def _entry(self, expr: cst.Subscript, chain: Chain, depth: int) -> Candidates:
+        """``cfg["mode"]`` where every value ``cfg`` may hold is a dict display or a ``dict(...)``
+        call with that key as a literal (``def f(cfg=dict(mode="bilinear"))``): those entries;
+        else None (the subscript stays an expression)."""
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return None
+        key = string_value(expr.slice[0].slice.value)
+        containers = self.of(expr.value, chain, depth + 1) if key is not None else None
+        if not containers:
+            return None
+        found: List[Candidate] = []
+        for container in containers:
+            if container is OPEN:
+                found.append(OPEN)  # a value from callers we cannot see: its entry too
+                continue
+            if isinstance(container, Const) and isinstance(container.value, dict) and key in container.value:
+                found.append(Const(container.value[key]))
+                continue
+            entries: Dict[str, cst.BaseExpression] = {}
+            if isinstance(container, cst.Dict) and all(isinstance(e, cst.DictElement) for e in container.elements):
+                entries = {string_value(e.key) or "": e.value for e in container.elements}  # type: ignore[union-attr]
+            elif isinstance(container, cst.Call) and dotted_name(container.func) == "dict" and all(a.keyword is not None for a in container.args):
+                entries = {a.keyword.value: a.value for a in container.args}  # type: ignore[union-attr]
+            literal = cst_literal(entries[key]) if key in entries else UNKNOWN
+            if literal is UNKNOWN:
+                return None
+            found.append(Const(literal))
+        return _dedupe(found)
 
     def per_call(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Candidates:
         """:meth:`of`; but where the answer follows parameters of a module-level function that

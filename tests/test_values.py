@@ -317,3 +317,21 @@ def test_calls_of_the_modules_functions_give_what_they_return(code, expected):
         assert got is not None and len(got) == 1 and isinstance(got[0], cst.Call)
     else:
         assert got == expected
+
+
+@pytest.mark.parametrize(
+    "default, expected",
+    [
+        ('dict(mode="bilinear", align_corners=False)', ["RPL402"]),  # the entry of the default
+        ('{"mode": "bilinear"}', ["RPL402"]),
+        ('dict(mode="nearest")', []),
+        ("None", []),  # not a dict: the subscript stays an expression
+    ],
+)
+def test_an_entry_of_a_dict_a_parameter_defaults_to(lint, default, expected):
+    code = (
+        "from torch import nn\n\n\nclass Fuse(nn.Module):\n"
+        f"    def __init__(self, cfg={default}):\n        super().__init__()\n"
+        "        self.up = nn.Upsample(scale_factor=2, mode=cfg[\"mode\"])\n"
+    )
+    assert codes(lint(code, select=["RPL402"])) == expected
