@@ -84,7 +84,7 @@ from .facts import (
 from .notebook import is_notebook
 from .modulefiles import ModuleFiles
 from .source import read_text
-from .syntax import UNKNOWN, LiteralArgs, NoArgs
+from .syntax import MISSING, UNKNOWN, LiteralArgs, NoArgs, literal_argument
 
 #: a file that turns determinism on contains one of these (a cheap text check before parsing)
 DETERMINISM_WORDS = re.compile(r"determinis|seed_all|reproducible|seed_everything")
@@ -665,11 +665,9 @@ class ProjectContext:
         positional, keywords = self._call_literals(path, scope, index)
 
         def given(param: str) -> object:
-            if param in keywords:
-                return keywords[param]
-            if param in callee.params[: len(positional)]:
-                return positional[callee.params.index(param)]
-            return callee.defaults.get(param, UNKNOWN)
+            position = callee.params.index(param) if param in callee.params else None
+            value = literal_argument(positional, keywords, param, position)
+            return callee.defaults.get(param, UNKNOWN) if value is MISSING else value
 
         off = [param for param in sorted(callee.guarded) if (value := given(param)) is not UNKNOWN and not is_on(value)]
         # a device parameter given a device string that names no accelerator (``device="cpu"``)

@@ -82,6 +82,14 @@ def bind(slots: Iterable[Slot], name: str, position: Optional[int], expand: Opti
     return UNKNOWN if unknown else MISSING
 
 
+def literal_argument(positional: Sequence[Any], keywords: Mapping[str, Any], name: str, position: Optional[int]) -> Any:
+    """What a call's literal arguments, as the facts record them, give parameter ``name`` (at
+    ``position``; None: keyword-only), or :data:`MISSING`."""
+    if name in keywords:
+        return keywords[name]
+    return positional[position] if position is not None and position < len(positional) else MISSING
+
+
 # -- dicts built in a function -----------------------------------------------------------------
 
 #: the key of an item that merges a whole mapping in (``{**other}``, ``dict(other)``, ``d.update(other)``)

@@ -50,7 +50,7 @@ from .catalog import ENTROPY_RESULTS
 from .classify import classify_call
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, option_default, string_value
+from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -275,7 +275,7 @@ class Values:
             bound: Dict[Tuple[int, str], Candidates] = {}
             for param in _all_params(function):
                 name, position = param.name.value, _position(function, param, False)
-                value = keywords[name] if name in keywords else positional[position] if position is not None and position < len(positional) else MISSING
+                value = literal_argument(positional, keywords, name, position)
                 if value is MISSING:
                     got = self.of(param.default, (), 1) if param.default is not None else None
                 else:
@@ -661,7 +661,7 @@ class Values:
         found: List[Candidate] = []
         defaulted = False
         for positional, keywords in arguments:
-            value = keywords[name] if name in keywords else positional[position] if position is not None and position < len(positional) else MISSING
+            value = literal_argument(positional, keywords, name, position)
             if value is MISSING:
                 defaulted = True
             else:
