@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from . import __version__
 from .diagnostics import Diagnostic
-from .modulefiles import Listings
+from .modulefiles import Listings, ModuleFiles
 from .source import SourceError, read_bytes, write_atomic
 
 CACHE_DIR = ".repro_lint_cache"
@@ -43,6 +43,10 @@ FORMAT = 2
 #: graph); :data:`repro_lint.context.ALL_FILES` is this marker
 ALL_FILES_KEY = "*"
 ROOTS_KEY = "roots"
+#: prefix of a dependency on where a dotted module name resolves among the source roots (the
+#: file found, or that none is): one key per module instead of every candidate path looked at
+#: (a module found in no root, ``torch`` in a project's tree, is two candidates per root)
+MODULE_KEY_PREFIX = "module:"
 
 
 def digest(data: bytes) -> str:
@@ -332,12 +336,18 @@ class ResultsCache:
 class Dependencies:
     """The digests that a cached file's findings depend on, besides its own content: the
     files the project context consulted for it (each file's content, or that it is missing),
-    every file of the run (:data:`ALL_FILES_KEY`) and the source roots (:data:`ROOTS_KEY`).
-    ``digests`` (by file index) and ``index_of`` (absolute path -> index) are the run's own
-    tables, filled as it reads the files."""
+    every file of the run (:data:`ALL_FILES_KEY`), the source roots (:data:`ROOTS_KEY`) and
+    where module names resolve in them (:data:`MODULE_KEY_PREFIX`). ``digests`` (by file
+    index) and ``index_of`` (absolute path -> index) are the run's own tables, filled as it
+    reads the files; ``roots``: the source roots the project context searches for modules."""
 
     def __init__(
-        self, files: Sequence[Path], digests: Dict[int, str], index_of: Dict[str, int], state_key: Callable[[], str]
+        self,
+        files: Sequence[Path],
+        digests: Dict[int, str],
+        index_of: Dict[str, int],
+        state_key: Callable[[], str],
+        roots: Iterable[Path] = (),
     ) -> None:
         self.files = files
         self.digests = digests
@@ -347,6 +357,7 @@ class Dependencies:
         self._roots: Optional[str] = None
         self._others: Dict[str, Optional[str]] = {}
         self._listings = Listings()
+        self._modules = ModuleFiles(roots)
 
     def run_digest(self) -> str:
         if self._run is None:
@@ -364,6 +375,8 @@ class Dependencies:
         index = self.index_of.get(dependency)
         if index is not None and index in self.digests:
             return self.digests[index]
+        if dependency not in self._others and dependency.startswith(MODULE_KEY_PREFIX):
+            self._others[dependency] = self._modules.look_up(dependency[len(MODULE_KEY_PREFIX) :])[0]
         if dependency not in self._others:
             if self._listings.is_file(dependency) is False:  # most are candidates never there
                 self._others[dependency] = None

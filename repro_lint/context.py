@@ -55,9 +55,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
-import pathspec
 
-from .cache import ALL_FILES_KEY
+from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, device_named, is_on
 from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
 from .config import Settings
@@ -167,9 +166,11 @@ class ProjectContext:
     def __init__(self, settings: Settings, files: Iterable[Path] = ()) -> None:
         self.settings = settings
         self.files = [Path(f) for f in files]
-        self._entry_globs = (
-            pathspec.GitIgnoreSpec.from_lines(settings.entry_points) if settings.entry_points else None
-        )
+        self._entry_globs = None
+        if settings.entry_points:
+            import pathspec  # only for configured globs: a run without them never imports it
+
+            self._entry_globs = pathspec.GitIgnoreSpec.from_lines(settings.entry_points)
         self._facts: Dict[str, Optional[ModuleFacts]] = {}
         self._entry: Dict[str, bool] = {}
         #: files whose text mentions determinism (None: not read yet)
@@ -217,6 +218,11 @@ class ProjectContext:
         missing), or on every file of the run (:data:`ALL_FILES`)."""
         if self.consulted is not None:
             self.consulted.add(ALL_FILES if path == ALL_FILES else os.path.abspath(path))
+
+    @property
+    def roots(self) -> Tuple[Path, ...]:
+        """The source roots searched for the project's modules."""
+        return tuple(sorted(self._roots))
 
     def state_key(self) -> str:
         """What answers depend on besides file contents and settings: the source roots searched."""
@@ -399,9 +405,11 @@ class ProjectContext:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
         if dotted not in self._modules:
             self._modules[dotted] = self._module_files.look_up(dotted)
-        found, looked = self._modules[dotted]
-        if self.consulted is not None:  # the answer depends on each file looked for, found or missing
-            self.consulted.update(looked)
+        found, _ = self._modules[dotted]
+        if self.consulted is not None:  # the answer depends on where the name resolves, and that file
+            self.consulted.add(MODULE_KEY_PREFIX + dotted)
+            if found:
+                self.consulted.add(found)
         return Path(found) if found else None
 
     def resolve_function(self, qualified: str) -> Optional[Tuple[ModuleFacts, BodyFacts]]:

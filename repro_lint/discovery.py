@@ -8,12 +8,13 @@ import re
 import sys
 from pathlib import Path
 
-from typing import Dict, Iterable, List, Optional, Sequence
-
-import pathspec
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence
 
 from .config import Settings
 from .source import TEXT_LIMIT, SourceError, read_bytes, real
+
+if TYPE_CHECKING:  # imported when a pattern is first matched: a run on named files needs none
+    import pathspec
 
 #: folder names that never hold the user's own code (ruff's list, plus our cache)
 DEFAULT_EXCLUDED_DIRS = frozenset(
@@ -55,7 +56,7 @@ def bounded_pattern(pattern: str) -> tuple[str, int]:
     return bounded, wildcards
 
 
-def pattern_spec(patterns: Sequence[str], origin: str) -> pathspec.PathSpec | None:
+def pattern_spec(patterns: Sequence[str], origin: str) -> "pathspec.PathSpec | None":
     """A gitignore-style spec of ``patterns`` (from ``origin``, for warnings), bounded in time
     (see :data:`MAX_WILDCARDS`); None when no pattern is left."""
     kept = []
@@ -69,10 +70,14 @@ def pattern_spec(patterns: Sequence[str], origin: str) -> pathspec.PathSpec | No
             )
             continue
         kept.append(bounded)
-    return pathspec.GitIgnoreSpec.from_lines(kept) if kept else None
+    if not kept:
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(kept)
 
 
-def _spec(patterns: Sequence[str]) -> Optional[pathspec.PathSpec]:
+def _spec(patterns: Sequence[str]) -> "Optional[pathspec.PathSpec]":
     return pattern_spec(patterns, "exclude") if patterns else None
 
 
@@ -87,7 +92,7 @@ class _GitIgnores:
     """``.gitignore`` files met while walking, each applying to its own folder and below."""
 
     def __init__(self, root: Path) -> None:
-        self.specs: Dict[Path, pathspec.PathSpec] = {}
+        self.specs: "Dict[Path, pathspec.PathSpec]" = {}
         # .gitignore files above the walk start, up to the repository root, apply too
         for folder in (root, *root.parents):
             self.load(folder)
@@ -123,14 +128,16 @@ class _GitIgnores:
 def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
     """Files to lint, sorted and without duplicates. Raises DiscoveryError for a missing path."""
     root = settings.root
-    excludes = _spec(list(settings.exclude) + list(settings.extend_exclude))
     include = list(settings.include) + list(settings.extend_include)
-    includes = _spec(include)
     by_name = all("/" not in pattern for pattern in include)  # "*.py": no need to resolve the path
     found: Dict[str, Path] = {}
+    specs: "Dict[str, Optional[pathspec.PathSpec]]" = {}  # built when a folder is walked
 
     def included(path: Path) -> bool:
         """Is a file met in a folder one to lint (``include``, ``extend-include``)?"""
+        if "include" not in specs:
+            specs["include"] = _spec(include)
+        includes = specs["include"]
         if includes is None:
             return False
         rel = None if by_name else _relative(real(path), root)
@@ -138,6 +145,9 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
 
     def excluded(resolved: Path, is_dir: bool) -> bool:
         """Does ``exclude`` match the file or folder whose canonical path is ``resolved``?"""
+        if "exclude" not in specs:
+            specs["exclude"] = _spec(list(settings.exclude) + list(settings.extend_exclude))
+        excludes = specs["exclude"]
         if excludes is None:
             return False
         rel = _relative(resolved, root)

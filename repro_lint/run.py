@@ -213,7 +213,7 @@ class _Run:
         self.packages: Dict[str, Tuple[str, ...]] = {}  # module_name_for's memo, for this run
         self.parse: List[Tuple[int, int]] = []  # (index, size): files a rule may fire on
         self.check: List[Tuple[int, int]] = []  # (index, size): syntax check only
-        self.deps = Dependencies(self.files, self.digests, self.index_of, project.state_key) if cache is not None else None
+        self.deps = Dependencies(self.files, self.digests, self.index_of, project.state_key, project.roots) if cache is not None else None
 
     @property
     def linter(self) -> "Linter":

@@ -119,6 +119,39 @@ def test_cold_warm_parallel_and_serial_runs_agree_also_after_a_helper_changes(
     assert run(2, cached=True) == run(1, cached=False)
 
 
+def test_a_module_that_appears_later_is_a_change_for_the_files_that_imported_it(
+    tmp_path: Path, seeding_helper_rule: str, monkeypatch
+):
+    """A warm entry depends on where each imported module resolves, found or not: a module
+    missing at the cold run (``seeding``), or that resolves elsewhere later (a package
+    ``helpers/`` in a root searched first), re-lints the file that imports it."""
+    write(tmp_path, {"train.py": "import seeding\nimport helpers\n\nseeding.set_seed(0)\nhelpers.set_seed(0)\n"})
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path, select=[seeding_helper_rule])
+
+    def run(cached: bool):
+        files = sorted(tmp_path.rglob("*.py"))
+        linter = Linter(settings, ProjectContext(settings, files))
+        cache = ResultsCache.open(settings, linter.codes) if cached else None
+        return _findings(lint_files(linter, files, jobs=1, cache=cache))
+
+    assert run(cached=True) == [] == run(cached=False)
+    seeding = "import torch\n\n\ndef set_seed(seed):\n    torch.manual_seed(seed)\n"
+    (tmp_path / "seeding.py").write_text(seeding, encoding="utf-8")
+    found = run(cached=False)
+    assert [(start[0], code) for _, start, code, _ in found] == [(4, seeding_helper_rule)]
+    assert run(cached=True) == found
+    (tmp_path / "helpers").mkdir()
+    (tmp_path / "helpers" / "__init__.py").write_text(seeding, encoding="utf-8")
+    both = run(cached=False)
+    assert [start[0] for _, start, _, _ in both] == [4, 5]
+    assert run(cached=True) == both
+    [stored] = (tmp_path / CACHE_DIR).glob("results-*.json")
+    deps = [dep for dep, _ in json.loads(stored.read_text(encoding="utf-8"))["deps"]]
+    assert {"module:seeding", "module:helpers", "module:torch"} <= set(deps)  # one key per module
+    assert str(tmp_path / "torch.py") not in deps  # not a path per candidate
+
+
 def _tree(tmp_path: Path, monkeypatch):
     """:data:`TREE` in ``tmp_path``, the working folder: its settings, files and linter."""
     write(tmp_path, TREE)

@@ -260,3 +260,28 @@ def test_config_file_with_a_tool_table_is_read_as_a_pyproject(tmp_path: Path):
     write(tmp_path, {"other.toml": "[tool.black]\nline-length = 100\n"})
     proc = run_cli(["a.py", "--no-cache", "--config", "other.toml"], tmp_path)
     assert proc.returncode == 2 and "no [tool.repro-lint] table" in proc.stderr
+
+
+def test_the_installed_torch_version_is_the_one_package_metadata_gives(tmp_path: Path, monkeypatch):
+    """The default target torch version is read from the ``torch-<version>.dist-info``
+    folder's name, the first on ``sys.path`` as ``importlib.metadata`` finds it; without
+    one, ``importlib.metadata`` answers."""
+    import importlib.metadata
+
+    from repro_lint.config import installed_torch_version, parse_version
+
+    try:
+        expected = parse_version(importlib.metadata.version("torch"))
+    except importlib.metadata.PackageNotFoundError:
+        expected = None
+    assert installed_torch_version() == expected
+    first, second = tmp_path / "a", tmp_path / "b"
+    (first / "torch-2.7.1.dist-info").mkdir(parents=True)
+    (second / "torch-2.3.0+cpu.dist-info").mkdir(parents=True)
+    (second / "torch_npu-2.3.0.dist-info").mkdir(parents=True)
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(first), str(second)])
+    assert installed_torch_version() == (2, 7)
+    monkeypatch.setattr(sys, "path", [str(second)])
+    assert installed_torch_version() == (2, 3)
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing")])
+    assert installed_torch_version() is None
