@@ -28,6 +28,8 @@ GENERATORS = catalog.GENERATORS
 ALL_GENERATORS = frozenset(GENERATORS)
 DETERMINISM = catalog.DETERMINISM_EFFECTS
 DEVICES = catalog.DEVICES
+#: the same, as a set (what ``uses`` names a device by)
+DEVICE_USES = frozenset(DEVICES)
 #: markers among ``uses``: torch draws that only initialise weights, a training call, a
 #: checkpoint loaded over the initial weights
 INIT = "torch_init"

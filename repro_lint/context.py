@@ -818,13 +818,15 @@ class ProjectContext:
         without: FrozenSet[Node] = frozenset(),
         held: FrozenSet[Tuple[Node, str]] = frozenset(),
         cut: FrozenSet[Tuple[Node, Node]] = frozenset(),
+        held_uses: FrozenSet[Tuple[Node, str]] = frozenset(),
     ) -> Summary:
         """Everything reached from ``starts`` over the call graph, and what it all does;
         ``without``: functions whose calls are left out (each with its variants); ``held``:
-        (body, effect) pairs, the effect that body makes itself left out; ``cut``: (body,
-        function) pairs, that body's calls of the function left out (each with its variants)."""
+        (body, effect) pairs, the effect that body makes itself left out (``held_uses``: the
+        same for what it uses, a device); ``cut``: (body, function) pairs, that body's calls of
+        the function left out (each with its variants)."""
         starts = tuple(starts)
-        plain = not (without or held or cut)
+        plain = not (without or held or cut or held_uses)
         if len(starts) == 1 and plain and starts[0] in self._closures:
             return self._closures[starts[0]]
         reached: Set[Node] = set()
@@ -845,7 +847,7 @@ class ProjectContext:
                 continue
             base = (node[0], node[1].partition(VARIANT)[0])
             effects |= info.effects if not held else {e for e in info.effects if (base, e) not in held}
-            uses |= info.uses
+            uses |= info.uses if not held_uses else {u for u in info.uses if (base, u) not in held_uses}
             draws |= info.draws
             workers.extend(info.workers)
             stack.extend(
@@ -888,17 +890,18 @@ class ProjectContext:
         *,
         held: FrozenSet[Tuple[Node, str]] = frozenset(),
         cut: FrozenSet[Tuple[Node, Node]] = frozenset(),
+        held_uses: FrozenSet[Tuple[Node, str]] = frozenset(),
     ) -> Summary:
         """What entry point ``path`` does with the calls of the functions ``without`` left out
         (what it would seed without a call that seeds with a value drawn at random), and the
-        effects and calls ``held`` and ``cut`` (see :meth:`closure`: what it would seed without
-        the seeding calls that do not run on the default path)."""
+        effects, uses and calls ``held``, ``held_uses`` and ``cut`` (see :meth:`closure`: what
+        it would seed, or run on, without the calls that do not run on the default path)."""
         key = os.path.abspath(path)
         self.consult(ALL_FILES)
         if self.facts(key, source) is None:
             return EMPTY
         starts = [(key, MODULE_BODY), (key, MAIN_BODY)] + self.console_nodes(key)
-        return self.closure(starts, frozenset(without), frozenset(held), frozenset(cut))
+        return self.closure(starts, frozenset(without), frozenset(held), frozenset(cut), frozenset(held_uses))
 
     def call_summary(self, path: "str | Path", scope: Optional[str], name: str, imported: bool, *, construct: bool = False) -> Summary:
         """What a call named ``name`` made in body ``scope`` of module ``path`` does,

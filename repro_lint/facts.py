@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
-from .classify import INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_seed_parameter
+from .classify import DEVICE_USES, INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_seed_parameter
 from .catalog import (
     CUDNN_DETERMINISTIC,
     DATALOADERS,
@@ -76,6 +76,9 @@ class BodyFacts:
     effects: Set[str] = field(default_factory=set)
     uses: Set[str] = field(default_factory=set)
     draws: Set[str] = field(default_factory=set)
+    #: device -> how many times this body shows it is used (calls, device strings, imports):
+    #: the whole evidence, so that leaving out some calls can tell whether any is left
+    device_events: Dict[str, int] = field(default_factory=dict)
     #: the class a method (or a function nested in a method) belongs to
     owner: Optional[str] = None
     line: int = 0
@@ -373,7 +376,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self.facts.aliases[head] = head
             device = DEVICE_MODULES.get(alias.name.split(".")[0])
             if device is not None:
-                self.current.uses.add(device)
+                self._device_used(device)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = self._relative_base(node.level or 0, node.module)
@@ -381,7 +384,7 @@ class _FactsCollector(ast.NodeVisitor):
             return
         device = DEVICE_MODULES.get(base.split(".")[0])
         if device is not None:
-            self.current.uses.add(device)
+            self._device_used(device)
         for alias in node.names:
             if alias.name != "*":
                 self.facts.aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
@@ -539,6 +542,8 @@ class _FactsCollector(ast.NodeVisitor):
                 self._effect(effect.effects)
                 body.uses |= effect.uses
                 body.draws |= effect.draws
+                for device in effect.uses & DEVICE_USES:
+                    body.device_events[device] = body.device_events.get(device, 0) + 1
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
             if isinstance(device, ast.AST):
@@ -720,10 +725,15 @@ class _FactsCollector(ast.NodeVisitor):
                 name = _dotted(node.func)
                 queried = DEVICE_QUERIES.get(self.imported(name) or "") if name else None
                 if queried is not None:
-                    self.current.uses.add(queried)
+                    self._device_used(queried)
         device = device_named(strings)
         if device is not None:
-            self.current.uses.add(device)
+            self._device_used(device)
+
+    def _device_used(self, device: str) -> None:
+        body = self.current
+        body.uses.add(device)
+        body.device_events[device] = body.device_events.get(device, 0) + 1
 
     def visit_Dict(self, node: ast.Dict) -> None:
         for key, value in zip(node.keys, node.values):

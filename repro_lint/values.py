@@ -215,6 +215,10 @@ class Values:
         if isinstance(expr, cst.Attribute):
             return self._attribute(expr, chain, depth)
         if isinstance(expr, cst.Call):
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _STRING_METHODS:
+                text = self._string_method(expr, expr.func, chain, depth)
+                if text is not None:
+                    return text
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
         if isinstance(expr, cst.Subscript):
@@ -222,6 +226,22 @@ class Values:
             if entry is not None:
                 return entry
         return [expr]  # a container, a lambda: the expression itself
+
+    def _string_method(self, expr: cst.Call, func: cst.Attribute, chain: Chain, depth: int) -> Candidates:
+        """``device.startswith("npu")``, ``mode.lower()``: the result, when every value the
+        string may hold is known and the arguments are literals; else None."""
+        if any(arg.keyword is not None or arg.star for arg in expr.args):
+            return None
+        args = [cst_literal(arg.value) for arg in expr.args]
+        if any(arg is UNKNOWN for arg in args):
+            return None
+        texts = self.of(func.value, chain, depth + 1)
+        if not texts or not all(isinstance(t, Const) and isinstance(t.value, str) for t in texts):
+            return None
+        try:
+            return _dedupe([Const(getattr(t.value, func.attr.value)(*args)) for t in texts])  # type: ignore[union-attr]
+        except (TypeError, ValueError):
+            return None
 
     def _entry(self, expr: cst.Subscript, chain: Chain, depth: int) -> Candidates:
         """``cfg["mode"]`` where every value ``cfg`` may hold is a dict display or a ``dict(...)``
@@ -1617,6 +1637,9 @@ def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:
 
 # -- arithmetic on candidates --------------------------------------------------------------------
 
+#: ``str`` methods whose result :meth:`Values.of` computes from known strings
+_STRING_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
+
 _COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
     cst.Equal: lambda a, b: a == b,
     cst.NotEqual: lambda a, b: a != b,
@@ -1626,6 +1649,8 @@ _COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
     cst.LessThanEqual: lambda a, b: a <= b,
     cst.GreaterThan: lambda a, b: a > b,
     cst.GreaterThanEqual: lambda a, b: a >= b,
+    cst.In: lambda a, b: a in b,
+    cst.NotIn: lambda a, b: a not in b,
 }
 
 

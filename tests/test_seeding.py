@@ -1865,3 +1865,69 @@ def test_graph_library_layers_initialise_weights(lint, imports, call, expected):
 def test_a_method_of_an_object_bound_in_an_enclosing_scope(lint, program, expected):
     code = "import numpy as np\n\n\nclass Sampler:\n    def sample(self, n):\n        return np.random.choice(n, size=(2,))\n\n\n" + program
     assert codes(lint(code, select=["RPL102"])) == expected
+
+
+OFF_DEFAULT_DEVICE = """
+    import argparse
+    import torch
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--device", default="{default}")
+
+    if __name__ == "__main__":
+        args = parser.parse_args()
+        torch.manual_seed(0)
+        device = "{local}"
+        {use}
+        model = torch.nn.Linear(4, 2).to(device)
+"""
+
+
+@pytest.mark.parametrize(
+    "local, default, use, expected",
+    [
+        # a device used only in a branch the default run skips is not device evidence
+        ("cpu", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', []),
+        ("cpu", "cpu", 'if device == "cuda":\n            torch.cuda.set_device(0)', []),
+        ("cpu", "cpu", 'if "npu" in device:\n            torch.npu.set_device(device)', []),
+        ("cpu", "cpu", 'if args.device.lower() == "cuda":\n            model = torch.nn.Linear(4, 2).cuda()', []),
+        # the branch the default run takes, or one that cannot be told: it counts
+        ("npu:0", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', ["RPL202"]),
+        ("cpu", "cuda", 'if args.device == "cuda":\n            torch.cuda.set_device(0)', ["RPL202"]),
+        ("cpu", "cpu", "if torch.cuda.is_available():\n            torch.cuda.set_device(0)", ["RPL202"]),
+        # other evidence on the default path still counts
+        ("cuda", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', ["RPL202"]),
+    ],
+)
+def test_rpl202_device_use_only_off_the_default_path(lint, local, default, use, expected):
+    code = OFF_DEFAULT_DEVICE.format(local=local, default=default, use=use)
+    found = lint(textwrap.dedent(code), select=["RPL202"])
+    assert codes(found) == expected
+
+
+def test_rpl202_device_use_in_a_project_function_called_only_off_the_default_path(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/npu.py": """
+            import torch
+
+
+            def to_npu(model):
+                torch.npu.set_device("npu:0")
+                return model.npu()
+        """,
+        "train.py": """
+            import torch
+            from pkg.npu import to_npu
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                device = "cpu"
+                model = torch.nn.Linear(4, 2)
+                if device.startswith("npu"):
+                    model = to_npu(model)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == []
+    files["train.py"] = files["train.py"].replace('device = "cpu"', 'device = "npu"')
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == ["RPL202"]

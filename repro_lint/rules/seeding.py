@@ -19,7 +19,7 @@ import libcst as cst
 
 from .. import catalog
 from ..children import syntax_children
-from ..classify import ALL_GENERATORS, DETERMINISM, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
+from ..classify import ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
@@ -109,9 +109,9 @@ class SeedingScan(Analysis):
         site = CallSite(node, self.body(), name, qualified is not None, effect)
         self.calls.append(site)
         self.by_node[id(node)] = site
-        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM):
-            # a project call (its arguments may be asked about), or a seeding call or a
-            # determinism switch (whether it runs)
+        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses & DEVICE_USES:
+            # a project call (its arguments may be asked about), or a seeding call, a
+            # determinism switch or a device's use (whether it runs)
             self.chains[id(node)] = tuple(self.file.ancestors)
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -217,6 +217,15 @@ class SeedingScan(Analysis):
         test = self.file.code_for(branch.test).lower()
         return any(word in test for word in catalog.DETERMINISM_OPTION_WORDS)
 
+    def devices_on_default(self, summary: Summary, devices: FrozenSet[str]) -> List[str]:
+        """The ``devices`` the entry point still runs on when this file's calls that use them
+        only under an ``if`` the default path skips are left out (``device = "cpu"``, then
+        ``if device.startswith("npu"): torch.npu.set_device(device)``)."""
+        if "if" not in self.file.source:
+            return sorted(devices)
+        _, rest = self._off_default_path(summary, frozenset(devices), lambda s: bool(devices & s.uses), uses=True)
+        return sorted(devices if rest is None else devices & rest.uses)
+
     def _off_default(
         self,
         summary: Summary,
@@ -224,6 +233,24 @@ class SeedingScan(Analysis):
         holds: Callable[[Summary], bool],
         chosen: Optional[Callable[[cst.If], bool]] = None,
     ) -> Optional[Tuple["CallSite | cst.CSTNode", cst.If]]:
+        """The first call (or switch) in this file on the entry point's path that does what
+        ``wanted`` names under an ``if`` the default path skips, and that ``if``, when without
+        such calls ``holds`` no longer holds for the path."""
+        first, rest = self._off_default_path(summary, wanted, holds, chosen)
+        return None if first is None or rest is None or holds(rest) else first
+
+    def _off_default_path(
+        self,
+        summary: Summary,
+        wanted: FrozenSet[str],
+        holds: Callable[[Summary], bool],
+        chosen: Optional[Callable[[cst.If], bool]] = None,
+        uses: bool = False,
+    ) -> Tuple[Optional[Tuple["CallSite | cst.CSTNode", cst.If]], Optional[Summary]]:
+        """The first call (or switch) in this file on the entry point's path that does what
+        ``wanted`` names (its effects; with ``uses``, what it uses) under an ``if`` the default
+        path skips, with that ``if``; and the path without the calls that do so only there
+        (None, None: no such call)."""
         project, path = self.file.project, self.file.path
         key = os.path.abspath(path)
         reached = {body.partition(VARIANT)[0] for body in summary.reached_in(path)}
@@ -233,17 +260,22 @@ class SeedingScan(Analysis):
         own: Dict[str, List[bool]] = {}
         #: per (body, project function that has the effect): the same for its calls
         calls: Dict[Tuple[str, Tuple[str, str]], List[bool]] = {}
+        #: with ``uses``: per (body, device), for each call that uses it itself, the same
+        used: Dict[Tuple[str, str], List[bool]] = {}
         first: Optional[Tuple["CallSite | cst.CSTNode", cst.If]] = None
         sites: List[Tuple["CallSite | cst.CSTNode", str]] = [(site, site.body) for site in self.calls]
-        sites += [(node, body) for node, body, effects in self.switches if effects & wanted]
+        if not uses:
+            sites += [(node, body) for node, body, effects in self.switches if effects & wanted]
         for site, body in sites:
             if body not in reached:
                 continue
             target: Optional[Tuple[str, str]] = None
             if not isinstance(site, CallSite):
                 node: cst.CSTNode = site
+            elif uses and site.effect.uses & wanted:
+                node = site.node  # the call itself uses the device (``x.cuda()``)
             elif site.effect.known:
-                if not site.effect.effects & wanted:
+                if uses or not site.effect.effects & wanted:
                     continue
                 node = site.node
             elif site.name is None:
@@ -255,22 +287,34 @@ class SeedingScan(Analysis):
                     if not holds(project.closure([resolved])):
                         continue
                     target = resolved
-                elif not resolved or not resolved & wanted:
+                elif uses or not resolved or not resolved & wanted:
                     continue
             branch = _off_default(self.chains.get(id(node), ()), values)
             if branch is not None and chosen is not None and chosen(branch):
                 branch = None  # the user's own choice: it counts
-            flags = own.setdefault(body, []) if target is None else calls.setdefault((body, target), [])
-            flags.append(branch is not None)
+            if uses and target is None:
+                for device in site.effect.uses & wanted:  # type: ignore[union-attr]
+                    used.setdefault((body, device), []).append(branch is not None)
+            else:
+                flags = own.setdefault(body, []) if target is None else calls.setdefault((body, target), [])
+                flags.append(branch is not None)
             if branch is not None and first is None:
                 first = (site, branch)
         if first is None:
-            return None
-        held = frozenset(((key, body), effect) for body, off in own.items() if all(off) for effect in wanted)
+            return None, None
         cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
-        if holds(project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut)):
-            return None
-        return first
+        if uses:
+            # a body's use of a device is left out when every piece of evidence of it there (by
+            # its facts: calls, device strings, imports) is one of these calls
+            held = frozenset(
+                ((key, body), device)
+                for (body, device), off in used.items()
+                if all(off) and facts is not None and (found := facts.body(body)) is not None
+                and found.device_events.get(device) == len(off)
+            )
+            return first, project.entry_summary_without(path, frozenset(), self.file.source, held_uses=held, cut=cut)
+        held = frozenset(((key, body), effect) for body, off in own.items() if all(off) for effect in wanted)
+        return first, project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut)
 
     def where(self, summary: Summary, wanted: FrozenSet[str]) -> cst.CSTNode:
         """Where to report something the execution path does: the first call on the path in
@@ -496,6 +540,8 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         if scan is None or summary is None:
             return
         devices = [d for d in DEVICES if d in summary.uses]
+        if devices:
+            devices = [d for d in devices if d in scan.devices_on_default(summary, frozenset(devices))]
         if not devices:
             return
         device = " and ".join(DEVICE_NAMES[d] for d in devices)
