@@ -376,7 +376,7 @@ class Dependencies:
         if index is not None and index in self.digests:
             return self.digests[index]
         if dependency not in self._others and dependency.startswith(MODULE_KEY_PREFIX):
-            self._others[dependency] = self._modules.look_up(dependency[len(MODULE_KEY_PREFIX) :])[0]
+            self._others[dependency] = self._modules.find(dependency[len(MODULE_KEY_PREFIX) :])
         if dependency not in self._others:
             if self._listings.is_file(dependency) is False:  # most are candidates never there
                 self._others[dependency] = None

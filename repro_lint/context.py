@@ -191,7 +191,7 @@ class ProjectContext:
         packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
         for f in self.files:
             self._roots.add(source_root_for(f, packages))
-        self._modules: Dict[str, Tuple[Optional[str], Tuple[str, ...]]] = {}
+        self._modules: Dict[str, Optional[str]] = {}
         self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
         #: what a project name stands for when handed on (see :meth:`_object_nodes`)
@@ -404,8 +404,8 @@ class ProjectContext:
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
         if dotted not in self._modules:
-            self._modules[dotted] = self._module_files.look_up(dotted)
-        found, _ = self._modules[dotted]
+            self._modules[dotted] = self._module_files.find(dotted)
+        found = self._modules[dotted]
         if self.consulted is not None:  # the answer depends on where the name resolves, and that file
             self.consulted.add(MODULE_KEY_PREFIX + dotted)
             if found:

@@ -92,6 +92,7 @@ class ModuleFiles:
         self.roots: List[str] = [os.path.abspath(root) for root in sorted(roots)]
         self._prefixes = [os.path.join(root, "") for root in self.roots]
         self._folders = Listings()
+        self._head_names: Optional[FrozenSet[str]] = None
 
     def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
         """Is ``prefix + folders... / name`` a file? (``prefix`` ends with a separator.)"""
@@ -101,6 +102,25 @@ class ModuleFiles:
                 return False
             folder = folder + part + os.sep
         return name in self._folders.listing(folder)[0]
+
+    def _heads(self) -> FrozenSet[str]:
+        """The top-level names any root holds: its folders, and its ``.py`` files' stems."""
+        if self._head_names is None:
+            names = set()
+            for prefix in self._prefixes:
+                files, folders = self._folders.listing(prefix)
+                names |= folders
+                names.update(name[:-3] for name in files if name.endswith(".py"))
+            self._head_names = frozenset(names)
+        return self._head_names
+
+    def find(self, dotted: str) -> Optional[str]:
+        """``look_up(dotted)[0]``, without listing the candidates: a name whose first part no
+        root holds (``torch``, ``numpy`` in a project's tree) is answered by one set look-up."""
+        head = dotted.partition(".")[0]
+        if head and head not in self._heads() and "" not in dotted.split("."):
+            return None
+        return self.look_up(dotted)[0]
 
     def look_up(self, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
         if not dotted:

@@ -37,8 +37,12 @@ def test_look_up_is_what_pathlib_finds(tmp_path: Path):
         "pkg", "pkg.sub", "pkg.sub.mod", "pkg.plain", "pkg.missing", "pkg.only_here", "single", "torch",
         "torch.nn.functional", "namespace", "namespace.inner.leaf", "folder", "linked", "dangling", "pkg.sub.mod.x",
     ]
-    for dotted in names:
-        assert files.look_up(dotted) == _by_pathlib(roots, dotted), dotted
+    for dotted in names + ["pkg..sub", "..", ""]:
+        if dotted.strip("."):
+            assert files.look_up(dotted) == _by_pathlib(roots, dotted), dotted
+        # the same file, without listing the candidates (one set look-up for "torch")
+        assert files.find(dotted) == files.look_up(dotted)[0], dotted
+        assert ModuleFiles(roots).find(dotted) == files.look_up(dotted)[0], dotted
     assert files.look_up("pkg.sub.mod")[0] == str(first / "pkg" / "sub" / "mod.py")
     assert files.look_up("linked")[0] == str(second / "linked.py")
     assert files.look_up("dangling")[0] is None
