@@ -805,12 +805,36 @@ class ProjectContext:
             if "." in method:
                 return None
         cls = self._instance_class(facts, scope, body, head)
-        if cls is None:
+        classes = (cls,) if cls is not None else self._made_classes(facts, body, head)
+        if not classes:
             return None
-        target_facts = self.facts(cls[0])
-        if target_facts is None:
-            return []
-        return list(self._class_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
+        methods: List[Node] = []
+        for cls in classes:
+            target_facts = self.facts(cls[0])
+            if target_facts is not None:
+                methods.extend(self._class_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
+        return methods
+
+    def _made_classes(self, facts: ModuleFacts, body: BodyFacts, name: str) -> Tuple[Node, ...]:
+        """The project classes the local ``name`` may hold an instance of when a project
+        function made it (``sampler = make_sampler(name)``, where ``make_sampler`` returns
+        ``Uniform(...)`` or ``LossAware(...)``): the classes its ``return`` statements build."""
+        callee = body.made_by.get(name)
+        if callee is None:
+            return ()
+        target = self.resolve_call(facts, body.name, callee, callee in body.imported)
+        if not isinstance(target, tuple) or target[1].startswith(CLASS_PREFIX):
+            return ()
+        target_facts = self.facts(target[0])
+        function = target_facts.body(target[1].partition(VARIANT)[0]) if target_facts is not None else None
+        if function is None or not function.returns:
+            return ()
+        found: List[Node] = []
+        for returned in function.returns:
+            cls = self.resolve_call(target_facts, function.name, returned, returned in function.imported)
+            if isinstance(cls, tuple) and cls[1].startswith(CLASS_PREFIX) and cls not in found:
+                found.append(cls)
+        return tuple(found)
 
     def closure(
         self,

@@ -87,6 +87,13 @@ class BodyFacts:
     #: local names bound to the result of a call (``model = Net()``): name -> the callee, as
     #: stored in ``calls``; lets the call graph follow ``model.fit()`` to ``Net.fit``
     instances: Dict[str, str] = field(default_factory=dict)
+    #: local names bound to what a function returns (``sampler = make_sampler(name)``): name ->
+    #: the callee, kept only for names a method is called on (``sampler.sample()``), which the
+    #: call graph follows to the classes the function returns
+    made_by: Dict[str, str] = field(default_factory=dict)
+    #: the classes a function returns an instance of (``return Uniform(...)``, or a local
+    #: bound to one), named as the callees in ``calls``
+    returns: List[str] = field(default_factory=list)
     #: a function's positional parameters (``self``/``cls`` left out) and literal defaults
     params: Tuple[str, ...] = ()
     defaults: Dict[str, Any] = field(default_factory=dict)
@@ -677,6 +684,8 @@ class _FactsCollector(ast.NodeVisitor):
                 if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
                     if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
                         self.current.instances[receiver] = self.imported(callee) or callee
+                    elif callee is not None and isinstance(target, ast.Name):
+                        self.current.made_by[receiver] = self.imported(callee) or callee
             if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp))):
                 classes = _class_names(value)
                 if classes:
@@ -734,6 +743,16 @@ class _FactsCollector(ast.NodeVisitor):
         body = self.current
         body.uses.add(device)
         body.device_events[device] = body.device_events.get(device, 0) + 1
+
+    def visit_Return(self, node: ast.Return) -> None:
+        value = node.value
+        if isinstance(value, ast.Call):
+            callee = _dotted(value.func)
+            if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
+                self.current.returns.append(self.imported(callee) or callee)
+        elif isinstance(value, ast.Name) and value.id in self.current.instances:
+            self.current.returns.append(self.current.instances[value.id])
+        self.generic_visit(node)
 
     def visit_Dict(self, node: ast.Dict) -> None:
         for key, value in zip(node.keys, node.values):
@@ -820,6 +839,9 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             _FactsCollector(facts, is_package, literals).visit(tree)
         except RecursionError:
             return None
+    for body in (facts.module_body, facts.main_body, *facts.functions.values()):
+        if body.made_by:  # kept only where a method is called on the name
+            body.made_by = {name: callee for name, callee in body.made_by.items() if any(c.startswith(name + ".") for c in body.calls)}
     facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
     facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
     return facts

@@ -1931,3 +1931,62 @@ def test_rpl202_device_use_in_a_project_function_called_only_off_the_default_pat
     assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == []
     files["train.py"] = files["train.py"].replace('device = "cpu"', 'device = "npu"')
     assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == ["RPL202"]
+
+
+FACTORY_FILES = {
+    "pkg/__init__.py": "",
+    "pkg/samplers.py": """
+        import numpy as np
+
+
+        class Base:
+            def sample(self, n):
+                return np.random.choice(n, size=(2,))
+
+            def weights(self):
+                return [1.0]
+
+
+        class Uniform(Base):
+            pass
+
+
+        class Fixed:
+            def sample(self, n):
+                return list(range(n))
+
+
+        def make_sampler(name):
+            if name == "uniform":
+                return Uniform()
+            raise NotImplementedError(name)
+
+
+        def make_fixed():
+            sampler = Fixed()
+            return sampler
+    """,
+    "train.py": """
+        from pkg.samplers import make_fixed, make_sampler
+
+        if __name__ == "__main__":
+            {body}
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        # a project function's return builds the object whose method is called
+        ('s = make_sampler("uniform")\n            print(s.sample(10))', ["RPL102"]),
+        # a method of that class that does not draw, or a class whose methods do not
+        ('s = make_sampler("uniform")\n            print(s.weights())', []),
+        ("s = make_fixed()\n            print(s.sample(10))", []),
+        # nothing called on the object
+        ('s = make_sampler("uniform")\n            print(s)', []),
+    ],
+)
+def test_rpl102_method_of_an_object_a_project_factory_returns(tmp_path, body, expected):
+    files = dict(FACTORY_FILES, **{"train.py": FACTORY_FILES["train.py"].replace("{body}", body)})
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"])) == expected
