@@ -15,6 +15,10 @@ call: :class:`Values` follows, within one file,
   (Lightning's ``save_hyperparameters``) to the ``__init__`` parameter of that name;
 - ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
   (``action="store_true"`` defaults to False): the default path is the run with no options;
+- a name or ``self.attr`` that holds no single known value, inside a branch of an ``if``/``elif``
+  or conditional expression whose test compares it with ``==`` to a literal (or ``in`` a tuple
+  of literals; ``!=`` for the ``else``), to that literal, unless the branch rebinds it first
+  (``elif self.mode == "linear":`` reads ``"linear"``);
 - simple conditional expressions, comparisons, ``not``, ``and``/``or`` over those values
   (``shuffle=(sampler is None)``, ``shuffle=split == "train"``, ``False if args.eval else True``);
 - a call of a project function (one of the module's own, or one a ``resolve`` callback finds in
@@ -119,6 +123,8 @@ _BUILTIN_TYPES = {t.__name__: t for t in (bool, int, float, str, bytes, list, tu
 #: the type of the object a display builds
 _DISPLAYS = {cst.List: list, cst.ListComp: list, cst.Tuple: tuple, cst.Dict: dict, cst.DictComp: dict, cst.Set: set, cst.SetComp: set}
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.With)
+#: nodes whose names are not the enclosing code's when it runs (a test outside does not narrow them)
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def any_const(candidates: Candidates, test: Callable[[Any], bool]) -> bool:
@@ -193,6 +199,8 @@ class Values:
         self._changed: Optional[FrozenSet[str]] = None
         #: per class: the subclasses of the module that run its ``__init__`` (see _heirs)
         self._heir_index: Dict[int, List[cst.ClassDef]] = {}
+        #: tests being decided (see _narrow)
+        self._testing = 0
 
     # -- the public question ---------------------------------------------------------------
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
@@ -207,13 +215,13 @@ class Values:
         if literal is not UNKNOWN:
             return [Const(literal)]
         if isinstance(expr, cst.Name):
-            return self._name(expr.value, chain, depth)
+            return self._narrow(expr, chain, self._name(expr.value, chain, depth))
         if isinstance(expr, cst.IfExp):
-            return self._choice(expr.test, [(expr.body, True), (expr.orelse, False)], chain, depth)
+            return self._choice(expr, chain, depth)
         if isinstance(expr, (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation)):
             return self._computed(expr, chain, depth)
         if isinstance(expr, cst.Attribute):
-            return self._attribute(expr, chain, depth)
+            return self._narrow(expr, chain, self._attribute(expr, chain, depth))
         if isinstance(expr, cst.Call):
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
@@ -329,11 +337,63 @@ class Values:
         return names
 
     # -- expressions -------------------------------------------------------------------------
-    def _choice(self, test, branches, chain, depth) -> Candidates:  # type: ignore[no-untyped-def]
-        truth = self._truth(chain, depth)(test)
+    def _choice(self, expr: cst.IfExp, chain: Chain, depth: int) -> Candidates:
+        truth = self._truth(chain, depth)(expr.test)
         if truth is not None:
-            return self.of(next(e for e, when in branches if when == truth), chain, depth + 1)
-        return self._resolve_all([(expr, chain) for expr, _ in branches], depth)
+            return self.of(expr.body if truth else expr.orelse, chain, depth + 1)
+        # each branch under the conditional expression: its test may narrow what a branch reads
+        return self._resolve_all([(expr.body, chain + (expr,)), (expr.orelse, chain + (expr,))], depth)
+
+    def _narrow(self, expr: cst.BaseExpression, chain: Chain, found: Candidates) -> Candidates:
+        """``found``, or, where it is not one known value, the literals that the test of an
+        enclosing ``if``/``elif`` or conditional expression pins ``expr`` to in the branch
+        that holds the use (``elif self.mode == "linear":`` gives ``"linear"``; ``mode in
+        ("a", "b")`` both; ``mode != "a"`` gives ``"a"`` in the ``else``), when nothing in
+        the branch rebinds it before the use. Not while a test is being decided (a test is
+        evaluated under the chain of the use, which is not its own)."""
+        if self._testing or (found is not None and len(found) == 1 and isinstance(found[0], Const)):
+            return found
+        dotted = dotted_name(expr)
+        if dotted is None or dotted.count(".") > 1:
+            return found  # a rebinding of ``a.b.c`` is not followed
+        for index in range(len(chain) - 1, -1, -1):
+            node = chain[index]
+            if isinstance(node, _SCOPES):
+                break
+            if not isinstance(node, (cst.If, cst.IfExp)):
+                continue
+            below = chain[index + 1] if index + 1 < len(chain) else None
+            if below is None and isinstance(node, cst.IfExp):  # the use is (in) a branch itself
+                below = node.body if _holds(node.body, expr) else node.orelse if _holds(node.orelse, expr) else None
+            if below is node.body or below is node.orelse:
+                pinned = _pinned(node.test, dotted, below is node.body)
+                if pinned is None:
+                    continue
+                if isinstance(node, cst.If) and not self._untouched(dotted, chain, index + 1):
+                    return found  # rebound after the test
+                return [Const(v) for v in pinned]
+        return found
+
+    def _untouched(self, dotted: str, chain: Chain, block: int) -> bool:
+        """Nothing in the block ``chain[block]`` binds ``dotted`` (or its base) before the use."""
+        parts = dotted.split(".")
+        for node in chain[block:]:  # a loop's target, ``with ... as``, ``except ... as`` on the way
+            if isinstance(node, cst.For):
+                bound = target_names(node.target, attributes=True)
+            elif isinstance(node, cst.With):
+                bound = [n for item in node.items if item.asname is not None for n in target_names(item.asname.name, attributes=True)]
+            elif isinstance(node, cst.ExceptHandler) and node.name is not None:
+                bound = target_names(node.name.name)
+            else:
+                continue
+            if parts[0] in bound or dotted in bound:
+                return False
+        body = _statements(chain[block])
+        for name in {parts[0], dotted}:
+            reached = _reaching(body, name, chain, _undecided, chain[: block + 1], self._binds)
+            if reached is not _UNASSIGNED:
+                return False
+        return True
 
     def _computed(self, expr: cst.BaseExpression, chain: Chain, depth: int) -> Candidates:
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
@@ -410,7 +470,11 @@ class Values:
             if key in self._truths:
                 return self._truths[key]
             self._truths[key] = None  # a test that needs its own value is undecided
-            tested = self.of(test, chain, depth + 1)
+            self._testing += 1
+            try:
+                tested = self.of(test, chain, depth + 1)
+            finally:
+                self._testing -= 1
             decided = None
             if tested is not None and all(isinstance(t, Const) for t in tested):
                 truths = {bool(t.value) for t in tested}
@@ -1059,6 +1123,53 @@ Truth = Callable[[cst.BaseExpression], Optional[bool]]
 
 #: an assignment that reaches a use: the value, and the chain it is evaluated under
 Reaching = Tuple[cst.BaseExpression, Chain]
+
+
+def _undecided(test: cst.BaseExpression) -> Optional[bool]:
+    """A :data:`Truth` that decides no test (every branch may run)."""
+    return None
+
+
+def _pinned(test: cst.BaseExpression, dotted: str, holds: bool) -> Optional[List[Any]]:
+    """The literals ``test`` pins the name (or ``a.b``) ``dotted`` to where it ``holds`` (or,
+    with ``holds`` False, where it fails): ``x == "a"`` (either side) and ``x in ("a", "b")``
+    when it holds, ``x != "a"`` when it fails, through ``and`` (holds), ``or`` (fails) and
+    ``not``; None when it pins nothing."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _pinned(test.expression, dotted, not holds)
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And if holds else cst.Or):  # every part holds (fails)
+            left = _pinned(test.left, dotted, holds)
+            return left if left is not None else _pinned(test.right, dotted, holds)
+        return None
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    operator, other = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(operator, cst.Equal if holds else cst.NotEqual):
+        if dotted_name(test.left) == dotted:
+            literal = cst_literal(other)
+        elif dotted_name(other) == dotted:
+            literal = cst_literal(test.left)  # ``"a" == x``
+        else:
+            return None
+        return None if literal is UNKNOWN else [literal]
+    if holds and isinstance(operator, cst.In) and dotted_name(test.left) == dotted and isinstance(other, (cst.Tuple, cst.List, cst.Set)):
+        literals = [cst_literal(e.value) for e in other.elements if not isinstance(e, cst.StarredElement)]
+        if not literals or len(literals) != len(other.elements) or any(v is UNKNOWN for v in literals):
+            return None
+        return literals
+    return None
+
+
+def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:
+    """``target`` is ``node`` or inside it."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is target:
+            return True
+        stack.extend(syntax_children(current))
+    return False
 
 
 def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> bool:
