@@ -201,6 +201,8 @@ class Values:
         self._heir_index: Dict[int, List[cst.ClassDef]] = {}
         #: tests being decided (see _narrow)
         self._testing = 0
+        #: the kind of what each of the module's functions returns (see _returned_kind)
+        self._return_kinds: Dict[int, Optional[str]] = {}
 
     # -- the public question ---------------------------------------------------------------
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
@@ -249,11 +251,7 @@ class Values:
             if isinstance(container, Const) and isinstance(container.value, dict) and key in container.value:
                 found.append(Const(container.value[key]))
                 continue
-            entries: Dict[str, cst.BaseExpression] = {}
-            if isinstance(container, cst.Dict) and all(isinstance(e, cst.DictElement) for e in container.elements):
-                entries = {string_value(e.key) or "": e.value for e in container.elements}  # type: ignore[union-attr]
-            elif isinstance(container, cst.Call) and dotted_name(container.func) == "dict" and all(a.keyword is not None for a in container.args):
-                entries = {a.keyword.value: a.value for a in container.args}  # type: ignore[union-attr]
+            entries = _dict_entries(container)
             literal = cst_literal(entries[key]) if key in entries else UNKNOWN
             if literal is UNKNOWN:
                 return None
@@ -529,7 +527,8 @@ class Values:
         visibly a tensor of integers or bools (a comparison, ``~``/``&``/``|``/``^``, ``.long()``,
         ``.to(torch.long)``, ``dtype=torch.long``, ``torch.arange`` of integers, ``argmax``,
         ``nonzero``), ``"torch"`` when it is another tensor made by ``torch.*`` or annotated as
-        a Tensor, else None."""
+        a Tensor, else None. A local name, an entry of a local dict display and the call of a
+        project function are followed to what they hold (every ``return`` of the function)."""
         if depth > _MAX_DEPTH:
             return None
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
@@ -544,6 +543,12 @@ class Values:
                 return INTEGER
             if owner is not None:
                 return owner
+            if isinstance(expr.func, cst.Name) or qualified is not None:
+                target = self.callee(expr.func, chain)  # a project function: what it returns
+                if target is not None:
+                    values, function = target
+                    inner = qualify if values is self else values.qualify
+                    return values._returned_kind(function, inner, depth + 1) if inner is not None else None
             if isinstance(expr.func, cst.Attribute):
                 method = expr.func.attr.value
                 if method in NOT_TENSOR_METHODS:
@@ -561,6 +566,8 @@ class Values:
             return None
         if isinstance(expr, cst.Subscript):
             found = again(expr.value)
+            if found is None and isinstance(expr.value, cst.Name):
+                found = self._item_kind(expr, chain, qualify, depth)
             if found is None and any(
                 isinstance(e.slice, cst.Index)
                 and isinstance(e.slice.value, (cst.Name, cst.Call, cst.Comparison, cst.Subscript))
@@ -595,11 +602,43 @@ class Values:
                 return _annotated_kind(found[2], qualify)
             if not found:
                 return None
-            kinds = {self.kind(value, where, qualify, depth + 1) for value, where in found}
-            if len(kinds) == 1:
-                return kinds.pop()
-            return TORCH if kinds & {TORCH, INTEGER} else None
+            return _joined({self.kind(value, where, qualify, depth + 1) for value, where in found})
         return None
+
+    def _returned_kind(self, function: cst.FunctionDef, qualify: Qualify, depth: int) -> Optional[str]:
+        """The kind of what ``function``, one of this module's, returns: the kinds of its
+        ``return`` values on every path (not only the default one: its callers' arguments may
+        take any branch), joined; None when the end of its body may be reached."""
+        key = id(function)
+        if key not in self._return_kinds:
+            self._return_kinds[key] = None  # recursion: not known
+            kinds: Set[Optional[str]] = set()
+            for value, where in self._exits(function, depth, decide=False):
+                kinds.add(None if value is None else self.kind(value, where, qualify, depth))
+            self._return_kinds[key] = _joined(kinds)
+        return self._return_kinds[key]
+
+    def _item_kind(self, expr: cst.Subscript, chain: Chain, qualify: Qualify, depth: int) -> Optional[str]:
+        """``d["hist"]``, where every value of the local ``d`` that reaches the use is a dict
+        display (or ``dict(...)``) with that literal key and the scope only reads ``d``'s items
+        (no item assignment, no method call, not handed to other code): that entry's kind."""
+        name = expr.value.value  # type: ignore[attr-defined]
+        key = string_value(expr.slice[0].slice.value) if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) else None
+        if key is None:
+            return None
+        found = self._lookup(name, chain, depth)
+        if not found or isinstance(found, tuple):
+            return None
+        scope = self._enclosing(chain)
+        if not _items_only_read(scope[0] if scope is not None else self.module, name):
+            return None
+        kinds: Set[Optional[str]] = set()
+        for value, where in found:
+            entries = _dict_entries(value)
+            if key not in entries:
+                return None
+            kinds.add(self.kind(entries[key], where, qualify, depth + 1))
+        return _joined(kinds)
 
     def _integral_factory(self, call: cst.Call, qualified: Optional[str], chain: Chain, qualify: Qualify, depth: int) -> bool:
         """A ``torch.*`` call that visibly makes an integer tensor: ``dtype=torch.long``,
@@ -966,10 +1005,11 @@ class Values:
             self._module_defs = {name: found[0] for name, found in defs.items() if len(found) == 1 and name not in others}
         return self._module_defs
 
-    def _exits(self, function: cst.FunctionDef, depth: int) -> List[Tuple[Optional[cst.BaseExpression], Chain]]:
+    def _exits(self, function: cst.FunctionDef, depth: int, decide: bool = True) -> List[Tuple[Optional[cst.BaseExpression], Chain]]:
         """The ``return`` statements of ``function`` on its default path (tests it can decide
         take their branch; code after a ``return`` or ``raise`` is not reached), each with its
-        chain; ``(None, ())`` when the end of the body may be reached (it returns None)."""
+        chain; ``(None, ())`` when the end of the body may be reached (it returns None). Without
+        ``decide``, on every path (no test is decided)."""
         found: List[Tuple[Optional[cst.BaseExpression], Chain]] = []
 
         def block(statements: Sequence[cst.CSTNode], path: Chain) -> bool:
@@ -983,7 +1023,7 @@ class Values:
                         if isinstance(small, cst.Raise):
                             return True
                 elif isinstance(stmt, cst.If):
-                    taken = self._truth(path + (stmt,), depth)(stmt.test)
+                    taken = self._truth(path + (stmt,), depth)(stmt.test) if decide else None
                     if taken is True:
                         ends = block(_statements(stmt.body), path + (stmt, stmt.body))
                     elif taken is False:
@@ -1710,6 +1750,49 @@ def _appended(function: cst.FunctionDef, function_chain: Chain, name: str, reade
         inner = chain + (node,)
         stack.extend((child, inner) for child in reversed(syntax_children(node)))
     return found
+
+
+def _joined(kinds: Set[Optional[str]]) -> Optional[str]:
+    """The kind of a value that may be any of ``kinds``: their one kind, a tensor (not visibly
+    integral) when one of them is a tensor, else not known."""
+    if len(kinds) == 1:
+        return next(iter(kinds))
+    return TORCH if kinds & {TORCH, INTEGER} else None
+
+
+def _dict_entries(node: Any) -> Dict[str, cst.BaseExpression]:
+    """The entries of a dict display or a ``dict(k=v, ...)`` call, by key; empty for anything
+    else (a ``**`` part, a call with positional arguments)."""
+    if isinstance(node, cst.Dict) and all(isinstance(e, cst.DictElement) for e in node.elements):
+        return {string_value(e.key) or "": e.value for e in node.elements}  # type: ignore[union-attr]
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "dict" and all(a.keyword is not None for a in node.args):
+        return {a.keyword.value: a.value for a in node.args}  # type: ignore[union-attr]
+    return {}
+
+
+def _items_only_read(scope: cst.CSTNode, name: str) -> bool:
+    """Every use of ``name`` in ``scope`` binds it or reads an item of it (``name[k]``, not as
+    an assignment or ``del`` target), or is ``len(name)``: nothing changes its items."""
+    stack: List[Tuple[cst.CSTNode, Chain]] = [(scope, ())]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            parent = chain[-1] if chain else None
+            grand = chain[-2] if len(chain) > 1 else None
+            if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.Param) and parent.name is node):
+                continue
+            if isinstance(parent, cst.Subscript) and parent.value is node:
+                if isinstance(grand, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+                    return False  # ``name[k] = ...``, ``del name[k]``
+                continue
+            if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call) and dotted_name(grand.func) == "len":
+                continue
+            if isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            return False  # a method call, handed to other code, stored elsewhere
+        inner = chain + (node,)
+        stack.extend((child, inner) for child in syntax_children(node))
+    return True
 
 
 def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:

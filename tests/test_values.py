@@ -208,6 +208,14 @@ def kind_of(code: str):
         ("def f(x, w):\n    return torch.tensor(x.shape).to(w).cumsum(0)\n", TORCH),
         ("def f(x):\n    return torch.tensor([0.5, x.shape[0]]).cumsum(0)\n", TORCH),
         ("def f(x):\n    return x.new_tensor(x.shape).cumsum(0)\n", None),  # x's dtype, which may be float
+        # what a function of the module returns, on every path; an entry of a local dict display
+        ("def h(i, s):\n    return torch.zeros(3, dtype=torch.long).scatter(0, i, s)\n"
+         "def f(i, s):\n    return h(i, s).cumsum(0)\n", INTEGER),
+        ("def h(x):\n    return torch.rand(3)\ndef f(x):\n    return h(x).cumsum(0)\n", TORCH),
+        ("def h(x):\n    if x:\n        return torch.zeros(3, dtype=torch.long)\n"
+         "def f(x):\n    return h(x).cumsum(0)\n", TORCH),  # or None, at the end of the body
+        ("def f(x):\n    d = {'a': x > 0, 'b': x}\n    return d['a'].cumsum(0)\n", INTEGER),
+        ("def f(x):\n    d = {'a': x > 0, 'b': x}\n    return d['b'].cumsum(0)\n", None),
     ],
 )
 def test_receiver_kinds(code, expected):
