@@ -515,11 +515,14 @@ BOOL_RESULTS = frozenset(
      "isin", "isneginf", "isposinf", "signbit"}
 )
 #: Tensor methods that keep an integer (or bool) tensor integral (``prod``/``sum`` of integers
-#: are int64; ``new_tensor``/``new_zeros``/... take the receiver's dtype unless given ``dtype=``)
+#: are int64; ``new_tensor``/``new_zeros``/... take the receiver's dtype unless given ``dtype=``;
+#: ``scatter``/``index_add``/``masked_fill``/... write into the receiver, keeping its dtype)
 INTEGER_KEEPING = frozenset(
     {"view", "reshape", "permute", "expand", "flatten", "unsqueeze", "squeeze", "transpose",
      "contiguous", "clone", "detach", "flip", "cumsum", "sum", "prod", "cuda", "cpu",
-     "new_tensor", "new_zeros", "new_ones", "new_full", "new_empty"}
+     "new_tensor", "new_zeros", "new_ones", "new_full", "new_empty",
+     "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_",
+     "index_fill", "index_fill_", "masked_fill", "masked_fill_"}
 )
 #: ``torch.*`` functions that join tensors: the result is integral when every part is
 JOINS = frozenset(f"torch.{name}" for name in ("cat", "concat", "concatenate", "stack", "hstack", "vstack"))

@@ -15,6 +15,10 @@ call: :class:`Values` follows, within one file,
   (Lightning's ``save_hyperparameters``) to the ``__init__`` parameter of that name;
 - ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
   (``action="store_true"`` defaults to False): the default path is the run with no options;
+- a name or ``self.attr`` that holds no single known value, inside a branch of an ``if``/``elif``
+  or conditional expression whose test compares it with ``==`` to a literal (or ``in`` a tuple
+  of literals; ``!=`` for the ``else``), to that literal, unless the branch rebinds it first
+  (``elif self.mode == "linear":`` reads ``"linear"``);
 - simple conditional expressions, comparisons, ``not``, ``and``/``or`` over those values
   (``shuffle=(sampler is None)``, ``shuffle=split == "train"``, ``False if args.eval else True``);
 - a call of a project function (one of the module's own, or one a ``resolve`` callback finds in
@@ -119,6 +123,8 @@ _BUILTIN_TYPES = {t.__name__: t for t in (bool, int, float, str, bytes, list, tu
 #: the type of the object a display builds
 _DISPLAYS = {cst.List: list, cst.ListComp: list, cst.Tuple: tuple, cst.Dict: dict, cst.DictComp: dict, cst.Set: set, cst.SetComp: set}
 _BRANCHING = (cst.If, cst.For, cst.While, cst.Try, cst.With)
+#: nodes whose names are not the enclosing code's when it runs (a test outside does not narrow them)
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def any_const(candidates: Candidates, test: Callable[[Any], bool]) -> bool:
@@ -193,6 +199,10 @@ class Values:
         self._changed: Optional[FrozenSet[str]] = None
         #: per class: the subclasses of the module that run its ``__init__`` (see _heirs)
         self._heir_index: Dict[int, List[cst.ClassDef]] = {}
+        #: tests being decided (see _narrow)
+        self._testing = 0
+        #: the kind of what each of the module's functions returns (see _returned_kind)
+        self._return_kinds: Dict[int, Optional[str]] = {}
 
     # -- the public question ---------------------------------------------------------------
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
@@ -207,13 +217,13 @@ class Values:
         if literal is not UNKNOWN:
             return [Const(literal)]
         if isinstance(expr, cst.Name):
-            return self._name(expr.value, chain, depth)
+            return self._narrow(expr, chain, self._name(expr.value, chain, depth))
         if isinstance(expr, cst.IfExp):
-            return self._choice(expr.test, [(expr.body, True), (expr.orelse, False)], chain, depth)
+            return self._choice(expr, chain, depth)
         if isinstance(expr, (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation)):
             return self._computed(expr, chain, depth)
         if isinstance(expr, cst.Attribute):
-            return self._attribute(expr, chain, depth)
+            return self._narrow(expr, chain, self._attribute(expr, chain, depth))
         if isinstance(expr, cst.Call):
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _STRING_METHODS:
                 text = self._string_method(expr, expr.func, chain, depth)
@@ -261,11 +271,7 @@ class Values:
             if isinstance(container, Const) and isinstance(container.value, dict) and key in container.value:
                 found.append(Const(container.value[key]))
                 continue
-            entries: Dict[str, cst.BaseExpression] = {}
-            if isinstance(container, cst.Dict) and all(isinstance(e, cst.DictElement) for e in container.elements):
-                entries = {string_value(e.key) or "": e.value for e in container.elements}  # type: ignore[union-attr]
-            elif isinstance(container, cst.Call) and dotted_name(container.func) == "dict" and all(a.keyword is not None for a in container.args):
-                entries = {a.keyword.value: a.value for a in container.args}  # type: ignore[union-attr]
+            entries = _dict_entries(container)
             literal = cst_literal(entries[key]) if key in entries else UNKNOWN
             if literal is UNKNOWN:
                 return None
@@ -349,11 +355,63 @@ class Values:
         return names
 
     # -- expressions -------------------------------------------------------------------------
-    def _choice(self, test, branches, chain, depth) -> Candidates:  # type: ignore[no-untyped-def]
-        truth = self._truth(chain, depth)(test)
+    def _choice(self, expr: cst.IfExp, chain: Chain, depth: int) -> Candidates:
+        truth = self._truth(chain, depth)(expr.test)
         if truth is not None:
-            return self.of(next(e for e, when in branches if when == truth), chain, depth + 1)
-        return self._resolve_all([(expr, chain) for expr, _ in branches], depth)
+            return self.of(expr.body if truth else expr.orelse, chain, depth + 1)
+        # each branch under the conditional expression: its test may narrow what a branch reads
+        return self._resolve_all([(expr.body, chain + (expr,)), (expr.orelse, chain + (expr,))], depth)
+
+    def _narrow(self, expr: cst.BaseExpression, chain: Chain, found: Candidates) -> Candidates:
+        """``found``, or, where it is not one known value, the literals that the test of an
+        enclosing ``if``/``elif`` or conditional expression pins ``expr`` to in the branch
+        that holds the use (``elif self.mode == "linear":`` gives ``"linear"``; ``mode in
+        ("a", "b")`` both; ``mode != "a"`` gives ``"a"`` in the ``else``), when nothing in
+        the branch rebinds it before the use. Not while a test is being decided (a test is
+        evaluated under the chain of the use, which is not its own)."""
+        if self._testing or (found is not None and len(found) == 1 and isinstance(found[0], Const)):
+            return found
+        dotted = dotted_name(expr)
+        if dotted is None or dotted.count(".") > 1:
+            return found  # a rebinding of ``a.b.c`` is not followed
+        for index in range(len(chain) - 1, -1, -1):
+            node = chain[index]
+            if isinstance(node, _SCOPES):
+                break
+            if not isinstance(node, (cst.If, cst.IfExp)):
+                continue
+            below = chain[index + 1] if index + 1 < len(chain) else None
+            if below is None and isinstance(node, cst.IfExp):  # the use is (in) a branch itself
+                below = node.body if _holds(node.body, expr) else node.orelse if _holds(node.orelse, expr) else None
+            if below is node.body or below is node.orelse:
+                pinned = _pinned(node.test, dotted, below is node.body)
+                if pinned is None:
+                    continue
+                if isinstance(node, cst.If) and not self._untouched(dotted, chain, index + 1):
+                    return found  # rebound after the test
+                return [Const(v) for v in pinned]
+        return found
+
+    def _untouched(self, dotted: str, chain: Chain, block: int) -> bool:
+        """Nothing in the block ``chain[block]`` binds ``dotted`` (or its base) before the use."""
+        parts = dotted.split(".")
+        for node in chain[block:]:  # a loop's target, ``with ... as``, ``except ... as`` on the way
+            if isinstance(node, cst.For):
+                bound = target_names(node.target, attributes=True)
+            elif isinstance(node, cst.With):
+                bound = [n for item in node.items if item.asname is not None for n in target_names(item.asname.name, attributes=True)]
+            elif isinstance(node, cst.ExceptHandler) and node.name is not None:
+                bound = target_names(node.name.name)
+            else:
+                continue
+            if parts[0] in bound or dotted in bound:
+                return False
+        body = _statements(chain[block])
+        for name in {parts[0], dotted}:
+            reached = _reaching(body, name, chain, _undecided, chain[: block + 1], self._binds)
+            if reached is not _UNASSIGNED:
+                return False
+        return True
 
     def _computed(self, expr: cst.BaseExpression, chain: Chain, depth: int) -> Candidates:
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
@@ -430,7 +488,11 @@ class Values:
             if key in self._truths:
                 return self._truths[key]
             self._truths[key] = None  # a test that needs its own value is undecided
-            tested = self.of(test, chain, depth + 1)
+            self._testing += 1
+            try:
+                tested = self.of(test, chain, depth + 1)
+            finally:
+                self._testing -= 1
             decided = None
             if tested is not None and all(isinstance(t, Const) for t in tested):
                 truths = {bool(t.value) for t in tested}
@@ -485,7 +547,8 @@ class Values:
         visibly a tensor of integers or bools (a comparison, ``~``/``&``/``|``/``^``, ``.long()``,
         ``.to(torch.long)``, ``dtype=torch.long``, ``torch.arange`` of integers, ``argmax``,
         ``nonzero``), ``"torch"`` when it is another tensor made by ``torch.*`` or annotated as
-        a Tensor, else None."""
+        a Tensor, else None. A local name, an entry of a local dict display and the call of a
+        project function are followed to what they hold (every ``return`` of the function)."""
         if depth > _MAX_DEPTH:
             return None
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
@@ -500,6 +563,12 @@ class Values:
                 return INTEGER
             if owner is not None:
                 return owner
+            if isinstance(expr.func, cst.Name) or qualified is not None:
+                target = self.callee(expr.func, chain)  # a project function: what it returns
+                if target is not None:
+                    values, function = target
+                    inner = qualify if values is self else values.qualify
+                    return values._returned_kind(function, inner, depth + 1) if inner is not None else None
             if isinstance(expr.func, cst.Attribute):
                 method = expr.func.attr.value
                 if method in NOT_TENSOR_METHODS:
@@ -517,6 +586,8 @@ class Values:
             return None
         if isinstance(expr, cst.Subscript):
             found = again(expr.value)
+            if found is None and isinstance(expr.value, cst.Name):
+                found = self._item_kind(expr, chain, qualify, depth)
             if found is None and any(
                 isinstance(e.slice, cst.Index)
                 and isinstance(e.slice.value, (cst.Name, cst.Call, cst.Comparison, cst.Subscript))
@@ -551,11 +622,43 @@ class Values:
                 return _annotated_kind(found[2], qualify)
             if not found:
                 return None
-            kinds = {self.kind(value, where, qualify, depth + 1) for value, where in found}
-            if len(kinds) == 1:
-                return kinds.pop()
-            return TORCH if kinds & {TORCH, INTEGER} else None
+            return _joined({self.kind(value, where, qualify, depth + 1) for value, where in found})
         return None
+
+    def _returned_kind(self, function: cst.FunctionDef, qualify: Qualify, depth: int) -> Optional[str]:
+        """The kind of what ``function``, one of this module's, returns: the kinds of its
+        ``return`` values on every path (not only the default one: its callers' arguments may
+        take any branch), joined; None when the end of its body may be reached."""
+        key = id(function)
+        if key not in self._return_kinds:
+            self._return_kinds[key] = None  # recursion: not known
+            kinds: Set[Optional[str]] = set()
+            for value, where in self._exits(function, depth, decide=False):
+                kinds.add(None if value is None else self.kind(value, where, qualify, depth))
+            self._return_kinds[key] = _joined(kinds)
+        return self._return_kinds[key]
+
+    def _item_kind(self, expr: cst.Subscript, chain: Chain, qualify: Qualify, depth: int) -> Optional[str]:
+        """``d["hist"]``, where every value of the local ``d`` that reaches the use is a dict
+        display (or ``dict(...)``) with that literal key and the scope only reads ``d``'s items
+        (no item assignment, no method call, not handed to other code): that entry's kind."""
+        name = expr.value.value  # type: ignore[attr-defined]
+        key = string_value(expr.slice[0].slice.value) if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) else None
+        if key is None:
+            return None
+        found = self._lookup(name, chain, depth)
+        if not found or isinstance(found, tuple):
+            return None
+        scope = self._enclosing(chain)
+        if not _items_only_read(scope[0] if scope is not None else self.module, name):
+            return None
+        kinds: Set[Optional[str]] = set()
+        for value, where in found:
+            entries = _dict_entries(value)
+            if key not in entries:
+                return None
+            kinds.add(self.kind(entries[key], where, qualify, depth + 1))
+        return _joined(kinds)
 
     def _integral_factory(self, call: cst.Call, qualified: Optional[str], chain: Chain, qualify: Qualify, depth: int) -> bool:
         """A ``torch.*`` call that visibly makes an integer tensor: ``dtype=torch.long``,
@@ -922,10 +1025,11 @@ class Values:
             self._module_defs = {name: found[0] for name, found in defs.items() if len(found) == 1 and name not in others}
         return self._module_defs
 
-    def _exits(self, function: cst.FunctionDef, depth: int) -> List[Tuple[Optional[cst.BaseExpression], Chain]]:
+    def _exits(self, function: cst.FunctionDef, depth: int, decide: bool = True) -> List[Tuple[Optional[cst.BaseExpression], Chain]]:
         """The ``return`` statements of ``function`` on its default path (tests it can decide
         take their branch; code after a ``return`` or ``raise`` is not reached), each with its
-        chain; ``(None, ())`` when the end of the body may be reached (it returns None)."""
+        chain; ``(None, ())`` when the end of the body may be reached (it returns None). Without
+        ``decide``, on every path (no test is decided)."""
         found: List[Tuple[Optional[cst.BaseExpression], Chain]] = []
 
         def block(statements: Sequence[cst.CSTNode], path: Chain) -> bool:
@@ -939,7 +1043,7 @@ class Values:
                         if isinstance(small, cst.Raise):
                             return True
                 elif isinstance(stmt, cst.If):
-                    taken = self._truth(path + (stmt,), depth)(stmt.test)
+                    taken = self._truth(path + (stmt,), depth)(stmt.test) if decide else None
                     if taken is True:
                         ends = block(_statements(stmt.body), path + (stmt, stmt.body))
                     elif taken is False:
@@ -1079,6 +1183,53 @@ Truth = Callable[[cst.BaseExpression], Optional[bool]]
 
 #: an assignment that reaches a use: the value, and the chain it is evaluated under
 Reaching = Tuple[cst.BaseExpression, Chain]
+
+
+def _undecided(test: cst.BaseExpression) -> Optional[bool]:
+    """A :data:`Truth` that decides no test (every branch may run)."""
+    return None
+
+
+def _pinned(test: cst.BaseExpression, dotted: str, holds: bool) -> Optional[List[Any]]:
+    """The literals ``test`` pins the name (or ``a.b``) ``dotted`` to where it ``holds`` (or,
+    with ``holds`` False, where it fails): ``x == "a"`` (either side) and ``x in ("a", "b")``
+    when it holds, ``x != "a"`` when it fails, through ``and`` (holds), ``or`` (fails) and
+    ``not``; None when it pins nothing."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _pinned(test.expression, dotted, not holds)
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And if holds else cst.Or):  # every part holds (fails)
+            left = _pinned(test.left, dotted, holds)
+            return left if left is not None else _pinned(test.right, dotted, holds)
+        return None
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    operator, other = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(operator, cst.Equal if holds else cst.NotEqual):
+        if dotted_name(test.left) == dotted:
+            literal = cst_literal(other)
+        elif dotted_name(other) == dotted:
+            literal = cst_literal(test.left)  # ``"a" == x``
+        else:
+            return None
+        return None if literal is UNKNOWN else [literal]
+    if holds and isinstance(operator, cst.In) and dotted_name(test.left) == dotted and isinstance(other, (cst.Tuple, cst.List, cst.Set)):
+        literals = [cst_literal(e.value) for e in other.elements if not isinstance(e, cst.StarredElement)]
+        if not literals or len(literals) != len(other.elements) or any(v is UNKNOWN for v in literals):
+            return None
+        return literals
+    return None
+
+
+def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:
+    """``target`` is ``node`` or inside it."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is target:
+            return True
+        stack.extend(syntax_children(current))
+    return False
 
 
 def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> bool:
@@ -1619,6 +1770,49 @@ def _appended(function: cst.FunctionDef, function_chain: Chain, name: str, reade
         inner = chain + (node,)
         stack.extend((child, inner) for child in reversed(syntax_children(node)))
     return found
+
+
+def _joined(kinds: Set[Optional[str]]) -> Optional[str]:
+    """The kind of a value that may be any of ``kinds``: their one kind, a tensor (not visibly
+    integral) when one of them is a tensor, else not known."""
+    if len(kinds) == 1:
+        return next(iter(kinds))
+    return TORCH if kinds & {TORCH, INTEGER} else None
+
+
+def _dict_entries(node: Any) -> Dict[str, cst.BaseExpression]:
+    """The entries of a dict display or a ``dict(k=v, ...)`` call, by key; empty for anything
+    else (a ``**`` part, a call with positional arguments)."""
+    if isinstance(node, cst.Dict) and all(isinstance(e, cst.DictElement) for e in node.elements):
+        return {string_value(e.key) or "": e.value for e in node.elements}  # type: ignore[union-attr]
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "dict" and all(a.keyword is not None for a in node.args):
+        return {a.keyword.value: a.value for a in node.args}  # type: ignore[union-attr]
+    return {}
+
+
+def _items_only_read(scope: cst.CSTNode, name: str) -> bool:
+    """Every use of ``name`` in ``scope`` binds it or reads an item of it (``name[k]``, not as
+    an assignment or ``del`` target), or is ``len(name)``: nothing changes its items."""
+    stack: List[Tuple[cst.CSTNode, Chain]] = [(scope, ())]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            parent = chain[-1] if chain else None
+            grand = chain[-2] if len(chain) > 1 else None
+            if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.Param) and parent.name is node):
+                continue
+            if isinstance(parent, cst.Subscript) and parent.value is node:
+                if isinstance(grand, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+                    return False  # ``name[k] = ...``, ``del name[k]``
+                continue
+            if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call) and dotted_name(grand.func) == "len":
+                continue
+            if isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            return False  # a method call, handed to other code, stored elsewhere
+        inner = chain + (node,)
+        stack.extend((child, inner) for child in syntax_children(node))
+    return True
 
 
 def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:

@@ -337,3 +337,76 @@ def test_rpl402_message_names_the_alternative(lint):
     assert 'mode="nearest"' in diag.message
     (diag,) = lint("import torch.nn.functional as F\ny = F.grid_sample(x, g)\n", select=["RPL402"])
     assert "no deterministic alternative" in diag.message
+
+
+HISTOGRAM = (
+    "def integer_histogram(data, bins=10):\n    uniques, counts = torch.unique(data, return_counts=True)\n"
+    "    return torch.zeros(bins, dtype=torch.long).scatter(dim=0, index=uniques, src=counts)\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a project function that visibly returns an integer tensor (pytorch-forecasting's histogram)
+        HISTOGRAM + "def f(lengths):\n    hist = integer_histogram(lengths)\n    return hist.flip(0).cumsum(0)\n",
+        HISTOGRAM + "def f(lengths):\n    return integer_histogram(lengths)[1:].cumsum(0)\n",
+        # through a local, on every path
+        "def counts(x, sort=False):\n    c = torch.zeros(3, dtype=torch.long).index_add_(0, x, torch.ones_like(x))\n"
+        "    if sort:\n        return c.sort().values.long()\n    return c\n\n"
+        "def f(x):\n    return counts(x).cumsum(0)\n",
+        # an entry of a dict display of the same function
+        "def f(x):\n    d = {'hist': torch.zeros(3, dtype=torch.long), 'x': x}\n    return d['hist'].flip(0).cumsum(0)\n",
+        HISTOGRAM + "def f(x):\n    d = dict(hist=integer_histogram(x))\n    return d['hist'].cumsum(0)\n",
+    ],
+)
+def test_rpl402_integer_cumsum_of_project_returns_and_dict_items_is_quiet(lint, code):
+    assert codes(lint("import torch\n\n" + code, select=["RPL402"], torch_version_text="2.13")) == []
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a float tensor on one path (a caller may take it), or the end of the body reached
+        "def counts(x, normalize=False):\n    c = torch.zeros(3, dtype=torch.long).scatter_add(0, x, x)\n"
+        "    if normalize:\n        return c / c.sum()\n    return c\n\n"
+        "def f(x):\n    return counts(x).cumsum(0)\n",
+        "def counts(x, normalize=False):\n    if normalize:\n        return torch.rand(3)\n"
+        "    return torch.zeros(3, dtype=torch.long)\n\ndef f(x):\n    return counts(x, normalize=True).cumsum(0)\n",
+        "def counts(x):\n    if x is not None:\n        return torch.zeros(3, dtype=torch.long)\n\n"
+        "def f(x):\n    return counts(x).cumsum(0)\n",
+        "def ident(x):\n    return x\n\ndef f(x):\n    return ident(x).cumsum(0)\n",
+        "def counts(x):\n    return counts(x)\n\ndef f(x):\n    return counts(x).cumsum(0)\n",  # recursion
+        # a dict whose entry may change, or is not visibly integral
+        "def f(x):\n    d = {'hist': torch.zeros(3, dtype=torch.long)}\n    d['hist'] = x\n    return d['hist'].cumsum(0)\n",
+        "def f(x):\n    d = {'hist': torch.zeros(3, dtype=torch.long)}\n    d.update(hist=x)\n    return d['hist'].cumsum(0)\n",
+        "def f(x, g):\n    d = {'hist': torch.zeros(3, dtype=torch.long)}\n    g(d)\n    return d['hist'].cumsum(0)\n",
+        "def f(x):\n    d = {'hist': x}\n    return d['hist'].cumsum(0)\n",
+        "def f(x, d):\n    return d['hist'].cumsum(0)\n",
+    ],
+)
+def test_rpl402_floating_or_unknown_project_returns_still_fire(lint, code):
+    assert codes(lint("import torch\n\n" + code, select=["RPL402"], torch_version_text="2.13")) == ["RPL402"]
+
+
+@pytest.mark.parametrize(
+    "returned, expected",
+    [
+        ("torch.zeros(n, dtype=torch.long).scatter(0, idx, counts)", []),
+        ("torch.zeros(n).scatter(0, idx, counts)", ["RPL402"]),
+    ],
+)
+def test_rpl402_follows_a_project_function_in_another_module(tmp_path, returned, expected):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/stats.py": f"import torch\n\n\ndef histogram(idx, counts, n):\n    return {returned}\n",
+            "pkg/model.py": "from pkg.stats import histogram\nfrom pkg import stats\n\n\n"
+            "def f(idx, counts):\n    hist = histogram(idx, counts, 8)\n    return hist.flip(0).cumsum(0)\n\n\n"
+            "def g(idx, counts):\n    hist = stats.histogram(idx, counts, 8)\n    return hist.cumsum(0)\n",
+        },
+    )
+    paths = [tmp_path / "pkg" / name for name in ("__init__.py", "stats.py", "model.py")]
+    found = lint_files_in(paths, tmp_path, ["RPL402"], torch_version_text="2.13")
+    assert codes(found) == expected * 2

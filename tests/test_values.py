@@ -208,6 +208,14 @@ def kind_of(code: str):
         ("def f(x, w):\n    return torch.tensor(x.shape).to(w).cumsum(0)\n", TORCH),
         ("def f(x):\n    return torch.tensor([0.5, x.shape[0]]).cumsum(0)\n", TORCH),
         ("def f(x):\n    return x.new_tensor(x.shape).cumsum(0)\n", None),  # x's dtype, which may be float
+        # what a function of the module returns, on every path; an entry of a local dict display
+        ("def h(i, s):\n    return torch.zeros(3, dtype=torch.long).scatter(0, i, s)\n"
+         "def f(i, s):\n    return h(i, s).cumsum(0)\n", INTEGER),
+        ("def h(x):\n    return torch.rand(3)\ndef f(x):\n    return h(x).cumsum(0)\n", TORCH),
+        ("def h(x):\n    if x:\n        return torch.zeros(3, dtype=torch.long)\n"
+         "def f(x):\n    return h(x).cumsum(0)\n", TORCH),  # or None, at the end of the body
+        ("def f(x):\n    d = {'a': x > 0, 'b': x}\n    return d['a'].cumsum(0)\n", INTEGER),
+        ("def f(x):\n    d = {'a': x > 0, 'b': x}\n    return d['b'].cumsum(0)\n", None),
     ],
 )
 def test_receiver_kinds(code, expected):
@@ -335,3 +343,61 @@ def test_an_entry_of_a_dict_a_parameter_defaults_to(lint, default, expected):
         "        self.up = nn.Upsample(scale_factor=2, mode=cfg[\"mode\"])\n"
     )
     assert codes(lint(code, select=["RPL402"])) == expected
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # an equality test pins an unknown value in its branch; elif, either side, in, !=, and, not
+        ("def g(m):\n    if m == 'linear':\n        f(x=m)\n", ["linear"]),
+        ("def g(m):\n    if m == 'nearest':\n        pass\n    elif m == 'linear':\n        f(x=m)\n", ["linear"]),
+        ("def g(m):\n    if 'linear' == m:\n        f(x=m)\n", ["linear"]),
+        ("def g(m):\n    if m in ('linear', 'bicubic'):\n        f(x=m)\n", ["linear", "bicubic"]),
+        ("def g(m):\n    if m != 'linear':\n        pass\n    else:\n        f(x=m)\n", ["linear"]),
+        ("def g(m, k):\n    if k and m == 'linear':\n        f(x=m)\n", ["linear"]),
+        ("def g(m):\n    if not m == 'linear':\n        pass\n    else:\n        f(x=m)\n", ["linear"]),
+        ("def g(m):\n    f(x=m if m == 'linear' else 'nearest')\n", ["linear", "nearest"]),
+        ("def g(m='bicubic'):\n    if m == 'linear':\n        f(x=m)\n", ["linear"]),  # several candidates
+        ("class C:\n    def __init__(self, m):\n        self.m = m\n"
+         "    def g(self):\n        if self.m == 'linear':\n            f(x=self.m)\n", ["linear"]),
+        # where it does not pin: the other branch, a rebinding, a loop target, a nested scope
+        ("def g(m):\n    if m == 'linear':\n        pass\n    else:\n        f(x=m)\n", [OPEN]),
+        ("def g(m):\n    if m != 'linear':\n        f(x=m)\n", [OPEN]),
+        ("def g(m):\n    if m in ('linear', 'bicubic'):\n        pass\n    else:\n        f(x=m)\n", [OPEN]),
+        ("def g(m, k):\n    if k or m == 'linear':\n        f(x=m)\n", [OPEN]),
+        ("def g(m):\n    if m == 'linear':\n        m = h()\n        f(x=m)\n", ["<call>"]),
+        ("def g(m):\n    if m == 'linear':\n        for m in ms:\n            f(x=m)\n", "<not pinned>"),
+        ("def g(m):\n    if m == 'linear':\n        k = lambda m: f(x=m)\n", [OPEN]),
+        ("def g(m):\n    if m == 'linear':\n        f(x=n)\n", None),  # another name
+        ("def g(m):\n    m = 'nearest'\n    if m == 'linear':\n        f(x=m)\n", ["nearest"]),  # known: kept
+    ],
+)
+def test_an_equality_test_narrows_the_value_in_its_branch(code, expected):
+    got = evaluate(code, "x")
+    if expected == "<not pinned>":
+        assert got is None or "linear" not in got
+    elif expected == ["<call>"]:
+        assert got is not None and len(got) == 1 and isinstance(got[0], cst.Call)
+    else:
+        assert got == expected
+
+
+def test_a_narrowed_value_does_not_decide_tests():
+    # the test of ``if m == "a"`` is decided once for every use, not under the branch of the use
+    code = "def g(m):\n    a = 0\n    if m == 'linear':\n        a = 1\n    if m == 'linear':\n        f(x=a)\n"
+    assert evaluate(code, "x") == [0, 1]
+    code = "def g(m):\n    if m == 'linear':\n        a = 1\n    else:\n        a = 2\n    f(x=a)\n"
+    assert evaluate(code, "x") == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "branch, expected",
+    [("nearest", []), ("linear", ["RPL402"])],
+)
+def test_rpl402_mode_pinned_by_the_branch(lint, branch, expected):
+    code = (
+        "from torch import nn\n\n\nclass Up(nn.Module):\n    def __init__(self, mode):\n        super().__init__()\n"
+        "        self.mode = mode\n\n    def forward(self, x):\n"
+        f"        if self.mode == {branch!r}:\n            return F.interpolate(x, size=8, mode=self.mode)\n        return x\n"
+    )
+    assert codes(lint(IMPORTS + code, select=["RPL402"])) == expected
