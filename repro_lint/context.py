@@ -2,8 +2,9 @@
 
 Built once per run, before the per-file rule pass, and shared with every worker:
 - which modules are **entry points** (an ``if __name__ == "__main__":`` block, training
-  run at module level, a top level that draws random numbers or builds a model in a module
-  outside any package that no file of the run imports, a package's ``__main__.py``, the module
+  run at module level, a top level that draws random numbers, builds a model or trains (by
+  itself or through the project's code it calls) in a module outside any package that no file
+  of the run imports, a package's ``__main__.py``, the module
   of a console script that the packaging metadata declares (:mod:`repro_lint.console_scripts`),
   a Jupyter notebook, or a path matching the ``entry-points`` globs);
 - each file's **module name** (from the package layout), to resolve project imports;
@@ -27,7 +28,8 @@ called on a local instance (``model = Net(); model.fit()``) resolves to that cla
 A call is resolved, in this order, through the ``seed-functions`` setting,
 the module's own functions and classes (``self.method()`` included), then its imports into the
 project's other modules (``from utils.seed import set_seed``, ``import utils;
-utils.set_seed()``, relative imports, re-exports in a package ``__init__``). Known torch,
+utils.set_seed()``, relative imports, re-exports in a package ``__init__``, named or starred:
+``from .net import *``). Known torch,
 NumPy, ``random`` and library calls (``repro_lint.catalog``) are classified where they are made,
 with their arguments (``use_deterministic_algorithms(False)`` enables nothing), by
 :mod:`repro_lint.classify`; the facts come from :mod:`repro_lint.facts`. A call that
@@ -76,7 +78,7 @@ from .facts import (
     extract_facts,
     imported_modules,
     might_be_entry_point,
-    might_be_script,
+    might_call_at_top_level,
     module_name_for,
     source_root_for,
 )
@@ -156,6 +158,9 @@ class _NodeInfo:
     #: the bodies it hands to DataLoader worker processes (``worker_init_fn``): what they use
     #: counts, what they seed does not (it seeds the workers' generators, not the main process's)
     workers: Tuple[Node, ...] = ()
+    #: how many of ``edges``, first, are what its own calls run (the rest: objects handed on,
+    #: names looked up, modules imported)
+    called: int = 0
 
 
 class ProjectContext:
@@ -196,6 +201,8 @@ class ProjectContext:
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
         #: what a project name stands for when handed on (see :meth:`_object_nodes`)
         self._objects: Dict[Tuple[str, bool], Tuple[Node, ...]] = {}
+        #: the names ``from <module> import *`` binds, by module path (see :meth:`_star_names`)
+        self._stars: Dict[str, FrozenSet[str]] = {}
         #: facts with the literal arguments of every call, for the few modules that call a
         #: function with effects under a parameter (see :meth:`_variant`)
         self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
@@ -265,17 +272,30 @@ class ProjectContext:
             facts = self.facts(path, source)
             if facts is not None and (facts.has_main_guard or facts.trains_at_module_level):
                 return True
-        # a script without a ``__main__`` block: outside any package, its top level draws or
-        # builds a model, and no file of the project imports it (a module others import, or a
-        # module of a package, which may be imported by name at run time, is a library)
+        # a script without a ``__main__`` block: outside any package, its top level draws,
+        # builds a model or trains (by itself, or through the project's code it calls), and no
+        # file of the project imports it (a module others import, or a module of a package,
+        # which may be imported by name at run time, is a library)
         name, is_package = module_name_for(path)
-        if is_package or "." in name or not might_be_script(source):
+        if is_package or "." in name or not might_call_at_top_level(source):
             return False
         facts = self.facts(path, source)
-        if facts is None or facts.has_main_guard or not facts.draws_at_module_level:
+        if facts is None or facts.has_main_guard or not facts.module_body.calls:
             return False
         self._asked_importers.add(key)
-        return not self.is_imported(facts.module_name)
+        if self.is_imported(facts.module_name):
+            return False
+        return facts.draws_at_module_level or self._draws_through_project(facts)
+
+    def _draws_through_project(self, facts: ModuleFacts) -> bool:
+        """Do the project bodies that the calls of the module's top level run (a project class
+        built, a function called, transitively, across files) draw random numbers, build a
+        model or train? Not what importing its modules runs, nor objects handed on."""
+        info = self._node((facts.path, MODULE_BODY))
+        if info is None or not info.called:
+            return False
+        summary = self.closure(info.edges[: info.called])
+        return bool(summary.draws) or INIT in summary.uses or TRAIN in summary.uses
 
     def is_imported(self, module: str) -> bool:
         """Does a file of the run import module ``module`` (``import m``, ``from m import x``,
@@ -301,6 +321,18 @@ class ProjectContext:
         if os.path.basename(key) == "__main__.py" and module_name_for(Path(key))[0].count(".") >= 1:
             return True
         return bool(self.console_functions(key))
+
+    def entry_point_without_words(self, path: "str | Path", source: str) -> bool:
+        """Is the file at ``path`` (text ``source``) an entry point whose text may have none of
+        the words that make a file one (``classify.ENTRY_WORDS``)? Where an installed program
+        starts (:meth:`starts_program`), or a script outside any package whose top level draws
+        only through the project's code (``net = Net(3)``, see :meth:`is_entry_point`)."""
+        if self.starts_program(path):
+            return True
+        name, is_package = module_name_for(Path(os.path.abspath(path)))
+        if is_package or "." in name or not might_call_at_top_level(source):
+            return False
+        return self.is_entry_point(path, source)
 
     def console_functions(self, path: "str | Path") -> Tuple[str, ...]:
         """The functions of the module at ``path`` (``main``, ``Class.method``) that console
@@ -389,6 +421,7 @@ class ProjectContext:
         # everything derived from the call graph may have gone through that file
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
         self._objects.clear()
+        self._stars.clear()
         self._literal_facts.pop(key, None)
         self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
         self._settings.clear()
@@ -466,12 +499,44 @@ class ProjectContext:
             found = _local_target(facts, ".".join(parts[cut:]))
             if found is not None:
                 return facts.path, found
-            target = facts.aliases.get(parts[cut])
+            target = facts.aliases.get(parts[cut]) or self._star_target(facts, parts[cut])
             if target and target != qualified and not target.startswith(qualified + "."):
                 rest = ".".join(parts[cut + 1 :])
                 return self._resolve_qualified(f"{target}.{rest}" if rest else target, depth + 1)
             return None
         return None
+
+    def _star_target(self, facts: ModuleFacts, name: str) -> Optional[str]:
+        """What ``name`` stands for in module ``facts`` when one of its star imports of a
+        project module binds it (``from .net import *`` in ``models/__init__.py``:
+        ``models.build`` is ``models.net.build``), qualified; the last such import wins, as
+        when the module runs. None for a name no star import of a project module binds."""
+        for module in reversed(facts.star_imports):
+            path = self.resolve_module(module)
+            if path is not None and name in self._star_names(str(path)):
+                return f"{module}.{name}"
+        return None
+
+    def _star_names(self, path: str) -> FrozenSet[str]:
+        """The names ``from <the module at path> import *`` binds: its ``__all__``, else its
+        public names (:func:`_public_names`) and those its own star imports of project modules
+        bind. Memoised; a chain of star imports that loops sees nothing more on the way back."""
+        key = os.path.abspath(path)
+        found = self._stars.get(key)
+        if found is not None:
+            return found
+        self._stars[key] = frozenset()  # a cycle through this module sees nothing more
+        facts = self.facts(key)
+        names: Set[str] = set()
+        if facts is not None:
+            names.update(_public_names(facts))
+            if facts.exports is None:
+                for module in facts.star_imports:
+                    star = self.resolve_module(module)
+                    if star is not None:
+                        names.update(n for n in self._star_names(str(star)) if not n.startswith("_"))
+        found = self._stars[key] = frozenset(names)
+        return found
 
     def _module_nodes(self, dotted: str) -> Iterator[Node]:
         """The top levels that importing ``dotted`` runs (each project package on the way)."""
@@ -512,6 +577,8 @@ class ProjectContext:
                 return facts.path, found
             head, dot, rest = name.partition(".")
             target = facts.aliases.get(head)
+            if target is None and head not in ("self", "cls"):
+                target = self._star_target(facts, head)  # ``from models import *``; ``build()``
             if target is not None and head not in ("self", "cls"):
                 # an import the caller's own table lost track of (``model = model.Net()``
                 # rebinds the module's name while the call is being evaluated)
@@ -522,12 +589,14 @@ class ProjectContext:
 
     @staticmethod
     def _local(facts: ModuleFacts, scope: Optional[str], name: str) -> Optional[str]:
-        """A name as written in body ``scope``: one of the module's functions or classes, or
-        ``self.method`` inside a class."""
+        """A name as written in body ``scope``: one of the module's functions or classes,
+        ``self.method`` inside a class, or ``cls`` in a class method (``cls(size)`` builds the
+        class)."""
         head, _, rest = name.partition(".")
-        if head in ("self", "cls") and rest:
+        if head in ("self", "cls") and (rest or head == "cls"):
             body = facts.body(scope) if scope else None
-            return _local_target(facts, f"{body.owner}.{rest}") if body is not None and body.owner else None
+            owner = body.owner if body is not None else None
+            return _local_target(facts, f"{owner}.{rest}" if rest else owner) if owner else None
         return _local_target(facts, name)
 
     def _node(self, node: Node) -> Optional[_NodeInfo]:
@@ -583,6 +652,7 @@ class ProjectContext:
                     uses |= self._loader_uses(target, facts.path, name, index)
             elif target:
                 effects |= target
+        called = len(dict.fromkeys(edges))
         workers: List[Node] = []
         for ref in body.refs:
             # a function passed as an argument (a callback), when it is one of the project's;
@@ -608,12 +678,17 @@ class ProjectContext:
         if name == MODULE_BODY:
             # importing a project module runs its top level (but what that imports in turn is
             # not followed: importing a large package does not run everything in it)
-            for target in set(facts.aliases.values()):
+            for target in set(facts.aliases.values()).union(facts.star_imports):
                 edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
         if name == MAIN_BODY:
             edges.append((facts.path, MODULE_BODY))
         return _NodeInfo(
-            tuple(dict.fromkeys(edges)), frozenset(effects), frozenset(uses), frozenset(body.draws), tuple(dict.fromkeys(workers))
+            tuple(dict.fromkeys(edges)),
+            frozenset(effects),
+            frozenset(uses),
+            frozenset(body.draws),
+            tuple(dict.fromkeys(workers)),
+            called,
         )
 
     def _object_nodes(self, qualified: str, depth: int = 0) -> Tuple[Node, ...]:
@@ -645,7 +720,7 @@ class ProjectContext:
             if attr in facts.module_body.instances:
                 cls = self._instance_class(facts, MODULE_BODY, facts.module_body, attr)
                 return ((facts.path, IMPORTED_BODY),) + ((_handed(cls),) if cls is not None else ())
-            target = facts.aliases.get(attr)
+            target = facts.aliases.get(attr) or self._star_target(facts, attr)
             if target is not None and target != qualified:
                 return self._object_nodes(target, depth + 1)
         path = self.resolve_module(qualified)
@@ -654,7 +729,9 @@ class ProjectContext:
             return ()
         nodes: List[Node] = [(facts.path, IMPORTED_BODY)]
         if depth <= 1:
-            for public in _public_names(facts):
+            public_names = _public_names(facts)
+            stars = sorted(self._star_names(facts.path).difference(public_names)) if facts.star_imports else []
+            for public in (*public_names, *stars):
                 nodes.extend(self._object_nodes(f"{qualified}.{public}", depth + 1))
         return tuple(dict.fromkeys(nodes))
 
@@ -1086,7 +1163,9 @@ class ProjectContext:
             package = ".".join(parts[:cut])
             found = self.resolve_module(package)
             package_facts = self.facts(found) if found is not None else None
-            if package_facts is not None and package_facts.aliases.get(node[1]) == f"{module}.{node[1]}":
+            if package_facts is not None and (
+                package_facts.aliases.get(node[1]) == f"{module}.{node[1]}" or self._star_target(package_facts, node[1]) == f"{module}.{node[1]}"
+            ):
                 wanted.add(package)
         self.is_imported(module)  # builds the index of every file's imports
         key = os.path.abspath(node[0])

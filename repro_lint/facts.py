@@ -155,6 +155,10 @@ class ModuleFacts:
     bases: Dict[str, Tuple[Tuple[str, bool], ...]] = field(default_factory=dict)
     #: the names its ``__all__`` lists (None: it declares none, or not as literal strings)
     exports: Optional[Tuple[str, ...]] = None
+    #: the modules it star-imports (``from .net import *``), qualified, in source order: every
+    #: public name of each is bound here (resolved by the project context, where a project
+    #: module; a library's are not followed)
+    star_imports: Tuple[str, ...] = ()
     #: the ``add_argument`` options of the module with a default (given on the default path),
     #: by destination: the default, as a literal (:data:`~repro_lint.syntax.UNKNOWN` where not)
     options: Dict[str, Any] = field(default_factory=dict)
@@ -393,7 +397,10 @@ class _FactsCollector(ast.NodeVisitor):
         if device is not None:
             self._device_used(device)
         for alias in node.names:
-            if alias.name != "*":
+            if alias.name == "*":
+                if base not in self.facts.star_imports:
+                    self.facts.star_imports += (base,)
+            else:
                 self.facts.aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
 
     def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> None:
@@ -900,8 +907,18 @@ _SCRIPT_LINE = re.compile(
 
 def might_be_script(source: str) -> bool:
     """A cheap text check: only a file whose top level calls something that may draw random
-    numbers or build a model can be a script without a ``__main__`` block."""
+    numbers or build a model by itself can be a script without a ``__main__`` block."""
     return _SCRIPT_LINE.search(source) is not None
+
+
+#: a top-level statement (not indented, not a definition or an import) that calls something
+_TOP_LEVEL_CALL = re.compile(r"^(?!def |class |import |from |async |@)(?=[A-Za-z_])[^\n]*?[\w)\]]\s*\(", re.MULTILINE)
+
+
+def might_call_at_top_level(source: str) -> bool:
+    """A cheap text check: only a file whose top level calls something (its own code, the
+    project's, a library's) can be a script without a ``__main__`` block."""
+    return might_be_script(source) or _TOP_LEVEL_CALL.search(source) is not None
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]+))", re.MULTILINE)

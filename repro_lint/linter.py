@@ -132,15 +132,16 @@ class Linter:
             found = any(word in text for word in self.words)
         else:
             found = self.trigger is not None and self.trigger.search(text) is not None
-        if not found and self._starts_program(path):
+        if not found and self._entry_without_words(path, text):
             return True
         return found and bool(self.rules_for(text, path))
 
-    def _starts_program(self, path: Optional[str]) -> bool:
-        """Is ``path`` an entry point whatever its text says (a console script's module, a
-        package's ``__main__.py``), with an entry-point rule selected? Its text may have none of
-        the words that make a file one, which the entry-point rules' triggers assume."""
-        return self._entry_only and path is not None and self.project.starts_program(path)
+    def _entry_without_words(self, path: Optional[str], text: str) -> bool:
+        """Is ``path`` an entry point whatever words its text has (a console script's module, a
+        package's ``__main__.py``, a script that draws only through the project's code), with an
+        entry-point rule selected? Its text may have none of the words that make a file one,
+        which the entry-point rules' triggers assume."""
+        return self._entry_only and path is not None and self.project.entry_point_without_words(path, text)
 
     def _present(self, text: str) -> FrozenSet[str]:
         """The trigger words that occur in ``text``. Remembered for the last text: a file's
@@ -173,7 +174,7 @@ class Linter:
             if not present.isdisjoint(words)
             and (not rule_type.whole_words or any(found(word) for word in words & present))
         ]
-        if self._starts_program(path):
+        if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
             rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]
         if path is not None and any(rule.entry_points_only for rule in rules):
             if not self.project.is_entry_point(path, text):

@@ -191,6 +191,74 @@ def test_relative_imports_inside_a_package(tmp_path):
     assert codes(lint_tree(tmp_path, files)) == []
 
 
+STAR_MODEL = """
+    import torch
+
+    __all__ = ["build"]
+
+
+    def build():
+        return torch.nn.Linear(4, 2)
+
+
+    def _private():
+        return torch.nn.Linear(4, 2)
+"""
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "import models\n\nif __name__ == '__main__':\n    model = models.build()\n",
+        "from models import build\n\nif __name__ == '__main__':\n    model = build()\n",
+        "from models import *\n\nif __name__ == '__main__':\n    model = build()\n",
+        # through a chain of star imports: the package re-exports a subpackage that re-exports
+        "import models\n\nif __name__ == '__main__':\n    model = models.deep_build()\n",
+    ],
+)
+def test_a_name_a_package_star_imports_from_a_project_module_resolves(tmp_path, script):
+    files = {
+        "models/__init__.py": "from .net import *\nfrom .sub import *\n",
+        "models/net.py": STAR_MODEL,
+        "models/sub/__init__.py": "from .deep import *\n",
+        "models/sub/deep.py": "import torch\n\n\ndef deep_build():\n    return torch.nn.Linear(4, 2)\n",
+        "loader.py": script,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="loader.py")) == ["RPL101"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "models._private()",  # not bound by ``import *``
+        "models.helper()",  # not in the module's ``__all__``
+        "models.rand()",  # a library's star import binds nothing the project resolves
+        "models.loop()",  # a chain of star imports that loops
+    ],
+)
+def test_names_a_star_import_does_not_bind_resolve_to_nothing(tmp_path, call):
+    files = {
+        "models/__init__.py": "from .net import *\nfrom torch import *\nfrom .a import *\n",
+        "models/net.py": STAR_MODEL.replace("def _private", "def helper():\n    return torch.nn.Linear(4, 2)\n\n\ndef _private"),
+        "models/a.py": "from .b import *\n",
+        "models/b.py": "from .a import *\n",
+        "loader.py": f"import models\n\nif __name__ == '__main__':\n    model = {call}\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="loader.py")) == []
+
+
+def test_a_star_import_without_all_binds_the_public_top_level_names(tmp_path):
+    files = {
+        "models/__init__.py": "from .net import *\n",
+        "models/net.py": "import torch\nfrom .layers import make\n\n\ndef _hidden():\n    return torch.nn.Linear(4, 2)\n\n\n"
+                         "class Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.layer = make()\n",
+        "models/layers.py": "import torch\n\n\ndef make():\n    return torch.nn.Linear(4, 2)\n",
+    }
+    for call, expected in (("models.Net()", ["RPL101"]), ("models.make()", ["RPL101"]), ("models._hidden()", [])):
+        files["loader.py"] = f"import models\n\nif __name__ == '__main__':\n    model = {call}\n"
+        assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="loader.py")) == expected, call
+
+
 def test_training_through_project_modules_is_a_use(tmp_path):
     files = {
         "models.py": """
@@ -495,7 +563,12 @@ def test_a_module_name_rebound_by_its_own_call_is_still_followed(tmp_path):
 
 
 def test_entry_points_configuration(tmp_path):
-    files = {"scripts/run.py": "from models import build\nbuild()\n", "models.py": "from torch import nn\n\ndef build():\n    return nn.Linear(2, 2)\n"}
+    # a module of a package (which may be imported by name at run time) is a library
+    files = {
+        "scripts/__init__.py": "",
+        "scripts/run.py": "from models import build\nbuild()\n",
+        "models.py": "from torch import nn\n\ndef build():\n    return nn.Linear(2, 2)\n",
+    }
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL)) == []
     found = lint_tree(tmp_path, files, select=FILE_LEVEL, entry_points=["scripts/*.py"])
     assert codes(found) == ["RPL101"] and found[0].path.endswith("run.py") and found[0].line == 2
@@ -1241,6 +1314,87 @@ def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     # a module of a package may be imported by name at run time (importlib): a library
     files["pkg/examples.py"] = "import torch\n\nexample_args = (torch.randn(3, 2),)\n"
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="examples.py")) == []
+
+
+PROJECT_NET = """
+    import torch
+
+
+    class Net(torch.nn.Module):
+        def __init__(self, size):
+            super().__init__()
+            self.layer = torch.nn.Linear(size, 2)
+
+        @classmethod
+        def from_dataset(cls, dataset):
+            return cls(len(dataset))
+
+
+    def load_config():
+        return {"size": 3}
+"""
+
+
+@pytest.mark.parametrize("script", ["examples/run.py", "run.py"])
+@pytest.mark.parametrize(
+    "top_level",
+    [
+        "net = Net(3)",
+        "net = Net.from_dataset([1, 2, 3])",  # a class method building ``cls``
+        "def main():\n    return Net(3)\n\n\nnet = main()",  # through its own function
+    ],
+)
+def test_a_script_that_draws_only_through_project_code_is_an_entry_point(tmp_path, script, top_level):
+    files = {
+        "mypkg/__init__.py": "from .model import Net, load_config\n",
+        "mypkg/model.py": PROJECT_NET,
+        script: f"from mypkg import Net\n\n{top_level}\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only=script)) == ["RPL101"]
+
+
+def test_a_script_on_an_accelerator_through_project_code_is_an_entry_point(tmp_path):
+    files = {
+        "mypkg/__init__.py": "from .model import Net\n",
+        "mypkg/model.py": PROJECT_NET,
+        "examples/run.py": "import lightning.pytorch as pl\n\nfrom mypkg import Net\n\n"
+                           "trainer = pl.Trainer(max_epochs=1, accelerator='auto')\nnet = Net.from_dataset([1, 2, 3])\n",
+    }
+    assert sorted(codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="run.py"))) == ["RPL101", "RPL202"]
+
+
+@pytest.mark.parametrize(
+    "name,code",
+    [
+        # a configuration module: its top level calls project code that draws nothing
+        ("config.py", "from mypkg import load_config\n\nCONFIG = load_config()\nSIZE = CONFIG['size']\n"),
+        # only definitions, and a project class named but not built
+        ("helpers.py", "from mypkg import Net\n\n\ndef build():\n    return Net(3)\n\n\nKIND = Net\n"),
+        ("setup.py", "from setuptools import setup\n\nfrom mypkg import load_config\n\nsetup(name='mypkg', version=str(load_config()['size']))\n"),
+        ("docs/conf.py", "import os\nimport sys\n\nsys.path.insert(0, os.path.abspath('..'))\nimport mypkg\n\nproject = 'mypkg'\n"),
+    ],
+)
+def test_a_never_imported_module_whose_project_calls_draw_nothing_is_not_a_script(tmp_path, name, code):
+    files = {"mypkg/__init__.py": "from .model import Net, load_config\n", "mypkg/model.py": PROJECT_NET, name: code}
+    write(tmp_path, files)
+    paths = [tmp_path / f for f in files]
+    project = ProjectContext(Settings(root=tmp_path), paths)
+    assert not project.is_entry_point(tmp_path / name)
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only=name)) == []
+
+
+def test_a_module_another_file_imports_stays_a_library_when_it_draws_through_project_code(tmp_path):
+    files = {
+        "mypkg/__init__.py": "from .model import Net\n",
+        "mypkg/model.py": PROJECT_NET,
+        "shared.py": "from mypkg import Net\n\nnet = Net(3)\n",
+        "train.py": "import torch\n\nimport shared\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n",
+    }
+    write(tmp_path, files)
+    paths = [tmp_path / f for f in files]
+    project = ProjectContext(Settings(root=tmp_path), paths)
+    assert not project.is_entry_point(tmp_path / "shared.py")
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="shared.py")) == []
 
 
 @pytest.mark.parametrize(
