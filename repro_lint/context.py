@@ -1297,7 +1297,7 @@ def _public_names(facts: ModuleFacts) -> Tuple[str, ...]:
         return facts.exports
     names = [f for f, body in facts.functions.items() if "." not in f and body.owner is None]
     names += [c for c in facts.classes if "." not in c]
-    names += [i for i in facts.module_body.instances if "." not in i]
+    names += [i for i in facts.module_body.instances if "." not in i and "(" not in i]
     top = facts.module_name.split(".", 1)[0]
     names += [alias for alias, target in facts.aliases.items() if target.split(".", 1)[0] == top and target != facts.module_name]
     return tuple(dict.fromkeys(n for n in names if not n.startswith("_")))

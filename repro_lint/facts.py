@@ -171,6 +171,16 @@ class ModuleFacts:
         return self.functions.get(name)
 
 
+def _built(value: Optional[ast.AST]) -> Optional[ast.Call]:
+    """The call whose result an assignment binds: the value itself, or the object made when
+    none is given (``x or Default()``, ``x if x is not None else Default()``)."""
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        value = value.values[-1]
+    elif isinstance(value, ast.IfExp):
+        value = value.body if isinstance(value.body, ast.Call) else value.orelse
+    return value if isinstance(value, ast.Call) else None
+
+
 def _dotted(node: ast.AST) -> Optional[str]:
     parts = []
     while isinstance(node, ast.Attribute):
@@ -531,6 +541,16 @@ class _FactsCollector(ast.NodeVisitor):
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
         if name is None and method is not None:
             name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
+            built = _dotted(node.func.value.func) if isinstance(node.func.value, ast.Call) else None  # type: ignore[attr-defined]
+            if built is not None and built.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
+                # a method of an object built on the spot (``TrainLoop(...).run_loop()``): the
+                # call graph follows it as on a local bound to it, named for the class
+                built_name = built.replace(".", "/") + "()"
+                qualified_class = self.imported(built)
+                body.instances[built_name] = qualified_class or built
+                if qualified_class is not None:
+                    body.imported.add(qualified_class)
+                name = f"{built_name}.{method}"
         if method in DICT_METHODS and isinstance(node.func.value, ast.Name) and self.dicts.tracks(node.func.value.id):
             positional = [a for a in node.args if not isinstance(a, ast.Starred)]
             key = _string(positional[0]) if positional else MISSING
@@ -685,9 +705,10 @@ class _FactsCollector(ast.NodeVisitor):
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
                         self._effect(("cudnn_deterministic",))
-            if isinstance(value, ast.Call) and isinstance(target, (ast.Name, ast.Attribute)):
+            built = _built(value)
+            if built is not None and isinstance(target, (ast.Name, ast.Attribute)):
                 receiver = _dotted(target)
-                callee = _dotted(value.func)
+                callee = _dotted(built.func)
                 if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
                     if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
                         self.current.instances[receiver] = self.imported(callee) or callee

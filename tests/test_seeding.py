@@ -2144,3 +2144,51 @@ FACTORY_FILES = {
 def test_rpl102_method_of_an_object_a_project_factory_returns(tmp_path, body, expected):
     files = dict(FACTORY_FILES, **{"train.py": FACTORY_FILES["train.py"].replace("{body}", body)})
     assert codes(lint_tree(tmp_path, files, select=["RPL102"])) == expected
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        # a method of an object built on the spot
+        ("Runner().go()", ["RPL102"]),
+        ("pkg.runner.Runner().go()", ["RPL102"]),
+        ("Runner().stay()", []),
+        # an attribute that holds the object given, or a default one made on the spot
+        ("Loop(None).run()", ["RPL102"]),
+        ("Loop(None).idle()", []),
+    ],
+)
+def test_rpl102_objects_built_on_the_spot_or_by_default(tmp_path, body, expected):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/runner.py": """
+            import numpy as np
+
+
+            class Runner:
+                def go(self):
+                    return np.random.rand()
+
+                def stay(self):
+                    return 0
+
+
+            class Loop:
+                def __init__(self, sampler=None):
+                    self.sampler = sampler or Runner()
+
+                def run(self):
+                    return self.sampler.go()
+
+                def idle(self):
+                    return self.sampler.stay()
+        """,
+        "train.py": f"""
+            import pkg.runner
+            from pkg.runner import Loop, Runner
+
+            if __name__ == "__main__":
+                {body}
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"])) == expected
