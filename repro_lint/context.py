@@ -329,6 +329,8 @@ class ProjectContext:
         only through the project's code (``net = Net(3)``, see :meth:`is_entry_point`)."""
         if self.starts_program(path):
             return True
+        if len(source) > self.settings.max_file_size:
+            return False  # never parsed (RPL001 says why): its own top level is not analysed
         name, is_package = module_name_for(Path(os.path.abspath(path)))
         if is_package or "." in name or not might_call_at_top_level(source):
             return False

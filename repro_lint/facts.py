@@ -869,7 +869,8 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             return None
     for body in (facts.module_body, facts.main_body, *facts.functions.values()):
         if body.made_by:  # kept only where a method is called on the name
-            body.made_by = {name: callee for name, callee in body.made_by.items() if any(c.startswith(name + ".") for c in body.calls)}
+            receivers = {call.partition(".")[0] for call in body.calls if "." in call}
+            body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}
     facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
     facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
     return facts
