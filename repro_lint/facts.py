@@ -171,6 +171,11 @@ class ModuleFacts:
         return self.functions.get(name)
 
 
+def _names_class(name: str) -> bool:
+    """Does the (dotted) name name a class, by convention (its last part capitalised)?"""
+    return name.rsplit(".", 1)[-1][:1].isupper()
+
+
 def _built(value: Optional[ast.AST]) -> Optional[ast.Call]:
     """The call whose result an assignment binds: the value itself, or the object made when
     none is given (``x or Default()``, ``x if x is not None else Default()``)."""
@@ -214,7 +219,7 @@ def _constructed(node: ast.AST) -> List[str]:
             stack.append(item.value)
         elif isinstance(item, ast.Call):
             name = _dotted(item.func)
-            if name is not None and name.rsplit(".", 1)[-1][:1].isupper():
+            if name is not None and _names_class(name):
                 found.append(name)
         elif item is not node:
             name = _dotted(item)
@@ -229,7 +234,7 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     anything else (a function, a call), or when the value is a dotted name (an import's alias,
     followed through the module's aliases)."""
     if isinstance(value, ast.Name):
-        return (value.id,) if value.id[:1].isupper() else ()
+        return (value.id,) if _names_class(value.id) else ()
     if not isinstance(value, ast.IfExp):
         return ()
     found: List[str] = []
@@ -542,7 +547,7 @@ class _FactsCollector(ast.NodeVisitor):
         if name is None and method is not None:
             name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
             built = _dotted(node.func.value.func) if isinstance(node.func.value, ast.Call) else None  # type: ignore[attr-defined]
-            if built is not None and built.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
+            if built is not None and _names_class(built):
                 # a method of an object built on the spot (``TrainLoop(...).run_loop()``): the
                 # call graph follows it as on a local bound to it, named for the class
                 built_name = built.replace(".", "/") + "()"
@@ -710,7 +715,7 @@ class _FactsCollector(ast.NodeVisitor):
                 receiver = _dotted(target)
                 callee = _dotted(built.func)
                 if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
-                    if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
+                    if callee is not None and _names_class(callee):
                         self.current.instances[receiver] = self.imported(callee) or callee
                     elif callee is not None and isinstance(target, ast.Name):
                         self.current.made_by[receiver] = self.imported(callee) or callee
@@ -776,7 +781,7 @@ class _FactsCollector(ast.NodeVisitor):
         value = node.value
         if isinstance(value, ast.Call):
             callee = _dotted(value.func)
-            if callee is not None and callee.rsplit(".", 1)[-1][:1].isupper():  # a class, by convention
+            if callee is not None and _names_class(callee):
                 self.current.returns.append(self.imported(callee) or callee)
         elif isinstance(value, ast.Name) and value.id in self.current.instances:
             self.current.returns.append(self.current.instances[value.id])
