@@ -599,6 +599,17 @@ class ProjectContext:
             body = facts.body(scope) if scope else None
             owner = body.owner if body is not None else None
             return _local_target(facts, f"{owner}.{rest}" if rest else owner) if owner else None
+        if not rest and scope and scope not in (MODULE_BODY, MAIN_BODY, IMPORTED_BODY):
+            # a function (or class) defined inside the calling function or one enclosing it
+            # (``def main(): def step(): ...; step()``); a class body is no scope for its methods
+            parts = scope.split(".")
+            for cut in range(len(parts), 0, -1):
+                prefix = ".".join(parts[:cut])
+                if prefix in facts.classes:
+                    continue
+                found = _local_target(facts, f"{prefix}.{name}")
+                if found is not None:
+                    return found
         return _local_target(facts, name)
 
     def _node(self, node: Node) -> Optional[_NodeInfo]:
@@ -884,7 +895,7 @@ class ProjectContext:
             if "." in method:
                 return None
         cls = self._instance_class(facts, scope, body, head)
-        classes = (cls,) if cls is not None else self._made_classes(facts, body, head)
+        classes = (cls,) if cls is not None else self._made_classes(facts, scope, body, head)
         if not classes:
             return None
         methods: List[Node] = []
@@ -894,11 +905,21 @@ class ProjectContext:
                 methods.extend(self._class_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
         return methods
 
-    def _made_classes(self, facts: ModuleFacts, body: BodyFacts, name: str) -> Tuple[Node, ...]:
+    def _made_classes(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Tuple[Node, ...]:
         """The project classes the local ``name`` may hold an instance of when a project
         function made it (``sampler = make_sampler(name)``, where ``make_sampler`` returns
-        ``Uniform(...)`` or ``LossAware(...)``): the classes its ``return`` statements build."""
+        ``Uniform(...)`` or ``LossAware(...)``): the classes its ``return`` statements build.
+        The name may be one of an enclosing function's, or a module global, as in
+        :meth:`_instance_class`."""
         callee = body.made_by.get(name)
+        if callee is None and "." not in name and name not in body.local_params and name not in body.instances:
+            for outer in _enclosing_bodies(scope):
+                found = facts.body(outer)
+                if found is None or name in found.instances or name in found.local_params:
+                    break  # bound there to something else, or a parameter of the enclosing function
+                if name in found.made_by:
+                    callee, body = found.made_by[name], found
+                    break
         if callee is None:
             return ()
         target = self.resolve_call(facts, body.name, callee, callee in body.imported)

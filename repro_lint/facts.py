@@ -872,10 +872,13 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             _FactsCollector(facts, is_package, literals).visit(tree)
         except RecursionError:
             return None
-    for body in (facts.module_body, facts.main_body, *facts.functions.values()):
-        if body.made_by:  # kept only where a method is called on the name
-            receivers = {call.partition(".")[0] for call in body.calls if "." in call}
-            body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}
+    bodies = (facts.module_body, facts.main_body, *facts.functions.values())
+    if any(body.made_by for body in bodies):
+        # kept only for names a method is called on, there or in a function that sees them
+        receivers = {call.partition(".")[0] for body in bodies for call in body.calls if "." in call}
+        for body in bodies:
+            if body.made_by:
+                body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}
     facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
     facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
     return facts

@@ -2192,3 +2192,50 @@ def test_rpl102_objects_built_on_the_spot_or_by_default(tmp_path, body, expected
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL102"])) == expected
+
+
+@pytest.mark.parametrize(
+    "main, expected",
+    [
+        # a function defined inside the entry point's function, called there or handed on
+        ("def step():\n        return np.random.rand()\n\n    step()", ["RPL102"]),
+        ("def step():\n        return np.random.rand()\n\n    run(step)", ["RPL102"]),
+        # a nested function shadows the module's function of the same name
+        ("def draw():\n        return 0\n\n    draw()", []),
+        # and the sampler made in the enclosing function is followed from the nested one
+        ('sampler = make_sampler()\n\n    def step():\n        return sampler.sample()\n\n    step()', ["RPL102"]),
+    ],
+)
+def test_rpl102_functions_defined_inside_the_function_that_calls_them(tmp_path, main, expected):
+    template = textwrap.dedent(
+        """
+        import numpy as np
+
+
+        class Sampler:
+            def sample(self):
+                return np.random.rand()
+
+
+        def make_sampler():
+            return Sampler()
+
+
+        def draw():
+            return np.random.rand()
+
+
+        def run(fn):
+            return fn
+
+
+        def main():
+            {main}
+
+
+        if __name__ == "__main__":
+            main()
+        """
+    )
+    (tmp_path / "train.py").write_text(template.replace("{main}", main), encoding="utf-8")
+    assert codes(lint_files_in([tmp_path / "train.py"], tmp_path, select=["RPL102"])) == expected
