@@ -25,6 +25,7 @@ from .classify import DEVICE_USES, INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHO
 from .catalog import (
     CUDNN_DETERMINISTIC,
     DATALOADERS,
+    DETERMINISM_SWITCHES,
     LOADER_WORD,
     DEVICE_MODULES,
     DEVICE_QUERIES,
@@ -370,15 +371,25 @@ class _FactsCollector(ast.NodeVisitor):
                 return _arg_items(node)
         return None
 
-    def _effect(self, effects: Iterable[str]) -> None:
-        """Record what the current statement turns on or seeds, where it lasts."""
+    def _effect(self, effects: Iterable[str], parameter: Optional[str] = None) -> None:
+        """Record what the current statement turns on or seeds, where it lasts; ``parameter``:
+        a parameter whose value decides it (``use_deterministic_algorithms(deterministic)``),
+        as ``if deterministic:`` around it would."""
         effects = {e for e in effects if e not in self.isolated}
         if not effects:
             return
-        if self.guard is not None:
-            self.current.guarded.setdefault(self.guard, set()).update(effects)
+        guard = self.guard if self.guard is not None else parameter
+        if guard is not None:
+            self.current.guarded.setdefault(guard, set()).update(effects)
         else:
             self.current.effects |= effects
+
+    def _switch_parameter(self, qualified: Optional[str], args: AstArgs) -> Optional[str]:
+        """The parameter of the current function that a determinism switch is given as its
+        value (``torch.use_deterministic_algorithms(deterministic_torch)``), else None."""
+        switch = DETERMINISM_SWITCHES.get(qualified or "")
+        value = args.node(switch.param, switch.position) if switch is not None else None
+        return value.id if isinstance(value, ast.Name) and value.id in self.current.params else None
 
     def imported(self, name: str) -> Optional[str]:
         """``name`` qualified through the imports, or None when its head was not imported (or
@@ -578,7 +589,7 @@ class _FactsCollector(ast.NodeVisitor):
             if qualified is not None and qualified.startswith("os."):
                 self._environ_call(qualified, node)
             if effect is not NO_EFFECT:
-                self._effect(effect.effects)
+                self._effect(effect.effects, self._switch_parameter(qualified, args))
                 body.uses |= effect.uses
                 body.draws |= effect.draws
                 for device in effect.uses & DEVICE_USES:
@@ -709,7 +720,8 @@ class _FactsCollector(ast.NodeVisitor):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
-                        self._effect(("cudnn_deterministic",))
+                        parameter = value.id if isinstance(value, ast.Name) and value.id in self.current.params else None
+                        self._effect(("cudnn_deterministic",), parameter)
             built = _built(value)
             if built is not None and isinstance(target, (ast.Name, ast.Attribute)):
                 receiver = _dotted(target)

@@ -1203,6 +1203,39 @@ def test_determinism_under_a_parameter_counts_only_when_a_caller_turns_it_on(tmp
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == expected
 
 
+@pytest.mark.parametrize(
+    "switch",
+    ["torch.use_deterministic_algorithms(deterministic)", "torch.backends.cudnn.deterministic = deterministic"],
+)
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("setup(0)", ["RPL202"]),  # the parameter's default, False, is the switch's value
+        ("setup(0, deterministic=False)", ["RPL202"]),
+        ("setup(0, True)", []),
+        ("setup(0, deterministic=cfg.deterministic)", []),  # chosen at run time: may be on
+    ],
+)
+def test_a_switch_given_a_parameter_is_on_only_when_a_caller_turns_it_on(tmp_path, switch, call, expected):
+    helper = SETUP_HELPER.replace("        if deterministic:\n            torch.use_deterministic_algorithms(True)\n", f"        {switch}\n")
+    assert switch in helper
+    files = {
+        "utils.py": helper,
+        "train.py": f"""
+            import torch
+            from utils import setup
+
+            def main(cfg=None):
+                {call}
+                x = torch.ones(2).cuda()
+
+            if __name__ == "__main__":
+                main()
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == expected
+
+
 def test_one_caller_that_turns_it_on_is_enough(tmp_path):
     files = {
         "utils.py": SETUP_HELPER,
