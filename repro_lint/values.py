@@ -162,8 +162,12 @@ class Values:
         resolve: Optional[Resolve] = None,
         qualify: Optional[Qualify] = None,
         callers: Optional[Callable[[str], Any]] = None,
+        options: bool = True,
     ) -> None:
         self.module = module
+        #: whether a command-line option's default is its value (False: only what the code
+        #: itself fixes is known, not what a user may choose when running it)
+        self.read_options = options
         #: the literal arguments of the project's calls of a module-level function, when every
         #: call is known (:meth:`~repro_lint.context.ProjectContext.caller_arguments`)
         self.callers = callers
@@ -452,7 +456,7 @@ class Values:
             and _first_param(method[0]) == base.value.value
         ):
             return self._hparam(attr, method, depth)
-        if isinstance(base, cst.Name) and (self.source is None or "add_argument" in self.source):
+        if isinstance(base, cst.Name) and self.read_options and (self.source is None or "add_argument" in self.source):
             options = self.options().get(attr)
             if options:
                 assigned = self._attribute_assignments(base.value, attr, chain, depth)

@@ -2073,13 +2073,14 @@ OFF_DEFAULT_DEVICE = """
 @pytest.mark.parametrize(
     "local, default, use, expected",
     [
-        # a device used only in a branch the default run skips is not device evidence
+        # a device used only in a branch that the code's own constants rule out is not device evidence
         ("cpu", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', []),
         ("cpu", "cpu", 'if device == "cuda":\n            torch.cuda.set_device(0)', []),
         ("cpu", "cpu", 'if "npu" in device:\n            torch.npu.set_device(device)', []),
-        ("cpu", "cpu", 'if args.device.lower() == "cuda":\n            model = torch.nn.Linear(4, 2).cuda()', []),
-        # the branch the default run takes, or one that cannot be told: it counts
+        # the branch the code takes, one that cannot be told, or one an option decides (a user
+        # may pass --device cuda, whatever its default): it counts
         ("npu:0", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', ["RPL202"]),
+        ("cpu", "cpu", 'if args.device.lower() == "cuda":\n            model = torch.nn.Linear(4, 2).cuda()', ["RPL202"]),
         ("cpu", "cuda", 'if args.device == "cuda":\n            torch.cuda.set_device(0)', ["RPL202"]),
         ("cpu", "cpu", "if torch.cuda.is_available():\n            torch.cuda.set_device(0)", ["RPL202"]),
         # other evidence on the default path still counts

@@ -90,6 +90,16 @@ class ValueScan(Analysis):
         #: the other project modules whose functions the file's calls reach
         self.modules = ProjectModules(file.project)
         self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers)
+        self._constants: Optional[Values] = None
+
+    @property
+    def constants(self) -> Values:
+        """The same evaluator, knowing only what the code fixes: a command-line option's value
+        is unknown (a user may pass any), not its default."""
+        if self._constants is None:
+            file = self.file
+            self._constants = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers, options=False)
+        return self._constants
 
     def _callers(self, function: str) -> Any:
         """The literal arguments of the project's calls of this module's ``function``. In a

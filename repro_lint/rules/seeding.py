@@ -255,7 +255,10 @@ class SeedingScan(Analysis):
         key = os.path.abspath(path)
         reached = {body.partition(VARIANT)[0] for body in summary.reached_in(path)}
         facts = project.facts(path, self.file.source)
-        values = self.file.analysis(ValueScan).values
+        # a device a user may choose by an option is a device the program may run on: for
+        # devices, only what the code itself fixes rules a branch out (``device = "cpu"``)
+        scan = self.file.analysis(ValueScan)
+        values = scan.constants if uses else scan.values
         #: per body: for each call (or switch assignment) that has the effect itself, whether it is off the default path
         own: Dict[str, List[bool]] = {}
         #: per (body, project function that has the effect): the same for its calls
