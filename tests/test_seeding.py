@@ -1174,6 +1174,20 @@ SETUP_HELPER = """
 """
 
 
+#: an entry point that calls ``setup`` of :data:`SETUP_HELPER` as ``{call}`` and runs on CUDA
+SETUP_CALLER = """
+    import torch
+    from utils import setup
+
+    def main(cfg=None):
+        {call}
+        x = torch.ones(2).cuda()
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
 @pytest.mark.parametrize(
     "call, expected",
     [
@@ -1186,20 +1200,7 @@ SETUP_HELPER = """
     ],
 )
 def test_determinism_under_a_parameter_counts_only_when_a_caller_turns_it_on(tmp_path, call, expected):
-    files = {
-        "utils.py": SETUP_HELPER,
-        "train.py": f"""
-            import torch
-            from utils import setup
-
-            def main(cfg=None):
-                {call}
-                x = torch.ones(2).cuda()
-
-            if __name__ == "__main__":
-                main()
-        """,
-    }
+    files = {"utils.py": SETUP_HELPER, "train.py": SETUP_CALLER.replace("{call}", call)}
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == expected
 
 
@@ -1219,20 +1220,7 @@ def test_determinism_under_a_parameter_counts_only_when_a_caller_turns_it_on(tmp
 def test_a_switch_given_a_parameter_is_on_only_when_a_caller_turns_it_on(tmp_path, switch, call, expected):
     helper = SETUP_HELPER.replace("        if deterministic:\n            torch.use_deterministic_algorithms(True)\n", f"        {switch}\n")
     assert switch in helper
-    files = {
-        "utils.py": helper,
-        "train.py": f"""
-            import torch
-            from utils import setup
-
-            def main(cfg=None):
-                {call}
-                x = torch.ones(2).cuda()
-
-            if __name__ == "__main__":
-                main()
-        """,
-    }
+    files = {"utils.py": helper, "train.py": SETUP_CALLER.replace("{call}", call)}
     assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == expected
 
 
