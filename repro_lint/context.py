@@ -914,11 +914,11 @@ class ProjectContext:
         callee = body.made_by.get(name)
         if callee is None and "." not in name and name not in body.local_params and name not in body.instances:
             for outer in _enclosing_bodies(scope):
-                found = facts.body(outer)
-                if found is None or name in found.instances or name in found.local_params:
+                enclosing = facts.body(outer)
+                if enclosing is None or name in enclosing.instances or name in enclosing.local_params:
                     break  # bound there to something else, or a parameter of the enclosing function
-                if name in found.made_by:
-                    callee, body = found.made_by[name], found
+                if name in enclosing.made_by:
+                    callee, body = enclosing.made_by[name], enclosing
                     break
         if callee is None:
             return ()
