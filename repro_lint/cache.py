@@ -357,7 +357,7 @@ class Dependencies:
         self._roots: Optional[str] = None
         self._others: Dict[str, Optional[str]] = {}
         self._listings = Listings()
-        self._modules = ModuleFiles(roots)
+        self._modules = ModuleFiles(roots, self._listings)  # one listing per folder for both
 
     def run_digest(self) -> str:
         if self._run is None:

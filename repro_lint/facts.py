@@ -388,7 +388,10 @@ class _FactsCollector(ast.NodeVisitor):
         """The parameter of the current function that a determinism switch is given as its
         value (``torch.use_deterministic_algorithms(deterministic_torch)``), else None."""
         switch = DETERMINISM_SWITCHES.get(qualified or "")
-        value = args.node(switch.param, switch.position) if switch is not None else None
+        return self._parameter(args.node(switch.param, switch.position)) if switch is not None else None
+
+    def _parameter(self, value: Any) -> Optional[str]:
+        """The name of the current function's parameter that ``value`` reads by itself, else None."""
         return value.id if isinstance(value, ast.Name) and value.id in self.current.params else None
 
     def imported(self, name: str) -> Optional[str]:
@@ -593,7 +596,7 @@ class _FactsCollector(ast.NodeVisitor):
                 body.uses |= effect.uses
                 body.draws |= effect.draws
                 for device in effect.uses & DEVICE_USES:
-                    body.device_events[device] = body.device_events.get(device, 0) + 1
+                    self._device_used(device)
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
             if isinstance(device, ast.AST):
@@ -720,8 +723,7 @@ class _FactsCollector(ast.NodeVisitor):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
-                        parameter = value.id if isinstance(value, ast.Name) and value.id in self.current.params else None
-                        self._effect(("cudnn_deterministic",), parameter)
+                        self._effect(("cudnn_deterministic",), self._parameter(value))
             built = _built(value)
             if built is not None and isinstance(target, (ast.Name, ast.Attribute)):
                 receiver = _dotted(target)
@@ -766,11 +768,12 @@ class _FactsCollector(ast.NodeVisitor):
         (``def run(model, where="cuda")``: ``model.to(where)``; where the call leaves the
         default), or the answer of a device query (``torch.accelerator.current_accelerator()``)."""
         strings = []
-        if isinstance(value, ast.Name) and value.id in self.current.params:
-            default = self.current.defaults.get(value.id)
+        parameter = self._parameter(value)
+        if parameter is not None:
+            default = self.current.defaults.get(parameter)
             device = device_named([default]) if isinstance(default, str) else None
             if device is not None:
-                self.current.device_params[value.id] = device
+                self.current.device_params[parameter] = device
             return
         for node in ast.walk(value):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -785,6 +788,7 @@ class _FactsCollector(ast.NodeVisitor):
             self._device_used(device)
 
     def _device_used(self, device: str) -> None:
+        """One piece of evidence that the current body uses ``device`` (see ``device_events``)."""
         body = self.current
         body.uses.add(device)
         body.device_events[device] = body.device_events.get(device, 0) + 1
@@ -846,9 +850,10 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
             if isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is True:
                 test = test.left  # ``if deterministic is True:``
-        if self.guard is None and isinstance(test, ast.Name) and test.id in self.current.params:
+        guard = self._parameter(test) if self.guard is None else None
+        if guard is not None:
             self.visit(node.test)
-            self.guard = test.id
+            self.guard = guard
             for stmt in node.body:
                 self.visit(stmt)
             self.guard = None

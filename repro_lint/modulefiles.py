@@ -88,10 +88,10 @@ class ModuleFiles:
     (``root/torch/nn`` is never listed when ``root`` holds no ``torch``). Plain data: it
     pickles with the project context."""
 
-    def __init__(self, roots: Iterable[Path]) -> None:
+    def __init__(self, roots: Iterable[Path], listings: Optional[Listings] = None) -> None:
         self.roots: List[str] = [os.path.abspath(root) for root in sorted(roots)]
         self._prefixes = [os.path.join(root, "") for root in self.roots]
-        self._folders = Listings()
+        self._folders = listings if listings is not None else Listings()
         self._head_names: Optional[FrozenSet[str]] = None
 
     def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
