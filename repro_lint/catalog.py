@@ -642,6 +642,11 @@ DEVICES = ("cuda", "npu", "accelerator")
 #: calls that put work on a device, or pick the device the program then runs on: qualified
 #: name -> the device (accelerate's ``Accelerator()``/``PartialState()`` take the accelerator
 #: when there is one)
+#: Lightning Fabric's class, as it is imported
+FABRICS = frozenset({
+    "lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
+    "lightning_fabric.Fabric", "lightning_fabric.fabric.Fabric",
+})
 DEVICE_CALLS: Dict[str, str] = {
     "torch.cuda.set_device": "cuda",
     "torch.cuda.device": "cuda",
@@ -654,12 +659,18 @@ DEVICE_CALLS: Dict[str, str] = {
         for module in ("", "accelerator.", "state.")
         for cls in ("Accelerator", "PartialState", "AcceleratorState")
     },
+    # Lightning Fabric places the model and data itself, on ``accelerator="auto"`` by default
+    **{name: "accelerator" for name in FABRICS},
 }
-#: of those, the ones a literal true argument keeps on the CPU: name -> (parameter, position)
-CPU_SWITCHES: Dict[str, Tuple[str, Optional[int]]] = {
-    f"accelerate.{module}{cls}": ("cpu", None)
-    for module in ("", "accelerator.", "state.")
-    for cls in ("Accelerator", "PartialState", "AcceleratorState")
+#: of those, the ones an argument keeps on the CPU: name -> (parameter, position, the literal
+#: value that does: accelerate's ``cpu=True``, Fabric's ``accelerator="cpu"``)
+CPU_SWITCHES: Dict[str, Tuple[str, Optional[int], Any]] = {
+    **{
+        f"accelerate.{module}{cls}": ("cpu", None, True)
+        for module in ("", "accelerator.", "state.")
+        for cls in ("Accelerator", "PartialState", "AcceleratorState")
+    },
+    **{name: ("accelerator", 0, "cpu") for name in FABRICS},
 }
 #: calls that only ask which device there is: evidence when their result is the device the
 #: program uses (``device = torch.accelerator.current_accelerator()``, ``x.to(...)``), not

@@ -178,7 +178,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 uses.add(catalog.PROCESS_GROUP)  # HCCL, or a backend chosen at run time
         elif qualified in catalog.DEVICE_CALLS:
             cpu = catalog.CPU_SWITCHES.get(qualified)
-            if cpu is None or args.value(*cpu) is not True:
+            if cpu is None or args.value(cpu[0], cpu[1]) != cpu[2]:
                 uses.add(catalog.DEVICE_CALLS[qualified])
         elif helper is None:
             known = qualified.startswith(("torch.", "numpy.", "random."))

@@ -286,6 +286,13 @@ class Linter:
         names = ImportTable(name, is_package)
         project = self.project
         file = FileContext(path, text, module, names, self.settings, project, self.codes)
+        try:
+            return self._lint_file_context(file, result)
+        finally:
+            file.close()
+
+    def _lint_file_context(self, file: FileContext, result: FileResult) -> FileResult:
+        path, text, module = file.path, file.source, file.module
         rule_types = self.rules_for(text, path)
         analyses = file.start(dict.fromkeys([ImportTracker, *(kind for rule in rule_types for kind in rule.uses)]))
         rules = [rule_type(file) for rule_type in rule_types]

@@ -534,3 +534,5 @@ SHAPE_METHOD = "size"
 #: tensor factories whose positional arguments are the shape
 FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
 RESHAPES = frozenset({"view", "reshape", "permute", "expand"})
+#: tensor methods that swap or move two dimensions: ``x.transpose(1, 2)`` has at least 3
+AXIS_SWAPS = frozenset({"transpose", "swapaxes", "swapdims", "movedim"})

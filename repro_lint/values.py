@@ -325,6 +325,11 @@ class Values:
         None when it cannot be told."""
         return self._truth(tuple(n for n in chain if not isinstance(n, cst.Module)), 0)(test)
 
+    def skipped_branch(self, chain: Sequence[cst.CSTNode]) -> Optional[cst.If]:
+        """The ``if`` around a node (whose enclosing nodes are ``chain``), within its function,
+        whose branch holding the node is not taken on the default path, or None."""
+        return skipped_branch(chain, self.truth)
+
     def names(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Optional[List[cst.BaseExpression]]:
         """The names a callee may stand for, on the default path: a local name is followed to
         the assignments that reach the use, and conditional expressions to their branches
@@ -1035,37 +1040,40 @@ class Values:
         chain; ``(None, ())`` when the end of the body may be reached (it returns None). Without
         ``decide``, on every path (no test is decided)."""
         found: List[Tuple[Optional[cst.BaseExpression], Chain]] = []
-
-        def block(statements: Sequence[cst.CSTNode], path: Chain) -> bool:
-            """Walk ``statements``; True when control never leaves their end."""
-            for stmt in statements:
-                if isinstance(stmt, cst.SimpleStatementLine):
-                    for small in stmt.body:
-                        if isinstance(small, cst.Return):
-                            found.append((small.value if small.value is not None else cst.Name("None"), path + (stmt,)))
-                            return True
-                        if isinstance(small, cst.Raise):
-                            return True
-                elif isinstance(stmt, cst.If):
-                    taken = self._truth(path + (stmt,), depth)(stmt.test) if decide else None
-                    if taken is True:
-                        ends = block(_statements(stmt.body), path + (stmt, stmt.body))
-                    elif taken is False:
-                        ends = stmt.orelse is not None and block(_statements(stmt.orelse), path + (stmt, stmt.orelse))
-                    else:
-                        body = block(_statements(stmt.body), path + (stmt, stmt.body))
-                        ends = stmt.orelse is not None and block(_statements(stmt.orelse), path + (stmt, stmt.orelse)) and body
-                    if ends:
-                        return True
-                elif isinstance(stmt, (cst.For, cst.While, cst.Try, cst.With)):
-                    ends = [block(_statements(b), path + (stmt, b)) for b in _blocks(stmt)]
-                    if isinstance(stmt, cst.With) and ends[0]:
-                        return True
-            return False
-
-        if not block(_statements(function.body), (function, function.body)):
+        if not self._exit_block(_statements(function.body), (function, function.body), depth, decide, found):
             found.append((None, ()))
         return found
+
+    def _exit_block(
+        self, statements: Sequence[cst.CSTNode], path: Chain, depth: int, decide: bool,
+        found: List[Tuple[Optional[cst.BaseExpression], Chain]],
+    ) -> bool:
+        """Walk ``statements`` for :meth:`_exits`, adding the returns to ``found``: True when
+        control never leaves their end."""
+        for stmt in statements:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Return):
+                        found.append((small.value if small.value is not None else cst.Name("None"), path + (stmt,)))
+                        return True
+                    if isinstance(small, cst.Raise):
+                        return True
+            elif isinstance(stmt, cst.If):
+                taken = self._truth(path + (stmt,), depth)(stmt.test) if decide else None
+                if taken is True:
+                    ends = self._exit_block(_statements(stmt.body), path + (stmt, stmt.body), depth, decide, found)
+                elif taken is False:
+                    ends = stmt.orelse is not None and self._exit_block(_statements(stmt.orelse), path + (stmt, stmt.orelse), depth, decide, found)
+                else:
+                    body = self._exit_block(_statements(stmt.body), path + (stmt, stmt.body), depth, decide, found)
+                    ends = stmt.orelse is not None and self._exit_block(_statements(stmt.orelse), path + (stmt, stmt.orelse), depth, decide, found) and body
+                if ends:
+                    return True
+            elif isinstance(stmt, (cst.For, cst.While, cst.Try, cst.With)):
+                ends = [self._exit_block(_statements(b), path + (stmt, b), depth, decide, found) for b in _blocks(stmt)]
+                if isinstance(stmt, cst.With) and ends[0]:
+                    return True
+        return False
 
     # -- indexes ------------------------------------------------------------------------------
     def _enclosing(self, chain: Chain) -> Optional[Tuple[cst.FunctionDef, Chain]]:
@@ -1312,6 +1320,8 @@ class _Walk:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             return (self.set(state, None) if stmt.name.value == name else state), False
         if not _may_bind(stmt, name, self.binds) and not (id(stmt) in self.on_path):
+            if isinstance(stmt, cst.If) and not self.whole and _guard_taken(stmt, self.truth):
+                return _DEAD, False  # ``if not distributed: raise``: the default path stops here
             return state, False  # nothing in it binds the name: its tests do not matter
         if isinstance(stmt, cst.If) and not self.whole:
             taken = self.truth(stmt.test)
@@ -1400,6 +1410,55 @@ def _union(states: List[Any]) -> Any:
             return None  # assigned on some paths only: a name from elsewhere on the others
         merged.extend(v for v in s if not any(v[0] is m[0] for m in merged))
     return merged
+
+
+def skipped_branch(
+    chain: Sequence[cst.CSTNode], truth: Callable[[cst.BaseExpression, Sequence[cst.CSTNode]], Optional[bool]],
+) -> Optional[cst.If]:
+    """The ``if`` around a node (whose enclosing nodes are ``chain``), within its function,
+    whose branch holding the node is not taken when ``truth`` (test, the test's chain) decides."""
+    for index in range(len(chain) - 1, 0, -1):
+        node = chain[index - 1]
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return None
+        if not isinstance(node, cst.If):
+            continue
+        inner = chain[index]
+        wanted = True if inner is node.body else False if inner is node.orelse else None
+        if wanted is not None and truth(node.test, chain[:index]) is (not wanted):
+            return node
+    return None
+
+
+def literal_truth(test: cst.BaseExpression, chain: object = None) -> Optional[bool]:
+    """The truth of a test written as a literal (``True``, ``0``, ``not False``), else None."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = literal_truth(test.expression)
+        return None if inner is None else not inner
+    if isinstance(test, cst.Name) and test.value in ("True", "False", "None"):
+        return test.value == "True"
+    if isinstance(test, (cst.Integer, cst.Float)):
+        return bool(float(test.evaluated_value))
+    return None
+
+
+def _guard_taken(stmt: cst.If, truth: Truth) -> bool:
+    """Does the default path take a branch of ``stmt`` that always leaves (its own statements
+    ``raise`` or ``return``)? The test is evaluated only when a branch does."""
+    body = _always_leaves(_statements(stmt.body))
+    orelse = stmt.orelse is not None and _always_leaves(_statements(stmt.orelse))
+    if not body and not orelse:
+        return False
+    taken = truth(stmt.test)
+    return (taken is True and body) or (taken is False and orelse)
+
+
+def _always_leaves(statements: Sequence[cst.CSTNode]) -> bool:
+    return any(
+        isinstance(small, (cst.Raise, cst.Return))
+        for stmt in statements if isinstance(stmt, cst.SimpleStatementLine)
+        for small in stmt.body
+    )
 
 
 def _blocks(stmt: cst.CSTNode) -> List[cst.CSTNode]:

@@ -8,6 +8,7 @@ import libcst as cst
 
 from conftest import codes, lint_files_in, write
 from repro_lint.config import Settings
+from repro_lint.context import ProjectContext
 from repro_lint.engine import Linter
 from repro_lint.rules.base import RULES, Rule
 
@@ -128,3 +129,137 @@ def test_ensure_import_goes_after_the_header_and_only_once(tmp_path: Path):
     edit = rule.ensure_import("repro_lint.runtime", "make_generator")
     assert edit.kind == "line_after" and edit.node is header_end(module) is module.body[3]
     assert header_end(cst.parse_module("x = 1\nimport os\n")) is None
+
+
+def test_a_linted_tree_is_freed_without_the_cyclic_garbage_collector(tmp_path: Path):
+    """The engine pauses the cyclic collector while it parses and walks a file: the tree, the
+    analyses and the evaluators of other project modules must be freed by reference counting
+    once the file is done, not left in cycles that the collector would scan later."""
+    import gc
+
+    write(tmp_path, {
+        "helpers.py": """
+            import torch
+            def pick(mode="bilinear"):
+                if mode == "nearest":
+                    return "nearest"
+                return mode
+        """,
+        "train.py": """
+            import random
+            import numpy as np
+            import torch
+            import torch.nn.functional as F
+            from torch.utils.data import DataLoader
+            from helpers import pick
+
+            def main():
+                x = torch.randn(2, 3, 8, 8).cuda()
+                y = F.interpolate(x, scale_factor=2, mode=pick())
+                loader = DataLoader(range(10), shuffle=True, num_workers=2)
+                for batch in loader:
+                    random.random()
+                    np.random.rand()
+                return y
+
+            if __name__ == "__main__":
+                main()
+        """,
+    })
+    paths = [tmp_path / "helpers.py", tmp_path / "train.py"]
+    config = Settings(root=tmp_path)
+    linter = Linter(config, ProjectContext(config, paths))
+    linter.lint_path(paths[1])  # warm the caches that outlive a file
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        result = linter.lint_path(paths[1])
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage if type(o).__module__.startswith(("libcst", "repro_lint"))]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert {d.code for d in result.diagnostics} >= {"RPL101", "RPL402"}
+    assert left == []
+
+
+DEAD_BRANCH = """
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler, RandomSampler
+
+    {setup}
+
+    def main():
+        torch.manual_seed(0)
+        ds = list(range(10))
+        if {test}:
+            sampler = DistributedSampler(ds, num_replicas=1, rank=0, shuffle=True)
+        else:
+            sampler = RandomSampler(ds)
+        return DataLoader(ds, sampler=sampler, batch_size=2)
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_code_the_constants_rule_out_is_not_reported(lint):
+    for setup, test in [("", "True"), ("", "1"), ("", "not False")]:
+        assert "RPL302" not in codes(lint(DEAD_BRANCH.format(setup=setup, test=test), select=["RPL302"])), test
+
+
+def test_a_branch_an_option_or_the_environment_decides_is_still_reported(lint):
+    for setup, test in [
+        ("import argparse; parser = argparse.ArgumentParser(); parser.add_argument('--distributed', action='store_true')",
+         "parser.parse_args().distributed"),
+        ("import os", "os.environ.get('WORLD_SIZE')"),
+        ("", "False"),
+        ("DISTRIBUTED = True", "DISTRIBUTED"),
+    ]:
+        assert "RPL302" in codes(lint(DEAD_BRANCH.format(setup=setup, test=test), select=["RPL302"])), test
+
+
+RAISE_GUARD = """
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--distributed", action="store_true")
+    parser.add_argument("--dry-run", action="store_true")
+
+    def main():
+        args = parser.parse_args()
+        torch.manual_seed(0)
+        {guard}
+        ds = list(range(10))
+        if args.distributed:
+            sampler = DistributedSampler(ds)
+        else:
+            sampler = None
+        return DataLoader(ds, batch_size=2, shuffle=(sampler is None), sampler=sampler)
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_value_after_a_guard_the_default_path_cannot_pass_is_not_known(lint):
+    """``if not args.distributed: raise``: with the defaults the program stops before the
+    loader, so its ``shuffle`` value is not the one the defaults give (the benefit of the doubt)."""
+    for guard in [
+        "if not args.distributed: raise NotImplementedError('only distributed training')",
+        "if args.distributed: pass\n        else: raise NotImplementedError('only distributed training')",
+        "if not args.distributed: return None",
+    ]:
+        assert "RPL302" not in codes(lint(RAISE_GUARD.format(guard=guard), select=["RPL302"])), guard
+
+
+def test_a_guard_the_default_path_passes_changes_nothing(lint):
+    for guard in [
+        "pass",
+        "if args.dry_run: raise SystemExit(0)",
+        "if args.distributed: print('distributed')",
+    ]:
+        assert "RPL302" in codes(lint(RAISE_GUARD.format(guard=guard), select=["RPL302"])), guard

@@ -238,6 +238,8 @@ def test_cumsum_moves_from_rpl402_to_rpl401_with_the_torch_version(lint):
         "import torch\nx.put_(idx, src)\n",
         "import torch\nx.scatter_reduce_(0, idx, src, reduce='prod')\n",
         "import torch.nn.functional as F\nl = F.cross_entropy(logits.permute(0, 3, 1, 2), target)\n",
+        "import torch.nn.functional as F\nl = F.cross_entropy(logits.transpose(1, 2), target, weight)\n",
+        "import torch.nn.functional as F\nl = F.cross_entropy(logits.movedim(3, 1), target)\n",
         "import torch\nimport torch.nn.functional as F\nl = F.nll_loss(torch.randn(2, 5, 4, 4), target, reduction='sum')\n",
     ],
 )
@@ -267,6 +269,8 @@ def test_rpl402_ops_without_a_deterministic_implementation(lint, code):
         "import pandas as pd\nimport torch\nm = pd.Series([1]).median(0)\n",
         "import torch.nn.functional as F\ny = F.pad(x, (1, 1), mode='replicate')\n",
         "import torch.nn.functional as F\nl = F.cross_entropy(logits, target)\n",  # rank not visible
+        "import torch.nn.functional as F\nl = F.cross_entropy(logits.transpose(0, 1), target)\n",  # rank 2 or more
+        "import torch.nn.functional as F\nl = F.cross_entropy(logits.transpose(-1, -2), target)\n",  # rank 2 or more
         "import torch.nn.functional as F\nl = F.cross_entropy(logits.permute(0, 3, 1, 2), target, reduction='none')\n",
         "import torch\nx.scatter_reduce_(0, idx, src, reduce='sum')\n",
         "import torch.nn as nn\np = nn.MaxPool3d(2)\n",  # deterministic under the flag in 2.13

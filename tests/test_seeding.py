@@ -859,6 +859,9 @@ def test_entry_point_text_check(source, expected):
         ("", "x = torch.ones(3, device=torch.accelerator.current_accelerator())"),
         ("from accelerate import Accelerator", "device = Accelerator().device"),
         ("from accelerate import PartialState", "state = PartialState()"),
+        ("from lightning.fabric import Fabric", "fabric = Fabric()"),
+        ("import lightning as L", "fabric = L.Fabric(devices=1)"),
+        ("from lightning_fabric import Fabric", "fabric = Fabric(accelerator='auto')"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='gpu', devices=2)"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='auto', devices=1)"),
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=2)"),
@@ -891,6 +894,8 @@ def test_rpl202_device_evidence(lint, imports, device_code):
         ("import argparse", "argparse.ArgumentParser().add_argument('--accelerator', default='cpu')"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='gpu')"),
         ("from accelerate import Accelerator", "acc = Accelerator(cpu=True)"),
+        ("from lightning.fabric import Fabric", "fabric = Fabric(accelerator='cpu')"),
+        ("import lightning as L", "fabric = L.Fabric('cpu', devices=2)"),
     ],
 )
 def test_rpl202_no_device_evidence(lint, imports, device_code):

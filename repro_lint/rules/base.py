@@ -26,7 +26,7 @@ from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
 from ..syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_slots, string_value
-from ..values import Candidates, Values
+from ..values import Candidates, Values, literal_truth, skipped_branch
 from .functions import ProjectModules
 from ..children import syntax_children
 
@@ -80,6 +80,13 @@ class Analysis:
     def __init__(self, file: "FileContext") -> None:
         self.file = file
 
+    def close(self) -> None:
+        """Let go of everything learnt of the file (the engine calls this once the file is
+        done; the analysis is not used again). An analysis refers back to its file context and
+        often to itself through callbacks: left to the cyclic garbage collector, those cycles
+        kept the syntax tree alive, and collecting them cost more than freeing it."""
+        vars(self).clear()
+
 
 class ValueScan(Analysis):
     """The file's value evaluator (:class:`repro_lint.values.Values`), which follows calls into
@@ -91,6 +98,10 @@ class ValueScan(Analysis):
         self.modules = ProjectModules(file.project)
         self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers)
         self._constants: Optional[Values] = None
+
+    def close(self) -> None:
+        self.modules.close()
+        super().close()
 
     @property
     def constants(self) -> Values:
@@ -179,6 +190,13 @@ class FileContext:
                 self._analyses[kind] = kind(self)
                 started.append(self._analyses[kind])
         return started
+
+    def close(self) -> None:
+        """Let go of the analyses once the file is done (:meth:`Analysis.close`)."""
+        analyses = list(self._analyses.values())
+        self._analyses.clear()
+        for analysis in analyses:
+            analysis.close()
 
     def analysis(self, kind: Type[A]) -> A:
         """The file's one instance of analysis ``kind``."""
@@ -296,6 +314,8 @@ class Rule:
 
         ``edits`` make the finding fixable; they are ignored if the rule declares no fix.
         """
+        if self._never_runs():
+            return
         text = message if message is not None else (self.message.format(**fmt) if fmt else self.message)
         report = PendingReport(self.code, text, node)
         if edits and self.fix is not None:
@@ -303,6 +323,13 @@ class Rule:
             report.fix_message = fix_message or (self.fix_message.format(**fmt) if fmt else self.fix_message)
             report.applicability = applicability or self.fix
         self.file.reports.append(report)
+
+    def _never_runs(self) -> bool:
+        """Is the node being visited in a branch that a literal test rules out (``if False:``,
+        the ``else`` of ``if True:``)? Code that never runs holds no hazard. Nothing else decides
+        it: a parameter's default, an attribute or an option is a choice a caller may change."""
+        chain = self.file.ancestors
+        return any(isinstance(node, cst.If) for node in chain) and skipped_branch(chain, literal_truth) is not None
 
     @staticmethod
     def replace(node: cst.CSTNode, content: Union[str, cst.CSTNode], module: Optional[cst.Module] = None) -> NodeEdit:

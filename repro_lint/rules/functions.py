@@ -58,6 +58,10 @@ class ProjectModules:
         self.project = project
         self._read: Dict[str, Optional[Read]] = {}
 
+    def close(self) -> None:
+        """Let go of the modules read (their evaluators refer back to this object)."""
+        self._read.clear()
+
     def resolver(self, qualify: Callable[[cst.CSTNode], Optional[str]]) -> Resolve:
         """The ``resolve`` callback of an evaluator whose names ``qualify`` qualifies."""
         return lambda func: self.resolve(qualify(func))

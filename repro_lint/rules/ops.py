@@ -17,6 +17,7 @@ from ..opcatalog import (
     FLOATING_DTYPES,
     INTEGER_DTYPES,
     RESHAPES,
+    AXIS_SWAPS,
     index_by_name,
 )
 from ..values import INTEGER, NUMPY, any_const
@@ -136,7 +137,8 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
     return False
 
 def _rank(rule: Rule, node: cst.CSTNode) -> int:
-    """The rank of a tensor expression when the call that makes it shows it, else 0."""
+    """The rank of a tensor expression when the call that makes it shows it (at least that
+    rank, for a swap of two dimensions), else 0."""
     if not isinstance(node, cst.Call):
         return 0
     positional = [a for a in node.args if a.keyword is None]
@@ -146,6 +148,11 @@ def _rank(rule: Rule, node: cst.CSTNode) -> int:
         if len(positional) == 1 and isinstance(positional[0].value, (cst.Tuple, cst.List)):
             return len(positional[0].value.elements)
         return len(positional)
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value in AXIS_SWAPS and rule.qualify(node.func) is None:
+        dims = [int_value(a.value) for a in positional]
+        if len(dims) == 2 and all(d is not None and d >= 0 for d in dims):
+            return max(dims) + 1  # type: ignore[type-var]
+        return 0
     if rule.qualify(node.func) in FACTORIES and positional:
         if isinstance(positional[0].value, (cst.Tuple, cst.List)):
             return len(positional[0].value.elements)

@@ -292,7 +292,7 @@ class SeedingScan(Analysis):
                     target = resolved
                 elif uses or not resolved or not resolved & wanted:
                     continue
-            branch = _off_default(self.chains.get(id(node), ()), values)
+            branch = values.skipped_branch(self.chains.get(id(node), ()))
             if branch is not None and chosen is not None and chosen(branch):
                 branch = None  # the user's own choice: it counts
             if uses and target is None:
@@ -363,22 +363,6 @@ def _drawn(values, expr: cst.BaseExpression, chain: Tuple[cst.CSTNode, ...]) -> 
             if qualified in catalog.ENTROPY_RESULTS:
                 return frozenset()
             return classify_call(qualified, None, NoArgs()).draws
-    return None
-
-
-def _off_default(chain: Tuple[cst.CSTNode, ...], values) -> Optional[cst.If]:  # type: ignore[no-untyped-def]
-    """The ``if`` around a call (whose enclosing nodes are ``chain``), within its function, whose
-    branch holding the call is not taken on the default path, or None."""
-    for index in range(len(chain) - 1, 0, -1):
-        node = chain[index - 1]
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            return None
-        if not isinstance(node, cst.If):
-            continue
-        inner = chain[index]
-        wanted = True if inner is node.body else False if inner is node.orelse else None
-        if wanted is not None and values.truth(node.test, chain[:index]) is (not wanted):
-            return node
     return None
 
 
