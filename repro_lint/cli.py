@@ -90,7 +90,7 @@ def run_check(argv: Sequence[str]) -> int:
 
     from .config import ConfigError, load_settings, parse_version
     from .rules import check_settings, use_kept_defaults, validate_selectors
-    from .discovery import DiscoveryError, discover
+    from .discovery import DiscoveryError, check_paths, discover
     from .report import ReportOptions
 
     parser = check_parser()
@@ -105,6 +105,8 @@ def run_check(argv: Sequence[str]) -> int:
         parser.error("--stdin-filename needs '-' as the path")
     start = Path(args.stdin_filename or ".") if stdin else Path(paths[0])
     try:
+        if not stdin:
+            check_paths(paths)
         settings = load_settings(Path(args.config) if args.config else None, start=start)
         cached = not (args.no_cache or args.fix or args.diff or stdin)
         if cached:

@@ -125,6 +125,14 @@ class _GitIgnores:
         return False
 
 
+def check_paths(paths: Sequence[str]) -> None:
+    """Raise :class:`DiscoveryError` for the first path given that does not exist (asked
+    before the rules are loaded, so that a mistyped path is reported at once)."""
+    for raw in paths:
+        if not os.path.lexists(raw):
+            raise DiscoveryError(f"{raw}: no such file or directory")
+
+
 def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
     """Files to lint, sorted and without duplicates. Raises DiscoveryError for a missing path."""
     root = settings.root
@@ -155,10 +163,10 @@ def discover(paths: Iterable[str], settings: Settings) -> List[Path]:
             return False
         return excludes.match_file(rel + ("/" if is_dir else ""))
 
+    paths = list(paths)
+    check_paths(paths)
     for raw in paths:
         path = Path(raw)
-        if not os.path.lexists(path):
-            raise DiscoveryError(f"{raw}: no such file or directory")
         if not path.is_dir():
             found.setdefault(os.path.normpath(str(path)), path)  # explicit files are always linted
             continue

@@ -285,3 +285,18 @@ def test_the_installed_torch_version_is_the_one_package_metadata_gives(tmp_path:
     assert installed_torch_version() == (2, 3)
     monkeypatch.setattr(sys, "path", [str(tmp_path / "missing")])
     assert installed_torch_version() is None
+
+
+def test_a_missing_path_is_reported_before_the_rules_are_loaded(tmp_path: Path):
+    """A mistyped path is an error at once: LibCST and the rules are not imported for it."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from repro_lint.cli import run_check\n"
+        "rc = run_check(['no_such.py', '--no-cache'])\n"
+        "print(rc, 'libcst' in sys.modules)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.stdout.split() == ["2", "False"], proc.stderr
+    assert "no_such.py: no such file or directory" in proc.stderr
