@@ -639,14 +639,14 @@ CUDNN_DETERMINISTIC = "torch.backends.cudnn.deterministic"
 
 #: the devices an entry point may run on, as the seeding rules name them
 DEVICES = ("cuda", "npu", "accelerator")
-#: calls that put work on a device, or pick the device the program then runs on: qualified
-#: name -> the device (accelerate's ``Accelerator()``/``PartialState()`` take the accelerator
-#: when there is one)
 #: Lightning Fabric's class, as it is imported
 FABRICS = frozenset({
     "lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
     "lightning_fabric.Fabric", "lightning_fabric.fabric.Fabric",
 })
+#: calls that put work on a device, or pick the device the program then runs on: qualified
+#: name -> the device (accelerate's ``Accelerator()``/``PartialState()`` and Lightning's
+#: ``Fabric()`` take the accelerator when there is one)
 DEVICE_CALLS: Dict[str, str] = {
     "torch.cuda.set_device": "cuda",
     "torch.cuda.device": "cuda",
