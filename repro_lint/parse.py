@@ -25,6 +25,10 @@ from .source import line_offsets
 CHUNKED_ABOVE = 384 * 1024
 #: the size of one group (a single statement larger than this is one group of its own)
 CHUNK_SIZE = 128 * 1024
+#: a top-level statement longer than twice ``CHUNK_SIZE`` that binds a list display
+#: (``op_db: List[OpInfo] = [OpInfo(...), ...]``) is parsed as its groups of elements: the
+#: native parser holds about 430 bytes per byte of the text it parses (a 660 KB list took
+#: 286 MB), and the whole tree it gives is a tenth of that
 #: a top-level statement at least this long that only binds literal data (a table of numbers
 #: and strings, as generated code holds) is kept as its text, not parsed: no rule looks inside
 #: such a statement, and LibCST would need over a gigabyte per megabyte of it
@@ -279,43 +283,121 @@ def ast_module(text: str) -> Optional[ast.Module]:
         return None
 
 
-def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict[int, int]]]:
+#: a list display split into groups: the offsets of its ``[`` and ``]``, and the offsets
+#: just after the commas where its element groups are cut
+Split = Tuple[int, int, List[int]]
+
+
+def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict[int, int], Dict[int, Split]]]:
     """Offsets where the text may be cut between top-level statements (so that every piece
-    is a module of its own), about ``chunk_size`` apart; and the pieces that hold one large
+    is a module of its own), about ``chunk_size`` apart; the pieces that hold one large
     literal-data statement alone, to keep verbatim (see :data:`VERBATIM_ABOVE`): their start
-    and the end of the statement's last line. None when the text does not parse with
-    ``ast`` (newer syntax than this Python's, or an error): then it is parsed whole."""
+    and the end of the statement's last line; and the pieces that hold one large statement
+    binding a list display alone, to parse in groups of elements. None when the text does
+    not parse with ``ast`` (newer syntax than this Python's, or an error): then it is
+    parsed whole."""
+    if _mixed_line_breaks(text):
+        return None
     tree = ast_module(text)
     if tree is None:
         return None
     lines = line_offsets(text) + [len(text)]
     cuts = [0]
     verbatim: Dict[int, int] = {}
+    split: Dict[int, Split] = {}
     last_end = 0
     body = tree.body
     for number, stmt in enumerate(body):
         first = first_line(stmt)
         end = stmt.end_lineno or stmt.lineno
-        if last_end and first > last_end:
+        if first > last_end:
             offset = lines[first - 1]
             following = first_line(body[number + 1]) if number + 1 < len(body) else None
-            if following is not None and following > end and lines[end] - offset >= VERBATIM_ABOVE and _binds_only_literals(stmt):
+            # alone on its lines; the last statement only when a line break ends it (a verbatim
+            # statement must not be the token a module without a final newline drops)
+            alone = following > end if following is not None else text[lines[end] - 1 : lines[end]] in ("\n", "\r")
+            size = lines[end] - offset
+            groups = _element_groups(text, lines, stmt, chunk_size) if alone and size > 2 * chunk_size else None
+            if alone and (groups is not None or (last_end and size >= VERBATIM_ABOVE and _binds_only_literals(stmt))):
                 # alone in its piece, with the comment and blank lines up to the next statement
                 if offset > cuts[-1]:
                     cuts.append(offset)
-                verbatim[offset] = lines[end]
-                cuts.append(lines[following - 1])
-            elif offset > cuts[-1] and offset - cuts[-1] >= chunk_size and len(text) - offset >= chunk_size // 2:
+                if groups is not None:
+                    split[offset] = groups
+                else:
+                    verbatim[offset] = lines[end]
+                if following is not None:
+                    cuts.append(lines[following - 1])
+            elif last_end and offset > cuts[-1] and offset - cuts[-1] >= chunk_size and len(text) - offset >= chunk_size // 2:
                 cuts.append(offset)
         last_end = max(last_end, end)
-    return (cuts, verbatim) if len(cuts) > 1 else None
+    return (cuts, verbatim, split) if len(cuts) > 1 else None
+
+
+def _mixed_line_breaks(text: str) -> bool:
+    if "\r" not in text:
+        return False
+    crlf = text.count("\r\n")
+    return crlf != text.count("\n") or crlf != text.count("\r")
+
+
+def _offset(text: str, lines: List[int], line: int, col: int) -> int:
+    """The character offset of ``ast``'s (line, UTF-8 byte column)."""
+    start = lines[line - 1]
+    return start + len(text[start : lines[line]].encode("utf-8")[:col].decode("utf-8", "replace"))
+
+
+def _element_groups(text: str, lines: List[int], stmt: ast.stmt, chunk_size: int) -> Optional[Split]:
+    """Where to cut the list display that ``stmt`` binds (``NAME = [...]``, ``NAME: T = [...]``)
+    into groups of elements about ``chunk_size`` long: just after the comma that follows an
+    element (found between the two elements' ``ast`` spans, where only brackets, blanks,
+    comments and that comma can be). None for any other statement."""
+    value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+    if not isinstance(value, ast.List) or len(value.elts) < 2:
+        return None
+    if value.end_lineno is None or value.end_col_offset is None:
+        return None
+    opening = _offset(text, lines, value.lineno, value.col_offset)
+    closing = _offset(text, lines, value.end_lineno, value.end_col_offset) - 1
+    if text[opening] != "[" or text[closing] != "]":
+        return None
+    cuts: List[int] = []
+    last = opening
+    for before, after in zip(value.elts, value.elts[1:]):
+        if before.end_lineno is None or before.end_col_offset is None:
+            return None
+        start = _offset(text, lines, before.end_lineno, before.end_col_offset)
+        stop = _offset(text, lines, after.lineno, after.col_offset)
+        comma = _comma(text, start, stop)
+        if comma is None:
+            return None
+        if comma + 1 - last >= chunk_size:
+            cuts.append(comma + 1)
+            last = comma + 1
+    return (opening, closing, cuts) if cuts else None
+
+
+def _comma(text: str, start: int, stop: int) -> Optional[int]:
+    """The offset of the first comma in ``text[start:stop]`` outside comments."""
+    position = start
+    while position < stop:
+        char = text[position]
+        if char == ",":
+            return position
+        if char == "#":
+            newline = text.find("\n", position, stop)
+            if newline < 0:
+                return None
+            position = newline
+        position += 1
+    return None
 
 
 def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
     found = _chunk_offsets(text, chunk_size)
     if found is None:
         return None
-    cuts, verbatim = found
+    cuts, verbatim, split = found
     cuts.append(len(text))
     first: Optional[cst.Module] = None
     body: List[cst.BaseStatement] = []
@@ -326,7 +408,12 @@ def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
             end = verbatim[start]
             after = cst.parse_module(text[end:stop])  # only comment and blank lines
             statement = VerbatimStatement(text[start:end])
-            piece = after.with_changes(body=[statement], header=[], footer=[*after.header, *after.footer])
+            piece = after.with_changes(
+                body=[statement], header=[], footer=[*after.header, *after.footer],
+                has_trailing_newline=after.has_trailing_newline or end == stop,
+            )
+        elif start in split:
+            piece = _parse_split(text, start, stop, split[start])
         else:
             piece = cst.parse_module(text[start:stop])
         pieces.append(piece)
@@ -356,3 +443,35 @@ def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
     )
 
 
+
+
+def _parse_split(text: str, start: int, stop: int, groups: Split) -> cst.Module:
+    """The piece ``text[start:stop]``, whose statement binds the list display ``groups``
+    describes, parsed as the statement with an empty list and each group of elements on its
+    own, then put together as a whole parse gives it: the whitespace after a cut comma
+    (the next group's ``[``'s) belongs to that comma."""
+    opening, closing, cuts = groups
+    skeleton = cst.parse_module(text[start : opening + 1] + text[closing:stop])
+    line = skeleton.body[0] if len(skeleton.body) == 1 else None
+    small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or not isinstance(small.value, cst.List):
+        raise ValueError("not the statement that was split")
+    bounds = [opening + 1, *cuts, closing]
+    elements: List[cst.BaseElement] = []
+    first: Optional[cst.List] = None
+    last: Optional[cst.List] = None
+    for low, high in zip(bounds, bounds[1:]):
+        group = cst.parse_expression("[" + text[low:high] + "]")
+        if not isinstance(group, cst.List) or not group.elements:
+            raise ValueError("a group is not a list of elements")
+        if last is not None:
+            tail = elements[-1]
+            if not isinstance(tail.comma, cst.Comma):
+                raise ValueError("a group does not end with a comma")
+            elements[-1] = tail.with_changes(comma=tail.comma.with_changes(whitespace_after=group.lbracket.whitespace_after))
+        elements.extend(group.elements)
+        first = first or group
+        last = group
+    assert first is not None and last is not None
+    value = small.value.with_changes(elements=elements, lbracket=first.lbracket, rbracket=last.rbracket)
+    return skeleton.with_changes(body=[line.with_changes(body=[small.with_changes(value=value)])])

@@ -155,6 +155,15 @@ TRICKY = [
     '"""doc"""\nfrom __future__ import annotations\ns = """\ndef not_code():\n    pass\n"""\ndef g():\n    return s\n',
     "\n\n\n",
     "",
+    "x = [1, 2, 3, 4, 5, 6, 7, 8]\ny = 1\n",
+    "# header\n\nop_db: List[OpInfo] = [\n    OpInfo('a', x=1),  # c, with a comma\n    # own line, comment\n"
+    "    (OpInfo('b')) ,\n    *rest,\n    [1, [2, 3]],\n    'a' 'b',\n]\n\n# after\nz = 2\n",
+    "import os\nx = y = [  # head\n  f(a, b),\n  g(c),\n  h(d)\n]\nprint(x)\n",
+    "x = ([1,\n  2,\n  3,\n  4])\nz = 0\n",
+    "x = [\n    1,\n    2\n    ,\n    3,\n]\nq = 1\n",
+    "x = [\r\n    1,\r\n    2,  # two\r\n    3,\r\n]\r\nq = 1\r\n",
+    "a = 1\nb = [\r\n    1,\r\n    2,\r\n]\r\nc = 3\rd = [4,\r 5]\n",
+    "s = ['\u00e9', '\u00fc', '\u00df', '\u00f8', '\u00e6']\nq = [1, 2, 3]\r\n",
 ]
 
 
@@ -164,6 +173,36 @@ def test_statement_group_parse_is_the_whole_file_parse(text: str):
         module = parse_module(text, chunked_above=0, chunk_size=chunk_size)
         assert module.code == text
         assert module.deep_equals(cst.parse_module(text))
+
+
+def test_a_large_list_display_is_parsed_in_groups_of_elements(monkeypatch):
+    """A statement that binds a long list (generated tables of calls, ``op_db = [OpInfo(...),
+    ...]``) is parsed one group of elements at a time: the native parser's memory follows the
+    text it is given. The tree is the whole parse's."""
+    from repro_lint import parse as engine_parse
+
+    rows = "".join(f"    OpInfo('op{i}', ref=lambda x: x + {i}, skips=(DecorateInfo(skip, 'T', 'test_{i}'),)),  # {i}, row\n" for i in range(400))
+    text = f"import torch\n\nop_db: List[OpInfo] = [\n{rows}]\n\n\ndef f():\n    return op_db\n"
+    groups = []
+    original = engine_parse._parse_split
+    monkeypatch.setattr(engine_parse, "_parse_split", lambda *args: groups.append(args[3]) or original(*args))
+    module = parse_module(text, chunked_above=0, chunk_size=4096)
+    assert len(groups) == 1 and len(groups[0][2]) >= 8  # cut into at least nine groups
+    assert module.code == text
+    assert module.deep_equals(cst.parse_module(text))
+
+
+def test_a_statement_that_is_not_a_plain_list_binding_is_not_split(monkeypatch):
+    from repro_lint import parse as engine_parse
+
+    monkeypatch.setattr(engine_parse, "_parse_split", lambda *args: pytest.fail("split"))
+    for text in (
+        "x = [1, 2, 3] + [4, 5, 6]\ny = 1\n",
+        "x = {1: 2, 3: 4, 5: 6}\ny = 1\n",
+        "x = [1, 2, 3]; y = [4, 5, 6]\nz = 1\n",
+        "f([1, 2, 3, 4, 5, 6])\ny = 1\n",
+    ):
+        assert parse_module(text, chunked_above=0, chunk_size=2).deep_equals(cst.parse_module(text))
 
 
 def test_statement_group_parse_on_real_files():
@@ -365,6 +404,22 @@ def test_a_large_literal_table_is_kept_verbatim_and_the_rest_is_the_whole_file_p
     assert where(assign)[0] == (line, 4)
 
 
+@pytest.mark.parametrize("ending", ["\n", "\n# a comment after it\n", "\n# no final newline", ""])
+def test_a_large_literal_table_that_ends_the_file(ending: str):
+    """Generated modules often end with their table (``annotated_args = {...}``): it is kept
+    verbatim when a line break ends it, and the module writes back the same text."""
+    from repro_lint._libcst_internals import VerbatimStatement
+
+    rows = "".join(f"    torch.Tensor.op{i}: [{{'name': 'self', 'simple_type': 'Tensor'}}],\n" for i in range(1200))
+    text = '"""Generated."""\nimport torch\n\nannotated_args = {\n' + rows + "}" + ending
+    module = parse_module(text, chunked_above=0)
+    assert module.code == text
+    verbatim = any(isinstance(s, VerbatimStatement) for s in module.body)
+    assert verbatim == ending.startswith("\n")
+    if not verbatim:
+        assert module.deep_equals(cst.parse_module(text))
+
+
 def test_tables_that_compute_are_parsed_and_findings_after_a_table_are_found(tmp_path: Path):
     from repro_lint._libcst_internals import VerbatimStatement
     from repro_lint.parse import CHUNKED_ABOVE
@@ -439,3 +494,31 @@ def test_the_survey_in_worker_processes_learns_what_one_process_learns(corpus: L
     # below the threshold nothing is learnt ahead
     _, small = run(2, 1 << 40)
     assert set(small._facts) < set(parallel._facts)
+
+
+def test_facts_sent_between_processes_keep_only_what_they_hold(tmp_path: Path):
+    """The survey's workers send every file's facts to the parent, which the lint workers are
+    forked from: empty fields travel as nothing and come back as one shared immutable value,
+    and the facts are equal to the ones sent."""
+    import pickle
+
+    from repro_lint.facts import BodyFacts, extract_facts
+
+    source = (
+        "import random\nimport torch\n\ndef helper(x, mode='bilinear'):\n    return x\n\n"
+        "def main():\n    random.seed(0)\n    model = torch.nn.Linear(2, 2)\n    model.cuda()\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    facts = extract_facts(tmp_path / "train.py", source, literals=True)
+    assert facts is not None
+    received = pickle.loads(pickle.dumps(facts))
+    assert received == facts
+    bodies = [facts.module_body, facts.main_body, *facts.functions.values()]
+    sent = [pickle.dumps(body) for body in bodies]
+    assert all(len(data) < len(pickle.dumps(body.__dict__)) for data, body in zip(sent, bodies))
+    helper = received.functions["helper"]
+    assert helper.calls == () and type(helper.effects) is frozenset and helper.local_params == {"x", "mode"}
+    assert received.functions["main"].calls == facts.functions["main"].calls != []
+    with pytest.raises(AttributeError):
+        helper.effects.add("seeds")  # facts do not change once extracted
+    assert BodyFacts("f") != BodyFacts("f", calls=["g"]) and BodyFacts("f") == pickle.loads(pickle.dumps(BodyFacts("f")))
