@@ -210,7 +210,7 @@ class ProjectContext:
         self._entries: Dict[str, Summary] = {}
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
-        self._caller_arguments: Dict[Node, Any] = {}
+        self._caller_arguments: Dict[Tuple[Node, bool], Any] = {}
         self._seeds_workers: Optional[FrozenSet[str]] = None
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: module path -> the functions (``main``, ``Class.method``) its console scripts call,
@@ -1161,16 +1161,23 @@ class ProjectContext:
         arguments = self.caller_arguments(path, function)
         return None if arguments is None else frozenset(k for _, keywords in arguments for k in keywords)
 
-    def caller_arguments(self, path: "str | Path", function: str) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
+    def caller_arguments(
+        self, path: "str | Path", function: str, elsewhere: bool = False
+    ) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
         """The literal arguments (positional, keyword; UNKNOWN where not a literal) of every call
-        the project makes of the module-level ``function`` of module ``path``: None when a call
-        passes ``*args`` or ``**mapping``, when the function is handed on as a value (it may be
-        called anywhere), or when the project never calls it (its callers are elsewhere)."""
+        the project makes of the module-level ``function`` of module ``path`` (a class's
+        constructor calls, for ``CLASS_PREFIX + name``): None when a call passes ``*args`` or
+        ``**mapping``, when the function is handed on as a value (it may be called anywhere),
+        when the project never calls it (its callers are elsewhere), and, for a class, when a
+        file that may call it defines a class deriving from one of that name (building the
+        subclass passes other arguments). ``elsewhere``: only the calls made in other modules
+        (none: an empty tuple), for a function that its own module calls too."""
         self.consult(ALL_FILES)
         node = (os.path.abspath(path), function)
-        if node not in self._caller_arguments:
-            self._caller_arguments[node] = self._find_caller_arguments(node)
-        return self._caller_arguments[node]
+        key = (node, elsewhere)
+        if key not in self._caller_arguments:
+            self._caller_arguments[key] = self._find_caller_arguments(node, elsewhere)
+        return self._caller_arguments[key]
 
     def _importers(self, node: Node) -> List[Path]:
         """The files that may call function ``node`` by name: its module, and the files that
@@ -1180,6 +1187,7 @@ class ProjectContext:
         if facts is None or not facts.module_name:
             return [Path(node[0])]
         module = facts.module_name
+        name = _bare(node[1])
         wanted = {module}
         parts = module.split(".")
         for cut in range(len(parts) - 1, 0, -1):
@@ -1187,7 +1195,7 @@ class ProjectContext:
             found = self.resolve_module(package)
             package_facts = self.facts(found) if found is not None else None
             if package_facts is not None and (
-                package_facts.aliases.get(node[1]) == f"{module}.{node[1]}" or self._star_target(package_facts, node[1]) == f"{module}.{node[1]}"
+                package_facts.aliases.get(name) == f"{module}.{name}" or self._star_target(package_facts, name) == f"{module}.{name}"
             ):
                 wanted.add(package)
         self.is_imported(module)  # builds the index of every file's imports
@@ -1196,31 +1204,51 @@ class ProjectContext:
             path for path in self.files if not self._imports_of.get(str(path), frozenset()).isdisjoint(wanted) and os.path.abspath(path) != key
         ]
 
-    def _find_caller_arguments(self, node: Node) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
+    def _find_caller_arguments(self, node: Node, elsewhere: bool) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
+        """See :meth:`caller_arguments`. With ``elsewhere`` the answer adds to the calls the
+        module makes itself, so a call that cannot be read is one whose arguments are all
+        unknown (``ANY_CALL``), not a reason to know nothing: the other calls still show
+        values the function is called with."""
         found: List[Tuple[Tuple[object, ...], Dict[str, object]]] = []
-        for file in self._importers(node):
+        name = _bare(node[1])
+
+        def unreadable() -> bool:  # record a call we cannot read; True: the answer is None
+            if elsewhere:
+                found.append(ANY_CALL)
+            return not elsewhere
+
+        for file in self._importers(node)[1 if elsewhere else 0 :]:
             text = read_text(file)
-            if text is None or node[1] not in text:
+            if text is None or name not in text:
                 continue
             if len(text) > CALLERS_READ_LIMIT:
-                return None  # a generated or table-sized module: not read again for its literals
+                # a generated or table-sized module: not read again for its literals
+                if unreadable():
+                    return None
+                continue
             facts = self.facts(file, text)
             if facts is None:
                 continue
+            if name != node[1] and any(base.rsplit(".", 1)[-1] == name for bases in facts.bases.values() for base, _ in bases):
+                if unreadable():  # a subclass: its constructor calls are not this class's
+                    return None
             for body in (facts.module_body, facts.main_body, *facts.functions.values()):
                 for ref in body.refs:
-                    if ref.rsplit(".", 1)[-1] == node[1] and self.resolve_call(facts, body.name, ref, ref in body.imported) == node:
-                        return None  # handed on: called where we cannot see
+                    if ref.rsplit(".", 1)[-1] == name and self.resolve_call(facts, body.name, ref, ref in body.imported) == node:
+                        if unreadable():  # handed on: called where we cannot see
+                            return None
                 for index, call in enumerate(body.calls):
-                    if call.rsplit(".", 1)[-1] != node[1]:
+                    if call.rsplit(".", 1)[-1] != name:
                         continue
                     if self.resolve_call(facts, body.name, call, call in body.imported) != node:
                         continue
                     positional, passed = self._call_literals(str(facts.path), body.name, index, options=True)
                     if len(positional) == UNKNOWN_ARGUMENTS:
-                        return None  # ``*args`` or ``**mapping``
+                        if unreadable():  # ``*args`` or ``**mapping``
+                            return None
+                        continue
                     found.append((positional, passed))
-        return tuple(found) if found else None
+        return tuple(found) if found or elsewhere else None
 
     def any_file_mentions(self, word: str) -> bool:
         """Does any file of the run contain ``word``? (A text check, cached per run.)"""
@@ -1324,6 +1352,16 @@ def _public_names(facts: ModuleFacts) -> Tuple[str, ...]:
     top = facts.module_name.split(".", 1)[0]
     names += [alias for alias, target in facts.aliases.items() if target.split(".", 1)[0] == top and target != facts.module_name]
     return tuple(dict.fromkeys(n for n in names if not n.startswith("_")))
+
+
+#: a call whose arguments cannot be read (``f(*args)``, ``f(**cfg)``, ``f`` handed on): every
+#: positional argument unknown, as the facts record a call with ``*args``
+ANY_CALL: Tuple[Tuple[object, ...], Dict[str, object]] = ((UNKNOWN,) * UNKNOWN_ARGUMENTS, {})
+
+
+def _bare(node_name: str) -> str:
+    """A call-graph body's name as calls write it (a class node without its prefix)."""
+    return node_name[len(CLASS_PREFIX) :] if node_name.startswith(CLASS_PREFIX) else node_name
 
 
 def _local_target(facts: ModuleFacts, name: str) -> Optional[str]:

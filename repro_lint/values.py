@@ -52,6 +52,7 @@ import libcst as cst
 from .children import syntax_children
 from .catalog import ENTROPY_RESULTS
 from .classify import classify_call
+from .facts import CLASS_PREFIX
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
@@ -161,7 +162,7 @@ class Values:
         source: Optional[str] = None,
         resolve: Optional[Resolve] = None,
         qualify: Optional[Qualify] = None,
-        callers: Optional[Callable[[str], Any]] = None,
+        callers: Optional[Callable[..., Any]] = None,
         options: bool = True,
     ) -> None:
         self.module = module
@@ -169,7 +170,8 @@ class Values:
         #: itself fixes is known, not what a user may choose when running it)
         self.read_options = options
         #: the literal arguments of the project's calls of a module-level function, when every
-        #: call is known (:meth:`~repro_lint.context.ProjectContext.caller_arguments`)
+        #: call is known (:meth:`~repro_lint.context.ProjectContext.caller_arguments`; called
+        #: with ``elsewhere=True``: only other modules' calls)
         self.callers = callers
         #: the module's import-qualified names (tells a call that draws random numbers)
         self.qualify = qualify
@@ -753,11 +755,16 @@ class Values:
         method = _is_bound_method(function, function_chain)
         position = _position(function, param, method)
         calls = self._calls_of(function, function_chain, method)
-        if not calls and not function_chain and self.callers is not None:
-            # a module-level function called only from other modules: their literal arguments
-            given = self._project_arguments(function, param, position)
-            if given is not None:
+        callee = _project_callee(function, function_chain)
+        if callee is not None and self.callers is not None:
+            # a module-level function, or the constructor of a module-level class: the literal
+            # arguments of the calls other modules make (all of its calls, when its own module
+            # makes none); this module's calls are followed below, further than literals
+            given = self._project_arguments(callee, param, position, self.callers(callee, True) if calls else self.callers(callee))
+            if not calls and given is not None:
                 return given
+            if given is not None:
+                found.extend(given)
         defaulted = not calls  # the default applies when a call leaves the parameter out
         for call, call_chain in calls:
             bound = bind(cst_slots(call.args), param.name.value, position)
@@ -781,12 +788,11 @@ class Values:
             found.append(OPEN)  # called from elsewhere, with arguments we cannot see
         return _dedupe(found)
 
-    def _project_arguments(self, function: cst.FunctionDef, param: cst.Param, position: Optional[int]) -> Candidates:
-        """What the project's calls of module-level ``function`` give ``param``: each call's
-        literal (OPEN where the argument is not one), or the default where it is left out; None
-        when the calls are not all known."""
-        assert self.callers is not None
-        arguments = self.callers(function.name.value)
+    def _project_arguments(self, callee: str, param: cst.Param, position: Optional[int], arguments: Any) -> Candidates:
+        """What the project's calls of ``callee`` (see :func:`_project_callee`), as
+        ``caller_arguments`` gives them, give ``param``: each call's literal (OPEN where the
+        argument is not one), or the default where it is left out; None when the calls are
+        not all known."""
         if arguments is None:
             return None
         name = param.name.value
@@ -796,6 +802,10 @@ class Values:
             value = literal_argument(positional, keywords, name, position)
             if value is MISSING:
                 defaulted = True
+            elif value is UNKNOWN and callee.startswith(CLASS_PREFIX):
+                # a constructor's argument is most often the caller's own parameter passed on
+                # (``GAUBlock(mode=mode)``), whose default is this one's: not known here
+                return None
             else:
                 found.append(OPEN if value is UNKNOWN else Const(value))
         if defaulted:
@@ -880,18 +890,26 @@ class Values:
         return found
 
     def _self_attribute(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
+        """The values the methods of the class assign to ``self.<attr>``; where they assign
+        none, those of its first base, when that is a class of this module (``self.mode`` set
+        in the base's ``__init__``, read in the subclass's ``forward``)."""
         cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
-        if cls is None:
-            return None
-        found: List[Candidate] = []
-        for function, function_chain in self._methods(cls):
-            me = _first_param(function)
-            for value in _self_assignments(function, me, attr, self._self_index):
-                got = self.of(value, function_chain + (function,), depth + 1)
-                if got is None:
-                    return None
-                found.extend(got)
-        return _dedupe(found) if found else None
+        seen: Set[int] = set()
+        while cls is not None and id(cls) not in seen:
+            seen.add(id(cls))
+            found: List[Candidate] = []
+            for function, function_chain in self._methods(cls):
+                me = _first_param(function)
+                for value in _self_assignments(function, me, attr, self._self_index):
+                    got = self.of(value, function_chain + (function,), depth + 1)
+                    if got is None:
+                        return None
+                    found.extend(got)
+            if found:
+                return _dedupe(found)
+            base = _first_base(cls)
+            cls = next((c for c in _module_classes(self.module) if c.name.value == base), None) if base else None
+        return None
 
     def _hparam(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
         cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
@@ -1154,6 +1172,18 @@ class Values:
 
 def _class_names(module: cst.Module) -> Set[str]:
     return {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
+
+
+def _project_callee(function: cst.FunctionDef, chain: Chain) -> Optional[str]:
+    """The name the project's call graph gives what calling ``function`` runs, when other
+    modules may call it by name: a module-level function, or (``CLASS_PREFIX`` + the class)
+    the ``__init__`` of a module-level class. None for anything else."""
+    if not chain:
+        return function.name.value
+    cls = chain[0]
+    if isinstance(cls, cst.ClassDef) and function.name.value == "__init__" and all(isinstance(n, cst.BaseSuite) for n in chain[1:]):
+        return CLASS_PREFIX + cls.name.value
+    return None
 
 
 def _module_classes(module: cst.Module) -> List[cst.ClassDef]:

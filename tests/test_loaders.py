@@ -1101,3 +1101,56 @@ def test_an_option_default_passed_by_a_call_in_another_module(tmp_path):
     assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"]) == []
     write(tmp_path, {"data.py": SEEDED_FACTORY, "train.py": train.format(default=None)})
     assert [d.code for d in lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])] == ["RPL302"]
+
+
+# -- a class's constructor parameters, from the project's constructor calls --------------------
+
+DATAMODULE = """\
+from torch.utils.data import DataLoader
+
+
+class ImageDataModule:
+    def __init__(self, data, batch_size=32, num_workers=0):
+        self.data = data
+        self.num_workers = num_workers
+
+    def train_dataloader(self):
+        return DataLoader(self.data, batch_size=4, num_workers=self.num_workers)
+"""
+
+
+@pytest.mark.parametrize(
+    "main, subclass, expected",
+    [
+        # every call leaves num_workers at its default 0: no worker process
+        ("dm = ImageDataModule([1, 2, 3], 16)", "", []),
+        ("dm = ImageDataModule(data=[1], num_workers=0)", "", []),
+        # a call passes workers: by keyword, by position, or from an option's default
+        ("dm = ImageDataModule([1, 2, 3], num_workers=4)", "", [("dm.py", 10)]),
+        ("dm = ImageDataModule([1, 2, 3], 16, 8)", "", [("dm.py", 10)]),
+        ("dm = ImageDataModule([1], num_workers=args.workers)", "", [("dm.py", 10)]),
+        ("dm = ImageDataModule(*sys.argv)", "", [("dm.py", 10)]),
+        ("dm = ImageDataModule([1], num_workers=len(sys.argv))", "", [("dm.py", 10)]),
+        # the class is handed on (a registry, a partial): built where we cannot see
+        ("dm = build(ImageDataModule)", "", [("dm.py", 10)]),
+        # a subclass elsewhere passes its own arguments to this __init__
+        ("dm = ImageDataModule([1])", "class Big(ImageDataModule):\n    pass\n", [("dm.py", 10)]),
+    ],
+)
+def test_rpl301_reads_a_classs_defaults_through_the_projects_constructor_calls(tmp_path: Path, main: str, subclass: str, expected):
+    """A data module built only in other modules: its ``__init__`` parameters take the values
+    the project's constructor calls give, as a module-level function's do."""
+    write(
+        tmp_path,
+        {
+            "dm.py": DATAMODULE,
+            "other.py": "from dm import ImageDataModule\n\n" + subclass,
+            "train.py": "import argparse\nimport sys\n\nfrom dm import ImageDataModule\nfrom util import build\n\n"
+            "parser = argparse.ArgumentParser()\nparser.add_argument('--workers', type=int, default=4)\n\n"
+            "if __name__ == '__main__':\n    args = parser.parse_args()\n    " + main + "\n    dm.train_dataloader()\n",
+            "util.py": "def build(cls):\n    return cls([])\n",
+        },
+    )
+    files = sorted(tmp_path.glob("*.py"))
+    found = lint_files_in(files, tmp_path, ["RPL301"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected

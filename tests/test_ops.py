@@ -414,3 +414,42 @@ def test_rpl402_follows_a_project_function_in_another_module(tmp_path, returned,
     paths = [tmp_path / "pkg" / name for name in ("__init__.py", "stats.py", "model.py")]
     found = lint_files_in(paths, tmp_path, ["RPL402"], torch_version_text="2.13")
     assert codes(found) == expected * 2
+
+
+WRAPPERS = """\
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def resize(input, size=None, mode='nearest'):
+    return F.interpolate(input, size, None, mode)
+
+
+class Upsample(nn.Module):
+    def __init__(self, mode='nearest'):
+        super().__init__()
+        self.mode = mode
+
+    def forward(self, x):
+        return resize(x, None, self.mode)
+"""
+
+
+@pytest.mark.parametrize(
+    "head, expected",
+    [
+        ("return resize(x, y.shape[2:], mode='bilinear')", [("wrappers.py", 6)]),
+        ("return resize(x, None, 'bicubic')", [("wrappers.py", 6)]),
+        ("return resize(x, y.shape[2:], mode='nearest')", []),
+        ("return resize(x, y.shape[2:])", []),
+        # a call we cannot read (``**cfg``) does not hide what the others show
+        ("return resize(x, **cfg) + resize(x, mode='bilinear')", [("wrappers.py", 6)]),
+        ("return resize(x, **cfg)", []),
+    ],
+)
+def test_rpl402_reads_the_calls_other_modules_make_of_a_wrapper_its_own_module_calls(tmp_path: Path, head: str, expected):
+    """``resize`` is called in its own module (``Upsample.forward``, nearest) and by the heads
+    of other modules: the modes those calls give count too."""
+    write(tmp_path, {"wrappers.py": WRAPPERS, "head.py": f"from wrappers import resize\n\n\ndef decode(x, y):\n    {head}\n"})
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL402"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected

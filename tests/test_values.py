@@ -262,6 +262,38 @@ def test_modes_through_parameters(lint, code, expected):
     assert codes(lint(IMPORTS + code, select=["RPL401", "RPL402"])) == expected
 
 
+INHERITED = """\
+class Base(nn.Module):
+    def __init__(self, upsample_mode={default!r}):
+        super().__init__()
+        self.upsample_mode = upsample_mode
+
+
+class Child(Base):
+    def __init__(self, upsample_mode={child!r}):
+        super().__init__(upsample_mode)
+{own}
+    def forward(self, x):
+        return F.interpolate(x, size=(8, 8), mode=self.upsample_mode)
+"""
+
+
+@pytest.mark.parametrize(
+    "default, child, own, expected",
+    [
+        # set in the base's __init__ only: the values that reach it there
+        ("bilinear", "bilinear", "", ["RPL402"]),
+        ("nearest", "bicubic", "", ["RPL402"]),
+        ("bilinear", "nearest", "", []),
+        # the subclass assigns it itself: its own value counts
+        ("bilinear", "bilinear", "        self.upsample_mode = 'nearest'\n", []),
+    ],
+)
+def test_a_self_attribute_set_in_the_base_class_of_the_module(lint, default, child, own, expected):
+    code = "import torch.nn as nn\n" + IMPORTS + INHERITED.format(default=default, child=child, own=own)
+    assert codes(lint(code, select=["RPL402"])) == expected
+
+
 @pytest.mark.parametrize(
     "code, expected",
     [

@@ -112,12 +112,12 @@ class ValueScan(Analysis):
             self._constants = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers, options=False)
         return self._constants
 
-    def _callers(self, function: str) -> Any:
+    def _callers(self, function: str, elsewhere: bool = False) -> Any:
         """The literal arguments of the project's calls of this module's ``function``. In a
         loader factory (``loader`` in its name), what a call passes straight on to the loader
         (``shuffle=shuffle``) is the call's business: the loader rules report it at that call,
         so inside the factory those parameters keep their defaults."""
-        arguments = self.file.project.caller_arguments(self.file.path, function)
+        arguments = self.file.project.caller_arguments(self.file.path, function, elsewhere)
         if arguments is None or FACTORY_WORD not in function.lower():
             return arguments
         definition = next((s for s in self.file.module.body if isinstance(s, cst.FunctionDef) and s.name.value == function), None)
