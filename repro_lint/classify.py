@@ -40,6 +40,28 @@ ENTROPY = "entropy:"
 TRAIN_MARKERS = TRAINING_METHODS | {"train"}
 #: stands for a computed object in a call name (``f().method()`` is recorded as ``?.method``)
 UNNAMED = "?"
+#: among ``uses``: a device that a command-line option's default names (``--device npu``),
+#: prefixed; and the marker of a placement on a device the code does not spell out
+#: (``model.to(args.device)``, ``torch.device(cfg.device)``, ``Trainer(accelerator=acc)``).
+#: The option's device counts for an execution path that runs the code declaring the option
+#: (a parser built in the script, or in a function it calls); where the option is declared in
+#: the top level of a module the path only imports, it counts when the path places something
+#: so (see :func:`placed_option_devices`): a script that imports a configuration module to
+#: read its other settings runs nothing on that device.
+OPTION_DEVICE = "option:"
+PLACES = "places"
+
+
+def placed_option_devices(uses: "Set[str] | FrozenSet[str]", placed: bool = False) -> Set[str]:
+    """``uses`` with each option's device made plain where something is placed on a device
+    named elsewhere (``placed``, or the ``PLACES`` marker among them), else dropped."""
+    options = {use for use in uses if use.startswith(OPTION_DEVICE)}
+    if not options:
+        return set(uses)
+    kept = set(uses) - options
+    if placed or PLACES in uses:
+        kept |= {use[len(OPTION_DEVICE) :] for use in options}
+    return kept
 
 
 def _transformers_model(qualified: str) -> Optional[str]:
@@ -169,9 +191,12 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif qualified == "torch.load":
             uses.add(LOAD)
         elif qualified in catalog.DEVICE_CONSTRUCTORS:
-            device = catalog.device_named(args.strings(*catalog.DEVICE_CONSTRUCTORS[qualified]))
+            where = catalog.DEVICE_CONSTRUCTORS[qualified]
+            device = catalog.device_named(args.strings(*where))
             if device:
                 uses.add(device)
+            elif args.value(*where) is UNKNOWN:
+                uses.add(PLACES)
         elif qualified in catalog.PROCESS_GROUP_INITS:
             backend = args.value(*catalog.PROCESS_GROUP_INITS[qualified])
             if catalog.may_be_hccl(backend):
@@ -205,15 +230,20 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:
             uses.add(device)
+        elif args.value(keyword, None) is UNKNOWN:
+            uses.add(PLACES)
     counted = catalog.DEVICE_COUNT_KEYWORDS.get(qualified or "")
     if counted is not None:
-        device = catalog.device_counted(args.value(counted[0], None), counted[1])
+        given = args.value(counted[0], None)
+        device = catalog.device_counted(given, counted[1])
         if device:
             uses.add(device)
+        elif given is UNKNOWN:
+            uses.add(PLACES)
     if method == catalog.OPTION_DECLARATION[0]:
         device = option_device(args)
         if device:
-            uses.add(device)
+            uses.add(OPTION_DEVICE + device)
     if not (effects or uses or draws or known):
         return NO_EFFECT
     return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)

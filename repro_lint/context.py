@@ -60,7 +60,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, device_named, is_on
-from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named
+from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named, placed_option_devices
 from .config import Settings
 from .console_scripts import console_scripts
 from .facts import (
@@ -647,7 +647,9 @@ class ProjectContext:
             return None
         edges: List[Node] = []
         effects = set(body.effects)
-        uses = set(body.uses)
+        # an option's device counts where the path runs the code that declares it; in the top
+        # level of a module it only imports, where the path places something too
+        uses = set(body.uses) if name == IMPORTED_BODY else placed_option_devices(body.uses, True)
         offs = off.split(",")
         for param, guarded in body.guarded.items():
             if param not in offs:
@@ -989,7 +991,7 @@ class ProjectContext:
                 uses |= info.uses
                 draws |= info.draws
                 stack.extend(e for e in (*info.edges, *info.workers) if e not in reached)
-        summary = Summary(frozenset(effects), frozenset(uses), frozenset(draws), frozenset(reached - without))
+        summary = Summary(frozenset(effects), frozenset(placed_option_devices(uses)), frozenset(draws), frozenset(reached - without))
         if len(starts) == 1 and plain:
             self._closures[starts[0]] = summary
         return summary
@@ -1188,7 +1190,9 @@ class ProjectContext:
             return [Path(node[0])]
         module = facts.module_name
         name = _bare(node[1])
-        wanted = {module}
+        # and the names it has under a source root above its package (``common/dataset.py``
+        # in a folder without ``__init__.py`` is imported as ``common.dataset``)
+        wanted = {module, *self._namespace_names(node[0])}
         parts = module.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             package = ".".join(parts[:cut])
@@ -1203,6 +1207,20 @@ class ProjectContext:
         return [Path(node[0])] + [
             path for path in self.files if not self._imports_of.get(str(path), frozenset()).isdisjoint(wanted) and os.path.abspath(path) != key
         ]
+
+    def _namespace_names(self, path: str) -> List[str]:
+        """The dotted names under which ``path`` resolves from the source roots that hold it
+        deeper than its own folder (the folders between are namespace packages)."""
+        names = []
+        folder = os.path.dirname(os.path.abspath(path))
+        stem = os.path.splitext(os.path.basename(path))[0]
+        for root in self._module_files.roots:
+            if folder.startswith(os.path.join(root, "")):
+                parts = [*os.path.relpath(folder, root).split(os.sep), stem]
+                dotted = ".".join(parts)
+                if all(part.isidentifier() for part in parts) and self.resolve_module(dotted) == Path(os.path.abspath(path)):
+                    names.append(dotted)
+        return names
 
     def _find_caller_arguments(self, node: Node, elsewhere: bool) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
         """See :meth:`caller_arguments`. With ``elsewhere`` the answer adds to the calls the

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
-from .classify import DEVICE_USES, INIT, NO_EFFECT, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_seed_parameter
+from .classify import DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_seed_parameter
 from .catalog import (
     CUDNN_DETERMINISTIC,
     DATALOADERS,
@@ -637,8 +637,8 @@ class _FactsCollector(ast.NodeVisitor):
                     self._device_used(device)
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
-            if isinstance(device, ast.AST):
-                self._device_value(device)
+            if isinstance(device, ast.AST) and not self._device_value(device):
+                body.uses.add(PLACES)  # on a device named elsewhere (``.to(args.device)``)
         if method == OPTION_DECLARATION[0]:
             self._option(node)
         passed_args = [*node.args, *(k.value for k in node.keywords)]
@@ -801,10 +801,11 @@ class _FactsCollector(ast.NodeVisitor):
         if device is not None:
             body.device_params[param] = device
 
-    def _device_value(self, value: ast.AST) -> None:
+    def _device_value(self, value: ast.AST) -> bool:
         """A value used as the device: a device string, a parameter whose default is one
         (``def run(model, where="cuda")``: ``model.to(where)``; where the call leaves the
-        default), or the answer of a device query (``torch.accelerator.current_accelerator()``)."""
+        default), or the answer of a device query (``torch.accelerator.current_accelerator()``).
+        False when the value names no device itself."""
         strings = []
         parameter = self._parameter(value)
         if parameter is not None:
@@ -812,7 +813,8 @@ class _FactsCollector(ast.NodeVisitor):
             device = device_named([default]) if isinstance(default, str) else None
             if device is not None:
                 self.current.device_params[parameter] = device
-            return
+            return device is not None
+        found = False
         for node in ast.walk(value):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 strings.append(node.value)
@@ -821,9 +823,11 @@ class _FactsCollector(ast.NodeVisitor):
                 queried = DEVICE_QUERIES.get(self.imported(name) or "") if name else None
                 if queried is not None:
                     self._device_used(queried)
+                    found = True
         device = device_named(strings)
         if device is not None:
             self._device_used(device)
+        return found or device is not None or bool(strings)
 
     def _device_used(self, device: str) -> None:
         """One piece of evidence that the current body uses ``device`` (see ``device_events``)."""

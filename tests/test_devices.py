@@ -54,6 +54,54 @@ def test_rpl601_variable_set_in_another_project_file(tmp_path):
     assert codes(lint_files_in(files[1:], tmp_path, ["RPL601"])) == ["RPL601"]
 
 
+BRANCHES = """\
+import argparse
+
+import torch
+import torch.distributed as dist
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--device', default='npu')
+parser.add_argument('--dist-backend', default='hccl')
+
+
+def main():
+    args = parser.parse_args()
+    torch.npu.set_device(0)
+    if {test}:
+        dist.init_process_group(backend=args.dist_backend)
+    else:
+        dist.init_process_group(backend=args.dist_backend, init_method='env://')
+
+
+if __name__ == '__main__':
+    main()
+"""
+
+
+@pytest.mark.parametrize(
+    "test, lines",
+    [
+        # the group for the NPU is reported; the branch for another device is not
+        ("args.device == 'npu'", [15]),
+        ("'npu' == args.device", [15]),
+        ("args.device.startswith('npu')", [15]),
+        ("'npu' in args.device", [15]),
+        ("args.device != 'npu'", [17]),
+        ("not args.device.startswith('npu')", [17]),
+        ("args.device == 'cuda'", [17]),
+        ("args.device.startswith('gpu')", [17]),
+        ("args.device == 'cpu'", [17]),
+        # a test that says nothing of the device: both calls
+        ("args.distributed", [15, 17]),
+        ("args.device == args.other", [15, 17]),
+    ],
+)
+def test_rpl601_a_branch_for_another_device_is_not_reported(lint, test, lines):
+    found = lint(BRANCHES.format(test=test), select=["RPL601"])
+    assert [d.line for d in found] == lines
+
+
 def test_rpl601_fix_sets_the_variable_before_the_call_with_its_indentation(lint):
     code = (
         "import os\nimport torch.distributed as dist\n\n\ndef setup():\n"

@@ -1154,3 +1154,37 @@ def test_rpl301_reads_a_classs_defaults_through_the_projects_constructor_calls(t
     files = sorted(tmp_path.glob("*.py"))
     found = lint_files_in(files, tmp_path, ["RPL301"])
     assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+NAMESPACE_FACTORY = """\
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+
+def get_data_loader(dataset, batch_size, multi_gpu=True, shuffle=True):
+    if multi_gpu:
+        loader_shuffle = False
+        sampler = DistributedSampler(dataset, shuffle=shuffle)
+    else:
+        loader_shuffle = shuffle
+        sampler = None
+    return DataLoader(dataset, batch_size=batch_size, sampler=sampler, shuffle=loader_shuffle)
+"""
+
+
+@pytest.mark.parametrize("package", [False, True])
+@pytest.mark.parametrize("multi_gpu, expected", [("True", []), ("False", ["RPL302"])])
+def test_a_factory_in_a_folder_without_init_is_called_by_its_dotted_name(tmp_path: Path, package, multi_gpu, expected):
+    """``common/dataset.py`` with no ``__init__.py`` beside it is imported as
+    ``common.dataset``: the calls made under that name give the factory's parameters."""
+    files = {
+        "common/dataset.py": NAMESPACE_FACTORY,
+        "train.py": "import torch\nfrom common.dataset import get_data_loader\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        f"    loader = get_data_loader(list(range(8)), 2, multi_gpu={multi_gpu})\n    loader.sampler.set_epoch(0)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    }
+    if package:
+        files["common/__init__.py"] = ""
+    write(tmp_path, files)
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert codes(found) == expected

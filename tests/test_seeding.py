@@ -919,6 +919,29 @@ def test_rpl202_device_option_read_in_another_file(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "main, expected",
+    [
+        # the script reads other settings of the configuration module: nothing runs on the NPU
+        ("print(cfg.workers)", []),
+        ("loader = torch.utils.data.DataLoader(list(range(8)), num_workers=cfg.workers)", []),
+        # it places something on the device the option names
+        ("model = torch.nn.Linear(4, 2).to(cfg.device)", ["RPL202"]),
+        ("device = torch.device(cfg.device)", ["RPL202"]),
+        ("x = torch.ones(3, device=cfg.device)", ["RPL202"]),
+    ],
+)
+def test_rpl202_device_option_of_an_imported_configuration_module(tmp_path, main, expected):
+    """``cfg.py`` parses its options at import (``--device npu``): a script importing it runs
+    on that device when it places something on a device it does not spell out."""
+    files = {
+        "cfg.py": "import argparse\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--device', default='npu')\n"
+        "args = parser.parse_args()\ndevice = args.device\nworkers = 0\n",
+        "tool.py": f"import torch\n\nimport cfg\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    {main}\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
     "function, expected",
     [
         ('def train(n_epoch=100, device="cuda:0"):\n    model = nn.Linear(4, 2)\n    model.to(device)\n', ["RPL202"]),

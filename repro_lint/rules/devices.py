@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from ..catalog import ENV_SWITCHES, PROCESS_GROUP, PROCESS_GROUP_INITS, may_be_hccl
+from ..catalog import ENV_SWITCHES, PROCESS_GROUP, PROCESS_GROUP_INITS, device_named, may_be_hccl
 from ..diagnostics import SAFE
 from ..syntax import is_main_guard, string_value
 from .base import NodeEdit, Rule, argument, enclosing_statement, import_edit, indentation
@@ -49,8 +49,23 @@ class HcclDeterministicMissing(Rule):
             how = "an NPU device and init_process_group with a backend chosen at run time"
         else:
             return
+        if self._branch_for_another_device():
+            return
         if not self._set_anywhere():
             self.report(node, how=how, edits=self._fix())
+
+    def _branch_for_another_device(self) -> bool:
+        """Is the call in a branch that runs only when the device is not an NPU (the ``else``
+        of ``if args.device == "npu":``, the body of ``if device.startswith("cuda"):``)? Such a
+        program starts its group for the NPU in the other branch, where it is reported."""
+        ancestors = self.file.ancestors
+        for depth in range(len(ancestors) - 1, 0, -1):
+            branch, parent = ancestors[depth], ancestors[depth - 1]
+            if isinstance(parent, cst.If) and (branch is parent.body or branch is parent.orelse):
+                found = device_branch(parent.test, branch is parent.body)
+                if found is not None and (found[0] == "npu") != found[1]:
+                    return True
+        return False
 
     def leave_Module(self, node: cst.Module) -> None:
         """An entry point that runs on an NPU and starts a process group in another module,
@@ -101,3 +116,35 @@ class HcclDeterministicMissing(Rule):
         if imported is not None:
             edits.append(imported)
         return edits
+
+
+#: the device names a branch test may compare with
+BRANCH_DEVICES = ("cuda", "npu", "gpu", "cpu")
+
+
+def device_branch(test: cst.BaseExpression, taken: bool) -> Optional[Tuple[str, bool]]:
+    """What a branch of ``if <test>:`` says of the device, when the test compares a value with
+    a device string: (the device, whether the branch runs on it). ``taken``: the branch runs
+    when the test holds (the body; False for the ``else``). ``device == "npu"``, ``"npu" in
+    device``, ``device.startswith("cuda")``, ``!=``, ``not in`` and ``not``; else None."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return device_branch(test.expression, not taken)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        operator = target.operator
+        sides = (test.left, target.comparator)
+        if isinstance(operator, (cst.Equal, cst.NotEqual)):
+            named = [device_named([text], BRANCH_DEVICES) for text in map(string_value, sides) if text is not None]
+        elif isinstance(operator, (cst.In, cst.NotIn)):
+            text = string_value(test.left)
+            named = [device_named([text], BRANCH_DEVICES)] if text is not None else []
+        else:
+            return None
+        if len(named) != 1 or named[0] is None:
+            return None
+        return named[0], taken != isinstance(operator, (cst.NotEqual, cst.NotIn))
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "startswith" and test.args:
+        text = string_value(test.args[0].value)
+        device = device_named([text], BRANCH_DEVICES) if text is not None else None
+        return (device, taken) if device is not None else None
+    return None

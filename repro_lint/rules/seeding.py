@@ -13,13 +13,17 @@ Seeding mistakes visible in one file alone are in :mod:`repro_lint.rules.rng`.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from .. import catalog
 from ..children import syntax_children
-from ..classify import ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, UNNAMED, CallEffect, classify_call, is_seed_named, is_seed_parameter
+from ..classify import (
+    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, OPTION_DEVICE, UNNAMED,
+    CallEffect, classify_call, is_seed_named, is_seed_parameter, placed_option_devices,
+)
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
@@ -101,6 +105,10 @@ class SeedingScan(Analysis):
         qualified = self.file.qualify(node.func)
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
         effect = classify_call(qualified, method, CstArgs(node, self.file.analysis(KwargsDicts).expand))
+        if any(use.startswith(OPTION_DEVICE) for use in effect.uses):
+            # an option declared in the file being linted: where its device shows (the project
+            # context decides whether it counts for the execution path)
+            effect = replace(effect, uses=frozenset(placed_option_devices(effect.uses, True)))
         name = qualified or written
         if name is None and method is not None:
             name = f"{UNNAMED}.{method}"
