@@ -199,8 +199,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 uses.add(PLACES)
         elif qualified in catalog.PROCESS_GROUP_INITS:
             backend = args.value(*catalog.PROCESS_GROUP_INITS[qualified])
-            if catalog.may_be_hccl(backend):
-                uses.add(catalog.PROCESS_GROUP)  # HCCL, or a backend chosen at run time
+            if catalog.may_be_hccl(backend) and not (isinstance(backend, str) and "hccl" in backend.lower()):
+                # a backend chosen at run time (a literal HCCL backend is reported at its call)
+                uses.add(catalog.PROCESS_GROUP)
         elif qualified in catalog.DEVICE_CALLS:
             cpu = catalog.CPU_SWITCHES.get(qualified)
             if cpu is None or args.value(cpu[0], cpu[1]) != cpu[2]:

@@ -398,7 +398,12 @@ class _FactsCollector(ast.NodeVisitor):
         #: with ``literals``: per scope, the local names bound to one literal so far
         #: (``DEVICE = "cpu"``), UNKNOWN once bound to anything else; the module's at index 0
         self.constants: List[Dict[str, Any]] = [{}]
-        self.dicts = DictScopes(self._dict_items, lambda node: node.id if isinstance(node, ast.Name) else None)
+        self.dicts = DictScopes(
+            self._dict_items,
+            lambda node: node.id if isinstance(node, ast.Name) else None,
+            lambda node: (node.test, node.body, node.orelse) if isinstance(node, ast.IfExp) else None,
+            lambda test, body, orelse: ast.IfExp(test=test, body=body, orelse=orelse),
+        )
 
     def _dict_items(self, node: ast.AST) -> Optional[List[Item]]:
         """The items of a dict display or of a call of the builtin ``dict``, else None."""

@@ -16,6 +16,10 @@ from both, so each is decided here, once, and each tree only supplies a small ad
   each tree supplies the items of a dict expression and the name an expression is;
 - **the main guard**: :func:`is_main_guard` (LibCST) and :func:`is_main_guard_ast`, both
   through :func:`_guards_main`.
+
+It is one module because it is the one place where the two trees meet: splitting it by
+topic would split each adapter pair (``ast`` and LibCST) across modules, which is the drift
+between the two trees' answers that this module exists to prevent.
 """
 
 from __future__ import annotations
@@ -135,9 +139,19 @@ class DictScopes:
     for any other expression) and ``name`` (the variable an expression is, or None), and feeds
     its assignments and method calls in source order."""
 
-    def __init__(self, items: Callable[[Any], Optional[List[Item]]], name: Callable[[Any], Optional[str]]) -> None:
+    def __init__(
+        self,
+        items: Callable[[Any], Optional[List[Item]]],
+        name: Callable[[Any], Optional[str]],
+        choice: Optional[Callable[[Any], Optional[Tuple[Any, Any, Any]]]] = None,
+        join: Optional[Callable[[Any, Any, Any], Any]] = None,
+    ) -> None:
         self._items = items
         self._name = name
+        #: a conditional expression's (test, body, orelse), or None for any other expression;
+        #: ``join`` builds the conditional expression of two payloads under a test
+        self._choice = choice
+        self._join = join
         self.scopes: List[Dict[str, KnownDict]] = [{}]
 
     def enter(self, rest: Optional[str] = None, caller_keys: Optional[Callable[[], Optional[FrozenSet[str]]]] = None) -> None:
@@ -160,11 +174,31 @@ class DictScopes:
             known = KnownDict()
             self._add(known, items)
             return known
+        split = self._choice(node) if self._choice is not None else None
+        if split is not None:
+            return self._either(*split)
         name = self._name(node)
         tracked = self.scopes[-1].get(name) if name is not None else None
         if tracked is not None:
             return tracked.seen()
         return None
+
+    def _either(self, test: Any, body: Any, orelse: Any) -> Optional[KnownDict]:
+        """``body if test else orelse`` of two dicts we can follow (``{"num_workers": 1} if
+        cuda else {}``): a key of both holds either value (a conditional expression of the
+        two); a key of one holds that one's value (it may be passed: the branch is possible)."""
+        one, other = self.dict_of(body), self.dict_of(orelse)
+        if one is None or other is None or self._join is None:
+            return None
+        known = KnownDict(complete=one.complete and other.complete)
+        for key in {**one.entries, **other.entries}:
+            if key in one.entries and key in other.entries:
+                first, second = one.entries[key], other.entries[key]
+                joined = first if first is second else UNKNOWN if UNKNOWN in (first, second) else self._join(test, first, second)
+                known.entries[key] = joined
+            else:
+                known.entries[key] = one.entries.get(key, other.entries.get(key))
+        return known
 
     def expand(self, node: Any) -> Optional[Tuple[Mapping[str, Any], bool]]:
         """:func:`bind`'s ``expand``: (entries, complete) of a ``**node`` we can follow."""

@@ -43,6 +43,37 @@ def test_rpl301_follows_the_values_users_write(lint, code):
     assert codes(lint(body(code), select=["RPL301"])) == ["RPL301"]
 
 
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        # the pytorch/examples shape: workers only when CUDA is there
+        ("{'num_workers': 1, 'pin_memory': True} if args.cuda else {}", ["RPL301", "RPL302"]),
+        ("{} if not args.cuda else {'num_workers': 1}", ["RPL301", "RPL302"]),
+        ("dict(num_workers=2) if args.cuda else dict(num_workers=0)", ["RPL301", "RPL302"]),
+        # either branch seeds, or neither starts workers
+        ("{'num_workers': 2, 'worker_init_fn': init, 'generator': g} if args.cuda else {'generator': g}", []),
+        ("{'num_workers': 0, 'generator': g} if args.cuda else {'generator': g}", []),
+        # a branch we cannot follow: the benefit of the doubt
+        ("{'num_workers': 2} if args.cuda else args.loader_kwargs", []),
+    ],
+)
+def test_rpl301_rpl302_a_kwargs_dict_chosen_by_a_conditional_expression(lint, kwargs, expected):
+    code = body(f"init = make_init()\ng = make_generator(0)\nkw = {kwargs}\nreturn DataLoader(ds, batch_size=8, shuffle=True, **kw)\n")
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == expected
+
+
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        ("{'shuffle': True} if args.train else {'shuffle': False}", ["RPL302"]),
+        ("{'shuffle': False} if args.train else {'shuffle': False}", []),
+    ],
+)
+def test_rpl302_a_key_of_both_branches_holds_either_value(lint, kwargs, expected):
+    code = body(f"kw = {kwargs}\nreturn DataLoader(ds, batch_size=8, **kw)\n")
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
 def test_rpl301_alias_import(lint):
     code = "from torch.utils.data import DataLoader as DL\nloader = DL(ds, num_workers=2)\n"
     assert codes(lint(code, select=["RPL301"])) == ["RPL301"]

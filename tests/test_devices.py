@@ -156,6 +156,14 @@ def test_rpl601_process_group_started_two_calls_away_from_an_npu_entry_point(tmp
     assert apply_fixes(NPU_TRAIN.replace("\n    ", "\n").lstrip("\n"), found).count('os.environ.setdefault("HCCL_DETERMINISTIC", "true")') == 1
 
 
+def test_rpl601_a_literal_hccl_group_in_a_helper_is_reported_once_at_its_call(tmp_path):
+    """The helper names HCCL itself: the finding is at that call, and the entry point that
+    reaches it is not reported a second time."""
+    helpers = {**HELPERS, "dist_utils/comm.py": HELPERS["dist_utils/comm.py"].replace("backend=backend", "backend='hccl'")}
+    found = _project(tmp_path, {**helpers, "train.py": NPU_TRAIN})
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL601", "comm.py")]
+
+
 @pytest.mark.parametrize(
     "extra",
     [

@@ -398,7 +398,10 @@ class KwargsDicts(Analysis):
     def __init__(self, file: "FileContext") -> None:
         super().__init__(file)
         self.scopes = DictScopes(
-            lambda node: _dict_items(file, node), lambda node: node.value if isinstance(node, cst.Name) else None
+            lambda node: _dict_items(file, node),
+            lambda node: node.value if isinstance(node, cst.Name) else None,
+            lambda node: (node.test, node.body, node.orelse) if isinstance(node, cst.IfExp) else None,
+            lambda test, body, orelse: cst.IfExp(test=test, body=body, orelse=orelse),
         )
         self.dict_of = self.scopes.dict_of
         self.expand = self.scopes.expand
