@@ -665,6 +665,8 @@ class ProjectContext:
                 edges.append(self._variant(target, facts.path, name, index))
                 if target[1].startswith(CLASS_PREFIX):
                     uses |= self._loader_uses(target, facts.path, name, index)
+                if index in body.call_devices:
+                    uses |= self._devices_passed(target, body.call_devices[index])
             elif target:
                 effects |= target
         called = len(dict.fromkeys(edges))
@@ -777,6 +779,22 @@ class ProjectContext:
             if isinstance(value := given(param), str) and device_named([value]) is None and param not in off
         ]
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+
+    def _devices_passed(self, target: Node, named: Tuple[Optional[str], ...]) -> Set[str]:
+        """The accelerators a call of project function ``target`` passes by position to a
+        parameter named as a device (``def __init__(self, steps, device)``)."""
+        facts = self._facts.get(target[0]) or self.facts(target[0])
+        function = target[1]
+        if function.startswith(CLASS_PREFIX):
+            function = f"{function[len(CLASS_PREFIX) :]}.__init__"
+        callee = facts.functions.get(function) if facts is not None else None
+        if callee is None:
+            return set()
+        return {
+            device
+            for param, device in zip(callee.params, named)
+            if device is not None and "device" in param.lower()
+        }
 
     def _call_literals(self, path: str, scope: str, index: int, options: bool = False) -> Tuple[Tuple[object, ...], Dict[str, object]]:
         """The literal arguments of call number ``index`` of body ``scope`` in module ``path``

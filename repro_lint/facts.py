@@ -112,6 +112,10 @@ class BodyFacts:
     #: every parameter name of a function (``self`` and ``*args`` included): they shadow the
     #: names of enclosing scopes
     local_params: FrozenSet[str] = frozenset()
+    #: calls that pass a device string by position (``Visualizer(3, "cuda:0" if ok else "cpu")``):
+    #: index in ``calls`` -> the accelerator each positional argument names (None where none);
+    #: the project context checks whether the callee's parameter there is a device
+    call_devices: Dict[int, Tuple[Optional[str], ...]] = field(default_factory=dict)
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -147,7 +151,7 @@ _EMPTY_BODY: Dict[str, Any] = {
     "uses": frozenset(), "draws": frozenset(), "device_events": MappingProxyType({}), "owner": None, "line": 0,
     "trains": False, "instances": MappingProxyType({}), "made_by": MappingProxyType({}), "returns": (), "params": (),
     "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "call_literals": MappingProxyType({}),
-    "device_params": MappingProxyType({}), "local_params": frozenset(),
+    "device_params": MappingProxyType({}), "local_params": frozenset(), "call_devices": MappingProxyType({}),
 }
 
 
@@ -285,6 +289,14 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
             return ()
         found.extend(names)
     return tuple(dict.fromkeys(found))
+
+
+def _device_in(arg: ast.AST) -> Optional[str]:
+    """The accelerator a string inside a positional argument names (``"cuda:0" if ok else
+    "cpu"``: cuda), or None (also for ``*args``)."""
+    if isinstance(arg, ast.Starred):
+        return None
+    return device_named([n.value for n in ast.walk(arg) if isinstance(n, ast.Constant) and isinstance(n.value, str)])
 
 
 def _string(node: Optional[ast.AST]) -> Optional[str]:
@@ -516,9 +528,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.kinds.pop()
         self.scope.pop()
         self.current, self.guard, self.isolated = outer, guard, isolated
-        # only the calls of a function with guarded effects ask for its parameters, and the
-        # seeding rules ask whether a function takes a seed (before they parse its module)
-        if not body.guarded and not body.device_params and not any(is_seed_parameter(param) for param in body.params):
+        # only the calls of a function with guarded effects ask for its parameters, the calls
+        # that pass a device by position (to a parameter named as one), and the seeding rules
+        # (whether a function takes a seed, before they parse its module)
+        if not body.guarded and not body.device_params and not any(is_seed_parameter(param) or "device" in param.lower() for param in body.params):
             body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
@@ -632,6 +645,10 @@ class _FactsCollector(ast.NodeVisitor):
             effect = classify_call(qualified, method, args)
             if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
                 body.call_literals[len(body.calls) - 1] = _literals(node, self._constant)
+            if callee is not None and node.args and not effect.known:
+                named = tuple(_device_in(arg) for arg in node.args)
+                if any(named):
+                    body.call_devices[len(body.calls) - 1] = named
             if qualified is not None and qualified.startswith("os."):
                 self._environ_call(qualified, node)
             if effect is not NO_EFFECT:

@@ -919,6 +919,28 @@ def test_rpl202_device_option_read_in_another_file(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "call, expected",
+    [
+        ('Visualizer(3, "cuda:0" if torch.cuda.is_available() else "cpu")', ["RPL202"]),
+        ('Visualizer(3, "npu:0")', ["RPL202"]),
+        ('run(model, "cuda")', ["RPL202"]),
+        # another device, or a device string given to a parameter that is no device
+        ('Visualizer(3, "cpu")', []),
+        ('Visualizer("cuda_visualizer", "cpu")', []),
+        ('run("cuda", "cpu")', []),
+    ],
+)
+def test_rpl202_a_device_passed_by_position_to_a_device_parameter(lint, call, expected):
+    code = (
+        "import torch\n\n\nclass Visualizer:\n    def __init__(self, steps, device):\n"
+        "        self.model = torch.nn.Linear(4, 2).to(device)\n\n\n"
+        "def run(model, device):\n    return model.to(device)\n\n\n"
+        f"if __name__ == '__main__':\n    torch.manual_seed(0)\n    model = torch.nn.Linear(2, 2)\n    {call}\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
     "main, expected",
     [
         # the script reads other settings of the configuration module: nothing runs on the NPU
