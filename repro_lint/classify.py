@@ -296,6 +296,12 @@ def is_known(qualified: str) -> bool:
     return classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs()).known
 
 
+def is_device_name(name: str) -> bool:
+    """A parameter, variable or key named as a device (``device``, ``train_device``,
+    ``cfg.device``: the last part)."""
+    return "device" in name.rsplit(".", 1)[-1].lower()
+
+
 def is_seed_parameter(name: str) -> bool:
     """A function parameter that takes a seed (``seed``, ``random_seed``, ``seed_value``)."""
     return "seed" in name.lower()

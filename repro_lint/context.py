@@ -60,7 +60,9 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, device_named, is_on
-from .classify import ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_known, is_seed_named, placed_option_devices
+from .classify import (
+    ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices,
+)
 from .config import Settings
 from .console_scripts import console_scripts
 from .facts import (
@@ -793,7 +795,7 @@ class ProjectContext:
         return {
             device
             for param, device in zip(callee.params, named)
-            if device is not None and "device" in param.lower()
+            if device is not None and is_device_name(param)
         }
 
     def _call_literals(self, path: str, scope: str, index: int, options: bool = False) -> Tuple[Tuple[object, ...], Dict[str, object]]:

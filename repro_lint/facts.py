@@ -22,7 +22,9 @@ from types import MappingProxyType
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
-from .classify import DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_seed_parameter
+from .classify import (
+    DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+)
 from .catalog import (
     CUDNN_DETERMINISTIC,
     DATALOADERS,
@@ -531,7 +533,7 @@ class _FactsCollector(ast.NodeVisitor):
         # only the calls of a function with guarded effects ask for its parameters, the calls
         # that pass a device by position (to a parameter named as one), and the seeding rules
         # (whether a function takes a seed, before they parse its module)
-        if not body.guarded and not body.device_params and not any(is_seed_parameter(param) or "device" in param.lower() for param in body.params):
+        if not body.guarded and not body.device_params and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
             body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
@@ -813,13 +815,13 @@ class _FactsCollector(ast.NodeVisitor):
             name: Optional[str] = key.value
         else:
             name = _dotted(key) if key is not None else None
-        if name is not None and value is not None and "device" in name.rsplit(".", 1)[-1].lower():
+        if name is not None and value is not None and is_device_name(name):
             self._device_value(value)
 
     @staticmethod
     def _device_parameter(body: BodyFacts, param: str, default: Any) -> None:
         """A parameter named as a device whose default names an accelerator."""
-        device = device_named([default]) if isinstance(default, str) and "device" in param.lower() else None
+        device = device_named([default]) if isinstance(default, str) and is_device_name(param) else None
         if device is not None:
             body.device_params[param] = device
 
