@@ -650,7 +650,8 @@ FABRICS = frozenset({
 DEVICE_CALLS: Dict[str, str] = {
     "torch.cuda.set_device": "cuda",
     "torch.cuda.device": "cuda",
-    "torch.nn.DataParallel": "cuda",
+    # on whichever accelerator the program uses (torch_npu makes it run on NPUs)
+    "torch.nn.DataParallel": "accelerator",
     "torch.npu.set_device": "npu",
     "torch_npu.npu.set_device": "npu",
     **{name: "accelerator" for name in ACCELERATOR_ACTIONS},
@@ -699,7 +700,7 @@ DEVICE_COUNT_KEYWORDS: Dict[str, Tuple[str, str]] = {
 }
 #: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
 #: says where the program runs when started as documented: option name -> ``name`` (the
-#: default names a device) or ``count`` (a number of GPUs, CUDA above 0)
+#: default names a device) or ``count`` (a number of GPUs, or of NPUs in an NPU program: an accelerator above 0)
 DEVICE_OPTIONS: Dict[str, str] = {
     "device": "name", "accelerator": "name",
     "gpus": "count", "gpu": "count", "ngpu": "count", "n_gpu": "count", "num_gpus": "count", "n_gpus": "count",

@@ -276,7 +276,7 @@ POSITIONAL = ""
 
 def option_device(args: CallArgs) -> Optional[str]:
     """The device a command-line option's default names (``add_argument("--device",
-    default="cuda")``, ``add_argument("--gpus", type=int, default=1)``), or None."""
+    default="cuda")``; ``add_argument("--gpus", type=int, default=1)``: an accelerator), or None."""
     for position in (0, 1):
         for text in args.strings(POSITIONAL, position):
             option = text.lstrip("-").replace("-", "_").lower()
@@ -286,7 +286,8 @@ def option_device(args: CallArgs) -> Optional[str]:
                 names = dict(catalog.DEVICE_KEYWORDS).get(option, catalog.ACCELERATOR_PREFIXES)
                 return catalog.device_named(args.strings(catalog.OPTION_DECLARATION[1], None), names)
             if kind == "count":
-                return catalog.device_counted(args.value(catalog.OPTION_DECLARATION[1], None), "cuda")
+                # a number of GPUs, or of NPUs in an NPU program: the accelerator it has
+                return catalog.device_counted(args.value(catalog.OPTION_DECLARATION[1], None), "accelerator")
     return None
 
 

@@ -919,6 +919,24 @@ def test_rpl202_device_option_read_in_another_file(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "code, device",
+    [
+        # an NPU program's DataParallel and GPU count are its NPUs: no CUDA is named
+        ("torch.npu.set_device(0)\n    model = torch.nn.DataParallel(torch.nn.Linear(2, 2))", "an Ascend NPU"),
+        ("parser.add_argument('--num_gpus', type=int, default=1)\n    torch.npu.set_device(0)", "an Ascend NPU"),
+        ("model = torch.nn.Linear(2, 2).cuda()\n    model = torch.nn.DataParallel(model)", "CUDA"),
+        ("model = torch.nn.DataParallel(torch.nn.Linear(2, 2))", "an accelerator"),
+        ("parser.add_argument('--gpus', type=int, default=2)", "an accelerator"),
+    ],
+)
+def test_rpl202_names_the_devices_the_evidence_names(lint, code, device):
+    source = f"import argparse\nimport torch\n\nparser = argparse.ArgumentParser()\n\nif __name__ == '__main__':\n    {code}\n"
+    found = lint(source, select=["RPL202"])
+    assert [d.code for d in found] == ["RPL202"]
+    assert f"runs on {device} but never" in found[0].message
+
+
+@pytest.mark.parametrize(
     "call, expected",
     [
         ('Visualizer(3, "cuda:0" if torch.cuda.is_available() else "cpu")', ["RPL202"]),

@@ -539,7 +539,9 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
             devices = [d for d in devices if d in scan.devices_on_default(summary, frozenset(devices))]
         if not devices:
             return
-        device = " and ".join(DEVICE_NAMES[d] for d in devices)
+        # the devices named for what they are; "an accelerator" (Fabric, accelerate,
+        # DataParallel, a GPU count) only when no evidence names one (CUDA is an accelerator)
+        device = " and ".join(DEVICE_NAMES[d] for d in ([d for d in devices if d != "accelerator"] or devices))
         if summary.deterministic:
             # turned on only under an ``if`` that a run with the default arguments skips
             guarded = scan.switched_off_default(summary) if "if" in self.file.source else None
