@@ -759,11 +759,7 @@ class ProjectContext:
         function ``target``: the function with the effects it makes under ``if <parameter>:``
         left out for each parameter that is off in this call (passed, or defaulting to, False,
         None or 0)."""
-        facts = self._facts.get(target[0]) or self.facts(target[0])  # known: the call resolved into it
-        function = target[1]
-        if function.startswith(CLASS_PREFIX):  # building a class runs its ``__init__``
-            function = f"{function[len(CLASS_PREFIX) :]}.__init__"
-        callee = facts.functions.get(function) if facts is not None else None
+        callee = self._callee_body(target)
         if callee is None or not (callee.guarded or callee.device_params):
             return target
         positional, keywords = self._call_literals(path, scope, index)
@@ -782,14 +778,18 @@ class ProjectContext:
         ]
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
+    def _callee_body(self, target: Node) -> Optional[BodyFacts]:
+        """The body a call of project function ``target`` runs (a class's ``__init__``)."""
+        facts = self._facts.get(target[0]) or self.facts(target[0])  # known: the call resolved into it
+        function = target[1]
+        if function.startswith(CLASS_PREFIX):  # building a class runs its ``__init__``
+            function = f"{function[len(CLASS_PREFIX) :]}.__init__"
+        return facts.functions.get(function) if facts is not None else None
+
     def _devices_passed(self, target: Node, named: Tuple[Optional[str], ...]) -> Set[str]:
         """The accelerators a call of project function ``target`` passes by position to a
         parameter named as a device (``def __init__(self, steps, device)``)."""
-        facts = self._facts.get(target[0]) or self.facts(target[0])
-        function = target[1]
-        if function.startswith(CLASS_PREFIX):
-            function = f"{function[len(CLASS_PREFIX) :]}.__init__"
-        callee = facts.functions.get(function) if facts is not None else None
+        callee = self._callee_body(target)
         if callee is None:
             return set()
         return {
