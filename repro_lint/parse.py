@@ -18,7 +18,7 @@ import libcst as cst
 
 from ._gc import GCPaused
 from ._libcst_internals import ParserOutput, VerbatimStatement
-from .source import line_offsets
+from .source import line_breaks, line_offsets
 
 #: files longer than this (characters) are parsed one group of top-level statements at a time:
 #: LibCST's native parser needs several hundred bytes of memory per source byte while it runs
@@ -335,10 +335,11 @@ def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict
 
 
 def _mixed_line_breaks(text: str) -> bool:
+    """Has ``text`` carriage returns other than all its line breaks being ``\r\n``?"""
     if "\r" not in text:
         return False
-    crlf = text.count("\r\n")
-    return crlf != text.count("\n") or crlf != text.count("\r")
+    _, lf, cr = line_breaks(text)
+    return lf > 0 or cr > 0
 
 
 def _offset(text: str, lines: List[int], line: int, col: int) -> int:

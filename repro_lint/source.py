@@ -11,7 +11,7 @@ import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 from .notebook import CellIndex, Notebook, NotebookError, is_notebook, read_notebook
 
@@ -163,10 +163,14 @@ def line_offsets(text: str) -> list:
     return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
 
 
-def dominant_newline(text: str) -> str:
+def line_breaks(text: str) -> Tuple[int, int, int]:
+    """How many ``\r\n``, lone ``\n`` and lone ``\r`` line breaks ``text`` has."""
     crlf = text.count("\r\n")
-    lf = text.count("\n") - crlf
-    cr = text.count("\r") - crlf
+    return crlf, text.count("\n") - crlf, text.count("\r") - crlf
+
+
+def dominant_newline(text: str) -> str:
+    crlf, lf, cr = line_breaks(text)
     if crlf > lf and crlf >= cr:
         return "\r\n"
     if cr > lf:
