@@ -268,6 +268,11 @@ WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info", "get_stat
 #: keywords whose callback runs in each DataLoader worker process, not in the main process:
 #: what it seeds there leaves the main process's generators as they were
 WORKER_CALLBACKS = frozenset({"worker_init_fn"})
+#: the generators a DataLoader worker seeds itself before it runs anything (``random.seed`` and
+#: ``np.random.seed`` from ``base_seed + worker_id``; reference 1.1), where ``base_seed`` comes
+#: from the loader's ``generator`` or the main process's torch RNG: what workers draw from them
+#: depends on torch's seed, not on theirs in the main process
+WORKER_SEEDED = frozenset({"numpy", "random"})
 #: builtins that compute a seed from their arguments alone (any other call may vary)
 ARITHMETIC_BUILTINS = frozenset({"int", "abs", "hash", "min", "max", "sum", "len", "round", "float", "str", "divmod", "pow"})
 

@@ -59,7 +59,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, device_named, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
     ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices,
 )
@@ -999,7 +999,8 @@ class ProjectContext:
             stack.extend(
                 e for e in info.edges if e not in reached and not (cut and (base, (e[0], e[1].partition(VARIANT)[0])) in cut)
             )
-        # what DataLoader workers run: its uses count, its seeding is the workers' own
+        # what DataLoader workers run: its uses count, except of the generators each worker
+        # seeds itself (from torch's seed); its seeding is the workers' own
         stack = [w for w in workers if w not in reached]
         while stack:
             node = stack.pop()
@@ -1008,7 +1009,7 @@ class ProjectContext:
             reached.add(node)
             info = self._node(node)
             if info is not None:
-                uses |= info.uses
+                uses |= info.uses - WORKER_SEEDED
                 draws |= info.draws
                 stack.extend(e for e in (*info.edges, *info.workers) if e not in reached)
         summary = Summary(frozenset(effects), frozenset(placed_option_devices(uses)), frozenset(draws), frozenset(reached - without))

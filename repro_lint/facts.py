@@ -28,6 +28,7 @@ from .classify import (
 from .catalog import (
     CUDNN_DETERMINISTIC,
     DATALOADERS,
+    loader_position,
     DETERMINISM_SWITCHES,
     LOADER_WORD,
     DEVICE_MODULES,
@@ -407,6 +408,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.bound: Dict[str, Tuple[str, ...]] = {}
         #: the refs made in the value last assigned to each local name of the current function
         self.value_refs: Dict[str, List[str]] = {}
+        #: the refs made in every value assigned to each local name of the current function
+        self.bound_refs: Dict[str, List[str]] = {}
+        #: DataLoaders that may have workers: (body, ``num_workers``, its dataset's refs)
+        self.loader_workers: List[Tuple[BodyFacts, Any, List[str]]] = []
         #: the parameter names of the enclosing functions (they shadow the module's imports)
         self.parameters: FrozenSet[str] = frozenset()
         #: with ``literals``: per scope, the local names bound to one literal so far
@@ -515,6 +520,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
         bound, self.bound = self.bound, {}
         value_refs, self.value_refs = self.value_refs, {}
+        bound_refs, self.bound_refs = self.bound_refs, {}
         self.constants.append({})
         arguments = node.args
         parameters = self.parameters
@@ -523,7 +529,7 @@ class _FactsCollector(ast.NodeVisitor):
         )
         self.parameters = parameters | body.local_params
         self.generic_visit(node)
-        self.bound, self.value_refs = bound, value_refs
+        self.bound, self.value_refs, self.bound_refs = bound, value_refs, bound_refs
         self.constants.pop()
         self.parameters = parameters
         self.dicts.leave()
@@ -679,7 +685,59 @@ class _FactsCollector(ast.NodeVisitor):
         for keyword in node.keywords:
             if keyword.arg in WORKER_CALLBACKS:
                 body.worker_refs.update(self._handed(keyword.value))
+        loader = self.imported(name) if name is not None else None
+        if loader in DATALOADERS:
+            self._loader_dataset(node, DATALOADERS[loader])
         self.generic_visit(node)
+
+    def _loader_dataset(self, node: ast.Call, params: Tuple[str, ...]) -> None:
+        """A DataLoader with worker processes on the default path (``num_workers`` a positive
+        literal, or an option of this module whose default is one) runs its dataset, and the
+        transforms that went into it, in those workers: the objects handed into the dataset
+        argument, through the local names it was built from (``ds = ImageFolder(root,
+        Compose([Blur()]))``), are what the workers run. Decided once the module's options are
+        all known (:meth:`resolve_loader_workers`)."""
+        args = AstArgs(node)
+        dataset = args.node("dataset", loader_position(params, "dataset"))
+        workers = args.node("num_workers", loader_position(params, "num_workers"))
+        if not isinstance(dataset, ast.AST) or not isinstance(workers, ast.AST):
+            return
+        count = self._constant(workers)
+        if isinstance(count, OptionValue) or (isinstance(count, int) and not isinstance(count, bool) and count > 0):
+            self.loader_workers.append((self.current, count, self._built_from(dataset)))
+
+    def _built_from(self, value: ast.AST) -> List[str]:
+        """The refs handed into ``value`` (:meth:`_handed`, and the objects built in its calls'
+        arguments), and those of every value bound to the local names among them (in any
+        branch), again."""
+        found: List[str] = []
+        stack: List[str] = [self.imported(built) or built for built in _constructed(value)]
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call):
+                stack.extend(
+                    self.imported(built) or built
+                    for arg in (*node.args, *(k.value for k in node.keywords))
+                    for built in _constructed(arg)
+                )
+        stack.extend(self._handed(value))
+        seen: Set[str] = set()
+        while stack:
+            ref = stack.pop()
+            if ref in seen:
+                continue
+            seen.add(ref)
+            found.append(ref)
+            stack.extend(self.bound_refs.get(ref, ()))
+        return found
+
+    def resolve_loader_workers(self) -> None:
+        """The dataset refs of the loaders whose workers are known now (see
+        :meth:`_loader_dataset`) run in DataLoader workers."""
+        for body, count, refs in self.loader_workers:
+            if isinstance(count, OptionValue):
+                count = self.facts.options.get(count.dest)
+            if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                body.worker_refs.update(refs)
 
     def _handed(self, value: ast.AST) -> List[str]:
         """The refs a callback argument hands on: its name, the refs made in the value last
@@ -883,6 +941,7 @@ class _FactsCollector(ast.NodeVisitor):
         for target in node.targets:
             if isinstance(target, ast.Name):
                 self.value_refs[target.id] = self.current.refs[start:]
+                self.bound_refs.setdefault(target.id, []).extend(self.current.refs[start:])
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._bind_constant(node.target, None)
@@ -952,7 +1011,9 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             return None
         facts = ModuleFacts(str(path), name)
         try:
-            _FactsCollector(facts, is_package, literals).visit(tree)
+            collector = _FactsCollector(facts, is_package, literals)
+            collector.visit(tree)
+            collector.resolve_loader_workers()
         except RecursionError:
             return None
     bodies = (facts.module_body, facts.main_body, *facts.functions.values())

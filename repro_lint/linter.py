@@ -11,7 +11,7 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Type
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
@@ -33,18 +33,6 @@ from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, decode_file, read_bytes, too_large
 from .walk import walk
 from .discovery import display_path, pattern_spec
-
-
-def _pattern(words: Iterable[str]) -> Optional["re.Pattern[str]"]:
-    words = sorted(set(words))
-    if not words:
-        return None
-    return re.compile("|".join(re.escape(w) for w in words))
-
-
-#: up to this many trigger words, ``word in text`` per word beats one regex alternation
-#: (CPython's substring search is much faster than ``re`` on literal alternatives)
-_SUBSTRING_SEARCH_WORDS = 16
 
 
 def _nodes_of(reports: List[PendingReport]) -> List[cst.CSTNode]:
@@ -80,7 +68,6 @@ class Linter:
         self.report_unused_noqa = UnusedNoqa.code in self.codes
         self.prefilter = prefilter
         self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.trigger_words(settings)}))
-        self.trigger = _pattern(self.words)
         self._present_memo: Optional[Tuple[str, FrozenSet[str]]] = None
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
         self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
@@ -128,10 +115,10 @@ class Linter:
         entry-point rules could fire and ``path`` is not an entry point.)"""
         if not self.prefilter or (path is not None and is_notebook(path)):
             return True
-        if len(self.words) <= _SUBSTRING_SEARCH_WORDS:
-            found = any(word in text for word in self.words)
-        else:
-            found = self.trigger is not None and self.trigger.search(text) is not None
+        # the words found are needed for the rules anyway: on the project corpus (14.8 MB, 137
+        # words) searching each word took 0.9 s, and one regular expression of them all first
+        # (then each word where it matched) 1.2-1.4 s
+        found = bool(self._present(text))
         if not found and self._entry_without_words(path, text):
             return True
         return found and bool(self.rules_for(text, path))

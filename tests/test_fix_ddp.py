@@ -1,6 +1,8 @@
-"""A DDP script that seeds each rank with ``seed + rank``, fixed with ``--fix``, then run as two
-real processes (torch.distributed, gloo backend, on CPU): each rank's workers still draw their
-own augmentations, and a second run draws the same ones."""
+"""A DDP script that seeds torch on each rank with ``seed + rank`` but draws from NumPy in the
+main process unseeded, fixed with ``--fix``, then run as two real processes (torch.distributed,
+gloo backend, on CPU): each rank's workers still draw their own augmentations, and a second run
+draws the same ones. (What the workers draw from NumPy was reproducible already: each worker
+seeds NumPy from torch's seed.)"""
 
 from __future__ import annotations
 
@@ -42,7 +44,8 @@ def main():
     torch.manual_seed(args.seed + rank)
     loader = DataLoader(Noisy(), batch_size=8, shuffle=True, num_workers=2)
     batch = next(iter(loader))
-    print(json.dumps({"rank": rank, "rows": batch.tolist()}))
+    drawn = [-1, int(np.random.randint(1_000_000)), 0]  # in the main process
+    print(json.dumps({"rank": rank, "rows": batch.tolist() + [drawn]}))
     dist.destroy_process_group()
 
 
@@ -92,6 +95,7 @@ def test_fixed_ddp_script_keeps_per_rank_worker_streams(tmp_path: Path):
     script.write_text(DDP_SCRIPT)
     before = _run_two_ranks(script)
     assert before[0] != before[1]  # torch draws differ per rank (seed + rank), before the fix
+    assert _run_two_ranks(script) != before  # the main process's NumPy draw is not seeded
 
     done = run_cli(["--fix", "--no-cache", "--select", "ALL", "train.py"], tmp_path)
     fixed = script.read_text()
@@ -101,6 +105,6 @@ def test_fixed_ddp_script_keeps_per_rank_worker_streams(tmp_path: Path):
     first, second = _run_two_ranks(script), _run_two_ranks(script)
     assert first == second  # reproducible: the same draws on a second run
     assert first[0] != first[1]  # and each rank keeps its own stream
-    # NumPy in the workers is now seeded per worker and per rank (it was not before the fix)
+    # NumPy in the workers is seeded per worker and per rank
     numpy_draws = {rank: [row[1] for row in rows] for rank, rows in first.items()}
     assert set(numpy_draws[0]) != set(numpy_draws[1])

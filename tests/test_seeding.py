@@ -2329,3 +2329,113 @@ def test_rpl102_functions_defined_inside_the_function_that_calls_them(tmp_path, 
     )
     (tmp_path / "train.py").write_text(template.replace("{main}", main), encoding="utf-8")
     assert codes(lint_files_in([tmp_path / "train.py"], tmp_path, select=["RPL102"])) == expected
+
+
+AUGMENT_MODULE = """
+    import random
+
+
+    class GaussianBlur:
+        def __init__(self, sigma):
+            self.sigma = sigma
+
+        def __call__(self, image):
+            return image.blur(random.uniform(self.sigma[0], self.sigma[1]))
+"""
+
+
+@pytest.mark.parametrize(
+    "workers, expected",
+    [
+        ("num_workers=4", []),  # the transform runs in the workers, which seed `random` themselves
+        ("num_workers=args.workers", []),  # an option whose default is 32
+        ("args.workers", []),  # by position
+        ("num_workers=0", ["RPL103"]),  # in the main process
+        ("", ["RPL103"]),  # no workers: in the main process
+        ("num_workers=args.threads", ["RPL103"]),  # an option whose default is 0
+        ("num_workers=n", ["RPL103"]),  # not known: the main process may run it
+    ],
+)
+def test_what_a_dataset_runs_in_dataloader_workers_is_seeded_there(tmp_path, workers, expected):
+    """A DataLoader with worker processes runs its dataset, and the transforms built into it,
+    in those workers, which seed Python's and NumPy's generators from torch's seed before they
+    run anything: an unseeded ``random`` draw in a transform is a main-process hazard only when
+    the loader has no workers on the default path. The transform is built in one branch of two
+    here, into a list that a name holds."""
+    positional = workers if workers and "=" not in workers else None
+    loader_args = f"ds, 8, True, None, None, {positional}" if positional else f"ds, batch_size=8, shuffle=True{', ' + workers if workers else ''}"
+    files = {
+        "augment.py": AUGMENT_MODULE,
+        "train.py": f"""
+            import argparse
+
+            import torch
+            import torchvision.datasets as datasets
+            import torchvision.transforms as transforms
+
+            from augment import GaussianBlur
+
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--workers", type=int, default=32)
+            parser.add_argument("--threads", type=int, default=0)
+            parser.add_argument("--aug-plus", action="store_true")
+
+
+            def main(n):
+                args = parser.parse_args()
+                torch.manual_seed(0)
+                if args.aug_plus:
+                    augmentation = [transforms.RandomApply([GaussianBlur([0.1, 2.0])], p=0.5), transforms.ToTensor()]
+                else:
+                    augmentation = [transforms.ToTensor()]
+                ds = datasets.ImageFolder("data", transforms.Compose(augmentation))
+                g = torch.Generator()
+                g.manual_seed(0)
+                loader = torch.utils.data.DataLoader({loader_args}, generator=g)
+                for batch in loader:
+                    print(batch)
+
+
+            if __name__ == "__main__":
+                main(2)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
+
+
+def test_a_dataset_class_runs_in_workers_but_is_built_in_the_main_process(tmp_path):
+    """A project Dataset handed to a loader with workers: its ``__getitem__`` runs in the
+    workers, but building it (``__init__``) runs in the main process, and its draws there count."""
+    dataset = """
+        import random
+
+        from torch.utils.data import Dataset
+
+
+        class Pairs(Dataset):
+            def __init__(self, items{init}):
+                self.items = list(items)
+                {shuffle}
+
+            def __len__(self):
+                return len(self.items)
+
+            def __getitem__(self, index):
+                return self.items[index], random.random()
+    """
+    train = """
+        import torch
+        from torch.utils.data import DataLoader
+
+        from data import Pairs
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            g = torch.Generator()
+            g.manual_seed(0)
+            for batch in DataLoader(Pairs(range(10)), batch_size=2, num_workers=2, generator=g):
+                print(batch)
+    """
+    for shuffle, expected in (("pass", []), ("random.shuffle(self.items)", ["RPL103"])):
+        files = {"data.py": dataset.format(init="", shuffle=shuffle), "train.py": train}
+        assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected, shuffle
