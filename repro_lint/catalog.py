@@ -555,6 +555,29 @@ NUMPY_LEGACY_FUNCTIONS = frozenset(
         "triangular", "uniform", "vonmises", "wald", "weibull", "zipf",
     }
 )
+#: scikit-learn's splits and shuffles that draw from NumPy's global RNG when ``random_state``
+#: is None, its default (scikit-learn's glossary, "random_state": None uses the global
+#: ``RandomState`` of ``numpy.random``); ``random_state`` and ``shuffle`` are keyword-only in
+#: scikit-learn 1.x. Each: (draws when called, else when it splits; the ``shuffle`` parameter's
+#: default, or None when the function always shuffles)
+SKLEARN_NUMPY_DRAWS: Dict[str, Tuple[bool, Optional[bool]]] = {
+    **{
+        f"sklearn.model_selection{module}.{name}": entry
+        for module in ("", "._split")
+        for name, entry in (
+            ("train_test_split", (True, True)),
+            ("KFold", (False, False)),
+            ("StratifiedKFold", (False, False)),
+            ("RepeatedKFold", (False, None)),
+            ("RepeatedStratifiedKFold", (False, None)),
+            ("ShuffleSplit", (False, None)),
+            ("StratifiedShuffleSplit", (False, None)),
+            ("GroupShuffleSplit", (False, None)),
+        )
+    },
+    "sklearn.utils.shuffle": (True, None),
+    "sklearn.utils.resample": (True, None),
+}
 #: Python's ``random`` module: ``random.<name>`` draws from its global generator
 RANDOM_FUNCTIONS = frozenset(
     {

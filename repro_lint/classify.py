@@ -175,6 +175,16 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             if qualified.rsplit(".", 1)[1] in catalog.NUMPY_LEGACY_FUNCTIONS:
                 draws.add("numpy")
                 uses.add("numpy")
+        elif qualified in catalog.SKLEARN_NUMPY_DRAWS:
+            at_call, shuffle_default = catalog.SKLEARN_NUMPY_DRAWS[qualified]
+            shuffle = args.value("shuffle", None) if shuffle_default is not None else MISSING
+            shuffles = shuffle_default is None or (
+                shuffle_default if shuffle is MISSING else shuffle is not UNKNOWN and catalog.is_on(shuffle)
+            )
+            if shuffles and args.value("random_state", None) in (MISSING, None):
+                uses.add("numpy")
+                if at_call:
+                    draws.add("numpy")
         elif qualified.startswith("random.") and qualified.count(".") == 1:
             if qualified[7:] in catalog.RANDOM_FUNCTIONS:
                 draws.add("random")

@@ -110,6 +110,11 @@ VARIANT = "|"
 ALL_FILES = ALL_FILES_KEY
 
 
+#: marks a use of a generator that DataLoader workers seed themselves (``catalog.WORKER_SEEDED``)
+#: in code they run: ``in-workers:random``
+IN_WORKERS = "in-workers:"
+
+
 @dataclass(frozen=True)
 class Summary:
     """What running some code does, transitively: ``effects`` (seeded generators, ``cuda``,
@@ -126,8 +131,10 @@ class Summary:
 
     def uses_generator(self, generator: str) -> bool:
         """Does this code consume ``generator``? Weight initialisation counts for torch unless
-        the weights are then loaded from a checkpoint by code that does not train."""
-        if generator in self.uses:
+        the weights are then loaded from a checkpoint by code that does not train. Draws in
+        DataLoader workers from a generator they seed themselves count only when torch is not
+        seeded: their seed is drawn from torch's."""
+        if generator in self.uses or (IN_WORKERS + generator in self.uses and not self.seeds("torch")):
             return True
         if generator == "torch" and INIT in self.uses:
             return TRAIN in self.uses or LOAD not in self.uses
@@ -999,8 +1006,8 @@ class ProjectContext:
             stack.extend(
                 e for e in info.edges if e not in reached and not (cut and (base, (e[0], e[1].partition(VARIANT)[0])) in cut)
             )
-        # what DataLoader workers run: its uses count, except of the generators each worker
-        # seeds itself (from torch's seed); its seeding is the workers' own
+        # what DataLoader workers run: its uses count, those of the generators each worker seeds
+        # itself (from torch's seed) as such; its seeding is the workers' own
         stack = [w for w in workers if w not in reached]
         while stack:
             node = stack.pop()
@@ -1009,7 +1016,7 @@ class ProjectContext:
             reached.add(node)
             info = self._node(node)
             if info is not None:
-                uses |= info.uses - WORKER_SEEDED
+                uses |= {IN_WORKERS + use if use in WORKER_SEEDED else use for use in info.uses}
                 draws |= info.draws
                 stack.extend(e for e in (*info.edges, *info.workers) if e not in reached)
         summary = Summary(frozenset(effects), frozenset(placed_option_devices(uses)), frozenset(draws), frozenset(reached - without))

@@ -2439,3 +2439,70 @@ def test_a_dataset_class_runs_in_workers_but_is_built_in_the_main_process(tmp_pa
     for shuffle, expected in (("pass", []), ("random.shuffle(self.items)", ["RPL103"])):
         files = {"data.py": dataset.format(init="", shuffle=shuffle), "train.py": train}
         assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected, shuffle
+
+
+@pytest.mark.parametrize(
+    "split, expected",
+    [
+        ("train_test_split(items, test_size=0.2)", ["RPL102"]),  # random_state=None: NumPy's global RNG
+        ("train_test_split(items, test_size=0.2, random_state=None)", ["RPL102"]),
+        ("train_test_split(items, test_size=0.2, random_state=0)", []),
+        ("train_test_split(items, test_size=0.2, random_state=seed)", []),  # given: not known, not None
+        ("train_test_split(items, test_size=0.2, shuffle=False)", []),  # no shuffle, no draw
+        ("list(KFold(5).split(items))", []),  # KFold does not shuffle by default
+        ("list(KFold(5, shuffle=True).split(items))", ["RPL102"]),
+        ("list(KFold(5, shuffle=True, random_state=1).split(items))", []),
+        ("list(ShuffleSplit(3).split(items))", ["RPL102"]),
+        ("shuffle(items)", ["RPL102"]),
+    ],
+)
+def test_scikit_learn_splits_without_a_random_state_draw_from_numpy(tmp_path, split, expected):
+    """scikit-learn's splits and shuffles draw from NumPy's global RNG when ``random_state`` is
+    None (their default): a data split that changes between runs, unless NumPy is seeded. Here
+    in a project helper that the entry point calls."""
+    files = {
+        "data.py": f"""
+            from sklearn.model_selection import KFold, ShuffleSplit, train_test_split
+            from sklearn.utils import shuffle
+
+
+            def split(items, seed):
+                return {split}
+        """,
+        "train.py": """
+            import torch
+
+            from data import split
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                print(split(list(range(10)), 0))
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"], only="train.py")) == expected
+    if expected:
+        files["train.py"] = files["train.py"].replace("torch.manual_seed(0)", "torch.manual_seed(0)\n                np.random.seed(0)")
+        files["train.py"] = "import numpy as np\n" + textwrap.dedent(files["train.py"])
+        assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"], only="train.py")) == []
+
+
+@pytest.mark.parametrize("torch_seed, expected", [("torch.manual_seed(0)", []), ("pass", ["RPL103"])])
+def test_what_workers_draw_follows_torch_seed(tmp_path, torch_seed, expected):
+    """Each DataLoader worker seeds ``random`` from a seed drawn from torch's generator: its
+    draws there are seeded when torch is, and unseeded (RPL103, beside RPL101) when it is not."""
+    files = {
+        "augment.py": AUGMENT_MODULE,
+        "train.py": f"""
+            import torch
+            import torchvision.datasets as datasets
+
+            from augment import GaussianBlur
+
+            if __name__ == "__main__":
+                {torch_seed}
+                ds = datasets.ImageFolder("data", GaussianBlur([0.1, 2.0]))
+                for batch in torch.utils.data.DataLoader(ds, batch_size=8, num_workers=4):
+                    print(batch)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
