@@ -533,6 +533,15 @@ SHAPE_ATTRIBUTE = "shape"
 SHAPE_METHOD = "size"
 #: tensor factories whose positional arguments are the shape
 FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "ones", "empty", "full"))
+#: torch calls that make a new tensor on the default device (the CPU, unless the program sets
+#: another: ``DEFAULT_DEVICE_SETTERS``) when given no ``device``; not the ``*_like`` ones, nor
+#: ``as_tensor`` (they keep their input's device)
+CPU_FACTORIES = FACTORIES | frozenset(
+    f"torch.{name}" for name in ("tensor", "arange", "eye", "linspace", "randint", "randperm", "from_numpy", "empty_strided")
+)
+#: what moves the default device of new tensors away from the CPU (a ``with torch.device(...)``
+#: block does too)
+DEFAULT_DEVICE_SETTERS = ("set_default_device", "set_default_tensor_type")
 RESHAPES = frozenset({"view", "reshape", "permute", "expand"})
 #: tensor methods that swap or move two dimensions: ``x.transpose(1, 2)`` has at least 3
 AXIS_SWAPS = frozenset({"transpose", "swapaxes", "swapdims", "movedim"})

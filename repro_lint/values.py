@@ -54,7 +54,7 @@ from .catalog import ENTROPY_RESULTS
 from .classify import classify_call
 from .facts import CLASS_PREFIX
 from .names import dotted_name
-from .opcatalog import BOOL_RESULTS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
+from .opcatalog import BOOL_RESULTS, CPU_FACTORIES, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
@@ -635,6 +635,35 @@ class Values:
                 return None
             return _joined({self.kind(value, where, qualify, depth + 1) for value, where in found})
         return None
+
+    def made_on_cpu(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], qualify: Qualify, depth: int = 0) -> bool:
+        """Is ``expr`` visibly a tensor made on the default device: a torch factory call
+        (``CPU_FACTORIES``) given no ``device`` (nor a ``**`` that may hold one), outside a
+        ``with torch.device(...)`` block, or ``.cpu()``; a local name when every value that
+        reaches it is one. (Whether the program moves the default device elsewhere is the
+        caller's to ask.)"""
+        if depth > _MAX_DEPTH:
+            return False
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        if isinstance(expr, cst.Call):
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "cpu" and not expr.args:
+                return qualify(expr.func) is None
+            if qualify(expr.func) not in CPU_FACTORIES:
+                return False
+            if any(a.star == "**" or (a.keyword is not None and a.keyword.value == "device") for a in expr.args):
+                return False
+            return not any(
+                isinstance(node, cst.With) and any(
+                    isinstance(item.item, cst.Call) and qualify(item.item.func) == "torch.device" for item in node.items
+                )
+                for node in chain
+            )
+        if isinstance(expr, cst.Name):
+            found = self._lookup(expr.value, chain, depth)
+            if not found or isinstance(found, tuple):
+                return False
+            return all(self.made_on_cpu(value, where, qualify, depth + 1) for value, where in found)
+        return False
 
     def _returned_kind(self, function: cst.FunctionDef, qualify: Qualify, depth: int) -> Optional[str]:
         """The kind of what ``function``, one of this module's, returns: the kinds of its

@@ -396,8 +396,26 @@ def build(ds, seed, rank, persistent=False):
 
 def test_rpl303_a_partial_seeding_from_the_worker_id_repeats_every_epoch(lint):
     found = lint(MMENGINE_STYLE, select=["RPL303"])
-    assert lines(found) == [("RPL303", 11), ("RPL303", 12), ("RPL303", 13)]
+    # once for the loader and the function, at the loader's worker_init_fn argument, naming
+    # each generator the function seeds that way
+    assert lines(found) == [("RPL303", 18)]
     assert "every epoch" in found[0].message and "initial_seed" in found[0].message
+    assert "numpy.random.seed, random.seed, torch.manual_seed with `worker_seed`" in found[0].message
+
+
+def test_rpl303_is_reported_at_each_loader_whose_workers_are_renewed(lint):
+    """One function, two loaders: the one whose workers persist keeps its streams, the other
+    replays them every epoch (the recall of OpenMMLab 1.x's ``build_dataloader``, which passes
+    ``persistent_workers`` only on torch >= 1.8)."""
+    code = MMENGINE_STYLE + (
+        "\n\ndef build_old(ds, seed, rank):\n"
+        "    init_fn = partial(worker_init_fn, num_workers=4, rank=rank, seed=seed)\n"
+        "    fresh = DataLoader(ds, num_workers=4, worker_init_fn=init_fn)\n"
+        "    kept = DataLoader(ds, num_workers=4, worker_init_fn=init_fn, persistent_workers=True)\n"
+        "    return fresh, kept\n"
+    )
+    found = lint(code.replace("persistent=False", "persistent=True"), select=["RPL303"])
+    assert lines(found) == [("RPL303", 23)]
 
 
 def test_rpl303_persistent_workers_keep_their_streams(lint):
@@ -447,7 +465,7 @@ def test_rpl303_persistent_workers_written_into_the_kwargs_parameter(lint, write
 )
 def test_rpl303_the_kwargs_parameter_without_persistent_workers(lint, write):
     found = lint(KWARGS_PERSIST.format(write=write), select=["RPL303"])
-    assert lines(found) == [("RPL303", 14)]
+    assert lines(found) == [("RPL303", 10)]
 
 
 @pytest.mark.parametrize(

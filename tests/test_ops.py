@@ -240,7 +240,7 @@ def test_cumsum_moves_from_rpl402_to_rpl401_with_the_torch_version(lint):
         "import torch.nn.functional as F\nl = F.cross_entropy(logits.permute(0, 3, 1, 2), target)\n",
         "import torch.nn.functional as F\nl = F.cross_entropy(logits.transpose(1, 2), target, weight)\n",
         "import torch.nn.functional as F\nl = F.cross_entropy(logits.movedim(3, 1), target)\n",
-        "import torch\nimport torch.nn.functional as F\nl = F.nll_loss(torch.randn(2, 5, 4, 4), target, reduction='sum')\n",
+        "import torch\nimport torch.nn.functional as F\nl = F.nll_loss(torch.randn(2, 5, 4, 4, device='cuda'), target, reduction='sum')\n",
     ],
 )
 def test_rpl402_ops_without_a_deterministic_implementation(lint, code):
@@ -310,7 +310,7 @@ def test_rpl402_integer_cumsum_is_quiet(lint, code):
         "def f(x):\n    return x.cumsum(0)\n",
         "def f(text, eos_id):\n    is_eos_id = (text == eos_id).float()\n    return is_eos_id.cumsum(dim=-1)\n",
         "def f(x):\n    m = x > 0\n    return (m * 0.5).cumsum(0)\n",
-        "def f(x):\n    return torch.cumsum(torch.arange(0.0, 3.0), 0)\n",
+        "def f(x):\n    return torch.cumsum(torch.arange(0.0, 3.0, device=x.device), 0)\n",
         # a floating dtype= makes the scan floating, whatever the input (mmdet's positional encoding)
         "def f(mask):\n    not_mask = 1 - mask.to(torch.int)\n    return not_mask.cumsum(1, dtype=torch.float32)\n",
         "def f(x):\n    return torch.cumsum(x.long(), dim=0, dtype=torch.float64)\n",
@@ -453,3 +453,47 @@ def test_rpl402_reads_the_calls_other_modules_make_of_a_wrapper_its_own_module_c
     write(tmp_path, {"wrappers.py": WRAPPERS, "head.py": f"from wrappers import resize\n\n\ndef decode(x, y):\n    {head}\n"})
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL402"])
     assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+CPU_MADE = """\
+import torch
+
+
+def count(idxs, weights, n, dev):
+    a = torch.zeros(n)
+    a.index_add_(0, idxs, weights)
+    b = torch.zeros(n, device=dev)
+    b.index_add_(0, idxs, weights)
+    c = torch.zeros(n).cuda()
+    c.index_add_(0, idxs, weights)
+    d = torch.zeros(n)
+    if dev:
+        d = d.to(dev)
+    d.index_add_(0, idxs, weights)
+    with torch.device("cuda"):
+        e = torch.zeros(n)
+        e.index_add_(0, idxs, weights)
+    f = weights.cpu()
+    f.scatter_add_(0, idxs, weights)
+    g = torch.ones(n, **options)
+    g.index_add_(0, idxs, weights)
+    return torch.index_add(torch.zeros(n), 0, idxs, weights)
+"""
+
+
+def test_a_cuda_only_op_on_a_tensor_made_on_the_cpu_is_not_reported(lint):
+    """``torch.zeros(n).index_add_(...)``: the op is nondeterministic on CUDA only, and the
+    tensor is made on the CPU (no device, no ``**`` that may hold one, no ``torch.device``
+    block, on every path that reaches it); moved (``.cuda()``, ``.to(dev)`` on some path) or
+    made on a device, it is reported."""
+    found = lint(CPU_MADE, select=["RPL401"])
+    assert [d.line for d in found] == [8, 10, 14, 17, 21]
+
+
+def test_a_default_device_set_anywhere_makes_new_tensors_unknown(tmp_path):
+    """A program that moves the default device of new tensors (``torch.set_default_device``,
+    ``torch.set_default_tensor_type``), in any file of the run, makes ``torch.zeros(n)``
+    a tensor on that device."""
+    write(tmp_path, {"ops.py": CPU_MADE, "train.py": "import torch\n\ntorch.set_default_tensor_type('torch.cuda.FloatTensor')\n"})
+    found = lint_files_in([tmp_path / "ops.py", tmp_path / "train.py"], tmp_path, ["RPL401"])
+    assert [d.line for d in found] == [6, 8, 10, 14, 17, 19, 21, 22]

@@ -7,6 +7,7 @@ from typing import List, Tuple
 import libcst as cst
 
 from ..opcatalog import (
+    DEFAULT_DEVICE_SETTERS,
     DETERMINISTIC,
     FORWARD,
     OPS,
@@ -73,7 +74,27 @@ def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
         called = f"Tensor.{func.attr.value}"  # type: ignore[union-attr]
     else:
         called = (qualified or "").replace("torch.nn.functional.", "F.").replace("torch.nn.", "nn.")
-    return [op for op in candidates if op.condition is None or _holds(rule, op.condition, form, node)], called
+    found = [op for op in candidates if op.condition is None or _holds(rule, op.condition, form, node)]
+    if found and all(op.device == "CUDA" for op in found) and _on_cpu(rule, form, node):
+        return [], ""  # torch.zeros(n).index_add_(...): a CUDA-only hazard on a tensor made on the CPU
+    return found, called
+
+
+def _on_cpu(rule: Rule, form: str, call: cst.Call) -> bool:
+    """Is the tensor the op works on (a method's receiver, a function's first argument) visibly
+    made on the CPU (:meth:`Values.made_on_cpu`), in a project that never moves the default
+    device of new tensors (``torch.set_default_device``, ``set_default_tensor_type``)?"""
+    if form == "method":
+        subject = call.func.value  # type: ignore[attr-defined]
+    elif form == "function" and call.args and call.args[0].keyword is None and not call.args[0].star:
+        subject = call.args[0].value
+    else:
+        return False
+    values = rule.file.analysis(ValueScan).values
+    if not values.made_on_cpu(subject, rule.file.ancestors, rule.qualify):
+        return False
+    project = rule.file.project
+    return not any(project.any_file_mentions(setter) or setter in rule.file.source for setter in DEFAULT_DEVICE_SETTERS)
 
 def display(op: Op, called: str) -> str:
     """How the message names the op: the name called, with the variant when it matters."""

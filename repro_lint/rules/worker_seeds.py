@@ -52,8 +52,8 @@ class WorkerInitConstantSeed(Rule):
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
         self.functions: Dict[str, cst.FunctionDef] = {}
-        #: (the loader call, what its worker_init_fn may be, whether the workers persist)
-        self.uses: List[Tuple[cst.BaseExpression, List[cst.BaseExpression], bool]] = []
+        #: (the loader call, its worker_init_fn argument, what that may be, whether the workers persist)
+        self.uses: List[Tuple[cst.BaseExpression, cst.BaseExpression, List[cst.BaseExpression], bool]] = []
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.functions.setdefault(node.name.value, node)
@@ -65,7 +65,7 @@ class WorkerInitConstantSeed(Rule):
         init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
         if not isinstance(init, cst.BaseExpression):
             return
-        self.uses.append((node, self._what(init), self._persists(call)))
+        self.uses.append((node, init, self._what(init), self._persists(call)))
 
     def _persists(self, call: LoaderCall) -> bool:
         """The workers may persist from epoch to epoch: ``persistent_workers`` true on some
@@ -89,35 +89,38 @@ class WorkerInitConstantSeed(Rule):
         return [c for c in candidates if isinstance(c, (cst.Call, cst.Lambda, cst.Name, cst.Attribute))]
 
     def leave_Module(self, node: cst.Module) -> None:
-        renewed: Dict[int, bool] = {}  # function body -> a loader re-creates its workers every epoch
-        checked: Dict[Tuple[int, int], Tuple[int, str, Optional[cst.BaseExpression], List[Finding], cst.Module]] = {}
-        for site, candidates, persists in self.uses:
+        # once per loader and function, at the loader's ``worker_init_fn`` argument (where the
+        # loader and the function meet: whether its workers persist is the loader's), naming
+        # every generator the function seeds that way
+        done: Set[Tuple[int, int]] = set()
+        for site, init, candidates, persists in self.uses:
             for value in candidates:
                 if isinstance(value, cst.Call) and self.qualify(value.func) in PARTIALS and value.args:
                     value = value.args[0].value  # partial(seed_fn, seed=seed, rank=rank)
                 target = self._function(value)
                 if target is None:
                     continue
-                name, body, findings, module, remote = target
-                renewed[id(body)] = renewed.get(id(body), False) or not persists
-                # a function of this file: once, at its seeding calls; of another: at each loader
-                key = (id(body), id(site) if remote else 0)
-                checked.setdefault(key, (id(body), name, site if remote else None, findings, module))
-        for body_id, name, site, findings, module in checked.values():
-            key = body_id
-            # persistent workers keep their streams from epoch to epoch
-            findings = [f for f in findings if not f[3] or renewed[key]]
-            if site is not None and findings:  # in another module: once, where this file passes it
-                seeders = list(dict.fromkeys(f[1] for f in findings))
-                findings = [(findings[0][0], ", ".join(seeders), findings[0][2], findings[0][3])]
-            for call, seeder, seed, per_worker in findings:
-                self.report(
-                    site if site is not None else call,
-                    func=f"`{name}`" if name != "lambda" else "(a lambda)",
-                    seeder=seeder,
-                    value=f"`{literal_text(seed, module)}`",
-                    why=SAME_EVERY_EPOCH if per_worker else SAME_IN_EVERY_WORKER,
-                )
+                name, body, findings, module, _ = target
+                if (id(site), id(body)) in done:
+                    continue
+                done.add((id(site), id(body)))
+                # persistent workers keep their streams from epoch to epoch
+                combined: Dict[bool, Finding] = {}
+                for call, seeder, seed, per_worker in findings:
+                    if per_worker and persists:
+                        continue
+                    first = combined.get(per_worker)
+                    combined[per_worker] = (call, seeder, seed, per_worker) if first is None else (
+                        first[0], first[1] if seeder in first[1].split(", ") else f"{first[1]}, {seeder}", first[2], per_worker
+                    )
+                for call, seeder, seed, per_worker in combined.values():
+                    self.report(
+                        init,
+                        func=f"`{name}`" if name != "lambda" else "(a lambda)",
+                        seeder=seeder,
+                        value=f"`{literal_text(seed, module)}`",
+                        why=SAME_EVERY_EPOCH if per_worker else SAME_IN_EVERY_WORKER,
+                    )
 
     def _function(self, value: cst.BaseExpression):  # type: ignore[no-untyped-def]
         """(name, body, findings, module, in another file) for a worker_init_fn, or None."""
