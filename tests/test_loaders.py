@@ -1206,3 +1206,39 @@ def test_a_factory_in_a_folder_without_init_is_called_by_its_dotted_name(tmp_pat
     write(tmp_path, files)
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize(
+    "calls, expected",
+    [
+        # every call turns the switches off: the factory's defaults never apply
+        (["get_data_loaders(ds, batch_size=4, shuffle=False, workers=0)"], []),
+        (["get_data_loaders(ds, 4, False, 0)", "get_data_loaders(ds, shuffle=None, workers=0)"], []),
+        # one call leaves them to the defaults: the factory's loader shuffles, with workers
+        (
+            ["get_data_loaders(ds, shuffle=False, workers=0)", "get_data_loaders(ds)"],
+            [("utils.py", "RPL301"), ("utils.py", "RPL302")],
+        ),
+        # a value we cannot read may be anything
+        (["get_data_loaders(ds, shuffle=flag, workers=0)"], [("utils.py", "RPL302")]),
+    ],
+)
+def test_a_factory_switch_that_every_call_turns_off_is_off(tmp_path, calls, expected):
+    """A loader factory whose defaults shuffle and start workers, called only from another
+    module, each call passing ``shuffle=False`` and ``workers=0``: nothing shuffles and no
+    worker starts, in the factory or at the calls."""
+    write(
+        tmp_path,
+        {
+            "utils.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def get_data_loaders(train_set, batch_size=64, shuffle=True, workers=4):
+                    return DataLoader(train_set, batch_size=batch_size, shuffle=shuffle, num_workers=workers)
+                """,
+            "train.py": "import utils\n\n\ndef main(ds, flag):\n" + "".join(f"    utils.{c}\n" for c in calls),
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])
+    assert sorted((d.path.rsplit("/", 1)[-1], d.code) for d in found) == expected

@@ -25,7 +25,8 @@ from ..catalog import DATALOADERS, ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
-from ..syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_slots, string_value
+from ..syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_slots, literal_argument, string_value
+from ..facts import UNKNOWN_ARGUMENTS
 from ..values import Candidates, Values, literal_truth, skipped_branch
 from .functions import ProjectModules
 from ..children import syntax_children
@@ -116,7 +117,8 @@ class ValueScan(Analysis):
         """The literal arguments of the project's calls of this module's ``function``. In a
         loader factory (``loader`` in its name), what a call passes straight on to the loader
         (``shuffle=shuffle``) is the call's business: the loader rules report it at that call,
-        so inside the factory those parameters keep their defaults."""
+        so inside the factory those parameters keep their defaults, and a switch that every
+        call turns off is off (:func:`decided_switches`)."""
         arguments = self.file.project.caller_arguments(self.file.path, function, elsewhere)
         if arguments is None or FACTORY_WORD not in function.lower():
             return arguments
@@ -125,24 +127,73 @@ class ValueScan(Analysis):
             return arguments
         params = definition.params
         order = [p.name.value for p in (*params.posonly_params, *params.params)]
-        forwarded = _forwarded_to_loader(self.file, definition, {*order, *(p.name.value for p in params.kwonly_params)})
+        forwarded = _forwarded_to_loader(self.file.qualify, definition, {*order, *(p.name.value for p in params.kwonly_params)})
+        every = self.file.project.caller_arguments(self.file.path, function) if elsewhere else arguments
+        decided = decided_switches(forwarded, order, every) if every is not None else frozenset()
+
+        def given(name: str, value: object) -> object:
+            return None if name in decided else MISSING if name in forwarded else value
+
         return tuple(
             (
-                tuple(MISSING if i < len(order) and order[i] in forwarded else value for i, value in enumerate(positional)),
-                {k: v for k, v in keywords.items() if k not in forwarded},
+                tuple(given(order[i], value) if i < len(order) else value for i, value in enumerate(positional)),
+                {k: given(k, v) for k, v in keywords.items() if k not in forwarded or k in decided},
             )
             for positional, keywords in arguments
         )
 
 
-def _forwarded_to_loader(file: "FileContext", function: cst.FunctionDef, params: Set[str]) -> Set[str]:
-    """The parameters of ``function`` that it passes, as they are, to a DataLoader it builds."""
-    found: Set[str] = set()
+def loader_factory_switches(qualify: Any, function: cst.FunctionDef, arguments: Any) -> FrozenSet[str]:
+    """The parameters of loader factory ``function`` (whose module's names ``qualify``
+    qualifies) that :func:`decided_switches` finds, given the project's calls of it
+    (``caller_arguments``; None: not all known)."""
+    if arguments is None:
+        return frozenset()
+    params = function.params
+    order = [p.name.value for p in (*params.posonly_params, *params.params)]
+    forwarded = _forwarded_to_loader(qualify, function, {*order, *(p.name.value for p in params.kwonly_params)})
+    return decided_switches(forwarded, order, arguments)
+
+
+def decided_switches(forwarded: Dict[str, Optional[str]], order: List[str], arguments: Any) -> FrozenSet[str]:
+    """The parameters a loader factory passes on to its loader as a switch (``shuffle=shuffle``)
+    that every call of the factory turns off (``shuffle=False``, ``num_workers=0``): the
+    factory's default never applies, so the loader's switch is off."""
+    return frozenset(
+        name
+        for name, keyword in forwarded.items()
+        if keyword in LOADER_SWITCHES
+        and all(
+            len(positional) != UNKNOWN_ARGUMENTS  # a call we cannot read may leave it out
+            and _off(literal_argument(positional, keywords, name, order.index(name) if name in order else None))
+            for positional, keywords in arguments
+        )
+    )
+
+
+def _off(value: object) -> bool:
+    """A literal argument that turns a loader switch off: False, 0 or None."""
+    return value is None or (isinstance(value, (bool, int)) and not value)
+
+
+#: the loader parameters that switch a hazard on (the loader rules report a factory's call that
+#: turns one on there)
+LOADER_SWITCHES = frozenset({"shuffle", "num_workers"})
+
+
+def _forwarded_to_loader(qualify: Any, function: cst.FunctionDef, params: Set[str]) -> Dict[str, Optional[str]]:
+    """The parameters of ``function`` that it passes, as they are, to a DataLoader it builds,
+    with the loader parameter each goes to (None: by position, or to several)."""
+    found: Dict[str, Optional[str]] = {}
     stack: List[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Call) and file.qualify(node.func) in DATALOADERS:
-            found.update(a.value.value for a in node.args if isinstance(a.value, cst.Name) and a.value.value in params)
+        if isinstance(node, cst.Call) and qualify(node.func) in DATALOADERS:
+            for arg in node.args:
+                if isinstance(arg.value, cst.Name) and arg.value.value in params:
+                    keyword = arg.keyword.value if arg.keyword is not None else None
+                    name = arg.value.value
+                    found[name] = keyword if found.get(name, keyword) == keyword else None
         stack.extend(syntax_children(node))
     return found
 

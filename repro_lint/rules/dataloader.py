@@ -216,7 +216,9 @@ def _reported_in_factory(built: FactoryLoader, switch: str, on: Callable[[Candid
     passed, or is ``None``."""
     call = built.call
     value = bind(cst_slots(call.args), switch, call.position(switch))
-    if not isinstance(value, cst.Arg) or not on(built.values.of(value.value, built.chain)):
+    if not isinstance(value, cst.Arg) or (isinstance(value.value, cst.Name) and value.value.value in built.decided):
+        return False  # not passed, or every call passes it: each call that turns it on is reported
+    if not on(built.values.of(value.value, built.chain)):
         return False
     given = bind(cst_slots(call.args), guard, call.position(guard))
     return given is MISSING or (

@@ -26,7 +26,7 @@ import libcst as cst
 
 from ..catalog import DATALOADERS, FACTORY_WORD, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
 from ..values import Chain, Values, shadowed
-from .base import Analysis, Rule, ValueScan
+from .base import Analysis, Rule, ValueScan, loader_factory_switches
 from ..children import syntax_children
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
@@ -203,6 +203,9 @@ class FactoryLoader:
     #: the evaluator of the factory's module, and the loader call's enclosing nodes there
     values: Values
     chain: Chain
+    #: the factory's parameters that every project call of it turns off as a loader switch
+    #: (:func:`~repro_lint.rules.base.decided_switches`): off in the factory itself
+    decided: FrozenSet[str] = frozenset()
 
 
 class Factories(Analysis):
@@ -233,6 +236,7 @@ class Factories(Analysis):
         if function is None:
             return []
         found = []
+        decided = loader_factory_switches(table.qualify, function, project.caller_arguments(facts.path, body.name))
         stack: List[Tuple[cst.CSTNode, Chain]] = [(function, ())]
         while stack:
             node, chain = stack.pop()
@@ -240,7 +244,7 @@ class Factories(Analysis):
                 qualified_call = table.qualify(node.func)
                 if qualified_call in DATALOADERS:
                     spec = LoaderSpec(qualified_call, DATALOADERS[qualified_call], short=qualified_call.rsplit(".", 1)[-1])
-                    found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain))
+                    found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain, decided))
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) and node is not function:
                 continue
             stack.extend((child, chain + (node,)) for child in syntax_children(node))
