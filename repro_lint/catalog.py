@@ -190,6 +190,22 @@ DATALOADERS: Dict[str, Tuple[str, ...]] = {
         f"torch_geometric.loader.{name}": ("data", "num_parts")
         for name in ("RandomNodeLoader", "random_node_loader.RandomNodeLoader")
     },
+    # PyG 1.x-2.0 names, DataLoaders too: NeighborSampler(edge_index, sizes, node_idx=None,
+    # num_nodes=None, return_e_id=True, transform=None, **kwargs) and
+    # RandomNodeSampler(data, num_parts, shuffle=False, **kwargs), under torch_geometric.loader
+    # (2.0) or torch_geometric.data (1.x)
+    **{
+        f"torch_geometric.{package}.{name}": params
+        for package in ("loader", "data")
+        for names, params in (
+            (
+                ("NeighborSampler", "neighbor_sampler.NeighborSampler"),
+                ("edge_index", "sizes", "node_idx", "num_nodes", "return_e_id", "transform"),
+            ),
+            (("RandomNodeSampler", "random_node_sampler.RandomNodeSampler"), ("data", "num_parts", "shuffle")),
+        )
+        for name in names
+    },
     # DGL 2.x: GraphDataLoader(dataset, collate_fn=None, use_ddp=False, ddp_seed=0, **kwargs)
     "dgl.dataloading.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
     "dgl.dataloading.dataloader.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),

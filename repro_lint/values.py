@@ -277,7 +277,7 @@ class Values:
             if isinstance(container, Const) and isinstance(container.value, dict) and key in container.value:
                 found.append(Const(container.value[key]))
                 continue
-            entries = _dict_entries(container)
+            entries = dict_entries(container)
             literal = cst_literal(entries[key]) if key in entries else UNKNOWN
             if literal is UNKNOWN:
                 return None
@@ -694,7 +694,7 @@ class Values:
             return None
         kinds: Set[Optional[str]] = set()
         for value, where in found:
-            entries = _dict_entries(value)
+            entries = dict_entries(value)
             if key not in entries:
                 return None
             kinds.add(self.kind(entries[key], where, qualify, depth + 1))
@@ -1902,7 +1902,7 @@ def _joined(kinds: Set[Optional[str]]) -> Optional[str]:
     return TORCH if kinds & {TORCH, INTEGER} else None
 
 
-def _dict_entries(node: Any) -> Dict[str, cst.BaseExpression]:
+def dict_entries(node: Any) -> Dict[str, cst.BaseExpression]:
     """The entries of a dict display or a ``dict(k=v, ...)`` call, by key; empty for anything
     else (a ``**`` part, a call with positional arguments)."""
     if isinstance(node, cst.Dict) and all(isinstance(e, cst.DictElement) for e in node.elements):

@@ -497,3 +497,31 @@ def test_a_default_device_set_anywhere_makes_new_tensors_unknown(tmp_path):
     write(tmp_path, {"ops.py": CPU_MADE, "train.py": "import torch\n\ntorch.set_default_tensor_type('torch.cuda.FloatTensor')\n"})
     found = lint_files_in([tmp_path / "ops.py", tmp_path / "train.py"], tmp_path, ["RPL401"])
     assert [d.line for d in found] == [6, 8, 10, 14, 17, 19, 21, 22]
+
+
+@pytest.mark.parametrize(
+    "init, call, expected",
+    [
+        ('upsample_cfg=dict(mode="bilinear", align_corners=True)', "F.interpolate(x, size=s, **self.upsample_cfg)", ["RPL402"]),
+        ('upsample_cfg={"mode": "bicubic"}', "nn.Upsample(scale_factor=2, **self.upsample_cfg)(x)", ["RPL402"]),
+        ('upsample_cfg=dict(mode="nearest")', "F.interpolate(x, size=s, **self.upsample_cfg)", []),
+        ("upsample_cfg=dict(align_corners=None)", "F.interpolate(x, size=s, **self.upsample_cfg)", []),  # default: nearest
+        ("upsample_cfg=None", "F.interpolate(x, size=s, **self.upsample_cfg)", []),  # not a mapping we can read
+        ("upsample_cfg", "F.interpolate(x, size=s, **self.upsample_cfg)", []),  # whatever the caller passes
+        ('upsample_cfg=dict(mode="nearest")', 'F.interpolate(x, size=s, **dict(mode="bilinear"))', ["RPL402"]),
+        ('upsample_cfg=dict(mode="nearest")', "F.interpolate(x, *args, **self.upsample_cfg)", []),  # *args may pass it
+    ],
+)
+def test_an_interpolation_mode_passed_in_a_mapping(lint, init, call, expected):
+    """``F.interpolate(x, **self.upsample_cfg)`` (OpenMMLab's decoders), with the mapping's
+    default a dict display or ``dict(...)`` set in ``__init__``: its ``mode`` entry, or the
+    function's default where it has none."""
+    code = IMPORTS + (
+        "\n\nclass Decoder(nn.Module):\n"
+        f"    def __init__(self, {init}):\n"
+        "        super().__init__()\n"
+        "        self.upsample_cfg = upsample_cfg\n\n"
+        "    def forward(self, x, s, *args):\n"
+        f"        return {call}\n"
+    )
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import Any, List, Optional, Tuple
 
 import libcst as cst
 
@@ -21,9 +21,10 @@ from ..opcatalog import (
     AXIS_SWAPS,
     index_by_name,
 )
-from ..values import INTEGER, NUMPY, any_const
+from ..values import INTEGER, NUMPY, Const, any_const, dict_entries
 from .base import Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
+from ..names import dotted_name
 from ..syntax import cst_literal, int_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
@@ -114,8 +115,12 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
     arg = argument(call, cond.param, position) if cond.param else None
     unknown_args = arg is None and (has_star_kwargs(call) or any(a.star == "*" for a in call.args))
     if cond.test == "equals":
+        if arg is None and unknown_args:
+            # ``F.interpolate(x, **self.upsample_cfg)``: what the mappings passed give it
+            given = _from_mappings(rule, call, cond.param, cond.default)
+            return given is not None and any_const(given, lambda v: v in cond.values)
         if arg is None:
-            return not unknown_args and cond.default in cond.values
+            return cond.default in cond.values
         # a literal, or what a parameter's default and the file's calls give (mode=mode)
         return any_const(value_of(rule, arg.value), lambda v: v in cond.values)
     if cond.test == "present":
@@ -156,6 +161,39 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
             return True
         return rule.file.analysis(ValueScan).values.kind(subject, rule.file.ancestors, rule.qualify) != INTEGER
     return False
+
+def _from_mappings(rule: Rule, call: cst.Call, name: str, default: Any) -> Optional[List[Any]]:
+    """What the ``**mapping`` arguments of ``call`` give parameter ``name`` on the default path,
+    from the dict displays and ``dict(...)`` calls each mapping may hold (as
+    ``upsample_cfg=dict(mode="bilinear")`` assigned in ``__init__`` gives
+    ``self.upsample_cfg``): the literal of its entry, or ``default`` where it has none. Values
+    that are not such a display (a caller's argument) add nothing, as for a plain argument;
+    None when no mapping is known (or a ``*args`` may pass it)."""
+    if any(a.star == "*" for a in call.args):
+        return None
+    found: List[Any] = []
+    for arg in call.args:
+        if arg.star != "**":
+            continue
+        for candidate in value_of(rule, arg.value) or ():
+            if not _is_mapping_display(candidate):
+                continue  # a value we cannot read (what another caller passes): not a known one
+            entries = dict_entries(candidate)
+            if name not in entries:
+                found.append(Const(default))
+                continue
+            literal = cst_literal(entries[name])
+            if literal is not None:
+                found.append(Const(literal))
+    return found or None
+
+
+def _is_mapping_display(node: Any) -> bool:
+    """A dict display without ``**`` parts, or ``dict(k=v, ...)``."""
+    if isinstance(node, cst.Dict):
+        return all(isinstance(e, cst.DictElement) for e in node.elements)
+    return isinstance(node, cst.Call) and dotted_name(node.func) == "dict" and all(a.keyword is not None for a in node.args)
+
 
 def _rank(rule: Rule, node: cst.CSTNode) -> int:
     """The rank of a tensor expression when the call that makes it shows it (at least that
