@@ -111,6 +111,16 @@ def switch_effect(qualified: Optional[str], args: CallArgs) -> Optional[Tuple[st
     return switch.effect, value is not UNKNOWN
 
 
+def _pretrained(args: CallArgs) -> bool:
+    """A model factory asked for pretrained weights: ``pretrained=True`` (torchvision before
+    0.13, timm), or ``weights=`` something other than None (torchvision's ``weights="DEFAULT"``,
+    ``ResNet50_Weights.IMAGENET1K_V2``)."""
+    if args.value("pretrained", None) is True:
+        return True
+    weights = args.node("weights", None)
+    return weights is not MISSING and weights is not UNKNOWN and args.value("weights", None) is not None
+
+
 def classify_call(qualified: Optional[str], method: Optional[str], args: CallArgs) -> CallEffect:
     """Classify a call from its import-qualified name (None when its head was not imported),
     the attribute it calls (``x.cuda()`` -> ``cuda``) and its arguments."""
@@ -155,6 +165,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         ):
             draws.add("torch")
             uses.add(INIT)
+            if _pretrained(args):
+                uses.add(LOAD)  # the weights drawn are then replaced by the ones it downloads
         elif sampler is not None:
             if args.value("generator", sampler) is MISSING:
                 if qualified.endswith(".random_split"):

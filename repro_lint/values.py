@@ -164,8 +164,12 @@ class Values:
         qualify: Optional[Qualify] = None,
         callers: Optional[Callable[..., Any]] = None,
         options: bool = True,
+        attributes: Optional[Callable[[Optional[str]], Optional[Dict[str, Any]]]] = None,
     ) -> None:
         self.module = module
+        #: the literal attributes of a project module's object, by its qualified name
+        #: (``ProjectModules.object_attributes``: a config object's defaults)
+        self.attributes = attributes
         #: whether a command-line option's default is its value (False: only what the code
         #: itself fixes is known, not what a user may choose when running it)
         self.read_options = options
@@ -468,7 +472,28 @@ class Values:
             if options:
                 assigned = self._attribute_assignments(base.value, attr, chain, depth)
                 return self._resolve_all(options if assigned is _UNASSIGNED else assigned, depth)
-        return [expr]
+        return self._object_attribute(expr, chain, depth) or [expr]
+
+    def _object_attribute(self, expr: cst.Attribute, chain: Chain, depth: int) -> Candidates:
+        """``cfg.loader.num_workers`` where ``cfg`` is a project module's config object imported
+        here (not a local name, and not changed by this module): the literal that module gives
+        that attribute (:attr:`attributes`), else None."""
+        if self.attributes is None or self.qualify is None or not self.read_options:
+            return None
+        root: cst.BaseExpression = expr
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        dotted = dotted_name(expr)
+        if not isinstance(root, cst.Name) or dotted is None or self._lookup(root.value, chain, depth):
+            return None  # not a plain name, or a local one (a parameter, an assignment)
+        found = self.attributes(self.qualify(root))
+        path = dotted[len(root.value) + 1 :]
+        if not found or path not in found or found[path] is UNKNOWN:
+            return None
+        changed = self.changed_attributes()
+        if dotted in changed or f"{dotted.rsplit('.', 1)[0]}.*" in changed or f"*.{expr.attr.value}" in changed:
+            return None  # this module changes it
+        return [Const(found[path])]
 
     def _attribute_assignments(self, base: str, attr: str, chain: Chain, depth: int) -> Any:
         """The assignments of ``base.attr`` (``args.seed = args.seed or 0``) that reach the use

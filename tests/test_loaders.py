@@ -1247,3 +1247,69 @@ def test_a_factory_switch_that_every_call_turns_off_is_off(tmp_path, calls, expe
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])
     assert sorted((d.path.rsplit("/", 1)[-1], d.code) for d in found) == expected
+
+
+@pytest.mark.parametrize(
+    "defaults, expected",
+    [
+        ("cfg.num_workers = 0\n    cfg.loader.shuffle = False", []),  # yacs's set_cfg(cfg): no workers, no shuffle
+        ("cfg.num_workers = 4\n    cfg.loader.shuffle = False", ["RPL301"]),
+        ("cfg.num_workers = 0\n    cfg.loader.shuffle = True", ["RPL302"]),
+        ("cfg.num_workers = 0\n    cfg.num_workers = 2\n    cfg.loader.shuffle = False", ["RPL301"]),  # two values: either
+        ("cfg.num_workers = int('0')\n    cfg.loader.shuffle = False", ["RPL301"]),  # not a literal
+    ],
+)
+def test_a_config_objects_defaults_are_its_attributes_values(tmp_path, defaults, expected):
+    """``num_workers=cfg.num_workers`` where ``cfg`` is a project module's config object (a
+    yacs ``CfgNode`` bound at its top level, its defaults set in ``set_cfg(cfg)``): the literal
+    that module gives the attribute, on the default path; anything else is not known (RPL301
+    then reports, RPL302 gives the benefit of the doubt)."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/config.py": f"""\
+                from yacs.config import CfgNode as CN
+
+                cfg = CN()
+
+
+                def set_cfg(cfg):
+                    {defaults}
+
+
+                set_cfg(cfg)
+                """.replace("\n    cfg", "\n                    cfg"),
+            "pkg/loader.py": """\
+                from torch.utils.data import DataLoader
+
+                from pkg.config import cfg
+
+
+                def make(dataset):
+                    return DataLoader(dataset, batch_size=8, num_workers=cfg.num_workers, shuffle=cfg.loader.shuffle)
+                """,
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301", "RPL302"])
+    assert codes(found) == expected
+
+
+def test_a_config_object_the_module_changes_is_not_known(tmp_path):
+    write(
+        tmp_path,
+        {
+            "config.py": "from types import SimpleNamespace\n\ncfg = SimpleNamespace()\ncfg.num_workers = 0\n",
+            "loader.py": """\
+                from torch.utils.data import DataLoader
+
+                from config import cfg
+
+
+                def make(dataset, n):
+                    cfg.num_workers = n
+                    return DataLoader(dataset, num_workers=cfg.num_workers)
+                """,
+        },
+    )
+    assert codes(lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])) == ["RPL301"]

@@ -2506,3 +2506,40 @@ def test_what_workers_draw_follows_torch_seed(tmp_path, torch_seed, expected):
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "build, train, expected",
+    [
+        ("inception_v3(pretrained=True, transform_input=False)", "", []),  # the weights are downloaded
+        ('inception_v3(weights="DEFAULT")', "", []),
+        ("inception_v3(weights=Inception_V3_Weights.IMAGENET1K_V1)", "", []),
+        ("inception_v3()", "", ["RPL101"]),  # random weights
+        ("inception_v3(weights=None)", "", ["RPL101"]),
+        ("inception_v3(pretrained=flag)", "", ["RPL101"]),  # not known
+        ("inception_v3(pretrained=True)", "net(x).sum().backward()", ["RPL101"]),  # fine-tuned: training draws
+    ],
+)
+def test_a_pretrained_model_factory_loads_its_weights(tmp_path, build, train, expected):
+    """A torchvision (or timm) model built with pretrained weights initialises them at random and
+    then replaces them: an inference script that only builds it draws nothing that shows."""
+    files = {
+        "score.py": f"""
+            import torch
+            from torchvision.models import Inception_V3_Weights
+            from torchvision.models.inception import inception_v3
+
+
+            def main(flag):
+                net = {build}.eval()
+                x = torch.zeros(1, 3, 299, 299)
+                {train or "pass"}
+                with torch.no_grad():
+                    print(net(x))
+
+
+            if __name__ == "__main__":
+                main(False)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="score.py")) == expected

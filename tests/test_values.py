@@ -230,7 +230,7 @@ def test_receiver_kinds(code, expected):
         ("def ap(x):\n    return x.numpy().cumsum(0)\n", []),
         ("def ap(x):\n    return x.tolist().index_add_(0, 1, 2)\n", []),
         # tensors and unknown receivers stay reported
-        ("def ap(x):\n    return torch.rand(3).cumsum(0)\n", ["RPL402"]),
+        ("def ap(x):\n    return torch.rand(3, device=x.device).cumsum(0)\n", ["RPL402"]),
         ("def ap(x):\n    return x.cumsum(0)\n", ["RPL402"]),
     ],
 )

@@ -97,7 +97,10 @@ class ValueScan(Analysis):
         super().__init__(file)
         #: the other project modules whose functions the file's calls reach
         self.modules = ProjectModules(file.project)
-        self.values = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers)
+        self.values = Values(
+            file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers,
+            attributes=self.modules.object_attributes,
+        )
         self._constants: Optional[Values] = None
 
     def close(self) -> None:

@@ -10,14 +10,16 @@ way. :meth:`ProjectModules.resolve` is the evaluator's ``resolve`` callback: the
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 import libcst as cst
 
 from ..classify import is_known
-from ..names import ImportTable
+from ..children import syntax_children
+from ..names import ImportTable, dotted_name
 from ..parse import parse_module
 from ..source import read_text
+from ..syntax import UNKNOWN, cst_literal
 from ..values import Resolve, Values
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,12 +53,19 @@ def _tree(text: str) -> Optional[cst.Module]:
     return module
 
 
+def _targets(node: "cst.Assign | cst.AugAssign | cst.AnnAssign") -> List[cst.BaseExpression]:
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    return [node.target]
+
+
 class ProjectModules:
     """The project modules one file's evaluation reads (each parsed once)."""
 
     def __init__(self, project: Optional["ProjectContext"]) -> None:
         self.project = project
         self._read: Dict[str, Optional[Read]] = {}
+        self._objects: Dict[str, Optional[Dict[str, Any]]] = {}
 
     def close(self) -> None:
         """Let go of the modules read (their evaluators refer back to this object)."""
@@ -80,6 +89,50 @@ class ProjectModules:
         module, _, values = read
         function = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == body.name), None)
         return (values, function) if function is not None else None
+
+    def object_attributes(self, qualified: Optional[str]) -> Optional[Dict[str, Any]]:
+        """The literal values a project module gives the attributes of an object it binds once
+        at its top level with a call (a config object: ``cfg = CN()``), by dotted path
+        (``cfg.loader.num_workers = 0`` gives ``loader.num_workers``), from its assignments
+        anywhere in the module, also in a function that takes the object under its own name
+        (yacs's ``def set_cfg(cfg): cfg.num_workers = 0``): UNKNOWN for a path assigned
+        anything else, or two values. None when ``qualified`` names no such object."""
+        if qualified is None or self.project is None or "." not in qualified or is_known(qualified):
+            return None
+        if qualified in self._objects:
+            return self._objects[qualified]
+        self._objects[qualified] = None
+        module_name, _, name = qualified.rpartition(".")
+        path = self.project.resolve_module(module_name)
+        facts = self.project.facts(path) if path is not None else None
+        read = self.read(facts) if facts is not None else None
+        if read is None:
+            return None
+        module = read[0]
+        bound = [
+            s.body[0] for s in module.body
+            if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], (cst.Assign, cst.AnnAssign))
+            and name in {dotted_name(t) for t in _targets(s.body[0])}
+        ]
+        if len(bound) != 1 or not isinstance(bound[0].value, cst.Call):
+            return None
+        found: Dict[str, Any] = {}
+        stack: List[cst.CSTNode] = [module]
+        while stack:
+            node = stack.pop()
+            stack.extend(syntax_children(node))
+            if not isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                continue
+            for target in _targets(node):
+                dotted = dotted_name(target) if isinstance(target, cst.Attribute) else None
+                if dotted is None or not dotted.startswith(name + "."):
+                    continue
+                attribute = dotted[len(name) + 1 :]
+                value = cst_literal(node.value) if isinstance(node, cst.Assign) and len(node.targets) == 1 and node.value is not None else UNKNOWN
+                value = UNKNOWN if value is None else value
+                found[attribute] = value if found.get(attribute, value) == value else UNKNOWN
+        self._objects[qualified] = found
+        return found
 
     def read(self, facts: "ModuleFacts") -> Optional[Read]:
         """The module of ``facts``, parsed, with its import table and evaluator."""
