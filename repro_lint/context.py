@@ -688,8 +688,8 @@ class ProjectContext:
                 targets = self._object_nodes(ref)
             else:
                 found = self._local(facts, name, ref)
-                target = (facts.path, found) if found is not None else self._instance_class(facts, name, body, ref)
-                targets = () if target is None else (_handed(target),)
+                classes = ((facts.path, found),) if found is not None else self._instance_classes(facts, name, body, ref)
+                targets = tuple(_handed(target) for target in classes)
             # a callback that DataLoader workers run (``worker_init_fn``) runs in their processes
             (workers if ref in body.worker_refs else edges).extend(targets)
         for module, attr, option in body.lookups:
@@ -744,8 +744,8 @@ class ProjectContext:
         facts = self.facts(owner) if owner is not None else None
         if facts is not None and attr:
             if attr in facts.module_body.instances:
-                cls = self._instance_class(facts, MODULE_BODY, facts.module_body, attr)
-                return ((facts.path, IMPORTED_BODY),) + ((_handed(cls),) if cls is not None else ())
+                classes = self._instance_classes(facts, MODULE_BODY, facts.module_body, attr)
+                return ((facts.path, IMPORTED_BODY),) + tuple(_handed(cls) for cls in classes)
             target = facts.aliases.get(attr) or self._star_target(facts, attr)
             if target is not None and target != qualified:
                 return self._object_nodes(target, depth + 1)
@@ -852,12 +852,12 @@ class ProjectContext:
             bound["generator"] = UNKNOWN
         return classify_call(base, None, LiteralArgs(bound)).uses
 
-    def _instance_class(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Optional[Node]:
-        """The project class whose instance the local ``name`` holds (``model = Net()``), or
-        the attribute ``self.name`` that one of the class's methods sets (``self.buffer =
-        Buffer()`` in ``__init__``)."""
-        callee, where = body.instances.get(name), body
-        if callee is None and name.startswith("self.") and body.owner:
+    def _instance_classes(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Tuple[Node, ...]:
+        """The project classes whose instance the local ``name`` holds (``model = Net()``; one
+        per class it is bound to), or the attribute ``self.name`` that one of the class's
+        methods sets (``self.buffer = Buffer()`` in ``__init__``)."""
+        callees, where = body.instances.get(name), body
+        if callees is None and name.startswith("self.") and body.owner:
             key = (facts.path, body.owner)
             attributes = self._attributes.get(key)
             if attributes is None:
@@ -868,21 +868,23 @@ class ProjectContext:
                 }
             if name in attributes:
                 where = attributes[name]
-                callee = where.instances[name]
-        if callee is None and "." not in name and name not in body.local_params:
+                callees = where.instances[name]
+        if callees is None and "." not in name and name not in body.local_params:
             # a name of an enclosing function (a closure), or a module global (also one the
             # ``__main__`` block binds): the innermost that binds it
             for outer in _enclosing_bodies(scope):
                 found = facts.body(outer)
                 if found is not None and name in found.instances:
-                    callee, where = found.instances[name], found
+                    callees, where = found.instances[name], found
                     break
                 if found is not None and name in found.local_params:
                     break  # a parameter of the enclosing function
-        if callee is None:
-            return None
-        target = self.resolve_call(facts, where.name, callee, callee in where.imported)
-        return target if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX) else None
+        classes: List[Node] = []
+        for callee in callees or ():
+            target = self.resolve_call(facts, where.name, callee, callee in where.imported)
+            if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX):
+                classes.append(target)
+        return tuple(classes)
 
     def _class_methods(self, facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]], depth: int = 0) -> Tuple[Node, ...]:
         """The nodes of class ``cls``'s methods named in ``wanted`` (None: all of them), those it
@@ -923,8 +925,7 @@ class ProjectContext:
             head, dot, method = call.partition(".")
             if "." in method:
                 return None
-        cls = self._instance_class(facts, scope, body, head)
-        classes = (cls,) if cls is not None else self._made_classes(facts, scope, body, head)
+        classes = self._instance_classes(facts, scope, body, head) or self._made_classes(facts, scope, body, head)
         if not classes:
             return None
         methods: List[Node] = []
@@ -939,7 +940,7 @@ class ProjectContext:
         function made it (``sampler = make_sampler(name)``, where ``make_sampler`` returns
         ``Uniform(...)`` or ``LossAware(...)``): the classes its ``return`` statements build.
         The name may be one of an enclosing function's, or a module global, as in
-        :meth:`_instance_class`."""
+        :meth:`_instance_classes`."""
         callee = body.made_by.get(name)
         if callee is None and "." not in name and name not in body.local_params and name not in body.instances:
             for outer in _enclosing_bodies(scope):

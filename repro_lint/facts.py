@@ -89,9 +89,10 @@ class BodyFacts:
     line: int = 0
     #: makes a training call itself (``loss.backward()``, ``optimizer.step()``)
     trains: bool = False
-    #: local names bound to the result of a call (``model = Net()``): name -> the callee, as
-    #: stored in ``calls``; lets the call graph follow ``model.fit()`` to ``Net.fit``
-    instances: Dict[str, str] = field(default_factory=dict)
+    #: local names bound to the result of a call (``model = Net()``): name -> the callees, as
+    #: stored in ``calls``, one per class it is bound to (``A()`` in one branch, ``B()`` in
+    #: another); lets the call graph follow ``model.fit()`` to ``Net.fit``
+    instances: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
     #: local names bound to what a function returns (``sampler = make_sampler(name)``): name ->
     #: the callee, kept only for names a method is called on (``sampler.sample()``), which the
     #: call graph follows to the classes the function returns
@@ -630,7 +631,7 @@ class _FactsCollector(ast.NodeVisitor):
                 # call graph follows it as on a local bound to it, named for the class
                 built_name = built.replace(".", "/") + "()"
                 qualified_class = self.imported(built)
-                body.instances[built_name] = qualified_class or built
+                body.instances[built_name] = (qualified_class or built,)
                 if qualified_class is not None:
                     body.imported.add(qualified_class)
                 name = f"{built_name}.{method}"
@@ -850,7 +851,8 @@ class _FactsCollector(ast.NodeVisitor):
                 callee = _dotted(built.func)
                 if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
                     if callee is not None and _names_class(callee):
-                        self.current.instances[receiver] = self.imported(callee) or callee
+                        known = self.current.instances.get(receiver, ())
+                        self.current.instances[receiver] = tuple(dict.fromkeys((*known, self.imported(callee) or callee)))
                     elif callee is not None and isinstance(target, ast.Name):
                         self.current.made_by[receiver] = self.imported(callee) or callee
             if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp))):
@@ -924,7 +926,7 @@ class _FactsCollector(ast.NodeVisitor):
             if callee is not None and _names_class(callee):
                 self.current.returns.append(self.imported(callee) or callee)
         elif isinstance(value, ast.Name) and value.id in self.current.instances:
-            self.current.returns.append(self.current.instances[value.id])
+            self.current.returns.extend(self.current.instances[value.id])
         self.generic_visit(node)
 
     def visit_Dict(self, node: ast.Dict) -> None:

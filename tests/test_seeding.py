@@ -2543,3 +2543,47 @@ def test_a_pretrained_model_factory_loads_its_weights(tmp_path, build, train, ex
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="score.py")) == expected
+
+
+@pytest.mark.parametrize("method_call", ["optimizer.optimize()", "run(optimizer)"])
+def test_a_name_bound_to_one_class_per_branch_runs_either_classes_methods(tmp_path, method_call):
+    """``optimizer = TorchOptimizer()`` in one branch and ``NumpyOptimizer()`` in the other:
+    a method called on it (or the object handed on) may be either class's."""
+    files = {
+        "tools.py": """
+            import numpy as np
+            import torch
+
+
+            class TorchOptimizer:
+                def optimize(self):
+                    return torch.randint(0, 10, (3,))
+
+
+            class NumpyOptimizer:
+                def optimize(self):
+                    return np.random.rand(3)
+
+
+            def run(optimizer):
+                return optimizer.optimize()
+        """,
+        "train.py": f"""
+            import sys
+
+            from tools import NumpyOptimizer, TorchOptimizer, run
+
+
+            def main(name):
+                if name == "torch":
+                    optimizer = TorchOptimizer()
+                else:
+                    optimizer = NumpyOptimizer()
+                print({method_call})
+
+
+            if __name__ == "__main__":
+                main(sys.argv[1])
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101", "RPL102"], only="train.py")) == ["RPL101", "RPL102"]
