@@ -517,6 +517,31 @@ class ProjectContext:
             return None
         return None
 
+    def library_name(self, qualified: Optional[str], depth: int = 0) -> Optional[str]:
+        """The library name that project name ``qualified`` stands for, when a project module
+        binds it to one (``interpolate = F.interpolate`` in ``layers/wrappers.py``, re-exported
+        by ``layers/__init__.py``: ``pkg.layers.interpolate`` is
+        ``torch.nn.functional.interpolate``); None for anything else."""
+        if qualified is None or depth > 16:
+            return None
+        parts = qualified.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            path = self.resolve_module(".".join(parts[:cut]))
+            if path is None:
+                continue
+            facts = self.facts(path)
+            if facts is None or _local_target(facts, ".".join(parts[cut:])) is not None:
+                return None  # the project's own function or class
+            target = facts.aliases.get(parts[cut]) or self._star_target(facts, parts[cut])
+            if not target or target == qualified or target.startswith(qualified + "."):
+                return None
+            rest = ".".join(parts[cut + 1 :])
+            target = f"{target}.{rest}" if rest else target
+            if any(self.resolve_module(".".join(target.split(".")[:end])) is not None for end in range(1, target.count(".") + 1)):
+                return self.library_name(target, depth + 1)  # another project name
+            return target
+        return None
+
     def _star_target(self, facts: ModuleFacts, name: str) -> Optional[str]:
         """What ``name`` stands for in module ``facts`` when one of its star imports of a
         project module binds it (``from .net import *`` in ``models/__init__.py``:

@@ -411,6 +411,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.value_refs: Dict[str, List[str]] = {}
         #: the refs made in every value assigned to each local name of the current function
         self.bound_refs: Dict[str, List[str]] = {}
+        #: module-level names assigned an imported name (``interpolate = F.interpolate``)
+        self.renamed: Dict[str, str] = {}
         #: DataLoaders that may have workers: (body, ``num_workers``, its dataset's refs)
         self.loader_workers: List[Tuple[BodyFacts, Any, List[str]]] = []
         #: the parameter names of the enclosing functions (they shadow the module's imports)
@@ -935,6 +937,13 @@ class _FactsCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        if not self.scope and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            # ``interpolate = F.interpolate``: another name for an imported one (kept if it is
+            # the module's only binding of the name, see ``extract_facts``)
+            dotted = _dotted(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+            qualified = self.imported(dotted) if dotted is not None else None
+            if qualified is not None:
+                self.renamed[node.targets[0].id] = qualified
         self._assigned(node.targets, node.value)
         if not self.scope and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             self.facts.exports = _strings(node.value)
@@ -1016,6 +1025,11 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             collector = _FactsCollector(facts, is_package, literals)
             collector.visit(tree)
             collector.resolve_loader_workers()
+            if collector.renamed:
+                bound = _top_level_bindings(tree)
+                for name, qualified in collector.renamed.items():
+                    if bound.get(name) == 1 and name not in facts.aliases:
+                        facts.aliases[name] = qualified  # another name for it, as an import is
         except RecursionError:
             return None
     bodies = (facts.module_body, facts.main_body, *facts.functions.values())
@@ -1028,6 +1042,32 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
     facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
     facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
     return facts
+
+
+def _top_level_bindings(tree: ast.Module) -> Dict[str, int]:
+    """How many statements of the module's top level (``if``/``try`` blocks included) bind
+    each name: assignments, definitions, imports, ``for`` and ``with`` targets."""
+    counts: Dict[str, int] = {}
+    stack: List[ast.stmt] = list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        names: List[str] = []
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(stmt.name)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names.extend((a.asname or a.name).split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else (
+                [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+                if isinstance(stmt, (ast.With, ast.AsyncWith)) else [stmt.target]
+            )
+            names.extend(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for part in ("body", "orelse", "finalbody", "handlers"):
+                stack.extend(s for s in getattr(stmt, part, ()) if isinstance(s, (ast.stmt, ast.excepthandler)))
+    return counts
 
 
 def _when_run(facts: ModuleFacts, test: Callable[[BodyFacts], bool], main: bool = True) -> bool:

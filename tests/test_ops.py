@@ -525,3 +525,39 @@ def test_an_interpolation_mode_passed_in_a_mapping(lint, init, call, expected):
         f"        return {call}\n"
     )
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
+
+
+@pytest.mark.parametrize(
+    "wrappers, expected",
+    [
+        ("import torch.nn.functional as F\n\ninterpolate = F.interpolate\n", ["RPL402", "RPL402"]),
+        # bound twice (a version test): not known to be that function
+        (
+            "import torch.nn.functional as F\n\nif F:\n    interpolate = F.interpolate\nelse:\n"
+            "    def interpolate(x, **kwargs):\n        return x\n",
+            [],
+        ),
+        ("def interpolate(x, **kwargs):\n    return x\n", []),  # the project's own function
+    ],
+)
+def test_a_library_function_renamed_in_a_project_module(tmp_path, wrappers, expected):
+    """``interpolate = F.interpolate`` in a project module, imported from it or from its
+    package's re-export (detectron2's ``layers.interpolate``), is ``F.interpolate``."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/layers/__init__.py": "from .wrappers import interpolate\n",
+            "pkg/layers/wrappers.py": wrappers,
+            "pkg/head.py": """\
+                from pkg.layers import interpolate
+                from pkg.layers.wrappers import interpolate as direct
+
+
+                def up(x):
+                    return interpolate(x, scale_factor=2, mode="bilinear") + direct(x, scale_factor=2, mode="bicubic")
+                """,
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL402"])
+    assert codes(found) == expected

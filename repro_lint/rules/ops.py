@@ -24,6 +24,7 @@ from ..opcatalog import (
 from ..values import INTEGER, NUMPY, Const, any_const, dict_entries
 from .base import Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
+from ..classify import is_known
 from ..names import dotted_name
 from ..syntax import cst_literal, int_value
 
@@ -57,6 +58,9 @@ def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
     call is named in messages (``F.interpolate``, ``Tensor.index_add_``)."""
     func = node.func
     qualified = rule.qualify(func)
+    if qualified is not None and qualified not in FUNCTIONS and qualified not in MODULES and not is_known(qualified):
+        # a project module's other name for one (``from detectron2.layers import interpolate``)
+        qualified = rule.file.project.library_name(qualified) or qualified
     if qualified in FUNCTIONS:
         form, candidates = "function", FUNCTIONS[qualified]
     elif qualified in MODULES:
