@@ -1927,14 +1927,22 @@ def _joined(kinds: Set[Optional[str]]) -> Optional[str]:
     return TORCH if kinds & {TORCH, INTEGER} else None
 
 
+def is_dict_display(node: Any) -> bool:
+    """A dict display without ``**`` parts, or a ``dict(k=v, ...)`` call: a mapping whose every
+    entry can be read (:func:`dict_entries`)."""
+    if isinstance(node, cst.Dict):
+        return all(isinstance(e, cst.DictElement) for e in node.elements)
+    return isinstance(node, cst.Call) and dotted_name(node.func) == "dict" and all(a.keyword is not None for a in node.args)
+
+
 def dict_entries(node: Any) -> Dict[str, cst.BaseExpression]:
     """The entries of a dict display or a ``dict(k=v, ...)`` call, by key; empty for anything
     else (a ``**`` part, a call with positional arguments)."""
-    if isinstance(node, cst.Dict) and all(isinstance(e, cst.DictElement) for e in node.elements):
+    if not is_dict_display(node):
+        return {}
+    if isinstance(node, cst.Dict):
         return {string_value(e.key) or "": e.value for e in node.elements}  # type: ignore[union-attr]
-    if isinstance(node, cst.Call) and dotted_name(node.func) == "dict" and all(a.keyword is not None for a in node.args):
-        return {a.keyword.value: a.value for a in node.args}  # type: ignore[union-attr]
-    return {}
+    return {a.keyword.value: a.value for a in node.args}  # type: ignore[union-attr]
 
 
 def _items_only_read(scope: cst.CSTNode, name: str) -> bool:

@@ -128,9 +128,7 @@ class ValueScan(Analysis):
         definition = next((s for s in self.file.module.body if isinstance(s, cst.FunctionDef) and s.name.value == function), None)
         if definition is None:
             return arguments
-        params = definition.params
-        order = [p.name.value for p in (*params.posonly_params, *params.params)]
-        forwarded = _forwarded_to_loader(self.file.qualify, definition, {*order, *(p.name.value for p in params.kwonly_params)})
+        order, forwarded = _factory_forwarding(self.file.qualify, definition)
         every = self.file.project.caller_arguments(self.file.path, function) if elsewhere else arguments
         decided = decided_switches(forwarded, order, every) if every is not None else frozenset()
 
@@ -152,10 +150,16 @@ def loader_factory_switches(qualify: Any, function: cst.FunctionDef, arguments: 
     (``caller_arguments``; None: not all known)."""
     if arguments is None:
         return frozenset()
+    order, forwarded = _factory_forwarding(qualify, function)
+    return decided_switches(forwarded, order, arguments)
+
+
+def _factory_forwarding(qualify: Any, function: cst.FunctionDef) -> Tuple[List[str], Dict[str, Optional[str]]]:
+    """A loader factory's positional parameters in order, and those it passes on to its
+    loader (:func:`_forwarded_to_loader`)."""
     params = function.params
     order = [p.name.value for p in (*params.posonly_params, *params.params)]
-    forwarded = _forwarded_to_loader(qualify, function, {*order, *(p.name.value for p in params.kwonly_params)})
-    return decided_switches(forwarded, order, arguments)
+    return order, _forwarded_to_loader(qualify, function, {*order, *(p.name.value for p in params.kwonly_params)})
 
 
 def decided_switches(forwarded: Dict[str, Optional[str]], order: List[str], arguments: Any) -> FrozenSet[str]:

@@ -21,11 +21,10 @@ from ..opcatalog import (
     AXIS_SWAPS,
     index_by_name,
 )
-from ..values import INTEGER, NUMPY, Const, any_const, dict_entries
+from ..values import INTEGER, NUMPY, Const, any_const, dict_entries, is_dict_display
 from .base import Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
 from ..classify import is_known
-from ..names import dotted_name
 from ..syntax import cst_literal, int_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
@@ -180,7 +179,7 @@ def _from_mappings(rule: Rule, call: cst.Call, name: str, default: Any) -> Optio
         if arg.star != "**":
             continue
         for candidate in value_of(rule, arg.value) or ():
-            if not _is_mapping_display(candidate):
+            if not is_dict_display(candidate):
                 continue  # a value we cannot read (what another caller passes): not a known one
             entries = dict_entries(candidate)
             if name not in entries:
@@ -190,13 +189,6 @@ def _from_mappings(rule: Rule, call: cst.Call, name: str, default: Any) -> Optio
             if literal is not None:
                 found.append(Const(literal))
     return found or None
-
-
-def _is_mapping_display(node: Any) -> bool:
-    """A dict display without ``**`` parts, or ``dict(k=v, ...)``."""
-    if isinstance(node, cst.Dict):
-        return all(isinstance(e, cst.DictElement) for e in node.elements)
-    return isinstance(node, cst.Call) and dotted_name(node.func) == "dict" and all(a.keyword is not None for a in node.args)
 
 
 def _rank(rule: Rule, node: cst.CSTNode) -> int:
