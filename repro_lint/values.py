@@ -15,6 +15,8 @@ call: :class:`Values` follows, within one file,
   (Lightning's ``save_hyperparameters``) to the ``__init__`` parameter of that name;
 - ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
   (``action="store_true"`` defaults to False): the default path is the run with no options;
+  an attribute no option defines that the module sets on the parsed options
+  (``args.distributed = args.world_size > 1``) to that assignment;
 - a name or ``self.attr`` that holds no single known value, inside a branch of an ``if``/``elif``
   or conditional expression whose test compares it with ``==`` to a literal (or ``in`` a tuple
   of literals; ``!=`` for the ``else``), to that literal, unless the branch rebinds it first
@@ -149,6 +151,9 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
     return out
 
 
+#: the calls that return parsed command-line options
+_PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
+
 #: up to this many project calls of a function are followed apart (see :meth:`Values.per_call`)
 _MAX_CALLS_APART = 16
 
@@ -191,6 +196,8 @@ class Values:
         self._functions: Optional[Dict[int, Tuple[cst.FunctionDef, Chain]]] = None
         self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
         self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
+        self._namespaces: Optional[FrozenSet[str]] = None
+        self._attr_values: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
         self._active: Set[Tuple[int, str]] = set()
         #: the truth of each ``if`` test met on a walk, decided once (on the default path it does
         #: not depend on which use is being followed)
@@ -472,7 +479,28 @@ class Values:
             if options:
                 assigned = self._attribute_assignments(base.value, attr, chain, depth)
                 return self._resolve_all(options if assigned is _UNASSIGNED else assigned, depth)
+            if base.value in self.namespaces():
+                derived = self._derived_option(base.value, attr, chain, depth)
+                if derived is not None:
+                    return derived
         return self._object_attribute(expr, chain, depth) or [expr]
+
+    def _derived_option(self, base: str, attr: str, chain: Chain, depth: int) -> Candidates:
+        """``args.distributed`` where no option defines ``distributed`` and the module sets it
+        from others (``args.distributed = args.world_size > 1``): the assignments that reach the
+        use in its function, else the module's only assignment of it. Reading such an attribute
+        before it is set raises AttributeError, so a read sees an assignment; None when it
+        cannot be told (assigned more than once elsewhere, ``setattr``, ``vars(args)``)."""
+        assigned = self._attribute_assignments(base, attr, chain, depth)
+        if assigned is _UNASSIGNED:
+            return None
+        if assigned is None:
+            changed = self.changed_attributes()
+            found = self._assigned_attributes().get(f"{base}.{attr}", [])
+            if f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed or len(found) != 1:
+                return None
+            assigned = found
+        return self._resolve_all(assigned, depth)
 
     def _object_attribute(self, expr: cst.Attribute, chain: Chain, depth: int) -> Candidates:
         """``cfg.loader.num_workers`` where ``cfg`` is a project module's config object imported
@@ -1198,6 +1226,19 @@ class Values:
             self._changed = frozenset(changed)
         return self._changed
 
+    def namespaces(self) -> FrozenSet[str]:
+        """The names the module binds to parsed command-line options (``args =
+        parser.parse_args()``, ``args, _ = parser.parse_known_args()``)."""
+        if self._namespaces is None:
+            self._index()
+        return self._namespaces  # type: ignore[return-value]
+
+    def _assigned_attributes(self) -> Dict[str, List[Tuple[cst.BaseExpression, Chain]]]:
+        """Each ``name.attr = value`` of the module (a plain assignment): the values, with where."""
+        if self._attr_values is None:
+            self._index()
+        return self._attr_values  # type: ignore[return-value]
+
     def called(self, name: str) -> bool:
         """Might the module call ``name``? (a text check before the walk that finds the calls)"""
         return self.source is None or re.search(rf"\b{re.escape(name)}\s*\(", self.source) is not None
@@ -1207,10 +1248,23 @@ class Values:
         ``add_argument`` defaults by destination."""
         calls: Dict[str, List[Tuple[cst.Call, Chain]]] = {}
         options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]] = {}
+        namespaces: Set[str] = set()
+        attr_values: Dict[str, List[Tuple[cst.BaseExpression, Chain]]] = {}
         stack: List[Tuple[cst.CSTNode, Chain]] = [(s, ()) for s in reversed(self.module.body)]
         while stack:
             node, chain = stack.pop()
-            if isinstance(node, cst.Call):
+            if isinstance(node, cst.Assign):
+                value = node.value
+                parsed = isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _PARSE_CALLS
+                for target in node.targets:
+                    t = target.target
+                    if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name):
+                        attr_values.setdefault(f"{t.value.value}.{t.attr.value}", []).append((value, chain))
+                    elif parsed:
+                        first = t.elements[0].value if isinstance(t, cst.Tuple) and t.elements else t
+                        if isinstance(first, cst.Name):
+                            namespaces.add(first.value)
+            elif isinstance(node, cst.Call):
                 func = node.func
                 short = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
                 if short == "add_argument":
@@ -1222,6 +1276,8 @@ class Values:
         defined = {f.name.value for f, _ in self.functions().values()} | _class_names(self.module)
         self._calls = {name: found for name, found in calls.items() if name in defined}
         self._options = options
+        self._namespaces = frozenset(namespaces)
+        self._attr_values = attr_values
 
 
 def _class_names(module: cst.Module) -> Set[str]:

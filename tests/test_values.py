@@ -88,6 +88,50 @@ def test_argparse_defaults_are_the_default_path():
     assert evaluate(code, "e")[0].__class__ is cst.Attribute  # not an option: the expression
 
 
+OPTIONS = (
+    "import argparse\np = argparse.ArgumentParser()\n"
+    "p.add_argument('--world-size', default=1, type=int)\n"
+    "p.add_argument('--multiprocessing-distributed', action='store_true')\n"
+    "args = p.parse_args()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # set from other options in the same function, then read
+        ("def main():\n    args.distributed = args.world_size > 1\n    f(a=args.distributed)\n", [False]),
+        # set once in one function, read in another (a read before it is set would raise)
+        (
+            "def main():\n    args.distributed = args.world_size > 1 or args.multiprocessing_distributed\n    worker()\n"
+            "def worker():\n    f(a=False if not args.distributed else True)\n",
+            [False],
+        ),
+        # set in two places: not known where it is read
+        (
+            "def main():\n    args.distributed = args.world_size > 1\n    worker()\n"
+            "def other():\n    args.distributed = True\n"
+            "def worker():\n    f(a=args.distributed)\n",
+            None,
+        ),
+        # ``vars(args).update(...)`` may set anything
+        (
+            "def main():\n    args.distributed = args.world_size > 1\n    vars(args).update(load())\n    worker()\n"
+            "def worker():\n    f(a=args.distributed)\n",
+            None,
+        ),
+        # not an options object: its attributes are not followed this way
+        ("def main():\n    cfg.distributed = False\n    worker()\ndef worker():\n    f(a=cfg.distributed)\n", None),
+    ],
+)
+def test_an_attribute_set_on_the_parsed_options(code, expected):
+    got = evaluate(OPTIONS + code, "a")
+    if expected is None:
+        assert got is not None and all(isinstance(c, cst.Attribute) for c in got)  # the expression: unknown
+    else:
+        assert got == expected
+
+
 def test_self_attributes_and_hparams():
     code = """\
         class M:
