@@ -2133,10 +2133,10 @@ OFF_DEFAULT_DEVICE = """
         ("cpu", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', []),
         ("cpu", "cpu", 'if device == "cuda":\n            torch.cuda.set_device(0)', []),
         ("cpu", "cpu", 'if "npu" in device:\n            torch.npu.set_device(device)', []),
-        # the branch the code takes, one that cannot be told, or one an option decides (a user
-        # may pass --device cuda, whatever its default): it counts
+        # nor one that an option's default rules out: the default path is the run with no options
+        ("cpu", "cpu", 'if args.device.lower() == "cuda":\n            model = torch.nn.Linear(4, 2).cuda()', []),
+        # the branch the code takes, one that cannot be told, or one an option's default takes: it counts
         ("npu:0", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', ["RPL202"]),
-        ("cpu", "cpu", 'if args.device.lower() == "cuda":\n            model = torch.nn.Linear(4, 2).cuda()', ["RPL202"]),
         ("cpu", "cuda", 'if args.device == "cuda":\n            torch.cuda.set_device(0)', ["RPL202"]),
         ("cpu", "cpu", "if torch.cuda.is_available():\n            torch.cuda.set_device(0)", ["RPL202"]),
         # other evidence on the default path still counts

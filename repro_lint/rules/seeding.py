@@ -263,10 +263,9 @@ class SeedingScan(Analysis):
         key = os.path.abspath(path)
         reached = {body.partition(VARIANT)[0] for body in summary.reached_in(path)}
         facts = project.facts(path, self.file.source)
-        # a device a user may choose by an option is a device the program may run on: for
-        # devices, only what the code itself fixes rules a branch out (``device = "cpu"``)
-        scan = self.file.analysis(ValueScan)
-        values = scan.constants if uses else scan.values
+        # the default path is the run with no options: a device used only under ``if args.gpu >= 0:``
+        # with ``--gpu`` defaulting to -1 is not where it runs, as a seed set only there does not seed it
+        values = self.file.analysis(ValueScan).values
         #: per body: for each call (or switch assignment) that has the effect itself, whether it is off the default path
         own: Dict[str, List[bool]] = {}
         #: per (body, project function that has the effect): the same for its calls
