@@ -197,7 +197,7 @@ class Values:
         self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
         self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
         self._namespaces: Optional[FrozenSet[str]] = None
-        self._attr_values: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
+        self._attr_values: Optional[Dict[str, List[Tuple[Optional[cst.BaseExpression], Chain]]]] = None
         self._active: Set[Tuple[int, str]] = set()
         #: the truth of each ``if`` test met on a walk, decided once (on the default path it does
         #: not depend on which use is being followed)
@@ -497,7 +497,7 @@ class Values:
         if assigned is None:
             changed = self.changed_attributes()
             found = self._assigned_attributes().get(f"{base}.{attr}", [])
-            if f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed or len(found) != 1:
+            if f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed or len(found) != 1 or found[0][0] is None:
                 return None
             assigned = found
         return self._resolve_all(assigned, depth)
@@ -543,7 +543,16 @@ class Values:
             function, function_chain = scope
             body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
             reached = _reaching(body, dotted, chain, truth, function_chain + (function, function.body), self._binds)
+            if reached is _UNASSIGNED and self._changed_only_in(dotted, function):
+                return _UNASSIGNED  # its assignments are off the default path: the value on entry holds
         return None if reached is _UNASSIGNED else reached
+
+    def _changed_only_in(self, dotted: str, function: cst.FunctionDef) -> bool:
+        """Is every change of ``dotted`` (``args.device``) an assignment inside ``function``?"""
+        if self.source is not None and "setattr" in self.source:
+            return False
+        found = self._assigned_attributes().get(dotted, [])
+        return bool(found) and all(any(node is function for node in where) for _, where in found)
 
     # -- names -------------------------------------------------------------------------------
     def _truth(self, chain: Chain, depth: int) -> Truth:
@@ -1233,8 +1242,9 @@ class Values:
             self._index()
         return self._namespaces  # type: ignore[return-value]
 
-    def _assigned_attributes(self) -> Dict[str, List[Tuple[cst.BaseExpression, Chain]]]:
-        """Each ``name.attr = value`` of the module (a plain assignment): the values, with where."""
+    def _assigned_attributes(self) -> Dict[str, List[Tuple[Optional[cst.BaseExpression], Chain]]]:
+        """Each assignment of ``name.attr`` in the module: the value (None for ``+=`` and the
+        like), with where."""
         if self._attr_values is None:
             self._index()
         return self._attr_values  # type: ignore[return-value]
@@ -1249,15 +1259,15 @@ class Values:
         calls: Dict[str, List[Tuple[cst.Call, Chain]]] = {}
         options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]] = {}
         namespaces: Set[str] = set()
-        attr_values: Dict[str, List[Tuple[cst.BaseExpression, Chain]]] = {}
+        attr_values: Dict[str, List[Tuple[Optional[cst.BaseExpression], Chain]]] = {}
         stack: List[Tuple[cst.CSTNode, Chain]] = [(s, ()) for s in reversed(self.module.body)]
         while stack:
             node, chain = stack.pop()
-            if isinstance(node, cst.Assign):
-                value = node.value
+            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                # an augmented assignment's value is not the attribute's: None
+                value = None if isinstance(node, cst.AugAssign) else node.value
                 parsed = isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _PARSE_CALLS
-                for target in node.targets:
-                    t = target.target
+                for t in [target.target for target in node.targets] if isinstance(node, cst.Assign) else [node.target]:
                     if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name):
                         attr_values.setdefault(f"{t.value.value}.{t.attr.value}", []).append((value, chain))
                     elif parsed:
