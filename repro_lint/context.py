@@ -706,17 +706,14 @@ class ProjectContext:
         called = len(dict.fromkeys(edges))
         workers: List[Node] = []
         for ref in body.refs:
-            # a function passed as an argument (a callback), when it is one of the project's;
-            # an object passed on (``trainer.fit(model)``): whoever receives it calls its methods;
-            # a project module passed on: whoever receives it may use any of its public names
-            if ref in body.imported:
-                targets = self._object_nodes(ref)
-            else:
-                found = self._local(facts, name, ref)
-                classes = ((facts.path, found),) if found is not None else self._instance_classes(facts, name, body, ref)
-                targets = tuple(_handed(target) for target in classes)
             # a callback that DataLoader workers run (``worker_init_fn``) runs in their processes
-            (workers if ref in body.worker_refs else edges).extend(targets)
+            (workers if ref in body.worker_refs else edges).extend(self._ref_targets(facts, name, body, ref))
+        if body.owner is not None and name.rpartition(".")[2] not in CONSTRUCTION_METHODS:
+            # what the object's construction stored on it is used by its other methods
+            for method in CONSTRUCTION_METHODS:
+                init = facts.body(f"{body.owner}.{method}")
+                for ref in init.held_refs if init is not None else ():
+                    edges.extend(self._ref_targets(facts, init.name, init, ref))
         for module, attr, option in body.lookups:
             # ``getattr(module, name)``: the attribute named, when the name is known (a literal,
             # an option's default), else any public name of the module
@@ -741,6 +738,17 @@ class ProjectContext:
             tuple(dict.fromkeys(workers)),
             called,
         )
+
+    def _ref_targets(self, facts: ModuleFacts, name: str, body: BodyFacts, ref: str) -> Tuple[Node, ...]:
+        """What a body reaches through a name it passes on: a function passed as an argument (a
+        callback), when it is one of the project's; an object passed on (``trainer.fit(model)``),
+        whose methods whoever receives it calls; a project module passed on, whose public names
+        whoever receives it may use."""
+        if ref in body.imported:
+            return self._object_nodes(ref)
+        found = self._local(facts, name, ref)
+        classes = ((facts.path, found),) if found is not None else self._instance_classes(facts, name, body, ref)
+        return tuple(_handed(target) for target in classes)
 
     def _object_nodes(self, qualified: str, depth: int = 0) -> Tuple[Node, ...]:
         """What the object a project name stands for does when handed on (``qualified``,

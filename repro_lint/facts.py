@@ -70,6 +70,10 @@ class BodyFacts:
     imported: Set[str] = field(default_factory=set)
     #: names passed as arguments (callbacks: ``mp.spawn(main_worker)``, ``Thread(target=run)``)
     refs: List[str] = field(default_factory=list)
+    #: in a construction method, the objects built and handed into what it stores on ``self``
+    #: (``self.transform = Compose([Blur()])``): used by the object's other methods, where
+    #: they run (in DataLoader workers when the object is a dataset's transform), not when it is built
+    held_refs: List[str] = field(default_factory=list)
     #: the refs handed to a callback that runs in DataLoader worker processes
     #: (``worker_init_fn=partial(init_fn, seed=seed)``): what they seed is not the main process's
     worker_refs: Set[str] = field(default_factory=set)
@@ -151,7 +155,7 @@ def _same(one: Any, other: Any) -> bool:
 
 #: the empty value of each BodyFacts field, shared and immutable (see ``__setstate__``)
 _EMPTY_BODY: Dict[str, Any] = {
-    "calls": (), "imported": frozenset(), "refs": (), "worker_refs": frozenset(), "lookups": (), "effects": frozenset(),
+    "calls": (), "imported": frozenset(), "refs": (), "held_refs": (), "worker_refs": frozenset(), "lookups": (), "effects": frozenset(),
     "uses": frozenset(), "draws": frozenset(), "device_events": MappingProxyType({}), "owner": None, "line": 0,
     "trains": False, "instances": MappingProxyType({}), "made_by": MappingProxyType({}), "returns": (), "params": (),
     "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "call_literals": MappingProxyType({}),
@@ -953,6 +957,18 @@ class _FactsCollector(ast.NodeVisitor):
             if isinstance(target, ast.Name):
                 self.value_refs[target.id] = self.current.refs[start:]
                 self.bound_refs.setdefault(target.id, []).extend(self.current.refs[start:])
+        if self._stores_on_self(node.targets):
+            body = self.current
+            held = [ref for ref in body.refs[start:] if ref not in body.worker_refs]
+            body.held_refs.extend(held)
+            body.refs[start:] = [ref for ref in body.refs[start:] if ref in body.worker_refs]
+
+    def _stores_on_self(self, targets: List[ast.expr]) -> bool:
+        """Is this an assignment of a construction method to an attribute of its object?"""
+        body = self.current
+        if body.owner is None or body.name.rpartition(".")[2] not in CONSTRUCTION_METHODS:
+            return False
+        return any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" for t in targets)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._bind_constant(node.target, None)

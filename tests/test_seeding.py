@@ -2403,6 +2403,52 @@ def test_what_a_dataset_runs_in_dataloader_workers_is_seeded_there(tmp_path, wor
     assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
 
 
+@pytest.mark.parametrize(
+    "use, expected",
+    [
+        # a transform object that builds its blur and keeps it: the blur runs where the object does
+        ('ds = datasets.ImageFolder("data", TwoViews())\n            loader = DataLoader(ds, batch_size=8, num_workers=4)\n            for batch in loader:\n                pass', []),
+        ('ds = datasets.ImageFolder("data", TwoViews())\n            loader = DataLoader(ds, batch_size=8)\n            for batch in loader:\n                pass', ["RPL103"]),
+        # called in the main process
+        ("views = TwoViews()\n            views(image)", ["RPL103"]),
+        # built, never used: the blur never runs
+        ("views = TwoViews()", []),
+    ],
+)
+def test_what_an_object_keeps_from_its_construction_runs_where_the_object_is_used(tmp_path, use, expected):
+    code = f"""
+        import random
+
+        import torch
+        import torchvision.datasets as datasets
+        import torchvision.transforms as transforms
+        from torch.utils.data import DataLoader
+
+
+        class Blur:
+            def __call__(self, image):
+                return image if random.random() < 0.5 else image
+
+
+        class TwoViews:
+            def __init__(self):
+                self.transform = transforms.Compose([Blur(), transforms.ToTensor()])
+
+            def __call__(self, image):
+                return self.transform(image), self.transform(image)
+
+
+        def main(image=None):
+            torch.manual_seed(0)
+            {use}
+
+
+        if __name__ == "__main__":
+            main()
+    """
+    assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL103"], only="train.py")) == expected
+
+
 def test_a_dataset_class_runs_in_workers_but_is_built_in_the_main_process(tmp_path):
     """A project Dataset handed to a loader with workers: its ``__getitem__`` runs in the
     workers, but building it (``__init__``) runs in the main process, and its draws there count."""
