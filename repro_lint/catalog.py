@@ -206,6 +206,10 @@ DATALOADERS: Dict[str, Tuple[str, ...]] = {
         )
         for name in names
     },
+    # MONAI (monai/data/dataloader.py): DataLoader(dataset, num_workers=0, **kwargs), the other
+    # keywords handed to torch's DataLoader (see LOADER_WORKER_INIT for its worker_init_fn)
+    "monai.data.DataLoader": ("dataset", "num_workers"),
+    "monai.data.dataloader.DataLoader": ("dataset", "num_workers"),
     # DGL 2.x: GraphDataLoader(dataset, collate_fn=None, use_ddp=False, ddp_seed=0, **kwargs)
     "dgl.dataloading.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
     "dgl.dataloading.dataloader.GraphDataLoader": ("dataset", "collate_fn", "use_ddp", "ddp_seed"),
@@ -229,6 +233,10 @@ OWN_SAMPLER_KEYWORD = {
     "dgl.dataloading.GraphDataLoader": "use_ddp",
     "dgl.dataloading.dataloader.GraphDataLoader": "use_ddp",
 }
+#: loaders that install a ``worker_init_fn`` of their own when the call passes none: MONAI's
+#: DataLoader sets ``monai.data.utils.worker_init_fn`` (it seeds the dataset's randomizable
+#: transforms from each worker's torch seed)
+LOADER_WORKER_INIT = frozenset({"monai.data.DataLoader", "monai.data.dataloader.DataLoader"})
 #: loaders that shuffle their index set themselves, each epoch, with a draw from a global RNG
 #: they take no generator for (``shuffle`` never reaches DataLoader, so ``generator=`` does not
 #: change the order): qualified name -> that RNG. DGL's node/edge DataLoader permutes its
@@ -432,6 +440,12 @@ _ACCELERATE = SeedHelper(_ALL3, ("deterministic", 2), _DET)
 _MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL, entropy_seed=("seed", 0))
 _DETECTRON2_SEED = SeedHelper(_ALL3, entropy_seed=("seed", 0))  # never enables deterministic algorithms
 _DETECTRON2 = SeedHelper(_ALL3)
+# MONAI (monai/utils/misc.py): set_determinism(seed=np.iinfo(np.uint32).max,
+# use_deterministic_algorithms=None, additional_settings=None) seeds torch, random and NumPy
+# (with the default seed when none is given), sets cudnn.deterministic = True and
+# cudnn.benchmark = False, and calls torch.use_deterministic_algorithms(flag) when the flag is
+# given; seed=None (seeding from entropy and restoring the cuDNN flags) is not told apart
+_MONAI = SeedHelper(_ALL3, ("use_deterministic_algorithms", 1), _DET, always=_CUDNN)
 _FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
 _MSPROBE = SeedHelper(_ALL3, ("mode", 1), _DET, always=_CUDNN)  # cudnn.deterministic=True on GPU
 _REPRO_LINT = SeedHelper(_ALL3, ("deterministic", None), _FULL, determinism_default=True)
@@ -488,6 +502,8 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
         f"fastai.{module}.set_seed": _FASTAI
         for module in ("torch_core", "basics", "vision.all", "text.all", "tabular.all", "collab")
     },
+    "monai.utils.set_determinism": _MONAI,
+    "monai.utils.misc.set_determinism": _MONAI,
     "msprobe.pytorch.seed_all": _MSPROBE,
     "msprobe.pytorch.common.seed_all": _MSPROBE,
     "msprobe.pytorch.common.utils.seed_all": _MSPROBE,

@@ -49,6 +49,21 @@ def test_library_loaders_are_dataloaders(lint, head, call):
 
 
 @pytest.mark.parametrize(
+    "call, expected",
+    [
+        # MONAI's DataLoader installs its own worker_init_fn when none is passed
+        ("DataLoader(data, 2, batch_size=8, shuffle=True)", ["RPL302"]),
+        ("DataLoader(data, num_workers=2, batch_size=8, shuffle=True, worker_init_fn=None)", ["RPL301", "RPL302"]),
+        ("DataLoader(data, num_workers=2, batch_size=8, shuffle=True, generator=g)", []),
+        ("DataLoader(data, batch_size=8)", []),
+    ],
+)
+def test_monai_dataloader(lint, call, expected):
+    found = lint(f"from monai.data import DataLoader\n\ndef make(data, g):\n    return {call}\n", select=["RPL301", "RPL302"])
+    assert sorted(codes(found)) == expected
+
+
+@pytest.mark.parametrize(
     "call",
     [
         "DataLoader(data, 32, True, generator=g, num_workers=2, worker_init_fn=seed_fn)",

@@ -428,6 +428,8 @@ LIBRARY_HELPERS = [
     ("from detectron2.engine import default_setup", "default_setup(cfg, args)"),
     ("from fastai.torch_core import set_seed", "set_seed(0)"),
     ("from msprobe.pytorch import seed_all", "seed_all(0)"),
+    ("from monai.utils import set_determinism", "set_determinism(seed=0)"),
+    ("import monai", "monai.utils.set_determinism()"),  # its default seed is a fixed number
     ("from repro_lint.runtime import seed_everything", "seed_everything(0)"),
     ("import repro_lint.runtime as rt", "rt.seed_everything(0)"),
     # unknown packages: a name with "seed" counts as seeding everything
@@ -623,6 +625,9 @@ ON_CUDA = """
         ("from repro_lint.runtime import seed_everything", "seed_everything(0)", []),
         ("from repro_lint.runtime import seed_everything", "seed_everything(0, deterministic=False)", ["RPL202"]),
         ("from mmengine.runner import set_random_seed", "set_random_seed(0, deterministic=True)", []),
+        # cudnn.deterministic = True whatever the arguments, and use_deterministic_algorithms when asked
+        ("from monai.utils import set_determinism", "set_determinism(seed=0)", []),
+        ("from monai.utils import set_determinism", "set_determinism(0, use_deterministic_algorithms=True)", []),
     ],
 )
 def test_rpl202_determinism_switches(lint, imports, switch, expected):

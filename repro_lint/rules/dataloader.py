@@ -10,6 +10,7 @@ import libcst as cst
 from ..catalog import (
     DISTRIBUTED_SAMPLER_SHUFFLE_POSITION,
     DISTRIBUTED_SAMPLERS,
+    LOADER_WORKER_INIT,
     OWN_SAMPLER_KEYWORD,
     RANDOM_SAMPLERS,
     SHUFFLES_ITSELF,
@@ -167,8 +168,8 @@ class DataLoaderWorkerInitMissing(Rule):
         if all_consts(value_of(self, workers), lambda v: v in (0, None)):
             return  # no workers on any path we can see (``num_workers=args.workers``, default 0)
         init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
-        if init is UNKNOWN or call.fixes("worker_init_fn"):
-            return
+        if init is UNKNOWN or call.fixes("worker_init_fn") or (init is MISSING and call.qualified in LOADER_WORKER_INIT):
+            return  # not known, or the loader's own (MONAI's DataLoader installs one)
         exact = not isinstance(init, cst.BaseExpression) or _is_none(init)
         if not exact and not all_consts(value_of(self, init), lambda v: v is None):
             return  # a worker_init_fn, on some path at least
