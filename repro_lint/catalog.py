@@ -464,6 +464,10 @@ _LIGHTNING_CLI_1X = SeedHelper(
 LIGHTNING_CLIS = ("lightning.pytorch.cli.LightningCLI", "pytorch_lightning.cli.LightningCLI")
 LIGHTNING_CLI_1X = "pytorch_lightning.utilities.cli.LightningCLI"
 
+#: the libraries whose objects' ``fit`` (or ``step``) is not training the program's model:
+#: scikit-learn's scalers, encoders and estimators fit data transforms and classical models
+NOT_TRAINING_FIT = ("sklearn.",)
+
 #: known library helpers, by qualified name
 SEED_HELPERS: Dict[str, SeedHelper] = {
     **{

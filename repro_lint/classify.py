@@ -33,6 +33,8 @@ DEVICE_USES = frozenset(DEVICES)
 #: markers among ``uses``: torch draws that only initialise weights, a training call, a
 #: checkpoint loaded over the initial weights
 INIT = "torch_init"
+#: a dropout layer built: torch's generator is used while its model trains (see ``INIT``)
+DROPOUT_LAYER = "torch_dropout_layer"
 TRAIN = "train"
 LOAD = "load"
 #: marks, among ``effects``, a generator reseeded from OS entropy (``np.random.seed()``)
@@ -175,6 +177,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif qualified in catalog.TORCH_DRAWS:
             draws.add("torch")
             uses.add("torch")
+        elif qualified in catalog.DROPOUT_MODULES:
+            # a dropout layer draws only while its model is in training mode: like the random
+            # initial weights, it matters unless the weights are loaded by code that does not train
+            uses.add(DROPOUT_LAYER)
         elif qualified in catalog.TORCH_USES or qualified.startswith(catalog.TORCH_USE_PREFIXES):
             uses.add("torch")
         elif qualified in catalog.DATALOADERS:

@@ -61,7 +61,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices,
+    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -75,6 +75,8 @@ from .facts import (
     MODULE_BODY,
     UNKNOWN_ARGUMENTS,
     OptionValue,
+    ParsedOptions,
+    SUPER_CALL,
     BodyFacts,
     ModuleFacts,
     extract_facts,
@@ -130,19 +132,19 @@ class Summary:
         return generator in self.effects
 
     def uses_generator(self, generator: str) -> bool:
-        """Does this code consume ``generator``? Weight initialisation counts for torch unless
+        """Does this code consume ``generator``? Weight initialisation and dropout layers count for torch unless
         the weights are then loaded from a checkpoint by code that does not train. Draws in
         DataLoader workers from a generator they seed themselves count only when torch is not
         seeded: their seed is drawn from torch's."""
         if generator in self.uses or (IN_WORKERS + generator in self.uses and not self.seeds("torch")):
             return True
-        if generator == "torch" and INIT in self.uses:
+        if generator == "torch" and (INIT in self.uses or DROPOUT_LAYER in self.uses):
             return TRAIN in self.uses or LOAD not in self.uses
         return False
 
     def generator_uses(self, generator: str) -> FrozenSet[str]:
         """The ``uses`` entries that stand for ``generator``."""
-        return frozenset({generator, INIT}) if generator == "torch" else frozenset({generator})
+        return frozenset({generator, INIT, DROPOUT_LAYER}) if generator == "torch" else frozenset({generator})
 
     @property
     def deterministic(self) -> bool:
@@ -691,6 +693,8 @@ class ProjectContext:
         uses.update(device for param, device in body.device_params.items() if param not in offs)
         for index, call in enumerate(body.calls):
             method = self._instance_method(facts, name, body, call)
+            if method is None and body.owner is not None and call.startswith(SUPER_CALL + "."):
+                method = self._base_methods(facts, body.owner, call[len(SUPER_CALL) + 1 :])
             if method is not None:
                 edges.extend(method)
                 continue
@@ -856,6 +860,11 @@ class ProjectContext:
         positional, keywords = body.call_literals.get(index, ((), {}))
 
         def value(given: object) -> object:
+            if isinstance(given, ParsedOptions):
+                if not options or caller is None or "*" in caller.set_attributes:
+                    return UNKNOWN
+                # the defaults of the options the module never sets again (``args.gpu = 0``)
+                return ParsedOptions(tuple((k, v) for k, v in caller.options.items() if k not in caller.set_attributes))
             if not isinstance(given, OptionValue):
                 return given
             return caller.options.get(given.dest, UNKNOWN) if options and caller is not None else UNKNOWN
@@ -945,6 +954,19 @@ class ProjectContext:
                     have.add(method)
                     found.append(node)
         return tuple(found)
+
+    def _base_methods(self, facts: ModuleFacts, cls: str, method: str) -> List[Node]:
+        """What ``super().<method>(...)`` in a method of class ``cls`` runs: the first
+        definition of ``method`` among its project bases, in order (this module's or another's)."""
+        for base, imported in facts.bases.get(cls, ()):
+            target = self.resolve_call(facts, MODULE_BODY, base, imported)
+            if not isinstance(target, tuple) or not target[1].startswith(CLASS_PREFIX):
+                continue  # a library class, or unknown
+            base_facts = self._facts.get(target[0]) or self.facts(target[0])
+            found = self._class_methods(base_facts, target[1][len(CLASS_PREFIX) :], (method,)) if base_facts is not None else ()
+            if found:
+                return list(found)
+        return []
 
     def _instance_method(self, facts: ModuleFacts, scope: str, body: BodyFacts, call: str) -> Optional[List[Node]]:
         """The methods a call on an instance runs (``model.fit()`` -> ``Net.fit``, ``model(x)``

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set
 
 from ._gc import GCPaused
 from .classify import (
-    DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+    DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAIN, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
     CUDNN_DETERMINISTIC,
@@ -36,6 +36,7 @@ from .catalog import (
     ENV_SWITCHES,
     ENVIRON,
     ENVIRON_SETTERS,
+    NOT_TRAINING_FIT,
     RNG_ISOLATION,
     OPTION_DECLARATION,
     SEED_HELPERS,
@@ -213,6 +214,10 @@ class ModuleFacts:
     #: the ``add_argument`` options of the module with a default (given on the default path),
     #: by destination: the default, as a literal (:data:`~repro_lint.syntax.UNKNOWN` where not)
     options: Dict[str, Any] = field(default_factory=dict)
+    #: with literals only: the attributes the module assigns on names (``args.gpu = ...``);
+    #: ``*`` when it may set any (``setattr``, ``vars(args).update``): options whose default
+    #: does not hold
+    set_attributes: FrozenSet[str] = frozenset()
 
     def body(self, name: str) -> Optional[BodyFacts]:
         if name in (MODULE_BODY, IMPORTED_BODY):
@@ -328,6 +333,22 @@ class OptionValue:
     dest: str
 
 
+@dataclass(frozen=True)
+class ParsedOptions:
+    """A call's argument that is the module's parsed command-line options (``Exp(args)`` after
+    ``args = parser.parse_args()``) in :attr:`BodyFacts.call_literals`; the project context
+    fills in the module's option defaults, by destination, once the module is read."""
+
+    defaults: Tuple[Tuple[str, Any], ...] = ()
+
+    def default(self, dest: str) -> Any:
+        """The default of option ``dest``, else UNKNOWN."""
+        return dict(self.defaults).get(dest, UNKNOWN)
+
+
+#: the calls that return parsed command-line options (``argparse``)
+PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
+
 #: how many positional arguments :func:`_literals` gives a call whose ``*args``/``**kwargs`` may pass anything
 UNKNOWN_ARGUMENTS = 64
 
@@ -339,6 +360,36 @@ def _literals(call: ast.Call, constant: Callable[[ast.AST], Any]) -> Tuple[Tuple
     if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
     return tuple(constant(a) for a in call.args), {k.arg: constant(k.value) for k in call.keywords if k.arg}
+
+
+#: how the facts name a call of a base class's method through ``super()``: ``super().__init__``
+SUPER_CALL = "super()"
+
+
+def _is_super_call(node: ast.AST) -> bool:
+    """``super()`` or ``super(Cls, self)``."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
+def _bound_names(target: ast.AST) -> List[str]:
+    """The names an assignment target binds (not those whose attribute or item it sets)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
+
+
+def _parsed_options(target: ast.AST, value: Optional[ast.AST]) -> Optional[str]:
+    """The name an assignment binds to parsed command-line options (``args =
+    parser.parse_args()``, ``args, rest = parser.parse_known_args()``), else None."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in PARSE_CALLS):
+        return None
+    if isinstance(target, ast.Tuple) and target.elts:
+        target = target.elts[0]
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _arg_items(call: ast.Call) -> List[Item]:
@@ -424,6 +475,8 @@ class _FactsCollector(ast.NodeVisitor):
         #: with ``literals``: per scope, the local names bound to one literal so far
         #: (``DEVICE = "cpu"``), UNKNOWN once bound to anything else; the module's at index 0
         self.constants: List[Dict[str, Any]] = [{}]
+        #: with ``literals``: see :attr:`ModuleFacts.set_attributes`
+        self.set_attributes: Set[str] = set()
         self.dicts = DictScopes(
             self._dict_items,
             lambda node: node.id if isinstance(node, ast.Name) else None,
@@ -629,7 +682,9 @@ class _FactsCollector(ast.NodeVisitor):
         body = self.current
         name = _dotted(node.func)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
-        if name is None and method is not None:
+        if name is None and method is not None and _is_super_call(node.func.value) and body.owner is not None:  # type: ignore[attr-defined]
+            name = f"{SUPER_CALL}.{method}"  # ``super().__init__(args)``: the base classes' method
+        elif name is None and method is not None:
             name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
             built = _dotted(node.func.value.func) if isinstance(node.func.value, ast.Call) else None  # type: ignore[attr-defined]
             if built is not None and _names_class(built):
@@ -655,9 +710,11 @@ class _FactsCollector(ast.NodeVisitor):
                 body.calls.append(stored)
                 if qualified is not None:
                     body.imported.add(stored)
-                if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee:
-                    body.trains = True
+                if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not self._library_estimator(node):
+                    body.trains = True  # not ``StandardScaler().fit(X)``
             effect = classify_call(qualified, method, args)
+            if self.literals and callee in ("setattr", "vars"):
+                self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
             if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
                 body.call_literals[len(body.calls) - 1] = _literals(node, self._constant)
             if callee is not None and node.args and not effect.known:
@@ -668,7 +725,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self._environ_call(qualified, node)
             if effect is not NO_EFFECT:
                 self._effect(effect.effects, self._switch_parameter(qualified, args))
-                body.uses |= effect.uses
+                body.uses |= effect.uses - {TRAIN} if TRAIN in effect.uses and self._library_estimator(node) else effect.uses
                 body.draws |= effect.draws
                 for device in effect.uses & DEVICE_USES:
                     self._device_used(device)
@@ -681,6 +738,8 @@ class _FactsCollector(ast.NodeVisitor):
         passed_args = [*node.args, *(k.value for k in node.keywords)]
         if isinstance(node.func, ast.Name) and node.func.id == "getattr" and self._lookup(node):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
+        if isinstance(node.func, ast.Name) and node.func.id == "super":
+            passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
         for arg in passed_args:
             ref = _dotted(arg)
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
@@ -828,11 +887,34 @@ class _FactsCollector(ast.NodeVisitor):
             return local[node.id]
         return self.constants[0].get(node.id, UNKNOWN)
 
+    def _library_estimator(self, node: ast.Call) -> bool:
+        """Is the receiver of this method call an object of a library whose ``fit`` fits
+        something other than a model the program trains (``StandardScaler().fit(X)``,
+        ``scaler.fit(X)`` after ``scaler = StandardScaler()``; ``catalog.NOT_TRAINING_FIT``)?"""
+        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if isinstance(receiver, ast.Call):
+            built = _dotted(receiver.func)
+            classes: Tuple[str, ...] = (self.imported(built) or built,) if built is not None else ()
+        elif isinstance(receiver, ast.Name):
+            classes = self.current.instances.get(receiver.id, ())
+        else:
+            return False
+        return bool(classes) and all(c.startswith(NOT_TRAINING_FIT) for c in classes)
+
     def _bind_constant(self, target: ast.AST, value: Optional[ast.AST]) -> None:
         if not self.literals:
             return
+        parsed = _parsed_options(target, value)
+        for node in ast.walk(target):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                self.set_attributes.add(node.attr)  # ``args.gpu = 0``: ``args`` itself is the same object
+        bound = _bound_names(target)
         for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+            if name not in bound and isinstance(self._constant(ast.Name(id=name)), ParsedOptions):
+                continue  # an attribute set on the parsed options: they stay those (see set_attributes)
             literal = ast_literal(value) if isinstance(target, ast.Name) and value is not None else UNKNOWN
+            if name == parsed:
+                literal = ParsedOptions()  # ``args = parser.parse_args()``: the module's options
             scope = self.constants[-1]
             scope[name] = literal if scope.get(name, literal) == literal else UNKNOWN
 
@@ -1041,6 +1123,7 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             collector = _FactsCollector(facts, is_package, literals)
             collector.visit(tree)
             collector.resolve_loader_workers()
+            facts.set_attributes = frozenset(collector.set_attributes)
             if collector.renamed:
                 bound = _top_level_bindings(tree)
                 for name, qualified in collector.renamed.items():

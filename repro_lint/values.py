@@ -16,7 +16,10 @@ call: :class:`Values` follows, within one file,
 - ``args.attr`` to the default of the file's ``parser.add_argument`` that defines ``attr``
   (``action="store_true"`` defaults to False): the default path is the run with no options;
   an attribute no option defines that the module sets on the parsed options
-  (``args.distributed = args.world_size > 1``) to that assignment;
+  (``args.distributed = args.world_size > 1``) to that assignment; ``self.args.num_workers``
+  where every project call hands the object the options another module parses (``Exp(args)``)
+  to that module's default, also when a base class of another module keeps them
+  (``super().__init__(args)``);
 - a name or ``self.attr`` that holds no single known value, inside a branch of an ``if``/``elif``
   or conditional expression whose test compares it with ``==`` to a literal (or ``in`` a tuple
   of literals; ``!=`` for the ``else``), to that literal, unless the branch rebinds it first
@@ -54,7 +57,7 @@ import libcst as cst
 from .children import syntax_children
 from .catalog import ENTROPY_RESULTS
 from .classify import classify_call
-from .facts import CLASS_PREFIX
+from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, CPU_FACTORIES, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
@@ -151,9 +154,6 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
     return out
 
 
-#: the calls that return parsed command-line options
-_PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
-
 #: up to this many project calls of a function are followed apart (see :meth:`Values.per_call`)
 _MAX_CALLS_APART = 16
 
@@ -170,8 +170,12 @@ class Values:
         callers: Optional[Callable[..., Any]] = None,
         options: bool = True,
         attributes: Optional[Callable[[Optional[str]], Optional[Dict[str, Any]]]] = None,
+        methods: Optional[Callable[[Optional[str]], Optional[Tuple["Values", cst.FunctionDef, Chain]]]] = None,
     ) -> None:
         self.module = module
+        #: a method of a project class of another module, by qualified name (``pkg.mod.Base.__init__``),
+        #: with its module's evaluator and the method's enclosing nodes
+        self.methods = methods
         #: the literal attributes of a project module's object, by its qualified name
         #: (``ProjectModules.object_attributes``: a config object's defaults)
         self.attributes = attributes
@@ -483,7 +487,20 @@ class Values:
                 derived = self._derived_option(base.value, attr, chain, depth)
                 if derived is not None:
                     return derived
-        return self._object_attribute(expr, chain, depth) or [expr]
+        return self._object_attribute(expr, chain, depth) or self._passed_option(base, attr, chain, depth) or [expr]
+
+    def _passed_option(self, base: cst.BaseExpression, attr: str, chain: Chain, depth: int) -> Candidates:
+        """``self.args.num_workers`` (or ``args.num_workers`` on a parameter) where every call
+        in the project hands that object the parsed command-line options of the module that
+        makes it (``Exp(args)`` after ``args = parser.parse_args()``): that option's default
+        there, else None."""
+        if self.callers is None or not self.read_options or not isinstance(base, (cst.Name, cst.Attribute)):
+            return None
+        got = self.of(base, chain, depth + 1)
+        if not got or not all(isinstance(c, Const) and isinstance(c.value, ParsedOptions) for c in got):
+            return None
+        found = [c.value.default(attr) for c in got]  # type: ignore[union-attr]
+        return None if any(v is UNKNOWN for v in found) else _dedupe([Const(v) for v in found])
 
     def _derived_option(self, base: str, attr: str, chain: Chain, depth: int) -> Candidates:
         """``args.distributed`` where no option defines ``distributed`` and the module sets it
@@ -999,8 +1016,75 @@ class Values:
             if found:
                 return _dedupe(found)
             base = _first_base(cls)
-            cls = next((c for c in _module_classes(self.module) if c.name.value == base), None) if base else None
+            heir, cls = cls, next((c for c in _module_classes(self.module) if c.name.value == base), None) if base else None
+            if cls is None and base is not None:
+                return self._inherited_attribute(heir, base, attr, depth)
         return None
+
+    def _inherited_attribute(self, cls: cst.ClassDef, base: str, attr: str, depth: int) -> Candidates:
+        """``self.<attr>`` that the ``__init__`` of ``cls``'s base, a project class of another
+        module, sets from one of its parameters (``self.args = args``), where ``cls``'s own
+        ``__init__`` passes it on (``super().__init__(args)``): what ``cls`` passes there. A
+        value the base sets otherwise is evaluated in its module; None where unknown."""
+        if self.methods is None or self.qualify is None:
+            return None
+        qualified = self.qualify(cst.parse_expression(base)) if base.replace(".", "").isidentifier() else None
+        found = self.methods(f"{qualified}.__init__") if qualified is not None else None
+        if found is None:
+            return None
+        values, init, init_chain = found
+        me = _first_param(init)
+        assigned = _self_assignments(init, me, attr, values._self_index)
+        if not assigned:
+            return None
+        own = next((f for f, _ in self._methods(cls) if f.name.value == "__init__"), None)
+        params = {p.name.value: p for p in _all_params(init)}
+        candidates: List[Candidate] = []
+        for value in assigned:
+            param = params.get(value.value) if isinstance(value, cst.Name) else None
+            if param is None or own is None:
+                got = values.of(value, init_chain + (init,), depth + 1)
+            else:
+                got = self._passed_to_base(cls, own, base, init, param, depth)
+            if got is None:
+                return None
+            candidates.extend(got)
+        return _dedupe(candidates)
+
+    def _passed_to_base(
+        self, cls: cst.ClassDef, own: cst.FunctionDef, base: str, init: cst.FunctionDef, param: cst.Param, depth: int
+    ) -> Candidates:
+        """What ``cls``'s ``__init__`` (``own``) passes to parameter ``param`` of its base's
+        ``__init__`` (``init``), through ``super().__init__(...)`` or ``Base.__init__(self, ...)``."""
+        own_chain = next((c for f, c in self._methods(cls) if f is own), ())
+        position = _position(init, param, True)
+        found: List[Candidate] = []
+        stack: List[Tuple[cst.CSTNode, Chain]] = [(own.body, own_chain + (own,))]
+        while stack:
+            node, chain = stack.pop()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__":
+                receiver = node.func.value
+                if _is_super(receiver, cls):
+                    args: Sequence[cst.Arg] = node.args
+                elif dotted_name(receiver) == base:
+                    args = node.args[1:]  # ``Base.__init__(self, ...)``
+                else:
+                    continue
+                bound = bind(cst_slots(args), param.name.value, position)
+                if bound is UNKNOWN:
+                    return None
+                got = self.of(param.default, (), depth + 1) if bound is MISSING and param.default is not None else (
+                    None if bound is MISSING else self.of(bound.value, chain, depth + 1)
+                )
+                if got is None:
+                    return None
+                found.extend(got)
+                continue
+            inner = chain + (node,)
+            stack.extend((child, inner) for child in syntax_children(node))
+        return _dedupe(found) if found else None
 
     def _hparam(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
         cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
@@ -1266,7 +1350,7 @@ class Values:
             if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 # an augmented assignment's value is not the attribute's: None
                 value = None if isinstance(node, cst.AugAssign) else node.value
-                parsed = isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _PARSE_CALLS
+                parsed = isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in PARSE_CALLS
                 for t in [target.target for target in node.targets] if isinstance(node, cst.Assign) else [node.target]:
                     if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name):
                         attr_values.setdefault(f"{t.value.value}.{t.attr.value}", []).append((value, chain))

@@ -1082,6 +1082,62 @@ def test_a_parameter_takes_the_literal_arguments_of_calls_in_other_modules(tmp_p
     assert [(os.path.basename(d.path), d.code) for d in found] == expected
 
 
+@pytest.mark.parametrize(
+    "main, expected",
+    [
+        ("exp = Exp(args)", []),  # --num_workers defaults to 0
+        ("exp = Exp(args)\nexp2 = Exp(parser.parse_args(['--num_workers', '4']))", [("exp.py", "RPL301")]),  # not known
+        ("args.num_workers = 4\nexp = Exp(args)", [("exp.py", "RPL301")]),  # changed: not the default
+        ("exp = Exp(cfg)", [("exp.py", "RPL301")]),  # not the parsed options: not known
+    ],
+)
+def test_options_parsed_in_the_entry_point_and_handed_to_an_object(tmp_path, main, expected):
+    """The parsed command-line options handed to a project class (Informer's ``Exp(args)``),
+    which keeps them and reads ``self.args.num_workers``: the option's default in the module
+    that parses them."""
+    write(tmp_path, {
+        "exp.py": (
+            "from torch.utils.data import DataLoader\n\n\nclass Exp:\n    def __init__(self, args):\n        self.args = args\n\n"
+            "    def loader(self, ds):\n        args = self.args\n        return DataLoader(ds, batch_size=2, num_workers=args.num_workers)\n"
+        ),
+        "main.py": (
+            "import argparse\n\nfrom exp import Exp\n\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--num_workers', type=int, default=0)\nargs = parser.parse_args()\ncfg = load()\n" + main + "\n"
+        ),
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])
+    assert [(os.path.basename(d.path), d.code) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "init, expected",
+    [
+        ("super(Exp, self).__init__(args)", []),
+        ("super().__init__(args)", []),
+        ("Basic.__init__(self, args)", []),
+        ("super().__init__(load())", [("exp.py", "RPL301")]),  # not the parsed options
+    ],
+)
+def test_options_kept_by_a_base_class_of_another_module(tmp_path, init, expected):
+    """The options kept by the ``__init__`` of a base class in another module (``self.args =
+    args``), which the subclass calls with what it was given."""
+    write(tmp_path, {
+        "basic.py": "class Basic:\n    def __init__(self, args):\n        self.args = args\n        self.device = 'cpu'\n",
+        "exp.py": (
+            "from torch.utils.data import DataLoader\n\nfrom basic import Basic\n\n\nclass Exp(Basic):\n"
+            f"    def __init__(self, args):\n        {init}\n\n"
+            "    def loader(self, ds):\n        return DataLoader(ds, batch_size=2, num_workers=self.args.num_workers)\n"
+        ),
+        "main.py": (
+            "import argparse\n\nfrom exp import Exp\n\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--num_workers', type=int, default=0)\nargs = parser.parse_args()\nargs.gpu = 0\n"
+            "Exp(args).loader([1, 2])\n"
+        ),
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])
+    assert [(os.path.basename(d.path), d.code) for d in found] == expected
+
+
 @pytest.mark.parametrize("mode, expected", [('"bilinear"', ["RPL402"]), ('"nearest"', []), ("chosen", [])])
 def test_an_op_mode_given_by_a_call_in_another_module(tmp_path, mode, expected):
     write(tmp_path, {

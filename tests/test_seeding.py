@@ -2638,3 +2638,69 @@ def test_a_name_bound_to_one_class_per_branch_runs_either_classes_methods(tmp_pa
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101", "RPL102"], only="train.py")) == ["RPL101", "RPL102"]
+
+
+@pytest.mark.parametrize(
+    "init, expected",
+    [
+        ("super().__init__(args)", ["RPL202"]),
+        ("super(Exp, self).__init__(args)", ["RPL202"]),
+        ("self.args = args", []),  # the base's __init__ (which picks the device) never runs
+    ],
+)
+def test_super_runs_the_base_class_method_of_another_module(tmp_path, init, expected):
+    """``super().__init__(...)`` runs the base class's ``__init__``, here in another module,
+    where the program picks its device."""
+    files = {
+        "basic.py": """
+            import torch
+
+
+            class Basic:
+                def __init__(self, args):
+                    self.args = args
+                    self.device = torch.device("cuda:0")
+        """,
+        "train.py": f"""
+            import torch
+
+            from basic import Basic
+
+
+            class Exp(Basic):
+                def __init__(self, args):
+                    {init}
+
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                Exp(None)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "extra, expected",
+    [
+        ("", []),  # dropout layers and random initial weights, replaced by the loaded ones
+        ("scaler = StandardScaler()\n                scaler.fit(x)\n                StandardScaler().fit(x)", []),  # fitting a scaler trains nothing
+        ("model(x).sum().backward()", ["RPL101"]),  # training: the dropout layers draw
+    ],
+)
+def test_an_inference_script_with_dropout_layers_and_a_scaler(tmp_path, extra, expected):
+    files = {
+        "predict.py": f"""
+            import torch
+            import torch.nn as nn
+            from sklearn.preprocessing import StandardScaler
+
+            if __name__ == "__main__":
+                model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.1))
+                model.load_state_dict(torch.load("model.pt"))
+                x = torch.ones(2, 4)
+                {extra}
+                print(model(x))
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="predict.py")) == expected

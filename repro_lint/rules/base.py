@@ -99,7 +99,7 @@ class ValueScan(Analysis):
         self.modules = ProjectModules(file.project)
         self.values = Values(
             file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers,
-            attributes=self.modules.object_attributes,
+            attributes=self.modules.object_attributes, methods=self.modules.method,
         )
         self._constants: Optional[Values] = None
 

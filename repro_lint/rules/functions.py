@@ -90,6 +90,27 @@ class ProjectModules:
         function = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == body.name), None)
         return (values, function) if function is not None else None
 
+    def method(self, qualified: Optional[str]) -> Optional[Tuple[Values, cst.FunctionDef, Tuple[cst.CSTNode, ...]]]:
+        """The method of a project class that ``qualified`` names (``pkg.mod.Base.__init__``):
+        its module's evaluator, the method, and its enclosing nodes."""
+        if qualified is None or self.project is None or qualified.count(".") < 2 or is_known(qualified):
+            return None
+        resolved = self.project.resolve_function(qualified)
+        if resolved is None or resolved[1].name.count(".") != 1:
+            return None  # not the project's, or not a method of a module-level class
+        facts, body = resolved
+        read = self.read(facts)
+        if read is None:
+            return None
+        module, _, values = read
+        class_name, _, method_name = body.name.partition(".")
+        for statement in module.body:
+            if isinstance(statement, cst.ClassDef) and statement.name.value == class_name:
+                for part in statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ():
+                    if isinstance(part, cst.FunctionDef) and part.name.value == method_name:
+                        return values, part, (statement, statement.body)
+        return None
+
     def object_attributes(self, qualified: Optional[str]) -> Optional[Dict[str, Any]]:
         """The literal values a project module gives the attributes of an object it binds once
         at its top level with a call (a config object: ``cfg = CN()``), by dotted path
