@@ -569,10 +569,13 @@ TORCH_USES = frozenset(
 )
 #: prefixes of torch RNG users: model factories initialise weights, the others use
 TORCH_INIT_PREFIXES = ("torchvision.models.",)
-#: graph-network libraries' layer modules: a class built from them (``GCNConv(16, 4)``,
-#: ``dgl.nn.GraphConv``) initialises its weights randomly (``reset_parameters``); their
-#: functions (``global_mean_pool``) draw nothing
-TORCH_LAYER_MODULES = ("torch_geometric.nn.", "dgl.nn.")
+#: libraries' model and layer modules: a class built from them (``GCNConv(16, 4)``,
+#: ``dgl.nn.GraphConv``, MONAI's ``UNet``, torchrec's ``DLRM``, whose ``nn.Linear`` and
+#: embedding tables are made in their constructors) initialises its weights randomly
+#: (``reset_parameters``); their functions (``global_mean_pool``) draw nothing
+TORCH_LAYER_MODULES = (
+    "torch_geometric.nn.", "dgl.nn.", "monai.networks.nets.", "monai.networks.blocks.", "torchrec.models.",
+)
 TORCH_USE_PREFIXES = ("torch.distributions.", "torchvision.transforms.Random", "torchvision.transforms.v2.Random")
 #: in-place tensor methods that draw from torch's generator (``w.uniform_(-0.1, 0.1)``)
 TORCH_DRAW_METHODS = frozenset(
