@@ -251,8 +251,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
     elif method in catalog.TORCH_DRAW_METHODS and qualified is None:
         draws.add("torch")
         uses.add("torch")
-    if method in TRAIN_MARKERS:
-        uses.add(TRAIN)
+    if method in TRAIN_MARKERS and not (method == "train" and args.value("mode", 0) is False):
+        uses.add(TRAIN)  # ``model.train(False)`` switches to evaluation mode
     elif method in catalog.WEIGHT_LOADERS:
         uses.add(LOAD)
     for keyword, names in catalog.DEVICE_KEYWORDS:

@@ -398,6 +398,20 @@ def test_rpl304_set_epoch_in_another_project_file(tmp_path):
     assert codes(alone) == ["RPL304"] and codes(both) == []
 
 
+def test_rpl304_a_set_epoch_method_defined_elsewhere_is_no_call(tmp_path):
+    """Another module that defines ``set_epoch`` on its own sampler class calls nothing."""
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data.distributed import DistributedSampler\n"
+            "def build(ds):\n    return DistributedSampler(ds)\n",
+            "samplers.py": "class InfiniteSampler:\n    def set_epoch(self, epoch):\n        self.epoch = epoch\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "data.py", tmp_path / "samplers.py"], tmp_path, ["RPL304"])
+    assert codes(found) == ["RPL304"]
+
+
 ONE_PER_LINE = """\
 import torch
 from torch.utils.data import DataLoader

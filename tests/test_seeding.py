@@ -2707,3 +2707,15 @@ def test_an_inference_script_with_dropout_layers_and_a_scaler(tmp_path, extra, e
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="predict.py")) == expected
+
+
+@pytest.mark.parametrize("switch, expected", [("model.train(False)", []), ("model.eval()", []), ("model.train()", ["RPL101"])])
+def test_train_false_is_evaluation_mode(lint, switch, expected):
+    """``model.train(False)`` puts the model in evaluation mode: a script that loads weights
+    and then does so trains nothing."""
+    code = (
+        "import torch\nimport torch.nn as nn\n\nif __name__ == '__main__':\n"
+        "    model = nn.Linear(4, 2)\n    model.load_state_dict(torch.load('m.pt'))\n"
+        f"    {switch}\n    print(model(torch.ones(1, 4)))\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected

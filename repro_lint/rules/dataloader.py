@@ -397,7 +397,7 @@ class DistributedSamplerWithoutSetEpoch(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.sets_epoch or not self.samplers:
             return
-        if self.file.project.any_file_mentions("set_epoch("):
-            return
+        if self.file.project.any_file_mentions(".set_epoch("):
+            return  # another module calls it (a definition, ``def set_epoch(``, is no call)
         for sampler in self.samplers:
             self.report(sampler)
