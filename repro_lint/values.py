@@ -19,7 +19,8 @@ call: :class:`Values` follows, within one file,
   (``args.distributed = args.world_size > 1``) to that assignment; ``self.args.num_workers``
   where every project call hands the object the options another module parses (``Exp(args)``)
   to that module's default, also when a base class of another module keeps them
-  (``super().__init__(args)``);
+  (``super().__init__(args)``); ``exp.seed`` where ``exp`` holds an object built from a project
+  class to what the class's methods (or its bases') assign to ``self.seed``;
 - a name or ``self.attr`` that holds no single known value, inside a branch of an ``if``/``elif``
   or conditional expression whose test compares it with ``==`` to a literal (or ``in`` a tuple
   of literals; ``!=`` for the ``else``), to that literal, unless the branch rebinds it first
@@ -497,10 +498,38 @@ class Values:
         if self.callers is None or not self.read_options or not isinstance(base, (cst.Name, cst.Attribute)):
             return None
         got = self.of(base, chain, depth + 1)
+        if got and all(isinstance(c, cst.Call) for c in got):
+            return self._built_attribute(got, base, attr, depth)  # type: ignore[arg-type]
         if not got or not all(isinstance(c, Const) and isinstance(c.value, ParsedOptions) for c in got):
             return None
         found = [c.value.default(attr) for c in got]  # type: ignore[union-attr]
         return None if any(v is UNKNOWN for v in found) else _dedupe([Const(v) for v in found])
+
+    def _built_attribute(self, calls: List[cst.Call], base: cst.BaseExpression, attr: str, depth: int) -> Candidates:
+        """``exp.seed`` where ``exp`` holds an object built from a project class (``main(Exp())``)
+        that this module never changes: what the class's methods, or its bases', assign to
+        ``self.seed`` (``self.seed = None`` in ``BaseExp.__init__``); None where not known."""
+        dotted = dotted_name(base)
+        changed = self.changed_attributes()
+        if dotted is None or f"{dotted}.{attr}" in changed or f"{dotted}.*" in changed or f"*.{attr}" in changed:
+            return None
+        found: List[Candidate] = []
+        for call in calls:
+            name = dotted_name(call.func)
+            cls = next((c for c in _module_classes(self.module) if c.name.value == name), None)
+            init = next(((f, c) for f, c in self._methods(cls) if f.name.value == "__init__"), None) if cls is not None else None
+            values: Optional[Values] = self if init is not None else None
+            if init is None and self.methods is not None and self.qualify is not None and name is not None:
+                resolved = self.methods(f"{self.qualify(call.func)}.__init__")
+                if resolved is not None:
+                    values, init = resolved[0], (resolved[1], resolved[2])
+            if values is None or init is None or (values.source is not None and "setattr" in values.source):
+                return None
+            got = values._self_attribute(attr, init, depth + 1)
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found) if found else None
 
     def _derived_option(self, base: str, attr: str, chain: Chain, depth: int) -> Candidates:
         """``args.distributed`` where no option defines ``distributed`` and the module sets it

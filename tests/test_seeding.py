@@ -2719,3 +2719,44 @@ def test_train_false_is_evaluation_mode(lint, switch, expected):
         f"    {switch}\n    print(model(torch.ones(1, 4)))\n"
     )
     assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize(
+    "main, expected",
+    [
+        ("main(Exp())", ["RPL101"]),  # BaseExp.__init__ sets seed = None: not seeded on the default path
+        ("exp = Exp()\n                exp.seed = None\n                main(exp)", []),  # the module changes it (this module's value is not followed): the seed counts
+        ("main(Config())", []),  # a class that sets the seed to 0
+    ],
+)
+def test_a_seed_read_from_an_object_built_from_a_project_class(tmp_path, main, expected):
+    """``if exp.seed is not None:`` where ``exp`` is built from a project class whose base, in
+    another module, sets ``self.seed = None``: a run with the defaults is not seeded."""
+    files = {
+        "base_exp.py": "class BaseExp:\n    def __init__(self):\n        self.seed = None\n",
+        "my_exp.py": (
+            "import torch.nn as nn\n\nfrom base_exp import BaseExp\n\n\nclass Exp(BaseExp):\n"
+            "    def __init__(self):\n        super().__init__()\n        self.size = 640\n"
+        ),
+        "train.py": f"""
+            import torch
+
+            from my_exp import Exp
+
+
+            class Config:
+                def __init__(self):
+                    self.seed = 0
+
+
+            def main(exp):
+                if exp.seed is not None:
+                    torch.manual_seed(exp.seed)
+                return torch.nn.Linear(4, 2)
+
+
+            if __name__ == "__main__":
+                {main}
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected

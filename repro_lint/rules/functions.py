@@ -167,5 +167,5 @@ class ProjectModules:
             if module is not None:
                 table = ImportTable()
                 table.aliases.update(facts.aliases)
-                self._read[path] = (module, table, Values(module, text, self.resolver(table.qualify), table.qualify))
+                self._read[path] = (module, table, Values(module, text, self.resolver(table.qualify), table.qualify, methods=self.method))
         return self._read[path]
