@@ -941,29 +941,30 @@ class ProjectContext:
         if missing == ():
             return own
         found = list(own)
-        for base, imported in bases:
-            target = self.resolve_call(facts, MODULE_BODY, base, imported)
-            if not isinstance(target, tuple) or not target[1].startswith(CLASS_PREFIX):
-                continue  # a library class, or unknown
-            base_facts = self._facts.get(target[0]) or self.facts(target[0])
-            if base_facts is None:
-                continue
-            for node in self._class_methods(base_facts, target[1][len(CLASS_PREFIX) :], missing, depth + 1):
+        for base_facts, base in self._project_bases(facts, cls):
+            for node in self._class_methods(base_facts, base, missing, depth + 1):
                 method = node[1].rsplit(".", 1)[1]
                 if method not in have:
                     have.add(method)
                     found.append(node)
         return tuple(found)
 
-    def _base_methods(self, facts: ModuleFacts, cls: str, method: str) -> List[Node]:
-        """What ``super().<method>(...)`` in a method of class ``cls`` runs: the first
-        definition of ``method`` among its project bases, in order (this module's or another's)."""
+    def _project_bases(self, facts: ModuleFacts, cls: str) -> Iterator[Tuple[ModuleFacts, str]]:
+        """The bases of class ``cls`` that are project classes, in order: each one's module
+        facts and class name (library classes and unknown names are left out)."""
         for base, imported in facts.bases.get(cls, ()):
             target = self.resolve_call(facts, MODULE_BODY, base, imported)
             if not isinstance(target, tuple) or not target[1].startswith(CLASS_PREFIX):
-                continue  # a library class, or unknown
+                continue
             base_facts = self._facts.get(target[0]) or self.facts(target[0])
-            found = self._class_methods(base_facts, target[1][len(CLASS_PREFIX) :], (method,)) if base_facts is not None else ()
+            if base_facts is not None:
+                yield base_facts, target[1][len(CLASS_PREFIX) :]
+
+    def _base_methods(self, facts: ModuleFacts, cls: str, method: str) -> List[Node]:
+        """What ``super().<method>(...)`` in a method of class ``cls`` runs: the first
+        definition of ``method`` among its project bases, in order (this module's or another's)."""
+        for base_facts, base in self._project_bases(facts, cls):
+            found = self._class_methods(base_facts, base, (method,))
             if found:
                 return list(found)
         return []

@@ -488,13 +488,14 @@ class Values:
                 derived = self._derived_option(base.value, attr, chain, depth)
                 if derived is not None:
                     return derived
-        return self._object_attribute(expr, chain, depth) or self._passed_option(base, attr, chain, depth) or [expr]
+        return self._object_attribute(expr, chain, depth) or self._attribute_of_value(base, attr, chain, depth) or [expr]
 
-    def _passed_option(self, base: cst.BaseExpression, attr: str, chain: Chain, depth: int) -> Candidates:
-        """``self.args.num_workers`` (or ``args.num_workers`` on a parameter) where every call
-        in the project hands that object the parsed command-line options of the module that
-        makes it (``Exp(args)`` after ``args = parser.parse_args()``): that option's default
-        there, else None."""
+    def _attribute_of_value(self, base: cst.BaseExpression, attr: str, chain: Chain, depth: int) -> Candidates:
+        """An attribute of what ``base`` holds, where that is known: ``self.args.num_workers``
+        (or ``args.num_workers`` on a parameter) where every call in the project hands that
+        object the parsed command-line options of the module that makes it (``Exp(args)`` after
+        ``args = parser.parse_args()``): that option's default there; an object built from a
+        project class (:meth:`_built_attribute`); else None."""
         if self.callers is None or not self.read_options or not isinstance(base, (cst.Name, cst.Attribute)):
             return None
         got = self.of(base, chain, depth + 1)
