@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set
 
 from ._gc import GCPaused
 from .classify import (
-    DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAIN, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+    DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
     CUDNN_DETERMINISTIC,
@@ -702,6 +702,8 @@ class _FactsCollector(ast.NodeVisitor):
             default = positional[1] if len(positional) > 1 else MISSING
             self.dicts.method(node.func.value.id, method, _arg_items(node), key, default)
         args = AstArgs(node, self.dicts.expand)
+        # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
+        estimator = method in TRAIN_MARKERS and self._library_estimator(node)
         # a local name bound to classes (``fn = A if fast else B``) calls each of them
         for callee in (self.bound.get(name) if self.bound and name is not None else None) or (name,):
             qualified = self.imported(callee) if callee is not None else None
@@ -710,8 +712,8 @@ class _FactsCollector(ast.NodeVisitor):
                 body.calls.append(stored)
                 if qualified is not None:
                     body.imported.add(stored)
-                if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not self._library_estimator(node):
-                    body.trains = True  # not ``StandardScaler().fit(X)``
+                if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not estimator:
+                    body.trains = True
             effect = classify_call(qualified, method, args)
             if self.literals and callee in ("setattr", "vars"):
                 self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
@@ -725,7 +727,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self._environ_call(qualified, node)
             if effect is not NO_EFFECT:
                 self._effect(effect.effects, self._switch_parameter(qualified, args))
-                body.uses |= effect.uses - {TRAIN} if TRAIN in effect.uses and self._library_estimator(node) else effect.uses
+                body.uses |= effect.uses - {TRAIN} if estimator else effect.uses
                 body.draws |= effect.draws
                 for device in effect.uses & DEVICE_USES:
                     self._device_used(device)
@@ -738,7 +740,7 @@ class _FactsCollector(ast.NodeVisitor):
         passed_args = [*node.args, *(k.value for k in node.keywords)]
         if isinstance(node.func, ast.Name) and node.func.id == "getattr" and self._lookup(node):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
-        if isinstance(node.func, ast.Name) and node.func.id == "super":
+        if _is_super_call(node):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
         for arg in passed_args:
             ref = _dotted(arg)

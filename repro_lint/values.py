@@ -520,8 +520,8 @@ class Values:
             cls = next((c for c in _module_classes(self.module) if c.name.value == name), None)
             init = next(((f, c) for f, c in self._methods(cls) if f.name.value == "__init__"), None) if cls is not None else None
             values: Optional[Values] = self if init is not None else None
-            if init is None and self.methods is not None and self.qualify is not None and name is not None:
-                resolved = self.methods(f"{self.qualify(call.func)}.__init__")
+            if init is None and name is not None:
+                resolved = self._init_elsewhere(call.func)
                 if resolved is not None:
                     values, init = resolved[0], (resolved[1], resolved[2])
             if values is None or init is None or (values.source is not None and "setattr" in values.source):
@@ -542,9 +542,8 @@ class Values:
         if assigned is _UNASSIGNED:
             return None
         if assigned is None:
-            changed = self.changed_attributes()
             found = self._assigned_attributes().get(f"{base}.{attr}", [])
-            if f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed or len(found) != 1 or found[0][0] is None:
+            if self._changed_wholesale(base, attr) or len(found) != 1 or found[0][0] is None:
                 return None
             assigned = found
         return self._resolve_all(assigned, depth)
@@ -578,7 +577,7 @@ class Values:
         _UNASSIGNED when nothing changes it (its option's default holds)."""
         changed = self.changed_attributes()
         dotted = f"{base}.{attr}"
-        if f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed:
+        if self._changed_wholesale(base, attr):
             return None
         if dotted not in changed:
             return _UNASSIGNED
@@ -593,6 +592,12 @@ class Values:
             if reached is _UNASSIGNED and self._changed_only_in(dotted, function):
                 return _UNASSIGNED  # its assignments are off the default path: the value on entry holds
         return None if reached is _UNASSIGNED else reached
+
+    def _changed_wholesale(self, base: str, attr: str) -> bool:
+        """May the module change ``base.attr`` other than by assigning it (``setattr(args,
+        name, ...)``, ``vars(args).update(...)``, ``parser.set_defaults(attr=...)``)?"""
+        changed = self.changed_attributes()
+        return f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed
 
     def _changed_only_in(self, dotted: str, function: cst.FunctionDef) -> bool:
         """Is every change of ``dotted`` (``args.device``) an assignment inside ``function``?"""
@@ -1056,10 +1061,7 @@ class Values:
         module, sets from one of its parameters (``self.args = args``), where ``cls``'s own
         ``__init__`` passes it on (``super().__init__(args)``): what ``cls`` passes there. A
         value the base sets otherwise is evaluated in its module; None where unknown."""
-        if self.methods is None or self.qualify is None:
-            return None
-        qualified = self.qualify(cst.parse_expression(base)) if base.replace(".", "").isidentifier() else None
-        found = self.methods(f"{qualified}.__init__") if qualified is not None else None
+        found = self._init_elsewhere(cst.parse_expression(base)) if base.replace(".", "").isidentifier() else None
         if found is None:
             return None
         values, init, init_chain = found
@@ -1080,6 +1082,14 @@ class Values:
                 return None
             candidates.extend(got)
         return _dedupe(candidates)
+
+    def _init_elsewhere(self, name: cst.BaseExpression) -> Optional[Tuple["Values", cst.FunctionDef, Chain]]:
+        """The ``__init__`` of the project class of another module that ``name`` names, with
+        that module's evaluator and the method's enclosing nodes (see :attr:`methods`)."""
+        if self.methods is None or self.qualify is None:
+            return None
+        qualified = self.qualify(name)
+        return self.methods(f"{qualified}.__init__") if qualified is not None else None
 
     def _passed_to_base(
         self, cls: cst.ClassDef, own: cst.FunctionDef, base: str, init: cst.FunctionDef, param: cst.Param, depth: int
