@@ -125,6 +125,29 @@ def test_whole_word_triggers_are_whole_identifiers_and_word_families_stay_substr
     assert [r.code for r in linter.rules_for("y = F.pad(x, (1, 1))\n")] == ["RPL402"]
 
 
+def test_the_word_search_among_names_finds_what_a_search_of_the_text_finds(corpus: List[Path]):
+    """The prefilter looks for most words among the text's names: the words found, and the whole
+    names among them, are those of a plain search of the text (``word in text``, ``mentions``)."""
+    from repro_lint.rules.base import mentions
+
+    settings = Settings(root=REPO, select=["ALL"])
+    linter = Linter(settings)
+    assert any(not word.isidentifier() for word in linter.words)  # ".npu": searched in the text
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in corpus]
+    texts += [
+        "x = padé(1)  # pad",  # a name character that is not ASCII ends no name
+        "y = x.npu()\nz = 'npu:0'\nseed_everything(0)",
+        "σseed = 1\n_dropout2 = F.dropout\nindex_put_unrelated = 1",
+        "",
+    ]
+    for text in texts:
+        present, names = linter._words_of(text)
+        assert present == frozenset(word for word in linter.words if word in text)
+        for word in present:
+            if word.isidentifier():
+                assert (word in names) == mentions(text, word, True), (word, text[:80])
+
+
 def test_rpl001_is_decided_by_libcst_when_cpython_disagrees(tmp_path: Path):
     settings = Settings(root=tmp_path)
     linter = Linter(settings)
