@@ -1397,6 +1397,33 @@ class ProjectContext:
         reaching = [entry for entry in entries if self.entry_summary(entry).reached_in(key)]
         return all(entry in seeding for entry in reaching)
 
+    def run_together(self, path: "str | Path") -> Optional[FrozenSet[str]]:
+        """The files whose code runs in the programs that run the module at ``path``: the entry
+        points whose execution path reaches it (the module itself when it is one) and every
+        module they reach. None when no entry point reaches it (a library module, or a path
+        the call graph does not see): then any file of the run may be the one that runs it."""
+        self.consult(ALL_FILES)
+        key = os.path.abspath(path)
+        entries = [key] if self.is_entry_point(key) else [
+            entry for entry in (os.path.abspath(p) for p in self.files if self.is_entry_point(p))
+            if self.entry_summary(entry).reached_in(key)
+        ]
+        if not entries:
+            return None
+        together = set(entries)
+        for entry in entries:
+            together.update(module for module, _ in self.entry_summary(entry).reached)
+        return frozenset(together)
+
+    def mentioned_with(self, path: "str | Path", word: str) -> bool:
+        """Does a file that runs with the module at ``path`` (:meth:`run_together`; any file of
+        the run when no entry point reaches it) contain ``word``? A program run from another
+        entry point, or another project linted in the same tree, is not this one."""
+        together = self.run_together(path)
+        if together is None:
+            return self.any_file_mentions(word)
+        return any(word in (read_text(Path(module)) or "") for module in sorted(together))
+
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)
 

@@ -398,6 +398,24 @@ def test_rpl304_set_epoch_in_another_project_file(tmp_path):
     assert codes(alone) == ["RPL304"] and codes(both) == []
 
 
+def test_rpl304_set_epoch_in_another_program_does_not_count(tmp_path):
+    """Two projects linted in one tree: the set_epoch of one does not cover the other's sampler;
+    the one that calls it through a module its entry point reaches is quiet."""
+    write(
+        tmp_path,
+        {
+            "a/train_a.py": "from torch.utils.data.distributed import DistributedSampler\n"
+            "if __name__ == '__main__':\n    sampler = DistributedSampler(ds)\n    model.fit(sampler)\n",
+            "b/loop.py": "def run(sampler, epochs):\n    for e in range(epochs):\n        sampler.set_epoch(e)\n",
+            "b/train_b.py": "from torch.utils.data.distributed import DistributedSampler\nfrom loop import run\n"
+            "if __name__ == '__main__':\n    run(DistributedSampler(ds), 3)\n",
+        },
+    )
+    files = [tmp_path / "a/train_a.py", tmp_path / "b/loop.py", tmp_path / "b/train_b.py"]
+    found = lint_files_in(files, tmp_path, ["RPL304"])
+    assert [(d.path.rsplit("/", 1)[-1], d.code) for d in found] == [("train_a.py", "RPL304")]
+
+
 def test_rpl304_a_set_epoch_method_defined_elsewhere_is_no_call(tmp_path):
     """Another module that defines ``set_epoch`` on its own sampler class calls nothing."""
     write(

@@ -370,7 +370,7 @@ class DistributedSamplerWithoutSetEpoch(Rule):
     name = "distributed-sampler-without-set-epoch"
     message = (
         "DistributedSampler shuffles with seed + epoch, but set_epoch is never called in this module "
-        "(or anywhere in the project), so every epoch repeats the same order: call "
+        "(or in any module that runs with it), so every epoch repeats the same order: call "
         "sampler.set_epoch(epoch) at the start of each epoch"
     )
     triggers = ("DistributedSampler",)
@@ -397,7 +397,7 @@ class DistributedSamplerWithoutSetEpoch(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.sets_epoch or not self.samplers:
             return
-        if self.file.project.any_file_mentions(".set_epoch("):
-            return  # another module calls it (a definition, ``def set_epoch(``, is no call)
+        if self.file.project.mentioned_with(self.file.path, ".set_epoch("):
+            return  # another module that runs with this one calls it (``def set_epoch(`` is no call)
         for sampler in self.samplers:
             self.report(sampler)
