@@ -33,7 +33,6 @@ from ..syntax import CstArgs, NoArgs, is_main_guard
 from ..values import DRAWN, bind_parameter
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
-GENERATOR_NAMES = {"torch": "torch", "numpy": "NumPy's global", "random": "Python's random"}
 RNG_NAMES = {"torch": "the torch RNG", "numpy": "NumPy's global RNG", "random": "Python's random RNG"}
 DEVICE_NAMES = {"cuda": "CUDA", "npu": "an Ascend NPU", "accelerator": "an accelerator"}
 
@@ -417,7 +416,7 @@ class _UnseededGenerator(_EntryPointRule):
             drawn = scan.seeded_at_random(summary, self.generator) if "seed" in self.file.source else None
             if drawn is not None:
                 call = f"{short(self.file.code_for(drawn.node.func))}(...)"
-                self.report(drawn.node, message=DRAWN_MESSAGE.format(call=call, generator=GENERATOR_NAMES[self.generator]))
+                self.report(drawn.node, message=DRAWN_MESSAGE.format(call=call, generator=RNG_NAMES[self.generator]))
                 return
             guarded = scan.seeded_off_default(summary, self.generator) if "if" in self.file.source else None
             if guarded is not None:
@@ -437,14 +436,14 @@ class _UnseededGenerator(_EntryPointRule):
 
     def message_for(self, summary: Summary) -> str:
         if ENTROPY + self.generator in summary.effects:
-            return ENTROPY_MESSAGE.format(call=RESEEDING_CALLS[self.generator], generator=GENERATOR_NAMES[self.generator])
+            return ENTROPY_MESSAGE.format(call=RESEEDING_CALLS[self.generator], generator=RNG_NAMES[self.generator])
         return self.message
 
 
 #: how each generator is reseeded from entropy, as the finding names it
 RESEEDING_CALLS = {"torch": "torch.seed()", "numpy": "np.random.seed()", "random": "random.seed()"}
 ENTROPY_MESSAGE = (
-    "{call} reseeds the {generator} RNG from OS entropy, so it is used but never seeded and every run "
+    "{call} reseeds {generator} from OS entropy, so it is used but never seeded and every run "
     "draws different numbers: pass a seed (or call repro_lint.runtime.seed_everything(seed)) instead"
 )
 
@@ -468,7 +467,7 @@ def _in_body(site: CallSite, branch: cst.If, scan: SeedingScan) -> bool:
 
 
 DRAWN_MESSAGE = (
-    "{call} seeds the {generator} RNG with a seed drawn at random on the default path (no seed "
+    "{call} seeds {generator} with a seed drawn at random on the default path (no seed "
     "given), so every run draws different numbers: give the seed a fixed default (or call "
     "repro_lint.runtime.seed_everything(seed) with one)"
 )
@@ -626,7 +625,7 @@ class SeedAfterRngUse(Rule):
     code = "RPL105"
     name = "seed-after-rng-use"
     message = (
-        "{seed}() comes after `{use}` already drew from the {generator} RNG, so that draw differs "
+        "{seed}() comes after `{use}` already drew from {generator}, so that draw differs "
         "between runs: seed first, before building the model or drawing random numbers"
     )
     triggers = _seed_call_words()
@@ -765,7 +764,7 @@ class SeedAfterRngUse(Rule):
                 generator, use = late[0]
                 name = dotted_name(site.node.func) or short(self.file.code_for(site.node.func))
                 self.report(
-                    site.node, seed=name, use=short(self.file.code_for(use)), generator=GENERATOR_NAMES[generator]
+                    site.node, seed=name, use=short(self.file.code_for(use)), generator=RNG_NAMES[generator]
                 )
             flow.seeded |= seeds
             for generator in seeds:
