@@ -191,7 +191,7 @@ class ProjectContext:
         self._entry: Dict[str, bool] = {}
         #: files whose text mentions determinism (None: not read yet)
         self._mentions_determinism: Dict[str, bool] = {}
-        self._enables_determinism: Optional[bool] = None
+        self._enables_determinism: Optional[FrozenSet[str]] = None  # the files that turn it on
         #: the modules some file of the run imports (see :meth:`is_imported`)
         self._imported: Optional[Set[str]] = None
         #: each file's imports (by its path as given), kept when another file is forgotten
@@ -1149,8 +1149,10 @@ class ProjectContext:
                 return effect.effects
         return self.call_summary_in(facts, None, name, imported=not local).effects
 
-    def enables_determinism(self) -> bool:
-        """Does the linted project turn deterministic algorithms on anywhere?
+    def enables_determinism(self, path: "str | Path | None" = None) -> bool:
+        """Does the linted project turn deterministic algorithms on, in a file that runs with
+        the module at ``path`` (:meth:`run_together`: the entry points that reach it and what
+        they reach; any file of the run when none reaches it, or without ``path``)?
 
         Rules that report individual nondeterministic ops stay quiet when it does. A file
         counts when one of its bodies calls ``torch.use_deterministic_algorithms(True)`` or a
@@ -1161,14 +1163,16 @@ class ProjectContext:
         """
         self.consult(ALL_FILES)
         if self._enables_determinism is None:
-            found = False
-            for path in self.files:
-                key = os.path.abspath(path)
-                if self._mentions(key) and self._file_enables_determinism(key):
-                    found = True
-                    break
-            self._enables_determinism = found
-        return self._enables_determinism
+            self._enables_determinism = frozenset(
+                key
+                for key in (os.path.abspath(p) for p in self.files)
+                if self._mentions(key) and self._file_enables_determinism(key)
+            )
+        enabling = self._enables_determinism
+        if not enabling or path is None:
+            return bool(enabling)
+        together = self.run_together(path)
+        return bool(enabling if together is None else enabling & together)
 
     def _mentions(self, key: str, text: Optional[str] = None) -> bool:
         """Does the text of the file at absolute path ``key`` (``text``, or read here unless

@@ -165,6 +165,24 @@ def test_rpl401_quiet_when_an_entry_point_enables_determinism(tmp_path):
     assert codes(alone) == ["RPL401"] and codes(project) == []
 
 
+def test_rpl401_a_switch_in_another_program_does_not_count(tmp_path):
+    """Two projects linted in one tree: one entry point turns deterministic algorithms on, the
+    other runs its op without them; only the second project's op is reported."""
+    write(
+        tmp_path,
+        {
+            "a/model_a.py": IMPORTS + "def f(x, idx, src):\n    return x.scatter_add_(0, idx, src)\n",
+            "a/train_a.py": "import torch\nfrom model_a import f\n\nif __name__ == '__main__':\n"
+            "    torch.use_deterministic_algorithms(True)\n    f(x, i, s)\n",
+            "b/model_b.py": IMPORTS + "def g(x, idx, src):\n    return x.index_add_(0, idx, src)\n",
+            "b/train_b.py": "from model_b import g\n\nif __name__ == '__main__':\n    g(x, i, s)\n",
+        },
+    )
+    files = [tmp_path / name for name in ("a/model_a.py", "a/train_a.py", "b/model_b.py", "b/train_b.py")]
+    found = lint_files_in(files, tmp_path, ["RPL401"])
+    assert [(f.code, Path(f.path).name) for f in found] == [("RPL401", "model_b.py")]
+
+
 @pytest.mark.parametrize(
     "setting",
     [

@@ -252,7 +252,7 @@ class NondeterministicOp(Rule):
                 return
 
     def leave_Module(self, node: cst.Module) -> None:
-        if not self.found or self.file_enables or self.file.project.enables_determinism():
+        if not self.found or self.file_enables or self.file.project.enables_determinism(self.file.path):
             return
         for call, op, shown in self.found:
             self.report(call, op=shown, device=op.device)
