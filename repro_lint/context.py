@@ -223,6 +223,9 @@ class ProjectContext:
         self._words: Dict[str, bool] = {}
         self._caller_arguments: Dict[Tuple[Node, bool], Any] = {}
         self._seeds_workers: Optional[FrozenSet[str]] = None
+        #: :meth:`_programs`, and the files that contain a word (:meth:`mentioned_with`)
+        self._program_index: Optional[Dict[str, FrozenSet[str]]] = None
+        self._mentioning: Dict[str, Tuple[str, ...]] = {}
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: module path -> the functions (``main``, ``Class.method``) its console scripts call,
         #: and the files that answer depends on (packaging files, modules looked for)
@@ -446,6 +449,8 @@ class ProjectContext:
         self._entries.clear()
         self._enables_determinism = None
         self._seeds_workers = None
+        self._program_index = None
+        self._mentioning.clear()
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots)."""
@@ -1150,9 +1155,8 @@ class ProjectContext:
         return self.call_summary_in(facts, None, name, imported=not local).effects
 
     def enables_determinism(self, path: "str | Path | None" = None) -> bool:
-        """Does the linted project turn deterministic algorithms on, in a file that runs with
-        the module at ``path`` (:meth:`run_together`: the entry points that reach it and what
-        they reach; any file of the run when none reaches it, or without ``path``)?
+        """Does the linted project turn deterministic algorithms on, in a file that may run with
+        the module at ``path`` (:meth:`may_run_with`; any file of the run without ``path``)?
 
         Rules that report individual nondeterministic ops stay quiet when it does. A file
         counts when one of its bodies calls ``torch.use_deterministic_algorithms(True)`` or a
@@ -1171,8 +1175,7 @@ class ProjectContext:
         enabling = self._enables_determinism
         if not enabling or path is None:
             return bool(enabling)
-        together = self.run_together(path)
-        return bool(enabling if together is None else enabling & together)
+        return any(self.may_run_with(path, other) for other in sorted(enabling))
 
     def _mentions(self, key: str, text: Optional[str] = None) -> bool:
         """Does the text of the file at absolute path ``key`` (``text``, or read here unless
@@ -1209,7 +1212,7 @@ class ProjectContext:
 
     def sets_anywhere(self, effect: str, word: str, path: "str | Path", source: str) -> bool:
         """Does the file at ``path`` (whose text is ``source``, maybe not yet written) or another
-        file of the run have ``effect`` (an ``ENV_SWITCHES`` effect) in a body that counts (see
+        file that may run with it (:meth:`may_run_with`) have ``effect`` (an ``ENV_SWITCHES`` effect) in a body that counts (see
         :meth:`enables_determinism`)? Only files that contain ``word`` are parsed."""
         self.consult(ALL_FILES)
         key = os.path.abspath(path)
@@ -1224,7 +1227,7 @@ class ProjectContext:
                 other for other in candidates
                 if word in (read_text(Path(other)) or "") and self._file_has(other, frozenset({effect}))
             )
-        return bool(found - {key})
+        return any(self.may_run_with(key, other) for other in sorted(found - {key}))
 
     def prepare(self, paths: Iterable[Path]) -> None:
         """Compute, now (e.g. before forking workers), the entry-point flags, the facts and
@@ -1401,32 +1404,47 @@ class ProjectContext:
         reaching = [entry for entry in entries if self.entry_summary(entry).reached_in(key)]
         return all(entry in seeding for entry in reaching)
 
-    def run_together(self, path: "str | Path") -> Optional[FrozenSet[str]]:
-        """The files whose code runs in the programs that run the module at ``path``: the entry
-        points whose execution path reaches it (the module itself when it is one) and every
-        module they reach. None when no entry point reaches it (a library module, or a path
-        the call graph does not see): then any file of the run may be the one that runs it."""
+    def may_run_with(self, path: "str | Path", other: "str | Path") -> bool:
+        """Can the code of the file ``other`` run in a program that runs the module at ``path``?
+
+        A program is an entry point and the modules its execution path reaches. ``other``
+        cannot when an entry point's program holds the module and every program that holds
+        ``other`` is another one: another training script, another project linted in the same
+        tree. When no entry point reaches one of them (a library module, a file run in a way the
+        call graph does not see), it can."""
         self.consult(ALL_FILES)
-        key = os.path.abspath(path)
-        entries = [key] if self.is_entry_point(key) else [
-            entry for entry in (os.path.abspath(p) for p in self.files if self.is_entry_point(p))
-            if self.entry_summary(entry).reached_in(key)
-        ]
-        if not entries:
-            return None
-        together = set(entries)
-        for entry in entries:
-            together.update(module for module, _ in self.entry_summary(entry).reached)
-        return frozenset(together)
+        programs = self._programs()
+        mine = programs.get(os.path.abspath(path))
+        if not mine:
+            return True
+        theirs = programs.get(os.path.abspath(other))
+        return not theirs or not theirs.isdisjoint(mine)
+
+    def _programs(self) -> Dict[str, FrozenSet[str]]:
+        """For each file that an entry point's program holds, the entry points whose programs
+        hold it (computed once per run)."""
+        if self._program_index is None:
+            index: Dict[str, Set[str]] = {}
+            for entry in (os.path.abspath(p) for p in self.files):
+                if not self.is_entry_point(entry):
+                    continue
+                index.setdefault(entry, set()).add(entry)
+                for module, _ in self.entry_summary(entry).reached:
+                    index.setdefault(module, set()).add(entry)
+            self._program_index = {module: frozenset(entries) for module, entries in index.items()}
+        return self._program_index
 
     def mentioned_with(self, path: "str | Path", word: str) -> bool:
-        """Does a file that runs with the module at ``path`` (:meth:`run_together`; any file of
-        the run when no entry point reaches it) contain ``word``? A program run from another
-        entry point, or another project linted in the same tree, is not this one."""
-        together = self.run_together(path)
-        if together is None:
-            return self.any_file_mentions(word)
-        return any(word in (read_text(Path(module)) or "") for module in sorted(together))
+        """Does a file that may run with the module at ``path`` (:meth:`may_run_with`) contain
+        ``word``? (A text check.)"""
+        if not self.any_file_mentions(word):
+            return False
+        found = self._mentioning.get(word)
+        if found is None:
+            found = self._mentioning[word] = tuple(
+                os.path.abspath(f) for f in self.files if word in (read_text(f) or "")
+            )
+        return any(self.may_run_with(path, other) for other in found)
 
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)

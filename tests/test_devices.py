@@ -176,6 +176,14 @@ def test_rpl601_quiet_when_a_valid_value_is_set_anywhere(tmp_path, extra):
     assert codes(_project(tmp_path, {**HELPERS, "train.py": NPU_TRAIN, **extra})) == []
 
 
+def test_rpl601_a_setting_in_another_program_does_not_count(tmp_path):
+    """Another NPU training script of the tree sets the variable for its own run only; a
+    module nothing runs (``env.py`` above) still counts."""
+    other = NPU_TRAIN.replace("    if __name__", "    import os\n    os.environ['HCCL_DETERMINISTIC'] = 'true'\n    if __name__")
+    found = _project(tmp_path, {**HELPERS, "train.py": NPU_TRAIN, "other/train_other.py": other.replace("setup(None)\n", "")})
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL601", "train.py")]
+
+
 def test_rpl601_quiet_on_cuda(tmp_path):
     assert codes(_project(tmp_path, {**HELPERS, "train.py": NPU_TRAIN.replace("import torch_npu\n", "").replace("npu:0", "cuda")})) == []
 

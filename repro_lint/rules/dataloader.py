@@ -370,7 +370,7 @@ class DistributedSamplerWithoutSetEpoch(Rule):
     name = "distributed-sampler-without-set-epoch"
     message = (
         "DistributedSampler shuffles with seed + epoch, but set_epoch is never called in this module "
-        "(or in any module that runs with it), so every epoch repeats the same order: call "
+        "(or in another module that runs with it), so every epoch repeats the same order: call "
         "sampler.set_epoch(epoch) at the start of each epoch"
     )
     triggers = ("DistributedSampler",)

@@ -201,7 +201,7 @@ class CublasWorkspaceConfigMissing(Rule):
             return
         if "CUBLAS_WORKSPACE_CONFIG" in self.file.source:
             return
-        if self.file.project.any_file_mentions("CUBLAS_WORKSPACE_CONFIG"):
+        if self.file.project.mentioned_with(self.file.path, "CUBLAS_WORKSPACE_CONFIG"):
             return
         self.report(node, version=f"{version[0]}.{version[1]}")
 
