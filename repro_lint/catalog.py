@@ -576,6 +576,29 @@ TORCH_INIT_PREFIXES = ("torchvision.models.",)
 TORCH_LAYER_MODULES = (
     "torch_geometric.nn.", "dgl.nn.", "monai.networks.nets.", "monai.networks.blocks.", "torchrec.models.",
 )
+#: classes of those modules that hold no parameters, so that building one draws nothing:
+#: DGL's readouts (``dgl.nn.pytorch.glob``: ``SumPooling()``, ``AvgPooling()``, ``MaxPooling()``,
+#: ``SortPooling(k)`` take no sizes and make no layers) and PyG's fixed aggregations
+#: (``torch_geometric.nn.aggr``: sum, mean, max, min, product, variance, standard deviation,
+#: median, quantile)
+PARAMETER_FREE_LAYERS = {
+    "dgl.nn.": frozenset({"SumPooling", "AvgPooling", "MaxPooling", "SortPooling"}),
+    "torch_geometric.nn.": frozenset({
+        "SumAggregation", "MeanAggregation", "MaxAggregation", "MinAggregation", "MulAggregation",
+        "VarAggregation", "StdAggregation", "MedianAggregation", "QuantileAggregation",
+    }),
+}
+
+
+def builds_library_layer(qualified: str) -> bool:
+    """Is ``qualified`` a class of a library's model and layer modules
+    (:data:`TORCH_LAYER_MODULES`) whose construction initialises parameters at random?"""
+    if not qualified.startswith(TORCH_LAYER_MODULES):
+        return False
+    name = qualified.rsplit(".", 1)[-1]
+    if not name[:1].isupper():
+        return False  # a function (``global_mean_pool``)
+    return not any(qualified.startswith(prefix) and name in names for prefix, names in PARAMETER_FREE_LAYERS.items())
 TORCH_USE_PREFIXES = ("torch.distributions.", "torchvision.transforms.Random", "torchvision.transforms.v2.Random")
 #: in-place tensor methods that draw from torch's generator (``w.uniform_(-0.1, 0.1)``)
 TORCH_DRAW_METHODS = frozenset(

@@ -163,7 +163,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         elif (
             qualified in catalog.TORCH_INIT
             or qualified.startswith(catalog.TORCH_INIT_PREFIXES)
-            or (qualified.startswith(catalog.TORCH_LAYER_MODULES) and qualified.rsplit(".", 1)[-1][:1].isupper())
+            or catalog.builds_library_layer(qualified)
         ):
             draws.add("torch")
             uses.add(INIT)

@@ -2092,6 +2092,10 @@ def test_a_parameter_shadows_an_import_of_the_same_name(tmp_path):
         ("import torch_geometric.nn as pyg_nn", "conv = pyg_nn.GATConv(8, 8, heads=2)", ["RPL101"]),
         ("import dgl.nn as dglnn", "conv = dglnn.GraphConv(16, 4)", ["RPL101"]),
         ("from torch_geometric.nn import global_mean_pool", "out = global_mean_pool(x, batch)", []),  # a function
+        ("from dgl.nn.pytorch.glob import AvgPooling", "pool = AvgPooling()", []),  # a readout: no parameters
+        ("import dgl.nn as dglnn", "pool = dglnn.SortPooling(k=4)", []),
+        ("from torch_geometric.nn.aggr import MeanAggregation", "aggr = MeanAggregation()", []),
+        ("from torch_geometric.nn.aggr import AttentionalAggregation", "aggr = AttentionalAggregation(gate)", ["RPL101"]),
         ("from monai.networks.nets import UNet", "net = UNet(3, 1, 2, (16, 32), (2,))", ["RPL101"]),
         ("from torchrec.models.dlrm import DLRM", "net = DLRM(embedding_bag_collection=x, dense_in_features=13, dense_arch_layer_sizes=[8], over_arch_layer_sizes=[8, 1])", ["RPL101"]),
         ("from monai.networks.utils import one_hot", "y = one_hot(x, 3)", []),  # a function elsewhere in the library
