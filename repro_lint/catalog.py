@@ -771,6 +771,18 @@ DEVICE_QUERIES: Dict[str, str] = {
     "torch.accelerator.current_device_index": "accelerator",
     "torch.accelerator.current_device_idx": "accelerator",
 }
+#: calls that report on a device given to them (``torch.cuda.get_device_properties(
+#: torch.device("cuda"))``): a device named in their arguments is asked about, nothing is
+#: placed or run on it, so it is no evidence that the program runs there
+DEVICE_INFO_CALLS = frozenset(
+    f"{module}.{name}"
+    for module in ("torch.cuda", "torch.npu", "torch_npu.npu")
+    for name in (
+        "get_device_properties", "get_device_name", "get_device_capability", "mem_get_info",
+        "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+        "memory_stats", "memory_summary", "utilization", "device_count", "is_available",
+    )
+)
 #: modules whose import alone means the program runs on a device
 DEVICE_MODULES: Dict[str, str] = {"torch_npu": "npu"}
 #: device names as programs spell them -> the device the seeding rules name (Lightning's

@@ -32,6 +32,7 @@ from .catalog import (
     DETERMINISM_SWITCHES,
     LOADER_WORD,
     DEVICE_MODULES,
+    DEVICE_INFO_CALLS,
     DEVICE_QUERIES,
     ENV_SWITCHES,
     ENVIRON,
@@ -450,6 +451,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.is_package = is_package
         #: record the literal arguments of calls (asked for only when a call graph needs them)
         self.literals = literals
+        #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
+        self.asking_about_device = False
         self.scope: List[str] = []
         #: per scope entry: is it a class?
         self.kinds: List[bool] = []
@@ -727,9 +730,12 @@ class _FactsCollector(ast.NodeVisitor):
                 self._environ_call(qualified, node)
             if effect is not NO_EFFECT:
                 self._effect(effect.effects, self._switch_parameter(qualified, args))
-                body.uses |= effect.uses - {TRAIN} if estimator else effect.uses
+                uses = effect.uses - {TRAIN} if estimator else effect.uses
+                if self.asking_about_device:
+                    uses = uses - DEVICE_USES  # ``get_device_properties(torch.device("cuda"))``
+                body.uses |= uses
                 body.draws |= effect.draws
-                for device in effect.uses & DEVICE_USES:
+                for device in uses & DEVICE_USES:
                     self._device_used(device)
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
@@ -756,6 +762,13 @@ class _FactsCollector(ast.NodeVisitor):
         loader = self.imported(name) if name is not None else None
         if loader in DATALOADERS:
             self._loader_dataset(node, DATALOADERS[loader])
+        if loader in DEVICE_INFO_CALLS and not self.asking_about_device:
+            self.asking_about_device = True  # the devices in its arguments are asked about
+            try:
+                self.generic_visit(node)
+            finally:
+                self.asking_about_device = False
+            return
         self.generic_visit(node)
 
     def _loader_dataset(self, node: ast.Call, params: Tuple[str, ...]) -> None:

@@ -662,6 +662,25 @@ def test_rpl202_quiet_on_cpu_and_for_npu_import(lint):
     assert codes(found) == ["RPL202"] and "NPU" in found[0].message
 
 
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("props = torch.cuda.get_device_properties(torch.device('cuda'))", []),
+        ("name = torch.cuda.get_device_name(torch.device('cuda:0'))", []),
+        ("free, total = torch.cuda.mem_get_info(torch.device('cuda'))", []),
+        ("used = torch.npu.memory_allocated(torch.device('npu:0'))", []),
+        # the device built for the query is then used: evidence
+        ("dev = torch.device('cuda')\n    props = torch.cuda.get_device_properties(dev)\n    x = torch.ones(3).to(dev)", ["RPL202"]),
+        ("x = torch.ones(3).to(torch.device('cuda'))", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_device_only_asked_about_is_not_used(lint, query, expected):
+    """Reading a GPU's properties places nothing on it (the page: asking which accelerator there
+    is does not count)."""
+    code = f"import torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    {query}\n"
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
 def test_rpl202_determinism_in_a_project_helper(tmp_path):
     files = {
         "setup_utils.py": "import torch\n\ndef strict():\n    torch.use_deterministic_algorithms(True)\n",
