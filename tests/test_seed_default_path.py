@@ -267,3 +267,31 @@ def test_a_determinism_switch_under_another_option_off_the_default_path(lint, de
     assert codes(found) == expected
     if expected and "= False" not in switch:
         assert "only when `args.seed is not None` holds" in found[0].message and found[0].line == 11
+
+
+HELPER_UNDER_OPTION = """
+import argparse
+
+import numpy as np
+
+
+def subsample(n):
+    np.random.seed(123)
+    return np.random.permutation(n)
+
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--heuristic", type=str, default=None)
+args = parser.parse_args()
+
+if args.heuristic:
+    print(subsample(10))
+{after}
+"""
+
+
+@pytest.mark.parametrize("after, expected", [("", []), ("noise = np.random.rand(3)", ["RPL102"])])
+def test_a_helper_that_seeds_before_its_own_draws_takes_them_off_the_default_path_with_it(lint, after, expected):
+    """Called only under an option that is off by default, the helper neither seeds nor draws on
+    the default path: nothing is left to report, unless the path draws elsewhere."""
+    assert codes(lint(HELPER_UNDER_OPTION.format(after=after), select=["RPL102"])) == expected

@@ -205,9 +205,13 @@ class SeedingScan(Analysis):
         seeding call, a library seeding helper, a project function that seeds) under an ``if``
         that does not take that branch on the default path (``if args.seed is not None:`` with
         ``--seed`` defaulting to None), when without such calls nothing would seed
-        ``generator``: a run with the default arguments is not seeded. The call and its ``if``."""
-        found = self._off_default(summary, frozenset({generator}), lambda s: s.seeds(generator))
-        return found if found is None or isinstance(found[0], CallSite) else None
+        ``generator`` and the path still uses it: a run with the default arguments is not
+        seeded. The call and its ``if``. (A helper that seeds before its own draws, called only
+        under such an ``if``, takes its draws off the default path with it.)"""
+        found, rest = self._off_default_path(summary, frozenset({generator}), lambda s: s.seeds(generator))
+        if found is None or rest is None or rest.seeds(generator) or not rest.uses_generator(generator):
+            return None
+        return found if isinstance(found[0], CallSite) else None
 
     def switched_off_default(self, summary: Summary) -> Optional[Tuple[cst.CSTNode, cst.If]]:
         """The same for deterministic mode: a switch on the entry point's path in this file
