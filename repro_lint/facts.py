@@ -308,8 +308,10 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
 def _device_in(arg: ast.AST) -> Optional[str]:
     """The accelerator a string inside a positional argument names (``"cuda:0" if ok else
     "cpu"``: cuda), or None (also for ``*args``)."""
-    if isinstance(arg, ast.Starred):
+    if isinstance(arg, (ast.Starred, ast.Name)):
         return None
+    if isinstance(arg, ast.Constant):  # most arguments: a name or a literal, nothing to walk
+        return device_named((arg.value,)) if isinstance(arg.value, str) else None
     return device_named([n.value for n in ast.walk(arg) if isinstance(n, ast.Constant) and isinstance(n.value, str)])
 
 
