@@ -653,6 +653,21 @@ def test_rpl202_sees_devices(lint, device_code):
     assert codes(found) == ["RPL202"] and found[0].line == 5
 
 
+@pytest.mark.parametrize(
+    "placement",
+    ["model = torch.nn.Linear(2, 2).to(device)", "x = torch.ones(3, device=device)", "dev = torch.device(device)"],
+)
+def test_rpl202_is_reported_where_a_device_variable_is_first_used(lint, placement):
+    """The device is named on the default path by a variable: the finding is at its first use
+    (the page: the first call that places something on the device), not at the guard."""
+    code = (
+        "import torch\n\n\ndef main():\n    torch.manual_seed(0)\n    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+        f"    print(device)\n    {placement}\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    found = lint(code, select=["RPL202"])
+    assert [(d.code, d.line) for d in found] == [("RPL202", 8)]
+
+
 def test_rpl202_quiet_on_cpu_and_for_npu_import(lint):
     # a launcher that only asks which accelerator there is (torch.distributed.run)
     query = "import torch\nif __name__ == '__main__':\n    n = torch.accelerator.device_count()\n    kind = torch.accelerator.current_accelerator().type\n"

@@ -21,7 +21,7 @@ import libcst as cst
 from .. import catalog
 from ..children import syntax_children
 from ..classify import (
-    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, OPTION_DEVICE, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, OPTION_DEVICE, PLACES, UNNAMED,
     CallEffect, classify_call, is_seed_named, is_seed_parameter, placed_option_devices,
 )
 from ..context import VARIANT, ProjectContext, Summary
@@ -30,7 +30,7 @@ from ..facts import MAIN_BODY, MODULE_BODY
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, NoArgs, is_main_guard
-from ..values import DRAWN, bind_parameter
+from ..values import DRAWN, Const, bind_parameter
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
 RNG_NAMES = {"torch": "the torch RNG", "numpy": "NumPy's global RNG", "random": "Python's random RNG"}
@@ -116,9 +116,9 @@ class SeedingScan(Analysis):
         site = CallSite(node, self.body(), name, qualified is not None, effect)
         self.calls.append(site)
         self.by_node[id(node)] = site
-        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses & DEVICE_USES:
+        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses & (DEVICE_USES | {PLACES}):
             # a project call (its arguments may be asked about), or a seeding call, a
-            # determinism switch or a device's use (whether it runs)
+            # determinism switch or a device's use (whether it runs; which device a variable names)
             self.chains[id(node)] = tuple(self.file.ancestors)
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -336,7 +336,7 @@ class SeedingScan(Analysis):
         statement."""
         reached = summary.reached_in(self.file.path)
         for site in self.calls:
-            if site.body in reached and site.effect.uses & wanted:
+            if site.body in reached and (site.effect.uses & wanted or self._places_on(site, wanted)):
                 return site.node
         if self.main_guard is not None:
             return self.main_guard
@@ -346,6 +346,29 @@ class SeedingScan(Analysis):
                 return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+
+    def _places_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
+        """Does the call place something on one of the devices ``wanted`` through a value that
+        names it on the default path (``device = "cuda"``, then ``model.to(device)``)?"""
+        if wanted.isdisjoint(DEVICES):
+            return False
+        node = site.node
+        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+        args = CstArgs(node)
+        found = [args.node("device", 0 if method == "to" else None)]
+        if site.name in catalog.DEVICE_CONSTRUCTORS:
+            found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[site.name]))
+        expressions = [e for e in found if isinstance(e, cst.BaseExpression) and not isinstance(e, cst.SimpleString)]
+        if not expressions:
+            return False
+        values = self.file.analysis(ValueScan).values
+        chain = self.chains.get(id(node), ()) + (node,)
+        for expression in expressions:
+            for candidate in values.of(expression, chain) or ():
+                if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,)) in wanted:
+                    return True
+        return False
 
 
 def _seed_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
