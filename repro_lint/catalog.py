@@ -447,6 +447,12 @@ _DETECTRON2 = SeedHelper(_ALL3)
 # given; seed=None (seeding from entropy and restoring the cuDNN flags) is not told apart
 _MONAI = SeedHelper(_ALL3, ("use_deterministic_algorithms", 1), _DET, always=_CUDNN)
 _FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
+# OpenMMLab 1.x / 0.x codebases before MMEngine: mmcv 1.x (mmcv/runner/utils.py:
+# set_random_seed(seed, deterministic=False, use_rank_shift=False)) and the copies that mmdet 2.x,
+# mmcls 0.x and mmseg 0.x export from their apis (set_random_seed(seed, deterministic=False)) seed
+# random, NumPy and torch (CPU and all GPUs); deterministic=True sets cudnn.deterministic = True
+# and cudnn.benchmark = False, nothing more
+_OPENMMLAB_0X = SeedHelper(_ALL3, ("deterministic", 1), _CUDNN)
 _MSPROBE = SeedHelper(_ALL3, ("mode", 1), _DET, always=_CUDNN)  # cudnn.deterministic=True on GPU
 _REPRO_LINT = SeedHelper(_ALL3, ("deterministic", None), _FULL, determinism_default=True)
 # LightningCLI(model_class, datamodule_class, save_config_callback, save_config_kwargs,
@@ -499,6 +505,13 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     "accelerate.utils.random.set_seed": _ACCELERATE,
     "mmengine.runner.set_random_seed": _MMENGINE,
     "mmengine.runner.utils.set_random_seed": _MMENGINE,
+    **{
+        f"{module}.set_random_seed": _OPENMMLAB_0X
+        for module in (
+            "mmcv.runner", "mmcv.runner.utils", "mmdet.apis", "mmdet.apis.train", "mmcls.apis",
+            "mmcls.apis.train", "mmseg.apis", "mmseg.apis.train",
+        )
+    },
     "detectron2.utils.env.seed_all_rng": _DETECTRON2_SEED,
     "detectron2.engine.default_setup": _DETECTRON2,
     "detectron2.engine.defaults.default_setup": _DETECTRON2,

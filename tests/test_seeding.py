@@ -2798,3 +2798,16 @@ def test_a_seed_read_from_an_object_built_from_a_project_class(tmp_path, main, e
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize("module", ["mmdet.apis", "mmcv.runner", "mmseg.apis", "mmcls.apis"])
+def test_openmmlab_0x_set_random_seed_seeds_and_turns_cudnn_determinism_on_when_asked(lint, module):
+    """mmcv 1.x's set_random_seed and the copies OpenMMLab 0.x codebases export seed all three
+    generators; deterministic=True sets the cuDNN flags (RPL202 counts them)."""
+    code = (
+        f"import torch\nimport numpy as np\nfrom {module} import set_random_seed\n\n"
+        "if __name__ == '__main__':\n    set_random_seed(0, deterministic={det})\n"
+        "    x = np.random.rand(3)\n    model = torch.nn.Linear(2, 2).cuda()\n"
+    )
+    assert codes(lint(code.replace("{det}", "True"), select=["RPL101", "RPL102", "RPL202"])) == []
+    assert codes(lint(code.replace("{det}", "False"), select=["RPL101", "RPL102", "RPL202"])) == ["RPL202"]
