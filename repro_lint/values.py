@@ -337,6 +337,71 @@ class Values:
             joined.extend(got)
         return _dedupe(joined)
 
+    def each_call(
+        self, exprs: Sequence[cst.BaseExpression], chain: Sequence[cst.CSTNode], callers: "Optional[Callable[..., Any]]" = None
+    ) -> Optional[List[List[Candidates]]]:
+        """The values of ``exprs`` (all under ``chain``) once per call of the function that
+        holds them, with that call's arguments bound to its parameters together: the module's
+        own calls (their arguments followed as :meth:`of` follows them) and other modules'
+        calls (their literal arguments), for a module-level function. One row per call, one
+        entry per expression (``callers``: what gives other modules' calls, instead of
+        :attr:`callers`). None when no parameter of the function is followed, or its calls
+        are not all known (or too many):
+        ``make(ds, seed=0)`` and ``make(ds)`` give ``worker_init_fn`` a function in one and
+        ``None`` in the other, which :meth:`of` joins."""
+        chain = tuple(chain)
+        outer = next((i for i, n in enumerate(chain) if not isinstance(n, cst.Module)), None)
+        function = chain[outer] if outer is not None else None
+        if not isinstance(function, cst.FunctionDef):
+            return None
+        for expr in exprs:
+            self.of(expr, chain)
+        if not any(key[0] == id(function) for key in self._params):
+            return None  # no parameter of the function was followed
+        function_chain: Chain = ()  # a module-level function, as :meth:`functions` has it
+        method = False
+        bindings: List[Dict[Tuple[int, str], Candidates]] = []
+        own = self._calls_of(function, function_chain, method)
+        for call, call_chain in own:
+            bound: Dict[Tuple[int, str], Candidates] = {}
+            for param in _all_params(function):
+                given = bind(cst_slots(call.args), param.name.value, _position(function, param, method))
+                if given is UNKNOWN:
+                    return None
+                if given is MISSING:
+                    got = self.of(param.default, function_chain) if param.default is not None else None
+                else:
+                    got = self.of(given.value, call_chain)
+                bound[(id(function), param.name.value)] = got
+            bindings.append(bound)
+        callee = _project_callee(function, function_chain)
+        callers = callers or self.callers
+        if callee is not None and callers is not None:
+            arguments = callers(callee, True) if own else callers(callee)
+            if arguments is None:
+                return None
+            for positional, keywords in arguments:
+                bound = {}
+                for param in _all_params(function):
+                    name, position = param.name.value, _position(function, param, False)
+                    value = literal_argument(positional, keywords, name, position)
+                    if value is MISSING:
+                        got = self.of(param.default, (), 1) if param.default is not None else None
+                    else:
+                        got = [OPEN] if value is UNKNOWN else [Const(value)]
+                    bound[(id(function), name)] = got
+                bindings.append(bound)
+        elif not own:
+            return None  # called from where we cannot see
+        if not 0 < len(bindings) <= _MAX_CALLS_APART:
+            return None
+        rows: List[List[Candidates]] = []
+        for bound in bindings:
+            inner = self._within(bound, set(), self._steps)
+            rows.append([inner.of(expr, chain) for expr in exprs])
+            self._steps = inner._steps
+        return rows
+
     def truth(self, test: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Optional[bool]:
         """Whether the test of an ``if`` (or a conditional expression), found under ``chain``,
         holds on the default path (``args.seed is not None`` with ``default=None``: False);

@@ -1384,3 +1384,42 @@ def test_a_config_object_the_module_changes_is_not_known(tmp_path):
         },
     )
     assert codes(lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])) == ["RPL301"]
+
+
+FACTORY_SEEDED_FOR_TRAINING = """
+from functools import partial
+
+from torch.utils.data import DataLoader
+
+
+def worker_init_fn(worker_id, seed):
+    pass
+
+
+def build_dataloader(dataset, workers=2, seed=None):
+    init_fn = partial(worker_init_fn, seed=seed) if seed is not None else None
+    return DataLoader(dataset, num_workers=workers, worker_init_fn=init_fn)
+"""
+
+
+@pytest.mark.parametrize(
+    "calls, expected",
+    [
+        # training is seeded, validation is not: the validation call's loader has no worker_init_fn
+        ("train = build_dataloader(ds, seed=0)\nval = build_dataloader(ds)\n", ["RPL301"]),
+        ("train = build_dataloader(ds, seed=0)\nval = build_dataloader(ds, seed=1)\n", []),
+        # the unseeded call starts no workers
+        ("train = build_dataloader(ds, seed=0)\nval = build_dataloader(ds, workers=0)\n", []),
+    ],
+)
+def test_a_factory_whose_calls_decide_worker_init_fn_each_with_its_own_arguments(tmp_path, calls, expected):
+    """Each call of the factory decides with its arguments taken together, in the factory's
+    module and from another module."""
+    same = FACTORY_SEEDED_FOR_TRAINING + "\n\ndef build_all(ds):\n" + textwrap.indent(calls, "    ")
+    write(tmp_path, {"same/builder.py": same})
+    assert codes(lint_files_in([tmp_path / "same/builder.py"], tmp_path, ["RPL301"])) == expected
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/builder.py": FACTORY_SEEDED_FOR_TRAINING,
+                     "train.py": "from pkg.builder import build_dataloader\n\n\ndef main(ds):\n" + textwrap.indent(calls, "    ")})
+    files = [tmp_path / "pkg/builder.py", tmp_path / "train.py"]
+    found = lint_files_in(files, tmp_path, ["RPL301"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [(code, "builder.py") for code in expected]

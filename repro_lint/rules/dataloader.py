@@ -18,7 +18,7 @@ from ..catalog import (
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, all_consts, any_const, bind_parameter
-from .base import KwargsDicts, NodeEdit, Rule, indentation, is_false, value_of
+from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
 from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, loader_call, seeded_by_library
 from .seeding import UnseededTorch
 
@@ -171,7 +171,7 @@ class DataLoaderWorkerInitMissing(Rule):
         if init is UNKNOWN or call.fixes("worker_init_fn") or (init is MISSING and call.qualified in LOADER_WORKER_INIT):
             return  # not known, or the loader's own (MONAI's DataLoader installs one)
         exact = not isinstance(init, cst.BaseExpression) or _is_none(init)
-        if not exact and not all_consts(value_of(self, init), lambda v: v is None):
+        if not exact and not all_consts(value_of(self, init), lambda v: v is None) and not self._none_in_a_call(workers, init):
             return  # a worker_init_fn, on some path at least
         if seeded_by_library(self, node):
             return  # Lightning's seed_everything(workers=True) seeds the loaders its Trainer runs
@@ -185,6 +185,21 @@ class DataLoaderWorkerInitMissing(Rule):
             if edits and imported is not None:
                 edits.append(imported)
         self.report(node, what=call.short, workers=literal_text(workers, self.file.module), edits=edits)
+
+    def _none_in_a_call(self, workers: cst.BaseExpression, init: cst.BaseExpression) -> bool:
+        """Does one call of the function holding the loader give it workers and a
+        ``worker_init_fn`` that is None, its arguments taken together (``build_loader(ds,
+        seed=0)`` for training and ``build_loader(ds)`` for validation, with
+        ``init_fn = seed_worker if seed is not None else None``)?"""
+        project, path = self.file.project, self.file.path
+        # each call as it is written (a loader factory's evaluator otherwise leaves the
+        # arguments a call passes straight on to the loader to that call's own finding)
+        rows = self.file.analysis(ValueScan).values.each_call(
+            [workers, init], self.file.ancestors, lambda function, elsewhere=False: project.caller_arguments(path, function, elsewhere)
+        )
+        return rows is not None and any(
+            _some_workers(given_workers) and all_consts(given_init, lambda v: v is None) for given_workers, given_init in rows
+        )
 
     def _factory(self, node: cst.Call) -> None:
         """A call of a project factory whose loader has workers only because of this call's
