@@ -855,6 +855,27 @@ def test_rpl105_a_draw_that_picks_the_seed_is_not_reported(lint):
     assert "random.random()" in finding.message
 
 
+@pytest.mark.parametrize(
+    "store, use",
+    [
+        ('args.__dict__["seed"]', "args.seed"),  # CURL's train.py
+        ('vars(args)["seed"]', "args.seed"),
+        ('cfg["seed"]', 'cfg["seed"]'),
+    ],
+)
+def test_rpl105_a_seed_picked_into_an_item_is_not_reported(lint, store, use):
+    code = f"""
+        import numpy as np
+        import torch
+
+        if args.seed == -1:
+            {store} = np.random.randint(1, 1000000)
+        np.random.seed({use})
+        torch.manual_seed({use})
+    """
+    assert codes(lint(code, select=["RPL105"])) == []
+
+
 def test_rpl105_at_module_level_and_into_the_main_block(lint):
     code = "import torch\nx = torch.rand(2)\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
     (finding,) = lint(code, select=["RPL105"])

@@ -618,7 +618,9 @@ class _Flow:
 
 
 def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
-    """The names (``seed``, ``opt.manualSeed``) a simple statement assigns."""
+    """The names (``seed``, ``opt.manualSeed``) a simple statement assigns; for an item
+    (``cfg["seed"] = ...``, ``args.__dict__["seed"] = ...``, ``vars(args)["seed"] = ...``), the
+    object that holds it and its root name (``cfg``; ``args.__dict__`` and ``args``; ``args``)."""
     names: Set[str] = set()
     if isinstance(stmt, cst.SimpleStatementLine):
         for small in stmt.body:
@@ -630,7 +632,16 @@ def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
             for target in targets:
                 elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]
                 for element in elements:
-                    name = dotted_name(element.value if isinstance(element, cst.Element) else element)
+                    node = element.value if isinstance(element, cst.Element) else element
+                    if isinstance(node, cst.Subscript):
+                        held = node.value
+                        if isinstance(held, cst.Call) and dotted_name(held.func) == "vars" and len(held.args) == 1:
+                            held = held.args[0].value  # ``vars(args)["seed"]``: an attribute of args
+                        holder = dotted_name(held)
+                        if holder:
+                            names.update((holder, holder.partition(".")[0]))
+                        continue
+                    name = dotted_name(node)
                     if name:
                         names.add(name)
     return frozenset(names)
