@@ -2832,3 +2832,19 @@ def test_openmmlab_0x_set_random_seed_seeds_and_turns_cudnn_determinism_on_when_
     )
     assert codes(lint(code.replace("{det}", "True"), select=["RPL101", "RPL102", "RPL202"])) == []
     assert codes(lint(code.replace("{det}", "False"), select=["RPL101", "RPL102", "RPL202"])) == ["RPL202"]
+
+
+def test_rpl202_is_not_reported_at_an_options_declaration(lint):
+    """decision-transformer: the device comes from ``--device`` (default cuda) through a dict the
+    linter does not follow: the finding is at the guard, not at ``add_argument``; with the
+    option read directly, at the call that uses it."""
+    code = (
+        "import argparse\n\nimport torch\n\n\ndef experiment(variant):\n    device = variant.get('device', 'cuda')\n"
+        "    torch.manual_seed(0)\n    return torch.nn.Linear(4, 2).to(device=device)\n\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--device', type=str, default='cuda')\n    args = parser.parse_args()\n"
+        "    experiment(vars(args))\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 12)]
+    direct = code.replace("experiment(vars(args))", "model = torch.nn.Linear(4, 2).to(args.device)")
+    assert [(d.code, d.line) for d in lint(direct, select=["RPL202"])] == [("RPL202", 16)]

@@ -336,7 +336,7 @@ class SeedingScan(Analysis):
         statement."""
         reached = summary.reached_in(self.file.path)
         for site in self.calls:
-            if site.body in reached and (site.effect.uses & wanted or self._places_on(site, wanted)):
+            if site.body in reached and not _declares_option(site) and (site.effect.uses & wanted or self._places_on(site, wanted)):
                 return site.node
         if self.main_guard is not None:
             return self.main_guard
@@ -369,6 +369,13 @@ class SeedingScan(Analysis):
                 if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,)) in wanted:
                     return True
         return False
+
+
+def _declares_option(site: CallSite) -> bool:
+    """``parser.add_argument("--device", default="cuda")``: where an option's device is
+    declared, not where the program uses it."""
+    func = site.node.func
+    return isinstance(func, cst.Attribute) and func.attr.value == catalog.OPTION_DECLARATION[0]
 
 
 def _seed_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
