@@ -32,6 +32,7 @@ from .catalog import (
     DETERMINISM_SWITCHES,
     LOADER_WORD,
     DEVICE_MODULES,
+    DEVICE_CONSTRUCTORS,
     DEVICE_INFO_CALLS,
     DEVICE_QUERIES,
     ENV_SWITCHES,
@@ -981,6 +982,8 @@ class _FactsCollector(ast.NodeVisitor):
         else:
             name = _dotted(key) if key is not None else None
         if name is not None and value is not None and is_device_name(name):
+            if isinstance(value, ast.Call) and self.imported(_dotted(value.func) or "") in DEVICE_CONSTRUCTORS:
+                return  # ``device = torch.device("cuda" ...)``: the call is the evidence, once
             self._device_value(value)
 
     @staticmethod

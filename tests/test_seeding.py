@@ -2848,3 +2848,22 @@ def test_rpl202_is_not_reported_at_an_options_declaration(lint):
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 12)]
     direct = code.replace("experiment(vars(args))", "model = torch.nn.Linear(4, 2).to(args.device)")
     assert [(d.code, d.line) for d in lint(direct, select=["RPL202"])] == [("RPL202", 16)]
+
+
+@pytest.mark.parametrize(
+    "option, expected",
+    [
+        ('parser.add_argument("--cuda", action="store_true")', []),  # off by default: the CPU
+        ('parser.add_argument("--cuda", type=int, default=1)', ["RPL202"]),
+        ('parser.add_argument("--cuda", action="store_false")', ["RPL202"]),
+    ],
+)
+def test_rpl202_a_device_chosen_by_a_conditional_expression_on_an_options_default(lint, option, expected):
+    """pytorch-soft-actor-critic: ``torch.device("cuda" if args.cuda else "cpu")`` runs on the
+    CPU when ``--cuda`` is off by default."""
+    code = (
+        "import argparse\n\nimport torch\n\nparser = argparse.ArgumentParser()\n"
+        f"{option}\nargs = parser.parse_args()\ntorch.manual_seed(0)\n"
+        "device = torch.device('cuda' if args.cuda else 'cpu')\nmodel = torch.nn.Linear(4, 2).to(device)\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected

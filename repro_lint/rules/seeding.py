@@ -29,7 +29,7 @@ from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
-from ..syntax import CstArgs, NoArgs, is_main_guard
+from ..syntax import CstArgs, NoArgs, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -307,7 +307,11 @@ class SeedingScan(Analysis):
                 branch = None  # the user's own choice: it counts
             if uses and target is None:
                 for device in site.effect.uses & wanted:  # type: ignore[union-attr]
-                    used.setdefault((body, device), []).append(branch is not None)
+                    # ``torch.device("cuda" if args.cuda else "cpu")`` with ``--cuda`` off by default
+                    off = branch is not None or self._device_not_chosen(site, device)  # type: ignore[arg-type]
+                    used.setdefault((body, device), []).append(off)
+                    if off and branch is None and first is None:
+                        first = (site, None)  # type: ignore[assignment]
             else:
                 flags = own.setdefault(body, []) if target is None else calls.setdefault((body, target), [])
                 flags.append(branch is not None)
@@ -347,6 +351,30 @@ class SeedingScan(Analysis):
         module = self.file.module
         return module.body[0] if module.body else module
 
+
+    def _device_not_chosen(self, site: CallSite, device: str) -> bool:
+        """Is ``device`` named in the call only in the branch of a conditional expression that
+        the default path does not take (``"cuda" if args.cuda else "cpu"``, ``--cuda`` off by
+        default)?"""
+        node = site.node
+        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+        args = CstArgs(node)
+        found = [args.node("device", 0 if method == "to" else None)]
+        if site.name in catalog.DEVICE_CONSTRUCTORS:
+            found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[site.name]))
+        choices = [e for e in found if isinstance(e, cst.IfExp)]
+        if not choices:
+            return False
+        values = self.file.analysis(ValueScan).values
+        chain = self.chains.get(id(node), ()) + (node,)
+        for choice in choices:
+            holds = values.truth(choice.test, chain + (choice,))
+            if holds is None:
+                return False
+            taken = choice.body if holds else choice.orelse
+            if catalog.device_named(cst_strings(taken)) == device:
+                return False
+        return True
 
     def _places_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
         """Does the call place something on one of the devices ``wanted`` through a value that
