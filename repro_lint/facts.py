@@ -982,8 +982,11 @@ class _FactsCollector(ast.NodeVisitor):
         else:
             name = _dotted(key) if key is not None else None
         if name is not None and value is not None and is_device_name(name):
-            if isinstance(value, ast.Call) and self.imported(_dotted(value.func) or "") in DEVICE_CONSTRUCTORS:
-                return  # ``device = torch.device("cuda" ...)``: the call is the evidence, once
+            called = self.imported(_dotted(value.func) or "") if isinstance(value, ast.Call) else None
+            if called in DEVICE_CONSTRUCTORS or called in DEVICE_INFO_CALLS:
+                # ``device = torch.device("cuda" ...)``: the call is the evidence, once;
+                # ``device_properties = torch.cuda.get_device_properties(...)``: none
+                return
             self._device_value(value)
 
     @staticmethod

@@ -681,6 +681,7 @@ def test_rpl202_quiet_on_cpu_and_for_npu_import(lint):
     "query, expected",
     [
         ("props = torch.cuda.get_device_properties(torch.device('cuda'))", []),
+        ("device_properties = torch.cuda.get_device_properties(torch.device('cuda'))", []),
         ("name = torch.cuda.get_device_name(torch.device('cuda:0'))", []),
         ("free, total = torch.cuda.mem_get_info(torch.device('cuda'))", []),
         ("used = torch.npu.memory_allocated(torch.device('npu:0'))", []),
