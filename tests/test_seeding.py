@@ -2868,3 +2868,14 @@ def test_rpl202_a_device_chosen_by_a_conditional_expression_on_an_options_defaul
         "device = torch.device('cuda' if args.cuda else 'cpu')\nmodel = torch.nn.Linear(4, 2).to(device)\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+def test_rpl202_is_reported_at_the_first_use_of_a_module_level_device(lint):
+    """SEAL: ``device = torch.device(...)`` bound at the top level after the function that uses
+    it; the first placement in the text is the function's."""
+    code = (
+        "import torch\n\n\ndef train(model, data):\n    data = data.to(device)\n    return model(data)\n\n\n"
+        "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    train(torch.nn.Linear(2, 2), torch.ones(2))\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 5)]

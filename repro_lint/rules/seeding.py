@@ -396,6 +396,11 @@ class SeedingScan(Analysis):
             for candidate in values.of(expression, chain) or ():
                 if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,)) in wanted:
                     return True
+                # ``device = torch.device("cuda" if ... else "cpu")`` bound elsewhere
+                if isinstance(candidate, cst.Call) and self.file.qualify(candidate.func) in catalog.DEVICE_CONSTRUCTORS:
+                    given = CstArgs(candidate).node(*catalog.DEVICE_CONSTRUCTORS[self.file.qualify(candidate.func)])
+                    if isinstance(given, cst.BaseExpression) and catalog.device_named(cst_strings(given)) in wanted:
+                        return True
         return False
 
 
