@@ -378,11 +378,15 @@ class SeedingScan(Analysis):
 
     def _places_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
         """Does the call place something on one of the devices ``wanted`` through a value that
-        names it on the default path (``device = "cuda"``, then ``model.to(device)``)?"""
+        names it on the default path (``device = "cuda"``, then ``model.to(device)``)? A
+        project function or class given ``device=`` only receives the device: the placement
+        is where it uses it."""
         if wanted.isdisjoint(DEVICES):
             return False
         node = site.node
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+        if method != "to" and not site.effect.known:
+            return False
         args = CstArgs(node)
         found = [args.node("device", 0 if method == "to" else None)]
         if site.name in catalog.DEVICE_CONSTRUCTORS:
