@@ -320,16 +320,7 @@ class Values:
             return found
         joined: List[Candidate] = []
         for positional, keywords in arguments:
-            bound: Dict[Tuple[int, str], Candidates] = {}
-            for param in _all_params(function):
-                name, position = param.name.value, _position(function, param, False)
-                value = literal_argument(positional, keywords, name, position)
-                if value is MISSING:
-                    got = self.of(param.default, (), 1) if param.default is not None else None
-                else:
-                    got = [OPEN] if value is UNKNOWN else [Const(value)]
-                bound[(id(function), name)] = got
-            inner = self._within(bound, set(), self._steps)
+            inner = self._within(self._literal_binding(function, positional, keywords), set(), self._steps)
             got = inner.of(expr, chain)
             self._steps = inner._steps
             if got is None:
@@ -380,17 +371,7 @@ class Values:
             arguments = callers(callee, True) if own else callers(callee)
             if arguments is None:
                 return None
-            for positional, keywords in arguments:
-                bound = {}
-                for param in _all_params(function):
-                    name, position = param.name.value, _position(function, param, False)
-                    value = literal_argument(positional, keywords, name, position)
-                    if value is MISSING:
-                        got = self.of(param.default, (), 1) if param.default is not None else None
-                    else:
-                        got = [OPEN] if value is UNKNOWN else [Const(value)]
-                    bound[(id(function), name)] = got
-                bindings.append(bound)
+            bindings.extend(self._literal_binding(function, positional, keywords) for positional, keywords in arguments)
         elif not own:
             return None  # called from where we cannot see
         if not 0 < len(bindings) <= _MAX_CALLS_APART:
@@ -401,6 +382,20 @@ class Values:
             rows.append([inner.of(expr, chain) for expr in exprs])
             self._steps = inner._steps
         return rows
+
+    def _literal_binding(self, function: cst.FunctionDef, positional: Any, keywords: Any) -> Dict[Tuple[int, str], Candidates]:
+        """The parameters of module-level ``function`` bound to one call's literal arguments
+        (as ``callers`` gives them): the literal, OPEN where the argument is not one, the
+        default where the call leaves the parameter out."""
+        bound: Dict[Tuple[int, str], Candidates] = {}
+        for param in _all_params(function):
+            name, position = param.name.value, _position(function, param, False)
+            value = literal_argument(positional, keywords, name, position)
+            if value is MISSING:
+                bound[(id(function), name)] = self.of(param.default, (), 1) if param.default is not None else None
+            else:
+                bound[(id(function), name)] = [OPEN] if value is UNKNOWN else [Const(value)]
+        return bound
 
     def truth(self, test: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Optional[bool]:
         """Whether the test of an ``if`` (or a conditional expression), found under ``chain``,
