@@ -757,6 +757,10 @@ class ProjectContext:
             return self._object_nodes(ref)
         found = self._local(facts, name, ref)
         classes = ((facts.path, found),) if found is not None else self._instance_classes(facts, name, body, ref)
+        if not classes and "." in ref:
+            # a bound method handed on (``collate_fn=collator.collate``,
+            # ``collate_fn=Collator().collate``): whoever receives it calls that method
+            return tuple(self._instance_method(facts, name, body, ref) or ())
         return tuple(_handed(target) for target in classes)
 
     def _object_nodes(self, qualified: str, depth: int = 0) -> Tuple[Node, ...]:

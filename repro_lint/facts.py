@@ -306,6 +306,14 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def _is_built_method(arg: ast.AST) -> bool:
+    """``Collator(params).collate``: a method of an object of a class built on the spot."""
+    if not (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Call)):
+        return False
+    built = _dotted(arg.value.func)
+    return built is not None and _names_class(built)
+
+
 def _device_in(arg: ast.AST) -> Optional[str]:
     """The accelerator a string inside a positional argument names (``"cuda:0" if ok else
     "cpu"``: cuda), or None (also for ``*args``)."""
@@ -752,7 +760,7 @@ class _FactsCollector(ast.NodeVisitor):
         if _is_super_call(node):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
         for arg in passed_args:
-            ref = _dotted(arg)
+            ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
             for passed in [ref] if ref is not None else _constructed(arg):
                 qualified_ref = self.imported(passed)
@@ -773,6 +781,17 @@ class _FactsCollector(ast.NodeVisitor):
                 self.asking_about_device = False
             return
         self.generic_visit(node)
+
+    def _built_method(self, arg: ast.Attribute) -> str:
+        """``Collator(params).collate`` handed on: a method of an object built on the spot,
+        named as a call of it is (``Collator().collate``), with the object's class recorded."""
+        built = _dotted(arg.value.func)  # type: ignore[attr-defined]
+        built_name = built.replace(".", "/") + "()"  # type: ignore[union-attr]
+        qualified = self.imported(built)  # type: ignore[arg-type]
+        self.current.instances[built_name] = (qualified or built,)  # type: ignore[assignment]
+        if qualified is not None:
+            self.current.imported.add(qualified)
+        return f"{built_name}.{arg.attr}"
 
     def _loader_dataset(self, node: ast.Call, params: Tuple[str, ...]) -> None:
         """A DataLoader with worker processes on the default path (``num_workers`` a positive

@@ -2879,3 +2879,20 @@ def test_rpl202_is_reported_at_the_first_use_of_a_module_level_device(lint):
         "if __name__ == '__main__':\n    torch.manual_seed(0)\n    train(torch.nn.Linear(2, 2), torch.ones(2))\n"
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 5)]
+
+
+@pytest.mark.parametrize(
+    "setup, callback",
+    [("", "Collator().collate"), ("    c = Collator()\n", "c.collate"), ("", "Collator")],
+)
+def test_a_bound_method_handed_on_as_a_callback_runs(lint, setup, callback):
+    """wavegrad: ``collate_fn=Collator(params).collate``; the loader calls the method (with no
+    workers, in this process), so its draws count for RPL103."""
+    code = (
+        "import random\n\nfrom torch.utils.data import DataLoader\n\n\nclass Collator:\n"
+        "    def collate(self, batch):\n        return batch[random.randint(0, len(batch) - 1)]\n\n"
+        "    def __call__(self, batch):\n        return self.collate(batch)\n\n\n"
+        f"if __name__ == '__main__':\n{setup}    loader = DataLoader(list(range(8)), batch_size=4, collate_fn={callback})\n"
+        "    for batch in loader:\n        print(batch)\n"
+    )
+    assert codes(lint(code, select=["RPL103"])) == ["RPL103"]
