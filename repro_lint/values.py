@@ -251,6 +251,10 @@ class Values:
                 text = self._string_method(expr, expr.func, chain, depth)
                 if text is not None:
                     return text
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in PARSE_CALLS:
+                parsed = self._parsed_elsewhere(expr.func.value, depth)
+                if parsed is not None:
+                    return parsed
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
         if isinstance(expr, cst.Subscript):
@@ -258,6 +262,34 @@ class Values:
             if entry is not None:
                 return entry
         return [expr]  # a container, a lambda: the expression itself
+
+    def _parsed_elsewhere(self, parser: cst.BaseExpression, depth: int) -> Candidates:
+        """``get_parser().parse_args()`` where ``get_parser`` is a project function of another
+        module that builds the parser (``parser.add_argument(...)`` there, ``return parser``):
+        the options' defaults there, as :class:`ParsedOptions` (an option whose default is not
+        a literal is not known). None for anything else."""
+        if not isinstance(parser, cst.Call) or parser.args or self.callee(parser.func, ()) is None:
+            return None
+        other, function = self.callee(parser.func, ())  # type: ignore[misc]
+        if other is self or (other.source is not None and "add_argument" not in other.source):
+            return None
+        returned = [
+            small
+            for line in _statements(function.body)
+            if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body
+            if isinstance(small, cst.Return)
+        ]
+        if len(returned) != 1 or not isinstance(returned[0].value, cst.Name):
+            return None  # one ``return parser`` at the end of its body
+        defaults: List[Tuple[str, Any]] = []
+        for dest, declared in other.options().items():
+            if len(declared) != 1:
+                continue  # declared twice: not known
+            got = other.of(declared[0][0], declared[0][1], depth + 1)
+            if got is not None and len(got) == 1 and isinstance(got[0], Const):
+                defaults.append((dest, got[0].value))
+        return [Const(ParsedOptions(tuple(defaults)))] if defaults else None
 
     def _string_method(self, expr: cst.Call, func: cst.Attribute, chain: Chain, depth: int) -> Candidates:
         """``device.startswith("npu")``, ``mode.lower()``: the result, when every value the

@@ -302,3 +302,26 @@ def test_rpl201_fix_drops_a_comment_that_would_now_lie(lint):
     fixed = apply_fixes(code, found)
     assert "cudnn.benchmark = False\nx = 1; cudnn.benchmark = True  # fast\n" in fixed
     assert apply_fixes(code, found, unsafe=True).endswith("x = 1; cudnn.benchmark = False  # fast\n")
+
+
+@pytest.mark.parametrize(
+    "flag, expected",
+    [
+        ('parser.add_argument("--not_cuda_benchmark", action="store_true")', ["RPL201"]),  # CenterNet
+        ('parser.add_argument("--not_cuda_benchmark", action="store_false")', []),
+        ('parser.add_argument("--not_cuda_benchmark", default=cfg.flag)', []),  # not known: the user's choice
+    ],
+)
+def test_rpl201_an_option_declared_where_another_module_builds_the_parser(tmp_path, flag, expected):
+    write(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/opts.py": f"import argparse\n\n\ndef get_parser():\n    parser = argparse.ArgumentParser()\n    {flag}\n    return parser\n",
+            "train.py": "import torch\nfrom lib.opts import get_parser\n\n\ndef main(opt):\n"
+            "    torch.backends.cudnn.benchmark = not opt.not_cuda_benchmark\n\n\n"
+            "if __name__ == '__main__':\n    main(get_parser().parse_args())\n",
+        },
+    )
+    files = [tmp_path / "lib/__init__.py", tmp_path / "lib/opts.py", tmp_path / "train.py"]
+    assert codes(lint_files_in(files, tmp_path, ["RPL201"])) == expected
