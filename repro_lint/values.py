@@ -157,6 +157,8 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
 
 #: up to this many project calls of a function are followed apart (see :meth:`Values.per_call`)
 _MAX_CALLS_APART = 16
+#: builtin conversions whose result the evaluator computes from a known value
+_CONVERSIONS: Dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "bool": bool, "str": str}
 
 
 class Values:
@@ -255,6 +257,9 @@ class Values:
                 parsed = self._parsed_elsewhere(expr.func.value, depth)
                 if parsed is not None:
                     return parsed
+            converted = self._converted(expr, chain, depth)
+            if converted is not None:
+                return converted
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
         if isinstance(expr, cst.Subscript):
@@ -262,6 +267,27 @@ class Values:
             if entry is not None:
                 return entry
         return [expr]  # a container, a lambda: the expression itself
+
+    def _converted(self, expr: cst.Call, chain: Chain, depth: int) -> Candidates:
+        """``int(opt.nThreads)``, ``bool(x)``, ``float(x)``, ``str(x)`` (the builtins, not a
+        name the module rebinds) of known values: those values converted. None for anything
+        else, or a value the conversion would reject."""
+        func = expr.func
+        convert = _CONVERSIONS.get(func.value) if isinstance(func, cst.Name) else None
+        if convert is None or len(expr.args) != 1 or expr.args[0].keyword is not None or expr.args[0].star:
+            return None
+        if shadowed(func.value, chain) or func.value in self._module_defs_index() or (self.qualify is not None and self.qualify(func)):
+            return None
+        inner = self.of(expr.args[0].value, chain, depth + 1)
+        if inner is None or not all(isinstance(c, Const) for c in inner):
+            return None
+        found: List[Candidate] = []
+        for candidate in inner:
+            try:
+                found.append(Const(convert(candidate.value)))  # type: ignore[union-attr]
+            except (TypeError, ValueError, OverflowError):
+                return None
+        return _dedupe(found)
 
     def _parsed_elsewhere(self, parser: cst.BaseExpression, depth: int) -> Candidates:
         """``get_parser().parse_args()`` where ``get_parser`` is a project function of another

@@ -527,3 +527,18 @@ def test_a_seed_plus_rank_script_keeps_a_stream_per_rank_after_the_fix(lint, tmp
 
     assert stream(0) == stream(0)
     assert stream(0) != stream(1)
+
+
+@pytest.mark.parametrize(
+    "default, expected",
+    [("0", []), ("'0'", []), ("4", ["RPL301"]), ("'4'", ["RPL301"]), ("None", ["RPL301"])],
+)
+def test_rpl301_a_builtin_conversion_of_an_option_is_its_converted_default(lint, default, expected):
+    """SPADE: ``num_workers=int(opt.nThreads)`` with ``--nThreads`` defaulting to 0 starts no
+    workers; a default that int() rejects (None) is not known, so it is reported."""
+    code = (
+        "import argparse\nfrom torch.utils.data import DataLoader\n\n"
+        f"parser = argparse.ArgumentParser()\nparser.add_argument('--nThreads', default={default})\n"
+        "opt = parser.parse_args()\nloader = DataLoader(ds, num_workers=int(opt.nThreads))\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected
