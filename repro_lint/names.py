@@ -9,7 +9,7 @@ cheaper than LibCST's scope analysis: one dictionary per module, filled as impor
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Union
+from typing import Dict, Optional, Set, Union
 
 from ._lazy import cst
 
@@ -58,6 +58,9 @@ class ImportTable:
         self.module_name = module_name
         self.is_package = is_package
         self.aliases: Dict[str, str] = {}
+        #: names whose alias a function's own assignment made (a later function variable of that
+        #: name unbinds it; an import or a top-level alias stays)
+        self._local_aliases: Set[str] = set()
 
     # -- filling -----------------------------------------------------------------------
     def add(self, node: cst.CSTNode) -> None:
@@ -70,10 +73,10 @@ class ImportTable:
         for alias in node.names:
             full = module_name_of(alias.name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.aliases[alias.asname.name.value] = full
+                self._bind(alias.asname.name.value, full)
             else:
                 head = full.split(".", 1)[0]
-                self.aliases[head] = head
+                self._bind(head, head)
 
     def add_import_from(self, node: cst.ImportFrom) -> None:
         base = self.resolve_relative(len(node.relative), module_name_of(node.module) if node.module else "")
@@ -84,21 +87,36 @@ class ImportTable:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            self.aliases[local] = f"{base}.{name}" if base else name
+            self._bind(local, f"{base}.{name}" if base else name)
+
+    def _bind(self, local: str, qualified: str) -> None:
+        """An import binds ``local``: no function variable unbinds it."""
+        self.aliases[local] = qualified
+        self._local_aliases.discard(local)
 
     def resolve_relative(self, level: int, module: str) -> Optional[str]:
         """The absolute module that ``from <dots><module> import ...`` refers to."""
         return resolve_relative(self.module_name, self.is_package, level, module)
 
-    def add_assignment(self, target: cst.CSTNode, value: cst.CSTNode) -> None:
-        """Follow ``alias = torch.backends.cudnn``; rebinding a known alias to anything else forgets it."""
+    def add_assignment(self, target: cst.CSTNode, value: cst.CSTNode, forget: bool = True) -> None:
+        """Follow ``alias = torch.backends.cudnn``; rebinding a known alias to anything else
+        forgets it (with ``forget``: a binding of the module's top level, not a function's
+        local variable)."""
         if not isinstance(target, cst.Name):
             return
+        name = target.value
         qualified = self.qualify(value)
         if qualified is not None and "." in qualified:
-            self.aliases[target.value] = qualified
-        elif target.value in self.aliases:
-            del self.aliases[target.value]
+            self.aliases[name] = qualified
+            if forget:
+                self._local_aliases.discard(name)
+            else:
+                self._local_aliases.add(name)
+        elif name in self.aliases and (forget or name in self._local_aliases):
+            # a function's variable unbinds what a function's assignment bound, never an
+            # import or an alias of the module's top level
+            del self.aliases[name]
+            self._local_aliases.discard(name)
 
     # -- querying ----------------------------------------------------------------------
     def qualify(self, node: cst.CSTNode) -> Optional[str]:

@@ -63,6 +63,27 @@ def test_rebinding_an_alias_forgets_it():
     assert qualify(table, "cb.benchmark") is None
 
 
+def test_a_local_variable_in_one_function_keeps_the_modules_import_for_the_others(lint):
+    """FastPitch: ``dist = parser.add_argument_group(...)`` in one function; another function's
+    ``dist.init_process_group(backend="hccl")`` is still torch.distributed's (RPL601 there)."""
+    code = (
+        "import torch\nimport torch.distributed as dist\n\n\ndef unrelated():\n    dist = None\n    return dist\n\n\n"
+        "def init_distributed():\n    torch.npu.set_device(0)\n    dist.init_process_group(backend='hccl')\n\n\n"
+        "if __name__ == '__main__':\n    init_distributed()\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL601"])] == [("RPL601", 12)]
+
+
+def test_a_function_variable_unbinds_only_what_a_function_bound():
+    table = table_for("import torch\nimport torch.distributed as dist")
+    table.add_assignment(cst.Name("dist"), cst.Name("None"), forget=False)  # a local ``dist = None``
+    assert qualify(table, "dist.init_process_group") == "torch.distributed.init_process_group"
+    table.add_assignment(cst.Name("dtype"), cst.parse_expression("torch.int64"), forget=False)
+    assert qualify(table, "dtype") == "torch.int64"
+    table.add_assignment(cst.Name("dtype"), cst.parse_expression("x.dtype"), forget=False)
+    assert qualify(table, "dtype") is None  # another function's ``dtype = input.dtype``
+
+
 def test_star_import_binds_nothing():
     table = table_for("from torch.backends.cudnn import *")
     assert table.aliases == {}

@@ -425,7 +425,10 @@ class ImportTracker(Analysis):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1:
-            self.file.names.add_assignment(node.targets[0].target, node.value)
+            # a function's local variable (``dist = parser.add_argument_group(...)``) does not
+            # unbind the module's import of that name for the other functions
+            local = any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in self.file.ancestors)
+            self.file.names.add_assignment(node.targets[0].target, node.value, forget=not local)
 
 
 def _dict_items(file: "FileContext", node: cst.CSTNode) -> Optional[List[Item]]:
