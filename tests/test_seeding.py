@@ -2896,3 +2896,20 @@ def test_a_bound_method_handed_on_as_a_callback_runs(lint, setup, callback):
         "    for batch in loader:\n        print(batch)\n"
     )
     assert codes(lint(code, select=["RPL103"])) == ["RPL103"]
+
+
+@pytest.mark.parametrize(
+    "binding, expected",
+    [
+        ('cudaid = "cuda:" + str(args.dev)', ["RPL202"]),  # GCNII
+        ('cuda_id = "cuda:0"', ["RPL202"]),
+        ('CUDA = "cuda"', []),  # a constant (an enum member's shape), not where the program runs
+    ],
+)
+def test_rpl202_a_variable_named_for_a_cuda_device(lint, binding, expected):
+    name = binding.split(" =")[0]
+    code = (
+        "import torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+        f"    {binding}\n    print({name})\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
