@@ -2913,3 +2913,12 @@ def test_rpl202_a_variable_named_for_a_cuda_device(lint, binding, expected):
         f"    {binding}\n    print({name})\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize("built", ['"cuda:" + str(rank)', 'f"cuda:{rank}"'])
+def test_rpl202_is_reported_where_a_device_built_from_a_string_is_used(lint, built):
+    code = (
+        "import torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    rank = 0\n"
+        f"    cudaid = {built}\n    device = torch.device(cudaid)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 7)]

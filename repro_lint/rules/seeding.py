@@ -400,6 +400,9 @@ class SeedingScan(Analysis):
             for candidate in values.of(expression, chain) or ():
                 if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,)) in wanted:
                     return True
+                # ``cudaid = "cuda:" + str(args.dev)``: an expression built from a device string
+                if isinstance(candidate, (cst.BinaryOperation, cst.FormattedString)) and catalog.device_named(cst_strings(candidate)) in wanted:
+                    return True
                 # ``device = torch.device("cuda" if ... else "cpu")`` bound elsewhere
                 if isinstance(candidate, cst.Call) and self.file.qualify(candidate.func) in catalog.DEVICE_CONSTRUCTORS:
                     given = CstArgs(candidate).node(*catalog.DEVICE_CONSTRUCTORS[self.file.qualify(candidate.func)])
