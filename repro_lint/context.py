@@ -1143,6 +1143,12 @@ class ProjectContext:
             return self.closure([target])
         if target:
             return Summary(effects=frozenset(target))
+        body = facts.body(scope) if facts is not None and scope is not None and "()." in name else None
+        if body is not None:
+            # a method of an object built on the spot (``TrainOptions().parse()``)
+            methods = self._instance_method(facts, scope, body, name)  # type: ignore[arg-type]
+            if methods:
+                return self.closure(methods)
         return EMPTY
 
     def effects(self, name: str, path: "str | Path | None" = None) -> FrozenSet[str]:

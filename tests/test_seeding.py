@@ -2922,3 +2922,17 @@ def test_rpl202_is_reported_where_a_device_built_from_a_string_is_used(lint, bui
         f"    cudaid = {built}\n    device = torch.device(cudaid)\n"
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 7)]
+
+
+def test_rpl202_in_a_script_is_reported_at_a_method_call_on_an_object_built_on_the_spot(tmp_path):
+    """SPADE: ``opt = TrainOptions().parse()`` at the top level, whose ``parse`` calls
+    ``torch.cuda.set_device``: the call that leads to the device."""
+    write(
+        tmp_path,
+        {
+            "opts.py": "import torch\n\n\nclass Options:\n    def parse(self):\n        torch.cuda.set_device(0)\n        return {}\n",
+            "train.py": "import torch\n\nfrom opts import Options\n\nopt = Options().parse()\nmodel = torch.nn.Linear(2, 2)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "opts.py", tmp_path / "train.py"], tmp_path, ["RPL202"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL202", "train.py", 5)]

@@ -109,17 +109,35 @@ class SeedingScan(Analysis):
             # context decides whether it counts for the execution path)
             effect = replace(effect, uses=frozenset(placed_option_devices(effect.uses, True)))
         name = qualified or written
+        imported = qualified is not None
         if name is None and method is not None:
-            name = f"{UNNAMED}.{method}"
+            built = self._built_on_the_spot(node.func)  # type: ignore[arg-type]
+            if built is not None:
+                # ``TrainOptions().parse()``: named as the project's facts name it
+                name, imported = f"{built[0]}.{method}", False  # resolved through the facts' instances
+            else:
+                name = f"{UNNAMED}.{method}"
         if name is None and effect is NO_EFFECT:
             return
-        site = CallSite(node, self.body(), name, qualified is not None, effect)
+        site = CallSite(node, self.body(), name, imported, effect)
         self.calls.append(site)
         self.by_node[id(node)] = site
         if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses & (DEVICE_USES | {PLACES}):
             # a project call (its arguments may be asked about), or a seeding call, a
             # determinism switch or a device's use (whether it runs; which device a variable names)
             self.chains[id(node)] = tuple(self.file.ancestors)
+
+    def _built_on_the_spot(self, func: cst.Attribute) -> Optional[Tuple[str, Optional[str]]]:
+        """For a method of an object of a class built on the spot (``TrainOptions().parse``):
+        the name the project's facts give that object (``TrainOptions()``) and the class's
+        qualified name, if imported; else None."""
+        value = func.value
+        if not isinstance(value, cst.Call):
+            return None
+        built = dotted_name(value.func)
+        if built is None or not built.rsplit(".", 1)[-1][:1].isupper():
+            return None
+        return built.replace(".", "/") + "()", self.file.qualify(value.func)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         # ``torch.backends.cudnn.deterministic = True``: a switch, and whether it runs
