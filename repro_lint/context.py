@@ -1330,7 +1330,15 @@ class ProjectContext:
         unknown (``ANY_CALL``), not a reason to know nothing: the other calls still show
         values the function is called with."""
         found: List[Tuple[Tuple[object, ...], Dict[str, object]]] = []
-        name = _bare(node[1])
+        # a method of a module-level class (``Gen.generate_dataloader``): its calls are made on
+        # the class's objects (``Gen(data).generate_dataloader(...)``, ``g.generate_dataloader``)
+        method = "." in node[1] and not node[1].startswith(CLASS_PREFIX)
+        name = node[1].rsplit(".", 1)[-1] if method else _bare(node[1])
+
+        def calls_it(facts: ModuleFacts, body: BodyFacts, call: str) -> bool:
+            if method:
+                return node in (self._instance_method(facts, body.name, body, call) or ())
+            return self.resolve_call(facts, body.name, call, call in body.imported) == node
 
         def unreadable() -> bool:  # record a call we cannot read; True: the answer is None
             if elsewhere:
@@ -1349,18 +1357,16 @@ class ProjectContext:
             facts = self.facts(file, text)
             if facts is None:
                 continue
-            if name != node[1] and any(base.rsplit(".", 1)[-1] == name for bases in facts.bases.values() for base, _ in bases):
+            if node[1].startswith(CLASS_PREFIX) and any(base.rsplit(".", 1)[-1] == name for bases in facts.bases.values() for base, _ in bases):
                 if unreadable():  # a subclass: its constructor calls are not this class's
                     return None
             for body in (facts.module_body, facts.main_body, *facts.functions.values()):
                 for ref in body.refs:
-                    if ref.rsplit(".", 1)[-1] == name and self.resolve_call(facts, body.name, ref, ref in body.imported) == node:
+                    if ref.rsplit(".", 1)[-1] == name and calls_it(facts, body, ref):
                         if unreadable():  # handed on: called where we cannot see
                             return None
                 for index, call in enumerate(body.calls):
-                    if call.rsplit(".", 1)[-1] != name:
-                        continue
-                    if self.resolve_call(facts, body.name, call, call in body.imported) != node:
+                    if call.rsplit(".", 1)[-1] != name or not calls_it(facts, body, call):
                         continue
                     positional, passed = self._call_literals(str(facts.path), body.name, index, options=True)
                     if len(positional) == UNKNOWN_ARGUMENTS:

@@ -1538,13 +1538,17 @@ def _class_names(module: cst.Module) -> Set[str]:
 
 def _project_callee(function: cst.FunctionDef, chain: Chain) -> Optional[str]:
     """The name the project's call graph gives what calling ``function`` runs, when other
-    modules may call it by name: a module-level function, or (``CLASS_PREFIX`` + the class)
-    the ``__init__`` of a module-level class. None for anything else."""
+    modules may call it by name: a module-level function, (``CLASS_PREFIX`` + the class) the
+    ``__init__`` of a module-level class, or (``Class.method``) a method of one, called on its
+    objects. None for anything else."""
     if not chain:
         return function.name.value
     cls = chain[0]
-    if isinstance(cls, cst.ClassDef) and function.name.value == "__init__" and all(isinstance(n, cst.BaseSuite) for n in chain[1:]):
-        return CLASS_PREFIX + cls.name.value
+    if isinstance(cls, cst.ClassDef) and all(isinstance(n, cst.BaseSuite) for n in chain[1:]):
+        if function.name.value == "__init__":
+            return CLASS_PREFIX + cls.name.value
+        if _is_bound_method(function, chain):
+            return f"{cls.name.value}.{function.name.value}"  # called on the class's objects
     return None
 
 

@@ -1423,3 +1423,28 @@ def test_a_factory_whose_calls_decide_worker_init_fn_each_with_its_own_arguments
     files = [tmp_path / "pkg/builder.py", tmp_path / "train.py"]
     found = lint_files_in(files, tmp_path, ["RPL301"])
     assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [(code, "builder.py") for code in expected]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("Gen(data).generate_dataloader(batch_size=4)", []),  # the default: no workers
+        ("g = Gen(data)\n    g.generate_dataloader(batch_size=4, num_workers=0)", []),
+        ("Gen(data).generate_dataloader(batch_size=4, num_workers=4)", ["RPL301"]),
+        ("g = Gen(data)\n    g.generate_dataloader(num_workers=n)", ["RPL301"]),  # not known
+    ],
+)
+def test_a_methods_parameter_holds_what_the_projects_calls_of_it_pass(tmp_path, call, expected):
+    """torch-rechub: a loader-making method whose ``num_workers`` defaults to 0, called from
+    another module on the class's objects: those calls decide, as for a module-level function."""
+    write(
+        tmp_path,
+        {
+            "lib.py": "from torch.utils.data import DataLoader\n\n\nclass Gen:\n    def __init__(self, data):\n"
+            "        self.data = data\n\n    def generate_dataloader(self, batch_size=16, num_workers=0):\n"
+            "        return DataLoader(self.data, batch_size=batch_size, num_workers=num_workers)\n",
+            "train.py": f"from lib import Gen\n\n\ndef main(data, n):\n    {call}\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "lib.py", tmp_path / "train.py"], tmp_path, ["RPL301"])
+    assert codes(found) == expected
