@@ -757,6 +757,10 @@ class ProjectContext:
             return self._object_nodes(ref)
         found = self._local(facts, name, ref)
         classes = ((facts.path, found),) if found is not None else self._instance_classes(facts, name, body, ref)
+        if not classes and facts.star_imports and "." not in ref and "(" not in ref:
+            starred = self._star_target(facts, ref)  # ``from ops.transforms import *``
+            if starred is not None:
+                return self._object_nodes(starred)
         if not classes and "." in ref:
             # a bound method handed on (``collate_fn=collator.collate``,
             # ``collate_fn=Collator().collate``): whoever receives it calls that method

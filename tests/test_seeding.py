@@ -2936,3 +2936,19 @@ def test_rpl202_in_a_script_is_reported_at_a_method_call_on_an_object_built_on_t
     )
     found = lint_files_in([tmp_path / "opts.py", tmp_path / "train.py"], tmp_path, ["RPL202"])
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL202", "train.py", 5)]
+
+
+def test_an_object_of_a_star_imported_class_handed_on_runs_its_methods(tmp_path):
+    """TSM: ``from ops.transforms import *`` and ``Compose([GroupScale(...)])``: the transform's
+    ``__call__`` runs, as for a class imported by name."""
+    write(
+        tmp_path,
+        {
+            "augs.py": "import random\n\n\nclass Flip:\n    def __call__(self, item):\n"
+            "        return -item if random.random() < 0.5 else item\n",
+            "train.py": "import torchvision\n\nfrom augs import *\n\nif __name__ == '__main__':\n"
+            "    aug = torchvision.transforms.Compose([Flip()])\n    print(aug(1.0))\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "augs.py", tmp_path / "train.py"], tmp_path, ["RPL103"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL103", "train.py")]
