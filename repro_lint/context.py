@@ -1226,8 +1226,9 @@ class ProjectContext:
 
     def sets_anywhere(self, effect: str, word: str, path: "str | Path", source: str) -> bool:
         """Does the file at ``path`` (whose text is ``source``, maybe not yet written) or another
-        file that may run with it (:meth:`may_run_with`) have ``effect`` (an ``ENV_SWITCHES`` effect) in a body that counts (see
-        :meth:`enables_determinism`)? Only files that contain ``word`` are parsed."""
+        file that may run with it (:meth:`may_run_with`) have ``effect`` (an ``ENV_SWITCHES``
+        effect) in a body that counts (see :meth:`enables_determinism`)? Only files that contain
+        ``word`` are parsed."""
         self.consult(ALL_FILES)
         key = os.path.abspath(path)
         if word in source:

@@ -113,8 +113,9 @@ class SeedingScan(Analysis):
         if name is None and method is not None:
             built = self._built_on_the_spot(node.func)  # type: ignore[arg-type]
             if built is not None:
-                # ``TrainOptions().parse()``: named as the project's facts name it
-                name, imported = f"{built[0]}.{method}", False  # resolved through the facts' instances
+                # ``TrainOptions().parse()``: named as the project's facts name it, resolved
+                # through their instances
+                name, imported = f"{built}.{method}", False
             else:
                 name = f"{UNNAMED}.{method}"
         if name is None and effect is NO_EFFECT:
@@ -127,17 +128,15 @@ class SeedingScan(Analysis):
             # determinism switch or a device's use (whether it runs; which device a variable names)
             self.chains[id(node)] = tuple(self.file.ancestors)
 
-    def _built_on_the_spot(self, func: cst.Attribute) -> Optional[Tuple[str, Optional[str]]]:
+    @staticmethod
+    def _built_on_the_spot(func: cst.Attribute) -> Optional[str]:
         """For a method of an object of a class built on the spot (``TrainOptions().parse``):
-        the name the project's facts give that object (``TrainOptions()``) and the class's
-        qualified name, if imported; else None."""
+        the name the project's facts give that object (``TrainOptions()``), else None."""
         value = func.value
-        if not isinstance(value, cst.Call):
-            return None
-        built = dotted_name(value.func)
+        built = dotted_name(value.func) if isinstance(value, cst.Call) else None
         if built is None or not built.rsplit(".", 1)[-1][:1].isupper():
             return None
-        return built.replace(".", "/") + "()", self.file.qualify(value.func)
+        return built.replace(".", "/") + "()"
 
     def visit_Assign(self, node: cst.Assign) -> None:
         # ``torch.backends.cudnn.deterministic = True``: a switch, and whether it runs
@@ -369,18 +368,12 @@ class SeedingScan(Analysis):
         module = self.file.module
         return module.body[0] if module.body else module
 
-
     def _device_not_chosen(self, site: CallSite, device: str) -> bool:
         """Is ``device`` named in the call only in the branch of a conditional expression that
         the default path does not take (``"cuda" if args.cuda else "cpu"``, ``--cuda`` off by
         default)?"""
         node = site.node
-        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
-        args = CstArgs(node)
-        found = [args.node("device", 0 if method == "to" else None)]
-        if site.name in catalog.DEVICE_CONSTRUCTORS:
-            found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[site.name]))
-        choices = [e for e in found if isinstance(e, cst.IfExp)]
+        choices = [e for e in _device_arguments(site) if isinstance(e, cst.IfExp)]
         if not choices:
             return False
         values = self.file.analysis(ValueScan).values
@@ -405,11 +398,7 @@ class SeedingScan(Analysis):
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
         if method != "to" and not site.effect.known:
             return False
-        args = CstArgs(node)
-        found = [args.node("device", 0 if method == "to" else None)]
-        if site.name in catalog.DEVICE_CONSTRUCTORS:
-            found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[site.name]))
-        expressions = [e for e in found if isinstance(e, cst.BaseExpression) and not isinstance(e, cst.SimpleString)]
+        expressions = [e for e in _device_arguments(site) if not isinstance(e, cst.SimpleString)]
         if not expressions:
             return False
         values = self.file.analysis(ValueScan).values
@@ -427,6 +416,18 @@ class SeedingScan(Analysis):
                     if isinstance(given, cst.BaseExpression) and catalog.device_named(cst_strings(given)) in wanted:
                         return True
         return False
+
+
+def _device_arguments(site: CallSite) -> List[cst.BaseExpression]:
+    """The expressions a call names its device with: ``.to(x)``'s first argument or ``device=``,
+    and the device constructor's argument (``torch.device(x)``)."""
+    node = site.node
+    method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+    args = CstArgs(node)
+    found = [args.node("device", 0 if method == "to" else None)]
+    if site.name in catalog.DEVICE_CONSTRUCTORS:
+        found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[site.name]))
+    return [e for e in found if isinstance(e, cst.BaseExpression)]
 
 
 def _declares_option(site: CallSite) -> bool:
