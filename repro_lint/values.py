@@ -294,9 +294,10 @@ class Values:
         module that builds the parser (``parser.add_argument(...)`` there, ``return parser``):
         the options' defaults there, as :class:`ParsedOptions` (an option whose default is not
         a literal is not known). None for anything else."""
-        if not isinstance(parser, cst.Call) or parser.args or self.callee(parser.func, ()) is None:
+        found = self.callee(parser.func, ()) if isinstance(parser, cst.Call) and not parser.args else None
+        if found is None:
             return None
-        other, function = self.callee(parser.func, ())  # type: ignore[misc]
+        other, function = found
         if other is self or (other.source is not None and "add_argument" not in other.source):
             return None
         returned = [
