@@ -306,12 +306,18 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def built_object_name(cls: str) -> Optional[str]:
+    """How the facts name an object of class ``cls`` (as written: ``mod.Trainer``) built on the
+    spot to call a method of it: ``mod/Trainer()``; None when ``cls`` does not name a class."""
+    return cls.replace(".", "/") + "()" if _names_class(cls) else None
+
+
 def _is_built_method(arg: ast.AST) -> bool:
     """``Collator(params).collate``: a method of an object of a class built on the spot."""
     if not (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Call)):
         return False
     built = _dotted(arg.value.func)
-    return built is not None and _names_class(built)
+    return built is not None and built_object_name(built) is not None
 
 
 def _device_in(arg: ast.AST) -> Optional[str]:
@@ -700,16 +706,10 @@ class _FactsCollector(ast.NodeVisitor):
             name = f"{SUPER_CALL}.{method}"  # ``super().__init__(args)``: the base classes' method
         elif name is None and method is not None:
             name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
-            built = _dotted(node.func.value.func) if isinstance(node.func.value, ast.Call) else None  # type: ignore[attr-defined]
-            if built is not None and _names_class(built):
+            if _is_built_method(node.func):
                 # a method of an object built on the spot (``TrainLoop(...).run_loop()``): the
                 # call graph follows it as on a local bound to it, named for the class
-                built_name = built.replace(".", "/") + "()"
-                qualified_class = self.imported(built)
-                body.instances[built_name] = (qualified_class or built,)
-                if qualified_class is not None:
-                    body.imported.add(qualified_class)
-                name = f"{built_name}.{method}"
+                name = self._built_method(node.func)  # type: ignore[arg-type]
         if method in DICT_METHODS and isinstance(node.func.value, ast.Name) and self.dicts.tracks(node.func.value.id):
             positional = [a for a in node.args if not isinstance(a, ast.Starred)]
             key = _string(positional[0]) if positional else MISSING
@@ -783,10 +783,11 @@ class _FactsCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _built_method(self, arg: ast.Attribute) -> str:
-        """``Collator(params).collate`` handed on: a method of an object built on the spot,
-        named as a call of it is (``Collator().collate``), with the object's class recorded."""
+        """``Collator(params).collate``, called or handed on: a method of an object built on the
+        spot, named ``Collator().collate``, with the object's class recorded in the body's
+        instances under ``Collator()``."""
         built = _dotted(arg.value.func)  # type: ignore[attr-defined]
-        built_name = built.replace(".", "/") + "()"  # type: ignore[union-attr]
+        built_name = built_object_name(built)  # type: ignore[arg-type]
         qualified = self.imported(built)  # type: ignore[arg-type]
         self.current.instances[built_name] = (qualified or built,)  # type: ignore[assignment]
         if qualified is not None:

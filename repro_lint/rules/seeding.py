@@ -26,7 +26,7 @@ from ..classify import (
 )
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
-from ..facts import MAIN_BODY, MODULE_BODY
+from ..facts import MAIN_BODY, MODULE_BODY, built_object_name
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, NoArgs, cst_strings, is_main_guard
@@ -134,9 +134,7 @@ class SeedingScan(Analysis):
         the name the project's facts give that object (``TrainOptions()``), else None."""
         value = func.value
         built = dotted_name(value.func) if isinstance(value, cst.Call) else None
-        if built is None or not built.rsplit(".", 1)[-1][:1].isupper():
-            return None
-        return built.replace(".", "/") + "()"
+        return built_object_name(built) if built is not None else None
 
     def visit_Assign(self, node: cst.Assign) -> None:
         # ``torch.backends.cudnn.deterministic = True``: a switch, and whether it runs
