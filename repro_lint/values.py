@@ -51,7 +51,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -201,6 +201,7 @@ class Values:
         self._returns: Dict[Tuple[int, Optional[int]], Candidates] = {}
         self._module_defs: Optional[Dict[str, cst.FunctionDef]] = None
         self._functions: Optional[Dict[int, Tuple[cst.FunctionDef, Chain]]] = None
+        self._globals: Optional[Dict[str, List[Tuple[cst.FunctionDef, Chain]]]] = None
         self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
         self._options: Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]] = None
         self._namespaces: Optional[FrozenSet[str]] = None
@@ -774,9 +775,27 @@ class Values:
             if _binds_elsewhere(function, name):
                 return None
             reached = _reaching(self.module.body, name, (), truth, (), self._binds, whole=True)
+            reached = self._global_writes(name, reached, function, truth)
         else:
             reached = _reaching(self.module.body, name, chain, truth, (), self._binds)
         return None if reached is _UNASSIGNED else reached
+
+    def _global_writes(self, name: str, reached: Any, user: cst.FunctionDef, truth: Truth) -> Any:
+        """A module's name seen from inside ``user`` (a function that runs later) also holds
+        what other functions assign to it under ``global name`` (``device = None`` at the top,
+        ``global device; device = "cuda:0"`` in ``main()``)."""
+        if self._globals is None:
+            self._globals = _global_writers(self.functions().values())
+        writers = [(f, c) for f, c in self._globals.get(name, ()) if f is not user]
+        if not writers or reached is None:
+            return reached
+        states = [] if reached is _UNASSIGNED else [reached]
+        for function, chain in writers:
+            got = _reaching(_statements(function.body), name, (), truth, chain + (function, function.body), self._binds, whole=True, start=[])
+            if got is None:
+                return None
+            states.append(got)
+        return _union(states) if states else _UNASSIGNED
 
     def _name(self, name: str, chain: Chain, depth: int) -> Candidates:
         found = self._lookup(name, chain, depth)
@@ -1761,6 +1780,8 @@ class _Walk:
         elif isinstance(small, cst.AugAssign):
             if isinstance(small.target, (cst.Name, cst.Attribute)) and dotted_name(small.target) == name:
                 state = self.set(state, None)
+        elif isinstance(small, cst.Global) and self.whole:
+            pass  # a declaration (a function that assigns a module's name), not a binding
         elif isinstance(small, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)) and name in _imported_names(small):
             state = self.set(state, None)
         return state
@@ -1946,6 +1967,22 @@ def _imported_names(node: cst.CSTNode) -> List[str]:
             bound = bound.value
         if isinstance(bound, cst.Name):
             found.append(bound.value)
+    return found
+
+
+def _global_writers(functions: Iterable[Tuple[cst.FunctionDef, Chain]]) -> Dict[str, List[Tuple[cst.FunctionDef, Chain]]]:
+    """The functions that declare each name ``global`` in their own body (not in a nested
+    ``def`` or class)."""
+    found: Dict[str, List[Tuple[cst.FunctionDef, Chain]]] = {}
+    for function, chain in functions:
+        stack: List[cst.CSTNode] = [function.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Global):
+                for item in node.names:
+                    found.setdefault(item.name.value, []).append((function, chain))
+            elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseExpression)):
+                stack.extend(syntax_children(node))
     return found
 
 

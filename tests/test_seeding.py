@@ -2952,3 +2952,18 @@ def test_an_object_of_a_star_imported_class_handed_on_runs_its_methods(tmp_path)
     )
     found = lint_files_in([tmp_path / "augs.py", tmp_path / "train.py"], tmp_path, ["RPL103"])
     assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL103", "train.py")]
+
+
+def test_rpl202_a_module_variable_a_function_sets_under_global(lint):
+    """Ascend 3d_attention_net: ``device = None`` at the top, ``global device`` and
+    ``device = f"npu:{args.device_id}"`` in ``main()``; ``test()``, defined first, places the
+    images with ``.to(device)``: the first placement in the text."""
+    code = (
+        "import torch\n\ndevice = None\n\n\ndef evaluate(model):\n    x = torch.ones(1, 4).to(device)\n"
+        "    return model(x)\n\n\ndef main():\n    global device\n    device = 'cuda:0'\n"
+        "    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2).to(device)\n    evaluate(model)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 7)]
+    # the same program on the CPU: the global stays on the CPU, nothing to report
+    assert lint(code.replace("'cuda:0'", "'cpu'"), select=["RPL202"]) == []

@@ -62,6 +62,13 @@ def evaluate(code: str, keyword: str):
         # rebound on every path: only the new values
         ("def g(m=True, s=None):\n    if h():\n        m = False\n    else:\n        m = 3\n    f(x=m)\ng()\n", [False, 3]),
         ("def g(m=True):\n    m = False\n    if h():\n        m = 3\n    f(x=m)\ng()\n", [False, 3]),
+        # a module's name that another function assigns under ``global``
+        ("d = None\ndef use():\n    f(x=d)\ndef main():\n    global d\n    d = 'cuda'\n", [None, "cuda"]),
+        ("d = 1\ndef use():\n    f(x=d)\ndef main():\n    global d\n    if h():\n        d = 2\n    else:\n        d = 3\n", [1, 2, 3]),
+        ("def use():\n    f(x=d)\ndef main():\n    global d\n    d = 'cuda'\n", ["cuda"]),
+        ("d = 1\ndef use():\n    f(x=d)\ndef main():\n    global d\n    for d in y:\n        pass\n", None),  # unknown there
+        ("d = 1\ndef use():\n    f(x=d)\ndef main():\n    d = 2\n", [1]),  # a local of main's
+        ("d = 1\ndef use():\n    f(x=d)\ndef main():\n    def inner():\n        global d\n        d = 2\n", [1, 2]),
     ],
 )
 def test_values(code, expected):
