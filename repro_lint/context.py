@@ -222,6 +222,8 @@ class ProjectContext:
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
         self._caller_arguments: Dict[Tuple[Node, bool], Any] = {}
+        #: the functions nothing in the project calls nor hands on (see :meth:`never_called`)
+        self._never_called: Set[Node] = set()
         self._seeds_workers: Optional[FrozenSet[str]] = None
         #: :meth:`_programs`, and the files that contain a word (:meth:`mentioned_with`)
         self._program_index: Optional[Dict[str, FrozenSet[str]]] = None
@@ -443,6 +445,7 @@ class ProjectContext:
         self._settings.clear()
         self._words.clear()
         self._caller_arguments.clear()
+        self._never_called.clear()
         self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
         self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
@@ -1288,6 +1291,14 @@ class ProjectContext:
             self._caller_arguments[key] = self._find_caller_arguments(node, elsewhere)
         return self._caller_arguments[key]
 
+    def never_called(self, path: "str | Path", function: str) -> bool:
+        """Does nothing in the project call ``function`` of module ``path`` (named as
+        :meth:`caller_arguments` names it), nor hand it on as a value? A library function
+        then runs with its defaults on its default path: its callers, outside the project,
+        are where other values come from."""
+        self.caller_arguments(path, function)
+        return (os.path.abspath(path), function) in self._never_called
+
     def _importers(self, node: Node) -> List[Path]:
         """The files that may call function ``node`` by name: its module, and the files that
         import that module or a package that re-exports the function (``from .builder import
@@ -1379,6 +1390,8 @@ class ProjectContext:
                             return None
                         continue
                     found.append((positional, passed))
+        if not found and not elsewhere:
+            self._never_called.add(node)
         return tuple(found) if found or elsewhere else None
 
     def any_file_mentions(self, word: str) -> bool:

@@ -174,6 +174,7 @@ class Values:
         options: bool = True,
         attributes: Optional[Callable[[Optional[str]], Optional[Dict[str, Any]]]] = None,
         methods: Optional[Callable[[Optional[str]], Optional[Tuple["Values", cst.FunctionDef, Chain]]]] = None,
+        uncalled: Optional[Callable[[str], bool]] = None,
     ) -> None:
         self.module = module
         #: a method of a project class of another module, by qualified name (``pkg.mod.Base.__init__``),
@@ -189,6 +190,9 @@ class Values:
         #: call is known (:meth:`~repro_lint.context.ProjectContext.caller_arguments`; called
         #: with ``elsewhere=True``: only other modules' calls)
         self.callers = callers
+        #: whether nothing in the project calls a function (by the callee ``callers`` takes), nor
+        #: hands it on: its defaults are then the values its default path runs with
+        self.uncalled = uncalled
         #: the module's import-qualified names (tells a call that draws random numbers)
         self.qualify = qualify
         #: the module's text, for cheap checks before a walk (None: always walk)
@@ -767,7 +771,11 @@ class Values:
             # a parameter holds its own value until a statement rebinds it: on a path that does
             # not, that value reaches the use (its name, evaluated on entry to the function)
             start: Any = _UNASSIGNED if parameter is None else [(parameter.name, function_chain + (function, function.params))]
-            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body), self._binds, start=start)
+            reached = _reaching(body, name, chain, truth, function_chain + (function, function.body), self._binds, start=start, dead=_DEAD)
+            if reached is _DEAD:
+                # a use the default path does not reach (after ``if split_ratio is None:
+                # return``): what the name holds there on any path
+                reached = _reaching(body, name, chain, _undecided, function_chain + (function, function.body), self._binds, start=start)
             if reached is start and parameter is not None:
                 return (function, function_chain, parameter)
             if reached is not _UNASSIGNED:
@@ -1065,7 +1073,7 @@ class Values:
             if got is None:
                 return None
             found = got + found
-        if not calls:
+        if not calls and not (callee is not None and self.uncalled is not None and self.uncalled(callee)):
             found.append(OPEN)  # called from elsewhere, with arguments we cannot see
         return _dedupe(found)
 
@@ -1369,7 +1377,7 @@ class Values:
         """An evaluator of this module for one call of one of its functions: the call's
         arguments bound to the function's parameters, its own decisions of tests (the
         indexes, which do not depend on the call, shared)."""
-        inner = Values(self.module, self.source, self.resolve, self.qualify, self.callers)
+        inner = Values(self.module, self.source, self.resolve, self.qualify, self.callers, uncalled=self.uncalled)
         inner._functions, inner._calls, inner._options = self.functions(), self._calls, self._options
         inner._binds, inner._self_index, inner._heir_index = self._binds, self._self_index, self._heir_index
         inner._module_defs = self._module_defs
@@ -1694,6 +1702,7 @@ def _reaching(
     memo: Dict[int, FrozenSet[str]],
     whole: bool = False,
     start: Any = _UNASSIGNED,
+    dead: Any = None,
 ) -> Any:
     """The values of ``name`` that reach the use whose enclosing nodes are ``chain``, walking
     ``body`` (a list of statements under ``base``): a list of (expression, the chain of the
@@ -1703,7 +1712,7 @@ def _reaching(
     own value; ``start`` itself comes back when nothing in ``body`` changes it)."""
     walk = _Walk(name, {id(n) for n in chain}, truth, whole, memo)
     state, _ = walk.block(body, start, base)
-    return None if state is _DEAD else state
+    return dead if state is _DEAD else state
 
 
 class _Walk:

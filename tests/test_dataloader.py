@@ -139,7 +139,8 @@ if __name__ == "__main__":
         ("super().__init__(ds, 8, num_workers)", "Sub([]).loader()\n    Plain([], 8, 4).loader()", ["RPL301"]),
         # arguments we cannot see stay open
         ("super().__init__(ds, **kwargs)", "Sub([]).loader()", ["RPL301"]),
-        ("super().__init__(ds, 8, num_workers)", "pass", ["RPL301"]),  # Sub built elsewhere
+        # Sub built nowhere in the project: its default path (num_workers 0) starts no workers
+        ("super().__init__(ds, 8, num_workers)", "pass", []),
     ],
 )
 def test_rpl301_follows_super_init_to_the_subclass(lint, init, main, expected):
@@ -540,5 +541,27 @@ def test_rpl301_a_builtin_conversion_of_an_option_is_its_converted_default(lint,
         "import argparse\nfrom torch.utils.data import DataLoader\n\n"
         f"parser = argparse.ArgumentParser()\nparser.add_argument('--nThreads', default={default})\n"
         "opt = parser.parse_args()\nloader = DataLoader(ds, num_workers=int(opt.nThreads))\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected
+
+
+@pytest.mark.parametrize(
+    "signature, expected",
+    [
+        ("num_workers=0", []),  # its default path starts no workers
+        ("num_workers=4", ["RPL301", "RPL301"]),
+        ("num_workers", ["RPL301", "RPL301"]),  # no default: whatever callers pass
+    ],
+)
+def test_rpl301_a_loader_function_nothing_in_the_project_calls(lint, signature, expected):
+    """torch-rechub: ``SequenceDataGenerator.generate_dataloader(..., num_workers=0)``, a
+    library method the project never calls: a caller passing workers is where they start."""
+    code = (
+        "from torch.utils.data import DataLoader\n\n\n"
+        f"def make_loader(data, {signature}, batch_size=16):\n"
+        "    return DataLoader(data, batch_size=batch_size, num_workers=num_workers)\n\n\n"
+        "class Gen:\n    def __init__(self, data):\n        self.data = data\n\n"
+        f"    def generate_dataloader(self, {signature}, batch_size=16):\n"
+        "        return DataLoader(self.data, batch_size=batch_size, num_workers=num_workers)\n"
     )
     assert codes(lint(code, select=["RPL301"])) == expected

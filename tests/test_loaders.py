@@ -270,8 +270,9 @@ def test_no_workers_on_the_default_path(lint):
         ),
         # num_workers known to be 0 on every path the file shows
         ("def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers)\n\nmake([])\n", []),
-        # ... but a parameter nobody in the file passes keeps the benefit of the doubt
-        ("def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers)\n", ["RPL301"]),
+        # ... and a function nothing in the project calls runs with its default, as shuffle= above
+        ("def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers)\n", []),
+        ("def make(ds, workers):\n    return DataLoader(ds, num_workers=workers)\n", ["RPL301"]),
         ("def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers)\n\nmake([], workers=8)\n", ["RPL301"]),
         # a worker_init_fn that is None unless an option gives one
         (

@@ -493,3 +493,14 @@ def test_rpl402_mode_pinned_by_the_branch(lint, branch, expected):
         f"        if self.mode == {branch!r}:\n            return F.interpolate(x, size=8, mode=self.mode)\n        return x\n"
     )
     assert codes(lint(IMPORTS + code, select=["RPL402"])) == expected
+
+
+def test_a_use_the_default_path_does_not_reach_keeps_the_values_of_any_path():
+    """torch-rechub: ``if split_ratio is None: ... return`` and then loaders with
+    ``num_workers=num_workers``; the default path returns first, the parameter still holds
+    its default there (not an unknown value)."""
+    code = (
+        "def g(num_workers=0, split=None):\n    if split is None:\n        return 1\n"
+        "    f(x=num_workers)\ng()\n"
+    )
+    assert evaluate(code, "x") == [0]

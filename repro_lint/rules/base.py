@@ -99,7 +99,7 @@ class ValueScan(Analysis):
         self.modules = ProjectModules(file.project)
         self.values = Values(
             file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers,
-            attributes=self.modules.object_attributes, methods=self.modules.method,
+            attributes=self.modules.object_attributes, methods=self.modules.method, uncalled=self._uncalled,
         )
         self._constants: Optional[Values] = None
 
@@ -113,8 +113,13 @@ class ValueScan(Analysis):
         is unknown (a user may pass any), not its default."""
         if self._constants is None:
             file = self.file
-            self._constants = Values(file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers, options=False)
+            self._constants = Values(
+                file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers, options=False, uncalled=self._uncalled
+            )
         return self._constants
+
+    def _uncalled(self, function: str) -> bool:
+        return self.file.project.never_called(self.file.path, function)
 
     def _callers(self, function: str, elsewhere: bool = False) -> Any:
         """The literal arguments of the project's calls of this module's ``function``. In a
