@@ -1150,13 +1150,16 @@ class ProjectContext:
             return self.closure([target])
         if target:
             return Summary(effects=frozenset(target))
+        methods = self.built_methods(facts, scope, name)
+        return self.closure(methods) if methods else EMPTY
+
+    def built_methods(self, facts: Optional[ModuleFacts], scope: Optional[str], name: str) -> List[Node]:
+        """The project methods a call of a method of an object built on the spot runs
+        (``TrainOptions().parse()``, named ``TrainOptions().parse``); empty for other calls."""
         body = facts.body(scope) if facts is not None and scope is not None and "()." in name else None
-        if body is not None:
-            # a method of an object built on the spot (``TrainOptions().parse()``)
-            methods = self._instance_method(facts, scope, body, name)  # type: ignore[arg-type]
-            if methods:
-                return self.closure(methods)
-        return EMPTY
+        if body is None:
+            return []
+        return self._instance_method(facts, scope, body, name) or []  # type: ignore[arg-type]
 
     def effects(self, name: str, path: "str | Path | None" = None) -> FrozenSet[str]:
         """Which generators a call of ``name`` seeds and what it turns on, transitively (known

@@ -276,6 +276,9 @@ def test_rpl402_ops_without_a_deterministic_implementation(lint, code):
         "import torch.nn as nn\nup = nn.Upsample(scale_factor=2)\n",
         "import torch.nn as nn\np = nn.AdaptiveAvgPool2d(1)\n",
         "import torch.nn as nn\np = nn.AdaptiveAvgPool2d((1, 1))\n",
+        # mmselfsup's AvgPool2dNeck: a parameter whose default, and every call's argument, is 1
+        "import torch.nn as nn\nclass Neck(nn.Module):\n    def __init__(self, output_size=1):\n"
+        "        self.p = nn.AdaptiveAvgPool2d(output_size)\n\ndef build():\n    return Neck(), Neck(output_size=(1, 1))\n",
         "import torch.nn.functional as F\ny = F.adaptive_avg_pool2d(x, (1, 1))\n",
         "import torch.nn as nn\ne = nn.EmbeddingBag(10, 3)\n",
         "import torch.nn as nn\ne = nn.EmbeddingBag(10, 3, mode='sum')\n",
@@ -579,3 +582,11 @@ def test_a_library_function_renamed_in_a_project_module(tmp_path, wrappers, expe
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL402"])
     assert codes(found) == expected
+
+
+def test_rpl402_an_adaptive_pool_size_a_call_makes_other_than_one(lint):
+    code = (
+        "import torch.nn as nn\nclass Neck(nn.Module):\n    def __init__(self, output_size=1):\n"
+        "        self.p = nn.AdaptiveAvgPool2d(output_size)\n\ndef build():\n    return Neck(), Neck(output_size=(7, 7))\n"
+    )
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == ["RPL402"]

@@ -2967,3 +2967,29 @@ def test_rpl202_a_module_variable_a_function_sets_under_global(lint):
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 7)]
     # the same program on the CPU: the global stays on the CPU, nothing to report
     assert lint(code.replace("'cuda:0'", "'cpu'"), select=["RPL202"]) == []
+
+
+@pytest.mark.parametrize("flag, expected", [("--sample", []), ("--sample", ["RPL202"])])
+def test_rpl202_methods_of_objects_built_under_branches_the_default_path_skips(tmp_path, flag, expected):
+    """DiffLightning: ``if args.train: Runner().train() elif args.sample: Sampler().sample()``,
+    both flags off by default; the device is used only in those methods. With the sampler's
+    call on the default path, it runs on CUDA."""
+    main = (
+        "import argparse\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--train', action='store_true')\n"
+        f"parser.add_argument('{flag}', action='store_true')\nargs = parser.parse_args()\n\n"
+        "if args.train:\n    from training import Runner\n    Runner().train()\n"
+    )
+    main += "elif args.sample:\n    from sampling import Sampler\n    Sampler().sample()\n" if not expected else "from sampling import Sampler\nSampler().sample()\n"
+    write(
+        tmp_path,
+        {
+            "main.py": main,
+            "sampling.py": "import torch\n\n\nclass Sampler:\n    def sample(self, device=None):\n        if device == None:\n"
+            "            device = 'cuda' if torch.cuda.is_available() else 'cpu'\n        return torch.zeros(2).to(device)\n",
+            "training.py": "import torch\nfrom lightning import Trainer\n\n\nclass Runner:\n    def __init__(self):\n"
+            "        self.model = torch.nn.Linear(2, 2)\n        self.trainer = Trainer(accelerator='auto')\n\n"
+            "    def train(self):\n        self.trainer.fit(self.model)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected

@@ -142,7 +142,9 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
             int_value(e.value) == 1 for e in value.elements
         ):
             return False
-        return True
+        # a parameter whose default, and every call's argument, is 1 (``output_size=1``)
+        found = value_of(rule, value)
+        return not found or not all(_is_global_size(c) for c in found)
     if cond.test == "spatial":
         if form != "function" or not call.args or call.args[0].keyword or call.args[0].star:
             return False
@@ -164,6 +166,18 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
             return True
         return rule.file.analysis(ValueScan).values.kind(subject, rule.file.ancestors, rule.qualify) != INTEGER
     return False
+
+def _is_global_size(candidate: Any) -> bool:
+    """A value that is an output size of 1 (``1``, ``(1, 1)``): a global pool."""
+    if isinstance(candidate, (cst.Tuple, cst.List)):
+        return bool(candidate.elements) and all(int_value(e.value) == 1 for e in candidate.elements)
+    if not isinstance(candidate, Const):
+        return False
+    value = candidate.value
+    if isinstance(value, (tuple, list)):
+        return bool(value) and all(v == 1 and not isinstance(v, bool) for v in value)
+    return value == 1 and not isinstance(value, bool)
+
 
 def _from_mappings(rule: Rule, call: cst.Call, name: str, default: Any) -> Optional[List[Any]]:
     """What the ``**mapping`` arguments of ``call`` give parameter ``name`` on the default path,

@@ -298,6 +298,7 @@ class SeedingScan(Analysis):
             if body not in reached:
                 continue
             target: Optional[Tuple[str, str]] = None
+            targets: List[Tuple[str, str]] = []
             if not isinstance(site, CallSite):
                 node: cst.CSTNode = site
             elif uses and site.effect.uses & wanted:
@@ -311,10 +312,13 @@ class SeedingScan(Analysis):
             else:
                 node = site.node
                 resolved = project.resolve_call(facts, site.body, site.name, site.imported)
-                if isinstance(resolved, tuple):
-                    if not holds(project.closure([resolved])):
+                # a method of an object built on the spot (``Sampler().sample()``)
+                built = [] if resolved else project.built_methods(facts, site.body, site.name)
+                if isinstance(resolved, tuple) or built:
+                    targets = [resolved] if isinstance(resolved, tuple) else built  # type: ignore[list-item]
+                    if not holds(project.closure(targets)):
                         continue
-                    target = resolved
+                    target = targets[0]
                 elif uses or not resolved or not resolved & wanted:
                     continue
             branch = values.skipped_branch(self.chains.get(id(node), ()))
@@ -327,9 +331,11 @@ class SeedingScan(Analysis):
                     used.setdefault((body, device), []).append(off)
                     if off and branch is None and first is None:
                         first = (site, None)  # type: ignore[assignment]
+            elif target is None:
+                own.setdefault(body, []).append(branch is not None)
             else:
-                flags = own.setdefault(body, []) if target is None else calls.setdefault((body, target), [])
-                flags.append(branch is not None)
+                for each in targets:
+                    calls.setdefault((body, each), []).append(branch is not None)
             if branch is not None and first is None:
                 first = (site, branch)
         if first is None:
