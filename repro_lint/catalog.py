@@ -822,6 +822,18 @@ DEVICE_OPTIONS: Dict[str, str] = {
 }
 #: the parser method that declares an option, and the name of its default
 OPTION_DECLARATION = ("add_argument", "default")
+#: calls that return a configuration read from a file or built from a mapping: an attribute of
+#: what they return (``cfg = Config.fromfile(args.config)``, then ``cfg.seed``) is the file's
+#: value, never the command-line option of the same name
+CONFIG_LOADERS = frozenset(
+    {
+        "mmcv.Config.fromfile", "mmcv.utils.Config.fromfile", "mmcv.utils.config.Config.fromfile",
+        "mmengine.Config.fromfile", "mmengine.config.Config.fromfile",
+        "omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create", "omegaconf.OmegaConf.merge",
+        "yaml.load", "yaml.safe_load", "yaml.full_load", "json.load", "json.loads", "toml.load", "tomllib.load",
+        "easydict.EasyDict", "addict.Dict",
+    }
+)
 #: device constructors: qualified name -> (parameter, position) of the device type
 DEVICE_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {"torch.device": ("type", 0)}
 

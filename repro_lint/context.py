@@ -965,6 +965,32 @@ class ProjectContext:
                     found.append(node)
         return tuple(found)
 
+    def library_bases(self, qualified: str) -> FrozenSet[str]:
+        """The library classes (as imported: ``torch.utils.data.DistributedSampler``) that the
+        project class ``qualified`` derives from, directly or through other project classes;
+        empty for a name that is not a project class."""
+        if is_known(qualified):
+            return frozenset()
+        node = self._resolve_qualified(qualified)
+        if node is None or not node[1].startswith(CLASS_PREFIX):
+            return frozenset()
+        found: Set[str] = set()
+        seen: Set[Node] = set()
+        stack = [node]
+        while stack and len(seen) <= MAX_BASE_DEPTH * 4:
+            current = stack.pop()
+            facts = self.facts(current[0]) if current not in seen else None
+            seen.add(current)
+            if facts is None:
+                continue
+            for base, imported in facts.bases.get(current[1][len(CLASS_PREFIX) :], ()):
+                target = self.resolve_call(facts, MODULE_BODY, base, imported)
+                if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX):
+                    stack.append(target)
+                elif imported:
+                    found.add(base)
+        return frozenset(found)
+
     def _project_bases(self, facts: ModuleFacts, cls: str) -> Iterator[Tuple[ModuleFacts, str]]:
         """The bases of class ``cls`` that are project classes, in order: each one's module
         facts and class name (library classes and unknown names are left out)."""

@@ -56,7 +56,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Seq
 import libcst as cst
 
 from .children import syntax_children
-from .catalog import ENTROPY_RESULTS
+from .catalog import CONFIG_LOADERS, ENTROPY_RESULTS
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
@@ -158,7 +158,9 @@ def _dedupe(items: List[Candidate]) -> List[Candidate]:
 #: up to this many project calls of a function are followed apart (see :meth:`Values.per_call`)
 _MAX_CALLS_APART = 16
 #: builtin conversions whose result the evaluator computes from a known value
-_CONVERSIONS: Dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "bool": bool, "str": str}
+_CONVERSIONS: Dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "bool": bool, "str": str, "len": len}
+#: the displays whose size is known when no element is starred (``len(gpus)`` after ``gpus = []``)
+_SIZED = (cst.List, cst.Tuple, cst.Set, cst.Dict)
 
 
 class Values:
@@ -214,6 +216,7 @@ class Values:
         #: the truth of each ``if`` test met on a walk, decided once (on the default path it does
         #: not depend on which use is being followed)
         self._truths: Dict[int, Optional[bool]] = {}
+        self._own_truths: Dict[int, Optional[bool]] = {}
         #: evaluation steps left for this module: past them every answer is "unknown", so that
         #: no file, however its tests and assignments nest, costs more than a bounded time
         self._steps = _MAX_STEPS
@@ -274,8 +277,9 @@ class Values:
         return [expr]  # a container, a lambda: the expression itself
 
     def _converted(self, expr: cst.Call, chain: Chain, depth: int) -> Candidates:
-        """``int(opt.nThreads)``, ``bool(x)``, ``float(x)``, ``str(x)`` (the builtins, not a
-        name the module rebinds) of known values: those values converted. None for anything
+        """``int(opt.nThreads)``, ``bool(x)``, ``float(x)``, ``str(x)``, ``len(x)`` (the
+        builtins, not a name the module rebinds) of known values: those values converted (the
+        size of a display without starred elements, for ``len`` and ``bool``). None for anything
         else, or a value the conversion would reject."""
         func = expr.func
         convert = _CONVERSIONS.get(func.value) if isinstance(func, cst.Name) else None
@@ -284,12 +288,22 @@ class Values:
         if shadowed(func.value, chain) or func.value in self._module_defs_index() or (self.qualify is not None and self.qualify(func)):
             return None
         inner = self.of(expr.args[0].value, chain, depth + 1)
-        if inner is None or not all(isinstance(c, Const) for c in inner):
+        if inner is None:
             return None
         found: List[Candidate] = []
         for candidate in inner:
+            if isinstance(candidate, Const):
+                value = candidate.value
+            elif (
+                func.value in ("len", "bool")
+                and isinstance(candidate, _SIZED)
+                and not any(isinstance(e, (cst.StarredElement, cst.StarredDictElement)) for e in candidate.elements)
+            ):
+                value = range(len(candidate.elements))  # a stand-in of the display's size
+            else:
+                return None
             try:
-                found.append(Const(convert(candidate.value)))  # type: ignore[union-attr]
+                found.append(Const(convert(value)))
             except (TypeError, ValueError, OverflowError):
                 return None
         return _dedupe(found)
@@ -605,7 +619,7 @@ class Values:
             return self._hparam(attr, method, depth)
         if isinstance(base, cst.Name) and self.read_options and (self.source is None or "add_argument" in self.source):
             options = self.options().get(attr)
-            if options:
+            if options and not self._config_object(base.value, chain, depth):
                 assigned = self._attribute_assignments(base.value, attr, chain, depth)
                 return self._resolve_all(options if assigned is _UNASSIGNED else assigned, depth)
             if base.value in self.namespaces():
@@ -613,6 +627,19 @@ class Values:
                 if derived is not None:
                     return derived
         return self._object_attribute(expr, chain, depth) or self._attribute_of_value(base, attr, chain, depth) or [expr]
+
+    def _config_object(self, name: str, chain: Chain, depth: int) -> bool:
+        """Does ``name`` hold, where it is used, a configuration read from a file (``cfg =
+        Config.fromfile(args.config)``, ``catalog.CONFIG_LOADERS``) rather than the parsed
+        options? Its ``cfg.seed`` is then not the ``--seed`` option."""
+        if self.qualify is None or name in self.namespaces():
+            return False
+        found = self._lookup(name, chain, depth)
+        return (
+            isinstance(found, list)
+            and bool(found)
+            and all(isinstance(value, cst.Call) and self.qualify(value.func) in CONFIG_LOADERS for value, _ in found)
+        )
 
     def _attribute_of_value(self, base: cst.BaseExpression, attr: str, chain: Chain, depth: int) -> Candidates:
         """An attribute of what ``base`` holds, where that is known: ``self.args.num_workers``
@@ -628,7 +655,12 @@ class Values:
         if not got or not all(isinstance(c, Const) and isinstance(c.value, ParsedOptions) for c in got):
             return None
         found = [c.value.default(attr) for c in got]  # type: ignore[union-attr]
-        return None if any(v is UNKNOWN for v in found) else _dedupe([Const(v) for v in found])
+        if any(v is UNKNOWN for v in found):
+            # not an option with a known default: an attribute the program sets on the options
+            # itself (``args.device = torch.device(...)`` in ``main()``, the parser being
+            # another module's), as :meth:`_derived_option` reads it for this module's parser
+            return self._derived_option(base.value, attr, chain, depth) if isinstance(base, cst.Name) else None
+        return _dedupe([Const(v) for v in found])
 
     def _built_attribute(self, calls: List[cst.Call], base: cst.BaseExpression, attr: str, depth: int) -> Candidates:
         """``exp.seed`` where ``exp`` holds an object built from a project class (``main(Exp())``)
@@ -732,21 +764,24 @@ class Values:
 
     # -- names -------------------------------------------------------------------------------
     def _truth(self, chain: Chain, depth: int) -> Truth:
-        def truth(test: cst.BaseExpression) -> Optional[bool]:
+        def truth(test: cst.BaseExpression, where: Optional[Chain] = None) -> Optional[bool]:
+            # ``where``: the test's own enclosing nodes (a walk passes them: ``if gpus is None:
+            # gpus = []`` is decided by what ``gpus`` holds at the test), else the use's
+            truths = self._truths if where is None else self._own_truths
             key = id(test)
-            if key in self._truths:
-                return self._truths[key]
-            self._truths[key] = None  # a test that needs its own value is undecided
+            if key in truths:
+                return truths[key]
+            truths[key] = None  # a test that needs its own value is undecided
             self._testing += 1
             try:
-                tested = self.of(test, chain, depth + 1)
+                tested = self.of(test, chain if where is None else where, depth + 1)
             finally:
                 self._testing -= 1
             decided = None
             if tested is not None and all(isinstance(t, Const) for t in tested):
-                truths = {bool(t.value) for t in tested}
-                decided = truths.pop() if len(truths) == 1 else None
-            self._truths[key] = decided
+                found = {bool(t.value) for t in tested}
+                decided = found.pop() if len(found) == 1 else None
+            truths[key] = decided
             return decided
 
         return truth
@@ -774,8 +809,10 @@ class Values:
             reached = _reaching(body, name, chain, truth, function_chain + (function, function.body), self._binds, start=start, dead=_DEAD)
             if reached is _DEAD:
                 # a use the default path does not reach (after ``if split_ratio is None:
-                # return``): what the name holds there on any path
-                reached = _reaching(body, name, chain, _undecided, function_chain + (function, function.body), self._binds, start=start)
+                # return``): a parameter that no path rebinds still holds its own value there;
+                # anything else is not known (the options that lead there are not the defaults)
+                again = _reaching(body, name, chain, _undecided, function_chain + (function, function.body), self._binds, start=start)
+                reached = again if again is start and parameter is not None else None
             if reached is start and parameter is not None:
                 return (function, function_chain, parameter)
             if reached is not _UNASSIGNED:
@@ -1455,6 +1492,20 @@ class Values:
         return False
 
     # -- indexes ------------------------------------------------------------------------------
+    def own_object(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Optional[cst.ClassDef]:
+        """The class whose method ``expr`` is the object of (``self`` in ``self.scatter(...)``,
+        the first parameter of the enclosing method, not rebound there), else None."""
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        scope = self._enclosing(chain)
+        if not isinstance(expr, cst.Name) or scope is None:
+            return None
+        function, function_chain = scope
+        if _first_param(function) != expr.value or not _is_bound_method(function, function_chain):
+            return None
+        if _binds_elsewhere(function, expr.value) or any(expr.value in _bound_names(stmt) for stmt in _statements(function.body)):
+            return None  # rebound in the method
+        return next((n for n in reversed(function_chain[-2:]) if isinstance(n, cst.ClassDef)), None)
+
     def _enclosing(self, chain: Chain) -> Optional[Tuple[cst.FunctionDef, Chain]]:
         for index in range(len(chain) - 1, -1, -1):
             if isinstance(chain[index], cst.FunctionDef):
@@ -1621,7 +1672,7 @@ Truth = Callable[[cst.BaseExpression], Optional[bool]]
 Reaching = Tuple[cst.BaseExpression, Chain]
 
 
-def _undecided(test: cst.BaseExpression) -> Optional[bool]:
+def _undecided(test: cst.BaseExpression, where: object = None) -> Optional[bool]:
     """A :data:`Truth` that decides no test (every branch may run)."""
     return None
 
@@ -1749,7 +1800,7 @@ class _Walk:
                 return _DEAD, False  # ``if not distributed: raise``: the default path stops here
             return state, False  # nothing in it binds the name: its tests do not matter
         if isinstance(stmt, cst.If) and not self.whole:
-            taken = self.truth(stmt.test)
+            taken = self.truth(stmt.test, path + (stmt,))  # type: ignore[call-arg]
             if taken is True:
                 return self.block(_statements(stmt.body), state, path + (stmt, stmt.body))
             if taken is False:

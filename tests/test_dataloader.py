@@ -565,3 +565,33 @@ def test_rpl301_a_loader_function_nothing_in_the_project_calls(lint, signature, 
         "        return DataLoader(self.data, batch_size=batch_size, num_workers=num_workers)\n"
     )
     assert codes(lint(code, select=["RPL301"])) == expected
+
+
+@pytest.mark.parametrize(
+    "build, expected",
+    [
+        ("DistributedSampler(dataset, world_size, rank, shuffle=shuffle)", ["RPL304"]),
+        ("DistributedSampler(dataset, world_size, rank, shuffle=False)", []),
+        ("GroupSampler(dataset, world_size, rank)", ["RPL304"]),  # through a project class
+        ("Plain(dataset)", []),  # a project class that is no DistributedSampler
+    ],
+)
+def test_rpl304_a_project_subclass_of_distributed_sampler(tmp_path, build, expected):
+    """mmselfsup: ``class DistributedSampler(_DistributedSampler)`` in ``samplers.py``, built in
+    ``build_dataloader``; nothing calls ``set_epoch``."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/samplers.py": "from torch.utils.data import DistributedSampler as _DistributedSampler\n\n\n"
+            "class DistributedSampler(_DistributedSampler):\n"
+            "    def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True):\n"
+            "        super().__init__(dataset, num_replicas=num_replicas, rank=rank, shuffle=shuffle)\n\n\n"
+            "class GroupSampler(DistributedSampler):\n    pass\n\n\nclass Plain:\n    def __init__(self, dataset):\n        self.dataset = dataset\n",
+            "pkg/builder.py": "from torch.utils.data import DataLoader\n\nfrom .samplers import DistributedSampler, GroupSampler, Plain\n\n\n"
+            f"def build_dataloader(dataset, world_size, rank, shuffle=True):\n    sampler = {build}\n"
+            "    return DataLoader(dataset, batch_size=2, sampler=sampler)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL304"])
+    assert [d.code for d in found] == expected

@@ -590,3 +590,28 @@ def test_rpl402_an_adaptive_pool_size_a_call_makes_other_than_one(lint):
         "        self.p = nn.AdaptiveAvgPool2d(output_size)\n\ndef build():\n    return Neck(), Neck(output_size=(7, 7))\n"
     )
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == ["RPL402"]
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # a method of the class itself (DataParallel's scatter in a subclass), not a tensor's
+        ("from torch import nn\nclass Par(nn.DataParallel):\n    def forward(self, *inputs, **kwargs):\n"
+         "        return self.scatter(inputs, kwargs, self.device_ids)\n", []),
+        # ... but a tensor subclass's own op, and an op on a tensor the object holds, are ops
+        ("import torch\nclass T(torch.Tensor):\n    def f(self, i, src):\n        return self.scatter_add_(0, i, src)\n", ["RPL401"]),
+        ("import torch\nclass M(torch.nn.Module):\n    def forward(self, i, src):\n        return self.buf.index_add_(0, i, src)\n", ["RPL401"]),
+        # a scalar fill value is not a tensor source
+        ("import torch\ndef f(x, i):\n    return x.scatter(-1, i, float('-inf'))\n", []),
+        ("import math\nimport torch\ndef f(x, i):\n    return x.scatter(-1, i, -math.inf)\n", []),
+        ("import torch\ndef f(x, i, fill=0.0):\n    return x.scatter(-1, i, fill)\n", []),
+        ("import torch\ndef f(x, i, src):\n    return x.scatter(-1, i, src)\n", ["RPL401"]),
+    ],
+)
+def test_rpl401_receivers_and_scalar_sources(lint, code, expected):
+    assert codes(lint(code, select=["RPL401"], torch_version_text="2.13")) == expected
+
+
+def test_rpl402_an_adaptive_pool_size_defaulting_to_a_tuple_of_ones(lint):
+    code = "from torch import nn\nclass Net(nn.Module):\n    def __init__(self, pool_size=(1, 1)):\n        self.p = nn.AdaptiveAvgPool2d(pool_size)\n"
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == []

@@ -2993,3 +2993,57 @@ def test_rpl202_methods_of_objects_built_under_branches_the_default_path_skips(t
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
     assert [d.code for d in found] == expected
+
+
+def test_rpl202_an_attribute_the_program_sets_on_options_parsed_by_another_module(tmp_path):
+    """Ascend BERT-NER: ``args = get_argparse().parse_args()`` (the parser built in another
+    module), ``args.device = torch.device(...)`` in ``main()``, and ``train(args, ...)``,
+    defined first, places tensors with ``.to(args.device)``: the first placement in the text."""
+    write(
+        tmp_path,
+        {
+            "opts.py": "import argparse\n\n\ndef get_parser():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('--seed', type=int, default=0)\n    return parser\n",
+            "train.py": "import torch\n\nfrom opts import get_parser\n\n\ndef train(args, model):\n"
+            "    return model(torch.ones(2, 4).to(args.device))\n\n\ndef main():\n    args = get_parser().parse_args()\n"
+            "    torch.manual_seed(args.seed)\n    args.device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "    model = torch.nn.Linear(4, 2)\n    train(args, model)\n\n\nif __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL202", "train.py", 7)]
+
+
+@pytest.mark.parametrize("passed, expected", [("", []), (", gpus=[0, 1]", ["RPL202"])])
+def test_rpl202_data_parallel_under_a_gpu_count_the_default_path_leaves_empty(lint, passed, expected):
+    """torch-rechub's trainers: ``if gpus is None: gpus = []`` and ``if len(gpus) > 1:
+    DataParallel(...)``; the examples never pass ``gpus``."""
+    code = (
+        "import torch\n\n\nclass Trainer:\n    def __init__(self, model, gpus=None):\n        if gpus is None:\n"
+        "            gpus = []\n        if len(gpus) > 1:\n            model = torch.nn.DataParallel(model, device_ids=gpus)\n"
+        f"        self.model = model\n\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    Trainer(torch.nn.Linear(4, 2){passed})\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "loader, expected",
+    [
+        ("from mmcv import Config\n", []),  # cfg.seed is the config file's value
+        ("import yaml\n", []),
+        ("", ["RPL101"]),  # cfg is the parsed options: --seed defaults to None
+    ],
+)
+def test_an_attribute_of_a_config_read_from_a_file_is_not_the_option_of_that_name(lint, loader, expected):
+    """mmfewshot: ``cfg = Config.fromfile(args.config)`` and ``seed = cfg.seed`` beside a
+    ``--seed`` option whose default is None."""
+    built = {"from mmcv import Config\n": "Config.fromfile(args.config)", "import yaml\n": "yaml.safe_load(open(args.config))", "": "args"}[loader]
+    code = (
+        f"import argparse\n\nimport torch\n{loader}\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('config')\n    parser.add_argument('--seed', type=int, default=None)\n"
+        f"    args = parser.parse_args()\n    cfg = {built}\n    if args.seed is not None:\n        seed = args.seed\n"
+        "    elif cfg.seed is not None:\n        seed = cfg.seed\n    else:\n        seed = None\n"
+        "    if seed is not None:\n        torch.manual_seed(seed)\n    model = torch.nn.Linear(4, 2)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected

@@ -69,6 +69,14 @@ def evaluate(code: str, keyword: str):
         ("d = 1\ndef use():\n    f(x=d)\ndef main():\n    global d\n    for d in y:\n        pass\n", None),  # unknown there
         ("d = 1\ndef use():\n    f(x=d)\ndef main():\n    d = 2\n", [1]),  # a local of main's
         ("d = 1\ndef use():\n    f(x=d)\ndef main():\n    def inner():\n        global d\n        d = 2\n", [1, 2]),
+        # a test decided by what the name holds at the test itself
+        ("def g(gpus=None):\n    if gpus is None:\n        gpus = 5\n    f(x=gpus)\ng()\n", [5]),
+        ("def g(gpus=None):\n    if gpus is None:\n        gpus = 5\n    f(x=gpus)\ng(gpus=3)\n", [3]),
+        # the size of a display
+        ("def g(gpus=None):\n    if gpus is None:\n        gpus = []\n    f(x=len(gpus) > 1)\ng()\n", [False]),
+        ("def g():\n    a = (1, 2)\n    f(x=len(a))\n", [2]),
+        ("def g():\n    a = [*b]\n    f(x=len(a))\n", ["<call>"]),  # starred: not known, the call itself
+        ("def g():\n    a = {}\n    f(x=bool(a))\n", [False]),
     ],
 )
 def test_values(code, expected):

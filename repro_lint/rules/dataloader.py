@@ -402,9 +402,15 @@ class DistributedSamplerWithoutSetEpoch(Rule):
         if isinstance(func, cst.Attribute) and func.attr.value == "set_epoch":
             self.sets_epoch = True
             return
-        if self.qualify(func) not in DISTRIBUTED_SAMPLERS:
-            return
-        shuffle = bound(self, node.args, "shuffle", DISTRIBUTED_SAMPLER_SHUFFLE_POSITION)
+        qualified = self.qualify(func)
+        position: Optional[int] = DISTRIBUTED_SAMPLER_SHUFFLE_POSITION
+        if qualified not in DISTRIBUTED_SAMPLERS:
+            # a project subclass (mmselfsup's ``class DistributedSampler(_DistributedSampler)``):
+            # its own parameters, so ``shuffle`` is read by keyword only
+            if qualified is None or self.file.project.library_bases(qualified).isdisjoint(DISTRIBUTED_SAMPLERS):
+                return
+            position = None
+        shuffle = bound(self, node.args, "shuffle", position)
         if isinstance(shuffle, cst.BaseExpression) and is_false(shuffle):
             return
         self.samplers.append(node)

@@ -36,6 +36,21 @@ def _is_number(node: cst.CSTNode) -> bool:
     return isinstance(node, (cst.Integer, cst.Float))
 
 
+#: library constants that are numbers (a scalar fill value, ``x.scatter(-1, idx, math.inf)``)
+_NUMBER_CONSTANTS = frozenset({"math.inf", "math.nan", "math.pi", "math.e", "numpy.inf", "numpy.nan", "numpy.pi", "torch.inf", "torch.nan"})
+
+
+def _numeric(rule: Rule, node: cst.BaseExpression) -> bool:
+    """A value that is a number on every path we see: ``float('-inf')``, ``-math.inf``, a name
+    bound to one, a parameter whose default and every call's argument is one."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    if isinstance(node, (cst.Name, cst.Attribute)) and rule.qualify(node) in _NUMBER_CONSTANTS:
+        return True
+    found = value_of(rule, node)
+    return bool(found) and all(isinstance(c, Const) and isinstance(c.value, (int, float)) for c in found)  # type: ignore[union-attr]
+
+
 def _triggers(category: str, forward_only: bool) -> Tuple[str, ...]:
     words = set()
     for op in OPS:
@@ -69,8 +84,12 @@ def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
         owner = rule.qualify(root) if isinstance(root, (cst.Name, cst.Attribute)) else None
         if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu"):
             return [], ""  # np.arange(3).cumsum(), df.median(axis=0): not a tensor
-        if rule.file.analysis(ValueScan).values.kind(func.value, rule.file.ancestors, rule.qualify) == NUMPY:
+        values = rule.file.analysis(ValueScan).values
+        if values.kind(func.value, rule.file.ancestors, rule.qualify) == NUMPY:
             return [], ""  # arr.cumsum() on an array made by np.*, .numpy(), .tolist() or a list
+        cls = values.own_object(func.value, rule.file.ancestors)
+        if cls is not None and not any((rule.qualify(b.value) or "").endswith(".Tensor") for b in cls.bases):
+            return [], ""  # self.scatter(inputs, ...): the class's own method (or DataParallel's), not a tensor's
         form, candidates = "method", METHODS[func.attr.value]
     else:
         return [], ""
@@ -131,7 +150,7 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
     if cond.test == "tensor":
         if keyword_arg(call, "value") is not None or arg is None:
             return False
-        return not _is_number(arg.value)
+        return not _is_number(arg.value) and not _numeric(rule, arg.value)
     if cond.test == "not_global":
         if arg is None:
             return False
