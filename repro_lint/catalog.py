@@ -54,9 +54,14 @@ BACKEND_FLAGS: Dict[str, FrozenSet[str]] = {
 #: ``torch.backends.cudnn.flags(...)`` parameters, in order
 CUDNN_FLAGS_PARAMS = ("enabled", "benchmark", "benchmark_limit", "deterministic", "allow_tf32")
 
-#: trainers whose ``benchmark=True`` turns ``cudnn.benchmark`` on
+#: trainers whose ``benchmark=True`` turns ``cudnn.benchmark`` on (also Lightning 1.x's
+#: ``Trainer.from_argparse_args(args, benchmark=True)``, whose keywords override the options)
 TRAINERS_WITH_BENCHMARK = frozenset(
-    {"lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer"}
+    {
+        name
+        for trainer in ("lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer")
+        for name in (trainer, f"{trainer}.from_argparse_args")
+    }
 )
 
 #: functional dropout variants; ``training`` is the third positional parameter of each
@@ -819,6 +824,16 @@ DEVICE_COUNT_KEYWORDS: Dict[str, Tuple[str, str]] = {
 DEVICE_OPTIONS: Dict[str, str] = {
     "device": "name", "accelerator": "name",
     "gpus": "count", "gpu": "count", "ngpu": "count", "n_gpu": "count", "num_gpus": "count", "n_gpus": "count",
+}
+#: library classes whose methods run a method a subclass overrides: a call of the first on an
+#: object of a project subclass runs the subclass's second (``class Learner(Process)``, then
+#: ``learner.start()`` runs ``Learner.run`` in a new process)
+DISPATCHED_METHODS: Dict[str, Dict[str, Tuple[str, ...]]] = {
+    base: {"start": ("run",)}
+    for base in (
+        "multiprocessing.Process", "multiprocessing.context.Process", "multiprocessing.process.BaseProcess",
+        "torch.multiprocessing.Process", "threading.Thread",
+    )
 }
 #: the parser method that declares an option, and the name of its default
 OPTION_DECLARATION = ("add_argument", "default")

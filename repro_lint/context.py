@@ -59,7 +59,7 @@ from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
     ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices,
 )
@@ -974,6 +974,10 @@ class ProjectContext:
         node = self._resolve_qualified(qualified)
         if node is None or not node[1].startswith(CLASS_PREFIX):
             return frozenset()
+        return self._library_bases_of(node)
+
+    def _library_bases_of(self, node: Node) -> FrozenSet[str]:
+        """:meth:`library_bases` of the class at call-graph node ``node``."""
         found: Set[str] = set()
         seen: Set[Node] = set()
         stack = [node]
@@ -1029,8 +1033,17 @@ class ProjectContext:
         methods: List[Node] = []
         for cls in classes:
             target_facts = self.facts(cls[0])
-            if target_facts is not None:
-                methods.extend(self._class_methods(target_facts, cls[1][len(CLASS_PREFIX) :], (method,) if dot else CALL_METHODS))
+            if target_facts is None:
+                continue
+            name = cls[1][len(CLASS_PREFIX) :]
+            found = self._class_methods(target_facts, name, (method,) if dot else CALL_METHODS)
+            if not found and dot:
+                # a library method that runs the class's override (``learner.start()`` runs
+                # ``Learner.run`` for ``class Learner(Process)``)
+                dispatched = {m for base in self._library_bases_of(cls) for m in DISPATCHED_METHODS.get(base, {}).get(method, ())}
+                if dispatched:
+                    found = self._class_methods(target_facts, name, tuple(sorted(dispatched)))
+            methods.extend(found)
         return methods
 
     def _made_classes(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Tuple[Node, ...]:

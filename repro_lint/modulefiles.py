@@ -82,7 +82,8 @@ class Listings:
 
 class ModuleFiles:
     """``look_up(dotted)``: the file defining ``dotted`` in the first root that has it
-    (``root/a/b.py``, then ``root/a/b/__init__.py``, roots in sorted order), and every
+    (``root/a/b.py``, then ``root/a/b/__init__.py``, roots in sorted order, those where ``a``
+    is a regular package before those where it is a folder without ``__init__.py``), and every
     candidate looked at on the way, as absolute paths. The same answer as checking each
     candidate with ``Path.is_file``, from one ``os.scandir`` per folder actually reached
     (``root/torch/nn`` is never listed when ``root`` holds no ``torch``). Plain data: it
@@ -131,7 +132,13 @@ class ModuleFiles:
         rel = os.sep.join(parts)
         module, package = rel + ".py", rel + os.sep + "__init__.py"
         looked: List[str] = []
-        for prefix in self._prefixes:
+        # as Python's import does, a root whose folders on the way are regular packages (with an
+        # ``__init__.py``) comes before an earlier root where they are folders without one
+        # (``repo/mypkg/mypkg.py`` under the root ``repo/``, not ``mypkg/`` as a namespace
+        # portion under the root above it)
+        regular = [prefix for prefix in self._prefixes if self._regular(prefix, parts[:-1])]
+        others = [prefix for prefix in self._prefixes if prefix not in regular] if len(regular) < len(self._prefixes) else []
+        for prefix in regular + others:
             looked.append(prefix + module)
             if self._is_file(prefix, parts[:-1], parts[-1] + ".py"):
                 return looked[-1], tuple(looked)
@@ -139,6 +146,10 @@ class ModuleFiles:
             if self._is_file(prefix, parts, "__init__.py"):
                 return looked[-1], tuple(looked)
         return None, tuple(looked)
+
+    def _regular(self, prefix: str, folders: List[str]) -> bool:
+        """Is each of ``prefix + folders[0]``, ``... / folders[1]``, ... a regular package?"""
+        return all(self._is_file(prefix, folders[: index + 1], "__init__.py") for index in range(len(folders)))
 
 
 def _look_up_paths(roots: List[str], dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:

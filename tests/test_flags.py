@@ -222,6 +222,8 @@ def test_rpl208_dynamic_value_is_not_reported(lint):
         "import torch\nsetattr(torch.backends.cudnn, 'benchmark', True)\n",
         "import lightning as L\ntrainer = L.Trainer(max_epochs=1, benchmark=True)\n",
         "from pytorch_lightning import Trainer\nTrainer(benchmark=True)\n",
+        # lightning-barlowtwins: Lightning 1.x's classmethod, its keywords override the options
+        "import pytorch_lightning as pl\ntrainer = pl.Trainer.from_argparse_args(args, benchmark=True)\n",
     ],
 )
 def test_rpl201_fires_under_every_import_form(lint, code):

@@ -11,7 +11,13 @@ from repro_lint.modulefiles import ModuleFiles
 def _by_pathlib(roots, dotted):
     found, looked = None, []
     rel = Path(*dotted.split("."))
-    for root in sorted(roots):
+    folders = dotted.split(".")[:-1]
+
+    def regular(root):  # every folder on the way holds an __init__.py
+        return all((root.joinpath(*folders[: i + 1]) / "__init__.py").is_file() for i in range(len(folders)))
+
+    ordered = sorted(roots)
+    for root in [r for r in ordered if regular(r)] + [r for r in ordered if not regular(r)]:
         for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
             looked.append(os.path.abspath(candidate))
             if candidate.is_file():
@@ -47,3 +53,17 @@ def test_look_up_is_what_pathlib_finds(tmp_path: Path):
     assert files.look_up("linked")[0] == str(second / "linked.py")
     assert files.look_up("dangling")[0] is None
     assert files.look_up("") == (None, ())
+
+
+def test_a_regular_package_in_a_later_root_comes_before_a_folder_without_init(tmp_path: Path):
+    """lightweight-gan's sdist: ``repo/lightweight_gan/lightweight_gan.py`` beside
+    ``repo/lightweight_gan/__init__.py``, linted with the folder above ``repo`` as a root too;
+    ``lightweight_gan.lightweight_gan`` is the module, as Python imports it."""
+    outer = tmp_path / "mypkg"
+    (outer / "mypkg").mkdir(parents=True)
+    (outer / "mypkg" / "__init__.py").write_text("from mypkg.mypkg import Model\n")
+    (outer / "mypkg" / "mypkg.py").write_text("class Model: ...\n")
+    roots = [tmp_path, outer]
+    files = ModuleFiles(roots)
+    assert files.look_up("mypkg.mypkg")[0] == str(outer / "mypkg" / "mypkg.py")
+    assert files.look_up("mypkg.mypkg") == _by_pathlib(roots, "mypkg.mypkg")

@@ -3047,3 +3047,18 @@ def test_an_attribute_of_a_config_read_from_a_file_is_not_the_option_of_that_nam
         "if __name__ == '__main__':\n    main()\n"
     )
     assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize("base", ["multiprocessing.Process", "threading.Thread", "object"])
+def test_starting_a_process_subclass_runs_its_run_method(lint, base):
+    """elegantrl: the learner's networks are built on CUDA in ``run()`` of a
+    ``multiprocessing.Process`` subclass that the script starts with ``learner.start()``."""
+    module, name = base.rsplit(".", 1) if "." in base else ("", base)
+    code = (
+        (f"from {module} import {name}\n" if module else "")
+        + f"\nimport torch\n\n\nclass Learner({name}):\n    def run(self):\n        torch.manual_seed(0)\n"
+        "        model = torch.nn.Linear(4, 2).to('cuda')\n\n\nif __name__ == '__main__':\n"
+        "    learner = Learner()\n    learner.start()\n"
+    )
+    expected = [] if base == "object" else ["RPL202"]
+    assert codes(lint(code, select=["RPL202"])) == expected
