@@ -835,6 +835,11 @@ DISPATCHED_METHODS: Dict[str, Dict[str, Tuple[str, ...]]] = {
         "torch.multiprocessing.Process", "threading.Thread",
     )
 }
+#: text that, in a file that may run with a sampler's module, means the sampler's ``set_epoch``
+#: is called every epoch: the call itself, OpenMMLab's ``DistSamplerSeedHook`` (which calls it
+#: before each epoch), and mmcv's ``IterBasedRunner`` (its ``IterLoader`` calls it on every pass
+#: over the data)
+SAMPLER_EPOCH_SETTERS = (".set_epoch(", "DistSamplerSeedHook(", "IterBasedRunner(")
 #: the parser method that declares an option, and the name of its default
 OPTION_DECLARATION = ("add_argument", "default")
 #: calls that return a configuration read from a file or built from a mapping: an attribute of

@@ -1195,7 +1195,13 @@ class ProjectContext:
     def built_methods(self, facts: Optional[ModuleFacts], scope: Optional[str], name: str) -> List[Node]:
         """The project methods a call of a method of an object built on the spot runs
         (``TrainOptions().parse()``, named ``TrainOptions().parse``); empty for other calls."""
-        body = facts.body(scope) if facts is not None and scope is not None and "()." in name else None
+        return self.instance_methods(facts, scope, name) if "()." in name else []
+
+    def instance_methods(self, facts: Optional[ModuleFacts], scope: Optional[str], name: str) -> List[Node]:
+        """The project methods a call on an object runs (``trainer.train()`` after ``trainer =
+        Trainer(...)``, ``TrainOptions().parse()``), as the call graph follows them; empty for
+        other calls."""
+        body = facts.body(scope) if facts is not None and scope is not None else None
         if body is None:
             return []
         return self._instance_method(facts, scope, body, name) or []  # type: ignore[arg-type]

@@ -595,3 +595,28 @@ def test_rpl304_a_project_subclass_of_distributed_sampler(tmp_path, build, expec
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL304"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "runner, expected",
+    [
+        ("from mmcv.runner import IterBasedRunner\n\nrunner = IterBasedRunner(model=None)\n", []),
+        ("from mmcv.runner import DistSamplerSeedHook, EpochBasedRunner\n\nrunner = EpochBasedRunner(model=None)\n"
+         "runner.register_hook(DistSamplerSeedHook())\n", []),
+        ("from mmcv.runner import EpochBasedRunner\n\nrunner = EpochBasedRunner(model=None)\n", ["RPL304"]),
+    ],
+)
+def test_rpl304_a_library_runner_that_sets_the_samplers_epoch(tmp_path, runner, expected):
+    """mmediting: ``IterBasedRunner``'s ``IterLoader`` calls ``set_epoch``; mmtrack registers
+    ``DistSamplerSeedHook``; an ``EpochBasedRunner`` alone calls nothing."""
+    write(
+        tmp_path,
+        {
+            "builder.py": "from torch.utils.data import DataLoader, DistributedSampler\n\n\n"
+            "def build_dataloader(dataset):\n    return DataLoader(dataset, sampler=DistributedSampler(dataset))\n",
+            "train.py": "from builder import build_dataloader\n" + runner + "\nif __name__ == '__main__':\n"
+            "    loader = build_dataloader(list(range(8)))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL304"])
+    assert [d.code for d in found] == expected

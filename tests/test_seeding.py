@@ -2969,8 +2969,11 @@ def test_rpl202_a_module_variable_a_function_sets_under_global(lint):
     assert lint(code.replace("'cuda:0'", "'cpu'"), select=["RPL202"]) == []
 
 
-@pytest.mark.parametrize("flag, expected", [("--sample", []), ("--sample", ["RPL202"])])
-def test_rpl202_methods_of_objects_built_under_branches_the_default_path_skips(tmp_path, flag, expected):
+@pytest.mark.parametrize(
+    "flag, expected, call",
+    [("--sample", [], "Sampler().sample()"), ("--sample", ["RPL202"], "Sampler().sample()"), ("--sample", [], "s = Sampler()\n    s.sample()")],
+)
+def test_rpl202_methods_of_objects_built_under_branches_the_default_path_skips(tmp_path, flag, expected, call):
     """DiffLightning: ``if args.train: Runner().train() elif args.sample: Sampler().sample()``,
     both flags off by default; the device is used only in those methods. With the sampler's
     call on the default path, it runs on CUDA."""
@@ -2979,7 +2982,7 @@ def test_rpl202_methods_of_objects_built_under_branches_the_default_path_skips(t
         f"parser.add_argument('{flag}', action='store_true')\nargs = parser.parse_args()\n\n"
         "if args.train:\n    from training import Runner\n    Runner().train()\n"
     )
-    main += "elif args.sample:\n    from sampling import Sampler\n    Sampler().sample()\n" if not expected else "from sampling import Sampler\nSampler().sample()\n"
+    main += f"elif args.sample:\n    from sampling import Sampler\n    {call}\n" if not expected else "from sampling import Sampler\nSampler().sample()\n"
     write(
         tmp_path,
         {

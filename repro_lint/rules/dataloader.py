@@ -13,6 +13,7 @@ from ..catalog import (
     LOADER_WORKER_INIT,
     OWN_SAMPLER_KEYWORD,
     RANDOM_SAMPLERS,
+    SAMPLER_EPOCH_SETTERS,
     SHUFFLES_ITSELF,
 )
 from ..diagnostics import SAFE, UNSAFE
@@ -418,7 +419,7 @@ class DistributedSamplerWithoutSetEpoch(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.sets_epoch or not self.samplers:
             return
-        if self.file.project.mentioned_with(self.file.path, ".set_epoch("):
+        if any(self.file.project.mentioned_with(self.file.path, setter) for setter in SAMPLER_EPOCH_SETTERS):
             return  # another module that runs with this one calls it (``def set_epoch(`` is no call)
         for sampler in self.samplers:
             self.report(sampler)

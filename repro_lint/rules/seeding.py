@@ -312,8 +312,8 @@ class SeedingScan(Analysis):
             else:
                 node = site.node
                 resolved = project.resolve_call(facts, site.body, site.name, site.imported)
-                # a method of an object built on the spot (``Sampler().sample()``)
-                built = [] if resolved else project.built_methods(facts, site.body, site.name)
+                # a method of an object (``trainer.train()``, ``Sampler().sample()``)
+                built = [] if resolved else project.instance_methods(facts, site.body, site.name)
                 if isinstance(resolved, tuple) or built:
                     targets = [resolved] if isinstance(resolved, tuple) else built  # type: ignore[list-item]
                     if not holds(project.closure(targets)):
