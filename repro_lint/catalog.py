@@ -835,6 +835,18 @@ DISPATCHED_METHODS: Dict[str, Dict[str, Tuple[str, ...]]] = {
         "torch.multiprocessing.Process", "threading.Thread",
     )
 }
+#: decorators that fill a function's dataclass-annotated parameter from the command line
+#: (``@pyrallis.wrap()`` on ``def train(config: TrainConfig)``): with no options given, each
+#: field holds its default
+DATACLASS_CLI_DECORATORS = frozenset({"pyrallis.wrap", "pyrallis.argparsing.wrap", "draccus.wrap"})
+#: calls that build a dataclass from the command line, and where they take the class (keyword,
+#: position): ``tyro.cli(TrainConfig)``, ``pyrallis.parse(config_class=TrainConfig)``
+DATACLASS_CLI_PARSERS: Dict[str, Tuple[str, Optional[int]]] = {
+    "tyro.cli": ("f", 0),
+    "pyrallis.parse": ("config_class", 0),
+    "pyrallis.argparsing.parse": ("config_class", 0),
+    "draccus.parse": ("config_class", 0),
+}
 #: text that, in a file that may run with a sampler's module, means the sampler's ``set_epoch``
 #: is called every epoch: the call itself, OpenMMLab's ``DistSamplerSeedHook`` (which calls it
 #: before each epoch), and mmcv's ``IterBasedRunner`` (its ``IterLoader`` calls it on every pass

@@ -56,12 +56,12 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Seq
 import libcst as cst
 
 from .children import syntax_children
-from .catalog import CONFIG_LOADERS, ENTROPY_RESULTS
+from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PARSERS, ENTROPY_RESULTS
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, CPU_FACTORIES, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import MISSING, UNKNOWN, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
+from .syntax import MISSING, UNKNOWN, CstArgs, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -268,6 +268,10 @@ class Values:
             converted = self._converted(expr, chain, depth)
             if converted is not None:
                 return converted
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+                got = self._got(expr, expr.func, chain, depth)
+                if got is not None:
+                    return got
             checked = self._isinstance(expr, chain, depth)
             return checked if checked is not None else self._returned(expr, chain, depth, None)
         if isinstance(expr, cst.Subscript):
@@ -353,6 +357,68 @@ class Values:
         except (TypeError, ValueError):
             return None
 
+    def _got(self, expr: cst.Call, func: cst.Attribute, chain: Chain, depth: int) -> Candidates:
+        """``variant.get("device", "cuda")``: the entry, where every value the mapping may hold
+        is known (:meth:`_entry`), else the default where it has no such key; None otherwise."""
+        args = expr.args
+        if not 1 <= len(args) <= 2 or any(a.keyword is not None or a.star for a in args):
+            return None
+        key = string_value(args[0].value)
+        containers = self.of(func.value, chain, depth + 1) if key is not None else None
+        if not containers:
+            return None
+        default = args[1].value if len(args) == 2 else cst.Name("None")
+        return self._entries(containers, key, (default, chain), depth)  # type: ignore[arg-type]
+
+    def _options_dict(self, container: Candidate) -> Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]]:
+        """The options of this module's parser, when ``container`` is ``vars(args)`` of the
+        parsed options (``experiment(variant=vars(args))``); else None."""
+        if not (isinstance(container, cst.Call) and isinstance(container.func, cst.Name) and container.func.value == "vars"):
+            return None
+        if len(container.args) != 1 or not isinstance(container.args[0].value, cst.Name):
+            return None
+        return self.options() if container.args[0].value.value in self.namespaces() else None
+
+    def _entries(
+        self, containers: List[Candidate], key: str, default: Optional[Tuple[cst.BaseExpression, Chain]], depth: int
+    ) -> Candidates:
+        """Entry ``key`` of each value a mapping may hold (a dict display, ``dict(...)``, a
+        known dict, ``vars(args)``), or ``default`` (an expression and its chain) where one has
+        no such key (None: a ``KeyError``, not followed); None when one is not known."""
+        found: List[Candidate] = []
+        for container in containers:
+            if container is OPEN:
+                found.append(OPEN)  # a value from callers we cannot see: its entry too
+                continue
+            if isinstance(container, Const) and isinstance(container.value, dict):
+                if key in container.value:
+                    found.append(Const(container.value[key]))
+                    continue
+                if default is None:
+                    return None
+                got = self.of(default[0], default[1], depth + 1)
+            elif (options := self._options_dict(container)) is not None:
+                declared = options.get(key)
+                if declared:
+                    got = self._resolve_all(declared, depth)
+                elif default is not None:
+                    got = self.of(default[0], default[1], depth + 1)
+                else:
+                    return None
+            else:
+                entries = dict_entries(container)
+                if key in entries:
+                    literal = cst_literal(entries[key])
+                    got = None if literal is UNKNOWN else [Const(literal)]
+                elif default is not None and (is_dict_display(container)):
+                    got = self.of(default[0], default[1], depth + 1)
+                else:
+                    return None
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found)
+
     def _entry(self, expr: cst.Subscript, chain: Chain, depth: int) -> Candidates:
         """``cfg["mode"]`` where every value ``cfg`` may hold is a dict display or a ``dict(...)``
         call with that key as a literal (``def f(cfg=dict(mode="bilinear"))``): those entries;
@@ -363,20 +429,7 @@ class Values:
         containers = self.of(expr.value, chain, depth + 1) if key is not None else None
         if not containers:
             return None
-        found: List[Candidate] = []
-        for container in containers:
-            if container is OPEN:
-                found.append(OPEN)  # a value from callers we cannot see: its entry too
-                continue
-            if isinstance(container, Const) and isinstance(container.value, dict) and key in container.value:
-                found.append(Const(container.value[key]))
-                continue
-            entries = dict_entries(container)
-            literal = cst_literal(entries[key]) if key in entries else UNKNOWN
-            if literal is UNKNOWN:
-                return None
-            found.append(Const(literal))
-        return _dedupe(found)
+        return self._entries(containers, key, None, depth)  # type: ignore[arg-type]
 
     def per_call(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Candidates:
         """:meth:`of`; but where the answer follows parameters of a module-level function that
@@ -649,8 +702,15 @@ class Values:
         project class (:meth:`_built_attribute`); else None."""
         if self.callers is None or not self.read_options or not isinstance(base, (cst.Name, cst.Attribute)):
             return None
+        if isinstance(base, cst.Name):
+            parsed = self._parsed_dataclass(base, attr, chain, depth)
+            if parsed is not None:
+                return parsed
         got = self.of(base, chain, depth + 1)
         if got and all(isinstance(c, cst.Call) for c in got):
+            parsed = self._parsed_dataclass_calls(got, attr, depth)  # type: ignore[arg-type]
+            if parsed is not None:
+                return parsed
             return self._built_attribute(got, base, attr, depth)  # type: ignore[arg-type]
         if not got or not all(isinstance(c, Const) and isinstance(c.value, ParsedOptions) for c in got):
             return None
@@ -661,6 +721,52 @@ class Values:
             # another module's), as :meth:`_derived_option` reads it for this module's parser
             return self._derived_option(base.value, attr, chain, depth) if isinstance(base, cst.Name) else None
         return _dedupe([Const(v) for v in found])
+
+    def _parsed_dataclass(self, base: cst.Name, attr: str, chain: Chain, depth: int) -> Candidates:
+        """``config.device`` where ``config`` is the parameter of a function whose decorator
+        fills it from the command line (``@pyrallis.wrap()`` on ``def train(config:
+        TrainConfig)``, ``catalog.DATACLASS_CLI_DECORATORS``) and the annotation is a dataclass
+        of this module: the field's default, the default path; else None."""
+        found = self._lookup(base.value, chain, depth)
+        if not isinstance(found, tuple):
+            return None
+        function, _, param = found
+        if not any(self.qualify is not None and self.qualify(_decorator_callee(d.decorator)) in DATACLASS_CLI_DECORATORS for d in function.decorators):
+            return None
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        return self._field_default(dotted_name(annotation) if annotation is not None else None, attr, depth)
+
+    def _parsed_dataclass_calls(self, calls: List[cst.Call], attr: str, depth: int) -> Candidates:
+        """``cfg.device`` where ``cfg = tyro.cli(TrainConfig)`` (``pyrallis.parse(config_class=
+        TrainConfig)``, ``catalog.DATACLASS_CLI_PARSERS``): the field's default; else None."""
+        found: List[Candidate] = []
+        for call in calls:
+            spec = DATACLASS_CLI_PARSERS.get(self.qualify(call.func) or "") if self.qualify is not None else None
+            given = CstArgs(call).node(*spec) if spec is not None else None
+            got = self._field_default(dotted_name(given) if isinstance(given, cst.BaseExpression) else None, attr, depth)
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found) if found else None
+
+    def _field_default(self, cls_name: Optional[str], attr: str, depth: int) -> Candidates:
+        """The default of field ``attr`` of dataclass ``cls_name`` of this module (``device: str
+        = "cuda"``, ``field(default=...)``); None when not such a field."""
+        cls = next((c for c in _module_classes(self.module) if c.name.value == cls_name), None) if cls_name else None
+        if cls is None or not any((dotted_name(_decorator_callee(d.decorator)) or "").endswith("dataclass") for d in cls.decorators):
+            return None
+        for line in _statements(cls.body):
+            if not isinstance(line, cst.SimpleStatementLine):
+                continue
+            for small in line.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr and small.value is not None:
+                    value: Optional[cst.BaseExpression] = small.value
+                    if isinstance(value, cst.Call) and (dotted_name(value.func) or "").rsplit(".", 1)[-1] == "field":
+                        value = CstArgs(value).node("default", None)  # type: ignore[assignment]
+                        if not isinstance(value, cst.BaseExpression):
+                            return None  # default_factory, or no default
+                    return self.of(value, (self.module, cls, cls.body, line), depth + 1)
+        return None
 
     def _built_attribute(self, calls: List[cst.Call], base: cst.BaseExpression, attr: str, depth: int) -> Candidates:
         """``exp.seed`` where ``exp`` holds an object built from a project class (``main(Exp())``)
@@ -819,11 +925,35 @@ class Values:
                 return reached
             if _binds_elsewhere(function, name):
                 return None
+            closure = self._closure_value(name, function_chain, truth)
+            if closure is not _UNASSIGNED:
+                return closure
             reached = _reaching(self.module.body, name, (), truth, (), self._binds, whole=True)
             reached = self._global_writes(name, reached, function, truth)
         else:
             reached = _reaching(self.module.body, name, chain, truth, (), self._binds)
         return None if reached is _UNASSIGNED else reached
+
+    def _closure_value(self, name: str, chain: Chain, truth: Truth) -> Any:
+        """A free name of a function defined inside another (``def get_batch(): ...
+        .to(device=device)`` inside ``experiment()``, which sets ``device``): what the enclosing
+        functions bind it to, every assignment counting (the inner function runs later), or
+        their parameter; _UNASSIGNED when none binds it (the module's name then)."""
+        outer = self._enclosing(chain)
+        while outer is not None:
+            function, function_chain = outer
+            if _binds_elsewhere(function, name):
+                return None
+            parameter = _parameter(function, name)
+            start: Any = [] if parameter is None else [(parameter.name, function_chain + (function, function.params))]
+            body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+            reached = _reaching(body, name, (), truth, function_chain + (function, function.body), self._binds, whole=True, start=start)
+            if reached is start and parameter is not None:
+                return (function, function_chain, parameter)
+            if reached is None or (reached is not start and reached):
+                return reached
+            outer = self._enclosing(function_chain)
+        return _UNASSIGNED
 
     def _global_writes(self, name: str, reached: Any, user: cst.FunctionDef, truth: Truth) -> Any:
         """A module's name seen from inside ``user`` (a function that runs later) also holds
@@ -1609,6 +1739,11 @@ class Values:
         self._options = options
         self._namespaces = frozenset(namespaces)
         self._attr_values = attr_values
+
+
+def _decorator_callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
+    """What a decorator names: ``pyrallis.wrap`` for ``@pyrallis.wrap()`` and ``@pyrallis.wrap``."""
+    return decorator.func if isinstance(decorator, cst.Call) else decorator
 
 
 def _class_names(module: cst.Module) -> Set[str]:

@@ -3065,3 +3065,35 @@ def test_starting_a_process_subclass_runs_its_run_method(lint, base):
     )
     expected = [] if base == "object" else ["RPL202"]
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "decorator, main, expected",
+    [
+        ("@pyrallis.wrap()\n", "train()", [("RPL202", 13)]),  # config.device defaults to "cuda"
+        ("", "train(tyro.cli(TrainConfig))", [("RPL202", 13)]),
+    ],
+)
+def test_rpl202_a_device_from_a_dataclass_config_filled_from_the_command_line(lint, decorator, main, expected):
+    """CORL: ``@pyrallis.wrap()`` on ``def train(config: TrainConfig)``, whose dataclass field
+    ``device: str = "cuda"`` is the default path; ``.to(config.device)`` places the model."""
+    code = (
+        "from dataclasses import dataclass, field\n\nimport pyrallis\nimport torch\nimport tyro\n\n\n"
+        "@dataclass\nclass TrainConfig:\n    device: str = 'cuda'\n    seed: int = field(default=0)\n\n\n"
+        f"{decorator}def train(config: TrainConfig):\n    torch.manual_seed(config.seed)\n"
+        "    model = torch.nn.Linear(2, 2).to(config.device)\n\n\nif __name__ == '__main__':\n"
+        f"    {main}\n"
+    )
+    found = [(d.code, d.line) for d in lint(code, select=["RPL202"])]
+    line = code.splitlines().index("    model = torch.nn.Linear(2, 2).to(config.device)") + 1
+    assert found == [(c, line) for c, _ in expected]
+
+
+def test_rpl202_a_dataclass_config_whose_device_defaults_to_the_cpu(lint):
+    code = (
+        "from dataclasses import dataclass\n\nimport pyrallis\nimport torch\n\n\n"
+        "@dataclass\nclass TrainConfig:\n    device: str = 'cpu'\n\n\n"
+        "@pyrallis.wrap()\ndef train(config: TrainConfig):\n    torch.manual_seed(0)\n"
+        "    model = torch.nn.Linear(2, 2).to(config.device)\n\n\nif __name__ == '__main__':\n    train()\n"
+    )
+    assert lint(code, select=["RPL202"]) == []

@@ -72,6 +72,21 @@ def evaluate(code: str, keyword: str):
         # a test decided by what the name holds at the test itself
         ("def g(gpus=None):\n    if gpus is None:\n        gpus = 5\n    f(x=gpus)\ng()\n", [5]),
         ("def g(gpus=None):\n    if gpus is None:\n        gpus = 5\n    f(x=gpus)\ng(gpus=3)\n", [3]),
+        # a free name of a nested function: what the enclosing function binds it to
+        ("def outer(a=1):\n    d = 'cuda'\n    def inner():\n        f(x=d)\n    inner()\nouter()\n", ["cuda"]),
+        ("def outer(a=1):\n    def inner():\n        f(x=a)\n    inner()\nouter()\n", [1]),
+        ("d = 5\ndef outer(a=1):\n    def inner():\n        f(x=d)\n    inner()\nouter()\n", [5]),
+        ("def outer(a=1):\n    d = 1\n    def inner():\n        f(x=d)\n    d = 2\n    inner()\nouter()\n", [1, 2]),
+        # an entry a mapping's .get gives, or its default
+        ("d = {'a': 1}\nf(x=d.get('a', 2))\n", [1]),
+        ("d = {'a': 1}\nf(x=d.get('b', 2))\n", [2]),
+        ("d = {'a': 1}\nf(x=d.get('b'))\n", [None]),
+        ("import argparse\ndef run(variant):\n    f(x=variant.get('device', 'cuda'))\n"
+         "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+         "    parser.add_argument('--device', default='cpu')\n    args = parser.parse_args()\n    run(vars(args))\n", ["cpu"]),
+        ("import argparse\ndef run(variant):\n    f(x=variant.get('device', 'cuda'))\n"
+         "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+         "    parser.add_argument('--seed', default=0)\n    args = parser.parse_args()\n    run(vars(args))\n", ["cuda"]),
         # the size of a display
         ("def g(gpus=None):\n    if gpus is None:\n        gpus = []\n    f(x=len(gpus) > 1)\ng()\n", [False]),
         ("def g():\n    a = (1, 2)\n    f(x=len(a))\n", [2]),
