@@ -3118,9 +3118,10 @@ def test_a_seed_drawn_from_a_generator_seeded_only_with_that_draw(lint, setup, e
     [
         # NCF: a method of a project object at the top level of a script without a guard
         ("neg = sampler.Negatives()\nprint(len('x'))\nprint(neg.draw(10))\n", 9),
-        # pointnet: the dataset handed to a DataLoader, whose __getitem__ the loader runs
-        ("ds = sampler.Items()\nprint(len('x'))\nloader = DataLoader(ds, batch_size=2)\nfor batch in loader:\n    print(batch)\n"
-         "model = torch.nn.Linear(2, 2)\n", 9),
+        # pointnet: the loop over a DataLoader, whose dataset's __getitem__ draws (len(ds) is
+        # no use of it)
+        ("ds = sampler.Items()\nprint(len(ds))\nloader = DataLoader(ds, batch_size=2)\nfor batch in enumerate(loader, 0):\n    print(batch)\n"
+         "model = torch.nn.Linear(2, 2)\n", 10),
     ],
 )
 def test_rpl102_in_a_script_is_reported_at_the_top_level_call_that_leads_to_the_draw(tmp_path, top, line):

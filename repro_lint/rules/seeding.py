@@ -373,17 +373,62 @@ class SeedingScan(Analysis):
         if self.main_guard is not None:
             return self.main_guard
         starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
+        leading: Optional[cst.CSTNode] = None
         for site in self.calls:
-            if site.body in starts and (self.call_summary(site).uses & wanted or self._hands_on(site, wanted)):
-                return site.node
+            # a loader handed its dataset runs it when it is iterated: the loop is the use
+            if site.body in starts and (
+                self.call_summary(site).uses & wanted or (site.name not in catalog.DATALOADERS and self._hands_on(site, wanted))
+            ):
+                leading = site.node
+                break
+        loop = self._iterated_loader(wanted)
+        if loop is not None and (leading is None or _comes_first(self.file.module, loop, leading)):
+            return loop
+        if leading is not None:
+            return leading
         module = self.file.module
         return module.body[0] if module.body else module
 
+    def _iterated_loader(self, wanted: FrozenSet[str]) -> Optional[cst.For]:
+        """The first loop of the module's top level (outside any function) over a DataLoader
+        built here from a project dataset whose items lead to what ``wanted`` names
+        (``for i, data in enumerate(dataloader, 0):`` runs ``PartDataset.__getitem__``)."""
+        values = self.file.analysis(ValueScan).values
+        stack: List[Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]] = [(s, (self.file.module,)) for s in reversed(self.file.module.body)]
+        while stack:
+            node, chain = stack.pop()
+            if isinstance(node, cst.For):
+                for name in _mentioned_names(node.iter):
+                    if "." in name:
+                        continue
+                    for candidate in values.of(cst.Name(name), chain + (node,)) or ():
+                        if isinstance(candidate, cst.Call) and self.file.qualify(candidate.func) in catalog.DATALOADERS and self._loads(candidate, wanted):
+                            return node
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)) or not isinstance(node, cst.BaseCompoundStatement):
+                continue
+            inner = [c for c in syntax_children(node) if isinstance(c, (cst.BaseSuite, cst.BaseCompoundStatement, cst.Else))]
+            for child in reversed(inner):
+                statements = child.body if isinstance(child, cst.BaseSuite) and isinstance(child.body, (list, tuple)) else [child]
+                stack.extend((s, chain + (node,)) for s in reversed(statements))
+        return None
+
+    def _loads(self, loader: cst.Call, wanted: FrozenSet[str]) -> bool:
+        """Does the loader's dataset (its first argument: a project object) draw what ``wanted``
+        names in the methods a loader calls (``__getitem__``, ``__iter__``)?"""
+        dataset = CstArgs(loader).node("dataset", 0)
+        dotted = dotted_name(dataset) if isinstance(dataset, (cst.Name, cst.Attribute)) else None
+        if dotted is None:
+            return False
+        project = self.file.project
+        facts = project.facts(self.file.path, self.file.source)
+        methods = [f"{dotted}.{m}" for m in catalog.DRAWING_METHODS]
+        return any(project.call_summary_in(facts, MODULE_BODY, m, False).uses & wanted for m in methods)
+
     def _hands_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
-        """Does the call hand on a project name that leads to what ``wanted`` names (a dataset
-        to ``DataLoader(dataset)``, whose ``__getitem__`` the loader runs; a function, or a dict
-        of them, to ``fire.Fire(train)``)?"""
-        refs: List[str] = []
+        """Does the call hand on a project function or class that leads to what ``wanted`` names
+        (``fire.Fire(train)``, ``fire.Fire({"train": train})``)? (An object handed on, as to
+        ``len(dataset)``, is not where its methods run.)"""
+        refs: List[Tuple[str, bool]] = []
         stack: List[cst.BaseExpression] = [arg.value for arg in site.node.args]
         while stack:
             value = stack.pop()
@@ -394,12 +439,12 @@ class SeedingScan(Analysis):
             elif isinstance(value, (cst.Name, cst.Attribute)):
                 dotted = dotted_name(value)
                 if dotted is not None:
-                    refs.append(self.file.qualify(value) or dotted)
-        if not refs:
-            return False
+                    qualified = self.file.qualify(value)
+                    refs.append((qualified or dotted, qualified is not None))
         project = self.file.project
         facts = project.facts(self.file.path, self.file.source)
-        return bool(project.handed_on_summary(facts, site.body, refs).uses & wanted)
+        named = [ref for ref, imported in refs if isinstance(project.resolve_call(facts, site.body, ref, imported), tuple)]
+        return bool(named) and bool(project.handed_on_summary(facts, site.body, named).uses & wanted)
 
     def _device_not_chosen(self, site: CallSite, device: str) -> bool:
         """Is ``device`` named in the call only in the branch of a conditional expression that
@@ -449,6 +494,20 @@ class SeedingScan(Analysis):
                     if isinstance(given, cst.BaseExpression) and catalog.device_named(cst_strings(given)) in wanted:
                         return True
         return False
+
+
+def _comes_first(module: cst.Module, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+    """Does ``first`` come before ``second`` in the text (the first of the two a walk of the
+    module's nodes in order meets)?"""
+    stack: List[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if node is first:
+            return True
+        if node is second:
+            return False
+        stack.extend(reversed(syntax_children(node)))
+    return False
 
 
 def _device_arguments(site: CallSite) -> List[cst.BaseExpression]:
