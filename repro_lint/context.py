@@ -563,6 +563,42 @@ class ProjectContext:
                 return f"{module}.{name}"
         return None
 
+    def star_library_names(self, path: "str | Path") -> Dict[str, str]:
+        """The library names the star imports of project modules bind in the module at
+        ``path`` (``from data_loader import *`` where ``data_loader`` does ``from
+        torch.utils.data import DataLoader``: ``DataLoader`` is torch's), qualified, that
+        the module does not define itself; the last star import wins, as when it runs."""
+        facts = self.facts(path)
+        if facts is None or not facts.star_imports:
+            return {}
+        found: Dict[str, str] = {}
+        for module in facts.star_imports:
+            star = self.resolve_module(module)
+            if star is not None:
+                found.update(self._star_library(str(star), frozenset()))
+        own = set(facts.functions) | set(facts.classes)
+        return {name: target for name, target in found.items() if name not in own}
+
+    def _star_library(self, path: str, seen: FrozenSet[str]) -> Dict[str, str]:
+        """:meth:`star_library_names` that ``from <the module at path> import *`` binds."""
+        key = os.path.abspath(path)
+        facts = self.facts(key) if key not in seen else None
+        if facts is None:
+            return {}
+        found: Dict[str, str] = {}
+        if facts.exports is None:
+            for module in facts.star_imports:
+                star = self.resolve_module(module)
+                if star is not None:
+                    found.update(self._star_library(str(star), seen | {key}))
+        for alias, target in facts.aliases.items():
+            if alias.startswith("_") or (facts.exports is not None and alias not in facts.exports):
+                continue
+            head = target.split(".", 1)[0]
+            if alias != head and self.resolve_module(head) is None:  # a library's name, not a module alias
+                found[alias] = target
+        return found
+
     def _star_names(self, path: str) -> FrozenSet[str]:
         """The names ``from <the module at path> import *`` binds: its ``__all__``, else its
         public names (:func:`_public_names`) and those its own star imports of project modules

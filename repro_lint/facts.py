@@ -1045,7 +1045,10 @@ class _FactsCollector(ast.NodeVisitor):
         return found or device is not None or bool(strings)
 
     def _device_used(self, device: str) -> None:
-        """One piece of evidence that the current body uses ``device`` (see ``device_events``)."""
+        """One piece of evidence that the current body uses ``device`` (see ``device_events``);
+        none while a device is only asked about or followed (``asking_about_device``)."""
+        if self.asking_about_device:
+            return
         body = self.current
         body.uses.add(device)
         body.device_events[device] = body.device_events.get(device, 0) + 1
@@ -1123,6 +1126,19 @@ class _FactsCollector(ast.NodeVisitor):
     visit_AsyncWith = visit_With
 
     def visit_If(self, node: ast.If) -> None:
+        if _follows_data_device(node.test) and not self.asking_about_device:
+            # ``if x.is_cuda: y = y.cuda()``: the code follows where its input already is,
+            # which is no evidence that the program runs there
+            self.asking_about_device = True
+            try:
+                self.visit(node.test)
+                for stmt in node.body:
+                    self.visit(stmt)
+            finally:
+                self.asking_about_device = False
+            for stmt in node.orelse:
+                self.visit(stmt)
+            return
         test = node.test
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
             if isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is True:
@@ -1148,6 +1164,23 @@ class _FactsCollector(ast.NodeVisitor):
         self.current = self.facts.module_body
         for stmt in node.orelse:
             self.visit(stmt)
+
+
+#: attributes that tell where a tensor already is (``x.is_cuda``)
+_DATA_DEVICE_ATTRIBUTES = frozenset({"is_cuda", "is_npu"})
+
+
+def _follows_data_device(test: ast.AST) -> bool:
+    """Is an ``if`` test a question about where a tensor already is (``x.is_cuda``, ``x.is_cuda
+    and y``, ``x.device.type == "cuda"``)?"""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_follows_data_device(value) for value in test.values)
+    if isinstance(test, ast.Attribute):
+        return test.attr in _DATA_DEVICE_ATTRIBUTES
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        left = test.left
+        return isinstance(left, ast.Attribute) and left.attr == "type" and isinstance(left.value, ast.Attribute) and left.value.attr == "device"
+    return False
 
 
 def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[ModuleFacts]:

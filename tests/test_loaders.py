@@ -1449,3 +1449,23 @@ def test_a_methods_parameter_holds_what_the_projects_calls_of_it_pass(tmp_path, 
     )
     found = lint_files_in([tmp_path / "lib.py", tmp_path / "train.py"], tmp_path, ["RPL301"])
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize(
+    "loaders, expected",
+    [
+        ("from torch.utils.data import Dataset, DataLoader\n", ["RPL302"]),  # Pyraformer's data_loader.py
+        ("from torch.utils.data import Dataset, DataLoader\n__all__ = ['Dataset']\n", []),  # not exported
+        ("from torch.utils.data import Dataset\n\n\ndef DataLoader(*args, **kwargs):\n    return list(args)\n", []),  # its own
+    ],
+)
+def test_a_library_loader_a_project_module_re_exports_through_a_star_import(tmp_path, loaders, expected):
+    write(
+        tmp_path,
+        {
+            "loaders.py": loaders,
+            "train.py": "from loaders import *\n\n\ndef make():\n    return DataLoader(list(range(8)), batch_size=2, shuffle=True)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [d.code for d in found] == expected

@@ -3151,3 +3151,22 @@ def test_rpl102_in_a_console_script_is_reported_at_the_call_that_hands_on_the_fu
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL102"])
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL102", "cli.py", 8)]
+
+
+@pytest.mark.parametrize(
+    "test, expected",
+    [
+        ("x.is_cuda", []),  # pointnet: follows where the input already is
+        ("x.is_cuda and y is not None", []),
+        ("x.device.type == 'cuda'", []),
+        ("torch.cuda.is_available()", ["RPL202"]),  # the program chooses the GPU when there is one
+        ("True", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_device_use_that_follows_the_inputs_device_is_no_evidence(lint, test, expected):
+    code = (
+        "import torch\n\n\ndef f(x, y=None):\n    e = torch.eye(3)\n"
+        f"    if {test}:\n        e = e.cuda()\n    return x + e\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    print(f(torch.ones(3, 3)))\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
