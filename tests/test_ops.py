@@ -615,3 +615,21 @@ def test_rpl401_receivers_and_scalar_sources(lint, code, expected):
 def test_rpl402_an_adaptive_pool_size_defaulting_to_a_tuple_of_ones(lint):
     code = "from torch import nn\nclass Net(nn.Module):\n    def __init__(self, pool_size=(1, 1)):\n        self.p = nn.AdaptiveAvgPool2d(pool_size)\n"
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == []
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("Disc(**cfg)", ["RPL402"]),  # gigagan: the mapping may leave resize_mode out
+        ("Disc(resize_mode='nearest')", []),
+        ("Disc(**cfg, resize_mode='nearest')", []),
+    ],
+)
+def test_rpl402_a_default_mode_through_a_call_that_passes_a_mapping(lint, call, expected):
+    code = (
+        "import torch.nn.functional as F\nfrom torch import nn\n\n\nclass Disc(nn.Module):\n"
+        "    def __init__(self, resize_mode='bilinear'):\n        super().__init__()\n        self.resize_mode = resize_mode\n\n"
+        "    def forward(self, x):\n        return F.interpolate(x, 8, mode=self.resize_mode)\n\n\n"
+        f"def build(cfg):\n    return {call}\n"
+    )
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected

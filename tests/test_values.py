@@ -46,7 +46,9 @@ def evaluate(code: str, keyword: str):
         ("def g(m='bicubic'):\n    f(x=m)\n", ["bicubic", OPEN]),
         ("def g(m='bicubic'):\n    f(x=m)\ng()\ng(m='nearest')\n", ["bicubic", "nearest"]),
         ("def g(m='bicubic'):\n    f(x=m)\ng(m=h())\n", ["<call>"]),  # every call passes it
-        ("def g(m='bicubic'):\n    f(x=m)\ng(*a)\n", None),
+        # a call whose *args/**kwargs we cannot read may leave the parameter out, or pass anything
+        ("def g(m='bicubic'):\n    f(x=m)\ng(*a)\n", ["bicubic", OPEN]),
+        ("def g(m):\n    f(x=m)\ng(**cfg)\n", None),
         ("def g(m):\n    f(x=m)\n", [OPEN]),
         ("def g(m='bicubic'):\n    f(x='a' if m == 'bicubic' else 'b')\ng()\n", ["a"]),
         ("def g(s=None):\n    f(x=s is None)\ng()\n", [True]),

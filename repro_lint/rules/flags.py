@@ -93,6 +93,12 @@ class CudnnBenchmarkEnabled(Rule):
             arg = argument(node, "benchmark", CUDNN_FLAGS_PARAMS.index("benchmark"))
         elif qualified in TRAINERS_WITH_BENCHMARK:
             arg = argument(node, "benchmark")
+            if arg is None:
+                # ``pl.Trainer(**train_params)`` with ``train_params["benchmark"] = True``
+                value = CstArgs(node, self.file.analysis(KwargsDicts).expand).node("benchmark", None)
+                if isinstance(value, cst.BaseExpression) and self._on(value):
+                    self.report(value, edits=[self.replace(value, "False")] if is_true(value) else [])
+                return
         else:
             self._trainer_dict(qualified, node)
             return
