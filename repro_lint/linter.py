@@ -77,8 +77,7 @@ class Linter:
         self._other_words = tuple(word for word in self.words if not _NAME_RUN.fullmatch(word))
         self._present_memo: Optional[Tuple[str, FrozenSet[str], FrozenSet[str]]] = None
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
-        self._entry_only = any(rule_type.entry_points_only or rule_type.entry_points_too for rule_type in self.rule_types)
-        self._entry_too_rules = any(rule_type.entry_points_too for rule_type in self.rule_types)
+        self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
         #: does a selected rule ask the project context (about entry points, helpers, ...)?
         self.needs_project = any(rule_type.needs_project for rule_type in self.rule_types)
         self._per_file = [
@@ -126,14 +125,9 @@ class Linter:
         # the words found are needed for the rules anyway (one regular expression of all the
         # words, then each word where it matched, was slower than the search of _words_of)
         found = bool(self._present(text))
-        if not found and (self._entry_without_words(path, text) or self._entry_too(path, text)):
+        if not found and self._entry_without_words(path, text):
             return True
         return found and bool(self.rules_for(text, path))
-
-    def _entry_too(self, path: Optional[str], text: str) -> bool:
-        """Is ``path`` an entry point, with a rule selected that runs in every entry point
-        whatever its words (:attr:`~repro_lint.rules.base.Rule.entry_points_too`)?"""
-        return self._entry_too_rules and path is not None and self.project.is_entry_point(path, text)
 
     def _entry_without_words(self, path: Optional[str], text: str) -> bool:
         """Is ``path`` an entry point whatever words its text has (a console script's module, a
@@ -187,14 +181,11 @@ class Linter:
             if not present.isdisjoint(words)
             and (not rule_type.whole_words or any(found(word) for word in words & present))
         ]
-        if any(rule.entry_points_only or rule.entry_points_too for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
-            rules += [rule for rule in self.rule_types if (rule.entry_points_only or rule.entry_points_too) and rule not in rules]
+        if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
+            rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]
         if path is not None and any(rule.entry_points_only for rule in rules):
             if not self.project.is_entry_point(path, text):
                 rules = [rule for rule in rules if not rule.entry_points_only]
-        if path is not None and any(rule.entry_points_too and rule not in rules for rule in self.rule_types):
-            if self.project.is_entry_point(path, text):
-                rules += [rule for rule in self.rule_types if rule.entry_points_too and rule not in rules]
         return rules
 
     def lint_path(self, path: Path, keep_source: bool = False) -> FileResult:

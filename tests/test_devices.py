@@ -281,16 +281,3 @@ def test_rpl601_npu_entry_point_starts_a_process_group_with_a_run_time_backend(l
 )
 def test_rpl601_quiet_on_a_run_time_backend_without_npu_evidence_or_with_the_variable(lint, code):
     assert codes(lint(code, select=["RPL601"])) == []
-
-
-def test_rpl601_an_entry_point_whose_text_names_no_npu(tmp_path):
-    """DeepSpeech2 (Ascend): the entry point only calls ``train(cfg)``; the helper sets the NPU
-    device and starts the process group with a backend from the configuration."""
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/training.py": "import torch\nimport torch.distributed as dist\n\n\ndef train(cfg):\n"
-        "    torch.manual_seed(0)\n    torch.npu.set_device(0)\n    dist.init_process_group(backend=cfg.backend)\n",
-        "train.py": "from pkg.training import train\n\n\ndef main(cfg):\n    train(cfg)\n\n\nif __name__ == '__main__':\n    main(None)\n",
-    }
-    found = _project(tmp_path, files)
-    assert [(d.code, d.path.endswith("train.py"), d.line) for d in found] == [("RPL601", True, 8)]

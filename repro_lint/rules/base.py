@@ -320,9 +320,6 @@ class Rule:
     #: fires only in entry points: the engine asks the project context (a cheap ``ast`` check)
     #: before it parses a file with LibCST for this rule alone
     entry_points_only: ClassVar[bool] = False
-    #: runs in every entry point too, whatever words its text has (RPL601: the NPU evidence and
-    #: the process group may both be in modules the entry point calls)
-    entry_points_too: ClassVar[bool] = False
     #: the shared analyses this rule reads (:class:`Analysis`), built once per file by the engine
     uses: ClassVar[Tuple[Type[Analysis], ...]] = ()
     #: who finds the rule's findings: ``traversal`` (its handlers, during the one walk of a file)

@@ -27,7 +27,6 @@ class HcclDeterministicMissing(Rule):
     fix_message = "Set HCCL_DETERMINISTIC=true before init_process_group"
     triggers = ("hccl", "HCCL", "Hccl", "torch_npu", ".npu", "'npu", "\"npu")
     needs_project = True
-    entry_points_too = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
