@@ -1011,6 +1011,27 @@ class ProjectContext:
                     found.append(node)
         return tuple(found)
 
+    def class_method_modules(self, qualified: str, method: str) -> Optional[List[str]]:
+        """For ``qualified`` (``pkg.opts.TrainOptions``) a project class that has ``method``
+        (its own or a project base's): the paths of the modules of the class and of its project
+        bases, the class's first; None when it is no project class or has no such method."""
+        if is_known(qualified):
+            return None
+        node = self._resolve_qualified(qualified)
+        if node is None or not node[1].startswith(CLASS_PREFIX):
+            return None
+        facts = self.facts(node[0])
+        if facts is None or not self._class_methods(facts, node[1][len(CLASS_PREFIX) :], (method,)):
+            return None
+        found: List[str] = []
+        stack = [(facts, node[1][len(CLASS_PREFIX) :])]
+        while stack and len(found) <= MAX_BASE_DEPTH * 4:
+            current, cls = stack.pop()
+            if str(current.path) not in found:
+                found.append(str(current.path))
+            stack.extend(reversed(list(self._project_bases(current, cls))))
+        return found
+
     def library_bases(self, qualified: str) -> FrozenSet[str]:
         """The library classes (as imported: ``torch.utils.data.DistributedSampler``) that the
         project class ``qualified`` derives from, directly or through other project classes;

@@ -177,6 +177,7 @@ class Values:
         attributes: Optional[Callable[[Optional[str]], Optional[Dict[str, Any]]]] = None,
         methods: Optional[Callable[[Optional[str]], Optional[Tuple["Values", cst.FunctionDef, Chain]]]] = None,
         uncalled: Optional[Callable[[str], bool]] = None,
+        option_modules: Optional[Callable[[Optional[str], str], Optional[List["Values"]]]] = None,
     ) -> None:
         self.module = module
         #: a method of a project class of another module, by qualified name (``pkg.mod.Base.__init__``),
@@ -195,6 +196,9 @@ class Values:
         #: whether nothing in the project calls a function (by the callee ``callers`` takes), nor
         #: hands it on: its defaults are then the values its default path runs with
         self.uncalled = uncalled
+        #: the evaluators of the modules of a project class and its bases, when the class has
+        #: a method of that name (``TrainOptions().parse()``: where its options are declared)
+        self.option_modules = option_modules
         #: the module's import-qualified names (tells a call that draws random numbers)
         self.qualify = qualify
         #: the module's text, for cheap checks before a walk (None: always walk)
@@ -263,6 +267,10 @@ class Values:
                     return text
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in PARSE_CALLS:
                 parsed = self._parsed_elsewhere(expr.func.value, depth)
+                if parsed is not None:
+                    return parsed
+            if isinstance(expr.func, cst.Attribute) and isinstance(expr.func.value, cst.Call) and not expr.args:
+                parsed = self._parsed_by_method(expr.func.value, expr.func.attr.value, depth)
                 if parsed is not None:
                     return parsed
             converted = self._converted(expr, chain, depth)
@@ -340,6 +348,30 @@ class Values:
             if got is not None and len(got) == 1 and isinstance(got[0], Const):
                 defaults.append((dest, got[0].value))
         return [Const(ParsedOptions(tuple(defaults)))] if defaults else None
+
+    def _parsed_by_method(self, built: cst.Call, method: str, depth: int) -> Candidates:
+        """``opt = TrainOptions().parse()`` (SPADE, pix2pix, CenterNet's ``opts().parse()``): a
+        method of a project class of another module that parses the command line, whose
+        module (or its bases' modules) declares the options (``self.parser.add_argument``):
+        those options' defaults, as :class:`ParsedOptions` (an option declared twice, or with a
+        default that is not a literal, is not known); None for anything else."""
+        if self.option_modules is None or self.qualify is None:
+            return None
+        modules = self.option_modules(self.qualify(built.func), method)
+        if not modules or not any(m.source is None or any(word in m.source for word in PARSE_CALLS) for m in modules):
+            return None
+        defaults: Dict[str, Any] = {}
+        for module in reversed(modules):  # a subclass's declaration comes after its base's
+            if module is self or (module.source is not None and "add_argument" not in module.source):
+                continue
+            for dest, declared in module.options().items():
+                if len(declared) != 1:
+                    defaults[dest] = UNKNOWN
+                    continue
+                got = module.of(declared[0][0], declared[0][1], depth + 1)
+                defaults[dest] = got[0].value if got is not None and len(got) == 1 and isinstance(got[0], Const) else UNKNOWN
+        known = tuple((dest, value) for dest, value in defaults.items() if value is not UNKNOWN)
+        return [Const(ParsedOptions(known))] if known else None
 
     def _string_method(self, expr: cst.Call, func: cst.Attribute, chain: Chain, depth: int) -> Candidates:
         """``device.startswith("npu")``, ``mode.lower()``: the result, when every value the
@@ -1548,7 +1580,7 @@ class Values:
         """An evaluator of this module for one call of one of its functions: the call's
         arguments bound to the function's parameters, its own decisions of tests (the
         indexes, which do not depend on the call, shared)."""
-        inner = Values(self.module, self.source, self.resolve, self.qualify, self.callers, uncalled=self.uncalled)
+        inner = Values(self.module, self.source, self.resolve, self.qualify, self.callers, uncalled=self.uncalled, option_modules=self.option_modules)
         inner._functions, inner._calls, inner._options = self.functions(), self._calls, self._options
         inner._binds, inner._self_index, inner._heir_index = self._binds, self._self_index, self._heir_index
         inner._module_defs = self._module_defs

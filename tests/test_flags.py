@@ -330,3 +330,28 @@ def test_rpl201_an_option_declared_where_another_module_builds_the_parser(tmp_pa
     )
     files = [tmp_path / "lib/__init__.py", tmp_path / "lib/opts.py", tmp_path / "train.py"]
     assert codes(lint_files_in(files, tmp_path, ["RPL201"])) == expected
+
+
+def test_rpl201_an_option_of_an_options_class_in_another_module(tmp_path):
+    """CenterNet, SPADE, pix2pix: ``opt = TrainOptions().parse()``, the options declared by the
+    class and its base in other modules (``parser.add_argument`` in ``initialize``)."""
+    write(
+        tmp_path,
+        {
+            "opts/__init__.py": "",
+            "opts/base_options.py": "import argparse\n\n\nclass BaseOptions:\n    def initialize(self, parser):\n"
+            "        parser.add_argument('--not_cuda_benchmark', action='store_true')\n        return parser\n\n"
+            "    def parse(self):\n        parser = self.initialize(argparse.ArgumentParser())\n        self.opt = parser.parse_args()\n"
+            "        return self.opt\n",
+            "opts/train_options.py": "from .base_options import BaseOptions\n\n\nclass TrainOptions(BaseOptions):\n"
+            "    def initialize(self, parser):\n        BaseOptions.initialize(self, parser)\n"
+            "        parser.add_argument('--lr', type=float, default=0.1)\n        return parser\n",
+            "train.py": "import torch\n\nfrom opts.train_options import TrainOptions\n\nopt = TrainOptions().parse()\n"
+            "torch.backends.cudnn.benchmark = not opt.not_cuda_benchmark\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL201"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL201", "train.py", 6)]
+    # the flag on by default: the benchmark stays off
+    (tmp_path / "opts/base_options.py").write_text((tmp_path / "opts/base_options.py").read_text().replace("store_true", "store_false"))
+    assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL201"]) == []

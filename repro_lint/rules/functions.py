@@ -111,6 +111,24 @@ class ProjectModules:
                         return values, part, (statement, statement.body)
         return None
 
+    def option_modules(self, qualified: Optional[str], method: str) -> Optional[List[Values]]:
+        """The evaluators of the modules of project class ``qualified`` and its project bases,
+        when the class has ``method`` (``TrainOptions().parse()``, see
+        :meth:`~repro_lint.values.Values._parsed_by_method`); None otherwise."""
+        if qualified is None or self.project is None or "." not in qualified:
+            return None
+        paths = self.project.class_method_modules(qualified, method)
+        if not paths:
+            return None
+        found: List[Values] = []
+        for path in paths:
+            facts = self.project.facts(path)
+            read = self.read(facts) if facts is not None else None
+            if read is None:
+                return None
+            found.append(read[2])
+        return found
+
     def object_attributes(self, qualified: Optional[str]) -> Optional[Dict[str, Any]]:
         """The literal values a project module gives the attributes of an object it binds once
         at its top level with a call (a config object: ``cfg = CN()``), by dotted path
