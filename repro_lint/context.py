@@ -714,7 +714,7 @@ class ProjectContext:
                 edges = self._class_methods(facts, cls, wanted) if wanted is not None else _methods(facts, cls, wanted)
                 if off:  # building it with arguments that leave some of ``__init__``'s effects off
                     edges = tuple((p, f"{f}{VARIANT}{off}") if f.endswith(".__init__") else (p, f) for p, f in edges)
-                helper = facts.helper_bases.get(name[len(prefix) :]) if prefix == CLASS_PREFIX else None
+                helper = self._helper_base(facts, cls) if prefix == CLASS_PREFIX else None
                 if helper is None:
                     return _NodeInfo(edges, frozenset(), frozenset(), frozenset())
                 # building a subclass of a library's seeding class does what building it does
@@ -1061,6 +1061,20 @@ class ProjectContext:
                 elif imported:
                     found.add(base)
         return frozenset(found)
+
+    def _helper_base(self, facts: ModuleFacts, cls: str, depth: int = 0) -> Optional[str]:
+        """The library seeding class (``LightningCLI``) that class ``cls`` derives from: as
+        its module's facts record it (directly, or through a class of that module), else
+        through its project bases in other modules (``class ModelCLI(CLI)`` where ``cli.py``
+        has ``class CLI(LightningCLI)``)."""
+        found = facts.helper_bases.get(cls)
+        if found is not None or depth > MAX_BASE_DEPTH:
+            return found
+        for base_facts, base in self._project_bases(facts, cls):
+            found = self._helper_base(base_facts, base, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _project_bases(self, facts: ModuleFacts, cls: str) -> Iterator[Tuple[ModuleFacts, str]]:
         """The bases of class ``cls`` that are project classes, in order: each one's module

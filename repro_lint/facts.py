@@ -1126,6 +1126,11 @@ class _FactsCollector(ast.NodeVisitor):
     visit_AsyncWith = visit_With
 
     def visit_If(self, node: ast.If) -> None:
+        if isinstance(node.test, ast.Constant):
+            # ``if False:`` never runs its body (``if True:`` never its ``else``)
+            for stmt in node.body if node.test.value else node.orelse:
+                self.visit(stmt)
+            return
         if _follows_data_device(node.test) and not self.asking_about_device:
             # ``if x.is_cuda: y = y.cuda()``: the code follows where its input already is,
             # which is no evidence that the program runs there

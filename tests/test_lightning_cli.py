@@ -193,3 +193,24 @@ def test_a_project_subclass_of_the_cli_seeds_as_the_cli_does(tmp_path, module):
     (tmp_path / "cli.py").write_text("class ProjectCLI:\n    def __init__(self, model):\n        self.model = model\n")
     main.write_text(template.replace("{cls}", "ProjectCLI"))
     assert sorted(codes(lint_files_in(files, tmp_path, SEEDING))) == SEEDING
+
+
+def test_a_cli_class_derived_from_a_project_subclass_of_lightning_cli_in_another_module(tmp_path):
+    """perceiver-io: ``class ModelCLI(CLI)`` in each script, ``class CLI(LightningCLI)`` in
+    ``scripts/cli.py``: building it seeds, as LightningCLI does by default."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/cli.py": "from pytorch_lightning.cli import LightningCLI\n\n\nclass CLI(LightningCLI):\n"
+            "    def __init__(self, model_class, run=True, **kwargs):\n        super().__init__(model_class, run=run, **kwargs)\n",
+            "pkg/model.py": "import pytorch_lightning as pl\nfrom torch import nn\n\n\nclass Model(pl.LightningModule):\n"
+            "    def __init__(self):\n        super().__init__()\n        self.layer = nn.Linear(4, 2)\n",
+            "pkg/train.py": "from pkg.cli import CLI\nfrom pkg.model import Model\n\n\nclass ModelCLI(CLI):\n    pass\n\n\n"
+            "if __name__ == '__main__':\n    ModelCLI(Model, run=True)\n",
+        },
+    )
+    assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"]) == []
+    # a project class that derives from no seeding class does not seed
+    (tmp_path / "pkg/cli.py").write_text("class CLI:\n    def __init__(self, model_class, run=True, **kwargs):\n        model_class()\n")
+    assert [d.code for d in lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"])] == ["RPL101"]

@@ -1469,3 +1469,20 @@ def test_a_library_loader_a_project_module_re_exports_through_a_star_import(tmp_
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        # basicsr: the conditional given directly, or through a dict of the loader's keywords
+        "worker_init_fn=partial(init_fn, num_workers=4, rank=rank, seed=seed) if seed is not None else None",
+        "**dict(worker_init_fn=partial(init_fn, num_workers=4, rank=rank, seed=seed) if seed is not None else None)",
+    ],
+)
+def test_rpl303_a_worker_init_fn_chosen_by_a_conditional_expression(lint, given):
+    code = (
+        "from functools import partial\n\nimport numpy as np\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def init_fn(worker_id, num_workers, rank, seed):\n    np.random.seed(num_workers * rank + worker_id + seed)\n\n\n"
+        f"def build(dataset, seed, rank=0):\n    return DataLoader(dataset, num_workers=4, {given})\n"
+    )
+    assert codes(lint(code, select=["RPL303"])) == ["RPL303"]

@@ -3170,3 +3170,68 @@ def test_rpl202_a_device_use_that_follows_the_inputs_device_is_no_evidence(lint,
         "if __name__ == '__main__':\n    torch.manual_seed(0)\n    print(f(torch.ones(3, 3)))\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize("test, expected", [("False", []), ("0", []), ("True", ["RPL103"]), ("flag", ["RPL103"])])
+def test_a_draw_under_a_literal_false_test_never_runs(lint, test, expected):
+    code = (
+        "import random\n\n\ndef pick(batch, flag=True):\n"
+        f"    if {test}:\n        return random.choice(batch)\n    return batch[0]\n\n\n"
+        "if __name__ == '__main__':\n    print(pick([1, 2, 3]))\n"
+    )
+    assert codes(lint(code, select=["RPL103"])) == expected
+
+
+@pytest.mark.parametrize(
+    "trainer_call, expected",
+    [
+        ("CTRTrainer(model)", []),  # gpus left at None, then [] : DataParallel never runs
+        ("CTRTrainer(model, gpus=[0, 1])", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_device_used_in_another_module_under_a_branch_its_values_skip(tmp_path, trainer_call, expected):
+    """torch-rechub: ``CTRTrainer.__init__`` wraps the model in DataParallel only under ``if
+    len(gpus) > 1:``, after ``if gpus is None: gpus = []``, in a module the examples import."""
+    write(
+        tmp_path,
+        {
+            "trainers.py": "import torch\n\n\nclass CTRTrainer:\n    def __init__(self, model, gpus=None):\n"
+            "        if gpus is None:\n            gpus = []\n        if len(gpus) > 1:\n"
+            "            model = torch.nn.DataParallel(model, device_ids=gpus)\n        self.model = model\n",
+            "run.py": "import torch\n\nfrom trainers import CTRTrainer\n\nif __name__ == '__main__':\n"
+            f"    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2)\n    trainer = {trainer_call}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("default, expected", [("none", []), ("pytorch", ["RPL202"])])
+def test_rpl202_a_device_set_in_another_module_only_for_an_options_non_default_value(tmp_path, default, expected):
+    """basicsr: ``parse_options`` calls ``torch.cuda.set_device`` only when ``--launcher`` is
+    not ``none``, its default."""
+    write(
+        tmp_path,
+        {
+            "options.py": "import argparse\n\nimport torch\n\n\ndef parse_options():\n    parser = argparse.ArgumentParser()\n"
+            f"    parser.add_argument('--launcher', choices=['none', 'pytorch'], default='{default}')\n"
+            "    args = parser.parse_args()\n    if args.launcher != 'none':\n        torch.cuda.set_device(0)\n    return args\n",
+            "test.py": "from options import parse_options\n\n\ndef test_pipeline():\n    args = parse_options()\n    print(args)\n\n\n"
+            "if __name__ == '__main__':\n    test_pipeline()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("default, expected", [("cuda:0", [("RPL202", 7)]), ("cpu", [])])
+def test_rpl202_a_module_device_built_from_an_options_default(lint, default, expected):
+    """MTGNN: ``device = torch.device(args.device)`` at the top level, ``--device`` defaulting
+    to ``cuda:1``; ``train()``, defined first, places with ``.to(device)``."""
+    code = (
+        "import argparse\n\nimport torch\n\n\ndef train(model):\n    x = torch.ones(2, 4).to(device)\n    return model(x)\n\n\n"
+        f"parser = argparse.ArgumentParser()\nparser.add_argument('--device', type=str, default='{default}')\n"
+        "args = parser.parse_args()\ndevice = torch.device(args.device)\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    train(torch.nn.Linear(4, 2))\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == expected

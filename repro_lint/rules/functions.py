@@ -65,11 +65,13 @@ class ProjectModules:
     def __init__(self, project: Optional["ProjectContext"]) -> None:
         self.project = project
         self._read: Dict[str, Optional[Read]] = {}
+        self._evaluators: Dict[str, Values] = {}
         self._objects: Dict[str, Optional[Dict[str, Any]]] = {}
 
     def close(self) -> None:
         """Let go of the modules read (their evaluators refer back to this object)."""
         self._read.clear()
+        self._evaluators.clear()
 
     def resolver(self, qualify: Callable[[cst.CSTNode], Optional[str]]) -> Resolve:
         """The ``resolve`` callback of an evaluator whose names ``qualify`` qualifies."""
@@ -110,6 +112,24 @@ class ProjectModules:
                     if isinstance(part, cst.FunctionDef) and part.name.value == method_name:
                         return values, part, (statement, statement.body)
         return None
+
+    def evaluator(self, facts: "ModuleFacts") -> Optional[Values]:
+        """An evaluator of another project module that, as the linted file's own does, reads
+        its functions' parameters from the project's calls of them (each module once)."""
+        read = self.read(facts)
+        project = self.project
+        if read is None or project is None:
+            return None
+        path = str(facts.path)
+        if path not in self._evaluators:
+            module, table, plain = read
+            self._evaluators[path] = Values(
+                module, plain.source, self.resolver(table.qualify), table.qualify,
+                lambda function, elsewhere=False: project.caller_arguments(path, function, elsewhere),
+                attributes=self.object_attributes, methods=self.method,
+                uncalled=lambda function: project.never_called(path, function), option_modules=self.option_modules,
+            )
+        return self._evaluators[path]
 
     def option_modules(self, qualified: Optional[str], method: str) -> Optional[List[Values]]:
         """The evaluators of the modules of project class ``qualified`` and its project bases,

@@ -254,10 +254,54 @@ class SeedingScan(Analysis):
         """The ``devices`` the entry point still runs on when this file's calls that use them
         only under an ``if`` the default path skips are left out (``device = "cpu"``, then
         ``if device.startswith("npu"): torch.npu.set_device(device)``)."""
-        if "if" not in self.file.source:
+        elsewhere = self._held_elsewhere(summary, devices)
+        if "if" not in self.file.source and not elsewhere:
             return sorted(devices)
-        _, rest = self._off_default_path(summary, frozenset(devices), lambda s: bool(devices & s.uses), uses=True)
+        _, rest = self._off_default_path(summary, frozenset(devices), lambda s: bool(devices & s.uses), uses=True, also_held=elsewhere)
         return sorted(devices if rest is None else devices & rest.uses)
+
+    def _held_elsewhere(self, summary: Summary, devices: FrozenSet[str]) -> FrozenSet[Tuple[Tuple[str, str], str]]:
+        """The uses of ``devices`` by functions of other modules on the path that happen only
+        under an ``if`` the default path skips there, as that module's values decide it with the
+        project's calls of the function (``if len(gpus) > 1: DataParallel(...)`` after ``if gpus
+        is None: gpus = []``, no call passing ``gpus``; ``if args.launcher != "none":
+        torch.cuda.set_device(...)`` with ``--launcher`` defaulting to ``none``): ((module,
+        function), device) for each function all of whose evidence of the device is such calls."""
+        project = self.file.project
+        me = os.path.abspath(self.file.path)
+        wanted: Dict[str, Dict[str, Dict[str, int]]] = {}
+        for path, name in summary.reached:
+            name = name.partition(VARIANT)[0]
+            if path == me or name in (MODULE_BODY, MAIN_BODY) or name.count(".") > 1:
+                continue
+            facts = project.facts(path)
+            body = facts.body(name) if facts is not None else None
+            if body is not None and not devices.isdisjoint(body.device_events):
+                wanted.setdefault(path, {})[name] = {d: n for d, n in body.device_events.items() if d in devices}
+        if not wanted:
+            return frozenset()
+        modules = self.file.analysis(ValueScan).modules
+        found: Set[Tuple[Tuple[str, str], str]] = set()
+        for path, bodies in wanted.items():
+            facts = project.facts(path)
+            values = modules.evaluator(facts) if facts is not None else None
+            if values is None or (values.source is not None and "if" not in values.source):
+                continue
+            qualify = values.qualify
+            for name, events in bodies.items():
+                located = _function_at(values.module, name)
+                if located is None:
+                    continue
+                off: Dict[str, List[bool]] = {}
+                for call, chain in _calls_under(*located):
+                    method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+                    effect = classify_call(qualify(call.func) if qualify is not None else None, method, CstArgs(call))
+                    for device in effect.uses & devices:
+                        off.setdefault(device, []).append(values.skipped_branch(chain) is not None)
+                for device, flags in off.items():
+                    if all(flags) and len(flags) == events.get(device):
+                        found.add(((path, name), device))
+        return frozenset(found)
 
     def _off_default(
         self,
@@ -279,6 +323,7 @@ class SeedingScan(Analysis):
         holds: Callable[[Summary], bool],
         chosen: Optional[Callable[[cst.If], bool]] = None,
         uses: bool = False,
+        also_held: FrozenSet[Tuple[Tuple[str, str], str]] = frozenset(),
     ) -> Tuple[Optional[Tuple["CallSite | cst.CSTNode", cst.If]], Optional[Summary]]:
         """The first call (or switch) in this file on the entry point's path that does what
         ``wanted`` names (its effects; with ``uses``, what it uses) under an ``if`` the default
@@ -346,12 +391,13 @@ class SeedingScan(Analysis):
             if branch is not None and first is None:
                 first = (site, branch)
         if first is None:
-            return None, None
+            # ``also_held``: the uses other modules make only off the default path
+            return None, (project.entry_summary_without(path, frozenset(), self.file.source, held_uses=also_held) if also_held else None)
         cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
         if uses:
             # a body's use of a device is left out when every piece of evidence of it there (by
             # its facts: calls, device strings, imports) is one of these calls
-            held = frozenset(
+            held = also_held | frozenset(
                 ((key, body), device)
                 for (body, device), off in used.items()
                 if all(off) and facts is not None and (found := facts.body(body)) is not None
@@ -493,7 +539,42 @@ class SeedingScan(Analysis):
                     given = CstArgs(candidate).node(*catalog.DEVICE_CONSTRUCTORS[self.file.qualify(candidate.func)])
                     if isinstance(given, cst.BaseExpression) and catalog.device_named(cst_strings(given)) in wanted:
                         return True
+                    # ``device = torch.device(args.device)`` with ``--device`` defaulting to ``cuda:1``
+                    if isinstance(given, (cst.Name, cst.Attribute)) and any(
+                        isinstance(c, Const) and isinstance(c.value, str) and catalog.device_named((c.value,)) in wanted
+                        for c in values.of(given, ()) or ()
+                    ):
+                        return True
         return False
+
+
+def _function_at(module: cst.Module, name: str) -> Optional[Tuple[cst.FunctionDef, Tuple[cst.CSTNode, ...]]]:
+    """The module-level function ``f``, or the method ``C.m`` of a module-level class, that the
+    facts name ``name``, with its enclosing nodes; None when there is none such."""
+    owner, _, method = name.rpartition(".")
+    for statement in module.body:
+        if not owner and isinstance(statement, cst.FunctionDef) and statement.name.value == name:
+            return statement, (module,)
+        if owner and isinstance(statement, cst.ClassDef) and statement.name.value == owner and isinstance(statement.body, cst.IndentedBlock):
+            for part in statement.body.body:
+                if isinstance(part, cst.FunctionDef) and part.name.value == method:
+                    return part, (module, statement, statement.body)
+    return None
+
+
+def _calls_under(function: cst.FunctionDef, chain: Tuple[cst.CSTNode, ...]) -> List[Tuple[cst.Call, Tuple[cst.CSTNode, ...]]]:
+    """The calls in ``function``'s own body (not in a nested function, class or lambda), each
+    with its enclosing nodes."""
+    found: List[Tuple[cst.Call, Tuple[cst.CSTNode, ...]]] = []
+    stack: List[Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]] = [(function.body, chain + (function,))]
+    while stack:
+        node, above = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, cst.Call):
+            found.append((node, above))
+        stack.extend((child, above + (node,)) for child in reversed(syntax_children(node)))
+    return found
 
 
 def _comes_first(module: cst.Module, first: cst.CSTNode, second: cst.CSTNode) -> bool:

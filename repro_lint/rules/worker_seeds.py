@@ -83,6 +83,9 @@ class WorkerInitConstantSeed(Rule):
         """The functions ``init`` may be: itself, or what a variable holds on its paths."""
         if isinstance(init, cst.Name) and init.value in self.functions:
             return [init]
+        if isinstance(init, cst.IfExp):
+            # ``partial(worker_init_fn, seed=seed) if seed is not None else None``: either branch
+            return [found for branch in (init.body, init.orelse) for found in self._what(branch)]
         candidates = value_of(self, init) if isinstance(init, cst.Name) else None
         if candidates is None:
             return [init]
