@@ -55,7 +55,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
@@ -222,6 +222,9 @@ class ProjectContext:
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
         self._caller_arguments: Dict[Tuple[Node, bool], Any] = {}
+        #: answers rules derive from the project that do not depend on the file asking
+        #: (:meth:`remembered`)
+        self._derived: Dict[Tuple[Any, ...], Any] = {}
         #: the functions nothing in the project calls nor hands on (see :meth:`never_called`)
         self._never_called: Set[Node] = set()
         self._seeds_workers: Optional[FrozenSet[str]] = None
@@ -446,6 +449,7 @@ class ProjectContext:
         self._words.clear()
         self._caller_arguments.clear()
         self._never_called.clear()
+        self._derived.clear()
         self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
         self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
@@ -1416,6 +1420,15 @@ class ProjectContext:
         if key not in self._caller_arguments:
             self._caller_arguments[key] = self._find_caller_arguments(node, elsewhere)
         return self._caller_arguments[key]
+
+    def remembered(self, key: Tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per run for ``key``: an answer a rule derives from the project
+        that does not depend on the file asking (what another module's function does on the
+        default path), shared by every file linted in this process; forgotten with the other
+        derived answers when a file changes."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]
 
     def never_called(self, path: "str | Path", function: str) -> bool:
         """Does nothing in the project call ``function`` of module ``path`` (named as

@@ -96,6 +96,13 @@ class BodyFacts:
     line: int = 0
     #: makes a training call itself (``loss.backward()``, ``optimizer.step()``)
     trains: bool = False
+    #: has an ``if`` statement of its own (a branch the default path may skip)
+    branches: bool = False
+    #: device -> how many of ``device_events`` are inside an ``if`` of the body's own whose test
+    #: the values may decide (:func:`_decidable_test`)
+    conditional_devices: Dict[str, int] = field(default_factory=dict)
+    #: the indexes in ``calls`` of the calls inside such an ``if``
+    conditional_calls: Set[int] = field(default_factory=set)
     #: local names bound to the result of a call (``model = Net()``): name -> the callees, as
     #: stored in ``calls``, one per class it is bound to (``A()`` in one branch, ``B()`` in
     #: another); lets the call graph follow ``model.fit()`` to ``Net.fit``
@@ -160,7 +167,8 @@ def _same(one: Any, other: Any) -> bool:
 _EMPTY_BODY: Dict[str, Any] = {
     "calls": (), "imported": frozenset(), "refs": (), "held_refs": (), "worker_refs": frozenset(), "lookups": (), "effects": frozenset(),
     "uses": frozenset(), "draws": frozenset(), "device_events": MappingProxyType({}), "owner": None, "line": 0,
-    "trains": False, "instances": MappingProxyType({}), "made_by": MappingProxyType({}), "returns": (), "params": (),
+    "trains": False, "branches": False, "conditional_devices": MappingProxyType({}), "conditional_calls": frozenset(),
+    "instances": MappingProxyType({}), "made_by": MappingProxyType({}), "returns": (), "params": (),
     "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "call_literals": MappingProxyType({}),
     "device_params": MappingProxyType({}), "local_params": frozenset(), "call_devices": MappingProxyType({}),
 }
@@ -470,6 +478,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.literals = literals
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
+        #: how many ``if`` statements of the current body the visit is inside
+        self.branch_depth = 0
         self.scope: List[str] = []
         #: per scope entry: is it a class?
         self.kinds: List[bool] = []
@@ -608,7 +618,9 @@ class _FactsCollector(ast.NodeVisitor):
             a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None
         )
         self.parameters = parameters | body.local_params
+        depth, self.branch_depth = self.branch_depth, 0  # a nested function's own body
         self.generic_visit(node)
+        self.branch_depth = depth
         self.bound, self.value_refs, self.bound_refs = bound, value_refs, bound_refs
         self.constants.pop()
         self.parameters = parameters
@@ -724,6 +736,8 @@ class _FactsCollector(ast.NodeVisitor):
             if callee is not None:
                 stored = qualified or callee
                 body.calls.append(stored)
+                if self.branch_depth:
+                    body.conditional_calls.add(len(body.calls) - 1)
                 if qualified is not None:
                     body.imported.add(stored)
                 if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not estimator:
@@ -1052,6 +1066,8 @@ class _FactsCollector(ast.NodeVisitor):
         body = self.current
         body.uses.add(device)
         body.device_events[device] = body.device_events.get(device, 0) + 1
+        if self.branch_depth:
+            body.conditional_devices[device] = body.conditional_devices.get(device, 0) + 1
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
@@ -1126,6 +1142,20 @@ class _FactsCollector(ast.NodeVisitor):
     visit_AsyncWith = visit_With
 
     def visit_If(self, node: ast.If) -> None:
+        if not self.scope and self.current is self.facts.module_body and is_main_guard_ast(node):
+            self._if(node)  # the ``__main__`` block is a body of its own
+            return
+        self.current.branches = True
+        # counted only under a test the default path's values may decide: names, attributes,
+        # literals, comparisons, ``len(...)`` (not ``torch.cuda.is_available()``)
+        decidable = _decidable_test(node.test)
+        self.branch_depth += decidable
+        try:
+            self._if(node)
+        finally:
+            self.branch_depth -= decidable
+
+    def _if(self, node: ast.If) -> None:
         if isinstance(node.test, ast.Constant):
             # ``if False:`` never runs its body (``if True:`` never its ``else``)
             for stmt in node.body if node.test.value else node.orelse:
@@ -1169,6 +1199,18 @@ class _FactsCollector(ast.NodeVisitor):
         self.current = self.facts.module_body
         for stmt in node.orelse:
             self.visit(stmt)
+
+
+#: the builtins a test the values can decide may call (``len(gpus) > 1``)
+_DECIDABLE_CALLS = frozenset({"len", "bool", "int", "str", "float", "isinstance"})
+
+
+def _decidable_test(test: ast.AST) -> bool:
+    """Does an ``if`` test call nothing but builtins the values follow?"""
+    return not any(
+        isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _DECIDABLE_CALLS)
+        for node in ast.walk(test)
+    )
 
 
 #: attributes that tell where a tensor already is (``x.is_cuda``)

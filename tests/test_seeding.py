@@ -3235,3 +3235,22 @@ def test_rpl202_a_module_device_built_from_an_options_default(lint, default, exp
         "if __name__ == '__main__':\n    torch.manual_seed(0)\n    train(torch.nn.Linear(4, 2))\n"
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == expected
+
+
+@pytest.mark.parametrize("default, expected", [("none", []), ("pytorch", ["RPL202"])])
+def test_rpl202_a_call_leading_to_a_device_only_under_a_skipped_branch_of_another_module(tmp_path, default, expected):
+    """basicsr: ``parse_options`` calls ``init_dist`` only when ``--launcher`` is not ``none``;
+    ``init_dist`` calls ``_init_dist_pytorch``, which sets the CUDA device."""
+    write(
+        tmp_path,
+        {
+            "dist_util.py": "import torch\n\n\ndef init_dist(launcher):\n    if launcher == 'pytorch':\n        _init_dist_pytorch()\n\n\n"
+            "def _init_dist_pytorch():\n    torch.cuda.set_device(0)\n",
+            "options.py": "import argparse\n\nfrom dist_util import init_dist\n\n\ndef parse_options():\n    parser = argparse.ArgumentParser()\n"
+            f"    parser.add_argument('--launcher', default='{default}')\n    args = parser.parse_args()\n"
+            "    if args.launcher == 'none':\n        print('single process')\n    else:\n        init_dist(args.launcher)\n    return args\n",
+            "test.py": "from options import parse_options\n\n\nif __name__ == '__main__':\n    print(parse_options())\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected

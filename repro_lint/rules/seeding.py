@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -254,54 +254,77 @@ class SeedingScan(Analysis):
         """The ``devices`` the entry point still runs on when this file's calls that use them
         only under an ``if`` the default path skips are left out (``device = "cpu"``, then
         ``if device.startswith("npu"): torch.npu.set_device(device)``)."""
-        elsewhere = self._held_elsewhere(summary, devices)
-        if "if" not in self.file.source and not elsewhere:
+        elsewhere, cut = self._held_elsewhere(summary, devices)
+        if "if" not in self.file.source and not elsewhere and not cut:
             return sorted(devices)
-        _, rest = self._off_default_path(summary, frozenset(devices), lambda s: bool(devices & s.uses), uses=True, also_held=elsewhere)
+        _, rest = self._off_default_path(
+            summary, frozenset(devices), lambda s: bool(devices & s.uses), uses=True, also_held=elsewhere, also_cut=cut
+        )
         return sorted(devices if rest is None else devices & rest.uses)
 
-    def _held_elsewhere(self, summary: Summary, devices: FrozenSet[str]) -> FrozenSet[Tuple[Tuple[str, str], str]]:
+    def _held_elsewhere(self, summary: Summary, devices: FrozenSet[str]) -> Tuple[FrozenSet[Tuple[Tuple[str, str], str]], FrozenSet[Tuple[Tuple[str, str], Tuple[str, str]]]]:
         """The uses of ``devices`` by functions of other modules on the path that happen only
         under an ``if`` the default path skips there, as that module's values decide it with the
         project's calls of the function (``if len(gpus) > 1: DataParallel(...)`` after ``if gpus
         is None: gpus = []``, no call passing ``gpus``; ``if args.launcher != "none":
         torch.cuda.set_device(...)`` with ``--launcher`` defaulting to ``none``): ((module,
-        function), device) for each function all of whose evidence of the device is such calls."""
+        function), device) for each function all of whose evidence of the device is such calls;
+        and the calls of such functions made only under such an ``if`` (``else:
+        init_dist(args.launcher)`` in basicsr's ``parse_options``): ((module, function), its
+        callee) for each function all of whose calls of that callee are."""
         project = self.file.project
         me = os.path.abspath(self.file.path)
-        wanted: Dict[str, Dict[str, Dict[str, int]]] = {}
+        using: Dict[Tuple[str, str], Dict[str, int]] = {}
         for path, name in summary.reached:
             name = name.partition(VARIANT)[0]
-            if path == me or name in (MODULE_BODY, MAIN_BODY) or name.count(".") > 1:
-                continue
-            facts = project.facts(path)
+            facts = project.facts(path) if path != me and name not in (MODULE_BODY, MAIN_BODY) and name.count(".") <= 1 else None
             body = facts.body(name) if facts is not None else None
             if body is not None and not devices.isdisjoint(body.device_events):
-                wanted.setdefault(path, {})[name] = {d: n for d, n in body.device_events.items() if d in devices}
-        if not wanted:
-            return frozenset()
-        modules = self.file.analysis(ValueScan).modules
-        found: Set[Tuple[Tuple[str, str], str]] = set()
-        for path, bodies in wanted.items():
+                using[(path, name)] = {d: n for d, n in body.device_events.items() if d in devices}
+        if not using:
+            return frozenset(), frozenset()
+        # the functions of other modules on the path that lead to those (``parse_options`` calls
+        # ``init_dist``, which calls ``_init_dist_pytorch``, which sets the device)
+        targets: Dict[Tuple[str, str], FrozenSet[Tuple[str, str]]] = {}
+        for path, name in summary.reached:
+            name = name.partition(VARIANT)[0]
+            if path != me and name not in (MODULE_BODY, MAIN_BODY) and name.count(".") <= 1:
+                targets[(path, name)] = project.remembered(("call targets", path, name), lambda p=path, n=name: _call_targets(project, p, n))
+        leading = set(using)
+        for _ in range(4):
+            more = {node for node, called in targets.items() if node not in leading and called & leading}
+            if not more:
+                break
+            leading |= more
+        questions: Dict[Tuple[str, str], Tuple[FrozenSet[str], FrozenSet[Tuple[str, str]]]] = {}
+        for path, name in leading:
             facts = project.facts(path)
-            values = modules.evaluator(facts) if facts is not None else None
-            if values is None or (values.source is not None and "if" not in values.source):
-                continue
-            qualify = values.qualify
-            for name, events in bodies.items():
-                located = _function_at(values.module, name)
-                if located is None:
-                    continue
-                off: Dict[str, List[bool]] = {}
-                for call, chain in _calls_under(*located):
-                    method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
-                    effect = classify_call(qualify(call.func) if qualify is not None else None, method, CstArgs(call))
-                    for device in effect.uses & devices:
-                        off.setdefault(device, []).append(values.skipped_branch(chain) is not None)
-                for device, flags in off.items():
-                    if all(flags) and len(flags) == events.get(device):
-                        found.add(((path, name), device))
-        return frozenset(found)
+            body = facts.body(name) if facts is not None else None
+            asked = _may_be_off(project, facts, body, devices, leading) if body is not None else None
+            if asked:  # else every use of the device, and every call leading to one, is outside any ``if``
+                questions[(path, name)] = asked
+        if not questions:
+            return frozenset(), frozenset()
+        # reading those modules is worth it only if the answers could take the finding away:
+        # with every one of them off, are all the devices gone?
+        best = project.entry_summary_without(
+            me, frozenset(), self.file.source,
+            held_uses=frozenset((node, d) for node, (used, _) in questions.items() for d in used),
+            cut=frozenset((node, t) for node, (_, called) in questions.items() for t in called),
+        )
+        if devices & best.uses:
+            return frozenset(), frozenset()
+        modules = self.file.analysis(ValueScan).modules
+        held: Set[Tuple[Tuple[str, str], str]] = set()
+        cut: Set[Tuple[Tuple[str, str], Tuple[str, str]]] = set()
+        for (path, name), asked in questions.items():
+            off, calls_off = project.remembered(
+                ("off the default path", path, name, *asked), lambda p=path, n=name, a=asked: _off_default_in(project, modules, p, n, *a)
+            )
+            events = using.get((path, name), {})
+            held.update(((path, name), device) for device in off if events.get(device))
+            cut.update(((path, name), target) for target in calls_off)
+        return frozenset(held), frozenset(cut)
 
     def _off_default(
         self,
@@ -324,6 +347,7 @@ class SeedingScan(Analysis):
         chosen: Optional[Callable[[cst.If], bool]] = None,
         uses: bool = False,
         also_held: FrozenSet[Tuple[Tuple[str, str], str]] = frozenset(),
+        also_cut: FrozenSet[Tuple[Tuple[str, str], Tuple[str, str]]] = frozenset(),
     ) -> Tuple[Optional[Tuple["CallSite | cst.CSTNode", cst.If]], Optional[Summary]]:
         """The first call (or switch) in this file on the entry point's path that does what
         ``wanted`` names (its effects; with ``uses``, what it uses) under an ``if`` the default
@@ -392,8 +416,10 @@ class SeedingScan(Analysis):
                 first = (site, branch)
         if first is None:
             # ``also_held``: the uses other modules make only off the default path
-            return None, (project.entry_summary_without(path, frozenset(), self.file.source, held_uses=also_held) if also_held else None)
-        cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
+            if not also_held and not also_cut:
+                return None, None
+            return None, project.entry_summary_without(path, frozenset(), self.file.source, held_uses=also_held, cut=also_cut)
+        cut = also_cut | frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
         if uses:
             # a body's use of a device is left out when every piece of evidence of it there (by
             # its facts: calls, device strings, imports) is one of these calls
@@ -546,6 +572,69 @@ class SeedingScan(Analysis):
                     ):
                         return True
         return False
+
+
+def _may_be_off(
+    project: ProjectContext, facts: Any, body: Any, devices: FrozenSet[str], leading: Set[Tuple[str, str]]
+) -> Optional[Tuple[FrozenSet[str], FrozenSet[Tuple[str, str]]]]:
+    """The ``devices`` all of whose uses in ``body`` are inside an ``if`` of its own, and the
+    functions ``leading`` to them all of whose calls there are (by the facts); None when there
+    are none: nothing in the body can be off the default path for them."""
+    if not body.branches:
+        return None
+    used = frozenset(d for d in devices if body.device_events.get(d) and body.conditional_devices.get(d) == body.device_events.get(d))
+    by_target: Dict[Tuple[str, str], bool] = {}
+    for index, call in enumerate(body.calls):
+        target = project.resolve_call(facts, body.name, call, call in body.imported)
+        if isinstance(target, tuple) and target in leading:
+            by_target[target] = by_target.get(target, True) and index in body.conditional_calls
+    called = frozenset(t for t, conditional in by_target.items() if conditional)
+    return (used, called) if used or called else None
+
+
+def _call_targets(project: ProjectContext, path: str, name: str) -> FrozenSet[Tuple[str, str]]:
+    """The project functions (call-graph nodes) the function ``name`` of module ``path`` calls."""
+    facts = project.facts(path)
+    body = facts.body(name) if facts is not None else None
+    if body is None:
+        return frozenset()
+    resolved = (project.resolve_call(facts, name, call, call in body.imported) for call in body.calls)
+    return frozenset(t for t in resolved if isinstance(t, tuple))
+
+
+def _off_default_in(
+    project: ProjectContext, modules: Any, path: str, name: str, devices: FrozenSet[str], targets: FrozenSet[Tuple[str, str]]
+) -> Tuple[FrozenSet[str], FrozenSet[Tuple[str, str]]]:
+    """In the function ``name`` of module ``path``, as that module's values decide its tests
+    with the project's calls of it: the ``devices`` every use of which by its own calls, and
+    the project functions ``targets`` every call of which, is under an ``if`` the default path
+    skips (the facts count the evidence the calls must make up)."""
+    facts = project.facts(path)
+    body = facts.body(name) if facts is not None else None
+    values = modules.evaluator(facts) if facts is not None else None
+    located = _function_at(values.module, name) if values is not None else None
+    if body is None or located is None:
+        return frozenset(), frozenset()
+    qualify = values.qualify  # type: ignore[union-attr]
+    devices_off: Dict[str, List[bool]] = {}
+    targets_off: Dict[Tuple[str, str], bool] = {}
+    for call, chain in _calls_under(*located):
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+        qualified = qualify(call.func) if qualify is not None else None
+        effect = classify_call(qualified, method, CstArgs(call))
+        written = qualified or dotted_name(call.func)
+        target = project.resolve_call(facts, name, written, qualified is not None) if not effect.known and written is not None else None
+        used = [d for d in effect.uses & devices if all(devices_off.get(d, [True]))]
+        callee = target if isinstance(target, tuple) and target in targets and targets_off.get(target, True) else None
+        if not used and callee is None:
+            continue  # not asked about, or already known to run on the default path
+        skipped = values.skipped_branch(chain) is not None  # type: ignore[union-attr]
+        for device in used:
+            devices_off.setdefault(device, []).append(skipped)
+        if callee is not None:
+            targets_off[callee] = skipped
+    held = frozenset(d for d, flags in devices_off.items() if all(flags) and len(flags) == body.device_events.get(d))
+    return held, frozenset(t for t, off in targets_off.items() if off)
 
 
 def _function_at(module: cst.Module, name: str) -> Optional[Tuple[cst.FunctionDef, Tuple[cst.CSTNode, ...]]]:
