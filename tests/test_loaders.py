@@ -1486,3 +1486,25 @@ def test_rpl303_a_worker_init_fn_chosen_by_a_conditional_expression(lint, given)
         f"def build(dataset, seed, rank=0):\n    return DataLoader(dataset, num_workers=4, {given})\n"
     )
     assert codes(lint(code, select=["RPL303"])) == ["RPL303"]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("DataLoader(dataset, shuffle=True, batch_size=4)", ["RPL302"]),  # magvit2's trainer
+        ("DataLoader(dataset, batch_size=4)", []),
+        ("DataLoader(dataset, shuffle=True, generator=g)", []),
+        ("DataLoader(dataset, 4, True)", ["RPL302"]),  # by position, as torch's DataLoader takes it
+    ],
+)
+def test_a_project_wrapper_that_passes_its_arguments_on_to_the_loader(tmp_path, call, expected):
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data import DataLoader as PytorchDataLoader\n\n\ndef collate(batch):\n    return batch\n\n\n"
+            "def DataLoader(*args, **kwargs):\n    return PytorchDataLoader(*args, collate_fn=collate, **kwargs)\n",
+            "trainer.py": f"from data import DataLoader\n\n\ndef build(dataset, g):\n    return {call}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [d.code for d in found] == expected

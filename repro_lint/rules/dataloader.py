@@ -66,10 +66,23 @@ def through_factory(rule: Rule, built: FactoryLoader, node: cst.Call, name: str)
     named = {p.name.value: p for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
     rest = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
 
+    varargs = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+
     def forwarded(arg: cst.Arg) -> bool:
         return arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == rest
 
     own = [arg for arg in call.args if not forwarded(arg)]
+    if varargs is not None and not params.posonly_params and not params.params and any(
+        arg.star == "*" and isinstance(arg.value, cst.Name) and arg.value.value == varargs for arg in own
+    ):
+        # a wrapper that passes its call's arguments on as they are (``def DataLoader(*args,
+        # **kwargs): return TorchLoader(*args, collate_fn=collate, **kwargs)``): its own
+        # keywords, else the call's arguments in the loader's places
+        found = bind(cst_slots([arg for arg in own if not arg.star]), name, None)
+        if isinstance(found, cst.Arg):
+            return Through(IN_FACTORY, found.value)
+        given = bound(rule, node.args, name, call.position(name))
+        return Through(AT_CALL, given) if isinstance(given, cst.BaseExpression) else Through(None, given)
     found = bind(cst_slots(own), name, call.position(name))
     if found is UNKNOWN:
         return Through(None, UNKNOWN)
