@@ -3118,6 +3118,9 @@ def test_a_seed_drawn_from_a_generator_seeded_only_with_that_draw(lint, setup, e
     [
         # NCF: a method of a project object at the top level of a script without a guard
         ("neg = sampler.Negatives()\nprint(len('x'))\nprint(neg.draw(10))\n", 9),
+        # U-2-Net: the draw is in a transform built into the dataset, which __getitem__ runs
+        ("ds = sampler.Items(sampler.Crop())\nprint(len(ds))\nloader = DataLoader(ds, batch_size=2)\nfor batch in loader:\n    print(batch)\n"
+         "model = torch.nn.Linear(2, 2)\n", 10),
         # pointnet: the loop over a DataLoader, whose dataset's __getitem__ draws (len(ds) is
         # no use of it)
         ("ds = sampler.Items()\nprint(len(ds))\nloader = DataLoader(ds, batch_size=2)\nfor batch in enumerate(loader, 0):\n    print(batch)\n"
@@ -3129,7 +3132,9 @@ def test_rpl102_in_a_script_is_reported_at_the_top_level_call_that_leads_to_the_
         tmp_path,
         {
             "sampler.py": "import numpy as np\n\n\nclass Negatives:\n    def draw(self, n):\n        return np.random.randint(n)\n\n\n"
-            "class Items:\n    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return np.random.rand()\n",
+            "class Items:\n    def __init__(self, transform=None):\n        self.transform = transform\n\n    def __len__(self):\n        return 4\n\n"
+            "    def __getitem__(self, i):\n        return self.transform(i) if self.transform else np.random.rand()\n\n\n"
+            "class Crop:\n    def __call__(self, item):\n        return item + np.random.randint(0, 4)\n",
             "run.py": "import fire\nimport torch\nfrom torch.utils.data import DataLoader\n\nimport sampler\n\n" + top,
         },
     )

@@ -494,7 +494,24 @@ class SeedingScan(Analysis):
         project = self.file.project
         facts = project.facts(self.file.path, self.file.source)
         methods = [f"{dotted}.{m}" for m in catalog.DRAWING_METHODS]
-        return any(project.call_summary_in(facts, MODULE_BODY, m, False).uses & wanted for m in methods)
+        if any(project.call_summary_in(facts, MODULE_BODY, m, False).uses & wanted for m in methods):
+            return True
+        # the objects built into the dataset (``Items(Crop())``, ``transform=Compose([Crop()])``),
+        # which its ``__getitem__`` runs
+        refs: List[str] = []
+        values = self.file.analysis(ValueScan).values
+        for built in values.of(cst.Name(dotted), (self.file.module,)) or () if "." not in dotted else ():
+            stack: List[cst.CSTNode] = [arg.value for arg in built.args] if isinstance(built, cst.Call) else []
+            while stack:
+                part = stack.pop()
+                if isinstance(part, cst.Call):
+                    name = self.file.qualify(part.func) or dotted_name(part.func)  # as the facts name a ref
+                    if name is not None:
+                        refs.append(name)
+                    stack.extend(arg.value for arg in part.args)
+                elif isinstance(part, (cst.List, cst.Tuple)):
+                    stack.extend(e.value for e in part.elements)
+        return bool(refs) and bool(project.handed_on_summary(facts, MODULE_BODY, refs).uses & wanted)
 
     def _hands_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
         """Does the call hand on a project function or class that leads to what ``wanted`` names
