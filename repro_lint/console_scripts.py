@@ -136,13 +136,18 @@ def from_setup_py(text: str) -> List[str]:
             tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    # module-level variables, by name (the last literal assignment before use is enough here)
+    # module-level variables, by name (the last literal assignment before use is enough here),
+    # also those the top level assigns in a block (``if __name__ == "__main__":``, ``try:``)
     variables: Dict[str, ast.expr] = {}
-    for stmt in tree.body:
+    statements: List[ast.stmt] = list(tree.body)
+    while statements:
+        stmt = statements.pop(0)
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             variables[stmt.targets[0].id] = stmt.value
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
             variables[stmt.target.id] = stmt.value
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            statements[:0] = [*stmt.body, *getattr(stmt, "orelse", []), *getattr(stmt, "finalbody", [])]
 
     def value_of(node: Optional[ast.expr], depth: int = 0) -> Optional[ast.expr]:
         while isinstance(node, ast.Name) and depth < 8:

@@ -494,6 +494,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.bound: Dict[str, Tuple[str, ...]] = {}
         #: the refs made in the value last assigned to each local name of the current function
         self.value_refs: Dict[str, List[str]] = {}
+        #: local names bound to a display of objects built on the spot (``transform =
+        #: [Blur()]``): those objects, handed on with the name (``T.Compose(transform)``)
+        self.display_refs: Dict[str, List[str]] = {}
         #: the refs made in every value assigned to each local name of the current function
         self.bound_refs: Dict[str, List[str]] = {}
         #: module-level names assigned an imported name (``interpolate = F.interpolate``)
@@ -610,6 +613,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
         bound, self.bound = self.bound, {}
         value_refs, self.value_refs = self.value_refs, {}
+        display_refs, self.display_refs = self.display_refs, {}
         bound_refs, self.bound_refs = self.bound_refs, {}
         self.constants.append({})
         arguments = node.args
@@ -622,6 +626,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.generic_visit(node)
         self.branch_depth = depth
         self.bound, self.value_refs, self.bound_refs = bound, value_refs, bound_refs
+        self.display_refs = display_refs
         self.constants.pop()
         self.parameters = parameters
         self.dicts.leave()
@@ -776,7 +781,7 @@ class _FactsCollector(ast.NodeVisitor):
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
-            for passed in [ref] if ref is not None else _constructed(arg):
+            for passed in [ref, *self.display_refs.get(ref, ())] if ref is not None else _constructed(arg):
                 qualified_ref = self.imported(passed)
                 body.refs.append(qualified_ref or passed)
                 if qualified_ref is not None:
@@ -1100,6 +1105,10 @@ class _FactsCollector(ast.NodeVisitor):
         for target in node.targets:
             if isinstance(target, ast.Name):
                 self.value_refs[target.id] = self.current.refs[start:]
+                if isinstance(node.value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+                    self.display_refs[target.id] = _constructed(node.value)
+                else:
+                    self.display_refs.pop(target.id, None)
                 self.bound_refs.setdefault(target.id, []).extend(self.current.refs[start:])
         if self._stores_on_self(node.targets):
             body = self.current

@@ -266,3 +266,13 @@ def test_lightning_cli_seeds_unless_told_not_to(tmp_path: Path, arguments, expec
             LightningCLI(Net{arguments})
         """
     assert codes(lint_project(tmp_path, {"pyproject.toml": PYPROJECT, "pkg/cli.py": cli})) == expected
+
+
+def test_setup_py_entry_points_assigned_under_the_main_guard():
+    """lightly: ``entry_points = {...}`` and ``setup(...)`` inside ``if __name__ == "__main__":``."""
+    py = (
+        "from setuptools import setup\n\nif __name__ == '__main__':\n"
+        "    entry_points = {'console_scripts': ['pkg-train = pkg.cli:entry']}\n"
+        "    setup(name='pkg', packages=['pkg'], entry_points=entry_points)\n"
+    )
+    assert from_setup_py(py) == ["pkg.cli:entry"]

@@ -633,3 +633,17 @@ def test_rpl402_a_default_mode_through_a_call_that_passes_a_mapping(lint, call, 
         f"def build(cfg):\n    return {call}\n"
     )
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
+
+
+@pytest.mark.parametrize(
+    "bound, expected",
+    [
+        ("partial(F.interpolate, mode='bicubic', align_corners=True)", ["RPL402"]),  # mmgen's SinGAN
+        ("partial(F.interpolate, mode='nearest')", []),
+        ("partial(F.interpolate)", []),  # the default mode, nearest
+        ("functools.partial(F.interpolate, mode='bilinear')", ["RPL402"]),
+    ],
+)
+def test_rpl402_an_op_bound_in_a_partial_with_its_mode(lint, bound, expected):
+    code = f"import functools\nfrom functools import partial\n\nimport torch.nn.functional as F\n\nupsample = {bound}\n"
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected

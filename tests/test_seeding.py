@@ -3259,3 +3259,15 @@ def test_rpl202_a_call_leading_to_a_device_only_under_a_skipped_branch_of_anothe
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("build", ["transform = [Blur()]\n        self.transform = T.Compose(transform)", "self.transform = T.Compose([Blur()])"])
+def test_objects_in_a_list_bound_to_a_name_and_handed_on_run(lint, build):
+    """lightly: ``transform = [...]`` then ``T.Compose(transform)``, as an inline list does."""
+    code = (
+        "import numpy as np\nimport torchvision.transforms as T\n\n\nclass Blur:\n    def __call__(self, x):\n"
+        "        return x * np.random.random_sample()\n\n\nclass Collate:\n    def __init__(self):\n"
+        f"        {build}\n\n    def __call__(self, batch):\n        return [self.transform(x) for x in batch]\n\n\n"
+        "if __name__ == '__main__':\n    collate = Collate()\n    print(collate([1.0, 2.0]))\n"
+    )
+    assert codes(lint(code, select=["RPL102"])) == ["RPL102"]

@@ -6,6 +6,7 @@ from typing import Any, List, Optional, Tuple
 
 import libcst as cst
 
+from ..catalog import PARTIALS
 from ..opcatalog import (
     DEFAULT_DEVICE_SETTERS,
     DETERMINISTIC,
@@ -75,6 +76,12 @@ def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
     if qualified is not None and qualified not in FUNCTIONS and qualified not in MODULES and not is_known(qualified):
         # a project module's other name for one (``from detectron2.layers import interpolate``)
         qualified = rule.file.project.library_name(qualified) or qualified
+    if qualified in PARTIALS and node.args and node.args[0].keyword is None and not node.args[0].star:
+        # ``partial(F.interpolate, mode="bicubic")``: the op, with the arguments the partial binds
+        bound_op = rule.qualify(node.args[0].value)
+        if bound_op in FUNCTIONS:
+            node = node.with_changes(func=node.args[0].value, args=node.args[1:])
+            func, qualified = node.func, bound_op
     if qualified in FUNCTIONS:
         form, candidates = "function", FUNCTIONS[qualified]
     elif qualified in MODULES:
