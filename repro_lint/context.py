@@ -59,7 +59,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Opt
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
     ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices,
 )
@@ -716,6 +716,12 @@ class ProjectContext:
                 # framework's base class holds far more than a program calls)
                 cls = name[len(prefix) :]
                 edges = self._class_methods(facts, cls, wanted) if wanted is not None else _methods(facts, cls, wanted)
+                if wanted is None:
+                    # but not its own moves to a device (``Data.cuda()``, ``Data.to(device)``):
+                    # what receives an object does not move it; the program calls them itself
+                    edges = tuple(n for n in edges if n[1].rsplit(".", 1)[-1] not in HANDED_MOVES)
+                if wanted is not None:
+                    edges = edges + self._overrides_built(facts, cls, edges)
                 if off:  # building it with arguments that leave some of ``__init__``'s effects off
                     edges = tuple((p, f"{f}{VARIANT}{off}") if f.endswith(".__init__") else (p, f) for p, f in edges)
                 helper = self._helper_base(facts, cls) if prefix == CLASS_PREFIX else None
@@ -1065,6 +1071,36 @@ class ProjectContext:
                 elif imported:
                     found.add(base)
         return frozenset(found)
+
+    def _overrides_built(self, facts: ModuleFacts, cls: str, construction: Tuple[Node, ...]) -> Tuple[Node, ...]:
+        """Building class ``cls`` runs the construction methods ``construction`` (its own or
+        inherited); where one of them calls on ``self`` a method that only says it is not
+        implemented (``self._build_model()`` in ``Exp_Basic.__init__``), the override that
+        ``cls`` has, or inherits from a nearer base, runs instead."""
+        found: List[Node] = []
+        bodies = list(construction)
+        for path, name in bodies:
+            base_facts = self.facts(path)
+            body = base_facts.body(name.partition(VARIANT)[0]) if base_facts is not None else None
+            if body is None:
+                continue
+            # and the bases' construction methods it runs (``super().__init__(args)``)
+            if body.owner is not None and len(bodies) < 16:
+                for method in CONSTRUCTION_METHODS:
+                    if f"{SUPER_CALL}.{method}" in body.calls:
+                        bodies.extend(n for n in self._base_methods(base_facts, body.owner, method) if n not in bodies)
+            for call in body.calls:
+                if not call.startswith("self.") or call.count(".") != 1:
+                    continue
+                target = self.resolve_call(base_facts, body.name, call, False)
+                called = base_facts.body(target[1]) if isinstance(target, tuple) and target[0] == base_facts.path else None
+                if called is None and isinstance(target, tuple):
+                    other = self.facts(target[0])
+                    called = other.body(target[1]) if other is not None else None
+                if called is None or not called.abstract:
+                    continue
+                found.extend(n for n in self._class_methods(facts, cls, (call[len("self.") :],)) if n != target)
+        return tuple(dict.fromkeys(found))
 
     def _helper_base(self, facts: ModuleFacts, cls: str, depth: int = 0) -> Optional[str]:
         """The library seeding class (``LightningCLI``) that class ``cls`` derives from: as
@@ -1646,6 +1682,11 @@ CALLERS_READ_LIMIT = 256 * 1024
 
 #: how many levels of project base classes a method is looked up through
 MAX_BASE_DEPTH = 8
+
+
+#: the methods of a project object handed on that the receiver is not taken to call: moves to a
+#: device, which the program makes itself (``batch.cuda()``)
+HANDED_MOVES = DEVICE_METHODS | {"to", "cpu"}
 
 
 def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) -> Tuple[Node, ...]:

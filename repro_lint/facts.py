@@ -98,6 +98,9 @@ class BodyFacts:
     trains: bool = False
     #: has an ``if`` statement of its own (a branch the default path may skip)
     branches: bool = False
+    #: a method whose body only says it is not implemented (``raise NotImplementedError``,
+    #: ``pass``, ``...``): a call of it on ``self`` runs a subclass's override
+    abstract: bool = False
     #: device -> how many of ``device_events`` are inside an ``if`` of the body's own whose test
     #: the values may decide (:func:`_decidable_test`)
     conditional_devices: Dict[str, int] = field(default_factory=dict)
@@ -167,7 +170,7 @@ def _same(one: Any, other: Any) -> bool:
 _EMPTY_BODY: Dict[str, Any] = {
     "calls": (), "imported": frozenset(), "refs": (), "held_refs": (), "worker_refs": frozenset(), "lookups": (), "effects": frozenset(),
     "uses": frozenset(), "draws": frozenset(), "device_events": MappingProxyType({}), "owner": None, "line": 0,
-    "trains": False, "branches": False, "conditional_devices": MappingProxyType({}), "conditional_calls": frozenset(),
+    "trains": False, "branches": False, "abstract": False, "conditional_devices": MappingProxyType({}), "conditional_calls": frozenset(),
     "instances": MappingProxyType({}), "made_by": MappingProxyType({}), "returns": (), "params": (),
     "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "call_literals": MappingProxyType({}),
     "device_params": MappingProxyType({}), "local_params": frozenset(), "call_devices": MappingProxyType({}),
@@ -301,6 +304,10 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     followed through the module's aliases)."""
     if isinstance(value, ast.Name):
         return (value.id,) if _names_class(value.id) else ()
+    if isinstance(value, ast.Dict):
+        # ``model_dict = {"informer": Informer, "stack": InformerStack}``, called by a key
+        names = [v.id for v in value.values if isinstance(v, ast.Name) and _names_class(v.id)]
+        return tuple(names) if names and len(names) == len(value.values) else ()
     if not isinstance(value, ast.IfExp):
         return ()
     found: List[str] = []
@@ -595,6 +602,7 @@ class _FactsCollector(ast.NodeVisitor):
         else:
             owner = outer.owner if outer.name not in (MODULE_BODY, MAIN_BODY) else None
         self.current = body = self.facts.functions.setdefault(name, BodyFacts(name, owner=owner, line=node.lineno))
+        body.abstract = owner is not None and _is_stub(node.body)
         positional = [*node.args.posonlyargs, *node.args.args]
         defaults = node.args.defaults
         for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
@@ -732,6 +740,8 @@ class _FactsCollector(ast.NodeVisitor):
             key = _string(positional[0]) if positional else MISSING
             default = positional[1] if len(positional) > 1 else MISSING
             self.dicts.method(node.func.value.id, method, _arg_items(node), key, default)
+        if name is None and isinstance(node.func, ast.Subscript) and isinstance(node.func.value, ast.Name) and node.func.value.id in self.bound:
+            name = node.func.value.id  # ``model_dict[args.model](...)``: each class the dict holds
         args = AstArgs(node, self.dicts.expand)
         # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
         estimator = method in TRAIN_MARKERS and self._library_estimator(node)
@@ -1000,7 +1010,7 @@ class _FactsCollector(ast.NodeVisitor):
                         self.current.instances[receiver] = tuple(dict.fromkeys((*known, self.imported(callee) or callee)))
                     elif callee is not None and isinstance(target, ast.Name):
                         self.current.made_by[receiver] = self.imported(callee) or callee
-            if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp))):
+            if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict))):
                 classes = _class_names(value)
                 if classes:
                     self.bound[target.id] = classes
@@ -1208,6 +1218,25 @@ class _FactsCollector(ast.NodeVisitor):
         self.current = self.facts.module_body
         for stmt in node.orelse:
             self.visit(stmt)
+
+
+def _is_stub(statements: List[ast.stmt]) -> bool:
+    """A body that only says it is not implemented: a docstring, ``pass``, ``...``, ``return``,
+    ``return None`` and ``raise NotImplementedError(...)``, at least one of the last two kinds
+    or ``pass``/``...``."""
+    for stmt in statements:
+        if isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and (isinstance(stmt.value.value, str) or stmt.value.value is Ellipsis):
+            continue
+        if isinstance(stmt, ast.Return) and (stmt.value is None or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)):
+            continue
+        if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+            exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                continue
+        return False
+    return bool(statements)
 
 
 #: the builtins a test the values can decide may call (``len(gpus) > 1``)

@@ -3271,3 +3271,81 @@ def test_objects_in_a_list_bound_to_a_name_and_handed_on_run(lint, build):
         "if __name__ == '__main__':\n    collate = Collate()\n    print(collate([1.0, 2.0]))\n"
     )
     assert codes(lint(code, select=["RPL102"])) == ["RPL102"]
+
+
+@pytest.mark.parametrize(
+    "base_method, expected",
+    [
+        ("raise NotImplementedError", ["RPL101"]),  # Informer: the subclass builds the model
+        ("pass", ["RPL101"]),
+        ("return None", ["RPL101"]),
+    ],
+)
+def test_a_method_that_only_says_it_is_not_implemented_runs_the_subclasses_override(tmp_path, base_method, expected):
+    write(
+        tmp_path,
+        {
+            "exp_basic.py": "class ExpBasic:\n    def __init__(self, args):\n        self.args = args\n"
+            f"        self.model = self._build_model()\n\n    def _build_model(self):\n        {base_method}\n",
+            "exp_main.py": "from torch import nn\n\nfrom exp_basic import ExpBasic\n\n\nclass ExpMain(ExpBasic):\n"
+            "    def __init__(self, args):\n        super(ExpMain, self).__init__(args)\n\n"
+            "    def _build_model(self):\n        return nn.Linear(4, 2)\n\n\n"
+            "class ExpOther(ExpBasic):\n    def _build_model(self):\n        import numpy as np\n        return np.random.rand()\n",
+            "run.py": "from exp_main import ExpMain\n\nif __name__ == '__main__':\n    exp = ExpMain(None)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL102"])
+    # building ExpMain runs its own override, not a sibling subclass's (ExpOther draws from NumPy)
+    assert [d.code for d in found] == expected
+
+
+def test_a_class_chosen_from_a_dict_of_classes_by_an_option(lint):
+    """Informer: ``model_dict = {'informer': Informer, ...}`` then ``model_dict[args.model](...)``."""
+    code = (
+        "from torch import nn\n\n\nclass Informer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.layer = nn.Linear(2, 2)\n\n\nclass Stack(Informer):\n    pass\n\n\n"
+        "if __name__ == '__main__':\n    model_dict = {'informer': Informer, 'stack': Stack}\n    model = model_dict['informer']()\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+
+
+def test_rpl202_is_not_reported_at_a_device_use_under_a_branch_the_default_path_skips(lint):
+    """mmrazor: ``.cuda()`` under ``if args.launcher != "none":`` (default ``none``) comes first in
+    the text; the program runs on CUDA through ``--device`` (default ``cuda``) in another place."""
+    code = (
+        "import argparse\n\nimport torch\n\n\ndef setup(args, model):\n    if args.launcher != 'none':\n"
+        "        model = model.cuda()\n    return model\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--launcher', default='none')\n    parser.add_argument('--device', default='cuda')\n"
+        "    args = parser.parse_args()\n    torch.manual_seed(0)\n    model = setup(args, torch.nn.Linear(2, 2))\n"
+        "    return model.to(args.device)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 19)]
+
+
+@pytest.mark.parametrize("loop, expected", [("print(batch)", []), ("print(batch.cuda())", ["RPL202"])])
+def test_rpl202_a_device_move_of_an_object_handed_on_runs_only_when_called(lint, loop, expected):
+    """MACE: its ``Data`` class has a ``cuda()`` method; the objects go to a DataLoader, which
+    never calls it; the program runs on the CPU by default."""
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\nclass Data:\n    def __init__(self, x):\n        self.x = x\n\n"
+        "    def cuda(self):\n        return Data(self.x.cuda())\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    items = [Data(torch.zeros(2))]\n"
+        f"    for batch in DataLoader(items, batch_size=1, collate_fn=lambda b: b[0]):\n        {loop}\n"
+    )
+    code = code.replace("    items = [Data(torch.zeros(2))]\n", "    item = Data(torch.zeros(2))\n    items = [item]\n    loader = DataLoader(item)\n")
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "helper, expected",
+    [
+        ("    np.random.seed(seed)\n    return np.random.permutation(n)[:2]\n", []),  # cellpose: seeds, then draws
+        ("    return np.random.permutation(n)[:2]\n", ["RPL105"]),
+    ],
+)
+def test_rpl105_a_helper_that_seeds_before_its_own_draws(lint, helper, expected):
+    code = (
+        "import numpy as np\n\n\ndef pick(n, seed):\n" + helper + "\n\n"
+        "if __name__ == '__main__':\n    order = pick(10, 1)\n    np.random.seed(0)\n    print(order, np.random.rand())\n"
+    )
+    assert codes(lint(code, select=["RPL105"])) == expected

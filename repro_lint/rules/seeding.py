@@ -439,8 +439,12 @@ class SeedingScan(Analysis):
         top level or of a function a console script calls that leads to it, else the first
         statement."""
         reached = summary.reached_in(self.file.path)
+        values = self.file.analysis(ValueScan).values if "if" in self.file.source else None
         for site in self.calls:
             if site.body in reached and not _declares_option(site) and (site.effect.uses & wanted or self._places_on(site, wanted)):
+                chain = self.chains.get(id(site.node))
+                if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
+                    continue  # under an ``if`` the default path skips (``if args.launcher != "none":``)
                 return site.node
         if self.main_guard is not None:
             return self.main_guard
@@ -1153,6 +1157,12 @@ class SeedAfterRngUse(Rule):
             for generator in seeds:
                 flow.unseeded.pop(generator, None)
             return
+        # a project function that seeds a generator itself draws from it seeded (``def
+        # pick(n, seed): np.random.seed(seed); return np.random.permutation(n)``)
+        inside = (
+            self.file.analysis(SeedingScan).call_summary(site).effects
+            if not site.effect.known and site.name is not None else frozenset()
+        )
         for generator in self._draws(site):
-            if generator not in flow.seeded:
+            if generator not in flow.seeded and generator not in inside:
                 flow.unseeded.setdefault(generator, []).append((site.node, assigned))
