@@ -340,14 +340,17 @@ class Values:
         ]
         if len(returned) != 1 or not isinstance(returned[0].value, cst.Name):
             return None  # one ``return parser`` at the end of its body
-        defaults: List[Tuple[str, Any]] = []
-        for dest, declared in other.options().items():
-            if len(declared) != 1:
-                continue  # declared twice: not known
-            got = other.of(declared[0][0], declared[0][1], depth + 1)
-            if got is not None and len(got) == 1 and isinstance(got[0], Const):
-                defaults.append((dest, got[0].value))
-        return [Const(ParsedOptions(tuple(defaults)))] if defaults else None
+        defaults = tuple((dest, value) for dest, value in other.option_defaults(depth).items() if value is not UNKNOWN)
+        return [Const(ParsedOptions(defaults))] if defaults else None
+
+    def option_defaults(self, depth: int = 0) -> Dict[str, Any]:
+        """The default of each option this module's parser declares, by destination: a literal,
+        or UNKNOWN (declared twice, or with a default that is not one)."""
+        defaults: Dict[str, Any] = {}
+        for dest, declared in self.options().items():
+            got = self.of(declared[0][0], declared[0][1], depth + 1) if len(declared) == 1 else None
+            defaults[dest] = got[0].value if got is not None and len(got) == 1 and isinstance(got[0], Const) else UNKNOWN
+        return defaults
 
     def _parsed_by_method(self, built: cst.Call, method: str, depth: int) -> Candidates:
         """``opt = TrainOptions().parse()`` (SPADE, pix2pix, CenterNet's ``opts().parse()``): a
@@ -364,12 +367,7 @@ class Values:
         for module in reversed(modules):  # a subclass's declaration comes after its base's
             if module is self or (module.source is not None and "add_argument" not in module.source):
                 continue
-            for dest, declared in module.options().items():
-                if len(declared) != 1:
-                    defaults[dest] = UNKNOWN
-                    continue
-                got = module.of(declared[0][0], declared[0][1], depth + 1)
-                defaults[dest] = got[0].value if got is not None and len(got) == 1 and isinstance(got[0], Const) else UNKNOWN
+            defaults.update(module.option_defaults(depth))
         known = tuple((dest, value) for dest, value in defaults.items() if value is not UNKNOWN)
         return [Const(ParsedOptions(known))] if known else None
 
