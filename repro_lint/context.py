@@ -1033,14 +1033,7 @@ class ProjectContext:
         facts = self.facts(node[0])
         if facts is None or not self._class_methods(facts, node[1][len(CLASS_PREFIX) :], (method,)):
             return None
-        found: List[str] = []
-        stack = [(facts, node[1][len(CLASS_PREFIX) :])]
-        while stack and len(found) <= MAX_BASE_DEPTH * 4:
-            current, cls = stack.pop()
-            if str(current.path) not in found:
-                found.append(str(current.path))
-            stack.extend(reversed(list(self._project_bases(current, cls))))
-        return found
+        return list(dict.fromkeys(str(ancestor.path) for ancestor, _ in self._ancestors(facts, node[1][len(CLASS_PREFIX) :])))
 
     def library_bases(self, qualified: str) -> FrozenSet[str]:
         """The library classes (as imported: ``torch.utils.data.DistributedSampler``) that the
@@ -1055,22 +1048,30 @@ class ProjectContext:
 
     def _library_bases_of(self, node: Node) -> FrozenSet[str]:
         """:meth:`library_bases` of the class at call-graph node ``node``."""
+        facts = self.facts(node[0])
+        if facts is None:
+            return frozenset()
         found: Set[str] = set()
-        seen: Set[Node] = set()
-        stack = [node]
-        while stack and len(seen) <= MAX_BASE_DEPTH * 4:
-            current = stack.pop()
-            facts = self.facts(current[0]) if current not in seen else None
-            seen.add(current)
-            if facts is None:
-                continue
-            for base, imported in facts.bases.get(current[1][len(CLASS_PREFIX) :], ()):
-                target = self.resolve_call(facts, MODULE_BODY, base, imported)
-                if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX):
-                    stack.append(target)
-                elif imported:
-                    found.add(base)
+        for ancestor, cls in self._ancestors(facts, node[1][len(CLASS_PREFIX) :]):
+            found.update(
+                base for base, imported in ancestor.bases.get(cls, ())
+                if imported and not isinstance(self.resolve_call(ancestor, MODULE_BODY, base, imported), tuple)
+            )
         return frozenset(found)
+
+    def _ancestors(self, facts: ModuleFacts, cls: str) -> Iterator[Tuple[ModuleFacts, str]]:
+        """Class ``cls`` of module ``facts`` and its project bases, directly or not, depth first
+        in the order the bases are written (each once; at most ``4 * MAX_BASE_DEPTH + 1``), a
+        base's module looked up only when the walk gets there."""
+        seen: Set[Tuple[str, str]] = set()
+        stack = [(facts, cls)]
+        while stack and len(seen) <= MAX_BASE_DEPTH * 4:
+            current, name = stack.pop()
+            if (str(current.path), name) in seen:
+                continue
+            seen.add((str(current.path), name))
+            yield current, name
+            stack.extend(reversed(list(self._project_bases(current, name))))
 
     def _overrides_built(self, facts: ModuleFacts, cls: str, construction: Tuple[Node, ...]) -> Tuple[Node, ...]:
         """Building class ``cls`` runs the construction methods ``construction`` (its own or
@@ -1102,19 +1103,12 @@ class ProjectContext:
                 found.extend(n for n in self._class_methods(facts, cls, (call[len("self.") :],)) if n != target)
         return tuple(dict.fromkeys(found))
 
-    def _helper_base(self, facts: ModuleFacts, cls: str, depth: int = 0) -> Optional[str]:
+    def _helper_base(self, facts: ModuleFacts, cls: str) -> Optional[str]:
         """The library seeding class (``LightningCLI``) that class ``cls`` derives from: as
         its module's facts record it (directly, or through a class of that module), else
         through its project bases in other modules (``class ModelCLI(CLI)`` where ``cli.py``
         has ``class CLI(LightningCLI)``)."""
-        found = facts.helper_bases.get(cls)
-        if found is not None or depth > MAX_BASE_DEPTH:
-            return found
-        for base_facts, base in self._project_bases(facts, cls):
-            found = self._helper_base(base_facts, base, depth + 1)
-            if found is not None:
-                return found
-        return None
+        return next((f.helper_bases[c] for f, c in self._ancestors(facts, cls) if c in f.helper_bases), None)
 
     def _project_bases(self, facts: ModuleFacts, cls: str) -> Iterator[Tuple[ModuleFacts, str]]:
         """The bases of class ``cls`` that are project classes, in order: each one's module

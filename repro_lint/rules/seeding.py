@@ -26,7 +26,7 @@ from ..classify import (
 )
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
-from ..facts import MAIN_BODY, MODULE_BODY, built_object_name
+from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, NoArgs, cst_strings, is_main_guard
@@ -274,35 +274,31 @@ class SeedingScan(Analysis):
         callee) for each function all of whose calls of that callee are."""
         project = self.file.project
         me = os.path.abspath(self.file.path)
-        using: Dict[Tuple[str, str], Dict[str, int]] = {}
+        # the functions (and methods of module-level classes) of other modules on the path
+        bodies: Dict[Tuple[str, str], BodyFacts] = {}
         for path, name in summary.reached:
             name = name.partition(VARIANT)[0]
             facts = project.facts(path) if path != me and name not in (MODULE_BODY, MAIN_BODY) and name.count(".") <= 1 else None
             body = facts.body(name) if facts is not None else None
-            if body is not None and not devices.isdisjoint(body.device_events):
-                using[(path, name)] = {d: n for d, n in body.device_events.items() if d in devices}
+            if body is not None:
+                bodies[(path, name)] = body
+        using = {node: {d: n for d, n in body.device_events.items() if d in devices} for node, body in bodies.items() if not devices.isdisjoint(body.device_events)}
         if not using:
             return frozenset(), frozenset()
-        # the functions of other modules on the path that lead to those (``parse_options`` calls
-        # ``init_dist``, which calls ``_init_dist_pytorch``, which sets the device)
-        targets: Dict[Tuple[str, str], FrozenSet[Tuple[str, str]]] = {}
-        for path, name in summary.reached:
-            name = name.partition(VARIANT)[0]
-            if path != me and name not in (MODULE_BODY, MAIN_BODY) and name.count(".") <= 1:
-                targets[(path, name)] = project.remembered(("call targets", path, name), lambda p=path, n=name: _call_targets(project, p, n))
+        # and those that lead to them (``parse_options`` calls ``init_dist``, which calls
+        # ``_init_dist_pytorch``, which sets the device)
+        called = {node: _resolved_calls(project, *node) for node in bodies}
         leading = set(using)
         for _ in range(4):
-            more = {node for node, called in targets.items() if node not in leading and called & leading}
+            more = {node for node, targets in called.items() if node not in leading and not leading.isdisjoint(targets)}
             if not more:
                 break
             leading |= more
         questions: Dict[Tuple[str, str], Tuple[FrozenSet[str], FrozenSet[Tuple[str, str]]]] = {}
-        for path, name in leading:
-            facts = project.facts(path)
-            body = facts.body(name) if facts is not None else None
-            asked = _may_be_off(project, facts, body, devices, leading) if body is not None else None
+        for node in leading:
+            asked = _may_be_off(bodies[node], called[node], devices, leading)
             if asked:  # else every use of the device, and every call leading to one, is outside any ``if``
-                questions[(path, name)] = asked
+                questions[node] = asked
         if not questions:
             return frozenset(), frozenset()
         # reading those modules is worth it only if the answers could take the finding away:
@@ -504,7 +500,8 @@ class SeedingScan(Analysis):
         # which its ``__getitem__`` runs
         refs: List[str] = []
         values = self.file.analysis(ValueScan).values
-        for built in values.of(cst.Name(dotted), (self.file.module,)) or () if "." not in dotted else ():
+        held = values.of(cst.Name(dotted), (self.file.module,)) if "." not in dotted else None
+        for built in held or ():
             stack: List[cst.CSTNode] = [arg.value for arg in built.args] if isinstance(built, cst.Call) else []
             while stack:
                 part = stack.pop()
@@ -596,31 +593,36 @@ class SeedingScan(Analysis):
 
 
 def _may_be_off(
-    project: ProjectContext, facts: Any, body: Any, devices: FrozenSet[str], leading: Set[Tuple[str, str]]
+    body: BodyFacts, called: Tuple[Optional[Tuple[str, str]], ...], devices: FrozenSet[str], leading: Set[Tuple[str, str]]
 ) -> Optional[Tuple[FrozenSet[str], FrozenSet[Tuple[str, str]]]]:
     """The ``devices`` all of whose uses in ``body`` are inside an ``if`` of its own, and the
-    functions ``leading`` to them all of whose calls there are (by the facts); None when there
-    are none: nothing in the body can be off the default path for them."""
+    functions ``leading`` to them all of whose calls there (``called``: each call's project
+    function, by index) are (by the facts); None when there are none: nothing in the body can
+    be off the default path for them."""
     if not body.branches:
         return None
     used = frozenset(d for d in devices if body.device_events.get(d) and body.conditional_devices.get(d) == body.device_events.get(d))
     by_target: Dict[Tuple[str, str], bool] = {}
-    for index, call in enumerate(body.calls):
-        target = project.resolve_call(facts, body.name, call, call in body.imported)
-        if isinstance(target, tuple) and target in leading:
+    for index, target in enumerate(called):
+        if target is not None and target in leading:
             by_target[target] = by_target.get(target, True) and index in body.conditional_calls
-    called = frozenset(t for t, conditional in by_target.items() if conditional)
-    return (used, called) if used or called else None
+    conditional = frozenset(t for t, inside in by_target.items() if inside)
+    return (used, conditional) if used or conditional else None
 
 
-def _call_targets(project: ProjectContext, path: str, name: str) -> FrozenSet[Tuple[str, str]]:
-    """The project functions (call-graph nodes) the function ``name`` of module ``path`` calls."""
-    facts = project.facts(path)
-    body = facts.body(name) if facts is not None else None
-    if body is None:
-        return frozenset()
-    resolved = (project.resolve_call(facts, name, call, call in body.imported) for call in body.calls)
-    return frozenset(t for t in resolved if isinstance(t, tuple))
+def _resolved_calls(project: ProjectContext, path: str, name: str) -> Tuple[Optional[Tuple[str, str]], ...]:
+    """The project function (call-graph node) each call of the function ``name`` of module
+    ``path`` runs, in the order of its calls (None: not one of the project's); once per run."""
+
+    def resolve() -> Tuple[Optional[Tuple[str, str]], ...]:
+        facts = project.facts(path)
+        body = facts.body(name) if facts is not None else None
+        if body is None:
+            return ()
+        resolved = (project.resolve_call(facts, name, call, call in body.imported) for call in body.calls)
+        return tuple(t if isinstance(t, tuple) else None for t in resolved)
+
+    return project.remembered(("resolved calls", path, name), resolve)  # type: ignore[no-any-return]
 
 
 def _off_default_in(
