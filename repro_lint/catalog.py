@@ -617,6 +617,16 @@ def builds_library_layer(qualified: str) -> bool:
     if not name[:1].isupper():
         return False  # a function (``global_mean_pool``)
     return not any(qualified.startswith(prefix) and name in names for prefix, names in PARAMETER_FREE_LAYERS.items())
+
+
+def initialises_weights(qualified: str) -> bool:
+    """Does calling ``qualified`` draw from torch's generator to initialise weights: an init
+    function or a layer of :data:`TORCH_INIT`, a model factory (:data:`TORCH_INIT_PREFIXES`), a
+    library layer (:func:`builds_library_layer`)? Building a class derived from such a layer
+    does the same (``class EmbeddingDropout(nn.Embedding)``)."""
+    return qualified in TORCH_INIT or qualified.startswith(TORCH_INIT_PREFIXES) or builds_library_layer(qualified)
+
+
 TORCH_USE_PREFIXES = ("torch.distributions.", "torchvision.transforms.Random", "torchvision.transforms.v2.Random")
 #: in-place tensor methods that draw from torch's generator (``w.uniform_(-0.1, 0.1)``)
 TORCH_DRAW_METHODS = frozenset(
@@ -930,6 +940,14 @@ PROCESS_GROUP_INITS: Dict[str, Tuple[str, int]] = {
 #: marks, among ``uses``, a process group started with a backend that may be HCCL (``hccl``, or
 #: one chosen at run time, which is HCCL on an NPU)
 PROCESS_GROUP = "process_group"
+#: torch_npu's migration module: importing it makes CUDA calls run on the NPU and turns the
+#: ``nccl`` backend of ``init_process_group`` into ``hccl`` (it wraps the call and replaces the
+#: name), so a program written for CUDA runs its collectives on HCCL
+NCCL_TO_HCCL_MODULES = frozenset({"torch_npu.contrib.transfer_to_npu"})
+#: marks, among ``uses``: a process group started with a literal ``nccl`` backend (HCCL when
+#: one of :data:`NCCL_TO_HCCL_MODULES` is imported), and the import of one of those modules
+NCCL_GROUP = "process_group_nccl"
+NCCL_AS_HCCL = "nccl_as_hccl"
 
 # -- environment variables -------------------------------------------------------------------
 

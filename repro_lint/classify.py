@@ -160,11 +160,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 effects.add(switched[0])
         elif qualified in catalog.NOT_SEEDING:
             pass
-        elif (
-            qualified in catalog.TORCH_INIT
-            or qualified.startswith(catalog.TORCH_INIT_PREFIXES)
-            or catalog.builds_library_layer(qualified)
-        ):
+        elif catalog.initialises_weights(qualified):
             draws.add("torch")
             uses.add(INIT)
             if _pretrained(args):
@@ -230,6 +226,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             if catalog.may_be_hccl(backend) and not (isinstance(backend, str) and "hccl" in backend.lower()):
                 # a backend chosen at run time (a literal HCCL backend is reported at its call)
                 uses.add(catalog.PROCESS_GROUP)
+            elif isinstance(backend, str) and backend.lower() == "nccl":
+                uses.add(catalog.NCCL_GROUP)  # HCCL where transfer_to_npu is imported
         elif qualified in catalog.DEVICE_CALLS:
             cpu = catalog.CPU_SWITCHES.get(qualified)
             if cpu is None or args.value(cpu[0], cpu[1]) != cpu[2]:

@@ -143,8 +143,14 @@ class Summary:
         return False
 
     def generator_uses(self, generator: str) -> FrozenSet[str]:
-        """The ``uses`` entries that stand for ``generator``."""
-        return frozenset({generator, INIT, DROPOUT_LAYER}) if generator == "torch" else frozenset({generator})
+        """The ``uses`` entries that stand for ``generator`` (where a finding about it is
+        placed): a dropout layer only when the code trains or nothing else uses torch (a model
+        only evaluated draws its initial weights, not dropout masks)."""
+        if generator != "torch":
+            return frozenset({generator})
+        if TRAIN not in self.uses and (generator in self.uses or INIT in self.uses):
+            return frozenset({generator, INIT})
+        return frozenset({generator, INIT, DROPOUT_LAYER})
 
     @property
     def deterministic(self) -> bool:
@@ -531,6 +537,32 @@ class ProjectContext:
             return None
         return None
 
+    def named_class_methods(self, path: str, source: Optional[str] = None) -> FrozenSet[str]:
+        """The method names of the project classes module ``path`` defines or imports by name
+        (``from .history_buffer import HistoryBuffer``): an object of unknown kind whose method
+        has one of these names may be one of them (``v.median(200)`` on a ``HistoryBuffer``)
+        rather than a tensor. Classes deriving from ``Tensor`` are left out."""
+        return self.remembered(("named class methods", os.path.abspath(path)), lambda: self._named_class_methods(path, source))
+
+    def _named_class_methods(self, path: str, source: Optional[str]) -> FrozenSet[str]:
+        names: Set[str] = set()
+        facts = self.facts(path, source)
+        if facts is not None:
+            classes: List[Tuple[ModuleFacts, str]] = [(facts, c) for c in facts.classes]
+            for qualified in set(facts.aliases.values()):
+                if is_known(qualified):
+                    continue
+                node = self._resolve_qualified(qualified)
+                if node is not None and node[1].startswith(CLASS_PREFIX):
+                    owner = self.facts(node[0])
+                    if owner is not None:
+                        classes.append((owner, node[1][len(CLASS_PREFIX) :]))
+            for owner, cls in classes:
+                if any(base.endswith("Tensor") for base, _ in owner.bases.get(cls, ())):
+                    continue
+                names.update(f.rsplit(".", 1)[1] for _, f in _methods(owner, cls, None))
+        return frozenset(names)
+
     def library_name(self, qualified: Optional[str], depth: int = 0) -> Optional[str]:
         """The library name that project name ``qualified`` stands for, when a project module
         binds it to one (``interpolate = F.interpolate`` in ``layers/wrappers.py``, re-exported
@@ -727,8 +759,9 @@ class ProjectContext:
                 helper = self._helper_base(facts, cls) if prefix == CLASS_PREFIX else None
                 if helper is None:
                     return _NodeInfo(edges, frozenset(), frozenset(), frozenset())
-                # building a subclass of a library's seeding class does what building it does
-                # with its defaults (``class MyCLI(LightningCLI)``; ``MyCLI()`` seeds)
+                # building a subclass of a library class with an effect does what building it
+                # does with its defaults (``class MyCLI(LightningCLI)``: ``MyCLI()`` seeds; ``class
+                # EmbeddingDropout(nn.Embedding)``: building it draws initial weights)
                 effect = classify_call(helper, helper.rsplit(".", 1)[-1], NoArgs())
                 return _NodeInfo(edges, effect.effects, effect.uses, effect.draws)
         name, _, off = name.partition(VARIANT)
@@ -1104,7 +1137,8 @@ class ProjectContext:
         return tuple(dict.fromkeys(found))
 
     def _helper_base(self, facts: ModuleFacts, cls: str) -> Optional[str]:
-        """The library seeding class (``LightningCLI``) that class ``cls`` derives from: as
+        """The library class with an effect when built (a seeding class, ``LightningCLI``; a
+        layer initialised at random, ``nn.Embedding``) that class ``cls`` derives from: as
         its module's facts record it (directly, or through a class of that module), else
         through its project bases in other modules (``class ModelCLI(CLI)`` where ``cli.py``
         has ``class CLI(LightningCLI)``)."""

@@ -32,6 +32,8 @@ from .catalog import (
     DETERMINISM_SWITCHES,
     LOADER_WORD,
     DEVICE_MODULES,
+    NCCL_AS_HCCL,
+    NCCL_TO_HCCL_MODULES,
     DEVICE_CONSTRUCTORS,
     DEVICE_INFO_CALLS,
     DEVICE_QUERIES,
@@ -44,6 +46,7 @@ from .catalog import (
     SEED_HELPERS,
     WORKER_CALLBACKS,
     device_named,
+    initialises_weights,
     is_on,
 )
 from .names import resolve_relative
@@ -212,8 +215,10 @@ class ModuleFacts:
     draws_at_module_level: bool = False
     #: module-level classes that may derive from a DataLoader, by name
     loaders: Dict[str, LoaderClass] = field(default_factory=dict)
-    #: module-level classes that derive from a library's seeding class (``catalog.SEED_HELPERS``:
-    #: ``class MyCLI(LightningCLI)``), by name: the library class, qualified
+    #: module-level classes that derive from a library class whose construction has an effect:
+    #: a seeding class (``catalog.SEED_HELPERS``: ``class MyCLI(LightningCLI)``) or a layer that
+    #: initialises its weights at random (``catalog.initialises_weights``: ``class
+    #: EmbeddingDropout(nn.Embedding)``), by name: the library class, qualified
     helper_bases: Dict[str, str] = field(default_factory=dict)
     #: the bases of each class that names some (by dotted class name): (name, qualified through
     #: an import?); a method the class does not define is looked up in them
@@ -333,6 +338,10 @@ def _is_built_method(arg: ast.AST) -> bool:
         return False
     built = _dotted(arg.value.func)
     return built is not None and built_object_name(built) is not None
+
+
+#: an attribute no literal was set on in the function (see ``_constant``)
+_NOT_SET = object()
 
 
 def _device_in(arg: ast.AST) -> Optional[str]:
@@ -579,6 +588,8 @@ class _FactsCollector(ast.NodeVisitor):
             device = DEVICE_MODULES.get(alias.name.split(".")[0])
             if device is not None:
                 self._device_used(device)
+            if alias.name in NCCL_TO_HCCL_MODULES:
+                self.current.uses.add(NCCL_AS_HCCL)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = self._relative_base(node.level or 0, node.module)
@@ -587,6 +598,8 @@ class _FactsCollector(ast.NodeVisitor):
         device = DEVICE_MODULES.get(base.split(".")[0])
         if device is not None:
             self._device_used(device)
+        if base in NCCL_TO_HCCL_MODULES or any(f"{base}.{alias.name}" in NCCL_TO_HCCL_MODULES for alias in node.names):
+            self.current.uses.add(NCCL_AS_HCCL)  # ``from torch_npu.contrib import transfer_to_npu``
         for alias in node.names:
             if alias.name == "*":
                 if base not in self.facts.star_imports:
@@ -677,8 +690,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.scope.pop()
 
     def _helper_base(self, node: ast.ClassDef) -> Optional[str]:
-        """The library seeding class a module-level class derives from, directly or through a
-        class of this module (``class AnomalibCLI(LightningCLI)``), or None."""
+        """The library class with an effect when built (a seeding class, a layer initialised
+        at random) that a module-level class derives from, directly or through a class of this
+        module (``class AnomalibCLI(LightningCLI)``, ``class WeightDrop(nn.Linear)``), or None."""
         for expr in node.bases:
             name = _dotted(expr)
             if name is None:
@@ -686,7 +700,7 @@ class _FactsCollector(ast.NodeVisitor):
             if name in self.facts.helper_bases:
                 return self.facts.helper_bases[name]
             qualified = self.imported(name)
-            if qualified in SEED_HELPERS:
+            if qualified is not None and (qualified in SEED_HELPERS or initialises_weights(qualified)):
                 return qualified
         return None
 
@@ -742,7 +756,7 @@ class _FactsCollector(ast.NodeVisitor):
             self.dicts.method(node.func.value.id, method, _arg_items(node), key, default)
         if name is None and isinstance(node.func, ast.Subscript) and isinstance(node.func.value, ast.Name) and node.func.value.id in self.bound:
             name = node.func.value.id  # ``model_dict[args.model](...)``: each class the dict holds
-        args = AstArgs(node, self.dicts.expand)
+        args = AstArgs(node, self.dicts.expand, self._attribute_literal)
         # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
         estimator = method in TRAIN_MARKERS and self._library_estimator(node)
         # a local name bound to classes (``fn = A if fast else B``) calls each of them
@@ -946,13 +960,24 @@ class _FactsCollector(ast.NodeVisitor):
         """The literal ``node`` is, or that the name ``node`` holds where only one literal was
         bound to it before (in its function, else at the module's top level), else UNKNOWN."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in ("self", "cls"):
-            return OptionValue(node.attr)
+            # ``args.dist_backend = "nccl"`` earlier in the function: that literal, else the option
+            local = self.constants[-1].get(f"{node.value.id}.{node.attr}", _NOT_SET)
+            return OptionValue(node.attr) if local is _NOT_SET else local
         if not isinstance(node, ast.Name):
             return ast_literal(node)
         local = self.constants[-1]
         if node.id in local:
             return local[node.id]
         return self.constants[0].get(node.id, UNKNOWN)
+
+    def _attribute_literal(self, node: ast.Attribute) -> Any:
+        """The literal set on ``obj.attr`` earlier in this function (``args.dist_backend =
+        "nccl"``), else UNKNOWN."""
+        if isinstance(node.value, ast.Name):
+            found = self.constants[-1].get(f"{node.value.id}.{node.attr}", UNKNOWN)
+            if not isinstance(found, (OptionValue, ParsedOptions)):
+                return found
+        return UNKNOWN
 
     def _library_estimator(self, node: ast.Call) -> bool:
         """Is the receiver of this method call an object of a library whose ``fit`` fits
@@ -969,6 +994,13 @@ class _FactsCollector(ast.NodeVisitor):
         return bool(classes) and all(c.startswith(NOT_TRAINING_FIT) for c in classes)
 
     def _bind_constant(self, target: ast.AST, value: Optional[ast.AST]) -> None:
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id not in ("self", "cls"):
+            # the literal set on an object's attribute in this function (UNKNOWN when set twice
+            # to different values), read back by ``_constant`` and ``_attribute_literal``
+            key = f"{target.value.id}.{target.attr}"
+            literal = ast_literal(value) if value is not None else UNKNOWN
+            scope = self.constants[-1]
+            scope[key] = literal if scope.get(key, literal) == literal else UNKNOWN
         if not self.literals:
             return
         parsed = _parsed_options(target, value)
@@ -1086,6 +1118,10 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
+        if value is not None and self.scope:
+            # a function named for a device returns the one the program runs on (``def
+            # get_device(): ... return "cuda"``), as ``device = "cuda"`` names it
+            self._device_setting(ast.Constant(self.scope[-1]), value)
         if isinstance(value, ast.Call):
             callee = _dotted(value.func)
             if callee is not None and _names_class(callee):

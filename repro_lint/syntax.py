@@ -422,14 +422,21 @@ class CallArgs:
 
 
 class AstArgs(CallArgs):
-    def __init__(self, call: ast.Call, expand: Optional[Expand] = None) -> None:
+    def __init__(
+        self, call: ast.Call, expand: Optional[Expand] = None, attributes: Optional[Callable[[ast.Attribute], Any]] = None
+    ) -> None:
         self.call = call
         self.expand = expand
+        #: the literal an attribute argument holds (``args.dist_backend`` after
+        #: ``args.dist_backend = "nccl"`` in the same function), else UNKNOWN
+        self.attributes = attributes
 
     def _slots(self) -> Sequence[Slot]:
         return ast_slots(self.call)
 
     def _literal(self, node: Any) -> Any:
+        if self.attributes is not None and isinstance(node, ast.Attribute):
+            return self.attributes(node)
         return ast_literal(node)
 
     def _strings(self, node: Any) -> List[str]:

@@ -256,7 +256,7 @@ class Values:
             return self._narrow(expr, chain, self._name(expr.value, chain, depth))
         if isinstance(expr, cst.IfExp):
             return self._choice(expr, chain, depth)
-        if isinstance(expr, (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation)):
+        if isinstance(expr, (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation, cst.BinaryOperation)):
             return self._computed(expr, chain, depth)
         if isinstance(expr, cst.Attribute):
             return self._narrow(expr, chain, self._attribute(expr, chain, depth))
@@ -324,7 +324,11 @@ class Values:
         """``get_parser().parse_args()`` where ``get_parser`` is a project function of another
         module that builds the parser (``parser.add_argument(...)`` there, ``return parser``):
         the options' defaults there, as :class:`ParsedOptions` (an option whose default is not
-        a literal is not known). None for anything else."""
+        a literal is not known); the same for a parser of this module handed to such functions,
+        which declare options on it (``parser_add_main_args(parser)`` from ``parse.py``). None
+        for anything else."""
+        if isinstance(parser, cst.Name):
+            return self._declared_elsewhere(parser.value, depth)
         found = self.callee(parser.func, ()) if isinstance(parser, cst.Call) and not parser.args else None
         if found is None:
             return None
@@ -342,6 +346,32 @@ class Values:
             return None  # one ``return parser`` at the end of its body
         defaults = tuple((dest, value) for dest, value in other.option_defaults(depth).items() if value is not UNKNOWN)
         return [Const(ParsedOptions(defaults))] if defaults else None
+
+    def _declared_elsewhere(self, parser: str, depth: int) -> Candidates:
+        """The defaults of the options that project functions of other modules declare on
+        this module's parser ``parser`` when it is handed to them as their first argument
+        (``parser_add_main_args(parser)``), joined with this module's own; None when there are
+        no such calls."""
+        if self.source is None or self.resolve is None:
+            return None
+        defaults: Dict[str, Any] = {}
+        pattern = rf"([A-Za-z_][\w.]*)\(\s*{re.escape(parser)}\s*[,)]"
+        for name in dict.fromkeys(re.findall(pattern, self.source)):
+            if name.rsplit(".", 1)[-1] in PARSE_CALLS or name.endswith(".add_argument_group"):
+                continue
+            try:
+                func = cst.parse_expression(name)
+            except cst.ParserSyntaxError:
+                continue
+            found = self.callee(func, ())
+            if found is None or found[0] is self or (found[0].source is not None and "add_argument" not in found[0].source):
+                continue
+            defaults.update(found[0].option_defaults(depth))
+        if not defaults:
+            return None
+        defaults.update(self.option_defaults(depth))
+        known = tuple((dest, value) for dest, value in defaults.items() if value is not UNKNOWN)
+        return [Const(ParsedOptions(known))] if known else None
 
     def option_defaults(self, depth: int = 0) -> Dict[str, Any]:
         """The default of each option this module's parser declares, by destination: a literal,
@@ -665,6 +695,24 @@ class Values:
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
             inner = self.of(expr.expression, chain, depth + 1)
             return _map(inner, lambda v: not v)
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+            inner = self.of(expr.expression, chain, depth + 1)
+            if not _numbers(inner):
+                return None
+            return _map(inner, (lambda v: -v) if isinstance(expr.operator, cst.Minus) else (lambda v: +v))
+        if isinstance(expr, cst.BinaryOperation):
+            # arithmetic of numbers known on every path (``1.0 - smoothing + off_value``, ``4 * ngpu``)
+            arithmetic = _ARITHMETIC.get(type(expr.operator))
+            if arithmetic is None:
+                return [expr]
+            left = self.of(expr.left, chain, depth + 1)
+            right = self.of(expr.right, chain, depth + 1) if _numbers(left) else None
+            if not _numbers(right) or len(left) * len(right) > _MAX_ARITHMETIC:  # type: ignore[arg-type]
+                return [expr]
+            try:
+                return _combine(left, right, arithmetic)
+            except (ArithmeticError, ValueError):  # ``1 / 0``: the program fails there
+                return [expr]
         if isinstance(expr, cst.BooleanOperation):
             left = self.of(expr.left, chain, depth + 1)
             if all_consts(left, lambda v: not v if isinstance(expr.operator, cst.And) else bool(v)):
@@ -709,6 +757,13 @@ class Values:
                 derived = self._derived_option(base.value, attr, chain, depth)
                 if derived is not None:
                     return derived
+        if isinstance(base, cst.Name) and self._enclosing(chain) is not None and not (
+            method is not None and _first_param(method[0]) == base.value and _is_bound_method(*method)
+        ):
+            # ``args.dist_backend = "nccl"`` earlier in the function: the assignments that reach
+            assigned = self._attribute_assignments(base.value, attr, chain, depth)
+            if isinstance(assigned, list) and assigned:
+                return self._resolve_all(assigned, depth)
         return self._object_attribute(expr, chain, depth) or self._attribute_of_value(base, attr, chain, depth) or [expr]
 
     def _config_object(self, name: str, chain: Chain, depth: int) -> bool:
@@ -2587,6 +2642,32 @@ def _map(values: Candidates, op: Callable[[Any], Any]) -> Candidates:
     if values is None or not all(isinstance(v, Const) or v is OPEN for v in values):
         return None
     return _dedupe([Const(op(v.value)) if isinstance(v, Const) else OPEN for v in values])
+
+
+#: the arithmetic operators folded over numbers known on every path (a power only with a small
+#: exponent, so that nothing huge is computed)
+_ARITHMETIC: Dict[type, Callable[[Any, Any], Any]] = {
+    cst.Add: lambda a, b: a + b,
+    cst.Subtract: lambda a, b: a - b,
+    cst.Multiply: lambda a, b: a * b,
+    cst.Divide: lambda a, b: a / b,
+    cst.FloorDivide: lambda a, b: a // b,
+    cst.Modulo: lambda a, b: a % b,
+    cst.Power: lambda a, b: a**b if abs(b) <= 64 else _too_large(),
+}
+#: at most this many pairs of known values are folded
+_MAX_ARITHMETIC = 16
+
+
+def _too_large() -> Any:
+    raise ArithmeticError("exponent too large to fold")
+
+
+def _numbers(found: Candidates) -> bool:
+    """Is every value in ``found`` a known int or float (not a bool)?"""
+    return bool(found) and all(
+        isinstance(v, Const) and isinstance(v.value, (int, float)) and not isinstance(v.value, bool) for v in found  # type: ignore[union-attr]
+    )
 
 
 def _combine(left: Candidates, right: Candidates, op: Callable[[Any, Any], Any]) -> Candidates:

@@ -620,3 +620,41 @@ def test_rpl304_a_library_runner_that_sets_the_samplers_epoch(tmp_path, runner, 
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL304"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "default, expression, expected",
+    [
+        ("0", "opt.workers * 2", []),  # arithmetic of a known default: 0 workers
+        ("0", "opt.workers + 0", []),
+        ("4", "opt.workers * 2", ["RPL301"]),
+        ("4", "opt.workers // 8", []),  # 4 // 8 == 0
+        ("4", "opt.workers - 4", []),
+        ("None", "opt.workers * 2", ["RPL301"]),  # the program would fail there: not known, reported
+    ],
+)
+def test_rpl301_arithmetic_of_known_numbers_is_folded(lint, default, expression, expected):
+    code = (
+        "import argparse\nfrom torch.utils.data import DataLoader\n\n"
+        f"parser = argparse.ArgumentParser()\nparser.add_argument('--workers', type=int, default={default})\n"
+        f"opt = parser.parse_args()\nloader = DataLoader(ds, num_workers={expression})\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected
+
+
+@pytest.mark.parametrize("default, expected", [("0", []), ("4", ["RPL301"])])
+def test_rpl301_options_declared_on_the_parser_by_another_modules_function(tmp_path, default, expected):
+    """LINKX: ``parser_add_main_args(parser)`` from ``parse.py`` declares the options on the
+    script's parser; their defaults are the default path."""
+    write(
+        tmp_path,
+        {
+            "parse.py": "def parser_add_main_args(parser):\n    parser.add_argument('--sampling', action='store_true')\n"
+            f"    parser.add_argument('--workers', type=int, default={default})\n",
+            "train.py": "import argparse\n\nimport torch\nfrom parse import parser_add_main_args\n\n"
+            "parser = argparse.ArgumentParser()\nparser_add_main_args(parser)\nargs = parser.parse_args()\n"
+            "loader = torch.utils.data.DataLoader(list(range(8)), num_workers=args.workers)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL301"])
+    assert codes(found) == expected

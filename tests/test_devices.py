@@ -281,3 +281,51 @@ def test_rpl601_npu_entry_point_starts_a_process_group_with_a_run_time_backend(l
 )
 def test_rpl601_quiet_on_a_run_time_backend_without_npu_evidence_or_with_the_variable(lint, code):
     assert codes(lint(code, select=["RPL601"])) == []
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # torch_npu's migration module turns the nccl backend into HCCL
+        ("import torch_npu\nfrom torch_npu.contrib import transfer_to_npu\nimport torch.distributed as dist\n"
+         "dist.init_process_group(backend='nccl')\n", ["RPL601"]),
+        ("import torch\nimport torch_npu.contrib.transfer_to_npu\nimport torch.distributed as dist\n"
+         "dist.init_process_group('nccl')\n", ["RPL601"]),
+        # without it, nccl is nccl
+        ("import torch_npu\nimport torch.distributed as dist\ndist.init_process_group(backend='nccl')\n", []),
+        # an option's value is chosen at run time whatever its default (Ascend AlexNet's --dist-backend)
+        ("import argparse\nimport torch_npu\nimport torch.distributed as dist\n\nparser = argparse.ArgumentParser()\n"
+         "parser.add_argument('--dist-backend', default='nccl')\nargs = parser.parse_args()\n"
+         "dist.init_process_group(backend=args.dist_backend)\n", ["RPL601"]),
+        # a backend set on the options object just before: that literal (BEiT v2's init_distributed_mode)
+        ("import torch_npu\nimport torch.distributed as dist\n\n\ndef init(args):\n    args.dist_backend = 'nccl'\n"
+         "    dist.init_process_group(backend=args.dist_backend)\n", []),
+        ("import torch_npu\nimport torch.distributed as dist\n\n\ndef init(args):\n    args.dist_backend = 'hccl'\n"
+         "    dist.init_process_group(backend=args.dist_backend)\n", ["RPL601"]),
+        ("import torch_npu\nfrom torch_npu.contrib import transfer_to_npu\nimport torch.distributed as dist\n\n\n"
+         "def init(args):\n    args.dist_backend = 'nccl'\n    dist.init_process_group(backend=args.dist_backend)\n", ["RPL601"]),
+    ],
+)
+def test_rpl601_nccl_made_hccl_by_transfer_to_npu_and_literal_backends_on_an_object(lint, code, expected):
+    found = lint(code, select=["RPL601"])
+    assert codes(found) == expected
+    if "transfer_to_npu" in code and expected:
+        assert "transfer_to_npu" in found[0].message
+
+
+@pytest.mark.parametrize("migrated", [True, False])
+def test_rpl601_a_helper_starting_an_nccl_group_for_an_entry_point_that_imports_transfer_to_npu(tmp_path, migrated):
+    """BEiT v2 on Ascend: ``utils.init_distributed_mode`` sets ``args.dist_backend = 'nccl'``;
+    the training script imports ``transfer_to_npu``, which makes it HCCL."""
+    helper = (
+        "import torch.distributed as dist\n\n\ndef init_distributed_mode(args):\n    args.dist_backend = 'nccl'\n"
+        "    dist.init_process_group(backend=args.dist_backend, init_method='env://')\n"
+    )
+    train = (
+        "import argparse\n\nimport torch\nimport torch_npu\n"
+        + ("from torch_npu.contrib import transfer_to_npu\n" if migrated else "")
+        + "\nimport utils\n\nif __name__ == '__main__':\n    args = argparse.Namespace()\n"
+        "    utils.init_distributed_mode(args)\n    torch.use_deterministic_algorithms(True)\n"
+    )
+    found = _project(tmp_path, {"utils.py": helper, "train.py": train})
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == ([("RPL601", "train.py")] if migrated else [])

@@ -606,6 +606,15 @@ def test_rpl402_an_adaptive_pool_size_a_call_makes_other_than_one(lint):
         ("import math\nimport torch\ndef f(x, i):\n    return x.scatter(-1, i, -math.inf)\n", []),
         ("import torch\ndef f(x, i, fill=0.0):\n    return x.scatter(-1, i, fill)\n", []),
         ("import torch\ndef f(x, i, src):\n    return x.scatter(-1, i, src)\n", ["RPL401"]),
+        # arithmetic of numbers is a number (classy-vision's label smoothing) ...
+        ("import torch\ndef f(x, i):\n    return x.scatter_(1, i, 1.0 - 0.1)\n", []),
+        ("import torch\ndef one_hot(x, i, on_value=1.0):\n    return x.scatter_(1, i, on_value)\n\n\n"
+         "def smooth(x, i, smoothing=0.1, off_value=0.0):\n    on_value = 1.0 - smoothing + off_value\n"
+         "    return one_hot(x, i, on_value=on_value)\n", []),
+        ("import torch\ndef f(x, i, n=4):\n    return x.scatter_(1, i, -(1 / n))\n", []),
+        # ... but arithmetic with a tensor is a tensor
+        ("import torch\ndef f(x, i, mask):\n    return x.scatter_(1, i, 1.0 - mask)\n", ["RPL401"]),
+        ("import torch\ndef f(x, i, n=4):\n    return x.scatter_(1, i, torch.ones(3) * n)\n", ["RPL401"]),
     ],
 )
 def test_rpl401_receivers_and_scalar_sources(lint, code, expected):
@@ -647,3 +656,24 @@ def test_rpl402_a_default_mode_through_a_call_that_passes_a_mapping(lint, call, 
 def test_rpl402_an_op_bound_in_a_partial_with_its_mode(lint, bound, expected):
     code = f"import functools\nfrom functools import partial\n\nimport torch.nn.functional as F\n\nupsample = {bound}\n"
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("self._history[k].median(window_size)", []),  # fastreid: a HistoryBuffer, the project's class
+        ("torch.stack(list(self._history.values())).median(window_size)", ["RPL402"]),  # a tensor
+    ],
+)
+def test_rpl402_an_unknown_receiver_of_a_method_a_named_project_class_defines(tmp_path, call, expected):
+    write(
+        tmp_path,
+        {
+            "history_buffer.py": "class HistoryBuffer:\n    def median(self, window_size):\n        return 0.0\n",
+            "events.py": "from collections import defaultdict\n\nimport torch\n\nfrom history_buffer import HistoryBuffer\n\n\n"
+            "class Storage:\n    def __init__(self):\n        self._history = defaultdict(HistoryBuffer)\n\n"
+            f"    def latest(self, k, window_size=20):\n        return {call}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL402"], torch_version_text="2.13")
+    assert codes(found) == expected

@@ -3349,3 +3349,83 @@ def test_rpl105_a_helper_that_seeds_before_its_own_draws(lint, helper, expected)
         "if __name__ == '__main__':\n    order = pick(10, 1)\n    np.random.seed(0)\n    print(order, np.random.rand())\n"
     )
     assert codes(lint(code, select=["RPL105"])) == expected
+
+
+@pytest.mark.parametrize(
+    "base, expected",
+    [
+        ("nn.Embedding", ["RPL101"]),  # awd-lstm-lm's EmbeddingDropout: the base draws initial weights
+        ("Layer", ["RPL101"]),  # through a project base in the same module
+        ("nn.Module", []),  # a module that builds no layer draws nothing
+        ("nn.Identity", []),  # a library layer without weights
+    ],
+)
+def test_building_a_project_subclass_of_a_library_layer_draws_its_weights(tmp_path, base, expected):
+    write(
+        tmp_path,
+        {
+            "embed.py": "from torch import nn\n\n\nclass Layer(nn.Linear):\n    pass\n\n\n"
+            f"class EmbeddingDropout({base}):\n    def __init__(self, n, d):\n        super().__init__()\n"
+            "        self.n = n\n\n    def forward(self, x):\n        return x\n",
+            "train.py": "import torch\n\nfrom embed import EmbeddingDropout\n\nif __name__ == '__main__':\n"
+            "    embed = EmbeddingDropout(50, 4)\n    print(embed(torch.zeros(2)))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, Path(d.path).name, d.line) for d in found] == [(c, "train.py", 5) for c in expected]
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ('    return "cuda"\n', ["RPL202"]),  # torchsr's get_device(): the device the program runs on
+        ('    if torch.cuda.is_available():\n        return "cuda"\n    return "cpu"\n', ["RPL202"]),
+        ('    return "cpu"\n', []),
+        ('    return "cuda is not used"\n', []),  # not a device name
+    ],
+)
+def test_rpl202_a_device_returned_by_a_function_named_for_one(lint, body, expected):
+    code = (
+        "import torch\n\n\ndef get_device():\n" + body + "\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    device = get_device()\n"
+        "    model = torch.nn.Linear(4, 2).to(device)\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+def test_rpl202_a_string_returned_by_a_function_not_named_for_a_device_is_no_evidence(lint):
+    code = (
+        "import torch\n\n\ndef backend_name():\n    return 'cuda'\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    print(backend_name())\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == []
+
+
+def test_rpl101_an_evaluated_model_is_reported_at_its_random_weights_not_its_dropout(lint):
+    """pytorch-semseg's pspnet self-test: a model built and only evaluated draws its initial
+    weights; its dropout layer draws nothing in eval mode."""
+    code = (
+        "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.dropout = nn.Dropout2d(p=0.1)\n        self.classification = nn.Conv2d(4, 2, 1)\n\n"
+        "    def forward(self, x):\n        return self.classification(self.dropout(x))\n\n\n"
+        "if __name__ == '__main__':\n    net = Net()\n    net.eval()\n    print(net(torch.ones(1, 4, 8, 8)))\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", 9)]
+    training = code.replace("    net.eval()\n", "    net.train()\n    torch.optim.SGD(net.parameters(), 0.1).step()\n")
+    assert [(d.code, d.line) for d in lint(training, select=["RPL101"])] == [("RPL101", 8)]
+
+
+def test_rpl101_a_use_under_an_option_off_by_default_is_not_where_it_is_reported(tmp_path):
+    """LINKX: a script without a ``__main__`` block builds its model through a project
+    function, and builds a shuffled loader only under ``if args.sampling:``."""
+    write(
+        tmp_path,
+        {
+            "nets.py": "import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2)\n",
+            "train.py": "import argparse\n\nimport torch\nfrom nets import build\n\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--sampling', action='store_true')\nargs = parser.parse_args()\nmodel = build()\n"
+            "if args.sampling:\n    loader = torch.utils.data.DataLoader(list(range(8)), batch_size=2, shuffle=True)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", 9)]

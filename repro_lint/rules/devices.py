@@ -6,10 +6,13 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from ..catalog import ENV_SWITCHES, PROCESS_GROUP, PROCESS_GROUP_INITS, device_named, may_be_hccl
+from ..catalog import (
+    ENV_SWITCHES, NCCL_AS_HCCL, NCCL_GROUP, PROCESS_GROUP, PROCESS_GROUP_INITS, device_named, may_be_hccl,
+)
 from ..diagnostics import SAFE
 from ..syntax import is_main_guard, string_value
-from .base import NodeEdit, Rule, argument, enclosing_statement, import_edit, indentation
+from ..values import Const
+from .base import NodeEdit, Rule, ValueScan, argument, enclosing_statement, import_edit, indentation, value_of
 
 VARIABLE = "HCCL_DETERMINISTIC"
 SETTING = f'os.environ.setdefault("{VARIABLE}", "true")'
@@ -39,9 +42,14 @@ class HcclDeterministicMissing(Rule):
         self.starts_group = True
         backend_arg = argument(node, *spec)
         backend = string_value(backend_arg.value) if backend_arg is not None else None
+        # what a name holds on the default path (``args.dist_backend`` after ``args.dist_backend
+        # = "nccl"``; an option's default)
+        known = backend if backend is not None or backend_arg is None else self._backend(backend_arg.value)
         if backend is not None and "hccl" in backend.lower():
             how = f'backend="{backend}"'
-        elif not may_be_hccl(backend):
+        elif known is not None and known.lower() == "nccl" and self._nccl_is_hccl():
+            how = 'transfer_to_npu, which turns backend="nccl" into HCCL,'
+        elif not may_be_hccl(known):
             return
         elif self.file.names.imports_module("torch_npu"):
             how = "torch_npu and init_process_group"
@@ -53,6 +61,28 @@ class HcclDeterministicMissing(Rule):
             return
         if not self._set_anywhere():
             self.report(node, how=how, edits=self._fix())
+
+    def _backend(self, value: cst.BaseExpression) -> Optional[str]:
+        """The backend a call is given, when it is one string the program sets (``args.dist_backend
+        = "nccl"`` before the call), else None: an option's value is chosen at run time (a launcher
+        passes ``--dist-backend hccl`` on an NPU whatever the default)."""
+        if isinstance(value, cst.Attribute) and value.attr.value in self.file.analysis(ValueScan).values.options():
+            return None
+        found = value_of(self, value)
+        texts = {c.value for c in found if isinstance(c, Const)} if found else set()
+        if found and len(texts) == 1 and all(isinstance(c, Const) for c in found):
+            only = texts.pop()
+            return only if isinstance(only, str) else None
+        return None
+
+    def _nccl_is_hccl(self) -> bool:
+        """Does torch_npu's migration module (``transfer_to_npu``) turn ``nccl`` into HCCL
+        here: imported by this file, or on the path of this entry point?"""
+        facts = self.file.project.facts(self.file.path, self.file.source)
+        bodies = (facts.module_body, facts.main_body, *facts.functions.values()) if facts is not None else ()
+        if any(NCCL_AS_HCCL in body.uses for body in bodies):
+            return True  # imported anywhere in this file (also in a function: ``if args.npu:``)
+        return self.file.is_entry_point and self._runs_on_npu(NCCL_AS_HCCL)
 
     def _branch_for_another_device(self) -> bool:
         """Is the call in a branch that runs only when the device is not an NPU (the ``else``
@@ -72,7 +102,7 @@ class HcclDeterministicMissing(Rule):
         whose backend that module leaves to run time (or to its caller)."""
         if self.starts_group or not self.file.is_entry_point:
             return
-        if not self._runs_on_npu(PROCESS_GROUP) or self._set_anywhere():
+        if not (self._runs_on_npu(PROCESS_GROUP) or self._runs_on_npu(NCCL_GROUP, NCCL_AS_HCCL)) or self._set_anywhere():
             return
         where = next((s for s in node.body if isinstance(s, cst.If) and is_main_guard(s)), None)
         if where is None:

@@ -92,8 +92,11 @@ def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
         if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu"):
             return [], ""  # np.arange(3).cumsum(), df.median(axis=0): not a tensor
         values = rule.file.analysis(ValueScan).values
-        if values.kind(func.value, rule.file.ancestors, rule.qualify) == NUMPY:
+        kind = values.kind(func.value, rule.file.ancestors, rule.qualify)
+        if kind == NUMPY:
             return [], ""  # arr.cumsum() on an array made by np.*, .numpy(), .tolist() or a list
+        if kind is None and func.attr.value in rule.file.project.named_class_methods(rule.file.path, rule.file.source):
+            return [], ""  # v.median(200) where the module names a project class with its own median()
         cls = values.own_object(func.value, rule.file.ancestors)
         if cls is not None and not any((rule.qualify(b.value) or "").endswith(".Tensor") for b in cls.bases):
             return [], ""  # self.scatter(inputs, ...): the class's own method (or DataParallel's), not a tensor's

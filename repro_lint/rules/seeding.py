@@ -123,9 +123,10 @@ class SeedingScan(Analysis):
         site = CallSite(node, self.body(), name, imported, effect)
         self.calls.append(site)
         self.by_node[id(node)] = site
-        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses & (DEVICE_USES | {PLACES}):
+        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses or effect.draws:
             # a project call (its arguments may be asked about), or a seeding call, a
-            # determinism switch or a device's use (whether it runs; which device a variable names)
+            # determinism switch, a generator's or a device's use (whether it runs, where it
+            # is reported; which device a variable names)
             self.chains[id(node)] = tuple(self.file.ancestors)
 
     @staticmethod
