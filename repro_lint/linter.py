@@ -180,6 +180,7 @@ class Linter:
             for rule_type, words in self._rule_words
             if not present.isdisjoint(words)
             and (not rule_type.whole_words or any(found(word) for word in words & present))
+            and (not rule_type.also_triggers or not names.isdisjoint(rule_type.also_triggers))
         ]
         if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
             rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]

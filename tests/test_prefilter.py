@@ -545,3 +545,29 @@ def test_facts_sent_between_processes_keep_only_what_they_hold(tmp_path: Path):
     with pytest.raises(AttributeError):
         helper.effects.add("seeds")  # facts do not change once extracted
     assert BodyFacts("f") != BodyFacts("f", calls=["g"]) and BodyFacts("f") == pickle.loads(pickle.dumps(BodyFacts("f")))
+
+
+@pytest.mark.parametrize(
+    "code, text, runs",
+    [
+        # RPL108 needs a dataset and an RNG object's constructor
+        ("RPL108", "from torch.utils.data import Dataset\nclass D(Dataset):\n    def __getitem__(self, i):\n        return i\n", False),
+        ("RPL108", "import numpy as np\nfrom torch.utils.data import Dataset\nclass D(Dataset):\n"
+         "    def __init__(self):\n        self.rng = np.random.default_rng(0)\n", True),
+        ("RPL108", "from numpy.random import RandomState as RS\nclass D(Dataset):\n    pass\n", True),
+        # RPL501 needs a call into torch.nn.functional, which only an import spelling it reaches
+        ("RPL501", "class M(nn.Module):\n    def forward(self, x):\n        return self.dropout(x)\n", False),
+        ("RPL501", "from torch.nn import functional as F\nclass M(nn.Module):\n    def forward(self, x):\n"
+         "        return F.dropout(x)\n", True),
+    ],
+)
+def test_a_second_prefilter_condition_needs_one_of_its_names_too(code, text, runs):
+    settings = Settings(root=REPO, select=[code])
+    rule = all_rules()[code]
+    assert rule.also_triggers
+    assert rule.triggered_by(text, settings) is runs
+    assert bool(Linter(settings).rules_for(text)) is runs
+    # and the rule finds nothing where the second condition fails: the same findings unfiltered
+    unfiltered = Linter(settings, prefilter=False).lint_bytes("t.py", text.encode()).diagnostics
+    filtered = Linter(settings).lint_bytes("t.py", text.encode()).diagnostics
+    assert [d.code for d in filtered] == [d.code for d in unfiltered]

@@ -316,6 +316,11 @@ class Rule:
     #: False where a word stands for a family of names (``seed`` for ``manual_seed``,
     #: ``set_seed``, ``seed_everything``, ...)
     whole_words: ClassVar[bool] = False
+    #: a second condition of the prefilter: names of which one must also occur in the file, as
+    #: a whole name, for the rule to fire there (RPL108 needs a dataset and an RNG object's
+    #: constructor, ``RandomState``; RPL501 a call that resolves into ``torch.nn.functional``,
+    #: which only an import spelling ``functional`` makes). Empty: no second condition
+    also_triggers: ClassVar[Tuple[str, ...]] = ()
     #: rules that only make sense with the whole project in view (entry points, helpers)
     needs_project: ClassVar[bool] = False
     #: fires only in entry points: the engine asks the project context (a cheap ``ast`` check)
@@ -355,7 +360,9 @@ class Rule:
     @classmethod
     def triggered_by(cls, text: str, settings: "Settings") -> bool:
         """Does ``text`` contain one of this rule's trigger words (the prefilter's question)?"""
-        return any(mentions(text, word, cls.whole_words) for word in cls.trigger_words(settings))
+        return any(mentions(text, word, cls.whole_words) for word in cls.trigger_words(settings)) and (
+            not cls.also_triggers or any(mentions(text, word, True) for word in cls.also_triggers)
+        )
 
     def __init__(self, file: FileContext) -> None:
         self.file = file

@@ -36,6 +36,8 @@ class FunctionalDropoutAlwaysOn(Rule):
     fix = SAFE
     fix_message = "Pass training={owner}.training"
     triggers = ("dropout",)
+    #: ``FUNCTIONAL_DROPOUT`` is reached only through an import that spells ``functional``
+    also_triggers = ("functional",)
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)

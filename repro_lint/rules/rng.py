@@ -168,6 +168,8 @@ class RngObjectOnDataset(Rule):
         "torch.utils.data.get_worker_info().seed) or reseed it in a worker_init_fn"
     )
     triggers = ("Dataset",)
+    #: the constructors of ``catalog.RNG_OBJECTS``, by their last name
+    also_triggers = tuple(sorted({name.rsplit(".", 1)[-1] for name in catalog.RNG_OBJECTS}))
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
