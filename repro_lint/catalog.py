@@ -370,7 +370,15 @@ ENTROPY_RESEEDS: Dict[str, Tuple[str, Optional[Tuple[str, int]]]] = {
 
 #: calls whose result is a new seed taken from OS entropy (``seed = torch.seed()``): a seeding
 #: call given it seeds from entropy, as if it were left out
-ENTROPY_RESULTS = frozenset({"torch.seed", "torch.random.seed"})
+ENTROPY_RESULTS = frozenset(
+    {
+        "torch.seed", "torch.random.seed",
+        # the operating system's randomness and the clock, as seeds are often made of them
+        # (skrl's ``set_seed()``: ``int.from_bytes(os.urandom(4), byteorder=sys.byteorder)``)
+        "os.urandom", "os.getrandom", "secrets.randbits", "secrets.randbelow", "secrets.token_bytes",
+        "secrets.token_hex", "uuid.uuid4", "time.time", "time.time_ns", "time.perf_counter_ns",
+    }
+)
 
 #: context managers that put generators back as they were when their block ends: qualified
 #: name -> the effects a seed set inside the block loses (``torch.random.fork_rng`` restores the
@@ -811,6 +819,10 @@ DEVICE_INFO_CALLS = frozenset(
         "memory_stats", "memory_summary", "utilization", "device_count", "is_available",
     )
 )
+#: command-line dispatchers: they call the function (or each function of a dict, the public
+#: callables of a class or module) they are handed with the options the user gives, so on the
+#: default path (no options) with its defaults
+CLI_DISPATCHERS = frozenset({"fire.Fire", "typer.run", "defopt.run", "plac.call", "jsonargparse.CLI", "jsonargparse.auto_cli", "clize.run"})
 #: modules whose import alone means the program runs on a device
 DEVICE_MODULES: Dict[str, str] = {"torch_npu": "npu"}
 #: device names as programs spell them -> the device the seeding rules name (Lightning's

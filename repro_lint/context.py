@@ -61,7 +61,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Opt
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices,
+    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices, UNNAMED,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -75,6 +75,7 @@ from .facts import (
     MODULE_BODY,
     UNKNOWN_ARGUMENTS,
     OptionValue,
+    ParamValue,
     ParsedOptions,
     SUPER_CALL,
     BodyFacts,
@@ -90,6 +91,9 @@ from .notebook import is_notebook
 from .modulefiles import ModuleFiles
 from .source import read_text
 from .syntax import MISSING, UNKNOWN, LiteralArgs, NoArgs, literal_argument
+
+#: a derived answer being computed (a cycle through it sees nothing known)
+_IN_PROGRESS: Any = object()
 
 #: a file that turns determinism on contains one of these (a cheap text check before parsing)
 DETERMINISM_WORDS = re.compile(r"determinis|seed_all|reproducible|seed_everything")
@@ -911,19 +915,29 @@ class ProjectContext:
         callee = self._callee_body(target)
         if callee is None or not (callee.guarded or callee.device_params):
             return target
-        positional, keywords = self._call_literals(path, scope, index)
+        literals = self._call_literals(path, scope, index)
+        # a seed passed from an option is its default on the default path (``--seed`` defaulting
+        # to -1 with ``if seed > 0:``); a determinism flag from an option is the user's choice,
+        # which counts as on (``deterministic=args.deterministic``)
+        with_options = self._call_literals(path, scope, index, options=True)
+
+        def given_literal(param: str) -> object:
+            position = callee.params.index(param) if param in callee.params else None
+            value = literal_argument(*literals, param, position)
+            return callee.defaults.get(param, UNKNOWN) if value is MISSING else value
 
         def given(param: str) -> object:
+            positional, keywords = with_options if callee.guarded[param].isdisjoint(DETERMINISM) else literals
             position = callee.params.index(param) if param in callee.params else None
             value = literal_argument(positional, keywords, param, position)
             return callee.defaults.get(param, UNKNOWN) if value is MISSING else value
 
-        off = [param for param in sorted(callee.guarded) if (value := given(param)) is not UNKNOWN and not is_on(value)]
+        off = [param for param in sorted(callee.guarded) if (value := given(param)) is not UNKNOWN and _guard_off(callee, param, value)]
         # a device parameter given a device string that names no accelerator (``device="cpu"``)
         off += [
             param
             for param in sorted(callee.device_params)
-            if isinstance(value := given(param), str) and device_named([value]) is None and param not in off
+            if isinstance(value := given_literal(param), str) and device_named([value]) is None and param not in off
         ]
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
@@ -965,6 +979,8 @@ class ProjectContext:
         positional, keywords = body.call_literals.get(index, ((), {}))
 
         def value(given: object) -> object:
+            if isinstance(given, ParamValue):
+                return self._parameter_value(path, scope, given.name)
             if isinstance(given, ParsedOptions):
                 if not options or caller is None or "*" in caller.set_attributes:
                     return UNKNOWN
@@ -975,6 +991,51 @@ class ProjectContext:
             return caller.options.get(given.dest, UNKNOWN) if options and caller is not None else UNKNOWN
 
         return tuple(value(v) for v in positional), {k: value(v) for k, v in keywords.items()}
+
+    def _parameter_value(self, path: str, scope: str, param: str) -> object:
+        """The value on the default path of parameter ``param`` of function ``scope`` in module
+        ``path``, when a call there passes it on (``Big(bilinear=bilinear)`` in
+        ``Imagine.__init__``): its literal default, when the project never calls the function or
+        every call the project makes of it leaves the parameter at its default or passes that
+        same value; the one value all of them pass otherwise; else UNKNOWN."""
+        facts = self._literal_facts.get(path)  # read by :meth:`_call_literals`: with every default
+        body = facts.body(scope) if facts is not None else None
+        if body is None or param not in body.defaults or body.defaults[param] is UNKNOWN:
+            return UNKNOWN
+        if body.owner is not None:
+            callee = CLASS_PREFIX + body.owner if scope == f"{body.owner}.__init__" else scope
+        else:
+            callee = scope
+        if "." in callee and not callee.startswith(CLASS_PREFIX) and callee.count(".") > 1:
+            return UNKNOWN  # a nested class's or function's: its calls are not followed
+        key = ("parameter value", os.path.abspath(path), scope, param)
+        if key in self._derived:
+            found = self._derived[key]
+            return UNKNOWN if found is _IN_PROGRESS else found
+        self._derived[key] = _IN_PROGRESS  # a cycle of calls: not known
+        found = self._parameter_from_calls(path, callee, body, param)
+        self._derived[key] = found
+        return found
+
+    def _parameter_from_calls(self, path: str, callee: str, body: BodyFacts, param: str) -> object:
+        default = body.defaults[param]
+        calls = self.caller_arguments(path, callee)
+        if calls is None:
+            return default if self.never_called(path, callee) else UNKNOWN
+        position = body.params.index(param) if param in body.params else None
+        values = set()
+        for positional, keywords in calls:
+            given = keywords.get(param, MISSING)
+            if given is MISSING and position is not None and position < len(positional):
+                given = positional[position]
+            given = default if given is MISSING else given
+            if given is UNKNOWN or isinstance(given, (ParsedOptions, ParamValue)):
+                return UNKNOWN
+            try:
+                values.add(given)
+            except TypeError:  # an unhashable literal (a list): not followed
+                return UNKNOWN
+        return values.pop() if len(values) == 1 else (default if not values else UNKNOWN)
 
     def _loader_uses(self, target: Node, path: str, scope: str, index: int) -> FrozenSet[str]:
         """What building the project DataLoader class ``target`` (:meth:`loader_class`) with
@@ -1078,6 +1139,14 @@ class ProjectContext:
         if node is None or not node[1].startswith(CLASS_PREFIX):
             return frozenset()
         return self._library_bases_of(node)
+
+    def own_class_library_bases(self, path: str, source: Optional[str], name: str) -> FrozenSet[str]:
+        """:meth:`library_bases` of the module-level class ``name`` that module ``path`` defines
+        itself (a call of it is not qualified through an import); empty for another name."""
+        facts = self.facts(path, source)
+        if facts is None or name not in facts.classes:
+            return frozenset()
+        return self._library_bases_of((facts.path, CLASS_PREFIX + name))
 
     def _library_bases_of(self, node: Node) -> FrozenSet[str]:
         """:meth:`library_bases` of the class at call-graph node ``node``."""
@@ -1556,7 +1625,10 @@ class ProjectContext:
 
         def calls_it(facts: ModuleFacts, body: BodyFacts, call: str) -> bool:
             if method:
-                return node in (self._instance_method(facts, body.name, body, call) or ())
+                # on an object of the class, or of a type not known (``train_data.make_iter(...)``
+                # on a parameter, in joeynmt's trainer): a call of it, maybe
+                found = self._instance_method(facts, body.name, body, call)
+                return node in found if found is not None else "." in call and not call.startswith((SUPER_CALL, UNNAMED))
             return self.resolve_call(facts, body.name, call, call in body.imported) == node
 
         def unreadable() -> bool:  # record a call we cannot read; True: the answer is None
@@ -1582,7 +1654,9 @@ class ProjectContext:
             for body in (facts.module_body, facts.main_body, *facts.functions.values()):
                 for ref in body.refs:
                     if ref.rsplit(".", 1)[-1] == name and calls_it(facts, body, ref):
-                        if unreadable():  # handed on: called where we cannot see
+                        if ref in body.cli_refs:
+                            found.append(((), {}))  # ``fire.Fire(train)``: its defaults, on the default path
+                        elif unreadable():  # handed on: called where we cannot see
                             return None
                 for index, call in enumerate(body.calls):
                     if call.rsplit(".", 1)[-1] != name or not calls_it(facts, body, call):
@@ -1725,6 +1799,30 @@ def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) ->
         for f, body in facts.functions.items()
         if body.owner == cls and f.count(".") == depth and (wanted is None or f.rsplit(".", 1)[1] in wanted)
     )
+
+
+def _guard_off(callee: BodyFacts, param: str, value: object) -> bool:
+    """Does ``value`` of ``param`` leave the effects ``callee`` makes under its test of that
+    parameter off: ``if deterministic:`` with a false value; ``if seed > 0:`` with ``-1``
+    (:attr:`~repro_lint.facts.BodyFacts.guard_tests`; a comparison that cannot be made, or a
+    parameter tested in different ways, leaves them on)?"""
+    test = callee.guard_tests.get(param)
+    if test is None:
+        return not is_on(value)
+    operator, literal = test
+    compare = _GUARD_OPERATORS.get(operator)
+    if compare is None:
+        return False
+    try:
+        return not compare(value, literal)
+    except TypeError:  # ``None > 0``: the program would fail there
+        return False
+
+
+_GUARD_OPERATORS: Dict[str, Callable[[Any, Any], bool]] = {
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
+}
 
 
 def _handed(node: Node) -> Node:

@@ -31,6 +31,7 @@ from .catalog import (
     loader_position,
     DETERMINISM_SWITCHES,
     LOADER_WORD,
+    CLI_DISPATCHERS,
     DEVICE_MODULES,
     NCCL_AS_HCCL,
     NCCL_TO_HCCL_MODULES,
@@ -83,6 +84,10 @@ class BodyFacts:
     #: the refs handed to a callback that runs in DataLoader worker processes
     #: (``worker_init_fn=partial(init_fn, seed=seed)``): what they seed is not the main process's
     worker_refs: Set[str] = field(default_factory=set)
+    #: the refs handed to a command-line dispatcher (``fire.Fire(train)``,
+    #: ``catalog.CLI_DISPATCHERS``), which calls them with the options given: with their
+    #: defaults on the default path
+    cli_refs: Set[str] = field(default_factory=set)
     #: attributes looked up by name on an imported module (``getattr(presets, args.agent)``):
     #: (the module, qualified; the name when a literal; the ``add_argument`` destination whose
     #: default names it when the name is an option, ``args.agent``)
@@ -125,6 +130,10 @@ class BodyFacts:
     defaults: Dict[str, Any] = field(default_factory=dict)
     #: effects made only under ``if <parameter>:`` (``if deterministic: ...``), by parameter
     guarded: Dict[str, Set[str]] = field(default_factory=dict)
+    #: for a parameter of ``guarded`` tested by a comparison with a literal instead (``if seed >
+    #: 0:``, ``if seed is not None:``): the operator's name and the literal (``("?", None)``
+    #: when it is tested in different ways)
+    guard_tests: Dict[str, Tuple[str, Any]] = field(default_factory=dict)
     #: the literal arguments of calls with arguments (index in ``calls`` -> positional values,
     #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal); only in facts
     #: extracted with ``literals=True``
@@ -171,11 +180,11 @@ def _same(one: Any, other: Any) -> bool:
 
 #: the empty value of each BodyFacts field, shared and immutable (see ``__setstate__``)
 _EMPTY_BODY: Dict[str, Any] = {
-    "calls": (), "imported": frozenset(), "refs": (), "held_refs": (), "worker_refs": frozenset(), "lookups": (), "effects": frozenset(),
+    "calls": (), "imported": frozenset(), "refs": (), "held_refs": (), "worker_refs": frozenset(), "cli_refs": frozenset(), "lookups": (), "effects": frozenset(),
     "uses": frozenset(), "draws": frozenset(), "device_events": MappingProxyType({}), "owner": None, "line": 0,
     "trains": False, "branches": False, "abstract": False, "conditional_devices": MappingProxyType({}), "conditional_calls": frozenset(),
     "instances": MappingProxyType({}), "made_by": MappingProxyType({}), "returns": (), "params": (),
-    "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "call_literals": MappingProxyType({}),
+    "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "guard_tests": MappingProxyType({}), "call_literals": MappingProxyType({}),
     "device_params": MappingProxyType({}), "local_params": frozenset(), "call_devices": MappingProxyType({}),
 }
 
@@ -376,6 +385,16 @@ class OptionValue:
 
 
 @dataclass(frozen=True)
+class ParamValue:
+    """A call's argument in :attr:`BodyFacts.call_literals` that is a parameter of the calling
+    function, not rebound before the call (``Big(bilinear=bilinear)`` in ``Imagine.__init__``):
+    the project context reads it as that parameter's value on the default path (its default,
+    where the project's calls of the function leave it)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class ParsedOptions:
     """A call's argument that is the module's parsed command-line options (``Exp(args)`` after
     ``args = parser.parse_args()``) in :attr:`BodyFacts.call_literals`; the project context
@@ -406,6 +425,24 @@ def _literals(call: ast.Call, constant: Callable[[ast.AST], Any]) -> Tuple[Tuple
 
 #: how the facts name a call of a base class's method through ``super()``: ``super().__init__``
 SUPER_CALL = "super()"
+
+
+#: the comparisons of :attr:`BodyFacts.guard_tests`, by operator
+GUARD_COMPARISONS: Dict[type, str] = {
+    ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not",
+}
+
+
+def _compared_parameter(test: ast.AST) -> Optional[Tuple[str, str, Any]]:
+    """``seed > 0``, ``seed is not None``: (the name compared, the operator, the literal), for a
+    name compared once with a literal number, string, bool or None; else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)):
+        return None
+    operator = GUARD_COMPARISONS.get(type(test.ops[0]))
+    literal = ast_literal(test.comparators[0])
+    if operator is None or literal is UNKNOWN or not (literal is None or isinstance(literal, (int, float, str))):
+        return None
+    return test.left.id, operator, literal
 
 
 def _is_super_call(node: ast.AST) -> bool:
@@ -656,8 +693,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.current, self.guard, self.isolated = outer, guard, isolated
         # only the calls of a function with guarded effects ask for its parameters, the calls
         # that pass a device by position (to a parameter named as one), and the seeding rules
-        # (whether a function takes a seed, before they parse its module)
-        if not body.guarded and not body.device_params and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
+        # (whether a function takes a seed, before they parse its module); facts extracted with
+        # literals keep them all (a call passing a parameter on asks for its default)
+        if not self.literals and not body.guarded and not body.device_params and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
             body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
@@ -739,6 +777,8 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         body = self.current
+        if isinstance(node.func, (ast.Subscript, ast.Call)):
+            self._globals_lookup(node)
         name = _dotted(node.func)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
         if name is None and method is not None and _is_super_call(node.func.value) and body.owner is not None:  # type: ignore[attr-defined]
@@ -775,7 +815,7 @@ class _FactsCollector(ast.NodeVisitor):
             if self.literals and callee in ("setattr", "vars"):
                 self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
             if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
-                body.call_literals[len(body.calls) - 1] = _literals(node, self._constant)
+                body.call_literals[len(body.calls) - 1] = _literals(node, self._argument_constant)
             if callee is not None and node.args and not effect.known:
                 named = tuple(_device_in(arg) for arg in node.args)
                 if any(named):
@@ -802,6 +842,7 @@ class _FactsCollector(ast.NodeVisitor):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
         if _is_super_call(node):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
+        dispatcher = name is not None and self.imported(name) in CLI_DISPATCHERS
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
@@ -810,6 +851,8 @@ class _FactsCollector(ast.NodeVisitor):
                 body.refs.append(qualified_ref or passed)
                 if qualified_ref is not None:
                     body.imported.add(qualified_ref)
+                if dispatcher:
+                    body.cli_refs.add(qualified_ref or passed)
         for keyword in node.keywords:
             if keyword.arg in WORKER_CALLBACKS:
                 body.worker_refs.update(self._handed(keyword.value))
@@ -902,6 +945,23 @@ class _FactsCollector(ast.NodeVisitor):
                     found.extend(self.value_refs.get(name, ()))
         return found
 
+    def _globals_lookup(self, node: ast.Call) -> None:
+        """``globals()[name](...)`` or ``globals().get(name)(...)``: a name of this module looked
+        up by a string, recorded as :meth:`_lookup` records ``getattr(module, name)``: the name
+        when it is a literal, else any public name of the module (ivadomed's ``Compose``)."""
+        func = node.func
+        if isinstance(func, ast.Subscript):
+            table, key = func.value, func.slice
+        elif isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and func.func.attr == "get" and func.args:
+            table, key = func.func.value, func.args[0]
+        else:
+            return
+        if not (isinstance(table, ast.Call) and isinstance(table.func, ast.Name) and table.func.id == "globals" and not table.args):
+            return
+        if "globals" in self.facts.aliases or not self.facts.module_name:
+            return
+        self.current.lookups.append((self.facts.module_name, _string(key), None))
+
     def _lookup(self, node: ast.Call) -> bool:
         """``getattr(module, name)`` on an imported name (a project module, maybe): recorded
         with the name when it is a literal, or the option whose default names it."""
@@ -969,6 +1029,20 @@ class _FactsCollector(ast.NodeVisitor):
         if node.id in local:
             return local[node.id]
         return self.constants[0].get(node.id, UNKNOWN)
+
+    def _argument_constant(self, node: ast.AST) -> Any:
+        """What a call's argument holds for :attr:`BodyFacts.call_literals`: as
+        :meth:`_constant`, and a parameter of the current function that it has not rebound as
+        :class:`ParamValue`."""
+        if (
+            isinstance(node, ast.Name)
+            and len(self.constants) > 1
+            and node.id in self.current.local_params
+            and node.id not in self.constants[-1]
+            and node.id in self.current.defaults
+        ):
+            return ParamValue(node.id)
+        return self._constant(node)
 
     def _attribute_literal(self, node: ast.Attribute) -> Any:
         """The literal set on ``obj.attr`` earlier in this function (``args.dist_backend =
@@ -1234,6 +1308,14 @@ class _FactsCollector(ast.NodeVisitor):
             if isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is True:
                 test = test.left  # ``if deterministic is True:``
         guard = self._parameter(test) if self.guard is None else None
+        compared = _compared_parameter(test) if guard is None and self.guard is None else None
+        if compared is not None and compared[0] in self.current.params:
+            # ``if seed > 0:``: a comparison of a parameter with a literal decides the branch
+            guard = compared[0]
+            known = self.current.guard_tests.get(guard, compared[1:])
+            self.current.guard_tests[guard] = compared[1:] if known == compared[1:] else ("?", None)
+        elif guard is not None and guard in self.current.guard_tests:
+            self.current.guard_tests[guard] = ("?", None)  # tested for its truth elsewhere
         if guard is not None:
             self.visit(node.test)
             self.guard = guard

@@ -101,6 +101,17 @@ class Unpacked:
     index: int
 
 
+@dataclass(frozen=True, eq=False)
+class Augmented:
+    """What ``x op= value`` leaves in ``x``: ``x``'s values before it (value, chain pairs),
+    combined by ``operator`` with ``value`` (found under ``chain``): ``seed %= 2 ** 31``."""
+
+    before: Tuple[Tuple[cst.BaseExpression, Chain], ...]
+    operator: type
+    value: cst.BaseExpression
+    chain: Chain
+
+
 Candidate = Any  # Const, cst.BaseExpression or OPEN
 Candidates = Optional[List[Candidate]]
 #: a node's enclosing nodes, outermost first (the module excluded)
@@ -249,6 +260,8 @@ class Values:
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
         if isinstance(expr, Unpacked):
             return self._returned(expr.call, chain, depth, expr.index)
+        if isinstance(expr, Augmented):
+            return self._augmented(expr, depth)
         literal = cst_literal(expr)
         if literal is not UNKNOWN:
             return [Const(literal)]
@@ -276,6 +289,16 @@ class Values:
             converted = self._converted(expr, chain, depth)
             if converted is not None:
                 return converted
+            if (
+                isinstance(expr.func, cst.Attribute)
+                and expr.func.attr.value == "from_bytes"
+                and isinstance(expr.func.value, cst.Name)
+                and expr.func.value.value == "int"
+                and expr.args
+                and not shadowed("int", chain)
+                and self._drawn_in(self.of(expr.args[0].value, chain, depth + 1))
+            ):
+                return [DRAWN]  # ``int.from_bytes(os.urandom(4), "little")``
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
                 got = self._got(expr, expr.func, chain, depth)
                 if got is not None:
@@ -302,6 +325,8 @@ class Values:
         inner = self.of(expr.args[0].value, chain, depth + 1)
         if inner is None:
             return None
+        if func.value in ("int", "float", "abs") and self._drawn_in(inner):
+            return [DRAWN]  # ``int(time.time())``: a seed drawn at run time
         found: List[Candidate] = []
         for candidate in inner:
             if isinstance(candidate, Const):
@@ -706,8 +731,12 @@ class Values:
             if arithmetic is None:
                 return [expr]
             left = self.of(expr.left, chain, depth + 1)
+            if self._drawn_in(left):
+                return [DRAWN]  # ``torch.seed() % 2**31``: still a seed drawn at random
             right = self.of(expr.right, chain, depth + 1) if _numbers(left) else None
-            if not _numbers(right) or len(left) * len(right) > _MAX_ARITHMETIC:  # type: ignore[arg-type]
+            if self._drawn_in(right):
+                return [DRAWN]
+            if not _numbers(left) or not _numbers(right) or len(left) * len(right) > _MAX_ARITHMETIC:  # type: ignore[arg-type]
                 return [expr]
             try:
                 return _combine(left, right, arithmetic)
@@ -1586,7 +1615,41 @@ class Values:
         self._returns[key] = found
         return found
 
-    def _follow(self, call: cst.Call, chain: Chain, depth: int, index: Optional[int], values: "Values", function: cst.FunctionDef) -> Candidates:
+    def seeds_drawn_within(self, call: cst.Call, chain: Chain, seed_of: Callable[[Optional[str], cst.Call], Optional[cst.BaseExpression]]) -> bool:
+        """Does the project function of another module that ``call`` (under ``chain``) calls
+        seed a generator, with this call's arguments, from a value drawn at random on the
+        default path (skrl's ``set_seed()``: ``if seed is None: seed = int.from_bytes(
+        os.urandom(4), ...)``, then ``torch.manual_seed(seed)``)? ``seed_of``: the seed
+        argument of a seeding call (given its qualified name), else None."""
+        target = self.callee(call.func, chain)
+        if target is None or target[0] is self:
+            return False
+        values, function = target
+        active = (id(function), "<seeds>")
+        if active in self._active:
+            return False
+        self._active.add(active)
+        inner = values._within(self._bind_call(call, chain, 0, values, function), self._active, self._steps)
+        try:
+            stack: List[Tuple[cst.CSTNode, Chain]] = [(function.body, (function,))]
+            while stack:
+                node, where = stack.pop()
+                if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                    continue
+                if isinstance(node, cst.Call):
+                    seed = seed_of(values.qualify(node.func) if values.qualify is not None else None, node)
+                    if seed is not None and inner._drawn_in(inner.of(seed, where + (node,), 1)):
+                        return True
+                inner_chain = where + (node,)
+                stack.extend((child, inner_chain) for child in syntax_children(node))
+            return False
+        finally:
+            self._steps = inner._steps
+            self._active.discard(active)
+
+    def _bind_call(self, call: cst.Call, chain: Chain, depth: int, values: "Values", function: cst.FunctionDef) -> Dict[Tuple[int, str], Candidates]:
+        """The values of ``call``'s arguments (evaluated here) bound to ``function``'s
+        parameters (a parameter left out: its default, evaluated in ``values``, its module)."""
         slots = cst_slots(call.args)
         bound: Dict[Tuple[int, str], Candidates] = {}
         for param in _all_params(function):
@@ -1598,7 +1661,10 @@ class Values:
             else:
                 got = self.of(given.value, chain, depth + 1)
             bound[(id(function), param.name.value)] = got
-        inner = values._within(bound, self._active, self._steps)
+        return bound
+
+    def _follow(self, call: cst.Call, chain: Chain, depth: int, index: Optional[int], values: "Values", function: cst.FunctionDef) -> Candidates:
+        inner = values._within(self._bind_call(call, chain, depth, values, function), self._active, self._steps)
         found: List[Candidate] = []
         try:
             for value, where in inner._exits(function, depth + 1):
@@ -1617,6 +1683,31 @@ class Values:
         finally:
             self._steps = inner._steps
         return _dedupe(found) if found else None
+
+    def _augmented(self, expr: Augmented, depth: int) -> Candidates:
+        """``x op= value``: a value drawn at random stays one (``seed %= 2 ** 31``); numbers
+        known on every path are folded, as :meth:`_computed` folds ``x op value``."""
+        before: List[Candidate] = []
+        for value, where in expr.before:
+            got = self.of(value, where, depth + 1)
+            if got is None:
+                return None
+            before.extend(got)
+        if self._drawn_in(before):
+            return [DRAWN]
+        right = self.of(expr.value, expr.chain, depth + 1) if _numbers(before) else None
+        arithmetic = _ARITHMETIC.get(expr.operator)
+        if arithmetic is None or not _numbers(right) or len(before) * len(right) > _MAX_ARITHMETIC:  # type: ignore[arg-type]
+            return None
+        try:
+            return _combine(before, right, arithmetic)
+        except (ArithmeticError, ValueError):
+            return None
+
+    def _drawn_in(self, found: Candidates) -> bool:
+        """Is one of the values ``found`` drawn at random (:data:`DRAWN`, or a call that
+        :meth:`draws`)?"""
+        return bool(found) and any(c is DRAWN or self.draws(c) for c in found)  # type: ignore[union-attr]
 
     def draws(self, expr: Candidate) -> bool:
         """``expr`` is a call that draws from a global RNG (``np.random.randint(2**31)``,
@@ -2063,7 +2154,10 @@ class _Walk:
                 state = self.set(state, [(small.value, chain)])
         elif isinstance(small, cst.AugAssign):
             if isinstance(small.target, (cst.Name, cst.Attribute)) and dotted_name(small.target) == name:
-                state = self.set(state, None)
+                operator = _AUGMENTED.get(type(small.operator))
+                before = state if isinstance(state, list) and state else None
+                augmented = Augmented(tuple(before), operator, small.value, chain) if before is not None and operator is not None else None
+                state = self.set(state, None if augmented is None else [(augmented, chain)])
         elif isinstance(small, cst.Global) and self.whole:
             pass  # a declaration (a function that assigns a module's name), not a binding
         elif isinstance(small, (cst.Import, cst.ImportFrom, cst.Global, cst.Nonlocal)) and name in _imported_names(small):
@@ -2654,6 +2748,12 @@ _ARITHMETIC: Dict[type, Callable[[Any, Any], Any]] = {
     cst.FloorDivide: lambda a, b: a // b,
     cst.Modulo: lambda a, b: a % b,
     cst.Power: lambda a, b: a**b if abs(b) <= 64 else _too_large(),
+}
+#: the augmented assignments' operators, as the binary operators of :data:`_ARITHMETIC`
+_AUGMENTED: Dict[type, type] = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power,
 }
 #: at most this many pairs of known values are folded
 _MAX_ARITHMETIC = 16

@@ -658,3 +658,54 @@ def test_rpl301_options_declared_on_the_parser_by_another_modules_function(tmp_p
     )
     found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL301"])
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize("same_module", [False, True])
+def test_rpl304_a_project_subclass_built_where_distributed_sampler_is_never_named(tmp_path, same_module):
+    """GaitSet: ``model.py`` builds ``TripletSampler``, which ``sampler.py`` derives from
+    ``DistributedSampler``; the building module never writes that name."""
+    sampler = "from torch.utils.data.distributed import DistributedSampler\n\n\nclass TripletSampler(DistributedSampler):\n    def __init__(self, dataset):\n        self.dataset = dataset\n"
+    build = "def fit(dataset):\n    sampler = TripletSampler(dataset)\n    return DataLoader(dataset, batch_sampler=sampler)\n"
+    if same_module:  # defined and built in one module (no name qualifies it through an import)
+        files = {"pkg/__init__.py": "", "pkg/model.py": "from torch.utils.data import DataLoader\n" + sampler + "\n\n" + build}
+    else:
+        model = "from torch.utils.data import DataLoader\n\nfrom .sampler import TripletSampler\n\n\n" + build
+        files = {"pkg/__init__.py": "", "pkg/sampler.py": sampler, "pkg/model.py": model}
+    write(tmp_path, files)
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL304"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL304", "model.py")]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("train_data.make_iter(batch_size=8, num_workers=self.num_workers)", ["RPL301"]),  # joeynmt: not known
+        ("train_data.make_iter(batch_size=8, num_workers=0)", []),
+        ("train_data.make_iter(batch_size=8)", []),
+        ("len(train_data)", []),  # never called: its default, 0
+    ],
+)
+def test_rpl301_a_loader_method_called_on_an_object_of_unknown_type(tmp_path, call, expected):
+    write(
+        tmp_path,
+        {
+            "datasets.py": "from torch.utils.data import DataLoader, Dataset\n\n\nclass BaseDataset(Dataset):\n"
+            "    def __init__(self, items):\n        self.items = items\n\n"
+            "    def make_iter(self, batch_size, num_workers: int = 0):\n"
+            "        return DataLoader(self, batch_size=batch_size, num_workers=num_workers)\n",
+            "training.py": "from datasets import BaseDataset\n\n\nclass TrainManager:\n    def __init__(self, cfg):\n"
+            "        self.num_workers = cfg['num_workers']\n\n    def train_and_validate(self, train_data):\n"
+            f"        return {call}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [(c, "datasets.py") for c in expected]
+
+
+@pytest.mark.parametrize("update, expected", [("workers *= 2", ["RPL301"]), ("workers -= 4", [])])
+def test_rpl301_an_augmented_assignment_of_a_known_number_is_folded(lint, update, expected):
+    code = (
+        "from torch.utils.data import DataLoader\n\n\ndef make(ds):\n    workers = 4\n"
+        f"    {update}\n    return DataLoader(ds, num_workers=workers)\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected

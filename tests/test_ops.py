@@ -677,3 +677,36 @@ def test_rpl402_an_unknown_receiver_of_a_method_a_named_project_class_defines(tm
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL402"], torch_version_text="2.13")
     assert codes(found) == expected
+
+
+MODEL_WITH_FLAG = (
+    "import torch.nn.functional as F\nfrom torch import nn\n\n\nclass Big(nn.Module):\n    def __init__(self, bilinear=False):\n"
+    "        super().__init__()\n        self.settings = {'mode': 'bilinear', 'align_corners': False} if bilinear else {'mode': 'nearest'}\n\n"
+    "    def forward(self, x):\n        return F.interpolate(x, scale_factor=2, **self.settings)\n\n\n"
+    "class Imagine(nn.Module):\n    def __init__(self, bilinear=False):\n        super().__init__()\n        self.model = Big(bilinear=bilinear)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "cli, expected",
+    [
+        # big-sleep: the flag goes down from the command line through two constructors
+        ("import fire\n\nfrom model import Imagine\n\n\ndef train(bilinear=False):\n    Imagine(bilinear=bilinear)\n\n\n"
+         "def main():\n    fire.Fire(train)\n", []),
+        ("import fire\n\nfrom model import Imagine\n\n\ndef train(bilinear=False):\n    Imagine(bilinear=bilinear)\n\n\n"
+         "def main():\n    fire.Fire({'train': train})\n", []),
+        ("from model import Imagine\n\n\ndef train(bilinear=False):\n    Imagine(bilinear=bilinear)\n\n\n"
+         "if __name__ == '__main__':\n    train()\n", []),
+        ("from model import Imagine\n\n\ndef train(bilinear=False):\n    Imagine(bilinear=bilinear)\n\n\n"
+         "if __name__ == '__main__':\n    train(bilinear=True)\n", ["RPL402"]),
+        ("from model import Imagine\n\n\ndef train(bilinear=True):\n    Imagine(bilinear=bilinear)\n\n\n"
+         "def main():\n    import fire\n    fire.Fire(train)\n", ["RPL402"]),
+        # handed to a library that calls it with anything: not known
+        ("from model import Imagine\n\n\ndef train(bilinear=False):\n    Imagine(bilinear=bilinear)\n\n\n"
+         "def main(pool):\n    pool.map(train, [True, False])\n", ["RPL402"]),
+    ],
+)
+def test_rpl402_a_flag_passed_down_from_a_callers_parameter(tmp_path, cli, expected):
+    write(tmp_path, {"model.py": MODEL_WITH_FLAG, "cli.py": cli})
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL402"], torch_version_text="2.13")
+    assert codes(found) == expected

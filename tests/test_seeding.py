@@ -3429,3 +3429,77 @@ def test_rpl101_a_use_under_an_option_off_by_default_is_not_where_it_is_reported
     )
     found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL101"])
     assert [(d.code, d.line) for d in found] == [("RPL101", 9)]
+
+
+@pytest.mark.parametrize(
+    "draw, call, expected",
+    [
+        ('int.from_bytes(os.urandom(4), "little") % 2**31', "set_seed()", [("RPL101", "train.py", 5)]),  # skrl
+        ("torch.seed() % 2**31", "set_seed()", [("RPL101", "train.py", 5)]),
+        ("int(time.time())", "set_seed()", [("RPL101", "train.py", 5)]),
+        ('int.from_bytes(os.urandom(4), "little") % 2**31', "set_seed(42)", []),  # a fixed seed given
+        ("42", "set_seed()", []),  # a fixed fallback
+        # skrl's own shape: the draw under try/except, then ``seed %= 2 ** 31`` and ``int(seed)``
+        ('int.from_bytes(os.urandom(4), "little")\n        seed %= 2 ** 31\n    seed = int(seed)', "set_seed()", [("RPL101", "train.py", 5)]),
+        ("40\n        seed += 2", "set_seed()", []),
+    ],
+)
+def test_rpl101_a_helper_of_another_module_that_draws_its_own_seed_when_none_is_given(tmp_path, draw, call, expected):
+    write(
+        tmp_path,
+        {
+            "seeding.py": "import os\nimport time\n\nimport torch\n\n\ndef set_seed(seed=None):\n    if seed is None:\n"
+            f"        seed = {draw}\n    torch.manual_seed(seed)\n    return seed\n",
+            "train.py": f"import torch\n\nfrom seeding import set_seed\n\n{call}\nmodel = torch.nn.Linear(4, 2)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, Path(d.path).name, d.line) for d in found] == expected
+
+
+def test_rpl101_a_seed_from_entropy_through_arithmetic_in_the_same_file(lint):
+    code = (
+        "import torch\n\n\ndef set_seed(seed=None):\n    if seed is None:\n        seed = torch.seed() % 2**31\n"
+        "    torch.manual_seed(seed)\n    return seed\n\n\nset_seed()\nmodel = torch.nn.Linear(4, 2)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", 7)]
+
+
+@pytest.mark.parametrize(
+    "test, default, expected",
+    [
+        ("seed > 0", "-1", ["RPL101"]),  # OpenNMT: --seed defaults to -1, so nothing is seeded
+        ("seed > 0", "3435", []),
+        ("seed is not None", "None", ["RPL101"]),
+        ("seed is not None", "0", []),
+        ("seed", "0", ["RPL101"]),  # truthiness, as before
+    ],
+)
+def test_rpl101_a_helper_of_another_module_that_seeds_under_a_comparison_of_its_parameter(tmp_path, test, default, expected):
+    write(
+        tmp_path,
+        {
+            "misc.py": f"import torch\n\n\ndef set_random_seed(seed, is_cuda):\n    if {test}:\n        torch.manual_seed(seed)\n",
+            "train.py": "import argparse\n\nimport torch\n\nfrom misc import set_random_seed\n\n\ndef main():\n"
+            f"    parser = argparse.ArgumentParser()\n    parser.add_argument('--seed', type=int, default={default})\n"
+            "    opt = parser.parse_args()\n    set_random_seed(opt.seed, False)\n    return torch.nn.Linear(4, 2)\n\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [d.code for d in found] == expected
+
+
+def test_rpl202_a_determinism_flag_from_an_option_stays_the_users_choice(tmp_path):
+    """``setup(deterministic=args.deterministic)`` counts as on, whatever the option's default."""
+    write(
+        tmp_path,
+        {
+            "helpers.py": "import torch\n\n\ndef setup(seed, deterministic=False):\n    torch.manual_seed(seed)\n"
+            "    if deterministic:\n        torch.use_deterministic_algorithms(True)\n",
+            "train.py": "import argparse\n\nimport torch\n\nfrom helpers import setup\n\nif __name__ == '__main__':\n"
+            "    parser = argparse.ArgumentParser()\n    parser.add_argument('--deterministic', action='store_true')\n"
+            "    args = parser.parse_args()\n    setup(0, deterministic=args.deterministic)\n    torch.nn.Linear(2, 2).cuda()\n",
+        },
+    )
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])) == []

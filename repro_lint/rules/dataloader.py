@@ -402,8 +402,9 @@ class DistributedSamplerWithoutSetEpoch(Rule):
         "(or in another module that runs with it), so every epoch repeats the same order: call "
         "sampler.set_epoch(epoch) at the start of each epoch"
     )
-    triggers = ("DistributedSampler",)
-    whole_words = True
+    # a project subclass is built by its own name (GaitSet's ``TripletSampler``): the family word
+    triggers = ("Sampler",)
+    whole_words = False
     uses = (KwargsDicts,)
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
@@ -421,7 +422,14 @@ class DistributedSamplerWithoutSetEpoch(Rule):
         if qualified not in DISTRIBUTED_SAMPLERS:
             # a project subclass (mmselfsup's ``class DistributedSampler(_DistributedSampler)``):
             # its own parameters, so ``shuffle`` is read by keyword only
-            if qualified is None or self.file.project.library_bases(qualified).isdisjoint(DISTRIBUTED_SAMPLERS):
+            project = self.file.project
+            if qualified is not None:
+                bases = project.library_bases(qualified)
+            elif isinstance(func, cst.Name):  # a class of this module
+                bases = project.own_class_library_bases(self.file.path, self.file.source, func.value)
+            else:
+                return
+            if bases.isdisjoint(DISTRIBUTED_SAMPLERS):
                 return
             position = None
         shuffle = bound(self, node.args, "shuffle", position)

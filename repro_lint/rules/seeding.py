@@ -177,9 +177,11 @@ class SeedingScan(Analysis):
         direct: List[CallSite] = []
         for site in self.calls:
             chain = self.chains.get(id(site.node))
-            if chain is None or not site.node.args or site.body not in reached or site.name is None:
+            if chain is None or site.body not in reached or site.name is None:
                 continue
             if site.effect.known:
+                if not site.node.args:
+                    continue
                 if generator in site.effect.effects:
                     seed = _seed_argument(site.node)
                     drawn = _drawn(values, seed, chain + (site.node,)) if seed is not None else None
@@ -193,6 +195,13 @@ class SeedingScan(Analysis):
                 continue
             function = values.callee(site.node.func, chain)
             if function is None:
+                continue
+            if function[0] is not values and values.seeds_drawn_within(site.node, chain, lambda q, call: _seeds(q, call, generator)):
+                # a helper of another module that draws the seed itself when none is given
+                found.append(site)
+                without.add(target)  # type: ignore[arg-type]
+                continue
+            if not site.node.args:
                 continue
             for param in function[1].params.params:
                 if not is_seed_parameter(param.name.value):
@@ -721,6 +730,14 @@ def _declares_option(site: CallSite) -> bool:
     declared, not where the program uses it."""
     func = site.node.func
     return isinstance(func, cst.Attribute) and func.attr.value == catalog.OPTION_DECLARATION[0]
+
+
+def _seeds(qualified: Optional[str], call: cst.Call, generator: str) -> Optional[cst.BaseExpression]:
+    """The seed a call gives ``generator`` when it is a seeding call of it
+    (``torch.manual_seed(seed)``), else None."""
+    if qualified is None or generator not in catalog.SEED_CALLS.get(qualified, ()):
+        return None
+    return _seed_argument(call)
 
 
 def _seed_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
