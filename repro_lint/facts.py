@@ -19,7 +19,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
 from .classify import (
@@ -84,10 +84,6 @@ class BodyFacts:
     #: the refs handed to a callback that runs in DataLoader worker processes
     #: (``worker_init_fn=partial(init_fn, seed=seed)``): what they seed is not the main process's
     worker_refs: Set[str] = field(default_factory=set)
-    #: the refs handed to a command-line dispatcher (``fire.Fire(train)``,
-    #: ``catalog.CLI_DISPATCHERS``), which calls them with the options given: with their
-    #: defaults on the default path
-    cli_refs: Set[str] = field(default_factory=set)
     #: attributes looked up by name on an imported module (``getattr(presets, args.agent)``):
     #: (the module, qualified; the name when a literal; the ``add_argument`` destination whose
     #: default names it when the name is an option, ``args.agent``)
@@ -130,10 +126,6 @@ class BodyFacts:
     defaults: Dict[str, Any] = field(default_factory=dict)
     #: effects made only under ``if <parameter>:`` (``if deterministic: ...``), by parameter
     guarded: Dict[str, Set[str]] = field(default_factory=dict)
-    #: for a parameter of ``guarded`` tested by a comparison with a literal instead (``if seed >
-    #: 0:``, ``if seed is not None:``): the operator's name and the literal (``("?", None)``
-    #: when it is tested in different ways)
-    guard_tests: Dict[str, Tuple[str, Any]] = field(default_factory=dict)
     #: the literal arguments of calls with arguments (index in ``calls`` -> positional values,
     #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal); only in facts
     #: extracted with ``literals=True``
@@ -150,6 +142,19 @@ class BodyFacts:
     #: the project context checks whether the callee's parameter there is a device
     call_devices: Dict[int, Tuple[Optional[str], ...]] = field(default_factory=dict)
 
+    # Fields that few bodies fill are class attributes, not dataclass fields: a body that fills
+    # one gets an attribute of its own (by assignment, never by mutation). CPython shares one
+    # table of keys between the attribute dicts of a class's instances only up to 30 keys; past
+    # that, every body of torch's source (51,000) takes a dict of its own, 1.3 KB more each.
+    #: the refs handed to a command-line dispatcher (``fire.Fire(train)``,
+    #: ``catalog.CLI_DISPATCHERS``), which calls them with the options given: with their
+    #: defaults on the default path
+    cli_refs: ClassVar[FrozenSet[str]] = frozenset()
+    #: for a parameter of ``guarded`` tested by a comparison with a literal instead (``if seed >
+    #: 0:``, ``if seed is not None:``): the operator's name and the literal (``("?", None)``
+    #: when it is tested in different ways)
+    guard_tests: ClassVar[Mapping[str, Tuple[str, Any]]] = MappingProxyType({})
+
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
     # and the others come back as one shared empty container each, immutable (facts are not
@@ -162,7 +167,7 @@ class BodyFacts:
         if not isinstance(other, BodyFacts):
             return NotImplemented
         return self.name == other.name and all(
-            _same(getattr(self, key), getattr(other, key)) for key in _EMPTY_BODY
+            _same(getattr(self, key), getattr(other, key)) for key in (*_EMPTY_BODY, *_RARE_FIELDS)
         )
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
@@ -170,6 +175,13 @@ class BodyFacts:
         self.name = state["name"]
         for key, empty in _EMPTY_BODY.items():
             setattr(self, key, state.get(key, empty))
+        for key in _RARE_FIELDS:
+            if key in state:
+                setattr(self, key, state[key])
+
+
+#: the class attributes of BodyFacts that a body may set for itself (see its comment)
+_RARE_FIELDS = ("cli_refs", "guard_tests")
 
 
 def _same(one: Any, other: Any) -> bool:
@@ -180,11 +192,11 @@ def _same(one: Any, other: Any) -> bool:
 
 #: the empty value of each BodyFacts field, shared and immutable (see ``__setstate__``)
 _EMPTY_BODY: Dict[str, Any] = {
-    "calls": (), "imported": frozenset(), "refs": (), "held_refs": (), "worker_refs": frozenset(), "cli_refs": frozenset(), "lookups": (), "effects": frozenset(),
+    "calls": (), "imported": frozenset(), "refs": (), "held_refs": (), "worker_refs": frozenset(), "lookups": (), "effects": frozenset(),
     "uses": frozenset(), "draws": frozenset(), "device_events": MappingProxyType({}), "owner": None, "line": 0,
     "trains": False, "branches": False, "abstract": False, "conditional_devices": MappingProxyType({}), "conditional_calls": frozenset(),
     "instances": MappingProxyType({}), "made_by": MappingProxyType({}), "returns": (), "params": (),
-    "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "guard_tests": MappingProxyType({}), "call_literals": MappingProxyType({}),
+    "defaults": MappingProxyType({}), "guarded": MappingProxyType({}), "call_literals": MappingProxyType({}),
     "device_params": MappingProxyType({}), "local_params": frozenset(), "call_devices": MappingProxyType({}),
 }
 
@@ -351,6 +363,7 @@ def _is_built_method(arg: ast.AST) -> bool:
 
 #: an attribute no literal was set on in the function (see ``_constant``)
 _NOT_SET = object()
+
 
 
 def _device_in(arg: ast.AST) -> Optional[str]:
@@ -541,6 +554,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.isolated: FrozenSet[str] = frozenset()
         #: the parameter guarding the statements being visited (``if deterministic:``)
         self.guard: Optional[str] = None
+        #: the comparison of :attr:`guard` with a literal that the branch tests, if it is one
+        self.guard_test: Optional[Tuple[str, Any]] = None
         #: the dicts built in each function: what a ``**kwargs`` argument holds
         #: the local names the current function binds to classes, as written (``fn = Loader``,
         #: ``fn = A if fast else B``): calling the name calls one of them
@@ -588,7 +603,16 @@ class _FactsCollector(ast.NodeVisitor):
             return
         guard = self.guard if self.guard is not None else parameter
         if guard is not None:
-            self.current.guarded.setdefault(guard, set()).update(effects)
+            body = self.current
+            test = self.guard_test if self.guard is not None else None
+            if guard in body.guarded or test is not None:
+                # how the parameter is tested (``if seed > 0:``), one way only: else "?"
+                known = body.guard_tests.get(guard) if guard in body.guarded else test
+                if known != test:
+                    body.guard_tests = {**body.guard_tests, guard: ("?", None)}
+                elif test is not None:
+                    body.guard_tests = {**body.guard_tests, guard: test}
+            body.guarded.setdefault(guard, set()).update(effects)
         else:
             self.current.effects |= effects
 
@@ -666,6 +690,7 @@ class _FactsCollector(ast.NodeVisitor):
             positional = positional[1:]
         body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
         guard, isolated, self.guard, self.isolated = self.guard, self.isolated, None, frozenset()
+        guard_test = self.guard_test
         self.scope.append(node.name)
         self.kinds.append(False)
         self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
@@ -691,6 +716,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.kinds.pop()
         self.scope.pop()
         self.current, self.guard, self.isolated = outer, guard, isolated
+        self.guard_test = guard_test
         # only the calls of a function with guarded effects ask for its parameters, the calls
         # that pass a device by position (to a parameter named as one), and the seeding rules
         # (whether a function takes a seed, before they parse its module); facts extracted with
@@ -852,7 +878,7 @@ class _FactsCollector(ast.NodeVisitor):
                 if qualified_ref is not None:
                     body.imported.add(qualified_ref)
                 if dispatcher:
-                    body.cli_refs.add(qualified_ref or passed)
+                    body.cli_refs = body.cli_refs | {qualified_ref or passed}
         for keyword in node.keywords:
             if keyword.arg in WORKER_CALLBACKS:
                 body.worker_refs.update(self._handed(keyword.value))
@@ -1312,16 +1338,12 @@ class _FactsCollector(ast.NodeVisitor):
         if compared is not None and compared[0] in self.current.params:
             # ``if seed > 0:``: a comparison of a parameter with a literal decides the branch
             guard = compared[0]
-            known = self.current.guard_tests.get(guard, compared[1:])
-            self.current.guard_tests[guard] = compared[1:] if known == compared[1:] else ("?", None)
-        elif guard is not None and guard in self.current.guard_tests:
-            self.current.guard_tests[guard] = ("?", None)  # tested for its truth elsewhere
         if guard is not None:
             self.visit(node.test)
-            self.guard = guard
+            self.guard, self.guard_test = guard, compared[1:] if compared is not None else None
             for stmt in node.body:
                 self.visit(stmt)
-            self.guard = None
+            self.guard, self.guard_test = None, None
             for stmt in node.orelse:
                 self.visit(stmt)
             return

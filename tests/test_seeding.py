@@ -3503,3 +3503,21 @@ def test_rpl202_a_determinism_flag_from_an_option_stays_the_users_choice(tmp_pat
         },
     )
     assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])) == []
+
+
+def test_facts_of_a_body_stay_small_after_travelling_between_processes():
+    """A body's facts come back from the survey workers with a key-sharing attribute dict (the
+    parent holds 51,000 of them for torch's source): CPython shares keys only up to 30
+    attributes, so the rarely filled ones are class attributes, set on a body only when filled."""
+    import sys
+
+    from repro_lint.facts import BodyFacts
+
+    plain = pickle.loads(pickle.dumps(BodyFacts("f")))
+    assert sys.getsizeof(plain.__dict__) < 2 * sys.getsizeof(BodyFacts("g").__dict__) < 1200
+    filled = BodyFacts("h")
+    filled.cli_refs = frozenset({"train"})
+    filled.guard_tests = {"seed": (">", 0)}
+    clone = pickle.loads(pickle.dumps(filled))
+    assert clone == filled and clone.cli_refs == {"train"} and clone.guard_tests == {"seed": (">", 0)}
+    assert plain.cli_refs == frozenset() and not plain.guard_tests
