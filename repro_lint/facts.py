@@ -1142,6 +1142,16 @@ class _FactsCollector(ast.NodeVisitor):
                         self.current.instances[receiver] = tuple(dict.fromkeys((*known, self.imported(callee) or callee)))
                     elif callee is not None and isinstance(target, ast.Name):
                         self.current.made_by[receiver] = self.imported(callee) or callee
+            # an element of what a project function returns (``model, name = build()``,
+            # ``model = initialization(cfg)[0]``): one of the classes it returns
+            element = value.value if isinstance(value, ast.Subscript) and isinstance(ast_literal(value.slice), int) else None
+            call = value if isinstance(target, (ast.Tuple, ast.List)) else element
+            callee = _dotted(call.func) if isinstance(call, ast.Call) else None
+            if callee is not None and not _names_class(callee):
+                names = [e for e in target.elts if isinstance(e, ast.Name)] if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                for name in names:
+                    if isinstance(name, ast.Name):
+                        self.current.made_by[name.id] = self.imported(callee) or callee
             if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict))):
                 classes = _class_names(value)
                 if classes:
@@ -1222,12 +1232,14 @@ class _FactsCollector(ast.NodeVisitor):
             # a function named for a device returns the one the program runs on (``def
             # get_device(): ... return "cuda"``), as ``device = "cuda"`` names it
             self._device_setting(ast.Constant(self.scope[-1]), value)
-        if isinstance(value, ast.Call):
-            callee = _dotted(value.func)
-            if callee is not None and _names_class(callee):
-                self.current.returns.append(self.imported(callee) or callee)
-        elif isinstance(value, ast.Name) and value.id in self.current.instances:
-            self.current.returns.extend(self.current.instances[value.id])
+        # ``return model, name``: each element (a caller unpacks them, or takes one by index)
+        for element in value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]:
+            if isinstance(element, ast.Call):
+                callee = _dotted(element.func)
+                if callee is not None and _names_class(callee):
+                    self.current.returns.append(self.imported(callee) or callee)
+            elif isinstance(element, ast.Name) and element.id in self.current.instances:
+                self.current.returns.extend(self.current.instances[element.id])
         self.generic_visit(node)
 
     def visit_Dict(self, node: ast.Dict) -> None:

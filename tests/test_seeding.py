@@ -3521,3 +3521,23 @@ def test_facts_of_a_body_stay_small_after_travelling_between_processes():
     clone = pickle.loads(pickle.dumps(filled))
     assert clone == filled and clone.cli_refs == {"train"} and clone.guard_tests == {"seed": (">", 0)}
     assert plain.cli_refs == frozenset() and not plain.guard_tests
+
+
+@pytest.mark.parametrize(
+    "use, expected",
+    [
+        ("    model, name = build()\n    model.fit()\n", ["RPL103"]),
+        ("    model = build()[0]\n    model.fit()\n", ["RPL103"]),  # GaitSet's initialization(...)[0]
+        ("    model, name = build()\n    print(name)\n", []),  # fit() never runs
+    ],
+)
+def test_a_method_of_an_object_a_project_function_returns_in_a_tuple(tmp_path, use, expected):
+    write(
+        tmp_path,
+        {
+            "model.py": "import random\n\n\nclass Model:\n    def fit(self):\n        return random.random()\n\n\n"
+            "def build():\n    m = Model()\n    return m, 'name'\n",
+            "train.py": "from model import build\n\nif __name__ == '__main__':\n" + use,
+        },
+    )
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])) == expected
