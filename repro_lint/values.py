@@ -1186,9 +1186,14 @@ class Values:
         if depth > _MAX_DEPTH:
             return False
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        if isinstance(expr, cst.Subscript):
+            return self.made_on_cpu(expr.value, chain, qualify, depth + 1)  # ``x.cpu()[:, 0]``
         if isinstance(expr, cst.Call):
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "cpu" and not expr.args:
                 return qualify(expr.func) is None
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _STAYS_ON_DEVICE and qualify(expr.func) is None:
+                # ``x.cpu().float()``: a conversion or a view of a CPU tensor stays on the CPU
+                return self.made_on_cpu(expr.func.value, chain, qualify, depth + 1)
             if qualify(expr.func) not in CPU_FACTORIES:
                 return False
             if any(a.star == "**" or (a.keyword is not None and a.keyword.value == "device") for a in expr.args):
@@ -2755,6 +2760,12 @@ _AUGMENTED: Dict[type, type] = {
     cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide, cst.ModuloAssign: cst.Modulo,
     cst.PowerAssign: cst.Power,
 }
+#: tensor methods whose result is on the tensor's own device (conversions of dtype, copies and
+#: views): ``made_on_cpu`` follows them to their receiver
+_STAYS_ON_DEVICE = frozenset({
+    "float", "double", "half", "bfloat16", "int", "long", "short", "bool", "byte", "detach", "clone", "contiguous",
+    "view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "abs", "exp", "log", "sqrt",
+})
 #: at most this many pairs of known values are folded
 _MAX_ARITHMETIC = 16
 

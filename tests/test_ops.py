@@ -710,3 +710,18 @@ def test_rpl402_a_flag_passed_down_from_a_callers_parameter(tmp_path, cli, expec
     write(tmp_path, {"model.py": MODEL_WITH_FLAG, "cli.py": cli})
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL402"], torch_version_text="2.13")
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("    x = x.cpu().float()\n    return torch.median(x, 1)\n", []),  # GaitSet
+        ("    x = x.cpu()\n    return torch.median(x[:, 1:], 1)\n", []),
+        ("    return torch.median(x.cpu().detach().view(-1, 4), 1)\n", []),
+        ("    x = x.float()\n    return torch.median(x, 1)\n", ["RPL402"]),  # not known to be on the CPU
+        ("    x = x.cpu().cuda()\n    return torch.median(x, 1)\n", ["RPL402"]),
+    ],
+)
+def test_rpl402_a_cpu_tensor_converted_viewed_or_indexed_stays_on_the_cpu(lint, body, expected):
+    code = "import torch\n\n\ndef f(x):\n" + body
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
