@@ -334,6 +334,16 @@ DETERMINISM_OPTION_WORDS = ("determin", "reproduc")
 #: the one of them that makes ops such as ``index_add_`` and ``scatter_add_`` deterministic
 DETERMINISTIC_ALGORITHMS = frozenset({"deterministic"})
 
+#: calls that return a generator's state, by the call that sets it back: ``random.setstate(s)``
+#: after ``s = random.getstate()`` in the same code restores the state it had, which seeds
+#: nothing (a draw in between is put back, not made reproducible)
+STATE_GETTERS: Dict[str, FrozenSet[str]] = {
+    "random.setstate": frozenset({"random.getstate"}),
+    "numpy.random.set_state": frozenset({"numpy.random.get_state"}),
+    "torch.set_rng_state": frozenset({"torch.get_rng_state", "torch.random.get_rng_state"}),
+    "torch.random.set_rng_state": frozenset({"torch.get_rng_state", "torch.random.get_rng_state"}),
+}
+
 #: direct seeding calls and the effect of each
 SEED_CALLS: Dict[str, FrozenSet[str]] = {
     "torch.manual_seed": frozenset({"torch"}),

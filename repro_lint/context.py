@@ -1241,6 +1241,8 @@ class ProjectContext:
             return None
         if call.startswith("self.") and call.count(".") == 2:
             head, dot, method = call.rpartition(".")
+        elif call.startswith("self.") and call.count(".") == 1 and self._instance_classes(facts, scope, body, call):
+            head, dot, method = call, "", ""  # ``self.model(x)``: the object it holds is called
         else:
             head, dot, method = call.partition(".")
             if "." in method:

@@ -45,6 +45,7 @@ from .catalog import (
     RNG_ISOLATION,
     OPTION_DECLARATION,
     SEED_HELPERS,
+    STATE_GETTERS,
     WORKER_CALLBACKS,
     device_named,
     initialises_weights,
@@ -361,6 +362,9 @@ def _is_built_method(arg: ast.AST) -> bool:
     return built is not None and built_object_name(built) is not None
 
 
+#: among a scope's constants: a name bound to a generator's state (``state = random.getstate()``),
+#: prefixed, with the call that sets that state back (``random.setstate``)
+_SAVED_STATE = "\0saved state:"
 #: an attribute no literal was set on in the function (see ``_constant``)
 _NOT_SET = object()
 
@@ -838,6 +842,9 @@ class _FactsCollector(ast.NodeVisitor):
                 if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not estimator:
                     body.trains = True
             effect = classify_call(qualified, method, args)
+            if qualified in STATE_GETTERS and node.args and isinstance(node.args[0], ast.Name):
+                if self.constants[-1].get(_SAVED_STATE + node.args[0].id) == qualified:
+                    effect = NO_EFFECT  # ``random.setstate(state)`` after ``state = random.getstate()``: a restore
             if self.literals and callee in ("setattr", "vars"):
                 self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
             if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
@@ -851,6 +858,10 @@ class _FactsCollector(ast.NodeVisitor):
             if effect is not NO_EFFECT:
                 self._effect(effect.effects, self._switch_parameter(qualified, args))
                 uses = effect.uses - {TRAIN} if estimator else effect.uses
+                if "torch" in uses and self._in_module_init():
+                    # ``embed = torch.randn(dim, n)`` in an nn.Module's ``__init__``: initial
+                    # weights (a buffer, a parameter), replaced when a checkpoint is loaded
+                    uses = (uses - {"torch"}) | {INIT}
                 if self.asking_about_device:
                     uses = uses - DEVICE_USES  # ``get_device_properties(torch.device("cuda"))``
                 body.uses |= uses
@@ -1056,6 +1067,16 @@ class _FactsCollector(ast.NodeVisitor):
             return local[node.id]
         return self.constants[0].get(node.id, UNKNOWN)
 
+    def _in_module_init(self) -> bool:
+        """Is the current body the ``__init__`` of a class deriving from an ``nn.Module`` (a
+        ``torch.nn`` class, or a base named ``...Module``)?"""
+        body = self.current
+        if body.owner is None or not body.name.endswith(".__init__"):
+            return False
+        return any(
+            base.startswith("torch.nn.") or base.rsplit(".", 1)[-1].endswith("Module") for base, _ in self.facts.bases.get(body.owner, ())
+        )
+
     def _argument_constant(self, node: ast.AST) -> Any:
         """What a call's argument holds for :attr:`BodyFacts.call_literals`: as
         :meth:`_constant`, and a parameter of the current function that it has not rebound as
@@ -1094,6 +1115,14 @@ class _FactsCollector(ast.NodeVisitor):
         return bool(classes) and all(c.startswith(NOT_TRAINING_FIT) for c in classes)
 
     def _bind_constant(self, target: ast.AST, value: Optional[ast.AST]) -> None:
+        if isinstance(target, ast.Name):
+            # ``state = random.getstate()``: the call that sets it back restores, it seeds nothing
+            getter = self.imported(_dotted(value.func) or "") if isinstance(value, ast.Call) else None
+            setter = next((s for s, getters in STATE_GETTERS.items() if getter in getters), None)
+            if setter is not None:
+                self.constants[-1][_SAVED_STATE + target.id] = setter
+            else:
+                self.constants[-1].pop(_SAVED_STATE + target.id, None)
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id not in ("self", "cls"):
             # the literal set on an object's attribute in this function (UNKNOWN when set twice
             # to different values), read back by ``_constant`` and ``_attribute_literal``

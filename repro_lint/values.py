@@ -786,7 +786,7 @@ class Values:
                 derived = self._derived_option(base.value, attr, chain, depth)
                 if derived is not None:
                     return derived
-        if isinstance(base, cst.Name) and self._enclosing(chain) is not None and not (
+        if isinstance(base, cst.Name) and not (
             method is not None and _first_param(method[0]) == base.value and _is_bound_method(*method)
         ):
             # ``args.dist_backend = "nccl"`` earlier in the function: the assignments that reach
@@ -1486,6 +1486,11 @@ class Values:
                     found.extend(got)
             if found:
                 return _dedupe(found)
+            # none assigns it: the class's own attribute (``class Data: shuffle = True``)
+            declared = _class_attribute(cls, attr)
+            if declared is not None:
+                at = next((i for i, n in enumerate(method[1]) if n is cls), None)
+                return self.of(declared, (method[1][: at + 1] if at is not None else (cls,)) + (cls.body,), depth + 1)
             base = _first_base(cls)
             heir, cls = cls, next((c for c in _module_classes(self.module) if c.name.value == base), None) if base else None
             if cls is None and base is not None:
@@ -1924,6 +1929,22 @@ class Values:
         self._options = options
         self._namespaces = frozenset(namespaces)
         self._attr_values = attr_values
+
+
+def _class_attribute(cls: cst.ClassDef, attr: str) -> Optional[cst.BaseExpression]:
+    """The value the body of class ``cls`` binds to ``attr`` (``shuffle = True``, ``debug: bool
+    = False``), when it binds it once; else None."""
+    found: List[cst.BaseExpression] = []
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                found.append(small.value)
+            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr and small.value is not None:
+                found.append(small.value)
+    return found[0] if len(found) == 1 else None
 
 
 def _decorator_callee(decorator: cst.BaseExpression) -> cst.BaseExpression:

@@ -189,3 +189,23 @@ def test_rpl109_through_a_worker_info_variable(lint):
 def test_rpl109_quiet(lint, arg):
     code = f"import numpy as np\nimport torch\n\ndef init_fn(worker_id):\n    np.random.seed({arg})\n"
     assert codes(lint(code, select=["RPL109"])) == []
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # openpifpaf's paired augmentation: the state is saved, drawn from, and put back
+        ("import random\n\nif __name__ == '__main__':\n    random.seed(0)\n    state = random.getstate()\n"
+         "    x = random.random()\n    random.setstate(state)\n    print(x)\n", []),
+        # a restore is no seed: nothing seeds random here
+        ("import random\n\nif __name__ == '__main__':\n    state = random.getstate()\n    x = random.random()\n"
+         "    random.setstate(state)\n    print(x)\n", ["RPL103"]),
+        # a state loaded from a checkpoint does set it
+        ("import pickle\nimport random\n\nif __name__ == '__main__':\n    random.setstate(pickle.load(open('c', 'rb')))\n"
+         "    print(random.random())\n", []),
+        ("import numpy as np\n\n\ndef pair(items):\n    _ = np.random.rand(1)\n    s = np.random.get_state()\n"
+         "    out = np.random.permutation(len(items))\n    np.random.set_state(s)\n    return out\n", []),
+    ],
+)
+def test_a_generator_state_put_back_is_no_seed(lint, code, expected):
+    assert codes(lint(code, select=["RPL103", "RPL105"])) == expected

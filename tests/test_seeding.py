@@ -3541,3 +3541,45 @@ def test_a_method_of_an_object_a_project_function_returns_in_a_tuple(tmp_path, u
         },
     )
     assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])) == expected
+
+
+@pytest.mark.parametrize("where", ["fit", "__init__"])
+def test_calling_an_object_held_on_self_runs_its_forward(tmp_path, where):
+    """SGCN: ``self.model = SignedGCN(...)`` then ``self.model(...)`` runs ``forward``, whose
+    ``random.choice`` draws."""
+    build = "        self.model = Net(self.n)\n"
+    write(
+        tmp_path,
+        {
+            "net.py": "import random\n\nimport torch\n\n\nclass Net(torch.nn.Module):\n    def __init__(self, n):\n"
+            "        super().__init__()\n        self.nodes = range(n)\n\n    def forward(self, x):\n"
+            "        return x[random.choice(self.nodes)]\n\n\nclass Trainer:\n    def __init__(self, n):\n        self.n = n\n"
+            + (build if where == "__init__" else "")
+            + "\n    def fit(self):\n        torch.manual_seed(0)\n"
+            + (build if where == "fit" else "")
+            + "        return self.model(torch.ones(self.n, 4))\n",
+            "main.py": "from net import Trainer\n\nif __name__ == '__main__':\n    Trainer(3).fit()\n",
+        },
+    )
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])) == ["RPL103"]
+
+
+@pytest.mark.parametrize(
+    "run, expected",
+    [
+        ("    model.load_state_dict(torch.load('ckpt.pt'))\n    model.eval()\n", []),  # VQ-VAE-2's extract_code
+        ("    model.eval()\n", ["RPL101"]),  # the random buffer is what the model computes with
+        ("    print(torch.randn(2))\n", ["RPL101"]),  # a draw outside any constructor
+    ],
+)
+def test_rpl101_a_random_buffer_made_in_a_module_constructor_is_initial_weights(tmp_path, run, expected):
+    write(
+        tmp_path,
+        {
+            "net.py": "import torch\nfrom torch import nn\n\n\nclass Quantize(nn.Module):\n    def __init__(self, dim, n_embed):\n"
+            "        super().__init__()\n        self.register_buffer('embed', torch.randn(dim, n_embed))\n\n\n"
+            "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.quantize = Quantize(8, 16)\n",
+            "run.py": "import torch\n\nfrom net import Net\n\nif __name__ == '__main__':\n    model = Net()\n" + run,
+        },
+    )
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])) == expected

@@ -1056,6 +1056,8 @@ class SeedAfterRngUse(Rule):
     # -- what a call does -------------------------------------------------------------------
     def _seeds(self, site: CallSite) -> FrozenSet[str]:
         direct = site.effect.effects & frozenset(GENERATORS)
+        if direct and self._restores(site):
+            return frozenset()
         if direct:
             helper = catalog.SEED_HELPERS.get(site.name or "")
             return frozenset() if helper is not None and helper.implicit else direct
@@ -1065,6 +1067,19 @@ class SeedAfterRngUse(Rule):
         if not (configured or is_seed_named(site.name, site.imported)):
             return frozenset()
         return self.file.analysis(SeedingScan).call_summary(site).effects & frozenset(GENERATORS)
+
+    def _restores(self, site: CallSite) -> bool:
+        """Is the call a generator's state set back to what a getter gave before
+        (``random.setstate(state)`` after ``state = random.getstate()``, openpifpaf's paired
+        augmentations)?"""
+        getters = catalog.STATE_GETTERS.get(self.qualify(site.node.func) or "")
+        if getters is None or not site.node.args:
+            return False
+        chain = self.file.analysis(SeedingScan).chains.get(id(site.node))
+        if chain is None:
+            return False
+        found = self.file.analysis(ValueScan).values.of(site.node.args[0].value, chain + (site.node,))
+        return bool(found) and all(isinstance(c, cst.Call) and self.qualify(c.func) in getters for c in found)
 
     def _draws(self, site: CallSite) -> FrozenSet[str]:
         draws = site.effect.draws
