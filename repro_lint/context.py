@@ -635,7 +635,7 @@ class ProjectContext:
             if alias.startswith("_") or (facts.exports is not None and alias not in facts.exports):
                 continue
             head = target.split(".", 1)[0]
-            if alias != head and self.resolve_module(head) is None:  # a library's name, not a module alias
+            if self.resolve_module(head) is None:  # a library's name or module (``torch``), not the project's
                 found[alias] = target
         return found
 
@@ -705,6 +705,13 @@ class ProjectContext:
                 # an import the caller's own table lost track of (``model = model.Net()``
                 # rebinds the module's name while the call is being evaluated)
                 return self.resolve_call(facts, scope, f"{target}{dot}{rest}", True)
+            library = self.star_library_names(facts.path).get(head) if facts.star_imports and head not in ("self", "cls") else None
+            if library is not None:
+                # a library's name a star import of a project module binds (``torch`` after
+                # ``from models import *`` where ``models`` imports it): what its call does
+                qualified = f"{library}{dot}{rest}"
+                effects = classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs()).effects
+                return frozenset(effects) if effects else None
         if is_seed_named(name, imported):
             return ALL_GENERATORS
         return None

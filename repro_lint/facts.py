@@ -431,13 +431,26 @@ PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
 UNKNOWN_ARGUMENTS = 64
 
 
-def _literals(call: ast.Call, constant: Callable[[ast.AST], Any]) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
+def _literals(
+    call: ast.Call, constant: Callable[[ast.AST], Any], expand: Optional[Callable[[Any], Any]] = None
+) -> Tuple[Tuple[Any, ...], Dict[str, Any]]:
     """A call's arguments as literal values (positional, keyword), UNKNOWN where not literal
-    (``constant``: the literal a name holds, or UNKNOWN); a ``*args`` or ``**kwargs`` may pass
-    anything."""
-    if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+    (``constant``: the literal a name holds, or UNKNOWN); a ``*args`` may pass anything, and so
+    may a ``**kwargs`` unless ``expand`` knows every entry of that dict (``kwargs =
+    {"num_workers": 4}`` built in the calling function: DeepLab's ``make_data_loader(args,
+    **kwargs)``)."""
+    if any(isinstance(a, ast.Starred) for a in call.args):
         return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
-    return tuple(constant(a) for a in call.args), {k.arg: constant(k.value) for k in call.keywords if k.arg}
+    keywords: Dict[str, Any] = {}
+    for k in call.keywords:
+        if k.arg is not None:
+            keywords[k.arg] = constant(k.value)
+            continue
+        expanded = expand(k.value) if expand is not None else None
+        if expanded is None or not expanded[1]:
+            return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
+        keywords.update((key, constant(value) if isinstance(value, ast.AST) else UNKNOWN) for key, value in expanded[0].items())
+    return tuple(constant(a) for a in call.args), keywords
 
 
 #: how the facts name a call of a base class's method through ``super()``: ``super().__init__``
@@ -848,7 +861,7 @@ class _FactsCollector(ast.NodeVisitor):
             if self.literals and callee in ("setattr", "vars"):
                 self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
             if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
-                body.call_literals[len(body.calls) - 1] = _literals(node, self._argument_constant)
+                body.call_literals[len(body.calls) - 1] = _literals(node, self._argument_constant, self.dicts.expand)
             if callee is not None and node.args and not effect.known:
                 named = tuple(_device_in(arg) for arg in node.args)
                 if any(named):

@@ -709,3 +709,25 @@ def test_rpl301_an_augmented_assignment_of_a_known_number_is_folded(lint, update
         f"    {update}\n    return DataLoader(ds, num_workers=workers)\n"
     )
     assert codes(lint(code, select=["RPL301"])) == expected
+
+
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        ('{"num_workers": 0, "pin_memory": True}', [("RPL302", "data.py")]),  # DeepLab: nothing passes a generator
+        ('{"num_workers": 0, "generator": g}', []),
+        ("make_kwargs()", []),  # a dict not known: the benefit of the doubt
+    ],
+)
+def test_rpl302_a_factory_called_with_a_dict_built_by_its_caller(tmp_path, kwargs, expected):
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data import DataLoader\n\n\ndef make_data_loader(dataset, **kwargs):\n"
+            "    return DataLoader(dataset, batch_size=4, shuffle=True, **kwargs)\n",
+            "train.py": "import torch\n\nfrom data import make_data_loader\n\nif __name__ == '__main__':\n"
+            f"    g = torch.Generator()\n    kwargs = {kwargs}\n    loader = make_data_loader(list(range(8)), **kwargs)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == expected

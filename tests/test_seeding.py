@@ -3583,3 +3583,18 @@ def test_rpl101_a_random_buffer_made_in_a_module_constructor_is_initial_weights(
         },
     )
     assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])) == expected
+
+
+@pytest.mark.parametrize("seed, expected", [("    torch.manual_seed(0)\n", []), ("", ["RPL101"])])
+def test_a_library_module_bound_by_a_star_import_of_a_project_module(tmp_path, seed, expected):
+    """DeepLab's train.py: ``from modeling.deeplab import *`` binds ``torch`` (that module
+    imports it and has no ``__all__``), then ``torch.manual_seed(args.seed)``."""
+    write(
+        tmp_path,
+        {
+            "models.py": "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n",
+            "train.py": "from models import *\n\nif __name__ == '__main__':\n" + seed + "    model = Net()\n",
+        },
+    )
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL105"])) == expected
