@@ -279,7 +279,22 @@ def _built(value: Optional[ast.AST]) -> Optional[ast.Call]:
         value = value.values[-1]
     elif isinstance(value, ast.IfExp):
         value = value.body if isinstance(value.body, ast.Call) else value.orelse
+    # ``Net(...).to(device)``: an nn.Module's moves and mode switches return the module itself
+    while (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in MODULE_SELF_METHODS
+        and isinstance(value.func.value, ast.Call)
+    ):
+        value = value.func.value
     return value if isinstance(value, ast.Call) else None
+
+
+#: ``nn.Module`` methods that return the module itself (a call of one on a constructor call
+#: binds the object built)
+MODULE_SELF_METHODS = frozenset(
+    {"to", "cuda", "cpu", "npu", "train", "eval", "float", "double", "half", "bfloat16", "requires_grad_", "share_memory", "to_empty"}
+)
 
 
 def _dotted(node: ast.AST) -> Optional[str]:

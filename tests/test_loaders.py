@@ -1508,3 +1508,25 @@ def test_a_project_wrapper_that_passes_its_arguments_on_to_the_loader(tmp_path, 
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "helper, extra, expected",
+    [
+        ("_get_dataloader", "", []),  # torchmd-net: built in a private helper the hooks call
+        ("_get_dataloader", "\n    def probe(self):\n        return self._get_dataloader([1, 2])\n", ["RPL301"]),  # also run by other code
+        ("get_dataloader", "", ["RPL301"]),  # a public method: other code may call it
+    ],
+)
+def test_lightning_workers_true_seeds_a_loader_built_in_a_helper_of_the_hooks(lint, helper, extra, expected):
+    code = (
+        "import lightning.pytorch as pl\nfrom torch.utils.data import DataLoader\n\n\n"
+        "class Data(pl.LightningDataModule):\n    def __init__(self, num_workers=4):\n        super().__init__()\n"
+        "        self.num_workers = num_workers\n\n"
+        f"    def train_dataloader(self):\n        return self.{helper}(list(range(64)))\n\n"
+        f"    def {helper}(self, dataset):\n        return DataLoader(dataset, batch_size=8, num_workers=self.num_workers)\n"
+        + extra
+        + "\n\nif __name__ == '__main__':\n    pl.seed_everything(0, workers=True)\n"
+        "    pl.Trainer(max_epochs=1, accelerator='cpu').fit(None, Data())\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected

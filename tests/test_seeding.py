@@ -3543,11 +3543,11 @@ def test_a_method_of_an_object_a_project_function_returns_in_a_tuple(tmp_path, u
     assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])) == expected
 
 
-@pytest.mark.parametrize("where", ["fit", "__init__"])
-def test_calling_an_object_held_on_self_runs_its_forward(tmp_path, where):
-    """SGCN: ``self.model = SignedGCN(...)`` then ``self.model(...)`` runs ``forward``, whose
-    ``random.choice`` draws."""
-    build = "        self.model = Net(self.n)\n"
+@pytest.mark.parametrize("where, move", [("fit", ""), ("__init__", ""), ("fit", ".to('cpu')"), ("fit", ".cuda().train()")])
+def test_calling_an_object_held_on_self_runs_its_forward(tmp_path, where, move):
+    """SGCN: ``self.model = SignedGCN(...).to(self.device)`` then ``self.model(...)`` runs
+    ``forward``, whose ``random.choice`` draws."""
+    build = f"        self.model = Net(self.n){move}\n"
     write(
         tmp_path,
         {

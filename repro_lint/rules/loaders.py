@@ -276,10 +276,40 @@ def seeded_by_library(rule: Rule, node: cst.Call) -> bool:
     return _run_by_trainer(rule, node) and rule.file.project.seeds_workers(rule.file.path)
 
 
+def _called_only_from_hooks(ancestors: Sequence[cst.CSTNode], function: cst.FunctionDef) -> bool:
+    """Is ``function`` a method of the class around it that the class calls on ``self`` only
+    from its loader hooks (torchmd-net's ``train_dataloader`` returning
+    ``self._get_dataloader(...)``), and at least once? Then the Trainer runs it too."""
+    index = next((i for i, n in enumerate(ancestors) if n is function), None)
+    cls = ancestors[index - 2] if index is not None and index >= 2 else None
+    if not isinstance(cls, cst.ClassDef) or not function.name.value.startswith("_"):
+        return False  # a private helper: other code does not call it
+    name = function.name.value
+    callers: List[str] = []
+    for method in cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ():
+        if not isinstance(method, cst.FunctionDef):
+            continue
+        stack: List[cst.CSTNode] = [method.body]
+        while stack:
+            node = stack.pop()
+            if (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == name
+                and isinstance(node.func.value, cst.Name)
+                and node.func.value.value == "self"
+            ):
+                callers.append(method.name.value)
+            stack.extend(syntax_children(node))
+    return bool(callers) and all(caller in LIGHTNING_LOADER_HOOKS for caller in callers)
+
+
 def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
     ancestors = rule.file.ancestors
     function = next((n for n in reversed(ancestors) if isinstance(n, cst.FunctionDef)), None)
     if function is not None and function.name.value in LIGHTNING_LOADER_HOOKS:
+        return True
+    if function is not None and _called_only_from_hooks(ancestors, function):
         return True
     parent = ancestors[-1] if ancestors else None
     if not isinstance(parent, cst.Assign):
