@@ -90,7 +90,7 @@ from .facts import (
 from .notebook import is_notebook
 from .modulefiles import ModuleFiles
 from .source import read_text
-from .syntax import MISSING, UNKNOWN, LiteralArgs, NoArgs, literal_argument
+from .syntax import COMPARISONS, MISSING, UNKNOWN, LiteralArgs, NoArgs, literal_argument
 
 #: a derived answer being computed (a cycle through it sees nothing known)
 _IN_PROGRESS: Any = object()
@@ -1819,19 +1819,13 @@ def _guard_off(callee: BodyFacts, param: str, value: object) -> bool:
     if test is None:
         return not is_on(value)
     operator, literal = test
-    compare = _GUARD_OPERATORS.get(operator)
+    compare = COMPARISONS.get(operator)
     if compare is None:
         return False
     try:
         return not compare(value, literal)
     except TypeError:  # ``None > 0``: the program would fail there
         return False
-
-
-_GUARD_OPERATORS: Dict[str, Callable[[Any, Any], bool]] = {
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
-}
 
 
 def _handed(node: Node) -> Node:

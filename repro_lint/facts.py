@@ -472,7 +472,8 @@ def _literals(
 SUPER_CALL = "super()"
 
 
-#: the comparisons of :attr:`BodyFacts.guard_tests`, by operator
+#: the comparisons of :attr:`BodyFacts.guard_tests`: the `ast` operator, as spelled in
+#: :data:`~repro_lint.syntax.COMPARISONS`
 GUARD_COMPARISONS: Dict[type, str] = {
     ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not",
 }

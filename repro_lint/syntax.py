@@ -97,6 +97,21 @@ def literal_argument(positional: Sequence[Any], keywords: Mapping[str, Any], nam
 # -- dicts built in a function -----------------------------------------------------------------
 
 #: the key of an item that merges a whole mapping in (``{**other}``, ``dict(other)``, ``d.update(other)``)
+#: comparison operators by their spelling, as the analyses apply them to known values (the
+#: evaluator's ``a < b`` on the CST, a helper's ``if seed > 0:`` recorded by the ``ast`` facts)
+COMPARISONS: Dict[str, Callable[[Any, Any], Any]] = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "is": lambda a, b: a is b,
+    "is not": lambda a, b: a is not b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b,
+}
+
 MERGE = "**"
 #: one item of a dict expression: (key, payload); the key is a string (an entry), :data:`MERGE`,
 #: or None (an item that cannot be followed: a computed key, ``*args``)

@@ -61,7 +61,7 @@ from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, CPU_FACTORIES, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import MISSING, UNKNOWN, CstArgs, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
+from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -2744,16 +2744,11 @@ def _annotated_kind(param: cst.Param, qualify: Qualify) -> Optional[str]:
 _STRING_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
 
 _COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
-    cst.Equal: lambda a, b: a == b,
-    cst.NotEqual: lambda a, b: a != b,
-    cst.Is: lambda a, b: a is b,
-    cst.IsNot: lambda a, b: a is not b,
-    cst.LessThan: lambda a, b: a < b,
-    cst.LessThanEqual: lambda a, b: a <= b,
-    cst.GreaterThan: lambda a, b: a > b,
-    cst.GreaterThanEqual: lambda a, b: a >= b,
-    cst.In: lambda a, b: a in b,
-    cst.NotIn: lambda a, b: a not in b,
+    operator: COMPARISONS[spelling]
+    for operator, spelling in (
+        (cst.Equal, "=="), (cst.NotEqual, "!="), (cst.Is, "is"), (cst.IsNot, "is not"), (cst.LessThan, "<"),
+        (cst.LessThanEqual, "<="), (cst.GreaterThan, ">"), (cst.GreaterThanEqual, ">="), (cst.In, "in"), (cst.NotIn, "not in"),
+    )
 }
 
 
