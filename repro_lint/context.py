@@ -55,7 +55,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Union
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
@@ -923,28 +923,21 @@ class ProjectContext:
         if callee is None or not (callee.guarded or callee.device_params):
             return target
         literals = self._call_literals(path, scope, index)
-        # a seed passed from an option is its default on the default path (``--seed`` defaulting
-        # to -1 with ``if seed > 0:``); a determinism flag from an option is the user's choice,
-        # which counts as on (``deterministic=args.deterministic``)
-        with_options = self._call_literals(path, scope, index, options=True)
-
-        def given_literal(param: str) -> object:
-            position = callee.params.index(param) if param in callee.params else None
-            value = literal_argument(*literals, param, position)
-            return callee.defaults.get(param, UNKNOWN) if value is MISSING else value
 
         def given(param: str) -> object:
-            positional, keywords = with_options if callee.guarded[param].isdisjoint(DETERMINISM) else literals
-            position = callee.params.index(param) if param in callee.params else None
-            value = literal_argument(positional, keywords, param, position)
-            return callee.defaults.get(param, UNKNOWN) if value is MISSING else value
+            # a seed passed from an option is its default on the default path (``--seed``
+            # defaulting to -1 with ``if seed > 0:``); a determinism flag from an option is the
+            # user's choice, which counts as on (``deterministic=args.deterministic``)
+            if callee.guarded[param].isdisjoint(DETERMINISM):
+                return _given(callee, self._call_literals(path, scope, index, options=True), param)
+            return _given(callee, literals, param)
 
         off = [param for param in sorted(callee.guarded) if (value := given(param)) is not UNKNOWN and _guard_off(callee, param, value)]
         # a device parameter given a device string that names no accelerator (``device="cpu"``)
         off += [
             param
             for param in sorted(callee.device_params)
-            if isinstance(value := given_literal(param), str) and device_named([value]) is None and param not in off
+            if isinstance(value := _given(callee, literals, param), str) and device_named([value]) is None and param not in off
         ]
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
@@ -1029,13 +1022,9 @@ class ProjectContext:
         calls = self.caller_arguments(path, callee)
         if calls is None:
             return default if self.never_called(path, callee) else UNKNOWN
-        position = body.params.index(param) if param in body.params else None
         values = set()
-        for positional, keywords in calls:
-            given = keywords.get(param, MISSING)
-            if given is MISSING and position is not None and position < len(positional):
-                given = positional[position]
-            given = default if given is MISSING else given
+        for arguments in calls:
+            given = _given(body, arguments, param)
             if given is UNKNOWN or isinstance(given, (ParsedOptions, ParamValue)):
                 return UNKNOWN
             try:
@@ -1808,6 +1797,14 @@ def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) ->
         for f, body in facts.functions.items()
         if body.owner == cls and f.count(".") == depth and (wanted is None or f.rsplit(".", 1)[1] in wanted)
     )
+
+
+def _given(callee: BodyFacts, arguments: Tuple[Tuple[object, ...], Mapping[str, object]], param: str) -> object:
+    """What a call's literal arguments (positional, keywords) give parameter ``param`` of
+    ``callee`` (by keyword or position), else its literal default, else UNKNOWN."""
+    position = callee.params.index(param) if param in callee.params else None
+    value = literal_argument(*arguments, param, position)
+    return callee.defaults.get(param, UNKNOWN) if value is MISSING else value
 
 
 def _guard_off(callee: BodyFacts, param: str, value: object) -> bool:

@@ -1122,12 +1122,9 @@ class _FactsCollector(ast.NodeVisitor):
 
     def _attribute_literal(self, node: ast.Attribute) -> Any:
         """The literal set on ``obj.attr`` earlier in this function (``args.dist_backend =
-        "nccl"``), else UNKNOWN."""
-        if isinstance(node.value, ast.Name):
-            found = self.constants[-1].get(f"{node.value.id}.{node.attr}", UNKNOWN)
-            if not isinstance(found, (OptionValue, ParsedOptions)):
-                return found
-        return UNKNOWN
+        "nccl"``), as :meth:`_constant` reads it; UNKNOWN for an option's value."""
+        found = self._constant(node)
+        return UNKNOWN if isinstance(found, (OptionValue, ParsedOptions)) else found
 
     def _library_estimator(self, node: ast.Call) -> bool:
         """Is the receiver of this method call an object of a library whose ``fit`` fits

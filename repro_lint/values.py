@@ -730,18 +730,8 @@ class Values:
             arithmetic = _ARITHMETIC.get(type(expr.operator))
             if arithmetic is None:
                 return [expr]
-            left = self.of(expr.left, chain, depth + 1)
-            if self._drawn_in(left):
-                return [DRAWN]  # ``torch.seed() % 2**31``: still a seed drawn at random
-            right = self.of(expr.right, chain, depth + 1) if _numbers(left) else None
-            if self._drawn_in(right):
-                return [DRAWN]
-            if not _numbers(left) or not _numbers(right) or len(left) * len(right) > _MAX_ARITHMETIC:  # type: ignore[arg-type]
-                return [expr]
-            try:
-                return _combine(left, right, arithmetic)
-            except (ArithmeticError, ValueError):  # ``1 / 0``: the program fails there
-                return [expr]
+            folded = self._fold(self.of(expr.left, chain, depth + 1), lambda: self.of(expr.right, chain, depth + 1), arithmetic)
+            return [expr] if folded is None else folded
         if isinstance(expr, cst.BooleanOperation):
             left = self.of(expr.left, chain, depth + 1)
             if all_consts(left, lambda v: not v if isinstance(expr.operator, cst.And) else bool(v)):
@@ -1703,15 +1693,27 @@ class Values:
             if got is None:
                 return None
             before.extend(got)
-        if self._drawn_in(before):
-            return [DRAWN]
-        right = self.of(expr.value, expr.chain, depth + 1) if _numbers(before) else None
         arithmetic = _ARITHMETIC.get(expr.operator)
-        if arithmetic is None or not _numbers(right) or len(before) * len(right) > _MAX_ARITHMETIC:  # type: ignore[arg-type]
+        if arithmetic is None:
+            return [DRAWN] if self._drawn_in(before) else None
+        return self._fold(before, lambda: self.of(expr.value, expr.chain, depth + 1), arithmetic)
+
+    def _fold(self, left: Candidates, right: Callable[[], Candidates], arithmetic: Callable[[Any, Any], Any]) -> Candidates:
+        """``left <op> right`` (``right`` evaluated only when needed): :data:`DRAWN` when
+        either side is drawn at random (``torch.seed() % 2**31``), the results when both are
+        numbers known on every path (a few pairs at most), else None (not folded)."""
+        if self._drawn_in(left):
+            return [DRAWN]
+        if not _numbers(left):
+            return None
+        found = right()
+        if self._drawn_in(found):
+            return [DRAWN]
+        if not _numbers(found) or len(left) * len(found) > _MAX_ARITHMETIC:  # type: ignore[arg-type]
             return None
         try:
-            return _combine(before, right, arithmetic)
-        except (ArithmeticError, ValueError):
+            return _combine(left, found, arithmetic)
+        except (ArithmeticError, ValueError):  # ``1 / 0``: the program fails there
             return None
 
     def _drawn_in(self, found: Candidates) -> bool:
