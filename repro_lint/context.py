@@ -85,6 +85,8 @@ from .facts import (
     might_be_entry_point,
     might_call_at_top_level,
     module_name_for,
+    module_variable_device,
+    results_handed_to_trainer,
     source_root_for,
 )
 from .notebook import is_notebook
@@ -214,9 +216,9 @@ class ProjectContext:
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
         self._prepared = False
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
-        packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
+        self._packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
         for f in self.files:
-            self._roots.add(source_root_for(f, packages))
+            self._roots.add(source_root_for(f, self._packages))
         self._modules: Dict[str, Optional[str]] = {}
         self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
@@ -830,6 +832,13 @@ class ProjectContext:
             # not followed: importing a large package does not run everything in it)
             for target in set(facts.aliases.values()).union(facts.star_imports):
                 edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
+            for target in set(facts.aliases.values()):
+                # a name a package re-exports (``from utils import device`` where
+                # ``utils/__init__.py`` does ``from .other import *``): importing it runs the
+                # top level of the module that binds it
+                defining = self._reexporting_module(target)
+                if defining is not None and defining != facts.path:
+                    edges.append((defining, IMPORTED_BODY))
         if name == MAIN_BODY:
             edges.append((facts.path, MODULE_BODY))
         return _NodeInfo(
@@ -869,6 +878,53 @@ class ProjectContext:
             # ``collate_fn=Collator().collate``): whoever receives it calls that method
             return tuple(self._instance_method(facts, name, body, ref) or ())
         return tuple(_handed(target) for target in classes)
+
+    def _reexporting_module(self, qualified: str, depth: int = 0) -> Optional[str]:
+        """The project module whose top level binds the name ``qualified`` when the module it
+        is imported from binds it only by importing it from another project module (named, or
+        through a star import); None when the name is bound where it is imported from, is a
+        module, or is not the project's."""
+        module, _, attr = qualified.rpartition(".")
+        owner = self.resolve_module(module) if module and depth < 8 else None
+        facts = self.facts(owner) if owner is not None else None
+        if facts is None or self.resolve_module(qualified) is not None:
+            return None
+        target = facts.aliases.get(attr) or self._star_target(facts, attr) or self._star_variable(facts, attr)
+        if target is None or target == qualified:
+            return None if depth == 0 else facts.path
+        return self._reexporting_module(target, depth + 1) or (None if depth == 0 else facts.path)
+
+    def imported_variable_device(self, qualified: str) -> Optional[str]:
+        """The accelerator that the project module-level variable ``qualified`` (as an import
+        qualifies it: ``utils.device``, also re-exported by a package) names where its module
+        assigns it once (:func:`~repro_lint.facts.module_variable_device`), else None."""
+        module, _, attr = qualified.rpartition(".")
+        if not module or self.resolve_module(qualified) is not None:
+            return None
+        owner = self.resolve_module(module)
+        facts = self.facts(owner) if owner is not None else None
+        if facts is None:
+            return None
+        defining = self._reexporting_module(qualified) or facts.path
+        self.consult(defining)
+        return self.remembered(("variable device", defining, attr), lambda: module_variable_device(read_text(defining) or "", attr))
+
+    def _star_variable(self, facts: ModuleFacts, name: str) -> Optional[str]:
+        """Like :meth:`_star_target`, for a plain variable that a star-imported project module
+        assigns at its top level (``device = torch.device(...)``; the facts keep no list of
+        them): found in its text, at column 0. The last such import wins."""
+        if name.startswith("_"):
+            return None
+        assigned = re.compile(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", re.M)
+        for module in reversed(facts.star_imports):
+            path = self.resolve_module(module)
+            star = self.facts(path) if path is not None else None
+            if star is None or (star.exports is not None and name not in star.exports):
+                continue
+            self.consult(path)
+            if assigned.search(read_text(path) or ""):
+                return f"{module}.{name}"
+        return None
 
     def _object_nodes(self, qualified: str, depth: int = 0) -> Tuple[Node, ...]:
         """What the object a project name stands for does when handed on (``qualified``,
@@ -1669,6 +1725,25 @@ class ProjectContext:
             self._never_called.add(node)
         return tuple(found) if found or elsewhere else None
 
+    def results_handed_to_trainer(self, path: "str | Path", function: str) -> bool:
+        """Does every call the project makes of the module-level ``function`` of module ``path``
+        hand what it returns to a Trainer (``train_dl = create_dataloader(cfg)``, then
+        ``trainer.fit(model, train_dl)``), and is there at least one? (See
+        :func:`~repro_lint.facts.results_handed_to_trainer`.)"""
+        self.consult(ALL_FILES)
+        node = (os.path.abspath(path), function)
+
+        def compute() -> bool:
+            answers = []
+            for file in self._importers(node):
+                text = read_text(file)
+                if text is not None and function in text:
+                    answers.append(results_handed_to_trainer(text, function))
+            known = [a for a in answers if a is not None]
+            return bool(known) and all(known)
+
+        return bool(self.remembered(("handed to trainer", node), compute))
+
     def any_file_mentions(self, word: str) -> bool:
         """Does any file of the run contain ``word``? (A text check, cached per run.)"""
         self.consult(ALL_FILES)
@@ -1711,7 +1786,26 @@ class ProjectContext:
             return key in seeding
         entries = [os.path.abspath(p) for p in self.files if self.is_entry_point(p)]
         reaching = [entry for entry in entries if self.entry_summary(entry).reached_in(key)]
-        return all(entry in seeding for entry in reaching)
+        if reaching:
+            return all(entry in seeding for entry in reaching)
+        # no entry point of the run reaches the module (a data module that a config or a
+        # console script left out of the run chooses): a seeding program of its own project
+        # may run it, one of another project linted in the same tree does not
+        return any(self._same_project(key, entry) for entry in seeding)
+
+    def _same_project(self, module: str, entry: str) -> bool:
+        """Is the entry point ``entry`` in the project of ``module``: under the folder its
+        dotted name starts from, beside the package (``train.py`` next to ``src/pkg``), or
+        importing from the module's top-level package (``scripts/train.py`` doing ``from
+        libcll.datasets import ...``)?"""
+        root = os.path.join(str(source_root_for(Path(module), self._packages)), "")
+        if entry.startswith(root) or root.startswith(os.path.join(os.path.dirname(entry), "")):
+            return True
+        facts = self.facts(module)
+        names = [facts.module_name, *self._namespace_names(module)] if facts is not None and facts.module_name else []
+        tops = {name.split(".", 1)[0] for name in names}
+        text = read_text(entry) if tops else None
+        return text is not None and any(m.split(".", 1)[0] in tops for m in imported_modules(Path(entry), text))
 
     def may_run_with(self, path: "str | Path", other: "str | Path") -> bool:
         """Can the code of the file ``other`` run in a program that runs the module at ``path``?

@@ -50,6 +50,7 @@ from .catalog import (
     device_named,
     initialises_weights,
     is_on,
+    LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
 from .syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, is_main_guard_ast, option_default
@@ -1605,6 +1606,70 @@ def might_call_at_top_level(source: str) -> bool:
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]+))", re.MULTILINE)
+
+
+def module_variable_device(source: str, name: str) -> Optional[str]:
+    """The accelerator that the module's top-level assignment of ``name`` names (``device =
+    torch.device("cuda" if torch.cuda.is_available() else "cpu")``: cuda), when it is assigned
+    once at the top level (None otherwise, or when ``source`` does not parse)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if _top_level_bindings(tree).get(name) != 1:
+        return None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            return _device_in(stmt.value)
+    return None
+
+
+def results_handed_to_trainer(source: str, name: str) -> Optional[bool]:
+    """Is what every call of ``name`` in ``source`` returns handed to a Trainer's
+    ``fit``/``validate``/``test``/``predict`` (``train_dl = make_loader(cfg)``, then
+    ``trainer.fit(model, train_dl)``, directly or through the names and containers that hold
+    it)? None when ``source`` never calls ``name`` (or does not parse); False when a call's
+    result is used another way."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    passed: Set[str] = set()
+    built: List[Tuple[Set[str], Set[str]]] = []  # (targets, names in the value)
+    results: List[Optional[Set[str]]] = []  # per call of ``name``: the names its result is bound to
+    bound: Dict[int, Set[str]] = {}
+
+    def names_in(node: ast.AST) -> Set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            bound[id(node.value)] = targets
+        if isinstance(node, ast.Assign):
+            built.append(({n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}, names_in(node.value)))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if isinstance(func, ast.Attribute) and called in LIGHTNING_LOADER_CALLS:
+                for arg in [*node.args, *(k.value for k in node.keywords)]:
+                    passed |= names_in(arg)
+            if called == name:
+                results.append(bound.get(id(node)))
+    if not results:
+        return None
+    grown = True
+    while grown:
+        grown = False
+        for targets, used in built:
+            if targets & passed and not used <= passed:
+                passed |= used
+                grown = True
+    return all(targets and targets <= passed for targets in results)
 
 
 def imported_modules(path: Path, source: str) -> Set[str]:

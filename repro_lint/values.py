@@ -951,6 +951,8 @@ class Values:
         scope = self._enclosing(chain)
         if scope is None:
             reached = _reaching(self.module.body, dotted, chain, truth, (), self._binds)
+            if reached is _UNASSIGNED and chain and self._changed_only_in(dotted, None):
+                return _UNASSIGNED  # its assignments are off the default path: the option's default holds
         else:
             function, function_chain = scope
             body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
@@ -965,11 +967,14 @@ class Values:
         changed = self.changed_attributes()
         return f"*.{attr}" in changed or f"{base}.*" in changed or "*.*" in changed
 
-    def _changed_only_in(self, dotted: str, function: cst.FunctionDef) -> bool:
-        """Is every change of ``dotted`` (``args.device``) an assignment inside ``function``?"""
+    def _changed_only_in(self, dotted: str, function: Optional[cst.FunctionDef]) -> bool:
+        """Is every change of ``dotted`` (``args.device``) an assignment inside ``function``
+        (None: at the module's top level, outside every function)?"""
         if self.source is not None and "setattr" in self.source:
             return False
         found = self._assigned_attributes().get(dotted, [])
+        if function is None:
+            return bool(found) and not any(isinstance(node, cst.FunctionDef) for _, where in found for node in where)
         return bool(found) and all(any(node is function for node in where) for _, where in found)
 
     # -- names -------------------------------------------------------------------------------

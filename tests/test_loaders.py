@@ -391,6 +391,101 @@ def test_a_datamodule_in_another_file_seeded_by_the_entry_point(tmp_path):
     assert codes(seeded) == [] and codes(unseeded) == ["RPL301"]
 
 
+FACTORY_DATA = """\
+from torch.utils.data import DataLoader
+
+
+def make_loader(dataset, num_workers=4):
+    return DataLoader(dataset, batch_size=8, num_workers=num_workers)
+"""
+
+FACTORY_TRAIN = """\
+import lightning.pytorch as pl
+
+from data import make_loader
+
+if __name__ == "__main__":
+    pl.seed_everything(0, workers={workers})
+    loader = make_loader(list(range(64)))
+    {use}
+"""
+
+
+@pytest.mark.parametrize(
+    "workers, use, expected",
+    [
+        (True, "pl.Trainer().fit(model, loader)", []),  # the Trainer runs what the factory returns
+        (True, "pl.Trainer().fit(model, train_dataloaders=[loader])", []),
+        (False, "pl.Trainer().fit(model, loader)", ["RPL301"]),  # nothing seeds the workers
+        (True, "for batch in loader:\n        pass", ["RPL301"]),  # iterated by the script, not the Trainer
+        (True, "pl.Trainer().fit(model, loader)\n    probe = make_loader([1, 2])", ["RPL301"]),  # one call's loader is not
+    ],
+)
+def test_lightning_workers_true_seeds_a_loader_a_factory_returns_to_the_trainer(tmp_path, workers, use, expected):
+    # stable-audio-tools: ``train_dl = create_dataloader_from_config(...)``, then ``trainer.fit(model, train_dl)``
+    write(tmp_path, {"data.py": FACTORY_DATA, "train.py": FACTORY_TRAIN.format(workers=workers, use=use)})
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301"])
+    assert [(d.code, os.path.basename(d.path)) for d in found] == [(c, "data.py") for c in expected]
+
+
+def test_a_seeding_program_of_another_project_does_not_exempt_a_data_module(tmp_path):
+    # two projects in one tree: ``proj_a`` seeds Lightning's workers, ``proj_b``'s data module
+    # is run by no entry point of the run (its console script is not in it), and nothing seeds it
+    write(
+        tmp_path,
+        {
+            "proj_a/train.py": FACTORY_TRAIN.format(workers=True, use="pl.Trainer().fit(model, loader)"),
+            "proj_a/data.py": FACTORY_DATA,
+            "proj_b/pkg/__init__.py": "",
+            "proj_b/pkg/dm.py": """\
+                import lightning.pytorch as pl
+                from torch.utils.data import DataLoader
+
+
+                class DM(pl.LightningDataModule):
+                    def train_dataloader(self):
+                        return DataLoader(self.ds, num_workers=4)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    found = lint_files_in(files, tmp_path, ["RPL301"])
+    assert [os.path.relpath(d.path, tmp_path) for d in found] == [os.path.join("proj_b", "pkg", "dm.py")]
+    # a seeding script of its own project, beside the package, may run it (chosen by a config)
+    write(tmp_path, {"proj_b/train.py": FACTORY_TRAIN.format(workers=True, use="pl.Trainer().fit(model, loader)"), "proj_b/data.py": FACTORY_DATA})
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])
+    assert found == []
+
+
+def test_a_seeding_script_that_imports_from_the_data_module_s_package_exempts_it(tmp_path):
+    # libcll: ``scripts/train.py`` seeds the workers and imports ``libcll.datasets``, whose
+    # data module it builds from a registry (no call the graph follows); ``libcll/libcll`` has
+    # no ``__init__.py``
+    dm = """\
+        import lightning.pytorch as pl
+        from torch.utils.data import DataLoader
+
+
+        class DM(pl.LightningDataModule):
+            def train_dataloader(self):
+                return DataLoader(self.ds, num_workers=4)
+        """
+    write(
+        tmp_path,
+        {
+            "libcll/libcll/datasets/__init__.py": "",
+            "libcll/libcll/datasets/dm.py": dm,
+            "libcll/scripts/train.py": "import lightning.pytorch as pl\nfrom libcll.datasets import prepare\n\n"
+            "if __name__ == '__main__':\n    pl.seed_everything(0, workers={workers})\n    pl.Trainer().fit(model, datamodule=prepare())\n",
+        },
+    )
+    train = tmp_path / "libcll/scripts/train.py"
+    train.write_text(train.read_text().replace("{workers}", "True"))
+    assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"]) == []
+    train.write_text(train.read_text().replace("workers=True", "workers=False"))
+    assert codes(lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])) == ["RPL301"]
+
+
 # -- worker seeds that never change (RPL303) ----------------------------------------------------------
 
 MMENGINE_STYLE = """\

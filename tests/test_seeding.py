@@ -3017,6 +3017,45 @@ def test_rpl202_an_attribute_the_program_sets_on_options_parsed_by_another_modul
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL202", "train.py", 7)]
 
 
+@pytest.mark.parametrize(
+    "package, variable, expected",
+    [
+        ("from .other import *\n", 'torch.device("cuda" if torch.cuda.is_available() else "cpu")', [("RPL202", 8)]),
+        ("from .other import device\n", 'torch.device("cuda" if torch.cuda.is_available() else "cpu")', [("RPL202", 8)]),
+        ("from .other import *\n", '"cpu"', []),  # the device variable names no accelerator
+        ("from .other import *\n__all__ = []\n", '"cuda"', [("RPL202", 8)]),  # bound all the same
+    ],
+)
+def test_rpl202_a_device_variable_a_package_re_exports(tmp_path, package, variable, expected):
+    """rl-starter-files: ``from utils import device``, where ``utils/__init__.py`` star-imports
+    ``utils/other.py`` and that module's top level assigns ``device = torch.device("cuda" ...)``:
+    the program runs on CUDA, and ``model.to(device)`` is where the script places it."""
+    write(
+        tmp_path,
+        {
+            "utils/__init__.py": package,
+            "utils/other.py": f"import torch\n\ndevice = {variable}\n",
+            "train.py": "import torch\n\nfrom utils import device\n\nif __name__ == '__main__':\n"
+            "    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2)\n    model.to(device)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+def test_rpl202_a_device_option_changed_only_under_a_branch_the_default_path_skips(lint):
+    """GCA: ``if use_nni and args.device != 'cpu': args.device = 'cuda'`` (not taken with the
+    defaults) leaves ``--device``'s default, so ``torch.device(args.device)`` is where the
+    device is used."""
+    code = (
+        "import argparse\n\nimport torch\n\nif __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--device', default='cuda:2')\n    parser.add_argument('--param', default='local')\n"
+        "    args = parser.parse_args()\n    if args.param == 'nni':\n        args.device = 'cuda'\n"
+        "    torch.manual_seed(0)\n    device = torch.device(args.device)\n    model = torch.nn.Linear(4, 2).to(device)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 13)]
+
+
 @pytest.mark.parametrize("passed, expected", [("", []), (", gpus=[0, 1]", ["RPL202"])])
 def test_rpl202_data_parallel_under_a_gpu_count_the_default_path_leaves_empty(lint, passed, expected):
     """torch-rechub's trainers: ``if gpus is None: gpus = []`` and ``if len(gpus) > 1:

@@ -155,6 +155,9 @@ OPTIONS = (
         ),
         # an option changed only under a branch the default path skips keeps its default
         ("def main():\n    if args.world_size > 1:\n        args.device = 'cuda:0'\n    f(a=args.device)\n", ["cpu"]),
+        # the same at the module's top level (GCA's ``if use_nni and args.device != 'cpu':``)
+        ("if args.world_size > 1:\n    args.device = 'cuda:0'\nf(a=args.device)\n", ["cpu"]),
+        ("args.device = 'cuda:0'\nf(a=args.device)\n", ["cuda:0"]),
         # changed in another function too: not known here
         (
             "def setup():\n    args.device = 'cuda:0'\n"

@@ -304,6 +304,11 @@ def _called_only_from_hooks(ancestors: Sequence[cst.CSTNode], function: cst.Func
     return bool(callers) and all(caller in LIGHTNING_LOADER_HOOKS for caller in callers)
 
 
+def _module_level(ancestors: Sequence[cst.CSTNode], function: cst.FunctionDef) -> bool:
+    index = next((i for i, n in enumerate(ancestors) if n is function), None)
+    return index is not None and index >= 1 and isinstance(ancestors[index - 1], cst.Module)
+
+
 def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
     ancestors = rule.file.ancestors
     function = next((n for n in reversed(ancestors) if isinstance(n, cst.FunctionDef)), None)
@@ -312,6 +317,9 @@ def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
     if function is not None and _called_only_from_hooks(ancestors, function):
         return True
     parent = ancestors[-1] if ancestors else None
+    if isinstance(parent, cst.Return) and function is not None and _module_level(ancestors, function):
+        # a factory whose every caller hands what it returns to the Trainer
+        return rule.file.project.results_handed_to_trainer(rule.file.path, function.name.value)
     if not isinstance(parent, cst.Assign):
         return False
     names = {t.target.value for t in parent.targets if isinstance(t.target, cst.Name)}

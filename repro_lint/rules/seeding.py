@@ -582,6 +582,10 @@ class SeedingScan(Analysis):
         values = self.file.analysis(ValueScan).values
         chain = self.chains.get(id(node), ()) + (node,)
         for expression in expressions:
+            # ``from utils import device``, a project module's ``device = torch.device("cuda" ...)``
+            qualified = self.file.qualify(expression) if isinstance(expression, cst.Name) else None
+            if qualified is not None and self.file.project.imported_variable_device(qualified) in wanted:
+                return True
             for candidate in values.of(expression, chain) or ():
                 if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,)) in wanted:
                     return True
@@ -596,7 +600,7 @@ class SeedingScan(Analysis):
                     # ``device = torch.device(args.device)`` with ``--device`` defaulting to ``cuda:1``
                     if isinstance(given, (cst.Name, cst.Attribute)) and any(
                         isinstance(c, Const) and isinstance(c.value, str) and catalog.device_named((c.value,)) in wanted
-                        for c in values.of(given, ()) or ()
+                        for c in values.of(given, chain) or ()  # the options' values where the device is used
                     ):
                         return True
         return False
