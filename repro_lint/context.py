@@ -1690,7 +1690,10 @@ class ProjectContext:
                 found.append(ANY_CALL)
             return not elsewhere
 
-        for file in self._importers(node)[1 if elsewhere else 0 :]:
+        # a method is called on objects, which any module may be handed (``dm.train_dataloader(...)``
+        # on a data module a registry built): every file that names it may call it
+        files = self._importers(node) if not method else [Path(node[0])] + [Path(f) for f in self.files if os.path.abspath(f) != node[0]]
+        for file in files[1 if elsewhere else 0 :]:
             text = read_text(file)
             if text is None or name not in text:
                 continue

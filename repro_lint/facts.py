@@ -954,7 +954,7 @@ class _FactsCollector(ast.NodeVisitor):
         argument, through the local names it was built from (``ds = ImageFolder(root,
         Compose([Blur()]))``), are what the workers run. Decided once the module's options are
         all known (:meth:`resolve_loader_workers`)."""
-        args = AstArgs(node)
+        args = AstArgs(node, self.dicts.expand)  # ``DataLoader(ds, **params)``: the dict built here
         dataset = args.node("dataset", loader_position(params, "dataset"))
         workers = args.node("num_workers", loader_position(params, "num_workers"))
         if not isinstance(dataset, ast.AST) or not isinstance(workers, ast.AST):

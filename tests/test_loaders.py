@@ -428,6 +428,46 @@ def test_lightning_workers_true_seeds_a_loader_a_factory_returns_to_the_trainer(
     assert [(d.code, os.path.basename(d.path)) for d in found] == [(c, "data.py") for c in expected]
 
 
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("dm.train_dataloader(drop_last=True)", ["RPL301"]),  # the keywords passed are known: no worker_init_fn
+        ("dm.train_dataloader(worker_init_fn=seed_worker)", []),
+        ("dm.train_dataloader(**options)", []),  # not known: the benefit of the doubt
+    ],
+)
+def test_rpl301_a_method_factory_s_keywords_come_from_its_calls(lint, call, expected):
+    # centroids-reid: ``def train_dataloader(self, cfg, **kwargs): return DataLoader(...,
+    # num_workers=self.num_workers, **kwargs)``, called with ``drop_last`` only
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass DataModule:\n    def __init__(self, num_workers=6):\n"
+        "        self.num_workers = num_workers\n\n    def train_dataloader(self, **kwargs):\n"
+        "        return DataLoader(self.ds, 2, num_workers=self.num_workers, **kwargs)\n\n\n"
+        f"def run(options, seed_worker):\n    dm = DataModule()\n    return {call}\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected
+
+
+def test_rpl301_a_method_factory_called_from_a_module_that_does_not_import_its_class(tmp_path):
+    # centroids-reid: the data module comes from a registry, and ``utils/misc.py`` (which never
+    # imports it) calls ``dm.train_dataloader(cfg, trainer, drop_last=...)``
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data import DataLoader\n\n\nclass DataModule:\n    num_workers = 6\n\n"
+            "    def train_dataloader(self, cfg, **kwargs):\n"
+            "        return DataLoader(self.ds, 2, num_workers=self.num_workers, **kwargs)\n",
+            "misc.py": "def run(dm, cfg):\n    return dm.train_dataloader(cfg, drop_last={drop})\n",
+        },
+    )
+    misc = tmp_path / "misc.py"
+    text = misc.read_text()
+    misc.write_text(text.replace("drop_last={drop}", "drop_last=True"))
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301"])) == ["RPL301"]
+    misc.write_text(text.replace("drop_last={drop}", "**cfg.loader"))  # not known: the benefit of the doubt
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301"])) == []
+
+
 def test_a_seeding_program_of_another_project_does_not_exempt_a_data_module(tmp_path):
     # two projects in one tree: ``proj_a`` seeds Lightning's workers, ``proj_b``'s data module
     # is run by no entry point of the run (its console script is not in it), and nothing seeds it

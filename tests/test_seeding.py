@@ -2422,6 +2422,8 @@ AUGMENT_MODULE = """
         ("", ["RPL103"]),  # no workers: in the main process
         ("num_workers=args.threads", ["RPL103"]),  # an option whose default is 0
         ("num_workers=n", ["RPL103"]),  # not known: the main process may run it
+        ("**params", []),  # a dict built in the function (effdet's ``DataLoader(ds, **training_params)``)
+        ("**serial", ["RPL103"]),
     ],
 )
 def test_what_a_dataset_runs_in_dataloader_workers_is_seeded_there(tmp_path, workers, expected):
@@ -2459,6 +2461,8 @@ def test_what_a_dataset_runs_in_dataloader_workers_is_seeded_there(tmp_path, wor
                 ds = datasets.ImageFolder("data", transforms.Compose(augmentation))
                 g = torch.Generator()
                 g.manual_seed(0)
+                params = {{"num_workers": 12}}
+                serial = {{"num_workers": 0}}
                 loader = torch.utils.data.DataLoader({loader_args}, generator=g)
                 for batch in loader:
                     print(batch)

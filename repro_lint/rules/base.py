@@ -486,11 +486,15 @@ class KwargsDicts(Analysis):
             self.scopes.enter(None)
             return
         callers = None
-        if all(isinstance(n, cst.Module) for n in self.file.ancestors):
-            # a module-level function: its callers in the project may all be known
+        ancestors = self.file.ancestors
+        owner = ancestors[1] if len(ancestors) == 3 and isinstance(ancestors[0], cst.Module) and isinstance(ancestors[1], cst.ClassDef) else None
+        if all(isinstance(n, cst.Module) for n in ancestors) or owner is not None:
+            # a module-level function, or a method of a module-level class (called on its
+            # objects: ``dm.train_dataloader(drop_last=True)``): its callers in the project may
+            # all be known
             params = node.params
             named = frozenset(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
-            file, name = self.file, node.name.value
+            file, name = self.file, node.name.value if owner is None else f"{owner.name.value}.{node.name.value}"
 
             def callers() -> Optional[FrozenSet[str]]:
                 passed = file.project.caller_keywords(file.path, name)
