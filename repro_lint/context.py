@@ -59,7 +59,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
     ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices, UNNAMED,
 )
@@ -1564,6 +1564,11 @@ class ProjectContext:
             )
         return any(self.may_run_with(key, other) for other in sorted(found - {key}))
 
+    @property
+    def prepared(self) -> bool:
+        """Has :meth:`prepare` computed the entry points' summaries?"""
+        return self._prepared
+
     def prepare(self, paths: Iterable[Path]) -> None:
         """Compute, now (e.g. before forking workers), the entry-point flags, the facts and
         the execution-path summaries of every entry point among ``paths``, and whether the
@@ -1690,12 +1695,15 @@ class ProjectContext:
                 found.append(ANY_CALL)
             return not elsewhere
 
-        # a method is called on objects, which any module may be handed (``dm.train_dataloader(...)``
-        # on a data module a registry built): every file that names it may call it
-        files = self._importers(node) if not method else [Path(node[0])] + [Path(f) for f in self.files if os.path.abspath(f) != node[0]]
-        for file in files[1 if elsewhere else 0 :]:
+        # a loader factory's method is called on objects, which any module may be handed
+        # (``dm.train_dataloader(...)`` on a data module a registry built): every file that
+        # calls a method of that name may call it
+        anywhere = method and FACTORY_WORD in name.lower()
+        files = self._importers(node) if not anywhere else [Path(node[0])] + [Path(f) for f in self.files if os.path.abspath(f) != node[0]]
+        called = f".{name}("
+        for index, file in enumerate(files[1 if elsewhere else 0 :]):
             text = read_text(file)
-            if text is None or name not in text:
+            if text is None or name not in text or (anywhere and index and called not in text):
                 continue
             if len(text) > CALLERS_READ_LIMIT:
                 # a generated or table-sized module: not read again for its literals

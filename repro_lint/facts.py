@@ -612,6 +612,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.constants: List[Dict[str, Any]] = [{}]
         #: with ``literals``: see :attr:`ModuleFacts.set_attributes`
         self.set_attributes: Set[str] = set()
+        #: the names bound to parsed command-line options (``args = parser.parse_args()``)
+        self.parsed_names: Set[str] = set()
         self.dicts = DictScopes(
             self._dict_items,
             lambda node: node.id if isinstance(node, ast.Name) else None,
@@ -626,6 +628,20 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
             if "dict" not in self.facts.aliases:  # not a ``dict`` imported from somewhere else
                 return _arg_items(node)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "vars"
+            and "vars" not in self.facts.aliases
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in self.parsed_names
+            and self.facts.options
+        ):
+            # ``Trainer(**vars(args))`` with options this module declares: their defaults, on the
+            # default path (an option a library adds, ``Trainer.add_argparse_args(parser)``,
+            # defaults to what the callee's own default is)
+            return [(dest, ast.Constant(value=default) if default is not UNKNOWN else ast.Name(id=dest)) for dest, default in self.facts.options.items()]
         return None
 
     def _effect(self, effects: Iterable[str], parameter: Optional[str] = None) -> None:
@@ -828,6 +844,15 @@ class _FactsCollector(ast.NodeVisitor):
             return LoaderClass(base)  # ``__init__(self, *args, **kwargs)``: the base's own parameters
         fixed = set()
         for call in ast.walk(init):
+            if (
+                isinstance(call, ast.Subscript)
+                and isinstance(call.ctx, ast.Store)
+                and isinstance(call.value, ast.Name)
+                and args.kwarg is not None
+                and call.value.id == args.kwarg.arg
+                and _string(call.slice) is not None
+            ):
+                fixed.add(_string(call.slice))  # ``kwargs["shuffle"] = False``, then ``super().__init__(**kwargs)``
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__":
                 for keyword in call.keywords:
                     passed_on = isinstance(keyword.value, ast.Name) and keyword.value.id == keyword.arg
@@ -1157,9 +1182,11 @@ class _FactsCollector(ast.NodeVisitor):
             literal = ast_literal(value) if value is not None else UNKNOWN
             scope = self.constants[-1]
             scope[key] = literal if scope.get(key, literal) == literal else UNKNOWN
+        parsed = _parsed_options(target, value)
+        if parsed is not None:
+            self.parsed_names.add(parsed)
         if not self.literals:
             return
-        parsed = _parsed_options(target, value)
         for node in ast.walk(target):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 self.set_attributes.add(node.attr)  # ``args.gpu = 0``: ``args`` itself is the same object

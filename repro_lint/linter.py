@@ -187,6 +187,12 @@ class Linter:
         if path is not None and any(rule.entry_points_only for rule in rules):
             if not self.project.is_entry_point(path, text):
                 rules = [rule for rule in rules if not rule.entry_points_only]
+            elif self.project.prepared:
+                # the summaries are known (lint time, not the survey, whose workers would
+                # compute them again): an entry point that uses no generator the rule asks
+                # about, or no accelerator, is not parsed for that rule
+                summary = self.project.entry_summary(path, text)
+                rules = [rule for rule in rules if not rule.entry_points_only or rule.may_report_on(summary)]
         return rules
 
     def lint_path(self, path: Path, keep_source: bool = False) -> FileResult:
@@ -232,6 +238,9 @@ class Linter:
             result = self._unreadable(path, too_large(len(source.encode(text)), limit), 1, 0, text)
         else:
             result = self._lint_parsed(path, text, module)
+            if consulted:
+                # which rules ran depended on those files too (an entry point's summary)
+                result.depends_on = tuple(sorted(set(result.depends_on) | consulted))
         return result
 
     def _unreadable(self, path: str, message: str, line: int, col: int, text: str) -> FileResult:

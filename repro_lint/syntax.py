@@ -91,7 +91,8 @@ def literal_argument(positional: Sequence[Any], keywords: Mapping[str, Any], nam
     ``position``; None: keyword-only), or :data:`MISSING`."""
     if name in keywords:
         return keywords[name]
-    return positional[position] if position is not None and position < len(positional) else MISSING
+    # (a method's ``self`` has no place among its calls' arguments: a negative position)
+    return positional[position] if position is not None and 0 <= position < len(positional) else MISSING
 
 
 # -- dicts built in a function -----------------------------------------------------------------

@@ -884,6 +884,16 @@ class Values:
         for call in calls:
             name = dotted_name(call.func)
             cls = next((c for c in _module_classes(self.module) if c.name.value == name), None)
+            plain = _plain_options_class(self.module, name) if cls is None or not (cls.bases or _defines_init(cls)) else None
+            if plain is not None and not call.args:
+                # ``main(Options())`` with ``class Options: cuda: bool = False`` (no ``__init__``,
+                # no base): the class body's value
+                declared = _class_attribute(plain, attr)
+                got = self.of(declared, (), depth + 1) if declared is not None else None
+                if got is None:
+                    return None
+                found.extend(got)
+                continue
             init = next(((f, c) for f, c in self._methods(cls) if f.name.value == "__init__"), None) if cls is not None else None
             values: Optional[Values] = self if init is not None else None
             if init is None and name is not None:
@@ -1981,6 +1991,21 @@ def _project_callee(function: cst.FunctionDef, chain: Chain) -> Optional[str]:
 
 def _module_classes(module: cst.Module) -> List[cst.ClassDef]:
     return [s for s in module.body if isinstance(s, cst.ClassDef)]
+
+
+def _plain_options_class(module: cst.Module, name: Optional[str]) -> Optional[cst.ClassDef]:
+    """The class ``name`` defined once at the module's top level or in a top-level ``if``
+    block (``if __name__ == "__main__": class Options: ...``), when it has no base and no
+    ``__init__`` (its objects' attributes are the class body's), else None."""
+    if name is None:
+        return None
+    found = [s for s in module.body if isinstance(s, cst.ClassDef) and s.name.value == name]
+    for stmt in module.body:
+        if isinstance(stmt, cst.If) and isinstance(stmt.body, cst.IndentedBlock):
+            found += [s for s in stmt.body.body if isinstance(s, cst.ClassDef) and s.name.value == name]
+    if len(found) != 1 or found[0].bases or _defines_init(found[0]):
+        return None
+    return found[0]
 
 
 def _first_base(cls: cst.ClassDef) -> Optional[str]:

@@ -1665,3 +1665,21 @@ def test_lightning_workers_true_seeds_a_loader_built_in_a_helper_of_the_hooks(li
         "    pl.Trainer(max_epochs=1, accelerator='cpu').fit(None, Data())\n"
     )
     assert codes(lint(code, select=["RPL301"])) == expected
+
+
+@pytest.mark.parametrize(
+    "init, expected",
+    [
+        ('        kwargs["shuffle"] = False\n        super().__init__(dataset=dataset, **kwargs)\n', []),  # cogdl's ClusteredLoader
+        ('        kwargs.pop("shuffle", None)\n        super().__init__(dataset=dataset, shuffle=False, **kwargs)\n', []),
+        ("        super().__init__(dataset=dataset, **kwargs)\n", ["RPL302"]),  # the caller's shuffle=True holds
+        ('        kwargs["batch_size"] = 1\n        super().__init__(dataset=dataset, **kwargs)\n', ["RPL302"]),
+    ],
+)
+def test_rpl302_a_loader_subclass_that_sets_shuffle_itself(lint, init, expected):
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass ClusteredLoader(DataLoader):\n"
+        "    def __init__(self, dataset, **kwargs):\n" + init + "\n\n"
+        "def train_loader(dataset):\n    return ClusteredLoader(dataset, batch_size=4, shuffle=True, num_workers=0)\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected

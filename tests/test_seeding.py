@@ -3641,3 +3641,68 @@ def test_a_library_module_bound_by_a_star_import_of_a_project_module(tmp_path, s
         },
     )
     assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL105"])) == expected
+
+
+@pytest.mark.parametrize(
+    "options, expected",
+    [
+        ("", ["RPL202"]),  # sgmse: the Trainer's own default, deterministic=False
+        ("    parser.add_argument('--deterministic', action='store_true')\n", ["RPL202"]),
+        ("    parser.add_argument('--deterministic', default=True)\n", []),
+    ],
+)
+def test_rpl202_a_trainer_given_the_parsed_options_as_keywords(lint, options, expected):
+    """``pl.Trainer(**vars(args))``: the Trainer's keywords are the options this module
+    declares, with their defaults on the default path, not an unknown mapping that might turn
+    ``deterministic`` on."""
+    code = (
+        "import argparse\n\nimport pytorch_lightning as pl\n\nif __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n    parser.add_argument('--accelerator', default='gpu')\n"
+        + options
+        + "    args = parser.parse_args()\n    pl.seed_everything(0, workers=True)\n    trainer = pl.Trainer(**vars(args))\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+def test_rpl202_options_declared_elsewhere_are_not_known_keywords(tmp_path):
+    write(
+        tmp_path,
+        {
+            "opts.py": "import argparse\n\n\ndef get_parser():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('--accelerator', default='gpu')\n    parser.add_argument('--deterministic', default=True)\n"
+            "    return parser\n",
+            "train.py": "import pytorch_lightning as pl\nimport torch\n\nfrom opts import get_parser\n\nif __name__ == '__main__':\n"
+            "    args = get_parser().parse_args()\n    pl.seed_everything(0, workers=True)\n    x = torch.zeros(2).cuda()\n"
+            "    trainer = pl.Trainer(**vars(args){keywords})\n",
+        },
+    )
+    train = tmp_path / "train.py"
+    text = train.read_text()
+    train.write_text(text.replace("{keywords}", ""))
+    assert lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"]) == []  # may be on: not known here
+    train.write_text(text.replace("(**vars(args){keywords})", "()"))
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])) == ["RPL202"]
+
+
+@pytest.mark.parametrize(
+    "where, cuda, call, expected",
+    [
+        ("module", "False", "Options()", []),  # cherry's examples: off on the default path
+        ("module", "True", "Options()", ["RPL202"]),
+        ("main", "False", "Options()", []),  # the class defined in the ``__main__`` block
+        ("main", "True", "Options()", ["RPL202"]),
+        ("module", "False", "Options(1)", ["RPL202"]),  # built with arguments: not the body's values
+    ],
+)
+def test_rpl202_a_flag_an_options_class_declares_in_its_body(lint, where, cuda, call, expected):
+    options = f"class Options:\n    cuda: bool = {cuda}\n    seed: int = 0\n"
+    inner = "".join("    " + line + "\n" for line in options.splitlines())
+    code = (
+        "import torch\n\n"
+        + (options + "\n\n" if where == "module" else "")
+        + "def main(args):\n    device = torch.device('cpu')\n    torch.manual_seed(args.seed)\n    if args.cuda:\n"
+        "        device = torch.device('cuda')\n    return torch.nn.Linear(4, 2).to(device)\n\n\nif __name__ == '__main__':\n"
+        + (inner if where == "main" else "")
+        + f"    main({call})\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected

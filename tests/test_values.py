@@ -532,3 +532,15 @@ def test_a_use_the_default_path_does_not_reach_keeps_the_values_of_any_path():
         "    f(x=num_workers)\ng()\n"
     )
     assert evaluate(code, "x") == [0]
+
+
+def test_a_method_s_self_takes_no_argument_of_its_calls():
+    """``self`` sits before the arguments a call of a method passes (position -1 once the
+    receiver is left out): it never takes the last one, and a call with no positional
+    argument does not fail (LAVIS's ``_create_loader`` nested in ``create_loaders(self, ...)``
+    reads ``self.use_distributed``)."""
+    from repro_lint.syntax import MISSING, literal_argument
+
+    assert literal_argument((), {"datasets": 1}, "self", -1) is MISSING
+    assert literal_argument((1, 2), {}, "self", -1) is MISSING
+    assert literal_argument((1, 2), {}, "datasets", 0) == 1

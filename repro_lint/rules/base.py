@@ -364,6 +364,14 @@ class Rule:
             not cls.also_triggers or any(mentions(text, word, True) for word in cls.also_triggers)
         )
 
+    @classmethod
+    def may_report_on(cls, summary: Any) -> bool:
+        """For an entry-point rule: can it report on an entry point whose execution path has
+        ``summary`` (:class:`~repro_lint.context.Summary`)? False only where its own first test
+        of the summary would return: the engine then leaves it out without parsing the file
+        for it, once the project context has the entry points' summaries."""
+        return True
+
     def __init__(self, file: FileContext) -> None:
         self.file = file
 
@@ -487,11 +495,18 @@ class KwargsDicts(Analysis):
             return
         callers = None
         ancestors = self.file.ancestors
-        owner = ancestors[1] if len(ancestors) == 3 and isinstance(ancestors[0], cst.Module) and isinstance(ancestors[1], cst.ClassDef) else None
+        owner = (
+            ancestors[1]
+            if len(ancestors) == 3
+            and isinstance(ancestors[0], cst.Module)
+            and isinstance(ancestors[1], cst.ClassDef)
+            and FACTORY_WORD in node.name.value.lower()
+            else None
+        )
         if all(isinstance(n, cst.Module) for n in ancestors) or owner is not None:
-            # a module-level function, or a method of a module-level class (called on its
-            # objects: ``dm.train_dataloader(drop_last=True)``): its callers in the project may
-            # all be known
+            # a module-level function, or a loader factory method of a module-level class
+            # (called on its objects: ``dm.train_dataloader(drop_last=True)``): its callers in
+            # the project may all be known
             params = node.params
             named = frozenset(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
             file, name = self.file, node.name.value if owner is None else f"{owner.name.value}.{node.name.value}"

@@ -299,6 +299,8 @@ class ShuffleWithoutGenerator(Rule):
         if call is None:
             self._factory(node)
         if call is not None:
+            if call.fixes("shuffle"):
+                return  # the subclass's ``__init__`` sets it itself (cogdl's ``ClusteredLoader``)
             shuffle = bound(self, call.args, "shuffle", call.position("shuffle"))
             if not isinstance(shuffle, cst.BaseExpression) or not call.own(shuffle):
                 return

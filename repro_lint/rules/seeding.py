@@ -807,10 +807,14 @@ class _EntryPointRule(Rule):
 class _UnseededGenerator(_EntryPointRule):
     generator = ""
 
+    @classmethod
+    def may_report_on(cls, summary: Summary) -> bool:
+        return summary.uses_generator(cls.generator)
+
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.scan
         summary = scan.entry_summary() if scan is not None else None
-        if scan is None or summary is None or not summary.uses_generator(self.generator):
+        if scan is None or summary is None or not self.may_report_on(summary):
             return
         if summary.seeds(self.generator):
             drawn = scan.seeded_at_random(summary, self.generator) if "seed" in self.file.source else None
@@ -927,10 +931,14 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         "torch.use_deterministic_algorithms(True) (or repro_lint.runtime.seed_everything(seed)) at startup"
     )
 
+    @classmethod
+    def may_report_on(cls, summary: Summary) -> bool:
+        return any(d in summary.uses for d in DEVICES)
+
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.scan
         summary = scan.entry_summary() if scan is not None else None
-        if scan is None or summary is None:
+        if scan is None or summary is None or not self.may_report_on(summary):
             return
         devices = [d for d in DEVICES if d in summary.uses]
         if devices:
