@@ -509,6 +509,10 @@ INDEX_RESULTS = frozenset(
 )
 #: comparisons and logical ops whose result is a bool tensor, as ``torch.*`` functions and
 #: Tensor methods (``x.ge(0)`` is ``x >= 0``)
+#: ops whose result is an int64 tensor unless given the keyword or the positional argument at
+#: this index (``torch.bincount(x)`` counts; ``bincount(x, weights)`` sums the weights): as
+#: ``torch.*`` functions (the tensor first) and Tensor methods (the tensor is the receiver)
+COUNT_RESULTS = {"bincount": ("weights", 1)}
 BOOL_RESULTS = frozenset(
     {"eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
      "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isclose",

@@ -60,7 +60,7 @@ from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PAR
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
-from .opcatalog import BOOL_RESULTS, CPU_FACTORIES, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
+from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
@@ -1260,6 +1260,8 @@ class Values:
         name = (qualified or "").rsplit(".", 1)[-1]
         if name in INDEX_RESULTS or name in BOOL_RESULTS:
             return True
+        if name in COUNT_RESULTS:
+            return _counts(call, COUNT_RESULTS[name], method=False)
         if qualified in JOINS:
             return self._integer_parts(call, chain, qualify, depth)
         if qualified in FROM_DATA:
@@ -2614,6 +2616,16 @@ def _module_kind(qualified: Optional[str]) -> Optional[str]:
     return NUMPY if head == "numpy" else TORCH if head in ("torch", "torch_npu") else None
 
 
+def _counts(call: cst.Call, weights: Tuple[str, int], method: bool) -> bool:
+    """Is a ``bincount`` call given no weights (so its result is an int64 tensor of counts)?
+    ``weights``: the keyword, and its position in the function form (one less for a method)."""
+    keyword, position = weights
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return False
+    return not any(a.keyword is not None and a.keyword.value == keyword for a in call.args) and len(positional) <= position - (1 if method else 0)
+
+
 def _integer_method(call: cst.Call, qualify: Qualify) -> bool:
     """``x.long()``, ``x.bool()``, ``x.to(torch.long)``, ``x.to(dtype=torch.int)``, ``x.argmax()``,
     ``x.ge(0)``."""
@@ -2622,6 +2634,8 @@ def _integer_method(call: cst.Call, qualify: Qualify) -> bool:
         return not call.args
     if method in INDEX_RESULTS or method in BOOL_RESULTS:
         return True
+    if method in COUNT_RESULTS:
+        return _counts(call, COUNT_RESULTS[method], method=True)
     if method in ("to", "type"):
         dtype = next(
             (a.value for a in call.args if (a.keyword is None and not a.star) or (a.keyword is not None and a.keyword.value == "dtype")),

@@ -725,3 +725,18 @@ def test_rpl402_a_flag_passed_down_from_a_callers_parameter(tmp_path, cli, expec
 def test_rpl402_a_cpu_tensor_converted_viewed_or_indexed_stays_on_the_cpu(lint, body, expected):
     code = "import torch\n\n\ndef f(x):\n" + body
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
+
+
+@pytest.mark.parametrize(
+    "expression, expected",
+    [
+        ("torch.bincount(x).cumsum(0)", []),  # counts: an int64 tensor (cogdl's graph_utils)
+        ("torch.cumsum(torch.bincount(x, minlength=3), 0)", []),
+        ("x.bincount().cumsum(0)", []),
+        ("torch.bincount(x, w).cumsum(0)", ["RPL402", "RPL402"]),  # weights: summed as floats, and bincount itself
+        ("x.bincount(weights=w).cumsum(0)", ["RPL402", "RPL402"]),
+    ],
+)
+def test_rpl402_cumsum_of_counts_is_an_integer_cumsum(lint, expression, expected):
+    code = f"import torch\n\n\ndef f(x, w):\n    return {expression}\n"
+    assert codes(lint(code, select=["RPL402"])) == expected

@@ -91,6 +91,30 @@ def test_same_findings_with_and_without_the_prefilter(corpus: List[Path], unfilt
     assert {"RPL001", "RPL201", "RPL205", "RPL501"} <= found_codes
 
 
+def test_same_findings_when_entry_point_summaries_leave_rules_out(corpus: List[Path], unfiltered: List[FileResult], tmp_path: Path):
+    """Once the project context has the entry points' summaries (as a run prepares them before
+    linting), an entry-point rule whose first test of the summary fails is not run, and an entry
+    point that no other rule needs is not parsed: the findings stay the same."""
+    settings = Settings(root=REPO, select=["ALL"])
+    project = ProjectContext(settings, corpus)
+    project.prepare(corpus)
+    prepared = Linter(settings, project)
+    results = [prepared.lint_path(p) for p in corpus]
+    assert _findings(results) == _findings(unfiltered)
+    # an entry point that uses no generator and no accelerator is only syntax-checked
+    quiet = tmp_path / "report.py"
+    quiet.write_text("import json\n\nif __name__ == '__main__':\n    print(json.dumps({'step': 1}))\n", encoding="utf-8")
+    busy = tmp_path / "train.py"
+    busy.write_text("import torch\n\nif __name__ == '__main__':\n    print(torch.randn(2))\n", encoding="utf-8")
+    files = [quiet, busy]
+    project = ProjectContext(Settings(root=tmp_path), files)
+    project.prepare(files)
+    linter = Linter(Settings(root=tmp_path), project)
+    first, second = (linter.lint_path(p) for p in files)
+    assert (first.parsed, first.diagnostics) == (False, [])
+    assert second.parsed and [d.code for d in second.diagnostics] == ["RPL101"]
+
+
 def test_every_finding_comes_from_a_file_with_one_of_its_rules_trigger_words(corpus: List[Path], unfiltered: List[FileResult]):
     """The per-rule form of the prefilter's soundness: a rule runs on a file only when one of
     its own trigger words is in it, so every finding of an unfiltered run must be in a file
