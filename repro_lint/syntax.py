@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ._lazy import cst
 
@@ -84,6 +84,21 @@ def bind(slots: Iterable[Slot], name: str, position: Optional[int], expand: Opti
                 return payload
             index += 1
     return UNKNOWN if unknown else MISSING
+
+
+def names_feeding(passed: Set[str], built: Sequence[Tuple[Set[str], Set[str]]]) -> Set[str]:
+    """``passed`` and every name an assignment among ``built`` ((targets, names in the value)
+    pairs) uses to make one of them, again (``loaders = CombinedLoader({"src": src})`` handed
+    to ``fit``: ``src`` too)."""
+    passed = set(passed)
+    grown = True
+    while grown:
+        grown = False
+        for targets, used in built:
+            if targets & passed and not used <= passed:
+                passed |= used
+                grown = True
+    return passed
 
 
 def literal_argument(positional: Sequence[Any], keywords: Mapping[str, Any], name: str, position: Optional[int]) -> Any:

@@ -28,6 +28,7 @@ from ..catalog import DATALOADERS, FACTORY_WORD, LIGHTNING_LOADER_CALLS, LIGHTNI
 from ..values import Chain, Values, shadowed
 from .base import Analysis, Rule, ValueScan, loader_factory_switches
 from ..children import syntax_children
+from ..syntax import names_feeding
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
 #: ``fn: type = loaders.Fast``, ``fn = A if fast else B``; the only shapes a loader is called
@@ -345,14 +346,7 @@ class TrainerLoaders(Analysis):
                 if targets:
                     built.append((targets, _names(node.value)))
             stack.extend(syntax_children(node))
-        grown = True
-        while grown:
-            grown = False
-            for targets, used in built:
-                if targets & passed and not used <= passed:
-                    passed |= used
-                    grown = True
-        self.names = frozenset(passed)
+        self.names = frozenset(names_feeding(passed, built))
 
 
 def _names(node: cst.CSTNode) -> Set[str]:
