@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Union
@@ -219,11 +220,13 @@ class ProjectContext:
         self._packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
         for f in self.files:
             self._roots.add(source_root_for(f, self._packages))
-        self._modules: Dict[str, Optional[str]] = {}
+        self._modules: Dict[Any, Optional[str]] = {}
+        #: the file whose imports are being resolved (see :meth:`importing`)
+        self._importer: Optional[str] = None
         self._module_files = ModuleFiles(self._roots)
         self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
         #: what a project name stands for when handed on (see :meth:`_object_nodes`)
-        self._objects: Dict[Tuple[str, bool], Tuple[Node, ...]] = {}
+        self._objects: Dict[Tuple[str, bool, Tuple[str, ...]], Tuple[Node, ...]] = {}
         #: the names ``from <module> import *`` binds, by module path (see :meth:`_star_names`)
         self._stars: Dict[str, FrozenSet[str]] = {}
         #: facts with the literal arguments of every call, for the few modules that call a
@@ -472,10 +475,14 @@ class ProjectContext:
         self._mentioning.clear()
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
-        """The project file defining module ``dotted`` (searched in the project's source roots)."""
-        if dotted not in self._modules:
-            self._modules[dotted] = self._module_files.find(dotted)
-        found = self._modules[dotted]
+        """The project file defining module ``dotted`` (searched in the project's source roots;
+        where several roots hold its first part, those of the file importing it first: see
+        :meth:`importing`)."""
+        prefer = self._module_files.preferred(dotted.partition(".")[0], self._importer) if self._importer else ()
+        key = (dotted, prefer) if prefer else dotted
+        if key not in self._modules:
+            self._modules[key] = self._module_files.find(dotted, self._importer) if prefer else self._module_files.find(dotted)
+        found = self._modules[key]
         if self.consulted is not None:  # the answer depends on where the name resolves, and that file
             self.consulted.add(MODULE_KEY_PREFIX + dotted)
             if found:
@@ -491,18 +498,19 @@ class ProjectContext:
         body = facts.body(node[1]) if facts else None
         return (facts, body) if facts is not None and body is not None else None
 
-    def loader_class(self, qualified: str, depth: int = 0) -> Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]]:
+    def loader_class(self, qualified: str, depth: int = 0) -> Optional[LoaderBase]:
         """A project class named ``qualified`` (``pkg.mod.Class``, in any module of the
         project) that derives from a DataLoader of ``catalog.DATALOADERS``, through other
         project classes or not: (that DataLoader, the parameters the class takes by position,
-        the keywords its ``__init__`` passes itself, whether it forwards other keywords), or
-        None. Read from the modules' facts (each extracted once per run)."""
+        the keywords its ``__init__`` passes itself, whether it forwards other keywords, the
+        defaults of those it passes on: :data:`LoaderBase`), or None. Read from the modules'
+        facts (each extracted once per run)."""
         if is_known(qualified):  # a library's name (torch's own, in its source)
             return None
         node = self._resolve_qualified(qualified)
         return self._loader_node(node, depth) if node is not None else None
 
-    def _loader_node(self, node: Node, depth: int = 0) -> Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]]:
+    def _loader_node(self, node: Node, depth: int = 0) -> Optional[LoaderBase]:
         """:meth:`loader_class` for the call-graph node of a class (``(path, "class Name")``)."""
         if depth > 8 or not node[1].startswith(CLASS_PREFIX):
             return None
@@ -511,14 +519,16 @@ class ProjectContext:
         if own is None:
             return None
         if own.base in DATALOADERS:
-            base: Optional[Tuple[str, Tuple[str, ...], FrozenSet[str], bool]] = (own.base, DATALOADERS[own.base], frozenset(), True)
+            base: Optional[LoaderBase] = (own.base, DATALOADERS[own.base], frozenset(), True, ())
         else:
             base = self.loader_class(own.base, depth + 1)
         if base is None:
             return None
         if own.params is None:
             return base
-        return base[0], own.params, own.fixed | base[2], own.forwards
+        # its own defaults first; a base's default holds for what it leaves to the base
+        defaults = tuple(dict([*base[4], *own.defaults]).items())
+        return base[0], own.params, own.fixed | base[2], own.forwards, defaults
 
     def _resolve_qualified(self, qualified: str, depth: int = 0) -> Optional[Node]:
         """The project body (function, or class node) that ``qualified`` names, following
@@ -683,6 +693,12 @@ class ProjectContext:
         body (a node of the call graph), a set of effects (``seed-functions``, or the ``seed``
         name rule for calls that resolve to nothing), or None (nothing known). ``imported``:
         ``name`` was qualified through the module's imports (else it is as written)."""
+        if facts is not None and facts.path != self._importer:
+            outer, self._importer = self._importer, facts.path  # as the module imports it
+            try:
+                return self.resolve_call(facts, scope, name, imported)
+            finally:
+                self._importer = outer
         names = [name]
         if not imported and facts is not None and facts.module_name:
             names.append(f"{facts.module_name}.{name}")
@@ -748,7 +764,11 @@ class ProjectContext:
         facts = self.facts(node[0])
         info = None
         if facts is not None:
-            info = self._node_info(facts, node[1])
+            outer, self._importer = self._importer, facts.path  # its names as its module imports them
+            try:
+                info = self._node_info(facts, node[1])
+            finally:
+                self._importer = outer
         self._nodes[node] = info
         return info
 
@@ -935,7 +955,9 @@ class ProjectContext:
         own names). Nothing for a library's name."""
         if depth > 8 or is_known(qualified):
             return ()
-        key = (qualified, depth > 0)
+        # where the name's first part is in several roots, what it stands for depends on the importer
+        prefer = self._module_files.preferred(qualified.partition(".")[0], self._importer) if self._importer else ()
+        key = (qualified, depth > 0, prefer)
         found = self._objects.get(key)
         if found is not None:
             return found
@@ -1102,9 +1124,10 @@ class ProjectContext:
         spec = self._loader_node(target)
         if spec is None:
             return frozenset()
-        base, params, fixed, _ = spec
+        base, params, fixed, _, defaults = spec
         positional, keywords = self._call_literals(path, scope, index)
-        bound: Dict[str, object] = dict(zip(params, positional))
+        bound: Dict[str, object] = dict(defaults)  # what the class itself defaults to
+        bound.update(zip(params, positional))
         bound.update(keywords)
         for param in fixed:
             bound.pop(param, None)
@@ -1564,6 +1587,17 @@ class ProjectContext:
             )
         return any(self.may_run_with(key, other) for other in sorted(found - {key}))
 
+    @contextmanager
+    def importing(self, path: "str | Path | None") -> Iterator[None]:
+        """Resolve module names as the file at ``path`` imports them, meanwhile (a module name
+        that two projects of the tree both define is the importer's own project's)."""
+        outer = self._importer
+        self._importer = str(path) if path is not None else None
+        try:
+            yield
+        finally:
+            self._importer = outer
+
     @property
     def prepared(self) -> bool:
         """Has :meth:`prepare` computed the entry points' summaries?"""
@@ -1949,6 +1983,12 @@ def _public_names(facts: ModuleFacts) -> Tuple[str, ...]:
     top = facts.module_name.split(".", 1)[0]
     names += [alias for alias, target in facts.aliases.items() if target.split(".", 1)[0] == top and target != facts.module_name]
     return tuple(dict.fromkeys(n for n in names if not n.startswith("_")))
+
+
+#: what :meth:`ProjectContext.loader_class` tells of a project DataLoader class: the library
+#: loader it derives from, the parameters it takes by position, the keywords it passes itself,
+#: whether it forwards others, and its own defaults for those it passes on
+LoaderBase = Tuple[str, Tuple[str, ...], FrozenSet[str], bool, Tuple[Tuple[str, Any], ...]]
 
 
 #: a call whose arguments cannot be read (``f(*args)``, ``f(**cfg)``, ``f`` handed on): every

@@ -217,8 +217,13 @@ class LoaderClass:
     params: Optional[Tuple[str, ...]] = None
     #: keywords its ``__init__`` passes to the base itself
     fixed: FrozenSet[str] = frozenset()
-    #: whether it forwards keywords it does not name (``**kwargs``)
+    #: whether it forwards keywords it does not name (``**kwargs`` passed on to the base's
+    #: ``__init__``; one it takes and drops does not reach the loader)
     forwards: bool = True
+    #: the literal defaults of the parameters its ``__init__`` passes on to the base under the
+    #: same name (``num_workers=1`` then ``super().__init__(num_workers=num_workers)``): what a
+    #: call that leaves them out gives the loader
+    defaults: Tuple[Tuple[str, Any], ...] = ()
 
 
 @dataclass
@@ -843,6 +848,8 @@ class _FactsCollector(ast.NodeVisitor):
         if len(positional) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None:
             return LoaderClass(base)  # ``__init__(self, *args, **kwargs)``: the base's own parameters
         fixed = set()
+        passed_on: Set[str] = set()
+        forwards = False  # its ``**kwargs`` reach the base (not swallowed)
         for call in ast.walk(init):
             if (
                 isinstance(call, ast.Subscript)
@@ -855,10 +862,22 @@ class _FactsCollector(ast.NodeVisitor):
                 fixed.add(_string(call.slice))  # ``kwargs["shuffle"] = False``, then ``super().__init__(**kwargs)``
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__":
                 for keyword in call.keywords:
-                    passed_on = isinstance(keyword.value, ast.Name) and keyword.value.id == keyword.arg
-                    if keyword.arg is not None and not passed_on:
+                    if keyword.arg is None and args.kwarg is not None and isinstance(keyword.value, ast.Name) and keyword.value.id == args.kwarg.arg:
+                        forwards = True
+                    same = isinstance(keyword.value, ast.Name) and keyword.value.id == keyword.arg
+                    if keyword.arg is not None and not same:
                         fixed.add(keyword.arg)
-        return LoaderClass(base, tuple(a.arg for a in positional[1:]), frozenset(fixed), args.kwarg is not None)
+                    elif same:
+                        passed_on.add(keyword.arg)
+        # a parameter's default, where the parameter goes on to the base under its own name
+        named = [*positional, *args.kwonlyargs]
+        given = [None] * (len(positional) - len(args.defaults)) + list(args.defaults) + list(args.kw_defaults)
+        defaults = tuple(
+            (param.arg, ast_literal(default))
+            for param, default in zip(named, given)
+            if default is not None and param.arg in passed_on and ast_literal(default) is not UNKNOWN
+        )
+        return LoaderClass(base, tuple(a.arg for a in positional[1:]), frozenset(fixed), forwards, defaults)
 
     def visit_Call(self, node: ast.Call) -> None:
         body = self.current

@@ -351,7 +351,8 @@ class Linter:
         consulted: Set[str] = set()
         project.consulted = consulted
         try:
-            yield consulted
+            with project.importing(path):  # the file's module names, as it imports them
+                yield consulted
         finally:
             project.consulted = outer
             if outer is not None:

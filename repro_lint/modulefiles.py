@@ -94,6 +94,7 @@ class ModuleFiles:
         self._prefixes = [os.path.join(root, "") for root in self.roots]
         self._folders = listings if listings is not None else Listings()
         self._head_names: Optional[FrozenSet[str]] = None
+        self._holder_counts: Dict[str, int] = {}
 
     def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
         """Is ``prefix + folders... / name`` a file? (``prefix`` ends with a separator.)"""
@@ -115,15 +116,40 @@ class ModuleFiles:
             self._head_names = frozenset(names)
         return self._head_names
 
-    def find(self, dotted: str) -> Optional[str]:
+    def find(self, dotted: str, importer: Optional[str] = None) -> Optional[str]:
         """``look_up(dotted)[0]``, without listing the candidates: a name whose first part no
-        root holds (``torch``, ``numpy`` in a project's tree) is answered by one set look-up."""
+        root holds (``torch``, ``numpy`` in a project's tree) is answered by one set look-up.
+        ``importer``: see :meth:`preferred`."""
         head = dotted.partition(".")[0]
         if head and head not in self._heads() and "" not in dotted.split("."):
             return None
-        return self.look_up(dotted)[0]
+        return self.look_up(dotted, self.preferred(head, importer))[0]
 
-    def look_up(self, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+    def preferred(self, head: str, importer: Optional[str]) -> Tuple[str, ...]:
+        """The roots searched first for a module whose first part is ``head``, imported from the
+        file ``importer``: when several roots hold ``head`` (two projects linted in one tree,
+        each with its own ``utils``), those that hold the importer, the deepest first, as the
+        importer's own folders come first on its ``sys.path``. Empty when it is not ambiguous."""
+        if importer is None or not head or self._holders(head) < 2:
+            return ()
+        importer = os.path.abspath(importer)
+        return tuple(sorted((p for p in self._prefixes if importer.startswith(p)), key=len, reverse=True))
+
+    def _holders(self, head: str) -> int:
+        """How many roots hold a top-level module or folder named ``head`` (0 for most names:
+        those no root holds are answered by one set look-up)."""
+        if head not in self._heads():
+            return 0
+        count = self._holder_counts.get(head)
+        if count is None:
+            count = 0
+            for prefix in self._prefixes:
+                files, folders = self._folders.listing(prefix)
+                count += head in folders or head + ".py" in files
+            self._holder_counts[head] = count
+        return count
+
+    def look_up(self, dotted: str, prefer: Tuple[str, ...] = ()) -> Tuple[Optional[str], Tuple[str, ...]]:
         if not dotted:
             return None, ()
         parts = dotted.split(".")
@@ -138,7 +164,10 @@ class ModuleFiles:
         # portion under the root above it)
         regular = [prefix for prefix in self._prefixes if self._regular(prefix, parts[:-1])]
         others = [prefix for prefix in self._prefixes if prefix not in regular] if len(regular) < len(self._prefixes) else []
-        for prefix in regular + others:
+        order = regular + others
+        if prefer:
+            order = [p for p in prefer if p in order] + [p for p in order if p not in prefer]
+        for prefix in order:
             looked.append(prefix + module)
             if self._is_file(prefix, parts[:-1], parts[-1] + ".py"):
                 return looked[-1], tuple(looked)

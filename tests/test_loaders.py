@@ -1683,3 +1683,50 @@ def test_rpl302_a_loader_subclass_that_sets_shuffle_itself(lint, init, expected)
         "def train_loader(dataset):\n    return ClusteredLoader(dataset, batch_size=4, shuffle=True, num_workers=0)\n"
     )
     assert codes(lint(code, select=["RPL302"])) == expected
+
+
+@pytest.mark.parametrize(
+    "default, expected",
+    [
+        ("0", [("RPL301", "train.py")]),  # daisyRec: no workers by default, 4 from the call in another module
+        ("4", [("RPL301", "data.py")]),  # workers whoever calls it: the factory's own finding, once
+    ],
+)
+def test_rpl301_a_factory_call_in_another_module_that_starts_workers(tmp_path, default, expected):
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data import DataLoader\n\n\n"
+            f"def get_dataloader(ds, batch_size, shuffle, num_workers={default}):\n"
+            "    return DataLoader(ds, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers)\n",
+            "train.py": "from data import get_dataloader\n\nif __name__ == '__main__':\n"
+            "    loader = get_dataloader(list(range(8)), batch_size=2, shuffle=False, num_workers=4)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301"])
+    assert [(d.code, os.path.basename(d.path)) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "init, call, expected",
+    [
+        # fuxictr's loaders: their own default starts workers, and the **kwargs they take never reach torch
+        ("num_workers=1, **kwargs", "ArrayLoader(ds)", ["RPL301"]),
+        ("num_workers=1, **kwargs", "ArrayLoader(ds, num_workers=0)", []),
+        ("num_workers=0, **kwargs", "ArrayLoader(ds)", []),
+        ("shuffle=True, num_workers=0", "ArrayLoader(ds)", ["RPL302"]),
+        ("shuffle=True, num_workers=0", "ArrayLoader(ds, shuffle=False)", []),
+    ],
+)
+def test_a_loader_subclass_s_own_defaults(lint, init, call, expected):
+    keyword = "shuffle=shuffle" if "shuffle" in init else "num_workers=num_workers"
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass ArrayLoader(DataLoader):\n"
+        f"    def __init__(self, ds, batch_size=2, {init}):\n"
+        f"        super().__init__(dataset=ds, batch_size=batch_size, {keyword})\n\n\n"
+        f"def make(ds):\n    return {call}\n"
+    )
+    found = lint(code, select=["RPL301", "RPL302"])
+    assert codes(found) == expected
+    # a keyword the class would drop is never added by a fix
+    assert not [d for d in found if d.fix is not None and "worker_init_fn" in str(d.fix)]

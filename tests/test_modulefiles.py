@@ -67,3 +67,19 @@ def test_a_regular_package_in_a_later_root_comes_before_a_folder_without_init(tm
     files = ModuleFiles(roots)
     assert files.look_up("mypkg.mypkg")[0] == str(outer / "mypkg" / "mypkg.py")
     assert files.look_up("mypkg.mypkg") == _by_pathlib(roots, "mypkg.mypkg")
+
+
+def test_a_name_two_roots_hold_is_the_importer_s_own(tmp_path: Path):
+    """Two projects linted in one tree, each with its own ``utils``: a file imports the one of
+    its own project (the roots that hold it first, the deepest first), as its ``sys.path``
+    would; a name one root holds, or no importer, resolves as before."""
+    for rel in ("aaa/utils.py", "aaa/other.py", "zzz/utils.py", "zzz/scripts/train.py", "zzz/only.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    files = ModuleFiles([tmp_path / "aaa", tmp_path / "zzz", tmp_path / "zzz" / "scripts"])
+    mine = str(tmp_path / "zzz" / "scripts" / "train.py")
+    assert files.find("utils", mine) == str(tmp_path / "zzz" / "utils.py")
+    assert files.find("utils", str(tmp_path / "aaa" / "other.py")) == str(tmp_path / "aaa" / "utils.py")
+    assert files.find("utils") == str(tmp_path / "aaa" / "utils.py")  # no importer: the roots in order
+    assert files.find("only", mine) == files.find("only") == str(tmp_path / "zzz" / "only.py")
+    assert files.preferred("only", mine) == ()  # one root holds it: no preference to compute

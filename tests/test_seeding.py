@@ -3706,3 +3706,24 @@ def test_rpl202_a_flag_an_options_class_declares_in_its_body(lint, where, cuda, 
         + f"    main({call})\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+def test_rpl202_a_module_name_two_projects_of_the_tree_define(tmp_path):
+    """rl-starter-files beside GCA in one tree: ``from utils import device`` in
+    ``rlstarter/scripts/train.py`` is rl-starter's ``utils`` package (``device = torch.device
+    ("cuda" ...)``), not GCA's ``pGRACE/utils.py``, whichever root sorts first."""
+    write(
+        tmp_path,
+        {
+            "gca/pGRACE/utils.py": "def get_base_model(name):\n    return name\n",
+            "gca/train.py": "import torch\nfrom pGRACE.utils import get_base_model\n\nif __name__ == '__main__':\n"
+            "    torch.manual_seed(0)\n    print(get_base_model('x'), torch.randn(2))\n",
+            "rlstarter/utils/__init__.py": "from .other import *\n",
+            "rlstarter/utils/other.py": "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n",
+            "rlstarter/scripts/train.py": "import torch\n\nfrom utils import device\n\nif __name__ == '__main__':\n"
+            "    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2)\n    model.to(device)\n",
+        },
+    )
+    (tmp_path / "gca" / "pGRACE" / "__init__.py").unlink(missing_ok=True)
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.path.replace("\\", "/").split("/")[-3], d.line) for d in found] == [("RPL202", "rlstarter", 8)]

@@ -177,9 +177,12 @@ class DataLoaderWorkerInitMissing(Rule):
             self._factory(node)
             return
         workers = bound(self, call.args, "num_workers", call.position("num_workers"))
-        if not isinstance(workers, cst.BaseExpression) or not call.own(workers):
+        default = call.default("num_workers") if workers is MISSING else MISSING
+        if isinstance(default, int) and not isinstance(default, bool) and default > 0:
+            workers = cst.Integer(str(default))  # a project subclass's own default (``num_workers=1``)
+        elif not isinstance(workers, cst.BaseExpression) or not call.own(workers):
             return  # no workers (the default), we cannot tell, or the partial's finding
-        if all_consts(value_of(self, workers), lambda v: v in (0, None)):
+        elif all_consts(value_of(self, workers), lambda v: v in (0, None)):
             return  # no workers on any path we can see (``num_workers=args.workers``, default 0)
         init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
         if init is UNKNOWN or call.fixes("worker_init_fn") or (init is MISSING and call.qualified in LOADER_WORKER_INIT):
@@ -248,7 +251,17 @@ def _reported_in_factory(built: FactoryLoader, switch: str, on: Callable[[Candid
     value = bind(cst_slots(call.args), switch, call.position(switch))
     if not isinstance(value, cst.Arg) or (isinstance(value.value, cst.Name) and value.value.value in built.decided):
         return False  # not passed, or every call passes it: each call that turns it on is reported
-    if not on(built.values.of(value.value, built.chain)):
+    params = built.function.params
+    param = next(
+        (p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if isinstance(value.value, cst.Name) and p.name.value == value.value.value),
+        None,
+    )
+    if param is not None:
+        # a parameter passed straight on: in the factory's own file it keeps its default (what
+        # a call passes is that call's finding), so the factory reports only a default that is on
+        if param.default is None or not on(built.values.of(param.default, ())):
+            return False
+    elif not on(built.values.of(value.value, built.chain)):
         return False
     given = bind(cst_slots(call.args), guard, call.position(guard))
     return given is MISSING or (
@@ -302,9 +315,11 @@ class ShuffleWithoutGenerator(Rule):
             if call.fixes("shuffle"):
                 return  # the subclass's ``__init__`` sets it itself (cogdl's ``ClusteredLoader``)
             shuffle = bound(self, call.args, "shuffle", call.position("shuffle"))
-            if not isinstance(shuffle, cst.BaseExpression) or not call.own(shuffle):
+            if shuffle is MISSING and call.default("shuffle") is True:
+                pass  # a project subclass that shuffles by default (``shuffle=True`` passed on)
+            elif not isinstance(shuffle, cst.BaseExpression) or not call.own(shuffle):
                 return
-            if not any_const(value_of(self, shuffle), bool):
+            elif not any_const(value_of(self, shuffle), bool):
                 return  # not shuffled on any path we can see
             if _own_sampler(self, call):
                 return

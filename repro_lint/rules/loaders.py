@@ -28,7 +28,7 @@ from ..catalog import DATALOADERS, FACTORY_WORD, LIGHTNING_LOADER_CALLS, LIGHTNI
 from ..values import Chain, Values, shadowed
 from .base import Analysis, Rule, ValueScan, loader_factory_switches
 from ..children import syntax_children
-from ..syntax import names_feeding
+from ..syntax import MISSING, names_feeding
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
 #: ``fn: type = loaders.Fast``, ``fn = A if fast else B``; the only shapes a loader is called
@@ -59,6 +59,8 @@ class LoaderSpec:
     #: arguments bound in advance (``partial(DataLoader, num_workers=4)``)
     prefix: Tuple[cst.Arg, ...] = ()
     short: str = "DataLoader"
+    #: a project subclass's own defaults for parameters it passes on (``num_workers=1``)
+    defaults: Tuple[Tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,10 @@ class LoaderCall:
 
     def position(self, name: str) -> Optional[int]:
         return loader_position(self.spec.params, name)
+
+    def default(self, name: str) -> object:
+        """The project subclass's own default for parameter ``name`` (MISSING: none)."""
+        return dict(self.spec.defaults).get(name, MISSING)
 
     def fixes(self, name: str) -> bool:
         """The loader's own ``__init__`` sets this parameter: what the caller passes is not it."""
@@ -138,7 +144,7 @@ class LocalLoaders(Analysis):
         if qualified not in self._classes:
             found = self.file.project.loader_class(qualified)
             self._classes[qualified] = (
-                None if found is None else LoaderSpec(found[0], found[1], found[2], found[3], (), qualified.rsplit(".", 1)[-1])
+                None if found is None else LoaderSpec(found[0], found[1], found[2], found[3], (), qualified.rsplit(".", 1)[-1], found[4])
             )
         return self._classes[qualified]
 
@@ -151,7 +157,7 @@ class LocalLoaders(Analysis):
         base = self.spec_of(first.value)
         if base is None:
             return None
-        return LoaderSpec(base.qualified, base.params, base.fixed, base.forwards, base.prefix + tuple(value.args[1:]), base.short)
+        return LoaderSpec(base.qualified, base.params, base.fixed, base.forwards, base.prefix + tuple(value.args[1:]), base.short, base.defaults)
 
 
 def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:
