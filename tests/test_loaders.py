@@ -1690,6 +1690,7 @@ def test_rpl302_a_loader_subclass_that_sets_shuffle_itself(lint, init, expected)
     [
         ("0", [("RPL301", "train.py")]),  # daisyRec: no workers by default, 4 from the call in another module
         ("4", [("RPL301", "data.py")]),  # workers whoever calls it: the factory's own finding, once
+        (None, [("RPL301", "data.py")]),  # pytorchyolo: no default, every call gives workers: once, at the loader
     ],
 )
 def test_rpl301_a_factory_call_in_another_module_that_starts_workers(tmp_path, default, expected):
@@ -1697,7 +1698,7 @@ def test_rpl301_a_factory_call_in_another_module_that_starts_workers(tmp_path, d
         tmp_path,
         {
             "data.py": "from torch.utils.data import DataLoader\n\n\n"
-            f"def get_dataloader(ds, batch_size, shuffle, num_workers={default}):\n"
+            f"def get_dataloader(ds, batch_size, shuffle, num_workers{'' if default is None else '=' + default}):\n"
             "    return DataLoader(ds, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers)\n",
             "train.py": "from data import get_dataloader\n\nif __name__ == '__main__':\n"
             "    loader = get_dataloader(list(range(8)), batch_size=2, shuffle=False, num_workers=4)\n",

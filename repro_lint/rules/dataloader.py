@@ -256,10 +256,10 @@ def _reported_in_factory(built: FactoryLoader, switch: str, on: Callable[[Candid
         (p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if isinstance(value.value, cst.Name) and p.name.value == value.value.value),
         None,
     )
-    if param is not None:
+    if param is not None and param.default is not None:
         # a parameter passed straight on: in the factory's own file it keeps its default (what
         # a call passes is that call's finding), so the factory reports only a default that is on
-        if param.default is None or not on(built.values.of(param.default, ())):
+        if not on(built.values.of(param.default, ())):
             return False
     elif not on(built.values.of(value.value, built.chain)):
         return False
