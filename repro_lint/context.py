@@ -1885,14 +1885,18 @@ class ProjectContext:
     def mentioned_with(self, path: "str | Path", word: str) -> bool:
         """Does a file that may run with the module at ``path`` (:meth:`may_run_with`) contain
         ``word``? (A text check.)"""
+        return any(self.may_run_with(path, other) for other in self.mentioning(word))
+
+    def mentioning(self, word: str) -> Tuple[str, ...]:
+        """The files of the run that contain ``word`` (a text check, cached per run), absolute."""
         if not self.any_file_mentions(word):
-            return False
+            return ()
         found = self._mentioning.get(word)
         if found is None:
             found = self._mentioning[word] = tuple(
                 os.path.abspath(f) for f in self.files if word in (read_text(f) or "")
             )
-        return any(self.may_run_with(path, other) for other in found)
+        return found
 
     def entry_points(self) -> FrozenSet[str]:
         return frozenset(p for p, is_entry in self._entry.items() if is_entry)

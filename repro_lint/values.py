@@ -2535,13 +2535,15 @@ def _first_param(function: cst.FunctionDef) -> Optional[str]:
     return positional[0].name.value if positional else None
 
 
-def bind_parameter(function: cst.FunctionDef, name: str, args: Sequence[cst.Arg]) -> Any:
-    """The argument a call of module-level ``function`` with ``args`` binds to parameter
-    ``name``: a ``cst.Arg``, MISSING or UNKNOWN (:func:`repro_lint.syntax.bind`)."""
+def bind_parameter(function: cst.FunctionDef, name: str, args: Sequence[cst.Arg], method: bool = False) -> Any:
+    """The argument a call of module-level ``function`` (with ``method``: a method called on an
+    object, its first parameter bound) with ``args`` binds to parameter ``name``: a
+    ``cst.Arg``, MISSING or UNKNOWN (:func:`repro_lint.syntax.bind`)."""
     param = _parameter(function, name)
     if param is None:
         return UNKNOWN
-    return bind(cst_slots(args), name, _position(function, param, False))
+    position = _position(function, param, method)
+    return bind(cst_slots(args), name, position if position is None or position >= 0 else None)
 
 
 def _is_bound_method(function: cst.FunctionDef, chain: Chain) -> bool:

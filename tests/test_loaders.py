@@ -1731,3 +1731,28 @@ def test_a_loader_subclass_s_own_defaults(lint, init, call, expected):
     assert codes(found) == expected
     # a keyword the class would drop is never added by a fix
     assert not [d for d in found if d.fix is not None and "worker_init_fn" in str(d.fix)]
+
+
+@pytest.mark.parametrize(
+    "factory, calls, expected",
+    [
+        # a module-level factory whose default does not shuffle: the calls that shuffle, not its loader
+        ("def data_loader(dataset, shuffle=False):\n    return DataLoader(dataset, batch_size=8, shuffle=shuffle)\n",
+         "def train(ds):\n    return data_loader(ds, shuffle=True)\n\n\ndef val(ds):\n    return data_loader(ds, shuffle=False)\n",
+         [("RPL302", 9)]),
+        # torch-uncertainty's data modules: a method factory called on ``self``
+        ("class Data:\n    def _data_loader(self, dataset, shuffle=False):\n        return DataLoader(dataset, shuffle=shuffle)\n\n"
+         "    def train_dataloader(self):\n        return self._data_loader(self.ds, shuffle=True)\n\n"
+         "    def val_dataloader(self):\n        return self._data_loader(self.ds)\n",
+         "", [("RPL302", 9)]),
+        # a default that shuffles: the factory's own finding, once
+        ("def data_loader(dataset, shuffle=True):\n    return DataLoader(dataset, batch_size=8, shuffle=shuffle)\n",
+         "def train(ds):\n    return data_loader(ds)\n", [("RPL302", 5)]),
+        # the same, for workers
+        ("def data_loader(dataset, num_workers=0):\n    return DataLoader(dataset, num_workers=num_workers)\n",
+         "def train(ds):\n    return data_loader(ds, num_workers=4)\n", [("RPL301", 9)]),
+    ],
+)
+def test_a_factory_s_loader_that_a_call_switches_on_is_reported_at_the_call(lint, factory, calls, expected):
+    code = "from torch.utils.data import DataLoader\n\n\n" + factory + ("\n\n" + calls if calls else "")
+    assert [(d.code, d.line) for d in lint(code, select=["RPL301", "RPL302"])] == expected

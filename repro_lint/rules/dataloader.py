@@ -20,7 +20,7 @@ from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, loader_call, seeded_by_library
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, loader_call, off_in_factory, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -90,7 +90,7 @@ def through_factory(rule: Rule, built: FactoryLoader, node: cst.Call, name: str)
         inner = found.value
         if not (isinstance(inner, cst.Name) and inner.value in named):
             return Through(IN_FACTORY, inner)
-        given = bind_parameter(function, inner.value, node.args)
+        given = bind_parameter(function, inner.value, node.args, built.method)
         if isinstance(given, cst.Arg):
             return Through(AT_CALL, given.value)
         default = named[inner.value].default
@@ -184,6 +184,8 @@ class DataLoaderWorkerInitMissing(Rule):
             return  # no workers (the default), we cannot tell, or the partial's finding
         elif all_consts(value_of(self, workers), lambda v: v in (0, None)):
             return  # no workers on any path we can see (``num_workers=args.workers``, default 0)
+        elif off_in_factory(self, workers, lambda v: v in (0, None)):
+            return  # a factory's ``num_workers=0`` default: the calls that pass more are reported
         init = bound(self, call.args, "worker_init_fn", call.position("worker_init_fn"))
         if init is UNKNOWN or call.fixes("worker_init_fn") or (init is MISSING and call.qualified in LOADER_WORKER_INIT):
             return  # not known, or the loader's own (MONAI's DataLoader installs one)
@@ -321,6 +323,8 @@ class ShuffleWithoutGenerator(Rule):
                 return
             elif not any_const(value_of(self, shuffle), bool):
                 return  # not shuffled on any path we can see
+            elif off_in_factory(self, shuffle, lambda v: not v):
+                return  # a factory's ``shuffle=False`` default: the calls that pass True are reported
             if _own_sampler(self, call):
                 return
             if call.qualified in SHUFFLES_ITSELF:

@@ -18,15 +18,16 @@ for the loaders the Trainer runs: those built in a ``*_dataloader`` hook, or pas
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from ..catalog import DATALOADERS, FACTORY_WORD, LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS, PARTIALS, loader_position
-from ..values import Chain, Values, shadowed
-from .base import Analysis, Rule, ValueScan, loader_factory_switches
+from ..values import Chain, Values, all_consts, shadowed
+from .base import Analysis, Rule, ValueScan, loader_factory_switches, value_of
 from ..children import syntax_children
 from ..syntax import MISSING, names_feeding
 
@@ -213,6 +214,9 @@ class FactoryLoader:
     #: the factory's parameters that every project call of it turns off as a loader switch
     #: (:func:`~repro_lint.rules.base.decided_switches`): off in the factory itself
     decided: FrozenSet[str] = frozenset()
+    #: a method of a module-level class (``self._data_loader(ds, shuffle=True)``): its first
+    #: parameter is the object
+    method: bool = False
 
 
 class Factories(Analysis):
@@ -233,14 +237,19 @@ class Factories(Analysis):
         if resolved is None:
             return []
         facts, body = resolved
-        if "." in body.name or not any(call in DATALOADERS for call in body.calls):
-            return []  # a method, or a function that builds no loader itself (the cheap check)
+        if body.name.count(".") > 1 or not any(call in DATALOADERS for call in body.calls):
+            return []  # a nested method, or a function that builds no loader itself (the cheap check)
         read = self.file.analysis(ValueScan).modules.read(facts)
         if read is None:
             return []
         module, table, values = read
-        function = next((s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == body.name), None)
-        if function is None:
+        owner, _, name = body.name.rpartition(".")
+        scope: Sequence[cst.CSTNode] = module.body
+        if owner:  # a method of a module-level class
+            cls = next((s for s in module.body if isinstance(s, cst.ClassDef) and s.name.value == owner), None)
+            scope = cls.body.body if cls is not None and isinstance(cls.body, cst.IndentedBlock) else ()
+        function = next((s for s in scope if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
+        if function is None or (owner and any(_decorated(function, d) for d in ("staticmethod", "classmethod"))):
             return []
         found = []
         decided = loader_factory_switches(table.qualify, function, project.caller_arguments(facts.path, body.name))
@@ -251,11 +260,76 @@ class Factories(Analysis):
                 qualified_call = table.qualify(node.func)
                 if qualified_call in DATALOADERS:
                     spec = LoaderSpec(qualified_call, DATALOADERS[qualified_call], short=qualified_call.rsplit(".", 1)[-1])
-                    found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain, decided))
+                    found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain, decided, bool(owner)))
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) and node is not function:
                 continue
             stack.extend((child, chain + (node,)) for child in syntax_children(node))
         return found
+
+
+def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool]) -> bool:
+    """Is ``expr``, a loader's argument inside a loader factory (``loader`` in the name of the
+    function or method around it), a parameter the factory passes on as it is (``shuffle=
+    shuffle``) whose own default is off? Then the loader is on only for the calls that turn it
+    on, and each such call is reported where it is made, not the loader."""
+    if not isinstance(expr, cst.Name):
+        return False
+    ancestors = rule.file.ancestors
+    index = next((i for i in range(len(ancestors) - 1, -1, -1) if isinstance(ancestors[i], cst.FunctionDef)), None)
+    function = ancestors[index] if index is not None else None
+    if function is None or FACTORY_WORD not in function.name.value.lower():
+        return False
+    outer = ancestors[:index]
+    if not (len(outer) == 1 or (len(outer) == 3 and isinstance(outer[1], cst.ClassDef))):
+        return False  # a module-level function, or a method of a module-level class
+    if len(outer) == 3:
+        # a method's calls are reported as the factory's only where they are ``self.<name>(...)``
+        # in its class: so only when no other call of a method of that name is in the project
+        called = f".{function.name.value}("
+        source = rule.file.source
+        if source.count(called) != source.count(f"self{called}") or any(
+            other != os.path.abspath(rule.file.path) for other in rule.file.project.mentioning(called)
+        ):
+            return False
+    params = function.params
+    param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == expr.value), None)
+    if param is None or param.default is None or _rebinds(function, expr.value):
+        return False
+    return all_consts(value_of(rule, param.default), off)
+
+
+def _rebinds(function: cst.FunctionDef, name: str) -> bool:
+    """Does ``function`` assign ``name`` itself (its parameter then is not what it passes on)?"""
+    stack: List[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        targets: List[cst.CSTNode] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            targets = [node.target]
+        if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+            return True
+        stack.extend(syntax_children(node))
+    return False
+
+
+def _own_method(rule: Rule, func: cst.BaseExpression) -> Optional[str]:
+    """``self.<name>`` called in a method of a module-level class that defines ``<name>``
+    itself: ``module.Class.<name>``; else None."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
+        return None
+    ancestors = rule.file.ancestors
+    cls = ancestors[1] if len(ancestors) > 1 and isinstance(ancestors[0], cst.Module) and isinstance(ancestors[1], cst.ClassDef) else None
+    body = cls.body.body if cls is not None and isinstance(cls.body, cst.IndentedBlock) else ()
+    if not any(isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value for s in body):
+        return None
+    facts = rule.file.project.facts(rule.file.path, rule.file.source)
+    return f"{facts.module_name}.{cls.name.value}.{func.attr.value}" if facts is not None and cls is not None else None
+
+
+def _decorated(function: cst.FunctionDef, name: str) -> bool:
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
 
 
 def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
@@ -266,6 +340,8 @@ def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
     if qualified is None and isinstance(node.func, cst.Name):
         facts = rule.file.project.facts(rule.file.path, rule.file.source)  # a function of this module
         qualified = f"{facts.module_name}.{node.func.value}" if facts is not None else None
+    if qualified is None:
+        qualified = _own_method(rule, node.func)  # ``self._data_loader(...)`` in its class
     if qualified is None or FACTORY_WORD not in qualified.rsplit(".", 1)[-1].lower():
         return []
     if isinstance(node.func, cst.Name) and shadowed(node.func.value, rule.file.ancestors):
