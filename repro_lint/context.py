@@ -1308,6 +1308,19 @@ class ProjectContext:
                 return list(found)
         return []
 
+    def methods_called(self, path: "str | Path", scope: str, call: str) -> List[Node]:
+        """The project methods the call ``call`` made in body ``scope`` of module ``path`` runs
+        (``self._data_loader`` in a subclass: its base class's), as the call graph finds them."""
+        self.consult(ALL_FILES)
+        facts = self.facts(path)
+        body = facts.body(scope) if facts is not None else None
+        if facts is None or body is None:
+            return []
+        head, _, method = call.partition(".")
+        if head == "self" and method and "." not in method and body.owner:
+            return list(self._class_methods(facts, body.owner, (method,)))  # its own, else a base's
+        return list(self._instance_method(facts, scope, body, call) or ())
+
     def _instance_method(self, facts: ModuleFacts, scope: str, body: BodyFacts, call: str) -> Optional[List[Node]]:
         """The methods a call on an instance runs (``model.fit()`` -> ``Net.fit``, ``model(x)``
         -> ``Net.forward``, ``self.buffer.sample()`` -> ``Buffer.sample``), or None when

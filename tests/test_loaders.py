@@ -1756,3 +1756,22 @@ def test_a_loader_subclass_s_own_defaults(lint, init, call, expected):
 def test_a_factory_s_loader_that_a_call_switches_on_is_reported_at_the_call(lint, factory, calls, expected):
     code = "from torch.utils.data import DataLoader\n\n\n" + factory + ("\n\n" + calls if calls else "")
     assert [(d.code, d.line) for d in lint(code, select=["RPL301", "RPL302"])] == expected
+
+
+def test_a_loader_factory_method_a_subclass_in_another_module_calls_on_self(tmp_path):
+    """torch-uncertainty: ``TUDataModule._data_loader(self, dataset, shuffle=False)``, and
+    ``CIFAR10DataModule(TUDataModule)`` in another module returns
+    ``self._data_loader(self.train, shuffle=True)``: reported at that call, not at the loader."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/abstract.py": "from torch.utils.data import DataLoader\n\n\nclass TUDataModule:\n"
+            "    def _data_loader(self, dataset, shuffle=False):\n        return DataLoader(dataset, shuffle=shuffle)\n\n"
+            "    def val_dataloader(self):\n        return self._data_loader(self.val)\n",
+            "pkg/cifar10.py": "from pkg.abstract import TUDataModule\n\n\nclass CIFAR10DataModule(TUDataModule):\n"
+            "    def train_dataloader(self):\n        return self._data_loader(self.train, shuffle=True)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(d.code, os.path.basename(d.path), d.line) for d in found] == [("RPL302", "cifar10.py", 6)]

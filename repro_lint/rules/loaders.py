@@ -29,6 +29,7 @@ from ..catalog import DATALOADERS, FACTORY_WORD, LIGHTNING_LOADER_CALLS, LIGHTNI
 from ..values import Chain, Values, all_consts, shadowed
 from .base import Analysis, Rule, ValueScan, loader_factory_switches, value_of
 from ..children import syntax_children
+from ..source import read_text
 from ..syntax import MISSING, names_feeding
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
@@ -286,11 +287,10 @@ def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool])
         # a method's calls are reported as the factory's only where they are ``self.<name>(...)``
         # in its class: so only when no other call of a method of that name is in the project
         called = f".{function.name.value}("
-        source = rule.file.source
-        if source.count(called) != source.count(f"self{called}") or any(
-            other != os.path.abspath(rule.file.path) for other in rule.file.project.mentioning(called)
-        ):
-            return False
+        for other in rule.file.project.mentioning(called):
+            text = rule.file.source if other == os.path.abspath(rule.file.path) else read_text(other) or ""
+            if text.count(called) != text.count(f"self{called}"):
+                return False
     params = function.params
     param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == expr.value), None)
     if param is None or param.default is None or _rebinds(function, expr.value):
@@ -322,10 +322,22 @@ def _own_method(rule: Rule, func: cst.BaseExpression) -> Optional[str]:
     ancestors = rule.file.ancestors
     cls = ancestors[1] if len(ancestors) > 1 and isinstance(ancestors[0], cst.Module) and isinstance(ancestors[1], cst.ClassDef) else None
     body = cls.body.body if cls is not None and isinstance(cls.body, cst.IndentedBlock) else ()
-    if not any(isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value for s in body):
+    project = rule.file.project
+    facts = project.facts(rule.file.path, rule.file.source)
+    if facts is None or cls is None:
         return None
-    facts = rule.file.project.facts(rule.file.path, rule.file.source)
-    return f"{facts.module_name}.{cls.name.value}.{func.attr.value}" if facts is not None and cls is not None else None
+    if any(isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value for s in body):
+        return f"{facts.module_name}.{cls.name.value}.{func.attr.value}"
+    # inherited from a project base class, in this module or another (torch-uncertainty's
+    # ``CIFAR10DataModule`` calling ``self._data_loader`` of ``TUDataModule``)
+    method = next((a for a in reversed(ancestors) if isinstance(a, cst.FunctionDef)), None)
+    scope = f"{cls.name.value}.{method.name.value}" if method is not None else None
+    targets = project.methods_called(rule.file.path, scope, f"self.{func.attr.value}") if scope in facts.functions else []
+    if len(targets) != 1 or "." not in targets[0][1]:
+        return None
+    target = targets[0]
+    owner = project.facts(target[0])
+    return f"{owner.module_name}.{target[1]}" if owner is not None and owner.module_name else None
 
 
 def _decorated(function: cst.FunctionDef, name: str) -> bool:
