@@ -53,7 +53,7 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
-from .syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, is_main_guard_ast, names_feeding, option_default
+from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, is_main_guard_ast, names_feeding, option_default
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -1536,6 +1536,8 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
         facts = ModuleFacts(str(path), name)
         try:
             collector = _FactsCollector(facts, is_package, literals)
+            if CONSTANT_LINE.search(source):
+                collector.constants[0].update(_module_constants(tree))
             collector.visit(tree)
             collector.resolve_loader_workers()
             facts.set_attributes = frozenset(collector.set_attributes)
@@ -1556,6 +1558,21 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
     facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
     facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
     return facts
+
+
+def _module_constants(tree: ast.Module) -> Dict[str, Any]:
+    """The module's constants: upper-case names its top level binds once, to a literal
+    (``NUM_GPUS = 2``, then ``Trainer(gpus=NUM_GPUS)``)."""
+    bound = _top_level_bindings(tree)
+    found: Dict[str, Any] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            if name.isupper() and bound.get(name) == 1:
+                value = ast_literal(stmt.value)
+                if value is not UNKNOWN:
+                    found[name] = value
+    return found
 
 
 def _top_level_bindings(tree: ast.Module) -> Dict[str, int]:

@@ -25,6 +25,7 @@ between the two trees' answers that this module exists to prevent.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -458,15 +459,16 @@ class AstArgs(CallArgs):
     ) -> None:
         self.call = call
         self.expand = expand
-        #: the literal an attribute argument holds (``args.dist_backend`` after
-        #: ``args.dist_backend = "nccl"`` in the same function), else UNKNOWN
+        #: the literal an attribute or name argument holds (``args.dist_backend`` after
+        #: ``args.dist_backend = "nccl"`` in the same function, a module constant ``NUM_GPUS``),
+        #: else UNKNOWN
         self.attributes = attributes
 
     def _slots(self) -> Sequence[Slot]:
         return ast_slots(self.call)
 
     def _literal(self, node: Any) -> Any:
-        if self.attributes is not None and isinstance(node, ast.Attribute):
+        if self.attributes is not None and isinstance(node, (ast.Attribute, ast.Name)):
             return self.attributes(node)
         return ast_literal(node)
 
@@ -474,15 +476,70 @@ class AstArgs(CallArgs):
         return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
+#: a module-level assignment to an upper-case name (``NUM_GPUS = 2``), at column 0: the text
+#: check before the module's constants are looked for
+CONSTANT_LINE = re.compile(r"^[A-Z][A-Z0-9_]*\s*=[^=]", re.MULTILINE)
+
+
+def cst_module_constants(module: cst.Module) -> Dict[str, Any]:
+    """The module's constants, as the facts read them: upper-case names its top level binds
+    once (``if``/``try`` blocks included), to a literal (``NUM_GPUS = 2``)."""
+    counts: Dict[str, int] = {}
+    values: Dict[str, Any] = {}
+    stack: List[cst.CSTNode] = list(module.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            counts[stmt.name.value] = counts.get(stmt.name.value, 0) + 1
+            continue
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                targets: List[cst.BaseExpression] = []
+                if isinstance(small, cst.Assign):
+                    targets = [t.target for t in small.targets]
+                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                    targets = [small.target]
+                for target in targets:
+                    for name in (n.value for n in _cst_names(target)):
+                        counts[name] = counts.get(name, 0) + 1
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                    values[small.targets[0].target.value] = cst_literal(small.value)
+            continue
+        if isinstance(stmt, cst.BaseCompoundStatement):
+            if isinstance(stmt, cst.For):
+                for name in (n.value for n in _cst_names(stmt.target)):
+                    counts[name] = counts.get(name, 0) + 1
+            for child in stmt.children:
+                if isinstance(child, cst.BaseSuite) and isinstance(child.body, (list, tuple)):
+                    stack.extend(child.body)
+                elif isinstance(child, (cst.Else, cst.ExceptHandler, cst.Finally)) and isinstance(child.body.body, (list, tuple)):
+                    stack.extend(child.body.body)
+                elif isinstance(child, cst.BaseCompoundStatement):
+                    stack.append(child)  # an ``elif``
+    return {name: value for name, value in values.items() if name.isupper() and counts.get(name) == 1 and value is not UNKNOWN}
+
+
+def _cst_names(node: cst.CSTNode) -> List[cst.Name]:
+    if isinstance(node, cst.Name):
+        return [node]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _cst_names(e.value)]
+    return []
+
+
 class CstArgs(CallArgs):
-    def __init__(self, call: cst.Call, expand: Optional[Expand] = None) -> None:
+    def __init__(self, call: cst.Call, expand: Optional[Expand] = None, constants: Optional[Mapping[str, Any]] = None) -> None:
         self.call = call
         self.expand = expand
+        #: the module's constants (:func:`cst_module_constants`), for a name argument
+        self.constants = constants
 
     def _slots(self) -> Sequence[Slot]:
         return [(k, s, arg.value) for k, s, arg in cst_slots(self.call.args)]
 
     def _literal(self, node: Any) -> Any:
+        if self.constants and isinstance(node, cst.Name):
+            return self.constants.get(node.value, UNKNOWN)
         return cst_literal(node)
 
     def _strings(self, node: Any) -> List[str]:

@@ -3727,3 +3727,21 @@ def test_rpl202_a_module_name_two_projects_of_the_tree_define(tmp_path):
     (tmp_path / "gca" / "pGRACE" / "__init__.py").unlink(missing_ok=True)
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
     assert [(d.code, d.path.replace("\\", "/").split("/")[-3], d.line) for d in found] == [("RPL202", "rlstarter", 8)]
+
+
+@pytest.mark.parametrize(
+    "constants, reported",
+    [
+        ("NUM_GPUS = 2\n", True),  # byol's Lightning example: at the Trainer it configures
+        ("NUM_GPUS = 0\n", False),
+        ("NUM_GPUS = 2\nif cpu_only():\n    NUM_GPUS = 0\n", False),  # bound twice: not a constant, not known
+    ],
+)
+def test_rpl202_a_module_constant_given_to_the_trainer(lint, constants, reported):
+    code = (
+        "import pytorch_lightning as pl\n\n" + constants + "\n\ndef cpu_only():\n    return False\n\n"
+        "if __name__ == '__main__':\n    pl.seed_everything(0)\n    trainer = pl.Trainer(gpus=NUM_GPUS, max_epochs=1)\n"
+    )
+    trainer_line = code.splitlines().index("    trainer = pl.Trainer(gpus=NUM_GPUS, max_epochs=1)") + 1
+    found = [(d.code, d.line) for d in lint(code, select=["RPL202"])]
+    assert found == ([("RPL202", trainer_line)] if reported else [])
