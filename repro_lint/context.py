@@ -478,7 +478,8 @@ class ProjectContext:
         """The project file defining module ``dotted`` (searched in the project's source roots;
         where several roots hold its first part, those of the file importing it first: see
         :meth:`importing`)."""
-        prefer = self._module_files.preferred(dotted.partition(".")[0], self._importer) if self._importer else ()
+        head = dotted.partition(".")[0]
+        prefer = self._module_files.preferred(head, self._importer) if self._importer and head in self._module_files.ambiguous() else ()
         key = (dotted, prefer) if prefer else dotted
         if key not in self._modules:
             self._modules[key] = self._module_files.find(dotted, self._importer) if prefer else self._module_files.find(dotted)
@@ -852,10 +853,13 @@ class ProjectContext:
             # not followed: importing a large package does not run everything in it)
             for target in set(facts.aliases.values()).union(facts.star_imports):
                 edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
+            heads = self._module_files.heads()
             for target in set(facts.aliases.values()):
                 # a name a package re-exports (``from utils import device`` where
                 # ``utils/__init__.py`` does ``from .other import *``): importing it runs the
-                # top level of the module that binds it
+                # top level of the module that binds it (only a project name can be one)
+                if target.partition(".")[0] not in heads:
+                    continue
                 defining = self._reexporting_module(target)
                 if defining is not None and defining != facts.path:
                     edges.append((defining, IMPORTED_BODY))
@@ -956,7 +960,8 @@ class ProjectContext:
         if depth > 8 or is_known(qualified):
             return ()
         # where the name's first part is in several roots, what it stands for depends on the importer
-        prefer = self._module_files.preferred(qualified.partition(".")[0], self._importer) if self._importer else ()
+        head = qualified.partition(".")[0]
+        prefer = self._module_files.preferred(head, self._importer) if self._importer and head in self._module_files.ambiguous() else ()
         key = (qualified, depth > 0, prefer)
         found = self._objects.get(key)
         if found is not None:
@@ -1852,10 +1857,10 @@ class ProjectContext:
         return any(self._same_project(key, entry) for entry in seeding)
 
     def _same_project(self, module: str, entry: str) -> bool:
-        """Is the entry point ``entry`` in the project of ``module``: under the folder its
-        dotted name starts from, beside the package (``train.py`` next to ``src/pkg``), or
-        importing from the module's top-level package (``scripts/train.py`` doing ``from
-        libcll.datasets import ...``)?"""
+        """Is the file ``entry`` (an entry point, or another module) in the project of
+        ``module``: under the folder its dotted name starts from, beside the package
+        (``train.py`` next to ``src/pkg``), or importing from the module's top-level package
+        (``scripts/train.py`` doing ``from libcll.datasets import ...``)?"""
         root = os.path.join(str(source_root_for(Path(module), self._packages)), "")
         if entry.startswith(root) or root.startswith(os.path.join(os.path.dirname(entry), "")):
             return True
@@ -1871,13 +1876,14 @@ class ProjectContext:
         A program is an entry point and the modules its execution path reaches. ``other``
         cannot when an entry point's program holds the module and every program that holds
         ``other`` is another one: another training script, another project linted in the same
-        tree. When no entry point reaches one of them (a library module, a file run in a way the
-        call graph does not see), it can."""
+        tree. When no entry point reaches the module (a library module, a file run in a way the
+        call graph does not see), it can if it is of the module's own project (see
+        :meth:`_same_project`); when none reaches ``other``, it can."""
         self.consult(ALL_FILES)
         programs = self._programs()
         mine = programs.get(os.path.abspath(path))
         if not mine:
-            return True
+            return self._same_project(os.path.abspath(path), os.path.abspath(other))
         theirs = programs.get(os.path.abspath(other))
         return not theirs or not theirs.isdisjoint(mine)
 

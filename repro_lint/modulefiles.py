@@ -95,6 +95,7 @@ class ModuleFiles:
         self._folders = listings if listings is not None else Listings()
         self._head_names: Optional[FrozenSet[str]] = None
         self._holder_counts: Dict[str, int] = {}
+        self._ambiguous: Optional[FrozenSet[str]] = None
 
     def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
         """Is ``prefix + folders... / name`` a file? (``prefix`` ends with a separator.)"""
@@ -104,6 +105,10 @@ class ModuleFiles:
                 return False
             folder = folder + part + os.sep
         return name in self._folders.listing(folder)[0]
+
+    def heads(self) -> FrozenSet[str]:
+        """The top-level names any root holds (no other dotted name can be the project's)."""
+        return self._heads()
 
     def _heads(self) -> FrozenSet[str]:
         """The top-level names any root holds: its folders, and its ``.py`` files' stems."""
@@ -148,6 +153,17 @@ class ModuleFiles:
                 count += head in folders or head + ".py" in files
             self._holder_counts[head] = count
         return count
+
+    def ambiguous(self) -> FrozenSet[str]:
+        """The top-level names several roots hold (where the importer decides), computed once."""
+        if self._ambiguous is None:
+            seen: Dict[str, int] = {}
+            for prefix in self._prefixes:
+                files, folders = self._folders.listing(prefix)
+                for name in {*folders, *(f[:-3] for f in files if f.endswith(".py"))}:
+                    seen[name] = seen.get(name, 0) + 1
+            self._ambiguous = frozenset(name for name, count in seen.items() if count > 1)
+        return self._ambiguous
 
     def look_up(self, dotted: str, prefer: Tuple[str, ...] = ()) -> Tuple[Optional[str], Tuple[str, ...]]:
         if not dotted:

@@ -740,3 +740,25 @@ def test_rpl402_a_cpu_tensor_converted_viewed_or_indexed_stays_on_the_cpu(lint, 
 def test_rpl402_cumsum_of_counts_is_an_integer_cumsum(lint, expression, expected):
     code = f"import torch\n\n\ndef f(x, w):\n    return {expression}\n"
     assert codes(lint(code, select=["RPL402"])) == expected
+
+
+@pytest.mark.parametrize(
+    "train, expected",
+    [
+        ("projA/train.py", ["RPL401"]),  # chgnet beside alignn: another project's switch does not count
+        ("projB/train.py", []),  # a script of its own project, beside the package
+    ],
+)
+def test_rpl401_a_library_module_no_entry_point_reaches_and_a_switch_elsewhere(tmp_path, train, expected):
+    write(
+        tmp_path,
+        {
+            train: "import torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+            "    torch.use_deterministic_algorithms(True)\n    model = torch.nn.Linear(4, 2).cuda()\n",
+            "projB/projb/__init__.py": "",
+            "projB/projb/ops.py": "def aggregate(data, owners, n):\n    out = data.new_zeros([n, data.shape[1]])\n"
+            "    return out.index_add_(0, owners, data)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL401"])
+    assert codes(found) == expected
