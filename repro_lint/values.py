@@ -571,8 +571,9 @@ class Values:
         own = self._calls_of(function, function_chain, method)
         for call, call_chain in own:
             bound: Dict[Tuple[int, str], Candidates] = {}
+            args = self._spread_dicts(call.args, call_chain)
             for param in _all_params(function):
-                given = bind(cst_slots(call.args), param.name.value, _position(function, param, method))
+                given = bind(cst_slots(args), param.name.value, _position(function, param, method))
                 if given is UNKNOWN:
                     return None
                 if given is MISSING:
@@ -598,6 +599,23 @@ class Values:
             rows.append([inner.of(expr, chain) for expr in exprs])
             self._steps = inner._steps
         return rows
+
+    def _spread_dicts(self, args: Sequence[cst.Arg], chain: Chain) -> Sequence[cst.Arg]:
+        """``args`` with each ``**name`` whose name holds one dict on the path, a display with
+        string keys or ``dict(key=...)`` (OpenMMLab's ``setting = dict(workers_per_gpu=2,
+        seed=cfg.seed)`` then ``build_dataloader(ds, **setting)``), written as its keywords;
+        any other ``**`` stays (its keys are not known)."""
+        if not any(arg.star == "**" and isinstance(arg.value, cst.Name) for arg in args):
+            return args
+        spread: List[cst.Arg] = []
+        for arg in args:
+            held = self.of(arg.value, chain) if arg.star == "**" and isinstance(arg.value, cst.Name) else None
+            items = _dict_keywords(held[0]) if held is not None and len(held) == 1 else None
+            if items is None:
+                spread.append(arg)
+            else:
+                spread.extend(cst.Arg(value=value, keyword=cst.Name(key)) for key, value in items)
+        return spread
 
     def _literal_binding(self, function: cst.FunctionDef, positional: Any, keywords: Any) -> Dict[Tuple[int, str], Candidates]:
         """The parameters of module-level ``function`` bound to one call's literal arguments
@@ -1988,6 +2006,24 @@ def _project_callee(function: cst.FunctionDef, chain: Chain) -> Optional[str]:
             return CLASS_PREFIX + cls.name.value
         if _is_bound_method(function, chain):
             return f"{cls.name.value}.{function.name.value}"  # called on the class's objects
+    return None
+
+
+def _dict_keywords(value: object) -> Optional[List[Tuple[str, cst.BaseExpression]]]:
+    """The entries of a dict display whose keys are all identifier strings, or of a call of
+    the builtin ``dict`` with keywords only, as (key, value) pairs; else None."""
+    if isinstance(value, cst.Dict):
+        found: List[Tuple[str, cst.BaseExpression]] = []
+        for element in value.elements:
+            key = cst_literal(element.key) if isinstance(element, cst.DictElement) else None
+            if not isinstance(key, str) or not key.isidentifier():
+                return None
+            found.append((key, element.value))  # type: ignore[union-attr]
+        return found
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
+        if any(arg.keyword is None for arg in value.args):
+            return None
+        return [(arg.keyword.value, arg.value) for arg in value.args]  # type: ignore[union-attr]
     return None
 
 

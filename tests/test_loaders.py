@@ -1775,3 +1775,25 @@ def test_a_loader_factory_method_a_subclass_in_another_module_calls_on_self(tmp_
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
     assert [(d.code, os.path.basename(d.path), d.line) for d in found] == [("RPL302", "cifar10.py", 6)]
+
+
+@pytest.mark.parametrize(
+    "val_setting, expected",
+    [
+        ("dict(workers_per_gpu=2)", ["RPL301"]),  # pyskl: the validation loader gets no seed, so no worker_init_fn
+        ("{'workers_per_gpu': 2}", ["RPL301"]),
+        ("dict(workers_per_gpu=2, seed=0)", []),
+        ("dict(workers_per_gpu=2, **cfg)", []),  # a config merged in: not known, the benefit of the doubt
+    ],
+)
+def test_rpl301_factory_calls_given_a_dict_built_in_the_caller(lint, val_setting, expected):
+    code = (
+        "from functools import partial\n\nimport numpy as np\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def worker_init_fn(worker_id, seed):\n    np.random.seed(seed + worker_id)\n\n\n"
+        "def build_dataloader(dataset, workers_per_gpu, seed=None, **kwargs):\n"
+        "    init_fn = partial(worker_init_fn, seed=seed) if seed is not None else None\n"
+        "    return DataLoader(dataset, num_workers=workers_per_gpu, worker_init_fn=init_fn, **kwargs)\n\n\n"
+        f"def train(ds, val_ds, cfg):\n    setting = dict(workers_per_gpu=2, seed=0)\n    build_dataloader(ds, **setting)\n"
+        f"    setting = {val_setting}\n    build_dataloader(val_ds, **setting)\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected
