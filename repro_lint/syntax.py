@@ -481,6 +481,15 @@ class AstArgs(CallArgs):
 CONSTANT_LINE = re.compile(r"^[A-Z][A-Z0-9_]*\s*=[^=]", re.MULTILINE)
 
 
+def assigned_targets(small: cst.CSTNode) -> List[cst.BaseExpression]:
+    """The targets a small statement assigns (``a = b = 1``: both; ``x: int = 0``; ``x += 1``)."""
+    if isinstance(small, cst.Assign):
+        return [t.target for t in small.targets]
+    if isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+        return [small.target]
+    return []
+
+
 def cst_module_constants(module: cst.Module) -> Dict[str, Any]:
     """The module's constants, as the facts read them: upper-case names its top level binds
     once (``if``/``try`` blocks included), to a literal (``NUM_GPUS = 2``)."""
@@ -494,12 +503,7 @@ def cst_module_constants(module: cst.Module) -> Dict[str, Any]:
             continue
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                targets: List[cst.BaseExpression] = []
-                if isinstance(small, cst.Assign):
-                    targets = [t.target for t in small.targets]
-                elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-                    targets = [small.target]
-                for target in targets:
+                for target in assigned_targets(small):
                     for name in (n.value for n in _cst_names(target)):
                         counts[name] = counts.get(name, 0) + 1
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):

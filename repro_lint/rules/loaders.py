@@ -30,7 +30,7 @@ from ..values import Chain, Values, all_consts, shadowed
 from .base import Analysis, Rule, ValueScan, loader_factory_switches, value_of
 from ..children import syntax_children
 from ..source import read_text
-from ..syntax import MISSING, names_feeding
+from ..syntax import MISSING, assigned_targets, names_feeding
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
 #: ``fn: type = loaders.Fast``, ``fn = A if fast else B``; the only shapes a loader is called
@@ -303,12 +303,7 @@ def _rebinds(function: cst.FunctionDef, name: str) -> bool:
     stack: List[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        targets: List[cst.CSTNode] = []
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
-            targets = [node.target]
-        if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+        if any(isinstance(t, cst.Name) and t.value == name for t in assigned_targets(node)):
             return True
         stack.extend(syntax_children(node))
     return False

@@ -29,7 +29,7 @@ from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
-from ..syntax import CONSTANT_LINE as _CONSTANT_LINE, CstArgs, NoArgs, cst_module_constants, cst_strings, is_main_guard
+from ..syntax import CONSTANT_LINE as _CONSTANT_LINE, CstArgs, assigned_targets, NoArgs, cst_module_constants, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -1009,12 +1009,7 @@ def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
     names: Set[str] = set()
     if isinstance(stmt, cst.SimpleStatementLine):
         for small in stmt.body:
-            targets: List[cst.CSTNode] = []
-            if isinstance(small, cst.Assign):
-                targets = [t.target for t in small.targets]
-            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-                targets = [small.target]
-            for target in targets:
+            for target in assigned_targets(small):
                 elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]
                 for element in elements:
                     node = element.value if isinstance(element, cst.Element) else element
