@@ -1503,8 +1503,9 @@ class ProjectContext:
         if target:
             return Summary(effects=frozenset(target))
         # a method called on an object (``neg.draw(10)`` after ``neg = Sampler(...)``,
-        # ``TrainOptions().parse()``), as the call graph follows it
-        methods = self.instance_methods(facts, scope, name) if "." in name else []
+        # ``TrainOptions().parse()``), or the object called (``generator(z)`` runs its
+        # ``forward``), as the call graph follows it
+        methods = self.instance_methods(facts, scope, name)
         return self.closure(methods) if methods else EMPTY
 
     def instance_methods(self, facts: Optional[ModuleFacts], scope: Optional[str], name: str) -> List[Node]:
@@ -1735,6 +1736,10 @@ class ProjectContext:
         name = node[1].rsplit(".", 1)[-1] if method else _bare(node[1])
 
         def calls_it(facts: ModuleFacts, body: BodyFacts, call: str) -> bool:
+            if method and call.startswith("self.") and call.count(".") == 1 and body.owner:
+                # a method called on ``self``: its class's (or a base's) method of that name
+                # only, not another class's (``self.forward(x, y)`` in ``DiT``)
+                return node in self._class_methods(facts, body.owner, (call[len("self.") :],))
             if method:
                 # on an object of the class, or of a type not known (``train_data.make_iter(...)``
                 # on a parameter, in joeynmt's trainer): a call of it, maybe

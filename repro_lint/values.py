@@ -1490,6 +1490,13 @@ class Values:
                 if isinstance(func, cst.Name):
                     found.append((call, call_chain))
             elif method and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+                if func.value.value == "self":
+                    # on ``self``: a method of the calling class (or of a class it derives from
+                    # directly), not another class's of the same name (minRF's
+                    # ``self.forward(x, y)`` in ``DiT`` is not ``LabelEmbedder.forward``)
+                    caller = next((n for n in reversed(call_chain) if isinstance(n, cst.ClassDef)), None)
+                    if caller is not None and caller is not cls and _first_base(caller) != cls.name.value:
+                        continue
                 found.append((call, call_chain))
         return found
 

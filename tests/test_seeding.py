@@ -3745,3 +3745,35 @@ def test_rpl202_a_module_constant_given_to_the_trainer(lint, constants, reported
     trainer_line = code.splitlines().index("    trainer = pl.Trainer(gpus=NUM_GPUS, max_epochs=1)") + 1
     found = [(d.code, d.line) for d in lint(code, select=["RPL202"])]
     assert found == ([("RPL202", trainer_line)] if reported else [])
+
+
+def test_rpl202_a_self_call_in_another_class_does_not_give_a_method_its_arguments(lint):
+    """minRF: ``DiT.forward_with_cfg`` calls ``self.forward(x, y)``; that is ``DiT.forward``, not
+    ``LabelEmbedder.forward(labels, force_ids=None)``, whose ``force_ids`` stays None on every
+    call, so the ``.cuda()`` under ``if force_ids is None:`` runs."""
+    code = (
+        "import torch\nimport torch.nn as nn\n\n\nclass Embedder(nn.Module):\n    def drop(self, labels, force_ids=None):\n"
+        "        if force_ids is None:\n            labels = labels.cuda()\n        return labels\n\n"
+        "    def forward(self, labels, force_ids=None):\n        return self.drop(labels, force_ids)\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.embedder = Embedder()\n\n"
+        "    def forward(self, x, y):\n        return self.embedder(y)\n\n    def forward_with_cfg(self, x, y):\n"
+        "        return self.forward(x, y)\n\n\nif __name__ == '__main__':\n    model = Net()\n"
+        "    y = torch.zeros(2, dtype=torch.long)\n    out = model.forward_with_cfg(y, y)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 8)]
+
+
+def test_rpl103_a_script_without_a_guard_that_calls_a_model_object(tmp_path):
+    """style-based-gan's ``generate.py``: ``generator = StyledGenerator(512)`` then
+    ``generator(styles)`` at the top level runs ``forward``, which draws: the call is where the
+    use is reported, not the first statement."""
+    write(
+        tmp_path,
+        {
+            "model.py": "import random\n\nfrom torch import nn\n\n\nclass Gen(nn.Module):\n"
+            "    def forward(self, styles):\n        return random.sample(styles, 1)\n",
+            "generate.py": "from model import Gen\n\ngenerator = Gen()\nstyles = [1, 2, 3]\nimage = generator(styles)\nprint(image)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL103", "generate.py", 5)]
