@@ -513,6 +513,14 @@ def _bound_names(target: ast.AST) -> List[str]:
     return []
 
 
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    """Does the ``except`` clause catch a failed import (bare, ``Exception``, ``ImportError``,
+    ``ModuleNotFoundError``, or a tuple holding one)?"""
+    caught = handler.type
+    names = [caught] if not isinstance(caught, ast.Tuple) else list(caught.elts)
+    return caught is None or any(isinstance(n, ast.Name) and n.id in ("Exception", "BaseException", "ImportError", "ModuleNotFoundError") for n in names)
+
+
 def _parsed_options(target: ast.AST, value: Optional[ast.AST]) -> Optional[str]:
     """The name an assignment binds to parsed command-line options (``args =
     parser.parse_args()``, ``args, rest = parser.parse_known_args()``), else None."""
@@ -583,6 +591,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.literals = literals
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
+        #: inside the ``try`` of a function's import probe (see :meth:`visit_Try`)
+        self.import_probe = False
         #: how many ``if`` statements of the current body the visit is inside
         self.branch_depth = 0
         self.scope: List[str] = []
@@ -694,6 +704,23 @@ class _FactsCollector(ast.NodeVisitor):
     def _relative_base(self, level: int, module: Optional[str]) -> Optional[str]:
         return resolve_relative(self.facts.module_name, self.is_package, level, module or "")
 
+    def visit_Try(self, node: ast.Try) -> None:
+        """``try: import torch_npu`` / ``except ImportError: return False`` in a function (an
+        availability probe, accelerate's ``is_npu_available``): that import asks whether the
+        device is there, it does not use it (what else the ``try`` does still counts)."""
+        probe = len(self.constants) > 1 and any(_catches_import_error(h) for h in node.handlers)
+        if not probe:
+            self.generic_visit(node)
+            return
+        probing, self.import_probe = self.import_probe, True
+        try:
+            for stmt in node.body:
+                self.visit(stmt)
+        finally:
+            self.import_probe = probing
+        for part in (*node.handlers, *node.orelse, *node.finalbody):
+            self.visit(part)
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             if alias.asname:
@@ -702,7 +729,7 @@ class _FactsCollector(ast.NodeVisitor):
                 head = alias.name.split(".")[0]
                 self.facts.aliases[head] = head
             device = DEVICE_MODULES.get(alias.name.split(".")[0])
-            if device is not None:
+            if device is not None and not self.import_probe:
                 self._device_used(device)
             if alias.name in NCCL_TO_HCCL_MODULES:
                 self.current.uses.add(NCCL_AS_HCCL)
@@ -712,7 +739,7 @@ class _FactsCollector(ast.NodeVisitor):
         if base is None:
             return
         device = DEVICE_MODULES.get(base.split(".")[0])
-        if device is not None:
+        if device is not None and not self.import_probe:
             self._device_used(device)
         if base in NCCL_TO_HCCL_MODULES or any(f"{base}.{alias.name}" in NCCL_TO_HCCL_MODULES for alias in node.names):
             self.current.uses.add(NCCL_AS_HCCL)  # ``from torch_npu.contrib import transfer_to_npu``

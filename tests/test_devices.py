@@ -329,3 +329,20 @@ def test_rpl601_a_helper_starting_an_nccl_group_for_an_entry_point_that_imports_
     )
     found = _project(tmp_path, {"utils.py": helper, "train.py": train})
     assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == ([("RPL601", "train.py")] if migrated else [])
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # accelerate's is_npu_available: an import that only asks whether the device is there
+        ("def is_npu_available():\n    try:\n        import torch_npu\n    except ImportError:\n        return False\n"
+         "    return True\n\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    print(is_npu_available())\n", []),
+        # the same import where the script runs: it loads the NPU backend the program uses
+        ("try:\n    import torch_npu\nexcept ImportError:\n    pass\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n", ["RPL202"]),
+        # what else the ``try`` does still counts
+        ("def train(model):\n    try:\n        import torch_npu\n        model.npu()\n    except Exception:\n        return None\n\n\n"
+         "if __name__ == '__main__':\n    torch.manual_seed(0)\n    train(torch.nn.Linear(2, 2))\n", ["RPL202"]),
+    ],
+)
+def test_rpl202_an_import_that_probes_for_the_npu(lint, code, expected):
+    assert codes(lint("import torch\n\n" + code, select=["RPL202"])) == expected
