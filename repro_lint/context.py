@@ -1758,9 +1758,9 @@ class ProjectContext:
         anywhere = method and FACTORY_WORD in name.lower()
         files = self._importers(node) if not anywhere else [Path(node[0])] + [Path(f) for f in self.files if os.path.abspath(f) != node[0]]
         called = f".{name}("
-        for index, file in enumerate(files[1 if elsewhere else 0 :]):
+        for file in files[1 if elsewhere else 0 :]:
             text = read_text(file)
-            if text is None or name not in text or (anywhere and index and called not in text):
+            if text is None or name not in text or (anywhere and called not in text and os.path.abspath(file) != node[0]):
                 continue
             if len(text) > CALLERS_READ_LIMIT:
                 # a generated or table-sized module: not read again for its literals
@@ -1869,11 +1869,15 @@ class ProjectContext:
         root = os.path.join(str(source_root_for(Path(module), self._packages)), "")
         if entry.startswith(root) or root.startswith(os.path.join(os.path.dirname(entry), "")):
             return True
-        facts = self.facts(module)
-        names = [facts.module_name, *self._namespace_names(module)] if facts is not None and facts.module_name else []
-        tops = {name.split(".", 1)[0] for name in names}
-        text = read_text(entry) if tops else None
-        return text is not None and any(m.split(".", 1)[0] in tops for m in imported_modules(Path(entry), text))
+
+        def imports_its_package() -> bool:
+            facts = self.facts(module)
+            names = [facts.module_name, *self._namespace_names(module)] if facts is not None and facts.module_name else []
+            tops = {name.split(".", 1)[0] for name in names}
+            text = read_text(entry) if tops else None
+            return text is not None and any(m.split(".", 1)[0] in tops for m in imported_modules(Path(entry), text))
+
+        return bool(self.remembered(("same project", module, entry), imports_its_package))
 
     def may_run_with(self, path: "str | Path", other: "str | Path") -> bool:
         """Can the code of the file ``other`` run in a program that runs the module at ``path``?
