@@ -571,7 +571,7 @@ class Values:
         own = self._calls_of(function, function_chain, method)
         for call, call_chain in own:
             bound: Dict[Tuple[int, str], Candidates] = {}
-            args = self._spread_dicts(call.args, call_chain)
+            args = self.spread_dicts(call.args, call_chain)
             for param in _all_params(function):
                 given = bind(cst_slots(args), param.name.value, _position(function, param, method))
                 if given is UNKNOWN:
@@ -600,7 +600,7 @@ class Values:
             self._steps = inner._steps
         return rows
 
-    def _spread_dicts(self, args: Sequence[cst.Arg], chain: Chain) -> Sequence[cst.Arg]:
+    def spread_dicts(self, args: Sequence[cst.Arg], chain: Chain) -> Sequence[cst.Arg]:
         """``args`` with each ``**name`` whose name holds one dict on the path, a display with
         string keys or ``dict(key=...)`` (OpenMMLab's ``setting = dict(workers_per_gpu=2,
         seed=cfg.seed)`` then ``build_dataloader(ds, **setting)``), written as its keywords;

@@ -1797,3 +1797,27 @@ def test_rpl301_factory_calls_given_a_dict_built_in_the_caller(lint, val_setting
         f"    setting = {val_setting}\n    build_dataloader(val_ds, **setting)\n"
     )
     assert codes(lint(code, select=["RPL301"])) == expected
+
+
+def test_a_factory_that_rebinds_its_switch_is_reported_once_at_its_loader(lint):
+    """YOLOv6's ``create_dataloader``: ``shuffle=False`` by default, set to False again on one
+    path (``if rect and shuffle:``), then passed on: the factory's loader is where it is decided,
+    so it is reported there once, not also at the call that passes True."""
+    code = (
+        "from torch.utils.data import DataLoader\n\n\ndef create_dataloader(ds, rect=False, shuffle=False):\n"
+        "    if rect and shuffle:\n        shuffle = False\n    return DataLoader(ds, batch_size=4, shuffle=shuffle)\n\n\n"
+        "def train(ds):\n    return create_dataloader(ds, shuffle=True)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL302"])] == [("RPL302", 7)]
+
+
+@pytest.mark.parametrize("passed, expected", [("num_workers=4", ["RPL301"]), ("num_workers=0", []), ("", [])])
+def test_a_factory_that_passes_its_parameter_on_through_a_dict_it_builds(lint, passed, expected):
+    """ddpm-torch's ``get_dataloader``: ``cfg = {"batch_size": 2, "num_workers": num_workers}``,
+    then ``DataLoader(ds, **cfg)``; a call that gives it workers is reported there."""
+    code = (
+        "from torch.utils.data import DataLoader\n\n\ndef get_dataloader(ds, num_workers=0):\n"
+        '    cfg = {"batch_size": 2, "num_workers": num_workers}\n    return DataLoader(ds, **cfg)\n\n\n'
+        f"def main(ds):\n    get_dataloader(ds{', ' + passed if passed else ''})\n"
+    )
+    assert codes(lint(code, select=["RPL301"])) == expected

@@ -18,9 +18,9 @@ from ..catalog import (
 )
 from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
-from ..values import Candidates, all_consts, any_const, bind_parameter
+from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, loader_call, off_in_factory, seeded_by_library
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, forwarded_switch_off, loader_call, off_in_factory, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -71,7 +71,9 @@ def through_factory(rule: Rule, built: FactoryLoader, node: cst.Call, name: str)
     def forwarded(arg: cst.Arg) -> bool:
         return arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == rest
 
-    own = [arg for arg in call.args if not forwarded(arg)]
+    # a dict the factory builds and passes (``cfg = {"num_workers": num_workers}``, then
+    # ``DataLoader(ds, **cfg)``) is read as its keywords
+    own = list(built.values.spread_dicts([arg for arg in call.args if not forwarded(arg)], built.chain))
     if varargs is not None and not params.posonly_params and not params.params and any(
         arg.star == "*" and isinstance(arg.value, cst.Name) and arg.value.value == varargs for arg in own
     ):
@@ -97,7 +99,7 @@ def through_factory(rule: Rule, built: FactoryLoader, node: cst.Call, name: str)
         if given is MISSING and default is not None:
             return Through(IN_FACTORY, default)
         return Through(None, given)
-    if len(own) == len(call.args):
+    if not any(forwarded(arg) for arg in call.args):
         return Through(None, MISSING)  # the factory passes on no keywords of its call
     passed_on = [arg for arg in node.args if arg.star == "**" or (arg.keyword is not None and arg.keyword.value not in named)]
     given = bound(rule, passed_on, name, None)
@@ -253,17 +255,11 @@ def _reported_in_factory(built: FactoryLoader, switch: str, on: Callable[[Candid
     value = bind(cst_slots(call.args), switch, call.position(switch))
     if not isinstance(value, cst.Arg) or (isinstance(value.value, cst.Name) and value.value.value in built.decided):
         return False  # not passed, or every call passes it: each call that turns it on is reported
-    params = built.function.params
-    param = next(
-        (p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if isinstance(value.value, cst.Name) and p.name.value == value.value.value),
-        None,
-    )
-    if param is not None and param.default is not None:
-        # a parameter passed straight on: in the factory's own file it keeps its default (what
-        # a call passes is that call's finding), so the factory reports only a default that is on
-        if not on(built.values.of(param.default, ())):
-            return False
-    elif not on(built.values.of(value.value, built.chain)):
+    if isinstance(value.value, cst.Name) and forwarded_switch_off(
+        built.function, value.value.value, lambda default: built.values.of(default, ()), lambda v: not on([Const(v)])
+    ):
+        return False  # a parameter passed on as it is, off by default: each call that turns it on is reported
+    if not on(built.values.of(value.value, built.chain)):
         return False
     given = bind(cst_slots(call.args), guard, call.position(guard))
     return given is MISSING or (

@@ -291,11 +291,21 @@ def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool])
             text = rule.file.source if other == os.path.abspath(rule.file.path) else read_text(other) or ""
             if text.count(called) != text.count(f"self{called}"):
                 return False
+    return forwarded_switch_off(function, expr.value, lambda default: value_of(rule, default), off)
+
+
+def forwarded_switch_off(
+    function: cst.FunctionDef, name: str, evaluate: Callable[[cst.BaseExpression], object], off: Callable[[object], bool]
+) -> bool:
+    """Is ``name`` a parameter of the loader factory ``function`` that it passes on as it is
+    (it never assigns it) and whose default, as ``evaluate`` gives it, is ``off`` on every
+    path? The one test of where a factory's switch is reported: at the calls that turn it on
+    when it is, else at the factory's loader."""
     params = function.params
-    param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == expr.value), None)
-    if param is None or param.default is None or _rebinds(function, expr.value):
+    param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == name), None)
+    if param is None or param.default is None or _rebinds(function, name):
         return False
-    return all_consts(value_of(rule, param.default), off)
+    return all_consts(evaluate(param.default), off)  # type: ignore[arg-type]
 
 
 def _rebinds(function: cst.FunctionDef, name: str) -> bool:
