@@ -1700,9 +1700,11 @@ class ProjectContext:
             package = ".".join(parts[:cut])
             found = self.resolve_module(package)
             package_facts = self.facts(found) if found is not None else None
-            if package_facts is not None and (
-                package_facts.aliases.get(name) == f"{module}.{name}" or self._star_target(package_facts, name) == f"{module}.{name}"
-            ):
+            target = (package_facts.aliases.get(name) or self._star_target(package_facts, name)) if package_facts is not None else None
+            # re-exported, directly or through another package's re-export (``from .datamodule
+            # import *`` where ``datamodule/__init__.py`` imports it from its module)
+            resolved = self._resolve_qualified(target) if target is not None and target != f"{module}.{name}" else None
+            if target == f"{module}.{name}" or (resolved is not None and resolved[1] == node[1] and os.path.abspath(resolved[0]) == os.path.abspath(node[0])):
                 wanted.add(package)
         self.is_imported(module)  # builds the index of every file's imports
         key = os.path.abspath(node[0])

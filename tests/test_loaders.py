@@ -1821,3 +1821,40 @@ def test_a_factory_that_passes_its_parameter_on_through_a_dict_it_builds(lint, p
         f"def main(ds):\n    get_dataloader(ds{', ' + passed if passed else ''})\n"
     )
     assert codes(lint(code, select=["RPL301"])) == expected
+
+
+def test_a_factory_method_that_builds_a_project_loader_subclass(lint):
+    """tsl: ``get_dataloader(self, shuffle=False)`` returns ``StaticGraphLoader(...)``, a
+    DataLoader subclass of the project, and ``train_dataloader`` calls it with its own
+    ``shuffle=True``: reported at that call, as for torch's DataLoader."""
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass StaticGraphLoader(DataLoader):\n"
+        "    def __init__(self, dataset, batch_size=1, shuffle=False, **kwargs):\n"
+        "        super().__init__(dataset, batch_size=batch_size, shuffle=shuffle, **kwargs)\n\n\n"
+        "class DataModule:\n    def get_dataloader(self, shuffle=False):\n"
+        "        return StaticGraphLoader(self.dataset, batch_size=4, shuffle=shuffle)\n\n"
+        "    def train_dataloader(self, shuffle=True):\n        return self.get_dataloader(shuffle)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL302"])] == [("RPL302", 14)]
+
+
+def test_a_constructor_call_through_two_package_re_exports(tmp_path):
+    """tsl's entry points build the data module with ``workers=cfg.workers`` after ``from
+    tsl.data import SpatioTemporalDataModule``, where ``tsl/data/__init__.py`` star-imports
+    ``datamodule``, whose ``__init__.py`` imports the class from its module: those calls decide
+    ``self.workers``."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/data/__init__.py": "from .datamodule import *\n",
+            "pkg/data/datamodule/__init__.py": 'from .dm import DataModule\n\n__all__ = ["DataModule"]\n',
+            "pkg/data/datamodule/dm.py": "from torch.utils.data import DataLoader\n\n\nclass DataModule:\n"
+            "    def __init__(self, dataset, workers=0):\n        self.dataset = dataset\n        self.workers = workers\n\n"
+            "    def train_dataloader(self):\n        return DataLoader(self.dataset, batch_size=4, num_workers=self.workers)\n",
+            "train.py": "import torch\nfrom pkg.data import DataModule\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+            "    dm = DataModule(list(range(10)), workers=4)\n    for batch in dm.train_dataloader():\n        print(batch)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])
+    assert [(d.code, os.path.basename(d.path)) for d in found] == [("RPL301", "dm.py")]

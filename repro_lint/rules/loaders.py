@@ -238,7 +238,14 @@ class Factories(Analysis):
         if resolved is None:
             return []
         facts, body = resolved
-        if body.name.count(".") > 1 or not any(call in DATALOADERS for call in body.calls):
+
+        def project_loader(call: str) -> Optional[LoaderSpec]:
+            """A DataLoader subclass of the project that ``call`` (as the facts name it) builds."""
+            dotted = call if call in body.imported else f"{facts.module_name}.{call}" if call in facts.loaders else None
+            found = project.loader_class(dotted) if dotted is not None else None
+            return None if found is None else LoaderSpec(found[0], found[1], found[2], found[3], (), dotted.rsplit(".", 1)[-1], found[4])
+
+        if body.name.count(".") > 1 or not any(call in DATALOADERS or project_loader(call) is not None for call in body.calls):
             return []  # a nested method, or a function that builds no loader itself (the cheap check)
         read = self.file.analysis(ValueScan).modules.read(facts)
         if read is None:
@@ -259,8 +266,13 @@ class Factories(Analysis):
             node, chain = stack.pop()
             if isinstance(node, cst.Call):
                 qualified_call = table.qualify(node.func)
+                spec: Optional[LoaderSpec] = None
                 if qualified_call in DATALOADERS:
                     spec = LoaderSpec(qualified_call, DATALOADERS[qualified_call], short=qualified_call.rsplit(".", 1)[-1])
+                elif qualified_call is not None or isinstance(node.func, cst.Name):
+                    # a DataLoader subclass of the project (tsl's ``StaticGraphLoader``)
+                    spec = project_loader(qualified_call if qualified_call is not None else node.func.value)  # type: ignore[attr-defined]
+                if spec is not None:
                     found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain, decided, bool(owner)))
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) and node is not function:
                 continue
