@@ -3777,3 +3777,20 @@ def test_rpl103_a_script_without_a_guard_that_calls_a_model_object(tmp_path):
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL103", "generate.py", 5)]
+
+
+@pytest.mark.parametrize(
+    "stored, expected",
+    [
+        ('self.config["seed"] = random.randint(0, 2**32 - 1)', []),  # lightning-template: the seed the base reads
+        ("self.seed = random.randint(0, 2**32 - 1)", []),
+        ("noise = random.random()", ["RPL105"]),  # a draw kept elsewhere, before the seeding
+    ],
+)
+def test_rpl105_a_seed_stored_on_the_object_its_own_seeding_method_reads(lint, stored, expected):
+    code = (
+        "import random\n\n\nclass BaseCLI:\n    def __init__(self):\n        self.config = {'seed': None}\n\n"
+        "    def _set_seed(self):\n        random.seed(self.config['seed'])\n\n\nclass CLI(BaseCLI):\n"
+        f"    def _set_seed(self):\n        {stored}\n        return super()._set_seed()\n"
+    )
+    assert codes(lint(code, select=["RPL105"])) == expected

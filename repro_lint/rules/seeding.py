@@ -1002,6 +1002,12 @@ class _Flow:
             self.unseeded.pop(generator, None)
 
 
+def _feeds(names: FrozenSet[str], feeding: Set[str]) -> bool:
+    """Does a draw stored under ``names`` feed a seeding call that reads ``feeding`` (``self``:
+    the object's own seeding method, which reads what is stored on the object)?"""
+    return bool(names & feeding) or ("self" in feeding and any(n == "self" or n.startswith("self.") for n in names))
+
+
 def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
     """The names (``seed``, ``opt.manualSeed``) a simple statement assigns; for an item
     (``cfg["seed"] = ...``, ``args.__dict__["seed"] = ...``, ``vars(args)["seed"] = ...``), the
@@ -1186,11 +1192,19 @@ class SeedAfterRngUse(Rule):
             feeding = _mentioned_names(site.node.args[0]) if site.node.args else set()
             for arg in site.node.args[1:]:
                 feeding |= _mentioned_names(arg)
+            func = site.node.func
+            if isinstance(func, cst.Attribute) and (
+                (isinstance(func.value, cst.Name) and func.value.value == "self")
+                or (isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name) and func.value.func.value == "super")
+            ):
+                # the object's own seeding method (``super()._set_seed()``) reads the object's
+                # state: a seed stored on it (``self.config["seed"] = random.randint(...)``) feeds it
+                feeding.add("self")
             late: List[Tuple[str, cst.Call]] = []
             for generator in GENERATORS:
                 if generator not in seeds or generator in flow.seeded:
                     continue
-                draws = [call for call, names in flow.unseeded.get(generator, ()) if not names & feeding]
+                draws = [call for call, names in flow.unseeded.get(generator, ()) if not _feeds(names, feeding)]
                 if draws:
                     late.append((generator, draws[0]))
             if late:
