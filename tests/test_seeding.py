@@ -3785,6 +3785,10 @@ def test_rpl103_a_script_without_a_guard_that_calls_a_model_object(tmp_path):
         ('self.config["seed"] = random.randint(0, 2**32 - 1)', []),  # lightning-template: the seed the base reads
         ("self.seed = random.randint(0, 2**32 - 1)", []),
         ("noise = random.random()", ["RPL105"]),  # a draw kept elsewhere, before the seeding
+        # lightning-template: drawn into a local, then stored in a nested item of the config
+        ('seed = random.randint(0, 9)\n        if self.cmd:\n            self.config[self.cmd]["seed"] = seed\n'
+         '        else:\n            self.config["seed"] = seed', []),
+        ("seed = random.randint(0, 9)\n        print(seed)", ["RPL105"]),  # drawn, never stored for the seeding
     ],
 )
 def test_rpl105_a_seed_stored_on_the_object_its_own_seeding_method_reads(lint, stored, expected):

@@ -1021,6 +1021,8 @@ def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
                     node = element.value if isinstance(element, cst.Element) else element
                     if isinstance(node, cst.Subscript):
                         held = node.value
+                        while isinstance(held, cst.Subscript):
+                            held = held.value  # ``self.config[cmd]["seed_everything"]``: in ``self.config``
                         if isinstance(held, cst.Call) and dotted_name(held.func) == "vars" and len(held.args) == 1:
                             held = held.args[0].value  # ``vars(args)["seed"]``: an attribute of args
                         holder = dotted_name(held)
@@ -1165,7 +1167,18 @@ class SeedAfterRngUse(Rule):
                 branches.append(branch)
             flow.merge(*branches)
         else:
-            self._calls(stmt, flow, _assigned_names(stmt))
+            assigned = _assigned_names(stmt)
+            self._calls(stmt, flow, assigned)
+            if assigned and flow.unseeded and isinstance(stmt, cst.SimpleStatementLine):
+                # a drawn value passed on (``config_seed = ...randint()``, then
+                # ``self.config["seed"] = config_seed``): the draw is stored there too
+                used: Set[str] = set()
+                for small in stmt.body:
+                    value = getattr(small, "value", None) if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
+                    if isinstance(value, cst.BaseExpression):
+                        used |= _mentioned_names(value)
+                for generator, draws in flow.unseeded.items():
+                    flow.unseeded[generator] = [(call, names | assigned if names & used else names) for call, names in draws]
 
     def _calls(self, node: cst.CSTNode, flow: _Flow, assigned: FrozenSet[str] = frozenset()) -> None:
         """The calls inside ``node`` in evaluation order (arguments before the call), skipping
