@@ -3798,3 +3798,14 @@ def test_rpl105_a_seed_stored_on_the_object_its_own_seeding_method_reads(lint, s
         f"    def _set_seed(self):\n        {stored}\n        return super()._set_seed()\n"
     )
     assert codes(lint(code, select=["RPL105"])) == expected
+
+
+def test_rpl105_an_object_that_drew_passed_to_a_call_does_not_feed_the_seed(lint):
+    """IQL: ``log = Log(...)`` draws a directory name, ``env, dataset = load(log, name)``, then
+    ``set_seed(args.seed, env=env)``: the draw was not stored for the seeding."""
+    code = (
+        "import random\n\n\nclass Log:\n    def __init__(self):\n        self.dir = ''.join(random.choices('ab', k=4))\n\n\n"
+        "def load(log, name):\n    return name, [log]\n\n\ndef set_seed(seed, env=None):\n    random.seed(seed)\n\n\n"
+        "def main(seed):\n    log = Log()\n    env, dataset = load(log, 'x')\n    set_seed(seed, env=env)\n"
+    )
+    assert codes(lint(code, select=["RPL105"])) == ["RPL105"]

@@ -1175,8 +1175,9 @@ class SeedAfterRngUse(Rule):
                 used: Set[str] = set()
                 for small in stmt.body:
                     value = getattr(small, "value", None) if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
-                    if isinstance(value, cst.BaseExpression):
-                        used |= _mentioned_names(value)
+                    name = dotted_name(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+                    if name:
+                        used.add(name)  # the value itself, not what a call makes of it
                 for generator, draws in flow.unseeded.items():
                     flow.unseeded[generator] = [(call, names | assigned if names & used else names) for call, names in draws]
 
