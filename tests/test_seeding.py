@@ -3809,3 +3809,19 @@ def test_rpl105_an_object_that_drew_passed_to_a_call_does_not_feed_the_seed(lint
         "def main(seed):\n    log = Log()\n    env, dataset = load(log, 'x')\n    set_seed(seed, env=env)\n"
     )
     assert codes(lint(code, select=["RPL105"])) == ["RPL105"]
+
+
+def test_rpl202_a_project_call_given_device_only_receives_it(tmp_path):
+    """ptgnn's training scripts: ``run(model, device=torch.device("cuda:0" if ... else "cpu"))``
+    with ``run`` in another module: the ``torch.device(...)`` in its argument is where the
+    device is used, not the outer call that only receives it."""
+    write(
+        tmp_path,
+        {
+            "helper.py": "def report(model, device):\n    return model.to(device)\n",
+            "train.py": "import torch\n\nfrom helper import report\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+            "    report(\n        torch.nn.Linear(2, 2),\n        device=torch.device('cuda:0' if torch.cuda.is_available() else 'cpu'),\n    )\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == [("RPL202", 9)]

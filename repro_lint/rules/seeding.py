@@ -451,7 +451,10 @@ class SeedingScan(Analysis):
         reached = summary.reached_in(self.file.path)
         values = self.file.analysis(ValueScan).values if "if" in self.file.source else None
         for site in self.calls:
-            if site.body in reached and not _declares_option(site) and (site.effect.uses & wanted or self._places_on(site, wanted)):
+            uses = site.effect.uses & wanted
+            if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
+                uses = frozenset()  # a project function given ``device=`` only receives the device
+            if site.body in reached and not _declares_option(site) and (uses or self._places_on(site, wanted)):
                 chain = self.chains.get(id(site.node))
                 if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
                     continue  # under an ``if`` the default path skips (``if args.launcher != "none":``)
@@ -608,6 +611,15 @@ class SeedingScan(Analysis):
                     ):
                         return True
         return False
+
+
+def _given_device(call: cst.Call) -> bool:
+    """Is ``call`` a call of a project function handed a device (``report(model,
+    device=torch.device("cuda:0"))``), rather than a device method (``x.npu()``, ``x.to(...)``)?"""
+    method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+    return method not in catalog.DEVICE_METHODS and method != "to" and any(
+        arg.keyword is not None and arg.keyword.value == "device" for arg in call.args
+    )
 
 
 def _may_be_off(
