@@ -1198,6 +1198,13 @@ class Values:
             if not found:
                 return None
             return _joined({self.kind(value, where, qualify, depth + 1) for value, where in found})
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            # ``self._prob`` where the class's methods assign ``self._prob = np.zeros(...)``
+            method = self._enclosing(chain)
+            if method is not None and _first_param(method[0]) == expr.value.value and _is_bound_method(*method):
+                got = self._self_attribute(expr.attr.value, method, depth + 1)
+                if got:
+                    return _joined({self.kind(c, (), qualify, depth + 1) if isinstance(c, cst.BaseExpression) else None for c in got})
         return None
 
     def made_on_cpu(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], qualify: Qualify, depth: int = 0) -> bool:

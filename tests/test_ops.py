@@ -762,3 +762,19 @@ def test_rpl401_a_library_module_no_entry_point_reaches_and_a_switch_elsewhere(t
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL401"])
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize(
+    "made, expected",
+    [
+        ("np.zeros((n, 4))", []),  # ctgan's DataSampler: a NumPy array kept on the object
+        ("torch.zeros((n, 4))", ["RPL402"]),
+        ("n", ["RPL402"]),  # not known: a method that may be Tensor.cumsum
+    ],
+)
+def test_rpl402_cumsum_on_an_array_the_object_holds(lint, made, expected):
+    code = (
+        "import numpy as np\nimport torch\n\n\nclass Sampler:\n    def __init__(self, n):\n"
+        f"        self._prob = {made}\n\n    def pick(self, i):\n        probs = self._prob[i]\n        return probs.cumsum(axis=1)\n"
+    )
+    assert codes(lint(code, select=["RPL402"])) == expected
