@@ -53,7 +53,7 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
-from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, is_main_guard_ast, names_feeding, option_default
+from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -1698,22 +1698,11 @@ def might_call_at_top_level(source: str) -> bool:
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+([^\n#]+))", re.MULTILINE)
 
 
-def _quiet_parse(source: str) -> Optional[ast.Module]:
-    """``source``'s tree, without the SyntaxWarnings about the user's code, or None when it
-    does not parse."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
 def module_variable_device(source: str, name: str) -> Optional[str]:
     """The accelerator that the module's top-level assignment of ``name`` names (``device =
     torch.device("cuda" if torch.cuda.is_available() else "cpu")``: cuda), when it is assigned
     once at the top level (None otherwise, or when ``source`` does not parse)."""
-    tree = _quiet_parse(source)
+    tree = ast_module(source)
     if tree is None or _top_level_bindings(tree).get(name) != 1:
         return None
     for stmt in tree.body:
@@ -1728,7 +1717,7 @@ def results_handed_to_trainer(source: str, name: str) -> Optional[bool]:
     ``trainer.fit(model, train_dl)``, directly or through the names and containers that hold
     it)? None when ``source`` never calls ``name`` (or does not parse); False when a call's
     result is used another way."""
-    tree = _quiet_parse(source)
+    tree = ast_module(source)
     if tree is None:
         return None
     passed: Set[str] = set()

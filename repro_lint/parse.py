@@ -19,6 +19,7 @@ import libcst as cst
 from ._gc import GCPaused
 from ._libcst_internals import ParserOutput, VerbatimStatement
 from .source import line_breaks, line_offsets
+from .syntax import ast_module
 
 #: files longer than this (characters) are parsed one group of top-level statements at a time:
 #: LibCST's native parser needs several hundred bytes of memory per source byte while it runs
@@ -270,17 +271,6 @@ def parse_module(text: str, chunked_above: int = CHUNKED_ABOVE, chunk_size: int 
 def first_line(stmt: ast.stmt) -> int:
     """The line a top-level statement's code starts on (its first decorator's, if any)."""
     return min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
-
-
-def ast_module(text: str) -> Optional[ast.Module]:
-    """CPython's ``ast`` of ``text``; None when it does not parse there (newer syntax than
-    this Python's, or an error). Warnings about the user's code are not ours to print."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 #: a list display split into groups: the offsets of its ``[`` and ``]``, and the offsets

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -479,6 +480,17 @@ class AstArgs(CallArgs):
 #: a module-level assignment to an upper-case name (``NUM_GPUS = 2``), at column 0: the text
 #: check before the module's constants are looked for
 CONSTANT_LINE = re.compile(r"^[A-Z][A-Z0-9_]*\s*=[^=]", re.MULTILINE)
+
+
+def ast_module(text: str) -> Optional[ast.Module]:
+    """CPython's ``ast`` of ``text``; None when it does not parse there (newer syntax than
+    this Python's, or an error). Warnings about the user's code are not ours to print."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def assigned_targets(small: cst.CSTNode) -> List[cst.BaseExpression]:

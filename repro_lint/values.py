@@ -610,11 +610,11 @@ class Values:
         spread: List[cst.Arg] = []
         for arg in args:
             held = self.of(arg.value, chain) if arg.star == "**" and isinstance(arg.value, cst.Name) else None
-            items = _dict_keywords(held[0]) if held is not None and len(held) == 1 else None
-            if items is None:
+            entries = dict_entries(held[0]) if held is not None and len(held) == 1 and is_dict_display(held[0]) else None
+            if entries is None or not all(key.isidentifier() for key in entries):
                 spread.append(arg)
             else:
-                spread.extend(cst.Arg(value=value, keyword=cst.Name(key)) for key, value in items)
+                spread.extend(cst.Arg(value=value, keyword=cst.Name(key)) for key, value in entries.items())
         return spread
 
     def _literal_binding(self, function: cst.FunctionDef, positional: Any, keywords: Any) -> Dict[Tuple[int, str], Candidates]:
@@ -2020,24 +2020,6 @@ def _project_callee(function: cst.FunctionDef, chain: Chain) -> Optional[str]:
             return CLASS_PREFIX + cls.name.value
         if _is_bound_method(function, chain):
             return f"{cls.name.value}.{function.name.value}"  # called on the class's objects
-    return None
-
-
-def _dict_keywords(value: object) -> Optional[List[Tuple[str, cst.BaseExpression]]]:
-    """The entries of a dict display whose keys are all identifier strings, or of a call of
-    the builtin ``dict`` with keywords only, as (key, value) pairs; else None."""
-    if isinstance(value, cst.Dict):
-        found: List[Tuple[str, cst.BaseExpression]] = []
-        for element in value.elements:
-            key = cst_literal(element.key) if isinstance(element, cst.DictElement) else None
-            if not isinstance(key, str) or not key.isidentifier():
-                return None
-            found.append((key, element.value))  # type: ignore[union-attr]
-        return found
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
-        if any(arg.keyword is None for arg in value.args):
-            return None
-        return [(arg.keyword.value, arg.value) for arg in value.args]  # type: ignore[union-attr]
     return None
 
 
