@@ -796,7 +796,9 @@ FORWARDING_FACTORY = """\
         ("RPL301", "num_workers=4", True),
         ("RPL301", "num_workers=0", False),
         ("RPL301", "num_workers=4, worker_init_fn=seed_worker", False),
-        ("RPL301", "num_workers=n", False),
+        ("RPL301", "num_workers=n", True),  # not known: maybe some, as at a loader
+        ("RPL301", "num_workers=cfg['workers']", True),
+        ("RPL301", "num_workers=n, worker_init_fn=seed_worker", False),
         ("RPL301", "num_workers=4, **cfg", False),
     ],
 )

@@ -228,8 +228,8 @@ class DataLoaderWorkerInitMissing(Rule):
         ``**kwargs`` on): reported here, as RPL302 reports such a call."""
         for built in factory_loaders(self, node):
             workers = through_factory(self, built, node, "num_workers")
-            if workers.where != AT_CALL or not any_const(value_of(self, workers.value), lambda v: isinstance(v, int) and v > 0):
-                continue  # no workers by this call's arguments
+            if workers.where != AT_CALL or not _some_workers(value_of(self, workers.value)):
+                continue  # no workers by this call's arguments (a value not known may be some, as at a loader)
             if _reported_in_factory(built, "num_workers", _some_workers, "worker_init_fn"):
                 continue  # workers whoever calls it: the factory's own finding
             if not _none_through(self, built, node, "worker_init_fn") or seeded_by_library(self, node):
