@@ -60,7 +60,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
     ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices, UNNAMED,
 )
@@ -717,6 +717,13 @@ class ProjectContext:
             if found is not None:
                 return facts.path, found
             head, dot, rest = name.partition(".")
+            body = facts.body(scope) if scope and head == "self" and rest and "." not in rest else None
+            if body is not None and body.owner:
+                # ``self.draw()`` in a class that inherits ``draw`` from a project base (of this
+                # module or another)
+                inherited = self._class_methods(facts, body.owner, (rest,))
+                if inherited:
+                    return inherited[0]
             target = facts.aliases.get(head)
             if target is None and head not in ("self", "cls"):
                 target = self._star_target(facts, head)  # ``from models import *``; ``build()``
@@ -779,9 +786,14 @@ class ProjectContext:
                 name, _, off = name.partition(VARIANT)
                 # building a class runs the construction methods it inherits too; an object handed
                 # on may have any of its own methods called (not every inherited one: a
-                # framework's base class holds far more than a program calls)
+                # framework's base class holds far more than a program calls), and the dataset
+                # methods a DataLoader calls, its own or inherited from a project base
+                # (``class Items(BaseDataSet)`` whose ``__getitem__`` is the base's)
                 cls = name[len(prefix) :]
-                edges = self._class_methods(facts, cls, wanted) if wanted is not None else _methods(facts, cls, wanted)
+                if wanted is not None:
+                    edges = self._class_methods(facts, cls, wanted)
+                else:
+                    edges = tuple(dict.fromkeys(_methods(facts, cls, None) + self._class_methods(facts, cls, DRAWING_METHODS)))
                 if wanted is None:
                     # but not its own moves to a device (``Data.cuda()``, ``Data.to(device)``):
                     # what receives an object does not move it; the program calls them itself

@@ -512,6 +512,32 @@ INDEX_RESULTS = frozenset(
 #: ops whose result is an int64 tensor unless given the keyword or the positional argument at
 #: this index (``torch.bincount(x)`` counts; ``bincount(x, weights)`` sums the weights): as
 #: ``torch.*`` functions (the tensor first) and Tensor methods (the tensor is the receiver)
+#: einops's functions that rearrange a tensor by a pattern (``rearrange(x, "b n c -> b c n")``):
+#: the result has the pattern's output axes and the input's dtype (``reduce`` with a reduction
+#: of those in :data:`EINOPS_INTEGER_REDUCTIONS` keeps an integer input integral; ``mean`` does not)
+EINOPS_PATTERNS = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
+EINOPS_INTEGER_REDUCTIONS = frozenset({"sum", "max", "min", "prod", "any", "all"})
+
+
+def einops_output_rank(pattern: str) -> int:
+    """The number of axes an einops pattern's output names (``"b n c -> b c n"``: 3; a
+    parenthesised group is one axis; ``...`` adds none, so it is at least that rank); 0 when
+    ``pattern`` is not one."""
+    if pattern.count("->") != 1:
+        return 0
+    output = pattern.split("->", 1)[1]
+    depth = axes = 0
+    for token in output.replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            depth += 1
+            axes += depth == 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0 and token != "...":
+            axes += 1
+    return axes if depth == 0 else 0
+
+
 COUNT_RESULTS = {"bincount": ("weights", 1)}
 BOOL_RESULTS = frozenset(
     {"eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",

@@ -60,7 +60,7 @@ from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PAR
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
-from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
+from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, EINOPS_INTEGER_REDUCTIONS, EINOPS_PATTERNS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
@@ -737,7 +737,13 @@ class Values:
     def _computed(self, expr: cst.BaseExpression, chain: Chain, depth: int) -> Candidates:
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
             inner = self.of(expr.expression, chain, depth + 1)
-            return _map(inner, lambda v: not v)
+            if inner is None:
+                return None
+            known = [v for v in inner if isinstance(v, Const) or v is OPEN]
+            negated = _map(known, lambda v: not v) or []
+            # ``shuffle=not sampler``, the sampler built on one path and None on the other: True
+            # where it is None, not known where it is an object
+            return negated if len(known) == len(inner) else _dedupe([*negated, expr])
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
             inner = self.of(expr.expression, chain, depth + 1)
             if not _numbers(inner):
@@ -1071,6 +1077,24 @@ class Values:
             reached = _reaching(self.module.body, name, chain, truth, (), self._binds)
         return None if reached is _UNASSIGNED else reached
 
+    def made_of(self, name: cst.Name, chain: Sequence[cst.CSTNode]) -> Optional[List[cst.CSTNode]]:
+        """The expressions the local name ``name`` may be bound to at its use under ``chain``,
+        on any path, the default path or not (what the value is made of, such as its shape,
+        rather than which value it is): a parameter that some path leaves as it is gives its
+        own name. None when the function does not bind it (a global, a closure's)."""
+        chain = tuple(n for n in chain if not isinstance(n, cst.Module))
+        scope = self._enclosing(chain)
+        if scope is None:
+            return None
+        function, function_chain = scope
+        parameter = _parameter(function, name.value)
+        body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+        start: Any = _UNASSIGNED if parameter is None else [(parameter.name, function_chain + (function, function.params))]
+        reached = _reaching(body, name.value, chain, _undecided, function_chain + (function, function.body), self._binds, start=start)
+        if not isinstance(reached, list):
+            return None
+        return [value for value, _ in reached]
+
     def _closure_value(self, name: str, chain: Chain, truth: Truth) -> Any:
         """A free name of a function defined inside another (``def get_batch(): ...
         .to(device=device)`` inside ``experiment()``, which sets ``device``): what the enclosing
@@ -1138,6 +1162,8 @@ class Values:
                 return INTEGER
             if owner is not None:
                 return owner
+            if qualified in EINOPS_PATTERNS:
+                return self._einops_kind(expr, qualified, again)
             if isinstance(expr.func, cst.Name) or qualified is not None:
                 target = self.callee(expr.func, chain)  # a project function: what it returns
                 if target is not None:
@@ -1275,6 +1301,22 @@ class Values:
                 return None
             kinds.add(self.kind(entries[key], where, qualify, depth + 1))
         return _joined(kinds)
+
+    @staticmethod
+    def _einops_kind(call: cst.Call, qualified: str, kind_of: Callable[[cst.BaseExpression], Optional[str]]) -> Optional[str]:
+        """An einops ``rearrange``/``repeat``/``reduce`` of a tensor or an array is what its
+        input is (einops takes both); a ``reduce`` that is not a sum, product, maximum or
+        minimum (``"mean"``) of an integer tensor is no longer visibly integral."""
+        positional = [a for a in call.args if a.keyword is None]
+        if not positional or positional[0].star:
+            return None
+        found = kind_of(positional[0].value)
+        if found == INTEGER and qualified == "einops.reduce":
+            reduction = _keyword(call, "reduction")
+            reduction = reduction if reduction is not None else positional[2].value if len(positional) > 2 and not positional[2].star else None
+            if reduction is None or string_value(reduction) not in EINOPS_INTEGER_REDUCTIONS:
+                return TORCH
+        return found
 
     def _integral_factory(self, call: cst.Call, qualified: Optional[str], chain: Chain, qualify: Qualify, depth: int) -> bool:
         """A ``torch.*`` call that visibly makes an integer tensor: ``dtype=torch.long``,

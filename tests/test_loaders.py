@@ -1860,3 +1860,22 @@ def test_a_constructor_call_through_two_package_re_exports(tmp_path):
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL301"])
     assert [(d.code, os.path.basename(d.path)) for d in found] == [("RPL301", "dm.py")]
+
+
+@pytest.mark.parametrize(
+    "build, expected",
+    [
+        # dalle-pytorch's train_vae.py: a sampler only under Horovod, else None
+        ("    if hvd:\n        sampler = DistributedSampler(ds)\n    else:\n        sampler = None\n", [("RPL302", 9)]),
+        ("    sampler = DistributedSampler(ds)\n", []),  # always a sampler: never shuffled by the loader
+        ("    sampler = make_sampler(ds)\n", []),  # not known
+    ],
+)
+def test_rpl302_shuffle_is_not_a_sampler_that_is_none_on_one_path(lint, build, expected):
+    code = (
+        "from torch.utils.data import DataLoader, DistributedSampler\n\n\n"
+        "def loader(ds, hvd=False):\n" + build + "    return DataLoader(ds, 8, shuffle=not sampler, sampler=sampler)\n"
+    )
+    found = lint(code, select=["RPL302"])
+    line = code.splitlines().index("    return DataLoader(ds, 8, shuffle=not sampler, sampler=sampler)") + 1
+    assert lines(found) == [(c, line) for c, _ in expected]

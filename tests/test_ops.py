@@ -259,6 +259,22 @@ def test_cumsum_moves_from_rpl402_to_rpl401_with_the_torch_version(lint):
         "import torch.nn.functional as F\nl = F.cross_entropy(logits.transpose(1, 2), target, weight)\n",
         "import torch.nn.functional as F\nl = F.cross_entropy(logits.movedim(3, 1), target)\n",
         "import torch\nimport torch.nn.functional as F\nl = F.nll_loss(torch.randn(2, 5, 4, 4, device='cuda'), target, reduction='sum')\n",
+        # einops: the pattern's output has three axes (meshgpt, spear-tts)
+        "import torch.nn.functional as F\nfrom einops import rearrange\nl = F.cross_entropy(rearrange(logits, 'b n c -> b c n'), t)\n",
+        "import einops\nimport torch.nn.functional as F\nl = F.cross_entropy(einops.rearrange(x, 'b (h w) c -> b c h w', h=4), t)\n",
+        # through a local variable, bound after an early return (the default path returns first)
+        "import torch.nn.functional as F\nfrom einops import rearrange\ndef f(logits, t, return_loss=False):\n"
+        "    if not return_loss:\n        return logits\n    logits = rearrange(logits, 'b n c -> b c n')\n"
+        "    return F.cross_entropy(logits, t)\n",
+        "import torch.nn.functional as F\ndef f(x, t):\n    y = x.view(2, 5, -1)\n    return F.cross_entropy(y, t)\n",
+        # slicing keeps the rank (dalle-pytorch's text and image parts of the logits)
+        "import torch.nn.functional as F\nfrom einops import rearrange\ndef f(logits, t, n):\n"
+        "    logits = rearrange(logits, 'b n c -> b c n')\n    return F.cross_entropy(logits[:, :, :n], t[:, :n])\n",
+        "import torch.nn.functional as F\nl = F.cross_entropy(x.view(4, 2, 5, 3)[0], t)\n",  # one index of a rank-4 tensor
+        "import torch.nn.functional as F\nl = F.cross_entropy(x.view(2, 5)[:, None], t)\n",  # None adds an axis
+        # einops keeps the input's dtype; a mean is not integral
+        "import torch\nfrom einops import reduce\ndef f(mask):\n    return reduce(mask.long(), 'b n -> b', 'mean').cumsum(0)\n",
+        "import torch\nfrom einops import rearrange\ndef f(x):\n    return rearrange(x, 'b n -> n b').cumsum(0)\n",
     ],
 )
 def test_rpl402_ops_without_a_deterministic_implementation(lint, code):
@@ -296,6 +312,17 @@ def test_rpl402_ops_without_a_deterministic_implementation(lint, code):
         "import torch\nx.scatter_reduce_(0, idx, src, reduce='sum')\n",
         "import torch.nn as nn\np = nn.MaxPool3d(2)\n",  # deterministic under the flag in 2.13
         "import torch\nk = torch.kthvalue(x, 2)\n",
+        # einops: two output axes; a sum of an integer tensor is integral
+        "import torch.nn.functional as F\nfrom einops import rearrange\nl = F.cross_entropy(rearrange(logits, 'b n c -> (b n) c'), t)\n",
+        "import torch\nfrom einops import reduce, repeat\ndef f(mask):\n    a = reduce(mask.long(), 'b n -> b', 'sum').cumsum(0)\n"
+        "    return a, repeat(mask.bool(), 'b n -> b n r', r=2).cumsum(0)\n",
+        "import numpy as np\nimport torch\nfrom einops import rearrange\nc = rearrange(np.zeros((2, 3)), 'a b -> b a').cumsum(0)\n",
+        # a variable bound to a rank-2 value on one path is not visibly of rank 3
+        "import torch.nn.functional as F\ndef f(x, t, flat):\n    y = x.view(2, 5, -1)\n    if flat:\n"
+        "        y = x.view(-1, 5)\n    return F.cross_entropy(y, t)\n",
+        "import torch.nn.functional as F\ndef f(logits, t):\n    return F.cross_entropy(logits, t)\n",  # a parameter
+        "import torch.nn.functional as F\nl = F.cross_entropy(x.view(2, 5, 3)[0], t)\n",  # an index drops an axis
+        "import torch.nn.functional as F\nl = F.cross_entropy(x.view(2, 5, 3)[:, idx], t)\n",
     ],
 )
 def test_rpl402_quiet(lint, code):

@@ -3825,3 +3825,59 @@ def test_rpl202_a_project_call_given_device_only_receives_it(tmp_path):
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
     assert [(d.code, d.line) for d in found] == [("RPL202", 9)]
+
+
+@pytest.mark.parametrize(
+    "items, expected",
+    [
+        ("class Items(Base):\n    pass\n", ["RPL103"]),  # the DataLoader calls the base's __getitem__
+        ("class Items(Base):\n    def __getitem__(self, index):\n        return index\n", []),  # its own, drawing nothing
+    ],
+)
+def test_an_object_handed_on_runs_the_dataset_methods_it_inherits_from_a_project_base(tmp_path, items, expected):
+    """pytorch-segmentation: ``class VOCDataset(BaseDataSet)`` handed to a DataLoader, the
+    base's ``__getitem__`` drawing its augmentations with ``random``; other inherited methods
+    (``Base.shuffle_all``) are not run for it."""
+    files = {
+        "base.py": """
+            import random
+            from torch.utils.data import Dataset
+
+            class Base(Dataset):
+                def __len__(self):
+                    return 8
+
+                def __getitem__(self, index):
+                    return index if random.random() < 0.5 else -index
+
+                def shuffle_all(self):
+                    random.shuffle(self.items)
+        """,
+        "items.py": "from base import Base\n\n\n" + items,
+        "train.py": """
+            from torch.utils.data import DataLoader
+            from items import Items
+
+            if __name__ == "__main__":
+                for batch in DataLoader(Items(), batch_size=4):
+                    print(batch)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "sub, expected",
+    [
+        ("class Sub(Base):\n    def run(self):\n        return self.draw()\n", ["RPL103"]),
+        # its own draw() is the one called, and it draws nothing
+        ("class Sub(Base):\n    def draw(self):\n        return 4\n\n    def run(self):\n        return self.draw()\n", []),
+    ],
+)
+def test_a_call_on_self_runs_the_method_inherited_from_a_project_base(tmp_path, sub, expected):
+    files = {
+        "base.py": "import random\n\n\nclass Base:\n    def draw(self):\n        return random.random()\n",
+        "sub.py": "from base import Base\n\n\n" + sub,
+        "train.py": "from sub import Sub\n\nif __name__ == '__main__':\n    print(Sub().run())\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected

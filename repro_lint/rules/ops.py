@@ -20,13 +20,15 @@ from ..opcatalog import (
     INTEGER_DTYPES,
     RESHAPES,
     AXIS_SWAPS,
+    EINOPS_PATTERNS,
+    einops_output_rank,
     index_by_name,
 )
 from ..values import INTEGER, NUMPY, Const, any_const, dict_entries, is_dict_display
 from .base import Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
 from ..classify import is_known
-from ..syntax import cst_literal, int_value
+from ..syntax import cst_literal, int_value, string_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
 
@@ -89,7 +91,7 @@ def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
     elif qualified is None and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
         root = receiver_root(func.value)
         owner = rule.qualify(root) if isinstance(root, (cst.Name, cst.Attribute)) else None
-        if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu"):
+        if owner is not None and owner.split(".", 1)[0] not in ("torch", "torch_npu") and owner not in EINOPS_PATTERNS:
             return [], ""  # np.arange(3).cumsum(), df.median(axis=0): not a tensor
         values = rule.file.analysis(ValueScan).values
         kind = values.kind(func.value, rule.file.ancestors, rule.qualify)
@@ -234,14 +236,33 @@ def _from_mappings(rule: Rule, call: cst.Call, name: str, default: Any) -> Optio
     return found or None
 
 
-def _rank(rule: Rule, node: cst.CSTNode) -> int:
+def _rank(rule: Rule, node: cst.CSTNode, follow: bool = True) -> int:
     """The rank of a tensor expression when the call that makes it shows it (at least that
-    rank, for a swap of two dimensions), else 0."""
+    rank, for a swap of two dimensions), else 0. A local name is followed (once) to what it
+    may be bound to there, on any path: the least rank of those values (0 when one is not
+    known: a parameter left as it is)."""
+    if isinstance(node, cst.Name) and follow:
+        found = rule.file.analysis(ValueScan).values.made_of(node, rule.file.ancestors) or ()
+        return min((_rank(rule, c, follow=False) for c in found), default=0)
+    if isinstance(node, cst.Subscript):
+        # slicing keeps a dimension (``logits[:, :, :n]``), an index drops one, ``None`` adds one
+        rank = _rank(rule, node.value, follow)
+        for element in node.slice:
+            if isinstance(element.slice, cst.Index):
+                item = element.slice.value
+                if isinstance(item, cst.Name) and item.value == "None":
+                    rank += 1
+                elif not isinstance(item, cst.Ellipsis):
+                    rank -= 1
+        return max(rank, 0)
     if not isinstance(node, cst.Call):
         return 0
     positional = [a for a in node.args if a.keyword is None]
     if any(a.star for a in positional):
         return 0
+    if rule.qualify(node.func) in EINOPS_PATTERNS:
+        pattern = string_value(positional[1].value) if len(positional) > 1 else None
+        return einops_output_rank(pattern) if pattern is not None else 0
     if isinstance(node.func, cst.Attribute) and node.func.attr.value in RESHAPES and rule.qualify(node.func) is None:
         if len(positional) == 1 and isinstance(positional[0].value, (cst.Tuple, cst.List)):
             return len(positional[0].value.elements)
