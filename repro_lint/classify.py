@@ -325,10 +325,11 @@ def is_known(qualified: str) -> bool:
 
 def is_device_name(name: str) -> bool:
     """A parameter, variable or key named as a device (``device``, ``train_device``,
-    ``cfg.device``: the last part), or a variable named for a CUDA device (``cudaid``,
+    ``cfg.device``: the last part), as Lightning's accelerator (``accelerator = "cuda"`` then
+    ``Trainer(accelerator=accelerator)``), or a variable named for a CUDA device (``cudaid``,
     ``cuda_id``; not a constant such as an enum member ``CUDA = "cuda"``)."""
     last = name.rsplit(".", 1)[-1]
-    return "device" in last.lower() or (last.startswith("cuda") and not last.isupper())
+    return "device" in last.lower() or last.lower() == "accelerator" or (last.startswith("cuda") and not last.isupper())
 
 
 def is_seed_parameter(name: str) -> bool:

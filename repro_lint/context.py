@@ -76,8 +76,10 @@ from .facts import (
     MODULE_BODY,
     UNKNOWN_ARGUMENTS,
     OptionValue,
+    ParamAttr,
     ParamValue,
     ParsedOptions,
+    SelfValue,
     SUPER_CALL,
     BodyFacts,
     ModuleFacts,
@@ -1076,6 +1078,8 @@ class ProjectContext:
         def value(given: object) -> object:
             if isinstance(given, ParamValue):
                 return self._parameter_value(path, scope, given.name)
+            if isinstance(given, SelfValue):
+                return self._self_value(path, caller, scope, given.attr)
             if isinstance(given, ParsedOptions):
                 if not options or caller is None or "*" in caller.set_attributes:
                     return UNKNOWN
@@ -1087,6 +1091,45 @@ class ProjectContext:
 
         return tuple(value(v) for v in positional), {k: value(v) for k, v in keywords.items()}
 
+    def _self_value(self, path: str, facts: Optional[ModuleFacts], scope: str, attr: str) -> object:
+        """``self.<attr>`` passed by a method (body ``scope`` of module ``path``): what its
+        class's own ``__init__`` stores there, on the default path (a literal; a parameter's
+        value, :meth:`_parameter_value`; an attribute of a parameter that every construction of
+        the class passes the parsed options, ``Solver(config)``: that option's default); else
+        UNKNOWN."""
+        body = facts.body(scope) if facts is not None else None
+        owner = body.owner if body is not None else None
+        init = facts.body(f"{owner}.__init__") if facts is not None and owner and "." not in owner else None
+        source = init.self_sources.get(attr, UNKNOWN) if init is not None else UNKNOWN
+        if isinstance(source, ParamValue):
+            return self._parameter_value(path, f"{owner}.__init__", source.name)
+        if isinstance(source, ParamAttr):
+            return self._option_passed(path, owner, init, source)  # type: ignore[arg-type]
+        return source
+
+    def _option_passed(self, path: str, owner: str, init: BodyFacts, source: ParamAttr) -> object:
+        """The default of option ``source.attr`` when every construction of class ``owner`` passes
+        the parsed options as its ``__init__``'s parameter ``source.param``; else UNKNOWN."""
+        key = ("option passed", os.path.abspath(path), owner, source)
+        if key in self._derived:
+            found = self._derived[key]
+            return UNKNOWN if found is _IN_PROGRESS else found
+        self._derived[key] = _IN_PROGRESS
+        found: object = UNKNOWN
+        calls = self.caller_arguments(path, CLASS_PREFIX + owner)
+        values = set()
+        for arguments in calls or ():
+            given = _given(init, arguments, source.param)
+            default = given.default(source.attr) if isinstance(given, ParsedOptions) else UNKNOWN
+            try:
+                values.add(default)
+            except TypeError:  # an unhashable literal (a list): not followed
+                values.add(UNKNOWN)
+        if len(values) == 1 and UNKNOWN not in values:
+            found = values.pop()
+        self._derived[key] = found
+        return found
+
     def _parameter_value(self, path: str, scope: str, param: str) -> object:
         """The value on the default path of parameter ``param`` of function ``scope`` in module
         ``path``, when a call there passes it on (``Big(bilinear=bilinear)`` in
@@ -1095,8 +1138,8 @@ class ProjectContext:
         same value; the one value all of them pass otherwise; else UNKNOWN."""
         facts = self._literal_facts.get(path)  # read by :meth:`_call_literals`: with every default
         body = facts.body(scope) if facts is not None else None
-        if body is None or param not in body.defaults or body.defaults[param] is UNKNOWN:
-            return UNKNOWN
+        if body is None or param not in body.params or body.defaults.get(param) is UNKNOWN:
+            return UNKNOWN  # (no default: the calls may all pass the parsed options, ``main(config)``)
         if body.owner is not None:
             callee = CLASS_PREFIX + body.owner if scope == f"{body.owner}.__init__" else scope
         else:
@@ -1113,11 +1156,14 @@ class ProjectContext:
         return found
 
     def _parameter_from_calls(self, path: str, callee: str, body: BodyFacts, param: str) -> object:
-        default = body.defaults[param]
+        default = body.defaults.get(param, UNKNOWN)
         calls = self.caller_arguments(path, callee)
         if calls is None:
             return default if self.never_called(path, callee) else UNKNOWN
         values = set()
+        options = {_given(body, arguments, param) for arguments in calls}
+        if len(options) == 1 and isinstance(next(iter(options)), ParsedOptions):
+            return options.pop()  # every call passes the parsed options (``main(config)``)
         for arguments in calls:
             given = _given(body, arguments, param)
             if given is UNKNOWN or isinstance(given, (ParsedOptions, ParamValue)):
@@ -1378,6 +1424,14 @@ class ProjectContext:
         The name may be one of an enclosing function's, or a module global, as in
         :meth:`_instance_classes`."""
         callee = body.made_by.get(name)
+        if callee is None and name.startswith("self.") and name.count(".") == 1 and body.owner:
+            # ``self.model = self.get_model(...)`` in another method of the class (the first)
+            maker = next(
+                (m for m in facts.functions.values() if m.owner == body.owner and name in m.made_by and name not in m.instances),
+                None,
+            )
+            if maker is not None:
+                callee, body = maker.made_by[name], maker
         if callee is None and "." not in name and name not in body.local_params and name not in body.instances:
             for outer in _enclosing_bodies(scope):
                 enclosing = facts.body(outer)
@@ -1901,14 +1955,18 @@ class ProjectContext:
         ``other`` is another one: another training script, another project linted in the same
         tree. When no entry point reaches the module (a library module, a file run in a way the
         call graph does not see), it can if it is of the module's own project (see
-        :meth:`_same_project`); when none reaches ``other``, it can."""
+        :meth:`_same_project`); when none reaches ``other``, it can if ``other`` is of the
+        module's own project (a helper the call graph does not see run; not another project's
+        file that is linted in the same tree)."""
         self.consult(ALL_FILES)
         programs = self._programs()
         mine = programs.get(os.path.abspath(path))
         if not mine:
             return self._same_project(os.path.abspath(path), os.path.abspath(other))
         theirs = programs.get(os.path.abspath(other))
-        return not theirs or not theirs.isdisjoint(mine)
+        if not theirs:
+            return self._same_project(os.path.abspath(path), os.path.abspath(other))
+        return not theirs.isdisjoint(mine)
 
     def _programs(self) -> Dict[str, FrozenSet[str]]:
         """For each file that an entry point's program holds, the entry points whose programs

@@ -26,7 +26,9 @@ from .classify import (
     DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
+    ACCELERATOR_PREFIXES,
     CUDNN_DETERMINISTIC,
+    DEVICE_KEYWORDS,
     DATALOADERS,
     loader_position,
     DETERMINISM_SWITCHES,
@@ -156,6 +158,10 @@ class BodyFacts:
     #: 0:``, ``if seed is not None:``): the operator's name and the literal (``("?", None)``
     #: when it is tested in different ways)
     guard_tests: ClassVar[Mapping[str, Tuple[str, Any]]] = MappingProxyType({})
+    #: in a class's ``__init__`` (facts with literals only): what it stores on ``self``, by
+    #: attribute: a literal, :class:`ParamValue` (``self.mode = mode``), :class:`ParamAttr`
+    #: (``self.mode = config.mode``), UNKNOWN (anything else, or stored twice or in a branch)
+    self_sources: ClassVar[Mapping[str, Any]] = MappingProxyType({})
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -183,7 +189,7 @@ class BodyFacts:
 
 
 #: the class attributes of BodyFacts that a body may set for itself (see its comment)
-_RARE_FIELDS = ("cli_refs", "guard_tests")
+_RARE_FIELDS = ("cli_refs", "guard_tests", "self_sources")
 
 
 def _same(one: Any, other: Any) -> bool:
@@ -433,6 +439,25 @@ class ParamValue:
 
 
 @dataclass(frozen=True)
+class ParamAttr:
+    """What a class's ``__init__`` stores on ``self`` from an attribute of one of its
+    parameters (``self.mode = config.mode``, :attr:`BodyFacts.self_sources`): the project
+    context reads it from the calls of the class (``Solver(config)`` with the parsed options)."""
+
+    param: str
+    attr: str
+
+
+@dataclass(frozen=True)
+class SelfValue:
+    """A call's argument in :attr:`BodyFacts.call_literals` that is ``self.<attr>`` in a method
+    that has not stored it itself before the call (``get_loader(path, self.mode)``): the project
+    context reads what the class's ``__init__`` stores there (:attr:`BodyFacts.self_sources`)."""
+
+    attr: str
+
+
+@dataclass(frozen=True)
 class ParsedOptions:
     """A call's argument that is the module's parsed command-line options (``Exp(args)`` after
     ``args = parser.parse_args()``) in :attr:`BodyFacts.call_literals`; the project context
@@ -448,6 +473,10 @@ class ParsedOptions:
 #: the calls that return parsed command-line options (``argparse``)
 PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
 
+#: what a variable named ``accelerator`` may name (see ``_device_setting``)
+_ACCELERATOR_NAMES = tuple(name for name in dict(DEVICE_KEYWORDS)["accelerator"] if name != "auto")
+#: the key in a scope's constants that says the function has stored ``self.<attr>`` itself
+_SELF_STORED = "\0self."
 #: how many positional arguments :func:`_literals` gives a call whose ``*args``/``**kwargs`` may pass anything
 UNKNOWN_ARGUMENTS = 64
 
@@ -776,7 +805,12 @@ class _FactsCollector(ast.NodeVisitor):
         self.scope.append(node.name)
         self.kinds.append(False)
         self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
-        bound, self.bound = self.bound, {}
+        # the enclosing scopes' tables of classes stay visible (``MODELS = {"bert": BERT}`` at
+        # the top level, ``model = MODELS[args.model_code]`` in a factory), unless a parameter
+        # shadows them
+        arguments = node.args
+        shadowing = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None}
+        bound, self.bound = self.bound, {k: v for k, v in self.bound.items() if k not in shadowing}
         value_refs, self.value_refs = self.value_refs, {}
         display_refs, self.display_refs = self.display_refs, {}
         bound_refs, self.bound_refs = self.bound_refs, {}
@@ -1187,9 +1221,19 @@ class _FactsCollector(ast.NodeVisitor):
             and len(self.constants) > 1
             and node.id in self.current.local_params
             and node.id not in self.constants[-1]
-            and node.id in self.current.defaults
+            and (node.id in self.current.defaults or node.id in self.current.params)
         ):
             return ParamValue(node.id)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and self.current.owner is not None
+            and "self" in self.current.local_params
+            and len(self.constants) > 1
+            and _SELF_STORED + node.attr not in self.constants[-1]
+        ):
+            return SelfValue(node.attr)  # what ``__init__`` stores there, read by the project context
         return self._constant(node)
 
     def _attribute_literal(self, node: ast.Attribute) -> Any:
@@ -1212,7 +1256,33 @@ class _FactsCollector(ast.NodeVisitor):
             return False
         return bool(classes) and all(c.startswith(NOT_TRAINING_FIT) for c in classes)
 
+    def _store_on_self(self, attr: str, value: Optional[ast.AST]) -> None:
+        """Record ``self.<attr> = value`` (literals only): the method has stored it (a later
+        ``self.<attr>`` argument is not ``__init__``'s), and an ``__init__`` records its source."""
+        self.constants[-1][_SELF_STORED + attr] = True
+        body = self.current
+        if body.owner is None or body.name != f"{body.owner}.__init__":
+            return
+        source: Any = UNKNOWN
+        if value is not None and self.branch_depth == 0:
+            params, rebound = body.local_params, self.constants[-1]
+            if isinstance(value, ast.Name) and value.id in params and value.id not in rebound:
+                source = ParamValue(value.id)
+            elif (
+                isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+                and value.value.id in params and value.value.id not in rebound
+            ):
+                source = ParamAttr(value.value.id, value.attr)
+            else:
+                source = ast_literal(value)
+        sources = body.__dict__.get("self_sources")
+        if sources is None:
+            sources = body.self_sources = {}
+        sources[attr] = source if sources.get(attr, source) == source else UNKNOWN  # type: ignore[index]
+
     def _bind_constant(self, target: ast.AST, value: Optional[ast.AST]) -> None:
+        if self.literals and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            self._store_on_self(target.attr, value)
         if isinstance(target, ast.Name):
             # ``state = random.getstate()``: the call that sets it back restores, it seeds nothing
             getter = self.imported(_dotted(value.func) or "") if isinstance(value, ast.Call) else None
@@ -1269,7 +1339,8 @@ class _FactsCollector(ast.NodeVisitor):
                     if callee is not None and _names_class(callee):
                         known = self.current.instances.get(receiver, ())
                         self.current.instances[receiver] = tuple(dict.fromkeys((*known, self.imported(callee) or callee)))
-                    elif callee is not None and isinstance(target, ast.Name):
+                    elif callee is not None:
+                        # ``model = build()``, ``self.model = self.get_model()``: what it returns
                         self.current.made_by[receiver] = self.imported(callee) or callee
             # an element of what a project function returns (``model, name = build()``,
             # ``model = initialization(cfg)[0]``): one of the classes it returns
@@ -1283,6 +1354,8 @@ class _FactsCollector(ast.NodeVisitor):
                         self.current.made_by[name.id] = self.imported(callee) or callee
             if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict))):
                 classes = _class_names(value)
+                if not classes and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+                    classes = self.bound.get(value.value.id, ())  # ``model = MODELS[name]``: any of them
                 if classes:
                     self.bound[target.id] = classes
                 else:
@@ -1307,7 +1380,13 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``device = torch.device("cuda" ...)``: the call is the evidence, once;
                 # ``device_properties = torch.cuda.get_device_properties(...)``: none
                 return
-            self._device_value(value)
+            # Lightning's accelerator names (``accelerator = "gpu"``), else torch's device names
+            if name.rsplit(".", 1)[-1].lower() != "accelerator":
+                self._device_value(value)
+            elif not (self.kinds and self.kinds[-1]):
+                # Lightning's names for a device (``accelerator = "gpu"``); not ``"auto"``, and not
+                # a config class's declaration (``accelerator: str = "auto"``), which uses nothing
+                self._device_value(value, _ACCELERATOR_NAMES)
 
     @staticmethod
     def _device_parameter(body: BodyFacts, param: str, default: Any) -> None:
@@ -1316,7 +1395,7 @@ class _FactsCollector(ast.NodeVisitor):
         if device is not None:
             body.device_params[param] = device
 
-    def _device_value(self, value: ast.AST) -> bool:
+    def _device_value(self, value: ast.AST, accepted: Tuple[str, ...] = ACCELERATOR_PREFIXES) -> bool:
         """A value used as the device: a device string, a parameter whose default is one
         (``def run(model, where="cuda")``: ``model.to(where)``; where the call leaves the
         default), or the answer of a device query (``torch.accelerator.current_accelerator()``).
@@ -1339,7 +1418,10 @@ class _FactsCollector(ast.NodeVisitor):
                 if queried is not None:
                     self._device_used(queried)
                     found = True
-        device = device_named(strings)
+        if accepted is not ACCELERATOR_PREFIXES:
+            # as Lightning spells them: ``"CUDA"`` is a label shown to the user (``accelerate env``)
+            strings = [text for text in strings if text == text.lower()]
+        device = device_named(strings, accepted)
         if device is not None:
             self._device_used(device)
         return found or device is not None or bool(strings)
@@ -1579,6 +1661,7 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
     if any(body.made_by for body in bodies):
         # kept only for names a method is called on, there or in a function that sees them
         receivers = {call.partition(".")[0] for body in bodies for call in body.calls if "." in call}
+        receivers |= {call.rpartition(".")[0] for body in bodies for call in body.calls if call.startswith("self.")}
         for body in bodies:
             if body.made_by:
                 body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}

@@ -1561,7 +1561,9 @@ class Values:
             for function, function_chain in self._methods(cls):
                 me = _first_param(function)
                 for value in _self_assignments(function, me, attr, self._self_index):
-                    got = self.of(value, function_chain + (function,), depth + 1)
+                    # a parameter stored through ``locals()``: its value on entry
+                    on_entry = any(value is p.name for p in _all_params(function))
+                    got = self.of(value, function_chain + ((function, function.params) if on_entry else (function,)), depth + 1)
                     if got is None:
                         return None
                     found.extend(got)
@@ -2645,9 +2647,10 @@ def _self_assignments(
     index = memo.get(id(function))
     if index is None:
         index = {}
-        stack: List[cst.CSTNode] = [function.body]
+        stack: List[Tuple[cst.CSTNode, bool]] = [(function.body, False)]
+        every_parameter = False
         while stack:
-            node = stack.pop()
+            node, over_locals = stack.pop()
             if isinstance(node, cst.Assign):
                 for target in node.targets:
                     t = target.target
@@ -2655,9 +2658,49 @@ def _self_assignments(
                         index.setdefault(t.attr.value, []).append(node.value)
             elif isinstance(node, cst.FunctionDef) and node is not function:
                 continue
-            stack.extend(syntax_children(node))
+            elif isinstance(node, cst.For) and _mentions_locals(node.iter):
+                over_locals = True  # ``for k, v in dict(locals()).items():``
+            elif isinstance(node, cst.Call) and _stores_locals(node, me, over_locals):
+                every_parameter = True
+            stack.extend((child, over_locals) for child in syntax_children(node))
+        if every_parameter:
+            # ``setattr(self, k, v)`` over the function's ``locals()`` (DeepRank-GNN, nequip):
+            # each parameter's own value, as ``self.shuffle = shuffle`` would store it
+            for param in _all_params(function):
+                if param.name.value != me:
+                    index.setdefault(param.name.value, []).append(param.name)
         memo[id(function)] = index
     return index.get(attr, [])
+
+
+def _mentions_locals(node: cst.CSTNode) -> bool:
+    """Does ``node`` call ``locals()``?"""
+    stack: List[cst.CSTNode] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, cst.Call) and isinstance(item.func, cst.Name) and item.func.value == "locals" and not item.args:
+            return True
+        stack.extend(syntax_children(item))
+    return False
+
+
+def _stores_locals(call: cst.Call, me: str, over_locals: bool) -> bool:
+    """Is ``call`` ``setattr(me, k, v)`` or ``me.__setattr__(k, v)`` in a loop over
+    ``locals()`` or given a value of ``locals()`` (``setattr(self, key, locals()[key])``), or
+    ``me.__dict__.update(locals())``?"""
+    func, args = call.func, [a.value for a in call.args if a.keyword is None and not a.star]
+    if isinstance(func, cst.Name) and func.value == "setattr" and len(args) == 3:
+        target, value = args[0], args[2]
+    elif isinstance(func, cst.Attribute) and func.attr.value == "__setattr__" and len(args) == 2:
+        target, value = func.value, args[1]
+    elif (
+        isinstance(func, cst.Attribute) and func.attr.value == "update" and len(args) == 1
+        and isinstance(func.value, cst.Attribute) and func.value.attr.value == "__dict__"
+    ):
+        target, value = func.value.value, args[0]
+    else:
+        return False
+    return isinstance(target, cst.Name) and target.value == me and (over_locals or _mentions_locals(value))
 
 
 def _option(call: cst.Call, chain: Chain, options: Dict[str, List[Tuple[cst.BaseExpression, Chain]]]) -> None:

@@ -731,3 +731,36 @@ def test_rpl302_a_factory_called_with_a_dict_built_by_its_caller(tmp_path, kwarg
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
     assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == expected
+
+
+def test_rpl304_a_sampler_built_in_a_lightning_loader_hook_gets_its_epoch_from_the_trainer(lint):
+    """Lightning's fit loop calls ``set_epoch`` on the sampler of every loader its hooks return;
+    a loader built elsewhere gets no such call."""
+    code = (
+        "import lightning as L\nfrom torch.utils.data import DataLoader, DistributedSampler\n\n\n"
+        "class DM(L.LightningDataModule):\n    def train_dataloader(self):\n"
+        "        return DataLoader(self.ds, sampler=self._sampler())\n\n"
+        "    def _sampler(self):\n        return DistributedSampler(self.ds, shuffle=True)\n\n"
+        "    def val_dataloader(self):\n        return DataLoader(self.ds, sampler=DistributedSampler(self.ds))\n\n\n"
+        "def plain_loader(ds):\n    return DataLoader(ds, sampler=DistributedSampler(ds))\n"
+    )
+    found = lint(code, select=["RPL304"])
+    assert [(d.code, d.line) for d in found] == [("RPL304", 17)]
+
+
+@pytest.mark.parametrize("helper, expected", [("b/pb/loop.py", ["RPL304"]), ("a/pa/loop.py", [])])
+def test_rpl304_set_epoch_in_an_unreached_file_counts_only_in_the_sampler_s_project(tmp_path, helper, expected):
+    """fastMRI beside anemoi: a helper that calls ``set_epoch`` and that no entry point reaches
+    may run with the sampler only when it is of the sampler's own project."""
+    write(
+        tmp_path,
+        {
+            "a/pa/__init__.py": "",
+            "a/pa/data.py": "from torch.utils.data import DistributedSampler\n\n\ndef build(ds):\n    return DistributedSampler(ds)\n",
+            "a/train.py": "from pa.data import build\n\nif __name__ == '__main__':\n    build([1, 2])\n",
+            "b/pb/__init__.py": "",
+            helper: "def run(loader, epochs):\n    for e in range(epochs):\n        loader.sampler.set_epoch(e)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL304"])
+    assert codes(found) == expected

@@ -346,3 +346,47 @@ def test_rpl601_a_helper_starting_an_nccl_group_for_an_entry_point_that_imports_
 )
 def test_rpl202_an_import_that_probes_for_the_npu(lint, code, expected):
     assert codes(lint("import torch\n\n" + code, select=["RPL202"])) == expected
+
+
+
+@pytest.mark.parametrize(
+    "choose, expected",
+    [
+        # RAVE: the accelerator Lightning is given is chosen in a variable
+        ("    accelerator = None\n    if torch.cuda.is_available():\n        accelerator = 'cuda'\n", True),
+        ("    accelerator = 'gpu'\n", True),
+        ("    accelerator = 'cpu'\n", False),
+    ],
+)
+def test_rpl202_a_lightning_accelerator_chosen_in_a_variable(lint, choose, expected):
+    code = (
+        "import lightning.pytorch as pl\nimport torch\n\n\ndef main():\n"
+        + choose
+        + "    trainer = pl.Trainer(accelerator=accelerator, devices=1)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    line = code.splitlines().index("    trainer = pl.Trainer(accelerator=accelerator, devices=1)") + 1
+    found = lint(code, select=["RPL202"])
+    assert [(d.code, d.line) for d in found] == ([("RPL202", line)] if expected else [])
+
+
+def test_rpl202_an_accelerator_label_shown_to_the_user_is_no_evidence(lint):
+    """accelerate's ``env`` command: ``accelerator = "CUDA"`` is a label it prints."""
+    code = (
+        "import torch\n\n\ndef main():\n    accelerator = 'N/A'\n    if torch.cuda.is_available():\n"
+        "        accelerator = 'CUDA'\n    print({'PyTorch accelerator': accelerator})\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == []
+    assert codes(lint(code.replace("'CUDA'", "'cuda'"), select=["RPL202"])) == ["RPL202"]
+
+
+@pytest.mark.parametrize("default", ["'gpu'", "'auto'"])
+def test_rpl202_a_config_class_declaring_an_accelerator_uses_none(lint, default):
+    """pytorch_tabular's configs: ``accelerator: str = field(default="auto")`` declares an option;
+    a module whose ``__main__`` block only prints the config runs on nothing."""
+    code = (
+        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass TrainerConfig:\n"
+        f"    accelerator: str = field(default={default})\n    devices: int = 1\n\n\n"
+        "if __name__ == '__main__':\n    print(TrainerConfig())\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == []

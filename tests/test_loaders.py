@@ -1879,3 +1879,76 @@ def test_rpl302_shuffle_is_not_a_sampler_that_is_none_on_one_path(lint, build, e
     found = lint(code, select=["RPL302"])
     line = code.splitlines().index("    return DataLoader(ds, 8, shuffle=not sampler, sampler=sampler)") + 1
     assert lines(found) == [(c, line) for c, _ in expected]
+
+
+@pytest.mark.parametrize(
+    "store, default, expected",
+    [
+        # DeepRank-GNN: every parameter stored through a loop over locals()
+        ("for k, v in dict(locals()).items():\n            if k not in ['self']:\n                self.__setattr__(k, v)", "True", True),
+        ("for k, v in dict(locals()).items():\n            if k not in ['self']:\n                self.__setattr__(k, v)", "False", False),
+        # nequip: the names of a list, each value taken from locals()
+        ("for key in self.init_keys:\n            setattr(self, key, locals()[key])", "True", True),
+        ("self.__dict__.update(locals())", "True", True),
+        ("self.__dict__.update(locals())", "False", False),
+        # a setattr of something else: not known, so not reported
+        ("for key in keys:\n            setattr(self, key, True)", "True", False),
+    ],
+)
+def test_rpl302_a_constructor_that_stores_its_parameters_through_locals(lint, store, default, expected):
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass Trainer:\n"
+        f"    def __init__(self, data, shuffle={default}, keys=()):\n        {store}\n        self.data = data\n\n"
+        "    def loader(self):\n        return DataLoader(self.data, shuffle=self.shuffle)\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == (["RPL302"] if expected else [])
+
+
+@pytest.mark.parametrize(
+    "default, build, expected",
+    [
+        ('"train"', "Solver(config).train()", [("data_loader.py", 5)]),
+        ('"test"', "Solver(config).train()", []),
+        # the class built with something else: the option is not known to reach it
+        ('"train"', "Solver(load_config()).train()", []),
+    ],
+)
+def test_rpl302_a_factory_given_self_attribute_that_init_takes_from_the_options(tmp_path, default, build, expected):
+    """StarGAN: ``Solver(config)`` stores ``self.mode = config.mode``, and its method calls
+    ``get_loader(path, self.mode)``, whose loader shuffles when ``mode == 'train'``."""
+    write(
+        tmp_path,
+        {
+            "main.py": f"""\
+                import argparse
+
+                from solver import Solver
+
+                if __name__ == "__main__":
+                    parser = argparse.ArgumentParser()
+                    parser.add_argument("--mode", type=str, default={default})
+                    config = parser.parse_args()
+                    {build}
+                """,
+            "solver.py": """\
+                from data_loader import get_loader
+
+
+                class Solver(object):
+                    def __init__(self, config):
+                        self.mode = config.mode
+
+                    def train(self):
+                        return get_loader(list(range(10)), self.mode)
+                """,
+            "data_loader.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def get_loader(dataset, mode="train"):
+                    return DataLoader(dataset, batch_size=4, shuffle=(mode == "train"))
+                """,
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected

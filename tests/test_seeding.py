@@ -3881,3 +3881,65 @@ def test_a_call_on_self_runs_the_method_inherited_from_a_project_base(tmp_path, 
         "train.py": "from sub import Sub\n\nif __name__ == '__main__':\n    print(Sub().run())\n",
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize("make", ["make_model()", "self.get_model()"])
+@pytest.mark.parametrize("fit, expected", [("self.model.fit()", []), ("pass", ["RPL101", "RPL102"])])
+def test_an_attribute_bound_to_what_a_factory_returns_runs_that_class_s_methods(lint, make, fit, expected):
+    """rf-detr's CLI: ``self.model = self.get_model(...)`` returns ``Model(...)``, whose
+    ``train`` seeds torch and NumPy; ``self.model.train()`` in another method runs it."""
+    code = f"""
+        import numpy as np
+        import torch
+
+
+        class Model:
+            def __init__(self):
+                self.net = torch.nn.Linear(4, 2)
+
+            def fit(self):
+                torch.manual_seed(0)
+                np.random.seed(0)
+
+
+        def make_model():
+            return Model()
+
+
+        class Wrapper:
+            def __init__(self):
+                self.model = {make}
+
+            def get_model(self):
+                return Model()
+
+            def fit(self):
+                {fit}
+                return np.random.rand(2)
+
+
+        if __name__ == "__main__":
+            Wrapper().fit()
+    """
+    assert codes(lint(code, select=["RPL101", "RPL102"])) == expected
+
+
+@pytest.mark.parametrize(
+    "factory, expected",
+    [
+        ("def model_factory(name):\n    model = MODELS[name]\n    return model()\n", []),
+        ("def model_factory(name):\n    return MODELS[name]()\n", []),
+        # a parameter that shadows the table: not the table's classes
+        ("def model_factory(name, MODELS=None):\n    model = MODELS[name]\n    return model()\n", ["RPL202"]),
+    ],
+)
+def test_a_class_taken_from_a_module_level_table_inside_a_function_is_built(lint, factory, expected):
+    """BERT4Rec: ``MODELS = {"bert": BERTModel}`` at the top level, ``model = MODELS[args.model_code];
+    return model(args)`` in a factory; the model's ``__init__`` turns determinism on."""
+    code = (
+        "import torch\n\n\ndef fix_seed(seed):\n    torch.manual_seed(seed)\n    torch.backends.cudnn.deterministic = True\n\n\n"
+        "class Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        fix_seed(0)\n"
+        "        self.layer = torch.nn.Linear(2, 2)\n\n\nMODELS = {'net': Net}\n\n\n" + factory +
+        "\n\nif __name__ == '__main__':\n    net = model_factory('net').cuda()\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected

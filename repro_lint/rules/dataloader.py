@@ -20,7 +20,7 @@ from ..diagnostics import SAFE, UNSAFE
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, forwarded_switch_off, loader_call, off_in_factory, seeded_by_library
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, forwarded_switch_off, in_loader_hook, loader_call, off_in_factory, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"
@@ -452,6 +452,8 @@ class DistributedSamplerWithoutSetEpoch(Rule):
         shuffle = bound(self, node.args, "shuffle", position)
         if isinstance(shuffle, cst.BaseExpression) and is_false(shuffle):
             return
+        if in_loader_hook(self):
+            return  # built for a Lightning Trainer, whose fit loop calls the sampler's set_epoch
         self.samplers.append(node)
 
     def leave_Module(self, node: cst.Module) -> None:

@@ -421,13 +421,19 @@ def _module_level(ancestors: Sequence[cst.CSTNode], function: cst.FunctionDef) -
     return index is not None and index >= 1 and isinstance(ancestors[index - 1], cst.Module)
 
 
-def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
+def in_loader_hook(rule: Rule) -> bool:
+    """Is the node being visited in a Lightning loader hook (``train_dataloader``, ...), or in
+    a private method that only such hooks of its class call? The Trainer runs what it builds."""
     ancestors = rule.file.ancestors
     function = next((n for n in reversed(ancestors) if isinstance(n, cst.FunctionDef)), None)
-    if function is not None and function.name.value in LIGHTNING_LOADER_HOOKS:
+    return function is not None and (function.name.value in LIGHTNING_LOADER_HOOKS or _called_only_from_hooks(ancestors, function))
+
+
+def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
+    if in_loader_hook(rule):
         return True
-    if function is not None and _called_only_from_hooks(ancestors, function):
-        return True
+    ancestors = rule.file.ancestors
+    function = next((n for n in reversed(ancestors) if isinstance(n, cst.FunctionDef)), None)
     parent = ancestors[-1] if ancestors else None
     if isinstance(parent, cst.Return) and function is not None and _module_level(ancestors, function):
         # a factory whose every caller hands what it returns to the Trainer

@@ -594,7 +594,8 @@ class SeedingScan(Analysis):
             if qualified is not None and self.file.project.imported_variable_device(qualified) in wanted:
                 return True
             for candidate in values.of(expression, chain) or ():
-                if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,)) in wanted:
+                # Lightning's names too (``accelerator = "gpu"``): a device string is no such name
+                if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,), _DEVICE_WORDS) in wanted:
                     return True
                 # ``cudaid = "cuda:" + str(args.dev)``: an expression built from a device string
                 if isinstance(candidate, (cst.BinaryOperation, cst.FormattedString)) and catalog.device_named(cst_strings(candidate)) in wanted:
@@ -611,6 +612,10 @@ class SeedingScan(Analysis):
                     ):
                         return True
         return False
+
+
+#: every name a device keyword accepts (``device="cuda"``, ``accelerator="gpu"``)
+_DEVICE_WORDS = tuple(dict.fromkeys(name for _, names in catalog.DEVICE_KEYWORDS for name in names))
 
 
 def _given_device(call: cst.Call) -> bool:
@@ -740,6 +745,8 @@ def _device_arguments(site: CallSite) -> List[cst.BaseExpression]:
     method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
     args = CstArgs(node)
     found = [args.node("device", 0 if method == "to" else None)]
+    # the other device keywords by keyword only: Lightning's ``Trainer(accelerator=accelerator)``
+    found += [args.node(keyword, None) for keyword, _ in catalog.DEVICE_KEYWORDS if keyword != "device"]
     if site.name in catalog.DEVICE_CONSTRUCTORS:
         found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[site.name]))
     return [e for e in found if isinstance(e, cst.BaseExpression)]
