@@ -645,6 +645,14 @@ def initialises_weights(qualified: str) -> bool:
     return qualified in TORCH_INIT or qualified.startswith(TORCH_INIT_PREFIXES) or builds_library_layer(qualified)
 
 
+#: transformers' collators that draw their masks from torch's generator when they are called:
+#: class -> (the switch that turns masking off when False, its position)
+MASKING_COLLATORS: Dict[str, Tuple[str, Optional[int]]] = {
+    "DataCollatorForLanguageModeling": ("mlm", 1),
+    "DataCollatorForWholeWordMask": ("mlm", 1),
+    "DataCollatorForPermutationLanguageModeling": ("plm_probability", None),
+    "DataCollatorForSOP": ("mlm", 1),
+}
 TORCH_USE_PREFIXES = ("torch.distributions.", "torchvision.transforms.Random", "torchvision.transforms.v2.Random")
 #: in-place tensor methods that draw from torch's generator (``w.uniform_(-0.1, 0.1)``)
 TORCH_DRAW_METHODS = frozenset(

@@ -66,15 +66,18 @@ def placed_option_devices(uses: "Set[str] | FrozenSet[str]", placed: bool = Fals
     return kept
 
 
-def _transformers_model(qualified: str) -> Optional[str]:
+def _transformers_model(qualified: str, args: CallArgs) -> Optional[str]:
     """``draw`` for a transformers model built from scratch, ``use`` for a pretrained one or a
-    collator that masks at random, None for anything else (tokenizers, configs)."""
+    collator that masks at random (not one that pads, ``DataCollatorWithPadding``, nor a
+    language-modelling one given ``mlm=False``), None for anything else (tokenizers, configs)."""
     parts = qualified.split(".")
     if len(parts) < 2 or not parts[1][:1].isupper():
         return None
     cls = parts[1]
     if cls.startswith("DataCollator"):
-        return "use" if len(parts) == 2 else None
+        if len(parts) != 2 or cls not in catalog.MASKING_COLLATORS:
+            return None
+        return None if args.value(*catalog.MASKING_COLLATORS[cls]) is False else "use"
     if not (cls.endswith("Model") or "For" in cls or (cls.startswith("Auto") and "Model" in cls)):
         return None
     if len(parts) == 2 or parts[2] == "from_config":
@@ -204,7 +207,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 draws.add("random")
                 uses.add("random")
         elif qualified.startswith("transformers."):
-            kind = _transformers_model(qualified)
+            kind = _transformers_model(qualified, args)
             if kind == "draw":
                 draws.add("torch")
                 uses.add(INIT)

@@ -3943,3 +3943,20 @@ def test_a_class_taken_from_a_module_level_table_inside_a_function_is_built(lint
         "\n\nif __name__ == '__main__':\n    net = model_factory('net').cuda()\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "collator, expected",
+    [
+        ("DataCollatorForLanguageModeling(tokenizer)", ["RPL101"]),  # masks at random
+        ("DataCollatorForLanguageModeling(tokenizer, mlm_probability=0.2)", ["RPL101"]),
+        ("DataCollatorForLanguageModeling(tokenizer, mlm=False)", []),  # causal LM: pads only
+        ("DataCollatorForWholeWordMask(tokenizer)", ["RPL101"]),
+        ("DataCollatorWithPadding(tokenizer)", []),  # pads only (perceiver-io's WordMaskingCollator)
+        ("DefaultDataCollator()", []),
+    ],
+)
+def test_rpl101_only_a_collator_that_masks_at_random_uses_torch(lint, collator, expected):
+    name = collator.split("(")[0]
+    code = f"import transformers\nfrom transformers import {name}\n\nif __name__ == '__main__':\n    collate = {collator}\n    print(collate)\n"
+    assert codes(lint(code, select=["RPL101"])) == expected
