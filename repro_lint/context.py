@@ -1443,6 +1443,8 @@ class ProjectContext:
         if callee is None:
             return ()
         target = self.resolve_call(facts, body.name, callee, callee in body.imported)
+        if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX):
+            return ((target[0], target[1].partition(VARIANT)[0]),)  # a class not named as one (``net = model(...)``)
         if not isinstance(target, tuple) or target[1].startswith(CLASS_PREFIX):
             return ()
         target_facts = self.facts(target[0])

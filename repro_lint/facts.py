@@ -351,6 +351,20 @@ def _constructed(node: ast.AST) -> List[str]:
     return found
 
 
+def _strings_in(node: ast.AST) -> List[str]:
+    """The string literals of an expression (``"cpu" if ok else "cuda:0"`` gives both); none
+    inside a call, whose result is not those strings (``get_device_name("cuda")``)."""
+    found: List[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            found.append(item.value)
+        elif not isinstance(item, (ast.Call, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(item))
+    return found
+
+
 def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     """The classes (by convention, capitalised names) a name is bound to: ``Loader``,
     ``A if fast else B`` (a ``None`` branch binds nothing callable); none when a branch is
@@ -475,6 +489,8 @@ PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
 
 #: what a variable named ``accelerator`` may name (see ``_device_setting``)
 _ACCELERATOR_NAMES = tuple(name for name in dict(DEVICE_KEYWORDS)["accelerator"] if name != "auto")
+#: the key in a scope's constants under which a local name's device string is kept
+_DEVICE_NAMED = "\0device."
 #: the key in a scope's constants that says the function has stored ``self.<attr>`` itself
 _SELF_STORED = "\0self."
 #: how many positional arguments :func:`_literals` gives a call whose ``*args``/``**kwargs`` may pass anything
@@ -1319,6 +1335,15 @@ class _FactsCollector(ast.NodeVisitor):
     def _assigned(self, targets: Iterable[ast.AST], value: Optional[ast.AST]) -> None:
         for target in targets:
             self._bind_constant(target, value)
+            if isinstance(target, ast.Name):
+                # ``dev = "cpu" if ... else "cuda:0"``: the accelerator the local names, if it is
+                # used as a device later (``main(device=dev)``, ``x.to(dev)``)
+                named = device_named(_strings_in(value)) if value is not None else None
+                scope = self.constants[-1]
+                if named is not None:
+                    scope[_DEVICE_NAMED + target.id] = named
+                else:
+                    scope.pop(_DEVICE_NAMED + target.id, None)
             if isinstance(target, ast.Name) and value is not None:
                 self.dicts.assign(target.id, value)
             elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
@@ -1401,6 +1426,10 @@ class _FactsCollector(ast.NodeVisitor):
         default), or the answer of a device query (``torch.accelerator.current_accelerator()``).
         False when the value names no device itself."""
         strings = []
+        named = self.constants[-1].get(_DEVICE_NAMED + value.id) if isinstance(value, ast.Name) and self.constants else None
+        if named is not None and accepted is ACCELERATOR_PREFIXES:
+            self._device_used(named)  # a local bound to a device string (``dev``), used as the device
+            return True
         parameter = self._parameter(value)
         if parameter is not None:
             default = self.current.defaults.get(parameter)

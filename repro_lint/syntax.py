@@ -554,8 +554,8 @@ class CstArgs(CallArgs):
         return [(k, s, arg.value) for k, s, arg in cst_slots(self.call.args)]
 
     def _literal(self, node: Any) -> Any:
-        if self.constants and isinstance(node, cst.Name):
-            return self.constants.get(node.value, UNKNOWN)
+        if self.constants and isinstance(node, cst.Name) and node.value not in ("True", "False", "None"):
+            return self.constants.get(node.value, UNKNOWN)  # (``False`` is a name to LibCST)
         return cst_literal(node)
 
     def _strings(self, node: Any) -> List[str]:

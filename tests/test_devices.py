@@ -390,3 +390,21 @@ def test_rpl202_a_config_class_declaring_an_accelerator_uses_none(lint, default)
         "if __name__ == '__main__':\n    print(TrainerConfig())\n"
     )
     assert codes(lint(code, select=["RPL202"])) == []
+
+
+@pytest.mark.parametrize(
+    "use, expected",
+    [
+        ("main(device=dev)", ["RPL202"]),  # ignite's dcgan: the device chosen in a local, handed on
+        ("x = torch.ones(2).to(dev)", ["RPL202"]),
+        ("print(dev)", []),  # named, never used as a device
+    ],
+)
+def test_rpl202_a_local_device_string_used_as_the_device(lint, use, expected):
+    code = (
+        "import argparse\n\nimport torch\n\n\ndef main(device):\n    return torch.ones(2).to(device)\n\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--no-cuda', action='store_true')\n"
+        "    args = parser.parse_args()\n    dev = 'cpu' if (not torch.cuda.is_available() or args.no_cuda) else 'cuda:0'\n"
+        f"    {use}\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected

@@ -3960,3 +3960,27 @@ def test_rpl101_only_a_collator_that_masks_at_random_uses_torch(lint, collator, 
     name = collator.split("(")[0]
     code = f"import transformers\nfrom transformers import {name}\n\nif __name__ == '__main__':\n    collate = {collator}\n    print(collate)\n"
     assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize("use, expected", [("net.fit([torch.ones(2)])", ["RPL202"]), ("print(net)", [])])
+def test_a_method_of_a_lower_case_project_class_runs_when_called(lint, use, expected):
+    """Ascend GloRe: ``net = model(...)`` builds the project's ``class model``; ``net.fit()``
+    runs its method, the only place the program moves data to the NPU."""
+    code = (
+        "import torch\n\n\nclass model(object):\n    def __init__(self, net):\n        self.net = net\n\n"
+        "    def fit(self, batches):\n        for data in batches:\n            self.net(data.npu())\n\n\n"
+        f"if __name__ == '__main__':\n    torch.manual_seed(0)\n    net = model(torch.nn.Linear(2, 2))\n    {use}\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+def test_rpl101_a_loader_given_shuffle_false_in_a_module_with_constants_draws_nothing(lint):
+    """A module-level constant (``BATCH = 4``) must not make the name ``False`` unknown."""
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\nBATCH = 4\n\n\ndef evaluate(model):\n"
+        "    loader = DataLoader(list(range(8)), batch_size=BATCH, shuffle=False)\n"
+        "    return [model(torch.tensor(b, dtype=torch.float32)) for b in loader]\n\n\n"
+        "if __name__ == '__main__':\n    model = torch.nn.Linear(1, 1)\n    evaluate(model)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", 13)]
+
