@@ -297,6 +297,10 @@ WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info", "get_stat
 #: keywords whose callback runs in each DataLoader worker process, not in the main process:
 #: what it seeds there leaves the main process's generators as they were
 WORKER_CALLBACKS = frozenset({"worker_init_fn"})
+#: process pools whose ``initializer=`` runs in each worker process (``multiprocessing.Pool``,
+#: ``torch.multiprocessing.Pool``, ``concurrent.futures.ProcessPoolExecutor``; not a thread pool,
+#: whose threads share the main process's generators)
+PROCESS_POOLS = frozenset({"Pool", "ProcessPoolExecutor"})
 #: the generators a DataLoader worker seeds itself before it runs anything (``random.seed`` and
 #: ``np.random.seed`` from ``base_seed + worker_id``; reference 1.1), where ``base_seed`` comes
 #: from the loader's ``generator`` or the main process's torch RNG: what workers draw from them

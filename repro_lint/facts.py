@@ -49,6 +49,7 @@ from .catalog import (
     SEED_HELPERS,
     STATE_GETTERS,
     WORKER_CALLBACKS,
+    PROCESS_POOLS,
     device_named,
     initialises_weights,
     is_on,
@@ -360,6 +361,8 @@ def _strings_in(node: ast.AST) -> List[str]:
         item = stack.pop()
         if isinstance(item, ast.Constant) and isinstance(item.value, str):
             found.append(item.value)
+        elif isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute) and item.func.attr == "format":
+            stack.append(item.func.value)  # ``"npu:{}".format(rank)``: that string, formatted
         elif not isinstance(item, (ast.Call, ast.Lambda)):
             stack.extend(ast.iter_child_nodes(item))
     return found
@@ -1041,8 +1044,11 @@ class _FactsCollector(ast.NodeVisitor):
                     body.imported.add(qualified_ref)
                 if dispatcher:
                     body.cli_refs = body.cli_refs | {qualified_ref or passed}
+        # ``Pool(2, initializer=init)``: the initializer runs in each worker process (its seeding
+        # is theirs, as a DataLoader's worker_init_fn's is)
+        pool = (name.rsplit(".", 1)[-1] if name is not None else method) in PROCESS_POOLS
         for keyword in node.keywords:
-            if keyword.arg in WORKER_CALLBACKS:
+            if keyword.arg in WORKER_CALLBACKS or (pool and keyword.arg == "initializer"):
                 body.worker_refs.update(self._handed(keyword.value))
         loader = self.imported(name) if name is not None else None
         if loader in DATALOADERS:

@@ -502,6 +502,13 @@ FLOATING_DTYPES = frozenset(
 INTEGER_CASTS = frozenset({"long", "int", "short", "byte", "bool"})
 #: ops whose result is an int64 tensor, as ``torch.*`` functions and Tensor methods: indices,
 #: or a tensor's shape (``torch._shape_as_tensor(x)``)
+#: the legacy typed constructors that make an integer (or bool) tensor (``torch.LongTensor(sizes)``,
+#: also their ``torch.cuda`` forms)
+INTEGER_TENSOR_TYPES = frozenset(
+    f"torch.{module}{name}"
+    for module in ("", "cuda.")
+    for name in ("LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor")
+)
 INDEX_RESULTS = frozenset(
     {"argmax", "argmin", "nonzero", "_shape_as_tensor",
      # DGL graphs' per-graph counts of a batched graph (int64)

@@ -60,7 +60,7 @@ from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PAR
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
-from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, EINOPS_INTEGER_REDUCTIONS, EINOPS_PATTERNS, FROM_DATA, INDEX_RESULTS, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
+from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, EINOPS_INTEGER_REDUCTIONS, EINOPS_PATTERNS, FROM_DATA, INDEX_RESULTS, INTEGER_TENSOR_TYPES, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
 from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
@@ -1321,6 +1321,8 @@ class Values:
     def _integral_factory(self, call: cst.Call, qualified: Optional[str], chain: Chain, qualify: Qualify, depth: int) -> bool:
         """A ``torch.*`` call that visibly makes an integer tensor: ``dtype=torch.long``,
         ``torch.argmax``/``argmin``/``nonzero``, ``torch.arange`` of integers."""
+        if qualified in INTEGER_TENSOR_TYPES:
+            return True  # ``torch.LongTensor(sizes)``
         dtype = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"), None)
         if dtype is not None:
             return qualify(dtype) in INTEGER_DTYPES

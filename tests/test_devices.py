@@ -408,3 +408,13 @@ def test_rpl202_a_local_device_string_used_as_the_device(lint, use, expected):
         f"    {use}\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+def test_rpl202_a_device_string_built_with_format(lint):
+    """Ascend MnasNet's export script: ``loc = 'npu:{}'.format(args.npu)``, then ``model.to(loc)``."""
+    code = (
+        "import torch\n\n\ndef run(npu):\n    loc = 'npu:{}'.format(npu)\n    model = torch.nn.Linear(2, 2)\n"
+        "    model.to(loc)\n\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    run(0)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 7)]
+    assert codes(lint(code.replace("'npu:{}'", "'cpu:{}'"), select=["RPL202"])) == []

@@ -317,6 +317,9 @@ def test_rpl402_ops_without_a_deterministic_implementation(lint, code):
         "import torch\nfrom einops import reduce, repeat\ndef f(mask):\n    a = reduce(mask.long(), 'b n -> b', 'sum').cumsum(0)\n"
         "    return a, repeat(mask.bool(), 'b n -> b n r', r=2).cumsum(0)\n",
         "import numpy as np\nimport torch\nfrom einops import rearrange\nc = rearrange(np.zeros((2, 3)), 'a b -> b a').cumsum(0)\n",
+        # a legacy typed constructor (PyTorch-BigGraph's tensorlist offsets)
+        "import torch\ndef f(sizes):\n    return torch.LongTensor(sizes).cumsum(0)\n",
+        "import torch\ndef f(sizes):\n    return torch.cuda.IntTensor(sizes).cumsum(0)\n",
         # a variable bound to a rank-2 value on one path is not visibly of rank 3
         "import torch.nn.functional as F\ndef f(x, t, flat):\n    y = x.view(2, 5, -1)\n    if flat:\n"
         "        y = x.view(-1, 5)\n    return F.cross_entropy(y, t)\n",

@@ -3984,3 +3984,36 @@ def test_rpl101_a_loader_given_shuffle_false_in_a_module_with_constants_draws_no
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", 13)]
 
+
+
+@pytest.mark.parametrize(
+    "pool, expected",
+    [
+        ("mp.Pool(2, initializer=_pool_init)", ["RPL101"]),  # seeds the pool's processes only
+        ("mp.get_context('spawn').Pool(2, initializer=_pool_init)", ["RPL101"]),
+        ("ProcessPoolExecutor(2, initializer=_pool_init)", ["RPL101"]),
+        ("ThreadPoolExecutor(2, initializer=_pool_init)", []),  # threads share the main process's generator
+    ],
+)
+def test_rpl101_a_process_pool_initializer_seeds_the_workers_not_the_main_process(lint, pool, expected):
+    """PyTorch-BigGraph: ``Pool(initializer=...)`` whose function calls ``torch.manual_seed``."""
+    code = (
+        "import multiprocessing as mp\nfrom concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor\n\nimport torch\n\n\n"
+        "def _pool_init():\n    torch.manual_seed(0)\n\n\ndef main():\n"
+        f"    pool = {pool}\n    return torch.randperm(10), pool\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize(
+    "draws, line",
+    [
+        # PyTorch-BigGraph: a permutation from a generator of its own, then one from the global one
+        ("    a = torch.randperm(10, generator=g)\n    b = torch.randperm(10)\n", 8),
+        # only draws from its own generator (an OpenMMLab sampler seeded from a random seed): there
+        ("    a = torch.randperm(10, generator=g)\n", 7),
+    ],
+)
+def test_rpl101_is_reported_at_a_draw_from_the_global_generator_before_one_from_its_own(lint, draws, line):
+    code = "import torch\n\n\ndef main():\n    g = torch.Generator()\n    g.manual_seed(hash('x'))\n" + draws + "\n\nif __name__ == '__main__':\n    main()\n"
+    assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", line)]

@@ -137,14 +137,18 @@ class ValueScan(Analysis):
         order, forwarded = _factory_forwarding(self.file.qualify, definition)
         every = self.file.project.caller_arguments(self.file.path, function) if elsewhere else arguments
         decided = decided_switches(forwarded, order, every) if every is not None else frozenset()
+        # only what the rules read at the call: a switch and its guard (or a parameter passed on
+        # by position); ``sampler=sampler`` keeps the calls' values, which the factory may read
+        # itself (``shuffle=sampler is None``)
+        masked = {name for name, keyword in forwarded.items() if keyword is None or keyword in LOADER_SWITCHES or keyword in LOADER_GUARDS}
 
         def given(name: str, value: object) -> object:
-            return None if name in decided else MISSING if name in forwarded else value
+            return None if name in decided else MISSING if name in masked else value
 
         return tuple(
             (
                 tuple(given(order[i], value) if i < len(order) else value for i, value in enumerate(positional)),
-                {k: given(k, v) for k, v in keywords.items() if k not in forwarded or k in decided},
+                {k: given(k, v) for k, v in keywords.items() if k not in masked or k in decided},
             )
             for positional, keywords in arguments
         )
@@ -192,6 +196,8 @@ def _off(value: object) -> bool:
 #: the loader parameters that switch a hazard on (the loader rules report a factory's call that
 #: turns one on there)
 LOADER_SWITCHES = frozenset({"shuffle", "num_workers"})
+#: the loader parameters that guard against those hazards (read at the call as well)
+LOADER_GUARDS = frozenset({"generator", "worker_init_fn"})
 
 
 def _forwarded_to_loader(qualify: Any, function: cst.FunctionDef, params: Set[str]) -> Dict[str, Optional[str]]:

@@ -450,15 +450,20 @@ class SeedingScan(Analysis):
         statement."""
         reached = summary.reached_in(self.file.path)
         values = self.file.analysis(ValueScan).values if "if" in self.file.source else None
-        for site in self.calls:
-            uses = site.effect.uses & wanted
-            if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
-                uses = frozenset()  # a project function given ``device=`` only receives the device
-            if site.body in reached and not _declares_option(site) and (uses or self._places_on(site, wanted)):
-                chain = self.chains.get(id(site.node))
-                if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
-                    continue  # under an ``if`` the default path skips (``if args.launcher != "none":``)
-                return site.node
+        # a draw given a generator of its own (``torch.randperm(n, generator=g)``) is the place
+        # only when the file has no other use: it draws from ``g``, not the global generator
+        for own_generators in (False, True):
+            for site in self.calls:
+                if not own_generators and _draws_from_own_generator(site):
+                    continue
+                uses = site.effect.uses & wanted
+                if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
+                    uses = frozenset()  # a project function given ``device=`` only receives the device
+                if site.body in reached and not _declares_option(site) and (uses or self._places_on(site, wanted)):
+                    chain = self.chains.get(id(site.node))
+                    if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
+                        continue  # under an ``if`` the default path skips (``if args.launcher != "none":``)
+                    return site.node
         if self.main_guard is not None:
             return self.main_guard
         starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
@@ -600,6 +605,12 @@ class SeedingScan(Analysis):
                 # ``cudaid = "cuda:" + str(args.dev)``: an expression built from a device string
                 if isinstance(candidate, (cst.BinaryOperation, cst.FormattedString)) and catalog.device_named(cst_strings(candidate)) in wanted:
                     return True
+                # ``loc = "npu:{}".format(rank)``
+                if (
+                    isinstance(candidate, cst.Call) and isinstance(candidate.func, cst.Attribute) and candidate.func.attr.value == "format"
+                    and catalog.device_named(cst_strings(candidate.func.value)) in wanted
+                ):
+                    return True
                 # ``device = torch.device("cuda" if ... else "cpu")`` bound elsewhere
                 if isinstance(candidate, cst.Call) and self.file.qualify(candidate.func) in catalog.DEVICE_CONSTRUCTORS:
                     given = CstArgs(candidate).node(*catalog.DEVICE_CONSTRUCTORS[self.file.qualify(candidate.func)])
@@ -616,6 +627,14 @@ class SeedingScan(Analysis):
 
 #: every name a device keyword accepts (``device="cuda"``, ``accelerator="gpu"``)
 _DEVICE_WORDS = tuple(dict.fromkeys(name for _, names in catalog.DEVICE_KEYWORDS for name in names))
+
+
+def _draws_from_own_generator(site: CallSite) -> bool:
+    """Is the call a torch draw given a generator (``torch.randperm(n, generator=g)``)?"""
+    if site.name not in catalog.TORCH_DRAWS:
+        return False
+    given = CstArgs(site.node).node("generator", None)
+    return isinstance(given, cst.BaseExpression) and not (isinstance(given, cst.Name) and given.value == "None")
 
 
 def _given_device(call: cst.Call) -> bool:
