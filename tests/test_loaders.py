@@ -1952,3 +1952,34 @@ def test_rpl302_a_factory_given_self_attribute_that_init_takes_from_the_options(
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
     assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("sampler, expected", [("None", [("common.py", 5)]), ("RandomSampler(dataset, generator=g)", [])])
+def test_rpl302_a_factory_that_derives_shuffle_from_the_sampler_its_callers_pass(tmp_path, sampler, expected):
+    """pytorch-metric-learning: ``get_train_dataloader(dataset, sampler)`` builds
+    ``DataLoader(..., sampler=sampler, shuffle=sampler is None)``; the parameter it passes on as
+    ``sampler=`` keeps what the calls give it."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/common.py": """\
+                from torch.utils.data import DataLoader
+
+
+                def get_train_dataloader(dataset, sampler):
+                    return DataLoader(dataset, batch_size=8, sampler=sampler, shuffle=sampler is None)
+                """,
+            "pkg/trainer.py": f"""\
+                from torch.utils.data import RandomSampler
+
+                from . import common as c_f
+
+
+                def train(dataset, g):
+                    return c_f.get_train_dataloader(dataset, {sampler})
+                """,
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
