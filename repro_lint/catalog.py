@@ -841,10 +841,16 @@ DEVICE_INFO_CALLS = frozenset(
         "memory_stats", "memory_summary", "utilization", "device_count", "is_available",
     )
 )
+#: helper functions that projects define as ``return val is not None`` (lucidrains' ``exists``):
+#: ``if exists(seed):`` tests the parameter as ``if seed is not None:`` does
+NOT_NONE_HELPERS = frozenset({"exists"})
 #: command-line dispatchers: they call the function (or each function of a dict, the public
 #: callables of a class or module) they are handed with the options the user gives, so on the
 #: default path (no options) with its defaults
 CLI_DISPATCHERS = frozenset({"fire.Fire", "typer.run", "defopt.run", "plac.call", "jsonargparse.CLI", "jsonargparse.auto_cli", "clize.run"})
+#: command-line applications whose decorator methods register a function as a command they call
+#: with the options given (``app = typer.Typer()``, then ``@app.command()``): class -> methods
+CLI_APPS: Dict[str, Tuple[str, ...]] = {"typer.Typer": ("command", "callback"), "typer.main.Typer": ("command", "callback")}
 #: modules whose import alone means the program runs on a device
 DEVICE_MODULES: Dict[str, str] = {"torch_npu": "npu"}
 #: device names as programs spell them -> the device the seeding rules name (Lightning's

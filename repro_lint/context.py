@@ -220,8 +220,17 @@ class ProjectContext:
         self._prepared = False
         self._roots: Set[Path] = {Path(os.path.abspath(settings.root))}
         self._packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
+        top = os.path.join(os.path.abspath(settings.root), "")
         for f in self.files:
             self._roots.add(source_root_for(f, self._packages))
+            # a ``src`` folder under the linted root is one too: namespace packages without an
+            # ``__init__.py`` (``src/f5_tts/model/cfm.py``, imported as ``f5_tts.model.cfm``)
+            folder = os.path.dirname(os.path.abspath(f))
+            while folder.startswith(top) and len(folder) >= len(top):
+                if os.path.basename(folder) == "src":
+                    self._roots.add(Path(folder))
+                    break
+                folder = os.path.dirname(folder)
         self._modules: Dict[Any, Optional[str]] = {}
         #: the file whose imports are being resolved (see :meth:`importing`)
         self._importer: Optional[str] = None
@@ -831,7 +840,9 @@ class ProjectContext:
             if method is None and body.owner is not None and call.startswith(SUPER_CALL + "."):
                 method = self._base_methods(facts, body.owner, call[len(SUPER_CALL) + 1 :])
             if method is not None:
-                edges.extend(method)
+                # each with the effects it makes under ``if seed is not None:`` left out when
+                # this call leaves them off (``Sampler().sample(3)``), as for a function
+                edges.extend(self._variant(target, facts.path, name, index) for target in method)
                 continue
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):

@@ -26,6 +26,7 @@ from .classify import (
     DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
+    NOT_NONE_HELPERS,
     ACCELERATOR_PREFIXES,
     CUDNN_DETERMINISTIC,
     DEVICE_KEYWORDS,
@@ -34,6 +35,7 @@ from .catalog import (
     DETERMINISM_SWITCHES,
     LOADER_WORD,
     CLI_DISPATCHERS,
+    CLI_APPS,
     DEVICE_MODULES,
     NCCL_AS_HCCL,
     NCCL_TO_HCCL_MODULES,
@@ -352,6 +354,11 @@ def _constructed(node: ast.AST) -> List[str]:
     return found
 
 
+def _on_self(target: ast.AST) -> bool:
+    """``self.<attr>``."""
+    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+
+
 def _strings_in(node: ast.AST) -> List[str]:
     """The string literals of an expression (``"cpu" if ok else "cuda:0"`` gives both); none
     inside a call, whose result is not those strings (``get_device_name("cuda")``)."""
@@ -376,8 +383,9 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     if isinstance(value, ast.Name):
         return (value.id,) if _names_class(value.id) else ()
     if isinstance(value, ast.Dict):
-        # ``model_dict = {"informer": Informer, "stack": InformerStack}``, called by a key
-        names = [v.id for v in value.values if isinstance(v, ast.Name) and _names_class(v.id)]
+        # ``model_dict = {"informer": Informer, "stack": InformerStack}``, called by a key (also
+        # classes of an imported module: ``{"kitti": datasets.KITTIRAWDataset}``)
+        names = [n for n in (_dotted(v) for v in value.values) if n is not None and _names_class(n)]
         return tuple(names) if names and len(names) == len(value.values) else ()
     if not isinstance(value, ast.IfExp):
         return ()
@@ -535,7 +543,13 @@ GUARD_COMPARISONS: Dict[type, str] = {
 
 def _compared_parameter(test: ast.AST) -> Optional[Tuple[str, str, Any]]:
     """``seed > 0``, ``seed is not None``: (the name compared, the operator, the literal), for a
-    name compared once with a literal number, string, bool or None; else None."""
+    name compared once with a literal number, string, bool or None; else None. The common
+    helper ``exists(seed)`` (``return val is not None``) is ``seed is not None``."""
+    if (
+        isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in NOT_NONE_HELPERS
+        and len(test.args) == 1 and not test.keywords and isinstance(test.args[0], ast.Name)
+    ):
+        return test.args[0].id, GUARD_COMPARISONS[ast.IsNot], None
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)):
         return None
     operator = GUARD_COMPARISONS.get(type(test.ops[0]))
@@ -735,6 +749,18 @@ class _FactsCollector(ast.NodeVisitor):
         switch = DETERMINISM_SWITCHES.get(qualified or "")
         return self._parameter(args.node(switch.param, switch.position)) if switch is not None else None
 
+    def _cli_command(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], outer: BodyFacts) -> bool:
+        """Is the function decorated as a command of a command-line application object bound in
+        the module (``catalog.CLI_APPS``)?"""
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
+                continue
+            classes = outer.instances.get(target.value.id) or self.facts.module_body.instances.get(target.value.id, ())
+            if any(target.attr in CLI_APPS.get(cls, ()) for cls in classes):
+                return True
+        return False
+
     def _parameter(self, value: Any) -> Optional[str]:
         """The name of the current function's parameter that ``value`` reads by itself, else None."""
         return value.id if isinstance(value, ast.Name) and value.id in self.current.params else None
@@ -801,6 +827,11 @@ class _FactsCollector(ast.NodeVisitor):
     def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> None:
         name = ".".join(self.scope + [node.name])
         outer = self.current
+        if self._cli_command(node, outer):
+            # ``@app.command()`` on a typer app: handed to the app, which calls it with the
+            # options given (its defaults, on the default path), as ``typer.run(main)`` does
+            outer.refs.append(name)
+            outer.cli_refs = outer.cli_refs | {name}
         if self.kinds and self.kinds[-1]:
             owner: Optional[str] = ".".join(self.scope)  # a method
         else:
@@ -1366,7 +1397,14 @@ class _FactsCollector(ast.NodeVisitor):
             if built is not None and isinstance(target, (ast.Name, ast.Attribute)):
                 receiver = _dotted(target)
                 callee = _dotted(built.func)
-                if receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
+                # a class taken from a table or a name bound to classes (``DATASETS[name](...)``,
+                # ``self.dataset(...)`` after ``self.dataset = datasets_dict[name]``)
+                table = built.func.value.id if isinstance(built.func, ast.Subscript) and isinstance(built.func.value, ast.Name) else callee
+                tabled = self.bound.get(table, ()) if table is not None and self.bound else ()
+                if receiver is not None and tabled and (isinstance(target, ast.Name) or receiver.startswith("self.")):
+                    known = self.current.instances.get(receiver, ())
+                    self.current.instances[receiver] = tuple(dict.fromkeys((*known, *(self.imported(c) or c for c in tabled))))
+                elif receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
                     if callee is not None and _names_class(callee):
                         known = self.current.instances.get(receiver, ())
                         self.current.instances[receiver] = tuple(dict.fromkeys((*known, self.imported(callee) or callee)))
@@ -1383,14 +1421,17 @@ class _FactsCollector(ast.NodeVisitor):
                 for name in names:
                     if isinstance(name, ast.Name):
                         self.current.made_by[name.id] = self.imported(callee) or callee
-            if isinstance(target, ast.Name) and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict))):
+            # a local, or an attribute of ``self`` (``self.dataset = datasets_dict[name]``, then
+            # ``self.dataset(...)`` in the same method), bound to classes
+            key = target.id if isinstance(target, ast.Name) else _dotted(target) if _on_self(target) else None
+            if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict))):
                 classes = _class_names(value)
                 if not classes and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
                     classes = self.bound.get(value.value.id, ())  # ``model = MODELS[name]``: any of them
                 if classes:
-                    self.bound[target.id] = classes
+                    self.bound[key] = classes
                 else:
-                    self.bound.pop(target.id, None)
+                    self.bound.pop(key, None)
             if isinstance(target, ast.Name) and value is not None and not isinstance(value, ast.Call):
                 # follow ``cudnn = torch.backends.cudnn``
                 source = _dotted(value)

@@ -209,3 +209,18 @@ def test_rpl109_quiet(lint, arg):
 )
 def test_a_generator_state_put_back_is_no_seed(lint, code, expected):
     assert codes(lint(code, select=["RPL103", "RPL105"])) == expected
+
+
+@pytest.mark.parametrize(
+    "bound, expected",
+    [
+        ("torch.initial_seed()", ["RPL109"]),
+        ("torch.utils.data.get_worker_info().seed", ["RPL109"]),
+        ("(torch.initial_seed() + worker_id) % 2**32", []),
+        ("torch.initial_seed() % 2**32 + worker_id", []),  # as the same expression written inline
+        ("args.seed", []),  # not known
+    ],
+)
+def test_rpl109_follows_a_local_variable(lint, bound, expected):
+    code = f"import numpy as np\nimport torch\n\ndef init_fn(worker_id, args):\n    seed = {bound}\n    np.random.seed(seed)\n"
+    assert codes(lint(code, select=["RPL109"])) == expected

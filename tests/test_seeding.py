@@ -4017,3 +4017,116 @@ def test_rpl101_a_process_pool_initializer_seeds_the_workers_not_the_main_proces
 def test_rpl101_is_reported_at_a_draw_from_the_global_generator_before_one_from_its_own(lint, draws, line):
     code = "import torch\n\n\ndef main():\n    g = torch.Generator()\n    g.manual_seed(hash('x'))\n" + draws + "\n\nif __name__ == '__main__':\n    main()\n"
     assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", line)]
+
+
+@pytest.mark.parametrize(
+    "decorator, expected",
+    [
+        ("@app.command()", ["RPL101"]),  # chronos' evaluation scripts: registered, run by app()
+        ("@app.command(name='train')", ["RPL101"]),
+        ("@other.command()", []),  # not a typer app's
+    ],
+)
+def test_rpl101_a_typer_command_runs_on_the_entry_point_s_path(lint, decorator, expected):
+    code = (
+        "import torch\nimport typer\n\napp = typer.Typer()\nother = object()\n\n\n"
+        f"{decorator}\ndef main(size: int = 4):\n    model = torch.nn.Linear(size, 2)\n    print(model)\n\n\n"
+        "if __name__ == '__main__':\n    app()\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize("call, expected", [("Sampler().sample(3)", ["RPL101"]), ("Sampler().sample(3, seed=0)", [])])
+def test_a_method_s_seed_under_its_parameter_counts_only_when_the_call_passes_one(tmp_path, call, expected):
+    """F5-TTS: ``CFM.sample(..., seed=None)`` seeds only ``if exists(seed)``; called without a seed."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            import torch
+
+            class Sampler:
+                def sample(self, n, seed=None):
+                    if seed is not None:
+                        torch.manual_seed(seed)
+                    return torch.randn(n)
+        """,
+        "train.py": f"""
+            from pkg.model import Sampler
+
+            if __name__ == "__main__":
+                print({call})
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        "    self.dataset = datasets_dict['kitti']\n        train = self.dataset(4)",  # monodepth2
+        "    train = DATASETS['flips'](4)",
+    ],
+)
+def test_a_dataset_class_taken_from_a_table_is_built_and_handed_to_the_loader(tmp_path, build):
+    files = {
+        "datasets/__init__.py": "from .flips import Flips\n",
+        "datasets/flips.py": """
+            import random
+            from torch.utils.data import Dataset
+
+            class Flips(Dataset):
+                def __init__(self, n):
+                    self.n = n
+
+                def __len__(self):
+                    return self.n
+
+                def __getitem__(self, index):
+                    return -index if random.random() > 0.5 else index
+        """,
+        "train.py": (
+            "import datasets\nfrom datasets import Flips\nfrom torch.utils.data import DataLoader\n\n"
+            "DATASETS = {'flips': Flips}\n\n\nclass Trainer:\n    def __init__(self):\n"
+            "        datasets_dict = {'kitti': datasets.Flips}\n    " + build + "\n"
+            "        self.loader = DataLoader(train, batch_size=2)\n\n    def train(self):\n        for batch in self.loader:\n            print(batch)\n\n\n"
+            "if __name__ == '__main__':\n    Trainer().train()\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == ["RPL103"]
+
+
+def test_modules_of_a_namespace_package_under_src_are_found(tmp_path):
+    """F5-TTS ships ``src/f5_tts`` without ``__init__.py``: ``src`` is a source root."""
+    files = {
+        "proj/src/ns/model/net.py": "import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2)\n",
+        "proj/src/ns/train/train.py": "from ns.model.net import build\n\nif __name__ == '__main__':\n    print(build())\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="proj/src/ns/train/train.py")) == ["RPL101"]
+
+
+@pytest.mark.parametrize("call, expected", [("Sampler().sample(3)", ["RPL101"]), ("Sampler().sample(3, seed=7)", [])])
+def test_a_seed_under_the_exists_helper_counts_only_when_a_seed_is_passed(tmp_path, call, expected):
+    """F5-TTS's ``CFM.sample``: ``if exists(seed): torch.manual_seed(seed)``, where the project's
+    ``exists(val)`` returns ``val is not None``."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/model.py": """
+            import torch
+
+            def exists(v):
+                return v is not None
+
+            class Sampler:
+                def sample(self, n, seed=None):
+                    if exists(seed):
+                        torch.manual_seed(seed)
+                    return torch.randn(n)
+        """,
+        "train.py": f"""
+            from pkg.model import Sampler
+
+            if __name__ == "__main__":
+                print({call})
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected

@@ -13,7 +13,7 @@ from .. import catalog
 from ..diagnostics import SAFE
 from ..names import dotted_name
 from ..syntax import cst_literal, int_value
-from .base import Rule, argument, environ_writes, keyword_arg, short
+from .base import Rule, ValueScan, argument, environ_writes, keyword_arg, short
 from ..children import syntax_children
 
 
@@ -320,11 +320,20 @@ class NumpySeedOutOfRange(Rule):
             edits=[self.replace(arg.value, wrapped)],
         )
 
-    def _too_big(self, node: cst.CSTNode) -> Optional[str]:
-        """Why ``node`` can fall outside [0, 2**32-1], or None."""
+    def _too_big(self, node: cst.CSTNode, follow: bool = True) -> Optional[str]:
+        """Why ``node`` can fall outside [0, 2**32-1], or None. A local name is followed (once)
+        to every value its function may bind it to (``seed = torch.initial_seed() % 2**32 +
+        worker_id``, then ``np.random.seed(seed)``)."""
         value = _constant(node)
         if value is not None:
             return None if 0 <= value <= MAX_SEED else "a literal out of range"
+        if isinstance(node, cst.Name) and follow:
+            for bound in self.file.analysis(ValueScan).values.made_of(node, self.file.ancestors) or ():
+                if bound is not node and isinstance(bound, cst.BaseExpression):
+                    why = self._too_big(bound, follow=False)
+                    if why is not None:
+                        return why
+            return None
         stack = [node]
         while stack:
             current = stack.pop()
