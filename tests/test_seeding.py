@@ -4130,3 +4130,47 @@ def test_a_seed_under_the_exists_helper_counts_only_when_a_seed_is_passed(tmp_pa
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
+def test_rpl101_is_not_placed_at_a_pretrained_model_of_a_program_that_does_not_train(tmp_path):
+    """stargan-v2's FID: ``inception_v3(pretrained=True)`` in the file, the shuffled loader (the
+    real use) in another module: reported at the guard."""
+    files = {
+        "fid.py": """
+            import torch
+            from torch import nn
+            from torchvision import models
+
+            from loaders import get_eval_loader
+
+
+            class Features(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    net = models.resnet18(pretrained=True)
+                    self.body = nn.Sequential(net.conv1, net.bn1)
+
+                def forward(self, x):
+                    return self.body(x)
+
+
+            @torch.no_grad()
+            def score(items):
+                model = Features().eval()
+                return [model(x) for x in get_eval_loader(items)]
+
+
+            if __name__ == "__main__":
+                score([torch.ones(3, 8, 8)] * 4)
+        """,
+        "loaders.py": """
+            from torch.utils.data import DataLoader
+
+
+            def get_eval_loader(items, shuffle=True):
+                return DataLoader(items, batch_size=2, shuffle=shuffle)
+        """,
+    }
+    found = lint_tree(tmp_path, files, select=["RPL101"], only="fid.py")
+    guard = (tmp_path / "fid.py").read_text().splitlines().index('if __name__ == "__main__":') + 1
+    assert [(d.code, d.line) for d in found] == [("RPL101", guard)]

@@ -21,7 +21,7 @@ import libcst as cst
 from .. import catalog
 from ..children import syntax_children
 from ..classify import (
-    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, NO_EFFECT, OPTION_DEVICE, PLACES, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
     CallEffect, classify_call, is_seed_named, is_seed_parameter, placed_option_devices,
 )
 from ..context import VARIANT, ProjectContext, Summary
@@ -459,6 +459,8 @@ class SeedingScan(Analysis):
                 uses = site.effect.uses & wanted
                 if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
                     uses = frozenset()  # a project function given ``device=`` only receives the device
+                if uses == {INIT} and LOAD in site.effect.uses and TRAIN not in summary.uses:
+                    uses = frozenset()  # pretrained weights replace the drawn ones, and nothing trains
                 if site.body in reached and not _declares_option(site) and (uses or self._places_on(site, wanted)):
                     chain = self.chains.get(id(site.node))
                     if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
