@@ -4036,30 +4036,6 @@ def test_rpl101_a_typer_command_runs_on_the_entry_point_s_path(lint, decorator, 
     assert codes(lint(code, select=["RPL101"])) == expected
 
 
-@pytest.mark.parametrize("call, expected", [("Sampler().sample(3)", ["RPL101"]), ("Sampler().sample(3, seed=0)", [])])
-def test_a_method_s_seed_under_its_parameter_counts_only_when_the_call_passes_one(tmp_path, call, expected):
-    """F5-TTS: ``CFM.sample(..., seed=None)`` seeds only ``if exists(seed)``; called without a seed."""
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/model.py": """
-            import torch
-
-            class Sampler:
-                def sample(self, n, seed=None):
-                    if seed is not None:
-                        torch.manual_seed(seed)
-                    return torch.randn(n)
-        """,
-        "train.py": f"""
-            from pkg.model import Sampler
-
-            if __name__ == "__main__":
-                print({call})
-        """,
-    }
-    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
-
-
 @pytest.mark.parametrize(
     "build",
     [
@@ -4104,13 +4080,14 @@ def test_modules_of_a_namespace_package_under_src_are_found(tmp_path):
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="proj/src/ns/train/train.py")) == ["RPL101"]
 
 
+@pytest.mark.parametrize("test", ["seed is not None", "exists(seed)"])
 @pytest.mark.parametrize("call, expected", [("Sampler().sample(3)", ["RPL101"]), ("Sampler().sample(3, seed=7)", [])])
-def test_a_seed_under_the_exists_helper_counts_only_when_a_seed_is_passed(tmp_path, call, expected):
-    """F5-TTS's ``CFM.sample``: ``if exists(seed): torch.manual_seed(seed)``, where the project's
-    ``exists(val)`` returns ``val is not None``."""
+def test_a_method_s_seed_under_its_parameter_counts_only_when_the_call_passes_one(tmp_path, test, call, expected):
+    """F5-TTS's ``CFM.sample(..., seed=None)``: ``if exists(seed): torch.manual_seed(seed)``,
+    where the project's ``exists(val)`` returns ``val is not None``; called without a seed."""
     files = {
         "pkg/__init__.py": "",
-        "pkg/model.py": """
+        "pkg/model.py": f"""
             import torch
 
             def exists(v):
@@ -4118,7 +4095,7 @@ def test_a_seed_under_the_exists_helper_counts_only_when_a_seed_is_passed(tmp_pa
 
             class Sampler:
                 def sample(self, n, seed=None):
-                    if exists(seed):
+                    if {test}:
                         torch.manual_seed(seed)
                     return torch.randn(n)
         """,
