@@ -851,6 +851,10 @@ CLI_DISPATCHERS = frozenset({"fire.Fire", "typer.run", "defopt.run", "plac.call"
 #: command-line applications whose decorator methods register a function as a command they call
 #: with the options given (``app = typer.Typer()``, then ``@app.command()``): class -> methods
 CLI_APPS: Dict[str, Tuple[str, ...]] = {"typer.Typer": ("command", "callback"), "typer.main.Typer": ("command", "callback")}
+#: decorators that make a function a group of commands (``@click.group()`` on ``cli``), and the
+#: group's decorator methods that register a command with it (``@cli.command()``)
+CLI_GROUPS = frozenset({"click.group", "click.decorators.group"})
+CLI_GROUP_METHODS = frozenset({"command", "group"})
 #: modules whose import alone means the program runs on a device
 DEVICE_MODULES: Dict[str, str] = {"torch_npu": "npu"}
 #: device names as programs spell them -> the device the seeding rules name (Lightning's

@@ -36,6 +36,8 @@ from .catalog import (
     LOADER_WORD,
     CLI_DISPATCHERS,
     CLI_APPS,
+    CLI_GROUPS,
+    CLI_GROUP_METHODS,
     DEVICE_MODULES,
     NCCL_AS_HCCL,
     NCCL_TO_HCCL_MODULES,
@@ -671,6 +673,8 @@ class _FactsCollector(ast.NodeVisitor):
         #: the local names the current function binds to classes, as written (``fn = Loader``,
         #: ``fn = A if fast else B``): calling the name calls one of them
         self.bound: Dict[str, Tuple[str, ...]] = {}
+        #: functions a command-line group decorator made a group (``@click.group()``)
+        self.cli_groups: Set[str] = set()
         #: the refs made in the value last assigned to each local name of the current function
         self.value_refs: Dict[str, List[str]] = {}
         #: local names bound to a display of objects built on the spot (``transform =
@@ -750,16 +754,26 @@ class _FactsCollector(ast.NodeVisitor):
         return self._parameter(args.node(switch.param, switch.position)) if switch is not None else None
 
     def _cli_command(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], outer: BodyFacts) -> bool:
-        """Is the function decorated as a command of a command-line application object bound in
-        the module (``catalog.CLI_APPS``)?"""
+        """Is the function decorated as a command of a command-line application bound in the
+        module: an object of ``catalog.CLI_APPS`` (``app = typer.Typer()``, ``@app.command()``),
+        or a function that a group decorator made one (``@click.group()`` on ``cli``, then
+        ``@cli.command()``)? A group is recorded here too."""
+        command = False
         for decorator in node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            dotted = _dotted(target)
+            if dotted is not None and self.imported(dotted) in CLI_GROUPS:
+                self.cli_groups.add(node.name)
             if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
                 continue
             classes = outer.instances.get(target.value.id) or self.facts.module_body.instances.get(target.value.id, ())
             if any(target.attr in CLI_APPS.get(cls, ()) for cls in classes):
-                return True
-        return False
+                command = True
+            elif target.value.id in self.cli_groups and target.attr in CLI_GROUP_METHODS:
+                command = True
+                if target.attr == "group":
+                    self.cli_groups.add(node.name)  # a subgroup: its own commands run too
+        return command
 
     def _parameter(self, value: Any) -> Optional[str]:
         """The name of the current function's parameter that ``value`` reads by itself, else None."""

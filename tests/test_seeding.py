@@ -4037,6 +4037,22 @@ def test_rpl101_a_typer_command_runs_on_the_entry_point_s_path(lint, decorator, 
 
 
 @pytest.mark.parametrize(
+    "group, command, expected",
+    [
+        ("@click.group()", "@cli.command()", ["RPL101"]),  # medvision's CLI
+        ("@click.group", "@cli.command(name='fit')", ["RPL101"]),
+        ("", "@cli.command()", []),  # ``cli`` is no group: nothing registers the command
+    ],
+)
+def test_rpl101_a_click_group_s_command_runs_on_the_entry_point_s_path(lint, group, command, expected):
+    code = (
+        f"import click\nimport torch\n\n\n{group}\ndef cli():\n    pass\n\n\n"
+        f"{command}\ndef train():\n    print(torch.nn.Linear(4, 2))\n\n\nif __name__ == '__main__':\n    cli()\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize(
     "build",
     [
         "    self.dataset = datasets_dict['kitti']\n        train = self.dataset(4)",  # monodepth2
