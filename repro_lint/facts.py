@@ -1963,9 +1963,14 @@ def _package_parts(folder: str, packages: Dict[str, Tuple[str, ...]]) -> Tuple[s
     found = packages.get(folder)
     if found is None:
         found = ()
+        parent = os.path.dirname(folder)
+        name = os.path.basename(folder)
         if os.path.isfile(os.path.join(folder, "__init__.py")):
-            parent = os.path.dirname(folder)
-            found = (*(_package_parts(parent, packages) if parent != folder else ()), os.path.basename(folder))
+            found = (*(_package_parts(parent, packages) if parent != folder else ()), name)
+        elif parent != folder and name.isidentifier() and os.path.isfile(os.path.join(parent, "__init__.py")):
+            # a folder without ``__init__.py`` inside a regular package is a namespace portion of
+            # it (``torch_molecule/encoder/attrmask/``): ``torch_molecule.encoder.attrmask``
+            found = (*_package_parts(parent, packages), name)
         packages[folder] = found
     return found
 

@@ -4167,3 +4167,15 @@ def test_rpl101_is_not_placed_at_a_pretrained_model_of_a_program_that_does_not_t
     found = lint_tree(tmp_path, files, select=["RPL101"], only="fid.py")
     guard = (tmp_path / "fid.py").read_text().splitlines().index('if __name__ == "__main__":') + 1
     assert [(d.code, d.line) for d in found] == [("RPL101", guard)]
+
+
+def test_a_folder_without_init_inside_a_package_is_part_of_it(tmp_path):
+    """torch-molecule: ``torch_molecule/encoder/attrmask/modeling.py`` imports ``from ...base
+    import BaseModel`` although ``encoder/`` has no ``__init__.py`` (a namespace portion)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/base.py": "import torch\n\n\nclass Base:\n    def __init__(self):\n        self.device = torch.device('cuda')\n",
+        "pkg/encoder/model.py": "from ..base import Base\n\n\nclass Model(Base):\n    pass\n",
+        "train.py": "from pkg.encoder.model import Model\n\nif __name__ == '__main__':\n    Model()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="train.py")) == ["RPL202"]
