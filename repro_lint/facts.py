@@ -1292,15 +1292,13 @@ class _FactsCollector(ast.NodeVisitor):
         ):
             return ParamValue(node.id)
         if (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == "self"
+            _on_self(node)
             and self.current.owner is not None
             and "self" in self.current.local_params
             and len(self.constants) > 1
             and _SELF_STORED + node.attr not in self.constants[-1]
         ):
-            return SelfValue(node.attr)  # what ``__init__`` stores there, read by the project context
+            return SelfValue(node.attr)  # type: ignore[attr-defined]  # what ``__init__`` stores there
         return self._constant(node)
 
     def _attribute_literal(self, node: ast.Attribute) -> Any:
@@ -1348,8 +1346,8 @@ class _FactsCollector(ast.NodeVisitor):
         sources[attr] = source if sources.get(attr, source) == source else UNKNOWN  # type: ignore[index]
 
     def _bind_constant(self, target: ast.AST, value: Optional[ast.AST]) -> None:
-        if self.literals and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-            self._store_on_self(target.attr, value)
+        if self.literals and _on_self(target):
+            self._store_on_self(target.attr, value)  # type: ignore[attr-defined]
         if isinstance(target, ast.Name):
             # ``state = random.getstate()``: the call that sets it back restores, it seeds nothing
             getter = self.imported(_dotted(value.func) or "") if isinstance(value, ast.Call) else None
@@ -1472,7 +1470,7 @@ class _FactsCollector(ast.NodeVisitor):
             elif not (self.kinds and self.kinds[-1]):
                 # Lightning's names for a device (``accelerator = "gpu"``); not ``"auto"``, and not
                 # a config class's declaration (``accelerator: str = "auto"``), which uses nothing
-                self._device_value(value, _ACCELERATOR_NAMES)
+                self._device_value(value, lightning=True)
 
     @staticmethod
     def _device_parameter(body: BodyFacts, param: str, default: Any) -> None:
@@ -1481,14 +1479,15 @@ class _FactsCollector(ast.NodeVisitor):
         if device is not None:
             body.device_params[param] = device
 
-    def _device_value(self, value: ast.AST, accepted: Tuple[str, ...] = ACCELERATOR_PREFIXES) -> bool:
+    def _device_value(self, value: ast.AST, lightning: bool = False) -> bool:
         """A value used as the device: a device string, a parameter whose default is one
         (``def run(model, where="cuda")``: ``model.to(where)``; where the call leaves the
         default), or the answer of a device query (``torch.accelerator.current_accelerator()``).
-        False when the value names no device itself."""
+        False when the value names no device itself. ``lightning``: the value of a variable
+        named ``accelerator``, in Lightning's names (lower case, not ``"auto"``)."""
         strings = []
         named = self.constants[-1].get(_DEVICE_NAMED + value.id) if isinstance(value, ast.Name) and self.constants else None
-        if named is not None and accepted is ACCELERATOR_PREFIXES:
+        if named is not None and not lightning:
             self._device_used(named)  # a local bound to a device string (``dev``), used as the device
             return True
         parameter = self._parameter(value)
@@ -1508,10 +1507,10 @@ class _FactsCollector(ast.NodeVisitor):
                 if queried is not None:
                     self._device_used(queried)
                     found = True
-        if accepted is not ACCELERATOR_PREFIXES:
+        if lightning:
             # as Lightning spells them: ``"CUDA"`` is a label shown to the user (``accelerate env``)
             strings = [text for text in strings if text == text.lower()]
-        device = device_named(strings, accepted)
+        device = device_named(strings, _ACCELERATOR_NAMES if lightning else ACCELERATOR_PREFIXES)
         if device is not None:
             self._device_used(device)
         return found or device is not None or bool(strings)
