@@ -232,6 +232,8 @@ class ProjectContext:
                     break
                 folder = os.path.dirname(folder)
         self._modules: Dict[Any, Optional[str]] = {}
+        #: the paths each look-up beside an importing file looked at (see :meth:`resolve_module`)
+        self._beside_looked: Dict[Any, Tuple[str, ...]] = {}
         #: the file whose imports are being resolved (see :meth:`importing`)
         self._importer: Optional[str] = None
         self._module_files = ModuleFiles(self._roots)
@@ -499,6 +501,16 @@ class ProjectContext:
             self.consulted.add(MODULE_KEY_PREFIX + dotted)
             if found:
                 self.consulted.add(found)
+        if found is None and self._importer is not None:
+            # no root has it: a flat import of a module beside the importing script, in a
+            # folder that is part of a package (``pkg/sub/train.py``: ``from dev import f``)
+            beside = ("beside", os.path.dirname(self._importer), dotted)
+            if beside not in self._modules:
+                self._modules[beside], looked = self._module_files.beside(dotted, self._importer)
+                self._beside_looked[beside] = looked
+            found = self._modules[beside]
+            for path in self._beside_looked.get(beside, ()):
+                self.consult(path)
         return Path(found) if found else None
 
     def resolve_function(self, qualified: str) -> Optional[Tuple[ModuleFacts, BodyFacts]]:

@@ -659,6 +659,14 @@ class _FactsCollector(ast.NodeVisitor):
         self.import_probe = False
         #: how many ``if`` statements of the current body the visit is inside
         self.branch_depth = 0
+        #: per imported name: the body whose import bound it last, and whether in an ``if``
+        self.import_bodies: Dict[str, Tuple[int, bool]] = {}
+        #: imported names that the ``if`` branches of one body bind to different objects
+        #: (``if aug == "node": from .a import W`` / ``else: from .b import W``): the targets
+        #: the other branches bound, called as well where the name is called
+        self.import_alternatives: Dict[str, Tuple[str, ...]] = {}
+        #: whether the visit is inside any ``if`` of the current body
+        self.in_if = False
         self.scope: List[str] = []
         #: per scope entry: is it a class?
         self.kinds: List[bool] = []
@@ -809,13 +817,35 @@ class _FactsCollector(ast.NodeVisitor):
         for part in (*node.handlers, *node.orelse, *node.finalbody):
             self.visit(part)
 
+    def _bind_import(self, local: str, target: str) -> None:
+        """Bind ``local`` to ``target`` by an import. When another ``if`` branch of the same
+        body bound it to something else, that stays one of what the name may be."""
+        previous = self.facts.aliases.get(local)
+        body = id(self.current)
+        before = self.import_bodies.get(local)
+        if previous is not None and previous != target and before is not None and before[0] == body and (before[1] or self.in_if):
+            kept = (*self.import_alternatives.get(local, ()), previous)
+            self.import_alternatives[local] = tuple(dict.fromkeys(t for t in kept if t != target))
+        else:
+            self.import_alternatives.pop(local, None)
+        self.import_bodies[local] = (body, self.in_if)
+        self.facts.aliases[local] = target
+
+    def imported_all(self, name: str) -> Tuple[Optional[str], ...]:
+        """:meth:`imported`, then what ``name`` stands for through the other branches'
+        imports of its head (:attr:`import_alternatives`)."""
+        first = self.imported(name)
+        head, _, rest = name.partition(".")
+        others = self.import_alternatives.get(head, ()) if first is not None else ()
+        return (first, *(f"{other}.{rest}" if rest else other for other in others))
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             if alias.asname:
-                self.facts.aliases[alias.asname] = alias.name
+                self._bind_import(alias.asname, alias.name)
             else:
                 head = alias.name.split(".")[0]
-                self.facts.aliases[head] = head
+                self._bind_import(head, head)
             device = DEVICE_MODULES.get(alias.name.split(".")[0])
             if device is not None and not self.import_probe:
                 self._device_used(device)
@@ -836,7 +866,7 @@ class _FactsCollector(ast.NodeVisitor):
                 if base not in self.facts.star_imports:
                     self.facts.star_imports += (base,)
             else:
-                self.facts.aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
+                self._bind_import(alias.asname or alias.name, f"{base}.{alias.name}")
 
     def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> None:
         name = ".".join(self.scope + [node.name])
@@ -886,8 +916,9 @@ class _FactsCollector(ast.NodeVisitor):
         )
         self.parameters = parameters | body.local_params
         depth, self.branch_depth = self.branch_depth, 0  # a nested function's own body
+        in_if, self.in_if = self.in_if, False
         self.generic_visit(node)
-        self.branch_depth = depth
+        self.branch_depth, self.in_if = depth, in_if
         self.bound, self.value_refs, self.bound_refs = bound, value_refs, bound_refs
         self.display_refs = display_refs
         self.constants.pop()
@@ -1030,7 +1061,7 @@ class _FactsCollector(ast.NodeVisitor):
         estimator = method in TRAIN_MARKERS and self._library_estimator(node)
         # a local name bound to classes (``fn = A if fast else B``) calls each of them
         for callee in (self.bound.get(name) if self.bound and name is not None else None) or (name,):
-            qualified = self.imported(callee) if callee is not None else None
+            qualified, *others = self.imported_all(callee) if callee is not None else (None,)
             if callee is not None:
                 stored = qualified or callee
                 body.calls.append(stored)
@@ -1067,6 +1098,14 @@ class _FactsCollector(ast.NodeVisitor):
                 body.draws |= effect.draws
                 for device in uses & DEVICE_USES:
                     self._device_used(device)
+            primary = len(body.calls) - 1
+            for other in others:  # what another branch's import bound the name to, called alike
+                body.calls.append(other)
+                body.conditional_calls.add(len(body.calls) - 1)
+                body.imported.add(other)
+                for kept in (body.call_literals, body.call_devices):
+                    if primary in kept:
+                        kept[len(body.calls) - 1] = kept[primary]
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
             if isinstance(device, ast.AST) and not self._device_value(device):
@@ -1113,10 +1152,10 @@ class _FactsCollector(ast.NodeVisitor):
         instances under ``Collator()``."""
         built = _dotted(arg.value.func)  # type: ignore[attr-defined]
         built_name = built_object_name(built)  # type: ignore[arg-type]
-        qualified = self.imported(built)  # type: ignore[arg-type]
-        self.current.instances[built_name] = (qualified or built,)  # type: ignore[assignment]
+        qualified, *others = self.imported_all(built)  # type: ignore[arg-type]
+        self.current.instances[built_name] = (qualified or built, *others)  # type: ignore[assignment]
         if qualified is not None:
-            self.current.imported.add(qualified)
+            self.current.imported.update((qualified, *others))
         return f"{built_name}.{arg.attr}"
 
     def _loader_dataset(self, node: ast.Call, params: Tuple[str, ...]) -> None:
@@ -1419,7 +1458,8 @@ class _FactsCollector(ast.NodeVisitor):
                 elif receiver is not None and (isinstance(target, ast.Name) or receiver.startswith("self.")):
                     if callee is not None and _names_class(callee):
                         known = self.current.instances.get(receiver, ())
-                        self.current.instances[receiver] = tuple(dict.fromkeys((*known, self.imported(callee) or callee)))
+                        first, *others = self.imported_all(callee)
+                        self.current.instances[receiver] = tuple(dict.fromkeys((*known, first or callee, *others)))
                     elif callee is not None:
                         # ``model = build()``, ``self.model = self.get_model()``: what it returns
                         self.current.made_by[receiver] = self.imported(callee) or callee
@@ -1617,10 +1657,12 @@ class _FactsCollector(ast.NodeVisitor):
         # literals, comparisons, ``len(...)`` (not ``torch.cuda.is_available()``)
         decidable = _decidable_test(node.test)
         self.branch_depth += decidable
+        in_if, self.in_if = self.in_if, True
         try:
             self._if(node)
         finally:
             self.branch_depth -= decidable
+            self.in_if = in_if
 
     def _if(self, node: ast.If) -> None:
         if isinstance(node.test, ast.Constant):

@@ -192,6 +192,26 @@ class ModuleFiles:
                 return looked[-1], tuple(looked)
         return None, tuple(looked)
 
+    def beside(self, dotted: str, importer: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+        """``look_up(dotted)`` in the folder of the file ``importer`` when that folder is not a
+        root (a script inside a package, ``pkg/sub/train.py`` doing ``from dev import f``:
+        ``python pkg/sub/train.py`` puts ``pkg/sub`` first on ``sys.path``), else nothing."""
+        folder = os.path.join(os.path.dirname(os.path.abspath(importer)), "")
+        parts = dotted.split(".")
+        if folder in self._prefixes or "" in parts or parts[0] not in self._names_in(folder):
+            return None, ()
+        rel = os.sep.join(parts)
+        looked = (folder + rel + ".py", folder + rel + os.sep + "__init__.py")
+        if self._is_file(folder, parts[:-1], parts[-1] + ".py"):
+            return looked[0], looked[:1]
+        if self._is_file(folder, parts, "__init__.py"):
+            return looked[1], looked
+        return None, looked
+
+    def _names_in(self, folder: str) -> FrozenSet[str]:
+        files, folders = self._folders.listing(folder)
+        return folders | frozenset(name[:-3] for name in files if name.endswith(".py"))
+
     def _regular(self, prefix: str, folders: List[str]) -> bool:
         """Is each of ``prefix + folders[0]``, ``... / folders[1]``, ... a regular package?"""
         return all(self._is_file(prefix, folders[: index + 1], "__init__.py") for index in range(len(folders)))

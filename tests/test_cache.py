@@ -152,6 +152,34 @@ def test_a_module_that_appears_later_is_a_change_for_the_files_that_imported_it(
     assert str(tmp_path / "torch.py") not in deps  # not a path per candidate
 
 
+def test_a_module_that_appears_beside_a_script_in_a_package_is_a_change_for_it(tmp_path: Path, monkeypatch):
+    """A flat import resolved beside the importing file (no root has the module) depends on
+    that file: a warm run sees it appear, change and go."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/train.py": "import torch\nfrom dev import setup\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    setup()\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path, select=["RPL202"])
+
+    def run(cached: bool):
+        files = sorted(tmp_path.rglob("*.py"))
+        linter = Linter(settings, ProjectContext(settings, files))
+        cache = ResultsCache.open(settings, linter.codes) if cached else None
+        return [code for _, _, code, _ in _findings(lint_files(linter, files, jobs=1, cache=cache))]
+
+    assert run(cached=True) == [] == run(cached=False)
+    dev = tmp_path / "pkg" / "sub" / "dev.py"
+    dev.write_text("import torch\n\n\ndef setup():\n    torch.cuda.set_device(0)\n", encoding="utf-8")
+    assert run(cached=True) == ["RPL202"] == run(cached=False)
+    dev.write_text("def setup():\n    pass\n", encoding="utf-8")
+    assert run(cached=True) == [] == run(cached=False)
+
+
 def _tree(tmp_path: Path, monkeypatch):
     """:data:`TREE` in ``tmp_path``, the working folder: its settings, files and linter."""
     write(tmp_path, TREE)

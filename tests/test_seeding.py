@@ -4179,3 +4179,65 @@ def test_a_folder_without_init_inside_a_package_is_part_of_it(tmp_path):
         "train.py": "from pkg.encoder.model import Model\n\nif __name__ == '__main__':\n    Model()\n",
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="train.py")) == ["RPL202"]
+
+
+@pytest.mark.parametrize("use", ["    Wrapper().get()\n", "    w = Wrapper()\n    w.get()\n", "    Wrapper.get(None)\n"])
+@pytest.mark.parametrize("drawing", ["pkg/node.py", "pkg/mix.py"])
+def test_a_name_each_if_branch_imports_from_another_module_is_either(tmp_path, use, drawing):
+    """MolCLR's ``finetune.py``: ``if aug == "node": from dataset.dataset import Wrapper``,
+    ``elif aug == "mix": from dataset.dataset_mix import Wrapper``; the later import does not
+    hide the earlier branch's class."""
+    quiet = "class Wrapper:\n    def get(self):\n        return 0\n"
+    draws = "import numpy as np\n\n\nclass Wrapper:\n    def get(self):\n        return np.random.rand()\n"
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/node.py": draws if drawing == "pkg/node.py" else quiet,
+        "pkg/mix.py": draws if drawing == "pkg/mix.py" else quiet,
+        "train.py": (
+            "def main(aug):\n    if aug == 'node':\n        from pkg.node import Wrapper\n"
+            "    elif aug == 'mix':\n        from pkg.mix import Wrapper\n    else:\n        raise ValueError(aug)\n"
+            + use
+            + "\n\nif __name__ == '__main__':\n    main('node')\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"], only="train.py")) == ["RPL102"]
+
+
+def test_a_name_imported_again_outside_any_branch_is_only_the_new_object(tmp_path):
+    """Without an ``if``, a second import of the name replaces the first, as when it runs."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/node.py": "import numpy as np\n\n\nclass Wrapper:\n    def get(self):\n        return np.random.rand()\n",
+        "pkg/mix.py": "class Wrapper:\n    def get(self):\n        return 0\n",
+        "train.py": (
+            "def main():\n    from pkg.node import Wrapper\n    from pkg.mix import Wrapper\n    Wrapper().get()\n"
+            "\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"], only="train.py")) == []
+
+
+@pytest.mark.parametrize("init", [True, False])
+def test_a_script_inside_a_package_imports_its_neighbours_flat(tmp_path, init):
+    """open_flamingo's ``open_flamingo/train/train.py``: ``from distributed import
+    init_distributed_device``; ``python open_flamingo/train/train.py`` puts its folder first on
+    ``sys.path``, so ``distributed`` is the file beside it, package or not."""
+    files = {
+        "pkg/sub/dev.py": "import torch\n\n\ndef setup_device():\n    torch.cuda.set_device(0)\n",
+        "pkg/sub/train.py": "import torch\nfrom dev import setup_device\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    setup_device()\n",
+    }
+    if init:
+        files.update({"pkg/__init__.py": "", "pkg/sub/__init__.py": ""})
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="pkg/sub/train.py")) == ["RPL202"]
+
+
+def test_a_flat_import_resolves_beside_the_file_only_when_no_root_has_the_module(tmp_path):
+    """The roots come first: a top-level ``dev.py`` is what ``from dev import ...`` names."""
+    files = {
+        "dev.py": "def setup_device():\n    pass\n",
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/dev.py": "import torch\n\n\ndef setup_device():\n    torch.cuda.set_device(0)\n",
+        "pkg/sub/train.py": "import torch\nfrom dev import setup_device\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    setup_device()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="pkg/sub/train.py")) == []
