@@ -124,6 +124,9 @@ _MAX_STEPS = 20_000
 _STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
 #: the kinds of receiver :meth:`Values.kind` tells apart (INTEGER: a tensor of integers or bools)
 NUMPY, TORCH, INTEGER = "numpy", "torch", "integer"
+#: the kind of ``self.<attr>`` asked again while its own assignments are being classified
+#: (``self.dones = self.dones[mask]``): what the other assignments make it, so it adds nothing
+_SAME_AS_ITSELF = "itself"
 #: comparisons that give a bool tensor elementwise
 _ELEMENTWISE = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 #: operators defined for integer and bool tensors only
@@ -250,6 +253,8 @@ class Values:
         self._testing = 0
         #: the kind of what each of the module's functions returns (see _returned_kind)
         self._return_kinds: Dict[int, Optional[str]] = {}
+        #: the ``self`` attributes (class, name) whose kind is being found (see :meth:`kind`)
+        self._kinding: Set[Tuple[int, str]] = set()
 
     # -- the public question ---------------------------------------------------------------
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
@@ -1206,7 +1211,9 @@ class Values:
                 k == INTEGER or isinstance(e, cst.Integer) for k, e in ((left, expr.left), (right, expr.right))
             ) and INTEGER in kinds:
                 return INTEGER  # ``mask + 1``, ``a * b`` of integer tensors
-            return TORCH if kinds & {TORCH, INTEGER} else NUMPY if NUMPY in kinds else None
+            if kinds & {TORCH, INTEGER}:
+                return TORCH
+            return NUMPY if NUMPY in kinds else _SAME_AS_ITSELF if _SAME_AS_ITSELF in kinds else None
         if isinstance(expr, cst.UnaryOperation):
             inner = again(expr.expression)
             if isinstance(expr.operator, cst.BitInvert) and inner != NUMPY:
@@ -1228,9 +1235,21 @@ class Values:
             # ``self._prob`` where the class's methods assign ``self._prob = np.zeros(...)``
             method = self._enclosing(chain)
             if method is not None and _first_param(method[0]) == expr.value.value and _is_bound_method(*method):
+                cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
+                key = (id(cls), expr.attr.value)
+                if key in self._kinding:
+                    return _SAME_AS_ITSELF
                 got = self._self_attribute(expr.attr.value, method, depth + 1)
                 if got:
-                    return _joined({self.kind(c, (), qualify, depth + 1) if isinstance(c, cst.BaseExpression) else None for c in got})
+                    # each value read as in a method of the class, so that ``self.<attr>`` in it
+                    # (``self.dones[mask]``) is the attribute again
+                    where = (*method[1], method[0])
+                    self._kinding.add(key)
+                    try:
+                        found = _joined({self.kind(c, where, qualify, depth + 1) if isinstance(c, cst.BaseExpression) else None for c in got})
+                    finally:
+                        self._kinding.discard(key)
+                    return None if found == _SAME_AS_ITSELF else found
         return None
 
     def made_on_cpu(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], qualify: Qualify, depth: int = 0) -> bool:
@@ -1820,6 +1839,7 @@ class Values:
         """``expr`` is a call that draws from a global RNG (``np.random.randint(2**31)``,
         ``random.randint(0, 100)``, ``torch.randint(...)``), as :mod:`repro_lint.classify` says,
         or returns a seed taken from entropy (``torch.seed()``)."""
+        expr = drawing_call(expr)
         if not isinstance(expr, cst.Call) or self.qualify is None:
             return False
         qualified = self.qualify(expr.func)
@@ -2843,6 +2863,8 @@ def _appended(function: cst.FunctionDef, function_chain: Chain, name: str, reade
 def _joined(kinds: Set[Optional[str]]) -> Optional[str]:
     """The kind of a value that may be any of ``kinds``: their one kind, a tensor (not visibly
     integral) when one of them is a tensor, else not known."""
+    if len(kinds) > 1:
+        kinds = kinds - {_SAME_AS_ITSELF}
     if len(kinds) == 1:
         return next(iter(kinds))
     return TORCH if kinds & {TORCH, INTEGER} else None
@@ -2949,8 +2971,22 @@ _STAYS_ON_DEVICE = frozenset({
     "float", "double", "half", "bfloat16", "int", "long", "short", "bool", "byte", "detach", "clone", "contiguous",
     "view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "abs", "exp", "log", "sqrt",
 })
+#: methods that give an array's or a tensor's numbers as they are (``.item()``, ``.tolist()``)
+_TAKES_THE_VALUE = _STAYS_ON_DEVICE | frozenset({"item", "tolist", "numpy", "cpu"})
 #: at most this many pairs of known values are folded
 _MAX_ARITHMETIC = 16
+
+
+def drawing_call(expr: Any) -> Any:
+    """The call whose numbers ``expr`` takes as they are (``torch.randint(2**31, (1,))[0].item()``:
+    the ``torch.randint`` call); ``expr`` itself for anything else."""
+    while True:
+        if isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _TAKES_THE_VALUE:
+            expr = expr.func.value
+        else:
+            return expr
 
 
 def _too_large() -> Any:

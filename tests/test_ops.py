@@ -808,3 +808,22 @@ def test_rpl402_cumsum_on_an_array_the_object_holds(lint, made, expected):
         f"        self._prob = {made}\n\n    def pick(self, i):\n        probs = self._prob[i]\n        return probs.cumsum(axis=1)\n"
     )
     assert codes(lint(code, select=["RPL402"])) == expected
+
+
+@pytest.mark.parametrize(
+    "made, again, expected",
+    [
+        # q-transformer's replay memories: a NumPy memmap reindexed in place
+        ("np.zeros((n, 4), dtype=bool)", "self.dones[self.lengths > 2]", []),
+        ("np.zeros((n, 4), dtype=bool)", "self.dones * 2", []),
+        ("torch.zeros((n, 4))", "self.dones[self.lengths > 2]", ["RPL402"]),
+        ("np.zeros((n, 4), dtype=bool)", "torch.from_numpy(self.dones)", ["RPL402"]),  # a tensor after all
+    ],
+)
+def test_rpl402_an_attribute_assigned_from_itself_is_what_its_other_values_are(lint, made, again, expected):
+    code = (
+        "import numpy as np\nimport torch\n\n\nclass Memories:\n    def __init__(self, n):\n"
+        f"        self.dones = {made}\n        self.lengths = (self.dones.cumsum(axis=-1) == 0).sum(axis=-1)\n"
+        f"        self.dones = {again}\n"
+    )
+    assert codes(lint(code, select=["RPL402"])) == expected

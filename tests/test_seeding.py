@@ -1848,6 +1848,11 @@ DIRECT_SEED_SCRIPT = """\
         ("None", "np.random.randint(2**31)", "np.random.seed(0)", False),  # drawn from a seeded generator
         ("0", "torch.seed()", "pass", False),  # a seed is given on the default path
         ("None", "7", "pass", False),
+        # the drawn number taken out of the tensor or array (torchgfn's examples)
+        ("None", "torch.randint(2**31, (1,)).item()", "pass", True),
+        ("None", "int(torch.randint(2**31, (1,))[0])", "pass", True),
+        ("None", "np.random.randint(2**31, size=1)[0].item()", "pass", True),
+        ("None", "np.random.randint(2**31, size=1)[0].item()", "np.random.seed(0)", False),
     ],
 )
 def test_a_seeding_call_given_a_drawn_seed_directly(tmp_path, default, draw, before, expected):

@@ -30,7 +30,7 @@ from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
 from ..syntax import CONSTANT_LINE as _CONSTANT_LINE, CstArgs, assigned_targets, NoArgs, cst_module_constants, cst_strings, is_main_guard
-from ..values import DRAWN, Const, bind_parameter
+from ..values import DRAWN, Const, bind_parameter, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
 RNG_NAMES = {"torch": "the torch RNG", "numpy": "NumPy's global RNG", "random": "Python's random RNG"}
@@ -808,8 +808,8 @@ def _drawn(values, expr: cst.BaseExpression, chain: Tuple[cst.CSTNode, ...]) -> 
     for candidate in values.of(expr, chain) or ():
         if candidate is DRAWN:
             return frozenset()
-        if isinstance(candidate, cst.Call) and values.draws(candidate):
-            qualified = values.qualify(candidate.func)
+        if isinstance(candidate, (cst.Call, cst.Subscript)) and values.draws(candidate):
+            qualified = values.qualify(drawing_call(candidate).func)
             if qualified in catalog.ENTROPY_RESULTS:
                 return frozenset()
             return classify_call(qualified, None, NoArgs()).draws
