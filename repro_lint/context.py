@@ -876,15 +876,8 @@ class ProjectContext:
                 init = facts.body(f"{body.owner}.{method}")
                 for ref in init.held_refs if init is not None else ():
                     edges.extend(self._ref_targets(facts, init.name, init, ref))
-        for module, attr, option in body.lookups:
-            # ``getattr(module, name)``: the attribute named, when the name is known (a literal,
-            # an option's default), else any public name of the module
-            if attr is None and option is not None and isinstance(facts.options.get(option), str):
-                attr = facts.options[option]
-            targets = self._object_nodes(f"{module}.{attr}") if attr is not None else ()
-            if not targets and (attr is None or self.resolve_module(module) is None):
-                targets = self._object_nodes(module)
-            edges.extend(targets)
+        for lookup in body.lookups:
+            edges.extend(self._looked_up(facts, *lookup))
         if name == MODULE_BODY:
             # importing a project module runs its top level (but what that imports in turn is
             # not followed: importing a large package does not run everything in it)
@@ -919,6 +912,32 @@ class ProjectContext:
         if body is None:
             return EMPTY
         nodes = [node for ref in refs for node in self._ref_targets(facts, scope, body, ref)]  # type: ignore[arg-type]
+        return self.closure(list(dict.fromkeys(nodes))) if nodes else EMPTY
+
+    def _looked_up(self, facts: ModuleFacts, module: str, attr: Optional[str], option: Optional[str]) -> Tuple[Node, ...]:
+        """``getattr(module, name)``: the attribute named, when the name is known (a literal,
+        an option's default), else any public name of the module."""
+        if attr is None and option is not None and isinstance(facts.options.get(option), str):
+            attr = facts.options[option]
+        targets = self._object_nodes(f"{module}.{attr}") if attr is not None else ()
+        if not targets and (attr is None or self.resolve_module(module) is None):
+            targets = self._object_nodes(module)
+        return targets
+
+    def looked_up_summary(self, facts: Optional[ModuleFacts], scope: Optional[str], written: str) -> Summary:
+        """What the names body ``scope`` looks up on the project module named ``written``
+        (``getattr(models, args.model)``; qualified through the module's imports, as the facts
+        record it, also where the statement rebinds it: ``model = getattr(model, name)(...)``)
+        lead to."""
+        body = facts.body(scope) if facts is not None and scope is not None else None
+        if body is None:
+            return EMPTY
+        head, _, rest = written.partition(".")
+        target = facts.aliases.get(head)  # type: ignore[union-attr]
+        if target is None:
+            return EMPTY
+        module = f"{target}.{rest}" if rest else target
+        nodes = [node for lookup in body.lookups if lookup[0] == module for node in self._looked_up(facts, *lookup)]  # type: ignore[arg-type]
         return self.closure(list(dict.fromkeys(nodes))) if nodes else EMPTY
 
     def _ref_targets(self, facts: ModuleFacts, name: str, body: BodyFacts, ref: str) -> Tuple[Node, ...]:

@@ -4246,3 +4246,36 @@ def test_a_flat_import_resolves_beside_the_file_only_when_no_root_has_the_module
         "pkg/sub/train.py": "import torch\nfrom dev import setup_device\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    setup_device()\n",
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="pkg/sub/train.py")) == []
+
+
+@pytest.mark.parametrize("head, line", [("'svd'", 22), ("'mlp'", 9)])
+def test_rpl101_is_not_placed_in_a_class_only_a_skipped_branch_builds(tmp_path, head, line):
+    """learning3d's ``dcp.py``: ``MLPHead`` is built only under ``if head == "mlp"`` and
+    ``head`` defaults to ``"svd"``; the first use on the default path is the draw in the guard."""
+    files = {
+        "net.py": (
+            "import torch\nfrom torch import nn\n\n\nclass MLPHead(nn.Module):\n    def __init__(self, dims):\n"
+            "        super().__init__()\n        self.fc = None\n        self.fc = nn.Linear(dims, dims)\n\n\n"
+            f"class Net(nn.Module):\n    def __init__(self, dims=4, head={head}):\n        super().__init__()\n"
+            "        if head == 'mlp':\n            self.head = MLPHead(dims)\n        else:\n            self.head = None\n\n\n"
+            "if __name__ == '__main__':\n    x = torch.rand(2, 4)\n    net = Net()\n"
+        ),
+    }
+    found = lint_tree(tmp_path, files, select=["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", line)]
+
+
+@pytest.mark.parametrize("bound", ["net", "model"])  # ``model = getattr(model, ...)`` rebinds the module's name
+def test_rpl101_in_a_script_is_placed_at_a_name_looked_up_on_a_project_module(tmp_path, bound):
+    """vgae_pytorch's ``train.py``: ``getattr(model, args.model)(...)`` at the top level is the
+    first call that leads to the model's drawn weights."""
+    files = {
+        "model.py": "from torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self, dims):\n        super().__init__()\n        self.fc = nn.Linear(dims, 2)\n",
+        "args.py": "model = 'Net'\n",
+        "train.py": (
+            f"import torch\n\nimport args\nimport model\n\nx = torch.ones(1, 3)\n{bound} = getattr(model, args.model)(3)\n"
+            f"opt = torch.optim.SGD({bound}.parameters(), lr=0.1)\n{bound}(x).sum().backward()\nopt.step()\n"
+        ),
+    }
+    found = lint_tree(tmp_path, files, select=["RPL101"], only="train.py")
+    assert [(d.code, d.line) for d in found] == [("RPL101", 7)]

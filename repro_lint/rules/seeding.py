@@ -450,6 +450,10 @@ class SeedingScan(Analysis):
         statement."""
         reached = summary.reached_in(self.file.path)
         values = self.file.analysis(ValueScan).values if "if" in self.file.source else None
+        on_default_path: Optional[FrozenSet[str]] = None
+        #: the first use in a body that only calls under skipped ``if``s reach: the place when
+        #: the path has no other
+        off_path: Optional[cst.CSTNode] = None
         # a draw given a generator of its own (``torch.randperm(n, generator=g)``) is the place
         # only when the file has no other use: it draws from ``g``, not the global generator
         for own_generators in (False, True):
@@ -465,7 +469,17 @@ class SeedingScan(Analysis):
                     chain = self.chains.get(id(site.node))
                     if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
                         continue  # under an ``if`` the default path skips (``if args.launcher != "none":``)
+                    # (for a generator's use: a device's is placed where the text first uses it)
+                    if values is not None and site.body not in (MODULE_BODY, MAIN_BODY) and wanted.isdisjoint(DEVICES):
+                        if on_default_path is None:
+                            on_default_path = self._reached_on_default_path(summary, values)
+                        if site.body not in on_default_path:
+                            # in a body only such an ``if`` calls (``if head == "mlp": MLPHead(d)``)
+                            off_path = off_path or site.node
+                            continue
                     return site.node
+        if off_path is not None:
+            return off_path
         if self.main_guard is not None:
             return self.main_guard
         starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
@@ -484,6 +498,27 @@ class SeedingScan(Analysis):
             return leading
         module = self.file.module
         return module.body[0] if module.body else module
+
+    def _reached_on_default_path(self, summary: Summary, values: Any) -> FrozenSet[str]:
+        """The bodies of this file that the entry point's path reaches without the calls of
+        this file made only under an ``if`` the default path skips."""
+        project, path = self.file.project, self.file.path
+        reached = summary.reached_in(path)
+        facts = project.facts(path, self.file.source)
+        calls: Dict[Tuple[str, Tuple[str, str]], List[bool]] = {}
+        for site in self.calls:
+            if site.body not in reached or site.effect.known or site.name is None:
+                continue
+            resolved = project.resolve_call(facts, site.body, site.name, site.imported)
+            targets = [resolved] if isinstance(resolved, tuple) else [] if resolved else project.instance_methods(facts, site.body, site.name)
+            off = values.skipped_branch(self.chains.get(id(site.node), ())) is not None
+            for target in targets:
+                calls.setdefault((site.body, target), []).append(off)
+        key = os.path.abspath(path)
+        cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
+        if not cut:
+            return frozenset(reached)
+        return frozenset(project.entry_summary_without(path, frozenset(), self.file.source, cut=cut).reached_in(path))
 
     def _iterated_loader(self, wanted: FrozenSet[str]) -> Optional[cst.For]:
         """The first loop of the module's top level (outside any function) over a DataLoader
@@ -557,6 +592,10 @@ class SeedingScan(Analysis):
                     refs.append((qualified or dotted, qualified is not None))
         project = self.file.project
         facts = project.facts(self.file.path, self.file.source)
+        if site.name == "getattr" and not site.imported and site.node.args:
+            # ``getattr(models, args.model)``: a name looked up on a project module
+            looked_on = dotted_name(site.node.args[0].value)
+            return looked_on is not None and bool(project.looked_up_summary(facts, site.body, looked_on).uses & wanted)
         named = [ref for ref, imported in refs if isinstance(project.resolve_call(facts, site.body, ref, imported), tuple)]
         return bool(named) and bool(project.handed_on_summary(facts, site.body, named).uses & wanted)
 
