@@ -271,6 +271,9 @@ class Values:
         if literal is not UNKNOWN:
             return [Const(literal)]
         if isinstance(expr, cst.Name):
+            looped = _loop_values(expr.value, chain)
+            if looped is not None:
+                return looped
             return self._narrow(expr, chain, self._name(expr.value, chain, depth))
         if isinstance(expr, cst.IfExp):
             return self._choice(expr, chain, depth)
@@ -470,11 +473,13 @@ class Values:
         return self.options() if container.args[0].value.value in self.namespaces() else None
 
     def _entries(
-        self, containers: List[Candidate], key: str, default: Optional[Tuple[cst.BaseExpression, Chain]], depth: int
+        self, containers: List[Candidate], key: str, default: Optional[Tuple[cst.BaseExpression, Chain]], depth: int, where: Chain = ()
     ) -> Candidates:
         """Entry ``key`` of each value a mapping may hold (a dict display, ``dict(...)``, a
         known dict, ``vars(args)``), or ``default`` (an expression and its chain) where one has
-        no such key (None: a ``KeyError``, not followed); None when one is not known."""
+        no such key (None: a ``KeyError``, not followed); None when one is not known. ``where``:
+        the chain of the use; an entry that is not a literal, of a display in the function
+        around the use (``{"train": shuffle, "val": True}``), is followed from there."""
         found: List[Candidate] = []
         for container in containers:
             if container is OPEN:
@@ -500,6 +505,8 @@ class Values:
                 if key in entries:
                     literal = cst_literal(entries[key])
                     got = None if literal is UNKNOWN else [Const(literal)]
+                    if got is None and where and self._held_here(container, where):
+                        got = self.of(entries[key], where, depth + 1)
                 elif default is not None and (is_dict_display(container)):
                     got = self.of(default[0], default[1], depth + 1)
                 else:
@@ -509,17 +516,40 @@ class Values:
             found.extend(got)
         return _dedupe(found)
 
+    def _held_here(self, node: Candidate, chain: Chain) -> bool:
+        """Is ``node`` inside the function around ``chain`` (none: the module's top level)?"""
+        scope = self._enclosing(chain)
+        holder = scope[0] if scope is not None else self.module
+        return isinstance(node, cst.CSTNode) and _holds(holder, node)
+
     def _entry(self, expr: cst.Subscript, chain: Chain, depth: int) -> Candidates:
         """``cfg["mode"]`` where every value ``cfg`` may hold is a dict display or a ``dict(...)``
         call with that key as a literal (``def f(cfg=dict(mode="bilinear"))``): those entries;
         else None (the subscript stays an expression)."""
         if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
             return None
-        key = string_value(expr.slice[0].slice.value)
-        containers = self.of(expr.value, chain, depth + 1) if key is not None else None
+        index = expr.slice[0].slice.value
+        key = string_value(index)
+        if key is not None:
+            containers = self.of(expr.value, chain, depth + 1)
+            return self._entries(containers, key, None, depth, chain) if containers else None
+        # a key known only as a name (``shuffles[split]``, ``for split in ["train", "val"]``):
+        # the entries of the keys it may be
+        if not isinstance(index, (cst.Name, cst.Attribute)):
+            return None
+        keys = self.of(index, chain, depth + 1)
+        if not keys or not all(isinstance(k, Const) and isinstance(k.value, str) for k in keys):
+            return None
+        containers = self.of(expr.value, chain, depth + 1)
         if not containers:
             return None
-        return self._entries(containers, key, None, depth)  # type: ignore[arg-type]
+        found: List[Candidate] = []
+        for each in keys:
+            got = self._entries(containers, each.value, None, depth, chain)  # type: ignore[union-attr]
+            if got is None:
+                return None
+            found.extend(got)
+        return _dedupe(found)
 
     def per_call(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode]) -> Candidates:
         """:meth:`of`; but where the answer follows parameters of a module-level function that
@@ -1761,6 +1791,17 @@ class Values:
             self._steps = inner._steps
             self._active.discard(active)
 
+    def of_in_call(self, call: cst.Call, chain: Chain, values: "Values", function: cst.FunctionDef, expr: cst.BaseExpression, where: Chain) -> Candidates:
+        """What ``expr`` (under ``where`` in ``function``, a module-level function of the module
+        ``values`` evaluates) holds for this ``call`` of it (under ``chain`` here): the call's
+        arguments bound to its parameters together (``make_loader(ds, shuffle=True,
+        seeded=False)`` gives ``g = ... if seeded else None`` only ``None``)."""
+        inner = values._within(self._bind_call(call, chain, 0, values, function), self._active, self._steps)
+        try:
+            return inner.of(expr, where, 1)
+        finally:
+            self._steps = inner._steps
+
     def _bind_call(self, call: cst.Call, chain: Chain, depth: int, values: "Values", function: cst.FunctionDef) -> Dict[Tuple[int, str], Candidates]:
         """The values of ``call``'s arguments (evaluated here) bound to ``function``'s
         parameters (a parameter left out: its default, evaluated in ``values``, its module)."""
@@ -2975,6 +3016,59 @@ _STAYS_ON_DEVICE = frozenset({
 _TAKES_THE_VALUE = _STAYS_ON_DEVICE | frozenset({"item", "tolist", "numpy", "cpu"})
 #: at most this many pairs of known values are folded
 _MAX_ARITHMETIC = 16
+
+
+def _loop_values(name: str, chain: Chain) -> Candidates:
+    """The literals that the innermost loop or comprehension binding ``name`` around the use
+    goes over (``for split in ["train", "val", "test"]``), when it goes over a display of
+    literals and a ``for`` statement's body does not rebind it; else None."""
+    for at in range(len(chain) - 1, -1, -1):
+        node = chain[at]
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            clause: Optional[cst.CompFor] = node.for_in
+            while clause is not None:
+                if isinstance(clause.target, cst.Name) and clause.target.value == name:
+                    return _literal_elements(clause.iter)
+                clause = clause.inner_for_in
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return None
+        elif isinstance(node, cst.For) and at + 1 < len(chain) and chain[at + 1] is node.body:
+            if isinstance(node.target, cst.Name) and node.target.value == name:
+                memo: Dict[int, FrozenSet[str]] = {}
+                if any(_rebinds(stmt, name, memo) for stmt in _statements(node.body)):
+                    return None
+                return _literal_elements(node.iter)
+    return None
+
+
+def _rebinds(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> bool:
+    """Whether statement ``stmt`` may bind ``name`` (an assignment of a simple statement,
+    else as :func:`_may_bind` reads a compound one)."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return _may_bind(stmt, name, memo)
+    for small in stmt.body:
+        if isinstance(small, cst.Assign):
+            targets = [t.target for t in small.targets]
+        elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+            targets = [small.target]
+        else:
+            continue
+        if any(name in target_names(target) for target in targets):
+            return True
+    return False
+
+
+def _literal_elements(iterated: cst.BaseExpression) -> Candidates:
+    """The elements of a list, tuple or set display of literals, else None."""
+    if not isinstance(iterated, (cst.List, cst.Tuple, cst.Set)) or not iterated.elements:
+        return None
+    found: List[Candidate] = []
+    for element in iterated.elements:
+        literal = cst_literal(element.value) if isinstance(element, cst.Element) else UNKNOWN
+        if literal is UNKNOWN:
+            return None
+        found.append(Const(literal))
+    return _dedupe(found)
 
 
 def drawing_call(expr: Any) -> Any:

@@ -74,6 +74,59 @@ def test_rpl302_a_key_of_both_branches_holds_either_value(lint, kwargs, expected
     assert codes(lint(code, select=["RPL302"])) == expected
 
 
+@pytest.mark.parametrize(
+    "table, key, splits, expected",
+    [
+        # deepethogram's loader factory: the key is the split the comprehension visits
+        ('{"train": True, "val": True, "test": False}', "split", '["train", "val", "test"]', ["RPL302"]),
+        ('{"train": True, "val": True, "test": False}', "split", '("test",)', []),
+        ('{"train": False, "val": False}', "split", '["train", "val"]', []),
+        ('{"train": True, "val": False}', "'val'", '["train", "val"]', []),  # a literal key: that entry only
+        ('{"train": True, "val": False}', "split", "datasets", []),  # keys not known: the benefit of the doubt
+        ('{"train": True, **extra}', "split", '["val"]', []),
+    ],
+)
+def test_rpl302_a_dict_entry_under_a_key_a_loop_goes_over(lint, table, key, splits, expected):
+    code = (
+        "from torch.utils.data import DataLoader\n\n\ndef get_dataloaders(datasets, extra, flag):\n"
+        f"    shuffles = {table}\n"
+        f"    return {{split: DataLoader(datasets[split], batch_size=8, shuffle=shuffles[{key}]) for split in {splits}}}\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
+@pytest.mark.parametrize("default, splits, expected", [("True", '["train", "test"]', ["RPL302"]), ("False", '["train", "test"]', []), ("True", '["test"]', [])])
+def test_rpl302_a_table_entry_that_is_a_parameter_follows_it(lint, default, splits, expected):
+    """deepethogram: ``shuffles = {"train": shuffle, "val": True, "test": False}`` with the
+    factory's ``shuffle=True``."""
+    code = (
+        f"from torch.utils.data import DataLoader\n\n\ndef get_dataloaders(datasets, shuffle={default}):\n"
+        "    shuffles = {'train': shuffle, 'test': False}\n"
+        f"    return {{split: DataLoader(datasets[split], batch_size=8, shuffle=shuffles[split]) for split in {splits}}}\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
+@pytest.mark.parametrize("rebinds, expected", [("", ["RPL302"]), ("        split = 'test'\n", [])])
+def test_rpl302_a_for_statement_s_target_is_each_literal_it_goes_over(lint, rebinds, expected):
+    code = (
+        "from torch.utils.data import DataLoader\n\n\ndef get_dataloaders(datasets):\n"
+        "    shuffles = {'train': True, 'test': False}\n    loaders = {}\n    for split in ['train', 'test']:\n"
+        f"{rebinds}        loaders[split] = DataLoader(datasets[split], batch_size=8, shuffle=shuffles[split])\n    return loaders\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
+@pytest.mark.parametrize("split, expected", [("'train'", ["RPL302"]), ("'test'", [])])
+def test_rpl302_a_dict_entry_under_a_parameter_key_follows_the_parameter(lint, split, expected):
+    code = (
+        "from torch.utils.data import DataLoader\n\n\ndef get_loader(ds, split):\n"
+        "    shuffles = {'train': True, 'test': False}\n    return DataLoader(ds, batch_size=8, shuffle=shuffles[split])\n\n\n"
+        f"loader = get_loader([1, 2], {split})\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
 def test_rpl301_alias_import(lint):
     code = "from torch.utils.data import DataLoader as DL\nloader = DL(ds, num_workers=2)\n"
     assert codes(lint(code, select=["RPL301"])) == ["RPL301"]

@@ -766,6 +766,35 @@ def test_rpl302_a_factory_call_that_passes_a_generator_is_quiet(tmp_path):
     assert lines(lint_files_in(files, tmp_path, ["RPL302"])) == [("RPL302", 6)]
 
 
+def test_rpl302_a_factory_s_own_generator_is_decided_by_each_call_s_arguments(tmp_path):
+    """unimol_tools' ``Trainer``: ``g = torch.Generator().manual_seed(seed) if seeded else
+    None`` in the factory; the shuffling call passes ``seeded=False`` (another call seeds)."""
+    write(
+        tmp_path,
+        {
+            "build.py": """\
+                import torch
+                from torch.utils.data import DataLoader
+
+
+                def make_loader(dataset, shuffle=False, seeded=False):
+                    g = torch.Generator().manual_seed(0) if seeded else None
+                    return DataLoader(dataset, batch_size=8, shuffle=shuffle, generator=g)
+                """,
+            "train.py": """\
+                from build import make_loader
+
+                if __name__ == "__main__":
+                    shuffled = make_loader(ds, shuffle=True, seeded=False)
+                    evaluated = make_loader(ds, shuffle=False, seeded=True)
+                    seeded = make_loader(ds, shuffle=True, seeded=True)
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    assert lines(lint_files_in(files, tmp_path, ["RPL302"])) == [("RPL302", 4)]
+
+
 FORWARDING_FACTORY = """\
     from torch.utils.data import DataLoader
 

@@ -273,7 +273,11 @@ def _none_through(rule: Rule, built: FactoryLoader, node: cst.Call, name: str) -
     if given.where == AT_CALL:
         return all_consts(value_of(rule, given.value), lambda v: v is None)
     if given.where == IN_FACTORY:
-        return all_consts(built.values.of(given.value, built.chain), lambda v: v is None)
+        # the factory's own value, with this call's arguments (``g = make_generator() if
+        # seeded else None`` is None for a call passing ``seeded=False``)
+        here = rule.file.analysis(ValueScan).values
+        found = None if built.method else here.of_in_call(node, rule.file.ancestors, built.values, built.function, given.value, built.chain)
+        return all_consts(found if found is not None else built.values.of(given.value, built.chain), lambda v: v is None)
     return given.value is MISSING
 
 
