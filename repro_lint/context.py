@@ -821,6 +821,10 @@ class ProjectContext:
                     # but not its own moves to a device (``Data.cuda()``, ``Data.to(device)``):
                     # what receives an object does not move it; the program calls them itself
                     edges = tuple(n for n in edges if n[1].rsplit(".", 1)[-1] not in HANDED_MOVES)
+                    # and with no call of a method in view, its parameters hold their defaults:
+                    # ``def sample(self, seed=None): if exists(seed): torch.manual_seed(seed)``
+                    # seeds nothing where whoever receives the object calls ``sample(cond)``
+                    edges = tuple(n if n[1].rsplit(".", 1)[-1] in CONSTRUCTION_METHODS else self._default_variant(n) for n in edges)
                 if wanted is not None:
                     edges = edges + self._overrides_built(facts, cls, edges)
                 if off:  # building it with arguments that leave some of ``__init__``'s effects off
@@ -1079,6 +1083,27 @@ class ProjectContext:
             if isinstance(value := _given(callee, literals, param), str) and device_named([value]) is None and param not in off
         ]
         return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+
+    def _default_variant(self, target: Node) -> Node:
+        """:meth:`_variant` for a call of ``target`` that passes nothing: each parameter it
+        tests holds its default."""
+        callee = self._callee_body(target)
+        if callee is None or not callee.guarded:
+            return target
+        method = target[1].rsplit(".", 1)[-1]
+        off = [
+            param
+            for param in sorted(callee.guarded)
+            if (value := callee.defaults.get(param, UNKNOWN)) is not UNKNOWN and _guard_off(callee, param, value)
+            and not self._passed_by_keyword(method, param)
+        ]
+        return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+
+    def _passed_by_keyword(self, method: str, param: str) -> bool:
+        """Does a file of the run call a method named ``method`` with keyword ``param``
+        (``model.sample(cond, seed=seed)``)? (A text check: such a call may turn it on.)"""
+        call = re.compile(rf"\.{re.escape(method)}\((?:[^()]|\([^()]*\))*?\b{re.escape(param)}\s*=(?!=)")
+        return any(call.search(read_text(path) or "") for path in self.mentioning(f".{method}("))
 
     def _callee_body(self, target: Node) -> Optional[BodyFacts]:
         """The body a call of project function ``target`` runs (a class's ``__init__``)."""

@@ -4279,3 +4279,22 @@ def test_rpl101_in_a_script_is_placed_at_a_name_looked_up_on_a_project_module(tm
     }
     found = lint_tree(tmp_path, files, select=["RPL101"], only="train.py")
     assert [(d.code, d.line) for d in found] == [("RPL101", 7)]
+
+
+@pytest.mark.parametrize("call, expected", [("model.sample(cond=cond)", ["RPL101"]), ("model.sample(cond=cond, seed=7)", [])])
+def test_a_method_s_guarded_seed_on_an_object_handed_on_holds_its_default(tmp_path, call, expected):
+    """f5-tts: ``CFM.sample(self, ..., seed=None)`` seeds torch only under ``if exists(seed):``;
+    the model is handed to ``infer_process``, whose call passes no seed."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/model.py": (
+            "import torch\n\n\ndef exists(v):\n    return v is not None\n\n\nclass CFM:\n"
+            "    def sample(self, cond, seed=None):\n        if exists(seed):\n            torch.manual_seed(seed)\n"
+            "        return torch.randn(3) + cond\n"
+        ),
+        "api.py": (
+            "import torch\n\nfrom pkg.model import CFM\n\n\ndef infer_process(model, cond):\n"
+            f"    return {call}\n\n\nif __name__ == '__main__':\n    infer_process(CFM(), 1.0)\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="api.py")) == expected
