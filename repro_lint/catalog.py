@@ -610,11 +610,12 @@ TORCH_USES = frozenset(
 #: prefixes of torch RNG users: model factories initialise weights, the others use
 TORCH_INIT_PREFIXES = ("torchvision.models.",)
 #: libraries' model and layer modules: a class built from them (``GCNConv(16, 4)``,
-#: ``dgl.nn.GraphConv``, MONAI's ``UNet``, torchrec's ``DLRM``, whose ``nn.Linear`` and
-#: embedding tables are made in their constructors) initialises its weights randomly
-#: (``reset_parameters``); their functions (``global_mean_pool``) draw nothing
+#: ``dgl.nn.GraphConv``, MONAI's ``UNet``, torchrec's ``DLRM``, timm's ``ResNetV2``, whose
+#: ``nn.Linear`` and embedding tables are made in their constructors) initialises its weights
+#: randomly (``reset_parameters``); their functions (``global_mean_pool``) draw nothing
 TORCH_LAYER_MODULES = (
     "torch_geometric.nn.", "dgl.nn.", "monai.networks.nets.", "monai.networks.blocks.", "torchrec.models.",
+    "timm.models.", "timm.layers.",
 )
 #: classes of those modules that hold no parameters, so that building one draws nothing:
 #: DGL's readouts (``dgl.nn.pytorch.glob``: ``SumPooling()``, ``AvgPooling()``, ``MaxPooling()``,

@@ -27,6 +27,7 @@ from .classify import (
 )
 from .catalog import (
     NOT_NONE_HELPERS,
+    ENTROPY_RESEEDS,
     ACCELERATOR_PREFIXES,
     CUDNN_DETERMINISTIC,
     DEVICE_KEYWORDS,
@@ -657,6 +658,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.asking_about_device = False
         #: inside the ``try`` of a function's import probe (see :meth:`visit_Try`)
         self.import_probe = False
+        #: the devices the call being visited already counted as evidence by its effect
+        self.counted_devices: FrozenSet[str] = frozenset()
+        #: the parameters of the current function that it assigns somewhere
+        self.rebound_params: FrozenSet[str] = frozenset()
         #: how many ``if`` statements of the current body the visit is inside
         self.branch_depth = 0
         #: per imported name: the body whose import bound it last, and whether in an ``if``
@@ -733,17 +738,18 @@ class _FactsCollector(ast.NodeVisitor):
             return [(dest, ast.Constant(value=default) if default is not UNKNOWN else ast.Name(id=dest)) for dest, default in self.facts.options.items()]
         return None
 
-    def _effect(self, effects: Iterable[str], parameter: Optional[str] = None) -> None:
+    def _effect(self, effects: Iterable[str], parameter: Optional[str] = None, parameter_test: Optional[Tuple[str, Any]] = None) -> None:
         """Record what the current statement turns on or seeds, where it lasts; ``parameter``:
         a parameter whose value decides it (``use_deterministic_algorithms(deterministic)``),
-        as ``if deterministic:`` around it would."""
+        as ``if deterministic:`` around it would (``parameter_test``: as that comparison of it
+        with a literal would)."""
         effects = {e for e in effects if e not in self.isolated}
         if not effects:
             return
         guard = self.guard if self.guard is not None else parameter
         if guard is not None:
             body = self.current
-            test = self.guard_test if self.guard is not None else None
+            test = self.guard_test if self.guard is not None else parameter_test
             if guard in body.guarded or test is not None:
                 # how the parameter is tested (``if seed > 0:``), one way only: else "?"
                 known = body.guard_tests.get(guard) if guard in body.guarded else test
@@ -754,6 +760,15 @@ class _FactsCollector(ast.NodeVisitor):
             body.guarded.setdefault(guard, set()).update(effects)
         else:
             self.current.effects |= effects
+
+    def _reseed_parameter(self, qualified: Optional[str], args: AstArgs) -> Optional[str]:
+        """The parameter of the current function given as the seed of a call that reseeds from
+        OS entropy when it is None (``np.random.seed(seed)``, ``random.seed(seed)``), else None."""
+        reseed = ENTROPY_RESEEDS.get(qualified or "")
+        if reseed is None or reseed[1] is None:
+            return None
+        parameter = self._parameter(args.node(*reseed[1]))
+        return parameter if parameter not in self.rebound_params else None
 
     def _switch_parameter(self, qualified: Optional[str], args: AstArgs) -> Optional[str]:
         """The parameter of the current function that a determinism switch is given as its
@@ -915,10 +930,16 @@ class _FactsCollector(ast.NodeVisitor):
             a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None
         )
         self.parameters = parameters | body.local_params
+        # the parameters the function assigns somewhere (``seed = seed or random.randint(...)``)
+        rebound = self.rebound_params
+        self.rebound_params = frozenset(
+            n.id for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in body.local_params
+        )
         depth, self.branch_depth = self.branch_depth, 0  # a nested function's own body
         in_if, self.in_if = self.in_if, False
         self.generic_visit(node)
         self.branch_depth, self.in_if = depth, in_if
+        self.rebound_params = rebound
         self.bound, self.value_refs, self.bound_refs = bound, value_refs, bound_refs
         self.display_refs = display_refs
         self.constants.pop()
@@ -1057,6 +1078,7 @@ class _FactsCollector(ast.NodeVisitor):
         if name is None and isinstance(node.func, ast.Subscript) and isinstance(node.func.value, ast.Name) and node.func.value.id in self.bound:
             name = node.func.value.id  # ``model_dict[args.model](...)``: each class the dict holds
         args = AstArgs(node, self.dicts.expand, self._attribute_literal)
+        counted: Set[str] = set()  # the devices the call's effect counts as evidence
         # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
         estimator = method in TRAIN_MARKERS and self._library_estimator(node)
         # a local name bound to classes (``fn = A if fast else B``) calls each of them
@@ -1086,7 +1108,13 @@ class _FactsCollector(ast.NodeVisitor):
             if qualified is not None and qualified.startswith("os."):
                 self._environ_call(qualified, node)
             if effect is not NO_EFFECT:
-                self._effect(effect.effects, self._switch_parameter(qualified, args))
+                reseeded = self._reseed_parameter(qualified, args)
+                if reseeded is not None:
+                    # ``np.random.seed(seed)`` in ``def random_seed(seed=None)``: with no seed
+                    # given, NumPy reseeds from OS entropy, as under ``if seed is not None:``
+                    self._effect(effect.effects, reseeded, (GUARD_COMPARISONS[ast.IsNot], None))
+                else:
+                    self._effect(effect.effects, self._switch_parameter(qualified, args))
                 uses = effect.uses - {TRAIN} if estimator else effect.uses
                 if "torch" in uses and self._in_module_init():
                     # ``embed = torch.randn(dim, n)`` in an nn.Module's ``__init__``: initial
@@ -1098,6 +1126,7 @@ class _FactsCollector(ast.NodeVisitor):
                 body.draws |= effect.draws
                 for device in uses & DEVICE_USES:
                     self._device_used(device)
+                counted |= uses & DEVICE_USES
             primary = len(body.calls) - 1
             for other in others:  # what another branch's import bound the name to, called alike
                 body.calls.append(other)
@@ -1108,8 +1137,13 @@ class _FactsCollector(ast.NodeVisitor):
                         kept[len(body.calls) - 1] = kept[primary]
         if method == "to" or any(k.arg == "device" for k in node.keywords):
             device = args.node("device", 0 if method == "to" else None)
-            if isinstance(device, ast.AST) and not self._device_value(device):
-                body.uses.add(PLACES)  # on a device named elsewhere (``.to(args.device)``)
+            # one piece of evidence per call: ``torch.tensor(x, device="cuda")`` is counted once
+            self.counted_devices, outer = frozenset(counted), self.counted_devices
+            try:
+                if isinstance(device, ast.AST) and not self._device_value(device):
+                    body.uses.add(PLACES)  # on a device named elsewhere (``.to(args.device)``)
+            finally:
+                self.counted_devices = outer
         if method == OPTION_DECLARATION[0]:
             self._option(node)
         passed_args = [*node.args, *(k.value for k in node.keywords)]
@@ -1562,6 +1596,8 @@ class _FactsCollector(ast.NodeVisitor):
             return
         body = self.current
         body.uses.add(device)
+        if device in self.counted_devices:
+            return  # the call's own effect counted it
         body.device_events[device] = body.device_events.get(device, 0) + 1
         if self.branch_depth:
             body.conditional_devices[device] = body.conditional_devices.get(device, 0) + 1

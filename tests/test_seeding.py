@@ -2160,6 +2160,9 @@ def test_a_parameter_shadows_an_import_of_the_same_name(tmp_path):
         ("from monai.networks.nets import UNet", "net = UNet(3, 1, 2, (16, 32), (2,))", ["RPL101"]),
         ("from torchrec.models.dlrm import DLRM", "net = DLRM(embedding_bag_collection=x, dense_in_features=13, dense_arch_layer_sizes=[8], over_arch_layer_sizes=[8, 1])", ["RPL101"]),
         ("from monai.networks.utils import one_hot", "y = one_hot(x, 3)", []),  # a function elsewhere in the library
+        ("from timm.models.resnetv2 import ResNetV2", "net = ResNetV2(layers=[2, 3, 3], num_classes=4)", ["RPL101"]),  # pix2tex
+        ("from timm.layers import Mlp", "net = Mlp(8)", ["RPL101"]),
+        ("from timm.layers import to_2tuple", "size = to_2tuple(8)", []),
     ],
 )
 def test_graph_library_layers_initialise_weights(lint, imports, call, expected):
@@ -4298,3 +4301,45 @@ def test_a_method_s_guarded_seed_on_an_object_handed_on_holds_its_default(tmp_pa
         ),
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="api.py")) == expected
+
+
+@pytest.mark.parametrize("load, line", [("    net.load_state_dict(torch.load('net.pt'))\n", 8), ("", 6)])
+def test_rpl101_is_not_placed_at_a_model_whose_weights_are_then_loaded_in_a_program_that_does_not_train(lint, load, line):
+    """pix2tex's ``cli.py``: ``image_resizer = ResNetV2(...)`` then
+    ``image_resizer.load_state_dict(...)``: the drawn weights are replaced; the draw that
+    matters is the sampling."""
+    code = (
+        "import torch\nfrom torch import nn\n\n\ndef main():\n    net = nn.Linear(4, 2).eval()\n"
+        f"{load}    return torch.multinomial(torch.softmax(net(torch.ones(4)), 0), 1)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    found = lint(code, select=["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", line)]
+
+
+@pytest.mark.parametrize("call, expected", [("random_seed()", ["RPL102"]), ("random_seed(0)", []), ("random_seed(seed=None)", ["RPL102"]), ("random_seed(args.seed)", [])])
+def test_a_helper_that_passes_its_seed_parameter_to_np_random_seed_reseeds_from_entropy_without_one(tmp_path, call, expected):
+    """Ascend C51's ``def random_seed(seed=None): np.random.seed(seed)`` called with no seed:
+    ``np.random.seed(None)`` takes a fresh seed from the operating system."""
+    files = {
+        "helpers.py": "import numpy as np\n\n\ndef random_seed(seed=None):\n    np.random.seed(seed)\n",
+        "train.py": (
+            "import argparse\n\nimport numpy as np\n\nfrom helpers import random_seed\n\nif __name__ == '__main__':\n"
+            "    parser = argparse.ArgumentParser()\n    parser.add_argument('--seed', type=int, default=1)\n    args = parser.parse_args()\n"
+            f"    {call}\n    print(np.random.rand(3))\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"], only="train.py")) == expected
+
+
+def test_a_seed_drawn_in_a_function_only_a_skipped_branch_calls_is_not_drawn_on_the_default_path(lint):
+    """Ascend MMSA's ``run.py``: ``setup_seed(int(time.time()))`` in ``run_tune()``, called only
+    under ``if args.is_tune:`` (off by default): reported at that call, as a seed off the default path."""
+    code = (
+        "import argparse\nimport time\n\nimport torch\n\n\ndef setup_seed(seed):\n    torch.manual_seed(seed)\n\n\n"
+        "def run():\n    return torch.nn.Linear(4, 2)\n\n\ndef run_tune():\n    setup_seed(int(time.time()))\n    run()\n\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--is_tune', type=bool, default=False)\n"
+        "    args = parser.parse_args()\n    if args.is_tune:\n        run_tune()\n    else:\n        run()\n"
+    )
+    found = lint(code, select=["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", 25)] and "only when" in found[0].message

@@ -218,6 +218,11 @@ class SeedingScan(Analysis):
         # a call that hands a project helper the drawn seed is reported before the helper's own
         # seeding call that receives it: the seed comes from the caller
         found += direct
+        if found and "if" in self.file.source and any(site.body not in (MODULE_BODY, MAIN_BODY) for site in found):
+            # a seed drawn in a function that only calls under an ``if`` the default path skips
+            # reach (``if args.is_tune: run_tune()``) is not drawn on the default path
+            on_default_path = self._reached_on_default_path(summary, values)
+            found = [site for site in found if site.body in (MODULE_BODY, MAIN_BODY) or site.body in on_default_path]
         if not found:
             return None
         key = os.path.abspath(path)
@@ -463,8 +468,10 @@ class SeedingScan(Analysis):
                 uses = site.effect.uses & wanted
                 if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
                     uses = frozenset()  # a project function given ``device=`` only receives the device
-                if uses == {INIT} and LOAD in site.effect.uses and TRAIN not in summary.uses:
-                    uses = frozenset()  # pretrained weights replace the drawn ones, and nothing trains
+                if uses == {INIT} and TRAIN not in summary.uses and (LOAD in site.effect.uses or self._weights_loaded(site)):
+                    # pretrained weights replace the drawn ones (``resnet18(pretrained=True)``, or
+                    # ``net = Net(); net.load_state_dict(...)``), and nothing trains
+                    uses = frozenset()
                 if site.body in reached and not _declares_option(site) and (uses or self._places_on(site, wanted)):
                     chain = self.chains.get(id(site.node))
                     if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
@@ -499,6 +506,26 @@ class SeedingScan(Analysis):
         module = self.file.module
         return module.body[0] if module.body else module
 
+    def _weights_loaded(self, site: CallSite) -> bool:
+        """Is the model built by ``site`` bound to a name (``resizer = ResNetV2(...).to(d)``)
+        whose weights the same body then loads (``resizer.load_state_dict(...)``)?"""
+        chain = self.chains.get(id(site.node), ())
+        at = next((i for i in range(len(chain) - 1, -1, -1) if isinstance(chain[i], (cst.Assign, cst.FunctionDef))), None)
+        if at is None or not isinstance(chain[at], cst.Assign):
+            return False
+        names = {dotted_name(t.target) for t in chain[at].targets} - {None}
+        body = next((n for n in reversed(chain[:at]) if isinstance(n, (cst.FunctionDef, cst.Module))), self.file.module)
+        stack: List[cst.CSTNode] = [body]
+        while stack:
+            node = stack.pop()
+            if (
+                isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value in catalog.WEIGHT_LOADERS and dotted_name(node.func.value) in names
+            ):
+                return True
+            stack.extend(c for c in syntax_children(node) if not isinstance(c, (cst.ClassDef, cst.Lambda)) and not (isinstance(c, cst.FunctionDef) and c is not body))
+        return False
+
     def _reached_on_default_path(self, summary: Summary, values: Any) -> FrozenSet[str]:
         """The bodies of this file that the entry point's path reaches without the calls of
         this file made only under an ``if`` the default path skips."""
@@ -511,7 +538,7 @@ class SeedingScan(Analysis):
                 continue
             resolved = project.resolve_call(facts, site.body, site.name, site.imported)
             targets = [resolved] if isinstance(resolved, tuple) else [] if resolved else project.instance_methods(facts, site.body, site.name)
-            off = values.skipped_branch(self.chains.get(id(site.node), ())) is not None
+            off = values.skipped_branch(self.chains.get(id(site.node), ()) + (site.node,)) is not None
             for target in targets:
                 calls.setdefault((site.body, target), []).append(off)
         key = os.path.abspath(path)
