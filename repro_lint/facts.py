@@ -920,6 +920,14 @@ class _FactsCollector(ast.NodeVisitor):
         arguments = node.args
         shadowing = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None}
         bound, self.bound = self.bound, {k: v for k, v in self.bound.items() if k not in shadowing}
+        # a parameter whose default is a DataLoader (denoiser's ``def loader(dataset, ...,
+        # klass=DataLoader)``, then ``klass(dataset, ...)``): calling it builds one
+        all_positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = [*zip(all_positional[len(all_positional) - len(arguments.defaults) :], arguments.defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
+        for arg, default in pairs:
+            written = _dotted(default) if default is not None else None
+            if written is not None and self.imported(written) in DATALOADERS:
+                self.bound[arg.arg] = (written,)
         value_refs, self.value_refs = self.value_refs, {}
         display_refs, self.display_refs = self.display_refs, {}
         bound_refs, self.bound_refs = self.bound_refs, {}

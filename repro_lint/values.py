@@ -693,7 +693,7 @@ class Values:
         elif isinstance(expr, cst.Name):
             found = self._lookup(expr.value, chain, depth)
             if isinstance(found, tuple):
-                return None  # a parameter
+                return self._parameter_names(found, depth)
             if not found:
                 return [expr]  # an import or a definition
             branches = [value for value, _ in found]
@@ -709,6 +709,27 @@ class Values:
                 return None
             names.extend(n for n in got if not any(n is m for m in names))
         return names
+
+    def _parameter_names(self, found: Tuple[cst.FunctionDef, Chain, cst.Param], depth: int) -> Optional[List[cst.BaseExpression]]:
+        """:meth:`names` of a parameter of a module-level function whose default is a name
+        (``def loader(dataset, klass=DataLoader)``) that no call of the function in the
+        project passes (or that nothing calls): its default's; else None."""
+        function, function_chain, param = found
+        default = param.default
+        if not isinstance(default, (cst.Name, cst.Attribute)) or self.callers is None:
+            return None
+        if any(not isinstance(n, cst.Module) for n in function_chain):
+            return None  # a method, or a nested function
+        calls = self.callers(function.name.value)
+        if calls is None:
+            if self.uncalled is None or not self.uncalled(function.name.value):
+                return None
+            calls = ()
+        position = _position(function, param, False)
+        for positional, keywords in calls:
+            if param.name.value in keywords or (position is not None and len(positional) > position):
+                return None  # given a callee of the call's own
+        return self.names(default, function_chain, depth + 1)
 
     # -- expressions -------------------------------------------------------------------------
     def _choice(self, expr: cst.IfExp, chain: Chain, depth: int) -> Candidates:

@@ -2012,3 +2012,32 @@ def test_rpl302_a_factory_that_derives_shuffle_from_the_sampler_its_callers_pass
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
     assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("call, expected", [
+    ("loader(dataset, batch_size=2, shuffle=True, num_workers=workers)", [("RPL301", 9), ("RPL302", 9)]),
+    ("loader(dataset, batch_size=2, shuffle=True, num_workers=workers, klass=Other)", []),  # given a class of its own
+])
+def test_a_factory_that_calls_a_parameter_defaulting_to_dataloader(tmp_path, call, expected):
+    """denoiser's ``distrib.loader(dataset, *args, shuffle=False, klass=DataLoader, **kwargs)``:
+    ``klass(...)`` builds a DataLoader where no call gives another class."""
+    write(
+        tmp_path,
+        {
+            "proj/__init__.py": "",
+            "proj/loaders.py": f"""\
+                from torch.utils.data import DataLoader
+
+                from .other import Other
+
+                def loader(dataset, shuffle=False, klass=DataLoader, **kwargs):
+                    return klass(dataset, shuffle=shuffle, **kwargs)
+
+                def train(dataset, workers):
+                    return {call}
+                """,
+            "proj/other.py": "class Other:\n    def __init__(self, *args, **kwargs):\n        pass\n",
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    assert lines(lint_files_in(files, tmp_path, ["RPL301", "RPL302"])) == expected

@@ -38,6 +38,8 @@ from ..syntax import MISSING, assigned_targets, names_feeding
 _ASSIGNED = re.compile(
     r"(?:^|;)[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[A-Za-z_][\w.]*[ \t]*(?=$|#|;|if\b)", re.MULTILINE
 )
+#: a parameter whose default is a class (``def loader(dataset, klass=DataLoader)``)
+_CLASS_DEFAULT = re.compile(r"[(,][ \t\n]*([A-Za-z_]\w*)[ \t]*(?::[^=,)\n]*)?=[ \t]*(?:[a-z_]\w*\.)*[A-Z]\w*[ \t]*(?=[,)])")
 
 
 #: the prefilter's words for a call of a loader factory (any part of a word)
@@ -124,10 +126,11 @@ class LocalLoaders(Analysis):
 
     @property
     def assigned_names(self) -> FrozenSet[str]:
-        """The names the file's text binds to another name (:data:`_ASSIGNED`): the only names
-        a loader may be called through (one scan of the text, when first asked)."""
+        """The names the file's text binds to another name (:data:`_ASSIGNED`), or takes as a
+        parameter whose default is a class (:data:`_CLASS_DEFAULT`): the only names a loader may
+        be called through (one scan of the text, when first asked)."""
         if self._assigned is None:
-            self._assigned = frozenset(_ASSIGNED.findall(self.file.source))
+            self._assigned = frozenset(_ASSIGNED.findall(self.file.source)) | frozenset(_CLASS_DEFAULT.findall(self.file.source))
         return self._assigned
 
     def spec_of(self, func: cst.BaseExpression) -> Optional[LoaderSpec]:
@@ -260,6 +263,7 @@ class Factories(Analysis):
         if function is None or (owner and any(_decorated(function, d) for d in ("staticmethod", "classmethod"))):
             return []
         found = []
+        evaluator = self.file.analysis(ValueScan).modules.evaluator(facts)
         decided = loader_factory_switches(table.qualify, function, project.caller_arguments(facts.path, body.name))
         stack: List[Tuple[cst.CSTNode, Chain]] = [(function, ())]
         while stack:
@@ -272,12 +276,25 @@ class Factories(Analysis):
                 elif qualified_call is not None or isinstance(node.func, cst.Name):
                     # a DataLoader subclass of the project (tsl's ``StaticGraphLoader``)
                     spec = project_loader(qualified_call if qualified_call is not None else node.func.value)  # type: ignore[attr-defined]
+                    if spec is None and qualified_call is None and node.func.value in body.local_params:  # type: ignore[attr-defined]
+                        spec = _defaulted_loader(evaluator, table.qualify, node.func, chain)
                 if spec is not None:
                     found.append(FactoryLoader(function, LoaderCall(spec, node.args), values, chain, decided, bool(owner)))
             if isinstance(node, (cst.FunctionDef, cst.Lambda)) and node is not function:
                 continue
             stack.extend((child, chain + (node,)) for child in syntax_children(node))
         return found
+
+
+def _defaulted_loader(values: Optional[Values], qualify: Callable[[cst.CSTNode], Optional[str]], func: cst.Name, chain: Chain) -> Optional[LoaderSpec]:
+    """The DataLoader a parameter called as a function holds: its default, when no call of the
+    factory gives it another (``def loader(dataset, klass=DataLoader)``, ``klass(dataset)``)."""
+    names = values.names(func, chain) if values is not None else None
+    qualified = {qualify(name) for name in names or ()}
+    if len(qualified) != 1:
+        return None
+    (loader,) = qualified
+    return LoaderSpec(loader, DATALOADERS[loader], short=loader.rsplit(".", 1)[-1]) if loader in DATALOADERS else None
 
 
 def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool]) -> bool:
