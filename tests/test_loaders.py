@@ -2018,7 +2018,8 @@ def test_rpl302_a_factory_that_derives_shuffle_from_the_sampler_its_callers_pass
     ("loader(dataset, batch_size=2, shuffle=True, num_workers=workers)", [("RPL301", 9), ("RPL302", 9)]),
     ("loader(dataset, batch_size=2, shuffle=True, num_workers=workers, klass=Other)", []),  # given a class of its own
 ])
-def test_a_factory_that_calls_a_parameter_defaulting_to_dataloader(tmp_path, call, expected):
+@pytest.mark.parametrize("varargs", ["", "*args, "])
+def test_a_factory_that_calls_a_parameter_defaulting_to_dataloader(tmp_path, call, expected, varargs):
     """denoiser's ``distrib.loader(dataset, *args, shuffle=False, klass=DataLoader, **kwargs)``:
     ``klass(...)`` builds a DataLoader where no call gives another class."""
     write(
@@ -2030,8 +2031,8 @@ def test_a_factory_that_calls_a_parameter_defaulting_to_dataloader(tmp_path, cal
 
                 from .other import Other
 
-                def loader(dataset, shuffle=False, klass=DataLoader, **kwargs):
-                    return klass(dataset, shuffle=shuffle, **kwargs)
+                def loader(dataset, {varargs}shuffle=False, klass=DataLoader, **kwargs):
+                    return klass(dataset, {varargs}shuffle=shuffle, **kwargs)
 
                 def train(dataset, workers):
                     return {call}
@@ -2041,3 +2042,30 @@ def test_a_factory_that_calls_a_parameter_defaulting_to_dataloader(tmp_path, cal
     )
     files = sorted(tmp_path.rglob("*.py"))
     assert lines(lint_files_in(files, tmp_path, ["RPL301", "RPL302"])) == expected
+
+
+@pytest.mark.parametrize("call, expected", [
+    ("make_loader(ds, num_workers=2)", [("RPL301", 7)]),
+    ("make_loader(ds, 2, num_workers=2)", [("RPL301", 7)]),  # a positional argument it names (batch_size)
+    ("make_loader(ds, 8, False, num_workers=2)", []),  # more positional arguments than it names: *args not known
+])
+def test_a_factory_s_varargs_passed_on_is_empty_for_a_call_that_gives_none(tmp_path, call, expected):
+    """denoiser's ``loader(dataset, *args, ..., **kwargs)`` passes ``*args`` on: a call that
+    gives no more positional arguments than the factory names gives the loader none."""
+    write(
+        tmp_path,
+        {
+            "proj/__init__.py": "",
+            "proj/data.py": f"""\
+                from torch.utils.data import DataLoader
+
+                def make_loader(dataset, batch_size=1, *args, **kwargs):
+                    return DataLoader(dataset, batch_size, *args, **kwargs)
+
+                def train(ds):
+                    return {call}
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    assert lines(lint_files_in(files, tmp_path, ["RPL301"])) == expected

@@ -74,6 +74,14 @@ def through_factory(rule: Rule, built: FactoryLoader, node: cst.Call, name: str)
     # a dict the factory builds and passes (``cfg = {"num_workers": num_workers}``, then
     # ``DataLoader(ds, **cfg)``) is read as its keywords
     own = list(built.values.spread_dicts([arg for arg in call.args if not forwarded(arg)], built.chain))
+    positional = [arg for arg in node.args if arg.keyword is None]
+    if (
+        varargs is not None and (params.posonly_params or params.params)
+        and not any(arg.star for arg in positional) and len(positional) <= len(params.posonly_params) + len(params.params)
+    ):
+        # ``def loader(dataset, *args, **kwargs)`` called with no more positional arguments than
+        # it names: its ``*args`` passed on is empty for this call
+        own = [arg for arg in own if not (arg.star == "*" and isinstance(arg.value, cst.Name) and arg.value.value == varargs)]
     if varargs is not None and not params.posonly_params and not params.params and any(
         arg.star == "*" and isinstance(arg.value, cst.Name) and arg.value.value == varargs for arg in own
     ):
