@@ -9,6 +9,7 @@ lives (supporting a library is an edit here, and nowhere else); it holds tables,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Optional, Tuple
 
@@ -498,8 +499,12 @@ LIGHTNING_CLIS = ("lightning.pytorch.cli.LightningCLI", "pytorch_lightning.cli.L
 LIGHTNING_CLI_1X = "pytorch_lightning.utilities.cli.LightningCLI"
 
 #: the libraries whose objects' ``fit`` (or ``step``) is not training the program's model:
-#: scikit-learn's scalers, encoders and estimators fit data transforms and classical models
-NOT_TRAINING_FIT = ("sklearn.",)
+#: scikit-learn's scalers, encoders and estimators fit data transforms and classical models;
+#: Gym's and Gymnasium's environments step a simulation (``env.step(action)``)
+NOT_TRAINING_FIT = ("sklearn.", "gym.", "gymnasium.")
+#: the name of an object whose ``step`` advances an environment, not an optimizer (``env``,
+#: ``envs``, ``eval_env``, ``self.test_env``, ``environment``)
+ENVIRONMENT_NAME = re.compile(r"^(?:\w+_)?envs?$|^environments?$", re.IGNORECASE)
 
 #: known library helpers, by qualified name
 SEED_HELPERS: Dict[str, SeedHelper] = {

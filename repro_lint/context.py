@@ -1907,9 +1907,27 @@ class ProjectContext:
             facts = self.facts(file, text)
             if facts is None:
                 continue
-            if node[1].startswith(CLASS_PREFIX) and any(base.rsplit(".", 1)[-1] == name for bases in facts.bases.values() for base, _ in bases):
-                if unreadable():  # a subclass: its constructor calls are not this class's
-                    return None
+            if node[1].startswith(CLASS_PREFIX):
+                for cls, bases in facts.bases.items():
+                    if not any(base.rsplit(".", 1)[-1] == name for base, _ in bases):
+                        continue
+                    # a subclass: its ``__init__``'s ``super().__init__(...)`` is a call of this
+                    # class's (pypots' ``TEFN`` -> ``BaseNNDetector`` -> ``BaseNNModel``); one
+                    # without an ``__init__`` is built with arguments we would have to follow
+                    init = facts.functions.get(f"{cls}.__init__")
+                    if init is None:
+                        if unreadable():
+                            return None
+                        continue
+                    for index, call in enumerate(init.calls):
+                        if call != f"{SUPER_CALL}.__init__":
+                            continue
+                        positional, passed = self._call_literals(str(facts.path), init.name, index, options=True)
+                        if len(positional) == UNKNOWN_ARGUMENTS:
+                            if unreadable():
+                                return None
+                            continue
+                        found.append((positional, passed))
             for body in (facts.module_body, facts.main_body, *facts.functions.values()):
                 for ref in body.refs:
                     if ref.rsplit(".", 1)[-1] == name and calls_it(facts, body, ref):

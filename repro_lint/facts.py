@@ -26,6 +26,7 @@ from .classify import (
     DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
+    ENVIRONMENT_NAME,
     NOT_NONE_HELPERS,
     ENTROPY_RESEEDS,
     ACCELERATOR_PREFIXES,
@@ -1391,13 +1392,18 @@ class _FactsCollector(ast.NodeVisitor):
     def _library_estimator(self, node: ast.Call) -> bool:
         """Is the receiver of this method call an object of a library whose ``fit`` fits
         something other than a model the program trains (``StandardScaler().fit(X)``,
-        ``scaler.fit(X)`` after ``scaler = StandardScaler()``; ``catalog.NOT_TRAINING_FIT``)?"""
+        ``scaler.fit(X)`` after ``scaler = StandardScaler()``, ``env = gym.make(...)``;
+        ``catalog.NOT_TRAINING_FIT``), or named as an environment (``env.step(action)``)?"""
         receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        dotted = _dotted(receiver) if receiver is not None else None
+        if node.func.attr == "step" and dotted is not None and ENVIRONMENT_NAME.match(dotted.rsplit(".", 1)[-1]):  # type: ignore[union-attr]
+            return True  # ``env.step(action)``: a simulation's step
         if isinstance(receiver, ast.Call):
             built = _dotted(receiver.func)
             classes: Tuple[str, ...] = (self.imported(built) or built,) if built is not None else ()
         elif isinstance(receiver, ast.Name):
-            classes = self.current.instances.get(receiver.id, ())
+            made = self.current.made_by.get(receiver.id)
+            classes = self.current.instances.get(receiver.id, ()) or ((made,) if made is not None else ())
         else:
             return False
         return bool(classes) and all(c.startswith(NOT_TRAINING_FIT) for c in classes)

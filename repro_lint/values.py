@@ -1664,7 +1664,21 @@ class Values:
         me = _first_param(init)
         assigned = _self_assignments(init, me, attr, values._self_index)
         if not assigned:
-            return None
+            # set further up (pypots' ``TEFN`` -> ``BaseNNDetector`` -> ``BaseNNModel``): what the
+            # base's own base makes of what the base passes it, in the base's module
+            between = next((n for n in reversed(init_chain) if isinstance(n, cst.ClassDef)), None)
+            further = _first_base(between) if between is not None else None
+            heir_init = next((f for f, _ in self._methods(cls) if f.name.value == "__init__"), None)
+            if further is None or heir_init is None or depth > _MAX_DEPTH:
+                return None
+            # the base's parameters hold what ``cls``'s ``super().__init__(...)`` gives them
+            bound = {(id(init), p.name.value): self._passed_to_base(cls, heir_init, base, init, p, depth) for p in _all_params(init)[1:]}
+            inner = values._within(bound, set(), self._steps)
+            inner.methods = values.methods
+            try:
+                return inner._inherited_attribute(between, further, attr, depth + 1)
+            finally:
+                self._steps = inner._steps
         own = next((f for f, _ in self._methods(cls) if f.name.value == "__init__"), None)
         params = {p.name.value: p for p in _all_params(init)}
         candidates: List[Candidate] = []

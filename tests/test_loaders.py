@@ -2069,3 +2069,49 @@ def test_a_factory_s_varargs_passed_on_is_empty_for_a_call_that_gives_none(tmp_p
     )
     files = sorted(tmp_path.rglob("*.py"))
     assert lines(lint_files_in(files, tmp_path, ["RPL301"])) == expected
+
+
+@pytest.mark.parametrize("passed, expected", [("0", []), ("4", [("RPL301", 11)])])
+def test_rpl301_self_attribute_stored_two_bases_up_in_other_modules(tmp_path, passed, expected):
+    """pypots: ``TEFN(BaseNNDetector)`` passes ``num_workers`` to ``BaseNNDetector.__init__``,
+    which passes it on to ``BaseNNModel.__init__`` (another module), which stores it."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": "class BaseNNModel:\n    def __init__(self, num_workers: int = 0):\n        self.num_workers = num_workers\n",
+            "pkg/det/__init__.py": "",
+            "pkg/det/base.py": (
+                "from ..base import BaseNNModel\n\n\nclass BaseNNDetector(BaseNNModel):\n"
+                "    def __init__(self, num_workers: int = 0):\n        super().__init__(num_workers=num_workers)\n"
+            ),
+            "pkg/det/leaf.py": (
+                "from torch.utils.data import DataLoader\n\nfrom .base import BaseNNDetector\n\n\nclass Leaf(BaseNNDetector):\n"
+                f"    def __init__(self, num_workers: int = 0):\n        super().__init__(num_workers={passed})\n\n"
+                "    def fit(self, data):\n        return DataLoader(data, batch_size=8, num_workers=self.num_workers)\n"
+            ),
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    assert lines(lint_files_in(files, tmp_path, ["RPL301"])) == expected
+
+
+@pytest.mark.parametrize("passed, expected", [("0", []), ("4", [("RPL301", 8)])])
+def test_rpl301_a_base_whose_subclass_in_another_module_passes_its_workers(tmp_path, passed, expected):
+    """pypots' ``BaseNNDetector``, whose loaders use ``self.num_workers``: the only construction
+    is the subclass's ``super().__init__(num_workers=...)``, in another module."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": (
+                "from torch.utils.data import DataLoader\n\n\nclass Base:\n    def __init__(self, num_workers=0):\n"
+                "        self.num_workers = num_workers\n\n    def fit(self, data):\n"
+                "        return DataLoader(data, batch_size=8, num_workers=self.num_workers)\n"
+            ),
+            "pkg/leaf.py": f"from .base import Base\n\n\nclass Leaf(Base):\n    def __init__(self):\n        super().__init__(num_workers={passed})\n",
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    found = lines(lint_files_in(files, tmp_path, ["RPL301"]))
+    assert found == ([("RPL301", 9)] if expected else [])

@@ -2761,11 +2761,17 @@ def test_super_runs_the_base_class_method_of_another_module(tmp_path, init, expe
         ("", []),  # dropout layers and random initial weights, replaced by the loaded ones
         ("scaler = StandardScaler()\n                scaler.fit(x)\n                StandardScaler().fit(x)", []),  # fitting a scaler trains nothing
         ("model(x).sum().backward()", ["RPL101"]),  # training: the dropout layers draw
+        # an RL policy played in its environment: the environment steps, nothing trains
+        ("env = gym.make('Pendulum-v1')\n                env.step(model(x))", []),
+        ("eval_env = make_env()\n                eval_env.step(model(x))", []),
+        ("gym.make('Pendulum-v1').step(model(x))", []),
+        ("opt = make_optimizer(model)\n                opt.step()", ["RPL101"]),  # an optimizer's step trains
     ],
 )
 def test_an_inference_script_with_dropout_layers_and_a_scaler(tmp_path, extra, expected):
     files = {
         "predict.py": f"""
+            import gym
             import torch
             import torch.nn as nn
             from sklearn.preprocessing import StandardScaler
