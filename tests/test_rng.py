@@ -20,6 +20,9 @@ from fixtools import apply_fixes
         "import os\nos.environ.update(PYTHONHASHSEED='0')\n",
         "import os\nos.environ.update({'PYTHONHASHSEED': '0'})\n",
         "import os\nos.putenv('PYTHONHASHSEED', '0')\n",
+        # the variable's name in a module constant (clinicadl's ``seed.py``)
+        "import os\nPYTHON_HASH_SEED = 'PYTHONHASHSEED'\n\n\ndef seed_everything(seed):\n    os.environ[PYTHON_HASH_SEED] = str(seed)\n",
+        "import os\nKEY = 'PYTHONHASHSEED'\nos.environ.setdefault(KEY, '0')\n",
     ],
 )
 def test_rpl104_fires(lint, code):
@@ -33,6 +36,8 @@ def test_rpl104_fires(lint, code):
         "import os\nenv = os.environ.copy()\nenv['PYTHONHASHSEED'] = '0'\n",
         "import os\nprint(os.environ['PYTHONHASHSEED'])\n",
         "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n",
+        # a name bound twice is not a constant
+        "import os\nKEY = 'PYTHONHASHSEED'\nKEY = 'OTHER'\nos.environ[KEY] = '0'\n",
     ],
 )
 def test_rpl104_quiet(lint, code):

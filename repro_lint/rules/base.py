@@ -17,7 +17,7 @@ default path) are defined against each other; each rule family's own analyses li
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
 import libcst as cst
 
@@ -25,7 +25,7 @@ from ..catalog import DATALOADERS, ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
-from ..syntax import DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_slots, literal_argument, string_value
+from ..syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_module_constants, cst_slots, literal_argument, string_value
 from ..facts import UNKNOWN_ARGUMENTS
 from ..values import Candidates, Values, literal_truth, skipped_branch
 from .functions import ProjectModules
@@ -251,6 +251,7 @@ class FileContext:
         self.ancestors: List[cst.CSTNode] = []  # maintained by the traversal
         self.reports: List[PendingReport] = []
         self._analyses: Dict[type, Analysis] = {}
+        self._module_constants: Optional[Dict[str, Any]] = None
 
     def start(self, kinds: Iterable[Type["Analysis"]]) -> List["Analysis"]:
         """Build the analyses the traversal will feed (the engine calls this once per file)."""
@@ -280,6 +281,13 @@ class FileContext:
     @property
     def module_name(self) -> str:
         return self.names.module_name
+
+    @property
+    def module_constants(self) -> Dict[str, Any]:
+        """The module's constants (:func:`~repro_lint.syntax.cst_module_constants`), read once."""
+        if self._module_constants is None:
+            self._module_constants = cst_module_constants(self.module) if CONSTANT_LINE.search(self.source) else {}
+        return self._module_constants
 
     @property
     def is_entry_point(self) -> bool:
@@ -586,15 +594,23 @@ def is_false(node: cst.CSTNode) -> bool:
 
 
 def environ_writes(
-    qualify: "Any", node: cst.CSTNode
+    qualify: "Any", node: cst.CSTNode, constants: Optional[Mapping[str, Any]] = None
 ) -> List[Tuple[str, Optional[cst.BaseExpression], cst.CSTNode]]:
     """``(variable, value, anchor)`` for every environment variable that ``node`` sets with a
     literal name: ``os.environ["X"] = v`` (or ``+=``), ``os.environ.setdefault("X", v)``,
     ``os.environ.__setitem__("X", v)``, ``os.environ.update({"X": v})`` / ``update(X=v)``,
     ``os.putenv("X", v)``. Every rule about environment variables reads them here. ``node``
     is an ``Assign``, ``AugAssign`` or a ``Call``; ``qualify`` resolves names (``Rule.qualify``). ``value`` is the
-    expression assigned, ``anchor`` the node to report."""
+    expression assigned, ``anchor`` the node to report. ``constants``: the module's constants,
+    for a name given as the variable (``os.environ[PYTHON_HASH_SEED]`` after
+    ``PYTHON_HASH_SEED = "PYTHONHASHSEED"``)."""
     found: List[Tuple[str, Optional[cst.BaseExpression], cst.CSTNode]] = []
+
+    def key_name(key: Optional[cst.CSTNode]) -> Optional[str]:
+        if isinstance(key, cst.Name) and constants and isinstance(constants.get(key.value), str):
+            return constants[key.value]  # type: ignore[no-any-return]
+        return string_value(key) if key is not None else None
+
     if isinstance(node, (cst.Assign, cst.AugAssign)):
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         for sub in targets:
@@ -604,7 +620,7 @@ def environ_writes(
                 and len(sub.slice) == 1
                 and isinstance(sub.slice[0].slice, cst.Index)
             ):
-                name = string_value(sub.slice[0].slice.value)
+                name = key_name(sub.slice[0].slice.value)
                 if name is not None:
                     found.append((name, node.value, sub))
         return found
@@ -613,7 +629,7 @@ def environ_writes(
     func = qualify(node.func)
     if func in ENVIRON_SETTERS:
         key, value = argument(node, "key", 0), argument(node, "value", 1)
-        name = string_value(key.value) if key is not None else None
+        name = key_name(key.value if key is not None else None)
         if name is not None:
             found.append((name, value.value if value is not None else None, node))
     elif func == f"{ENVIRON}.update":
@@ -623,7 +639,7 @@ def environ_writes(
             elif not arg.star and isinstance(arg.value, cst.Dict):
                 for element in arg.value.elements:
                     if isinstance(element, cst.DictElement):
-                        name = string_value(element.key)
+                        name = key_name(element.key)
                         if name is not None:
                             found.append((name, element.value, element))
     return found

@@ -225,7 +225,7 @@ class CublasWorkspaceConfigInvalid(Rule):
     whole_words = True
 
     def _check(self, node: cst.CSTNode) -> None:
-        for name, value, _anchor in environ_writes(self.qualify, node):
+        for name, value, _anchor in environ_writes(self.qualify, node, self.file.module_constants):
             if name != "CUBLAS_WORKSPACE_CONFIG" or value is None:
                 continue
             text = string_value(value)
@@ -299,7 +299,7 @@ class EnvSetAfterCudaInit(Rule):
     def _check(self, node: cst.CSTNode) -> None:
         if self.device[-1] is None:
             return
-        for name, _value, anchor in environ_writes(self.qualify, node):
+        for name, _value, anchor in environ_writes(self.qualify, node, self.file.module_constants):
             if name not in START_ONLY_ENV:
                 continue
             if name in PROCESS_GROUP_ENV:
@@ -381,7 +381,7 @@ class HcclDeterministicInvalid(Rule):
     whole_words = True
 
     def _check(self, node: cst.CSTNode) -> None:
-        for name, value, _anchor in environ_writes(self.qualify, node):
+        for name, value, _anchor in environ_writes(self.qualify, node, self.file.module_constants):
             if name != "HCCL_DETERMINISTIC" or value is None:
                 continue
             text = string_value(value)

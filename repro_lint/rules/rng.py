@@ -34,7 +34,7 @@ class HashSeedSetAtRuntime(Rule):
     whole_words = True
 
     def _check(self, node: cst.CSTNode) -> None:
-        for name, _value, anchor in environ_writes(self.qualify, node):
+        for name, _value, anchor in environ_writes(self.qualify, node, self.file.module_constants):
             if name == HASHSEED:
                 # a call is reported whole (one finding for ``update(...)``), an assignment at its target
                 self.report(node if isinstance(node, cst.Call) else anchor)

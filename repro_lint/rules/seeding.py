@@ -29,7 +29,7 @@ from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name
 from ..names import dotted_name
 from ..setup_block import setup_block_edits
-from ..syntax import CONSTANT_LINE as _CONSTANT_LINE, CstArgs, assigned_targets, NoArgs, cst_module_constants, cst_strings, is_main_guard
+from ..syntax import CstArgs, assigned_targets, NoArgs, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -65,7 +65,6 @@ class SeedingScan(Analysis):
         self.in_main = False
         self._entry_summary: Optional[Summary] = None
         #: the module's constants (``NUM_GPUS = 2``), read at the first call
-        self._constants: Optional[Dict[str, object]] = None
         #: the enclosing nodes of the calls that are not known library calls, and of the known
         #: calls that seed a generator
         self.chains: Dict[int, Tuple[cst.CSTNode, ...]] = {}
@@ -105,9 +104,7 @@ class SeedingScan(Analysis):
         written = dotted_name(node.func)
         qualified = self.file.qualify(node.func)
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
-        if self._constants is None:
-            self._constants = cst_module_constants(self.file.module) if _CONSTANT_LINE.search(self.file.source) else {}
-        effect = classify_call(qualified, method, CstArgs(node, self.file.analysis(KwargsDicts).expand, self._constants))
+        effect = classify_call(qualified, method, CstArgs(node, self.file.analysis(KwargsDicts).expand, self.file.module_constants))
         if any(use.startswith(OPTION_DEVICE) for use in effect.uses):
             # an option declared in the file being linted: where its device shows (the project
             # context decides whether it counts for the execution path)
