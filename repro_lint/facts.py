@@ -661,8 +661,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.import_probe = False
         #: the devices the call being visited already counted as evidence by its effect
         self.counted_devices: FrozenSet[str] = frozenset()
-        #: the parameters of the current function that it assigns somewhere
-        self.rebound_params: FrozenSet[str] = frozenset()
+        #: the function being visited (None at the top level)
+        self.function_node: Optional[Union[ast.FunctionDef, ast.AsyncFunctionDef]] = None
         #: how many ``if`` statements of the current body the visit is inside
         self.branch_depth = 0
         #: per imported name: the body whose import bound it last, and whether in an ``if``
@@ -769,7 +769,14 @@ class _FactsCollector(ast.NodeVisitor):
         if reseed is None or reseed[1] is None:
             return None
         parameter = self._parameter(args.node(*reseed[1]))
-        return parameter if parameter not in self.rebound_params else None
+        if parameter is None or self.function_node is None:
+            return None
+        # not one the function assigns itself (``seed = seed or random.randint(...)``)
+        assigned = any(
+            isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == parameter
+            for stmt in self.function_node.body for n in ast.walk(stmt)
+        )
+        return None if assigned else parameter
 
     def _switch_parameter(self, qualified: Optional[str], args: AstArgs) -> Optional[str]:
         """The parameter of the current function that a determinism switch is given as its
@@ -939,16 +946,12 @@ class _FactsCollector(ast.NodeVisitor):
             a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None
         )
         self.parameters = parameters | body.local_params
-        # the parameters the function assigns somewhere (``seed = seed or random.randint(...)``)
-        rebound = self.rebound_params
-        self.rebound_params = frozenset(
-            n.id for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in body.local_params
-        )
+        function_node, self.function_node = self.function_node, node
         depth, self.branch_depth = self.branch_depth, 0  # a nested function's own body
         in_if, self.in_if = self.in_if, False
         self.generic_visit(node)
         self.branch_depth, self.in_if = depth, in_if
-        self.rebound_params = rebound
+        self.function_node = function_node
         self.bound, self.value_refs, self.bound_refs = bound, value_refs, bound_refs
         self.display_refs = display_refs
         self.constants.pop()

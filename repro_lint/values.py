@@ -533,11 +533,16 @@ class Values:
         if key is not None:
             containers = self.of(expr.value, chain, depth + 1)
             return self._entries(containers, key, None, depth, chain) if containers else None
-        # a key known only as a name (``shuffles[split]``, ``for split in ["train", "val"]``):
-        # the entries of the keys it may be
-        if not isinstance(index, (cst.Name, cst.Attribute)):
+        # a key known only as a name, a loop's over literals or a parameter (``shuffles[split]``,
+        # ``for split in ["train", "val"]``): the entries of the keys it may be
+        if not isinstance(index, cst.Name):
             return None
-        keys = self.of(index, chain, depth + 1)
+        keys = _loop_values(index.value, chain)
+        if keys is None:
+            scope = self._enclosing(chain)  # else a parameter's values (cheap to ask first)
+            if scope is None or _parameter(scope[0], index.value) is None:
+                return None
+            keys = self.of(index, chain, depth + 1)
         if not keys or not all(isinstance(k, Const) and isinstance(k.value, str) for k in keys):
             return None
         containers = self.of(expr.value, chain, depth + 1)
@@ -1314,6 +1319,8 @@ class Values:
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
         if isinstance(expr, cst.Subscript):
             return self.made_on_cpu(expr.value, chain, qualify, depth + 1)  # ``x.cpu()[:, 0]``
+        if isinstance(expr, cst.Attribute) and expr.attr.value in _SAME_TENSOR_ATTRIBUTES:
+            return self.made_on_cpu(expr.value, chain, qualify, depth + 1)  # ``x.cpu().data``
         if isinstance(expr, cst.Call):
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "cpu" and not expr.args:
                 return qualify(expr.func) is None
@@ -3047,6 +3054,8 @@ _STAYS_ON_DEVICE = frozenset({
     "float", "double", "half", "bfloat16", "int", "long", "short", "bool", "byte", "detach", "clone", "contiguous",
     "view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "abs", "exp", "log", "sqrt",
 })
+#: attributes of a tensor that are a tensor on its own device (``x.data``, ``x.T``)
+_SAME_TENSOR_ATTRIBUTES = frozenset({"data", "T", "mT", "H", "mH", "real", "imag"})
 #: methods that give an array's or a tensor's numbers as they are (``.item()``, ``.tolist()``)
 _TAKES_THE_VALUE = _STAYS_ON_DEVICE | frozenset({"item", "tolist", "numpy", "cpu"})
 #: at most this many pairs of known values are folded

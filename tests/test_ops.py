@@ -750,6 +750,8 @@ def test_rpl402_a_flag_passed_down_from_a_callers_parameter(tmp_path, cli, expec
         ("    return torch.median(x.cpu().detach().view(-1, 4), 1)\n", []),
         ("    x = x.float()\n    return torch.median(x, 1)\n", ["RPL402"]),  # not known to be on the CPU
         ("    x = x.cpu().cuda()\n    return torch.median(x, 1)\n", ["RPL402"]),
+        ("    return torch.histc(x[0].cpu().data.float(), bins=4)\n", []),  # Ascend ENet's loss: ``.data``
+        ("    return torch.histc(x.data.float(), bins=4)\n", ["RPL402"]),
     ],
 )
 def test_rpl402_a_cpu_tensor_converted_viewed_or_indexed_stays_on_the_cpu(lint, body, expected):
