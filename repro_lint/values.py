@@ -245,6 +245,8 @@ class Values:
         #: answers of :meth:`_lookup` and :meth:`_parameter`, by use and by parameter
         self._looked: Dict[Tuple[str, int], Any] = {}
         self._params: Dict[Tuple[int, str], Candidates] = {}
+        #: how many evaluations were cut short so far (see :meth:`_parameter`)
+        self._cut_short = 0
         #: the attributes the module changes (see changed_attributes)
         self._changed: Optional[FrozenSet[str]] = None
         #: per class: the subclasses of the module that run its ``__init__`` (see _heirs)
@@ -260,6 +262,7 @@ class Values:
     def of(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], depth: int = 0) -> Candidates:
         """What ``expr``, found under ``chain`` (its enclosing nodes, outermost first), may hold."""
         if depth > _MAX_DEPTH or self._steps <= 0:
+            self._cut_short += 1  # what is found above this is not kept (see :meth:`_parameter`)
             return None
         self._steps -= 1
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
@@ -1469,11 +1472,17 @@ class Values:
         if key in self._params:
             return self._params[key]
         if key in self._active:
+            self._cut_short += 1
             return None
         self._active.add(key)
+        before = self._cut_short
         try:
-            self._params[key] = self._argument_values(function, function_chain, param, depth)
-            return self._params[key]
+            found = self._argument_values(function, function_chain, param, depth)
+            if found is not None or self._cut_short == before:
+                # an answer cut short (by the depth limit, or by a parameter asked again while
+                # it was being found) may be known when asked from elsewhere: not kept
+                self._params[key] = found
+            return found
         finally:
             self._active.discard(key)
 

@@ -211,6 +211,23 @@ def test_recursion_is_bounded():
     assert evaluate("a = b\nb = a\nf(x=a)\n", "x") is None
 
 
+def test_an_answer_cut_short_by_the_depth_limit_is_not_kept():
+    """A parameter's values found from deep inside another evaluation (where the depth limit
+    cuts them short) must not stand for the answer asked afresh: an answer never depends on
+    which question came first (decision-transformer's ``experiment(..., variant)``, whose
+    ``variant.get("device", "cuda")`` was once unknown for RPL202 after RPL102 had asked)."""
+    from repro_lint.values import _MAX_DEPTH
+
+    code = "def experiment(variant):\n    f(x=variant)\n\n\nexperiment(variant=3)\n"
+    module = cst.parse_module(code)
+    function = module.body[0]
+    call = function.body.body[0].body[0].value
+    chain = (module, function, function.body, function.body.body[0], function.body.body[0].body[0], call)
+    values = Values(module)
+    assert values.of(call.args[0].value, chain, _MAX_DEPTH) is None  # too deep to follow the call
+    assert values.of(call.args[0].value, chain) == [Const(3)]
+
+
 # -- the receiver of a method-form op -----------------------------------------------------------
 
 

@@ -529,16 +529,20 @@ class SeedingScan(Analysis):
         project, path = self.file.project, self.file.path
         reached = summary.reached_in(path)
         facts = project.facts(path, self.file.source)
+        key = os.path.abspath(path)
         calls: Dict[Tuple[str, Tuple[str, str]], List[bool]] = {}
         for site in self.calls:
             if site.body not in reached or site.effect.known or site.name is None:
                 continue
             resolved = project.resolve_call(facts, site.body, site.name, site.imported)
             targets = [resolved] if isinstance(resolved, tuple) else [] if resolved else project.instance_methods(facts, site.body, site.name)
+            # the calls of this file's own functions and classes (the bodies asked about)
+            targets = [t for t in targets if t[0] == key]
+            if not targets:
+                continue
             off = values.skipped_branch(self.chains.get(id(site.node), ()) + (site.node,)) is not None
             for target in targets:
                 calls.setdefault((site.body, target), []).append(off)
-        key = os.path.abspath(path)
         cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
         if not cut:
             return frozenset(reached)
