@@ -2115,3 +2115,29 @@ def test_rpl301_a_base_whose_subclass_in_another_module_passes_its_workers(tmp_p
     files = sorted(tmp_path.rglob("*.py"))
     found = lines(lint_files_in(files, tmp_path, ["RPL301"]))
     assert found == ([("RPL301", 9)] if expected else [])
+
+
+@pytest.mark.parametrize("call, expected", [
+    ("self.train_dataloader(ds, num_workers=2)", [("RPL301", 9)]),
+    ("self.train_dataloader(ds, 8, num_workers=2)", []),  # 8 goes to ``*args``: the loader's places are not known
+])
+def test_a_factory_method_s_varargs_count_without_self(tmp_path, call, expected):
+    write(
+        tmp_path,
+        {
+            "proj/__init__.py": "",
+            "proj/data.py": f"""\
+                from torch.utils.data import DataLoader
+
+
+                class Data:
+                    def train_dataloader(self, dataset, *args, **kwargs):
+                        return DataLoader(dataset, *args, **kwargs)
+
+                    def setup(self, ds):
+                        return {call}
+                """,
+        },
+    )
+    files = sorted(tmp_path.rglob("*.py"))
+    assert lines(lint_files_in(files, tmp_path, ["RPL301"])) == expected

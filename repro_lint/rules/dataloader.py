@@ -77,7 +77,8 @@ def through_factory(rule: Rule, built: FactoryLoader, node: cst.Call, name: str)
     positional = [arg for arg in node.args if arg.keyword is None]
     if (
         varargs is not None and (params.posonly_params or params.params)
-        and not any(arg.star for arg in positional) and len(positional) <= len(params.posonly_params) + len(params.params)
+        and not any(arg.star for arg in positional)
+        and len(positional) <= len(params.posonly_params) + len(params.params) - (1 if built.method else 0)
     ):
         # ``def loader(dataset, *args, **kwargs)`` called with no more positional arguments than
         # it names: its ``*args`` passed on is empty for this call
