@@ -1082,7 +1082,7 @@ class ProjectContext:
             for param in sorted(callee.device_params)
             if isinstance(value := _given(callee, literals, param), str) and device_named([value]) is None and param not in off
         ]
-        return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+        return _variant_node(target, off)
 
     def _default_variant(self, target: Node) -> Node:
         """:meth:`_variant` for a call of ``target`` that passes nothing: each parameter it
@@ -1097,7 +1097,7 @@ class ProjectContext:
             if (value := callee.defaults.get(param, UNKNOWN)) is not UNKNOWN and _guard_off(callee, param, value)
             and not self._passed_by_keyword(method, param)
         ]
-        return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+        return _variant_node(target, off)
 
     def _passed_by_keyword(self, method: str, param: str) -> bool:
         """Does a file of the run call a method named ``method`` with keyword ``param``
@@ -2153,6 +2153,12 @@ def _guard_off(callee: BodyFacts, param: str, value: object) -> bool:
         return not compare(value, literal)
     except TypeError:  # ``None > 0``: the program would fail there
         return False
+
+
+def _variant_node(target: Node, off: List[str]) -> Node:
+    """The call-graph node of function ``target`` with the effects under its parameters ``off``
+    left out (``target`` itself when there are none)."""
+    return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
 
 def _handed(node: Node) -> Node:

@@ -61,7 +61,7 @@ from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, EINOPS_INTEGER_REDUCTIONS, EINOPS_PATTERNS, FROM_DATA, INDEX_RESULTS, INTEGER_TENSOR_TYPES, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
+from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, assigned_targets, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -3099,16 +3099,7 @@ def _rebinds(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> b
     else as :func:`_may_bind` reads a compound one)."""
     if not isinstance(stmt, cst.SimpleStatementLine):
         return _may_bind(stmt, name, memo)
-    for small in stmt.body:
-        if isinstance(small, cst.Assign):
-            targets = [t.target for t in small.targets]
-        elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-            targets = [small.target]
-        else:
-            continue
-        if any(name in target_names(target) for target in targets):
-            return True
-    return False
+    return any(name in target_names(target) for small in stmt.body for target in assigned_targets(small))
 
 
 def _literal_elements(iterated: cst.BaseExpression) -> Candidates:
