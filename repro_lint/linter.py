@@ -30,7 +30,7 @@ from .edits import NodeEdit, file_width
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
-from .source import Source, SourceError, decode_file, read_bytes, too_large
+from .source import Source, SourceError, decode_file, read_bytes, too_large, without_prose
 from .walk import walk
 from .discovery import display_path, pattern_spec
 
@@ -73,9 +73,12 @@ class Linter:
         self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.trigger_words(settings)}))
         #: words made only of name characters are looked for among the text's names (see
         #: :meth:`_present`); the others (``.npu``, ``models.``) in the text itself
-        self._name_words = tuple(word for word in self.words if _NAME_RUN.fullmatch(word))
-        self._other_words = tuple(word for word in self.words if not _NAME_RUN.fullmatch(word))
-        self._present_memo: Optional[Tuple[str, FrozenSet[str], FrozenSet[str]]] = None
+        #: the words of rules that read comments (``noqa``) are looked for in the whole text
+        self._comment_words = tuple(sorted({w for r in self.rule_types if r.reads_comments for w in r.trigger_words(settings)}))
+        code_words = [word for word in self.words if word not in self._comment_words]
+        self._name_words = tuple(word for word in code_words if _NAME_RUN.fullmatch(word))
+        self._other_words = tuple(word for word in code_words if not _NAME_RUN.fullmatch(word))
+        self._present_memo: Optional[Tuple[str, FrozenSet[str], FrozenSet[str], str]] = None
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
         self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
         #: does a selected rule ask the project context (about entry points, helpers, ...)?
@@ -141,9 +144,11 @@ class Linter:
         rules are asked for when deciding to parse it and again when it is linted."""
         return self._words_of(text)[0]
 
-    def _words_of(self, text: str) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-        """The trigger words that occur in ``text``, and its names (maximal runs of name
-        characters, as :func:`~repro_lint.rules.base.mentions` sees them).
+    def _words_of(self, text: str) -> Tuple[FrozenSet[str], FrozenSet[str], str]:
+        """The trigger words that occur in ``text`` outside its comments and triple-quoted
+        strings (:func:`~repro_lint.source.without_prose`; the words of a rule that reads
+        comments, anywhere), the names of that code (maximal runs of name characters, as
+        :func:`~repro_lint.rules.base.mentions` sees them), and that code.
 
         A word made only of name characters occurs in the text exactly when it occurs in one of
         its names, and occurs as a whole name exactly when it is one of them: so each such word
@@ -151,14 +156,17 @@ class Linter:
         corpus, 140 words: 0.37 s instead of 0.61 s of CPU, the same words for every file)."""
         memo = self._present_memo
         if memo is not None and (memo[0] is text or memo[0] == text):
-            return memo[1], memo[2]
-        names = frozenset(_NAME_RUN.findall(text))
+            return memo[1], memo[2], memo[3]
+        code = without_prose(text)
+        names = frozenset(_NAME_RUN.findall(code))
         joined = "\n".join(names)
         present = frozenset(
-            [word for word in self._name_words if word in joined] + [word for word in self._other_words if word in text]
+            [word for word in self._name_words if word in joined]
+            + [word for word in self._other_words if word in code]
+            + [word for word in self._comment_words if word in text]
         )
-        self._present_memo = (text, present, names)
-        return present, names
+        self._present_memo = (text, present, names, code)
+        return present, names, code
 
     def rules_for(self, text: str, path: Optional[str] = None) -> List[Type[Rule]]:
         """The selected rules that can fire on ``text``: those with a trigger word in it (and,
@@ -167,12 +175,12 @@ class Linter:
         one (``__main__``, a training call), which the entry-point rules' triggers assume."""
         if not self.prefilter or (path is not None and is_notebook(path)):
             return list(self.rule_types)
-        present, names = self._words_of(text)
+        present, names, code = self._words_of(text)
         whole: Dict[str, bool] = {}
 
         def found(word: str) -> bool:
             if word not in whole:
-                whole[word] = word in names if _NAME_RUN.fullmatch(word) else mentions(text, word, True)
+                whole[word] = word in names if _NAME_RUN.fullmatch(word) else mentions(code, word, True)
             return whole[word]
 
         rules = [

@@ -20,6 +20,7 @@ from repro_lint.rulebook import examples, read_page
 from repro_lint.rules import all_rules
 from repro_lint.rules.base import FileContext, Rule
 from repro_lint.names import ImportTable
+from repro_lint.source import without_prose
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -164,12 +165,44 @@ def test_the_word_search_among_names_finds_what_a_search_of_the_text_finds(corpu
         "σseed = 1\n_dropout2 = F.dropout\nindex_put_unrelated = 1",
         "",
     ]
+    comment_words = {word for rule in linter.rule_types if rule.reads_comments for word in rule.triggers}
+    assert comment_words  # RPL002's noqa
     for text in texts:
-        present, names = linter._words_of(text)
-        assert present == frozenset(word for word in linter.words if word in text)
-        for word in present:
+        present, names, code = linter._words_of(text)
+        assert code == without_prose(text)
+        assert present == frozenset(word for word in linter.words if word in (text if word in comment_words else code))
+        for word in present - comment_words:
             if word.isidentifier():
-                assert (word in names) == mentions(text, word, True), (word, text[:80])
+                assert (word in names) == mentions(code, word, True), (word, text[:80])
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("x = 1  # seed it\ny = 2\n", "x = 1   \ny = 2\n"),
+        ('def f():\n    \"\"\"Uses dropout.\n    more\"\"\"\n    return 1\n', "def f():\n     \n    return 1\n"),
+        ("s = '# not a comment'  # a comment\n", "s = '# not a comment'   \n"),
+        ('s = "it\'s \'\'\' here"\nt = 1\n', 's = "it\'s \'\'\' here"\nt = 1\n'),
+        # a backslash keeps a raw string open too: the string ends after `b`, a new one opens
+        ("s = r'''a\\''' + b'''\nseed'''\n", "s = r \nseed "),
+        ('s = "a\\"# b"\n', 's = "a\\"# b"\n'),  # an escaped quote does not end the string
+        ("x = '''never closed\nseed = 1\n", "x =  "),
+        ("x = 'never closed\nseed = 1  # c\n", "x = 'never closed\nseed = 1   \n"),
+    ],
+)
+def test_without_prose_drops_comments_and_triple_quoted_strings(text: str, code: str):
+    assert without_prose(text) == code
+
+
+def test_a_word_only_in_a_docstring_or_comment_does_not_make_a_file_parse(tmp_path: Path):
+    settings = Settings(root=tmp_path, select=["ALL"])
+    linter = Linter(settings)
+    prose = '"""Adds dropout, then F.interpolate(x, mode=\'bicubic\')."""\nx = 1  # torch.manual_seed(0)\n'
+    assert not linter.needs_parse(prose, str(tmp_path / "lib.py"))
+    assert linter.needs_parse("x = F.interpolate(y, mode='bicubic')\n", str(tmp_path / "lib.py"))
+    # a noqa comment is read by RPL002, which runs where it is selected
+    noqa = "x = 1  # noqa: RPL201\n"
+    assert [rule.code for rule in linter.rules_for(noqa, str(tmp_path / "lib.py"))] == ["RPL002"]
 
 
 def test_rpl001_is_decided_by_libcst_when_cpython_disagrees(tmp_path: Path):

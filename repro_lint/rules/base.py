@@ -25,6 +25,7 @@ from ..catalog import DATALOADERS, ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
+from ..source import without_prose
 from ..syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_module_constants, cst_slots, literal_argument, string_value
 from ..facts import UNKNOWN_ARGUMENTS
 from ..values import Candidates, Values, literal_truth, skipped_branch
@@ -335,6 +336,9 @@ class Rule:
     #: constructor, ``RandomState``; RPL501 a call that resolves into ``torch.nn.functional``,
     #: which only an import spelling ``functional`` makes). Empty: no second condition
     also_triggers: ClassVar[Tuple[str, ...]] = ()
+    #: the trigger words are looked for in comments too (``noqa``); every other rule's words
+    #: count only outside comments and triple-quoted strings, which no rule reads
+    reads_comments: ClassVar[bool] = False
     #: rules that only make sense with the whole project in view (entry points, helpers)
     needs_project: ClassVar[bool] = False
     #: fires only in entry points: the engine asks the project context (a cheap ``ast`` check)
@@ -374,6 +378,8 @@ class Rule:
     @classmethod
     def triggered_by(cls, text: str, settings: "Settings") -> bool:
         """Does ``text`` contain one of this rule's trigger words (the prefilter's question)?"""
+        if not cls.reads_comments:
+            text = without_prose(text)
         return any(mentions(text, word, cls.whole_words) for word in cls.trigger_words(settings)) and (
             not cls.also_triggers or any(mentions(text, word, True) for word in cls.also_triggers)
         )

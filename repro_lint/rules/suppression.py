@@ -30,6 +30,7 @@ class UnusedNoqa(Rule):
     fix_message = "Remove the unused codes from the `noqa` comment"
     #: the engine runs it on files that have a noqa comment (any spelling of the word)
     triggers = ("noqa", "NOQA", "Noqa", "NoQA")
+    reads_comments = True
     found_by = "engine"
     never_baselined = "remove the stale code instead"
 
