@@ -570,11 +570,30 @@ class ProjectContext:
             found = _local_target(facts, ".".join(parts[cut:]))
             if found is not None:
                 return facts.path, found
+            method = self._instance_method_of(facts, parts[cut:])
+            if method is not None:
+                return method
             target = facts.aliases.get(parts[cut]) or self._star_target(facts, parts[cut])
             if target and target != qualified and not target.startswith(qualified + "."):
                 rest = ".".join(parts[cut + 1 :])
                 return self._resolve_qualified(f"{target}.{rest}" if rest else target, depth + 1)
             return None
+        return None
+
+    def _instance_method_of(self, facts: ModuleFacts, parts: List[str]) -> Optional[Node]:
+        """The method that a call of ``parts`` runs where module ``facts`` binds ``parts[0]`` at
+        its top level to a project class's object (``data_generator = Data(path)``, imported by
+        another module that calls ``data_generator.sample()``: ``Data.sample``, its own or a
+        base's; the object called, ``net(x)``: its ``forward``). Importing the module built it."""
+        if len(parts) > 2 or parts[0] not in facts.module_body.instances:
+            return None
+        for cls in self._instance_classes(facts, MODULE_BODY, facts.module_body, parts[0]):
+            owner = self.facts(cls[0])
+            if owner is None:
+                continue
+            found = self._class_methods(owner, cls[1][len(CLASS_PREFIX) :], (parts[1],) if len(parts) == 2 else CALL_METHODS)
+            if found:
+                return found[0]
         return None
 
     def named_class_methods(self, path: str, source: Optional[str] = None) -> FrozenSet[str]:
@@ -1303,22 +1322,40 @@ class ProjectContext:
         """The nodes of class ``cls``'s methods named in ``wanted`` (None: all of them), those it
         inherits from project bases included (``class AtomMessagePassing(_Base)`` built runs
         ``_Base.__init__``); the class's own definition wins, then its bases in order."""
-        own = _methods(facts, cls, wanted)
+        return tuple(node for _, node in self._class_method_pairs(facts, cls, wanted, depth))
+
+    def _class_method_pairs(self, facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]], depth: int) -> List[Tuple[str, Node]]:
+        pairs = [(node[1].rsplit(".", 1)[1], node) for node in _methods(facts, cls, wanted)]
+        if facts.method_aliases:
+            pairs += self._aliased_methods(facts, cls, wanted, {name for name, _ in pairs})
         bases = facts.bases.get(cls)
         if not bases or depth > MAX_BASE_DEPTH:
-            return own
-        have = {node[1].rsplit(".", 1)[1] for node in own}
+            return pairs
+        have = {name for name, _ in pairs}
         missing = None if wanted is None else tuple(w for w in wanted if w not in have)
         if missing == ():
-            return own
-        found = list(own)
+            return pairs
         for base_facts, base in self._project_bases(facts, cls):
-            for node in self._class_methods(base_facts, base, missing, depth + 1):
-                method = node[1].rsplit(".", 1)[1]
-                if method not in have:
-                    have.add(method)
-                    found.append(node)
-        return tuple(found)
+            for name, node in self._class_method_pairs(base_facts, base, missing, depth + 1):
+                if name not in have:
+                    have.add(name)
+                    pairs.append((name, node))
+        return pairs
+
+    def _aliased_methods(self, facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]], have: Set[str]) -> List[Tuple[str, Node]]:
+        """The methods class ``cls``'s body binds to a function (``decode = decode_function``,
+        imported or of the module), named in ``wanted`` and not among ``have``: the function
+        runs when the method is called on the class's object."""
+        prefix = cls + "."
+        found: List[Tuple[str, Node]] = []
+        for key, (target, imported) in facts.method_aliases.items():
+            name = key[len(prefix) :] if key.startswith(prefix) else ""
+            if not name or "." in name or name in have or (wanted is not None and name not in wanted):
+                continue
+            node = self.resolve_call(facts, MODULE_BODY, target, imported)
+            if isinstance(node, tuple):
+                found.append((name, node))
+        return found
 
     def class_method_modules(self, qualified: str, method: str) -> Optional[List[str]]:
         """For ``qualified`` (``pkg.opts.TrainOptions``) a project class that has ``method``

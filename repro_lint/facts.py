@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Map
 
 from ._gc import GCPaused
 from .classify import (
-    DEVICE_USES, INIT, NO_EFFECT, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+    DEVICE_USES, INIT, NO_EFFECT, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -264,6 +264,9 @@ class ModuleFacts:
     #: the bases of each class that names some (by dotted class name): (name, qualified through
     #: an import?); a method the class does not define is looked up in them
     bases: Dict[str, Tuple[Tuple[str, bool], ...]] = field(default_factory=dict)
+    #: the methods a class body binds to another function (``decode = decode_function``), by
+    #: ``Class.method``: the function's name, and whether it was qualified through an import
+    method_aliases: Dict[str, Tuple[str, bool]] = field(default_factory=dict)
     #: the names its ``__all__`` lists (None: it declares none, or not as literal strings)
     exports: Optional[Tuple[str, ...]] = None
     #: the modules it star-imports (``from .net import *``), qualified, in source order: every
@@ -1555,13 +1558,17 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``device = torch.device("cuda" ...)``: the call is the evidence, once;
                 # ``device_properties = torch.cuda.get_device_properties(...)``: none
                 return
-            # Lightning's accelerator names (``accelerator = "gpu"``), else torch's device names
-            if name.rsplit(".", 1)[-1].lower() != "accelerator":
-                self._device_value(value)
-            elif not (self.kinds and self.kinds[-1]):
-                # Lightning's names for a device (``accelerator = "gpu"``); not ``"auto"``, and not
-                # a config class's declaration (``accelerator: str = "auto"``), which uses nothing
-                self._device_value(value, lightning=True)
+            if self.kinds and self.kinds[-1]:
+                # a config class's declaration (``device: str = "cuda"``) is read where the device
+                # is used (``.to(cfg.device)``): it counts as an option's default does, where the
+                # path runs the module, or places something on a device named elsewhere after
+                # only importing it; ``accelerator: str = "auto"`` names nothing
+                device = device_named(_strings_in(value)) if name.rsplit(".", 1)[-1].lower() != "accelerator" else None
+                if device is not None and not self.asking_about_device:
+                    self.current.uses.add(OPTION_DEVICE + device)
+                return
+            # Lightning's accelerator names (``accelerator = "gpu"``; not ``"auto"``), else torch's
+            self._device_value(value, lightning=name.rsplit(".", 1)[-1].lower() == "accelerator")
 
     @staticmethod
     def _device_parameter(body: BodyFacts, param: str, default: Any) -> None:
@@ -1648,6 +1655,13 @@ class _FactsCollector(ast.NodeVisitor):
             qualified = self.imported(dotted) if dotted is not None else None
             if qualified is not None:
                 self.renamed[node.targets[0].id] = qualified
+        elif self.kinds and self.kinds[-1] and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            # in a class body: ``decode = decode_function`` makes the function a method
+            dotted = _dotted(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+            if dotted is not None and dotted not in ("None", "True", "False"):
+                qualified = self.imported(dotted)
+                key = ".".join(self.scope + [node.targets[0].id])
+                self.facts.method_aliases[key] = (qualified or dotted, qualified is not None)
         self._assigned(node.targets, node.value)
         if not self.scope and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             self.facts.exports = _strings(node.value)

@@ -857,7 +857,7 @@ class Values:
             return self._hparam(attr, method, depth)
         if isinstance(base, cst.Name) and self.read_options and (self.source is None or "add_argument" in self.source):
             options = self.options().get(attr)
-            if options and not self._config_object(base.value, chain, depth):
+            if options and not self._config_object(base.value, chain, depth) and self._may_hold_options(base, chain, depth):
                 assigned = self._attribute_assignments(base.value, attr, chain, depth)
                 return self._resolve_all(options if assigned is _UNASSIGNED else assigned, depth)
             if base.value in self.namespaces():
@@ -872,6 +872,47 @@ class Values:
             if isinstance(assigned, list) and assigned:
                 return self._resolve_all(assigned, depth)
         return self._object_attribute(expr, chain, depth) or self._attribute_of_value(base, attr, chain, depth) or [expr]
+
+    def _may_hold_options(self, base: cst.Name, chain: Chain, depth: int) -> bool:
+        """May ``base`` hold the parsed command-line options where it is used? Not when each
+        value it may hold is made by something that never returns them: a class (``model =
+        Net()``), a torch call, a module's own method (``model.to(device)``), or a project
+        function whose every ``return`` is such a value (``model = load_model(device=
+        args.device)``). Then ``model.device`` is the model's own device, not the ``--device``
+        option, even where the module declares one."""
+        got = self.of(base, chain, depth + 1)
+        return not got or any(self._may_be_options(candidate, depth + 1) for candidate in got)
+
+    def _may_be_options(self, value: Candidate, depth: int, chain: Chain = ()) -> bool:
+        if not isinstance(value, cst.Call) or depth > _MAX_DEPTH:
+            return True  # the options themselves, or not known
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _RETURN_THE_OBJECT:
+            return False  # ``model.to(device)``, ``model.eval()``: the module (a tensor) again
+        if isinstance(func, cst.Attribute) and func.attr.value in PARSE_CALLS:
+            return True
+        qualified = self.qualify(func) if self.qualify is not None else None
+        if qualified is not None and qualified.split(".", 1)[0] == "torch":
+            return False
+        name = dotted_name(func)
+        if name is not None and any(c.name.value == name for c in _module_classes(self.module)):
+            return False
+        if qualified is not None and self.methods is not None and self.methods(f"{qualified}.__init__") is not None:
+            return False  # a project class of another module
+        found = self.callee(func, chain)
+        if found is None:
+            return True
+        values, function = found
+        return any(
+            returned is None or values._may_be_options_expression(returned, where, depth + 1)
+            for returned, where in values._exits(function, depth + 1, decide=False)
+        )
+
+    def _may_be_options_expression(self, expr: cst.BaseExpression, chain: Chain, depth: int) -> bool:
+        if isinstance(expr, cst.Call):
+            return self._may_be_options(expr, depth, chain)
+        got = self.of(expr, chain, depth) if isinstance(expr, cst.Name) else None
+        return not got or any(self._may_be_options(c, depth) for c in got)
 
     def _config_object(self, name: str, chain: Chain, depth: int) -> bool:
         """Does ``name`` hold, where it is used, a configuration read from a file (``cfg =
@@ -3059,6 +3100,8 @@ _AUGMENTED: Dict[type, type] = {
 }
 #: tensor methods whose result is on the tensor's own device (conversions of dtype, copies and
 #: views): ``made_on_cpu`` follows them to their receiver
+#: methods of a module or a tensor that return it (changed), never the parsed options
+_RETURN_THE_OBJECT = frozenset({"to", "cuda", "cpu", "npu", "eval", "train", "requires_grad_", "share_memory"})
 _STAYS_ON_DEVICE = frozenset({
     "float", "double", "half", "bfloat16", "int", "long", "short", "bool", "byte", "detach", "clone", "contiguous",
     "view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "abs", "exp", "log", "sqrt",

@@ -4349,3 +4349,116 @@ def test_a_seed_drawn_in_a_function_only_a_skipped_branch_calls_is_not_drawn_on_
     )
     found = lint(code, select=["RPL101"])
     assert [(d.code, d.line) for d in found] == [("RPL101", 25)] and "only when" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "made, where",
+    [
+        # the model's own device: the finding goes to the guard (the model is placed elsewhere)
+        ("model = load_model(device=args.device)", 23),
+        # a class's object: the same
+        ("model = Holder()", 23),
+        # the options object itself: its --device is the device the code places the input on
+        ("model = args", 8),
+    ],
+)
+def test_rpl202_a_models_own_device_is_not_the_device_option(tmp_path, made, where):
+    """``x.to(model.device)`` follows where the model already is: ``model.device`` is not the
+    module's ``--device`` option unless ``model`` may hold the parsed options."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/load.py": """
+            import torch
+
+
+            def load_model(device):
+                model = torch.nn.Linear(4, 4)
+                model.load_state_dict(torch.load("w.pt"))
+                return model.to(device)
+        """,
+        "pkg/run.py": f"""
+            import argparse
+            import torch
+            from .load import load_model
+
+
+            def transcribe(model, x):
+                return x.to(model.device)
+
+
+            class Holder:
+                device = "cpu"
+
+
+            def cli():
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+                args = parser.parse_args()
+                {made}
+                transcribe(model, torch.ones(1, 4))
+
+
+            if __name__ == "__main__":
+                cli()
+        """,
+    }
+    found = lint_tree(tmp_path, files, select=["RPL202"], only="pkg/run.py")
+    assert [(d.code, d.line) for d in found] == [("RPL202", where)]
+
+
+@pytest.mark.parametrize(
+    "bound, expected",
+    [
+        # built at the top level of the module the entry point imports it from: its method runs
+        ("data_generator = Data(4)", ["RPL102", "RPL103"]),
+        # built only when that module runs as a script: importing it binds nothing
+        ("if __name__ == '__main__':\n    data_generator = Data(4)", []),
+    ],
+)
+def test_a_method_called_on_an_object_another_module_builds(tmp_path, bound, expected):
+    files = {
+        "utility/__init__.py": "",
+        "utility/load_data.py": "import numpy as np\nimport random as rd\n\n\nclass Data(object):\n    def __init__(self, batch_size):\n        self.batch_size = batch_size\n\n    def sample(self):\n        users = rd.sample(range(10), self.batch_size)\n        return users, np.random.randint(0, 10)\n\n\n" + bound + "\n",
+        "main.py": "from utility.load_data import data_generator\n\n\nif __name__ == '__main__':\n    users = data_generator.sample()\n",
+    }
+    found = lint_tree(tmp_path, files, select=["RPL102", "RPL103"], only="main.py")
+    assert sorted(d.code for d in found) == expected
+
+
+@pytest.mark.parametrize(
+    "binding, expected",
+    [
+        # the class body makes an imported function a method: calling it runs the function
+        ("decode = decode_function", ["RPL101"]),
+        # a plain class attribute is no method
+        ("decode = None", []),
+    ],
+)
+def test_a_method_a_class_body_binds_to_a_function(tmp_path, binding, expected):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/decoding.py": "import torch\n\n\ndef decode(model, logits):\n    return torch.distributions.Categorical(logits=logits).sample()\n",
+        "pkg/model.py": f"from .decoding import decode as decode_function\n\n\nclass Whisper:\n    {binding}\n",
+        "pkg/run.py": "import torch\nfrom .model import Whisper\n\n\nif __name__ == '__main__':\n    model = Whisper()\n    model.decode(torch.zeros(3))\n",
+    }
+    found = lint_tree(tmp_path, files, select=["RPL101"], only="pkg/run.py")
+    assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "main, expected",
+    [
+        # only imported: the class body runs, but nothing reads the device it declares
+        ("print('launching')", []),
+        # its object's device is where the model goes
+        ("cfg = ExperimentCfg()\n    model = torch.nn.Linear(2, 2).to(cfg.device)", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_device_a_config_class_of_another_module_declares(tmp_path, main, expected):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/base.py": "class ExperimentCfg:\n    device: str = 'cuda'\n",
+        "pkg/runner.py": f"import torch\nfrom pkg.base import ExperimentCfg\n\n\ndef main():\n    {main}\n\n\nif __name__ == '__main__':\n    main()\n",
+    }
+    found = lint_tree(tmp_path, files, select=["RPL202"], only="pkg/runner.py")
+    assert [d.code for d in found] == expected
