@@ -24,7 +24,9 @@ def temporary_rules(*specs: dict) -> Iterator[List[Type[Rule]]]:
     try:
         for spec in specs:
             attrs = {"name": f"probe-{spec['code'].lower()}", "message": "probe finding", "fix": SAFE,
-                     "fix_message": "probe fix", "triggers": ("import", "=", "(")}
+                     "fix_message": "probe fix", "triggers": ("import", "=", "("),
+                     # a probe runs on any file with one of those, even only in a comment
+                     "reads_comments": True}
             attrs.update(spec)
             made.append(type(f"Probe{spec['code']}", (Rule,), attrs))
         yield made
