@@ -870,6 +870,11 @@ class ProjectContext:
             if param not in offs:
                 effects |= guarded
         uses.update(device for param, device in body.device_params.items() if param not in offs)
+        draws = set(body.draws)
+        for param, held in body.guarded_uses.items():
+            if param not in offs:
+                uses |= held
+                draws |= body.guarded_draws.get(param, frozenset())
         for index, call in enumerate(body.calls):
             method = self._instance_method(facts, name, body, call)
             if method is None and body.owner is not None and call.startswith(SUPER_CALL + "."):
@@ -922,7 +927,7 @@ class ProjectContext:
             tuple(dict.fromkeys(edges)),
             frozenset(effects),
             frozenset(uses),
-            frozenset(body.draws),
+            frozenset(draws),
             tuple(dict.fromkeys(workers)),
             called,
         )
@@ -1082,7 +1087,7 @@ class ProjectContext:
         left out for each parameter that is off in this call (passed, or defaulting to, False,
         None or 0)."""
         callee = self._callee_body(target)
-        if callee is None or not (callee.guarded or callee.device_params):
+        if callee is None or not (callee.guarded or callee.guarded_uses or callee.device_params):
             return target
         literals = self._call_literals(path, scope, index)
 
@@ -1090,11 +1095,11 @@ class ProjectContext:
             # a seed passed from an option is its default on the default path (``--seed``
             # defaulting to -1 with ``if seed > 0:``); a determinism flag from an option is the
             # user's choice, which counts as on (``deterministic=args.deterministic``)
-            if callee.guarded[param].isdisjoint(DETERMINISM):
+            if callee.guarded.get(param, frozenset()).isdisjoint(DETERMINISM):
                 return _given(callee, self._call_literals(path, scope, index, options=True), param)
             return _given(callee, literals, param)
 
-        off = [param for param in sorted(callee.guarded) if (value := given(param)) is not UNKNOWN and _guard_off(callee, param, value)]
+        off = [param for param in _guard_parameters(callee) if (value := given(param)) is not UNKNOWN and _guard_off(callee, param, value)]
         # a device parameter given a device string that names no accelerator (``device="cpu"``)
         off += [
             param
@@ -1107,12 +1112,12 @@ class ProjectContext:
         """:meth:`_variant` for a call of ``target`` that passes nothing: each parameter it
         tests holds its default."""
         callee = self._callee_body(target)
-        if callee is None or not callee.guarded:
+        if callee is None or not (callee.guarded or callee.guarded_uses):
             return target
         method = target[1].rsplit(".", 1)[-1]
         off = [
             param
-            for param in sorted(callee.guarded)
+            for param in _guard_parameters(callee)
             if (value := callee.defaults.get(param, UNKNOWN)) is not UNKNOWN and _guard_off(callee, param, value)
             and not self._passed_by_keyword(method, param)
         ]
@@ -1967,7 +1972,7 @@ class ProjectContext:
                         found.append((positional, passed))
             for body in (facts.module_body, facts.main_body, *facts.functions.values()):
                 for ref in body.refs:
-                    if ref.rsplit(".", 1)[-1] == name and calls_it(facts, body, ref):
+                    if ref.rsplit(".", 1)[-1] == name and ref not in body.built_refs and calls_it(facts, body, ref):
                         if ref in body.cli_refs:
                             found.append(((), {}))  # ``fire.Fire(train)``: its defaults, on the default path
                         elif unreadable():  # handed on: called where we cannot see
@@ -2164,6 +2169,11 @@ def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) ->
         for f, body in facts.functions.items()
         if body.owner == cls and f.count(".") == depth and (wanted is None or f.rsplit(".", 1)[1] in wanted)
     )
+
+
+def _guard_parameters(callee: BodyFacts) -> List[str]:
+    """The parameters whose test decides what ``callee`` turns on, seeds or uses."""
+    return sorted(set(callee.guarded) | set(callee.guarded_uses))
 
 
 def _given(callee: BodyFacts, arguments: Tuple[Tuple[object, ...], Mapping[str, object]], param: str) -> object:

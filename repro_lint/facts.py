@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Map
 
 from ._gc import GCPaused
 from .classify import (
-    DEVICE_USES, INIT, NO_EFFECT, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+    ALL_GENERATORS, DEVICE_USES, INIT, NO_EFFECT, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -165,6 +165,14 @@ class BodyFacts:
     #: 0:``, ``if seed is not None:``): the operator's name and the literal (``("?", None)``
     #: when it is tested in different ways)
     guard_tests: ClassVar[Mapping[str, Tuple[str, Any]]] = MappingProxyType({})
+    #: the generators used (and those drawn from) only under ``if <parameter>:``, or in the
+    #: branch ``A if <parameter> else B`` takes when it holds (``RandomHorizontalFlip() if
+    #: training else ToTensor()``), by parameter: a call that turns the parameter off uses none
+    #: the refs of objects built where they are handed on (``DataLoader(Images(paths))``): the
+    #: class is called here, with arguments that can be read, not handed on to be called
+    built_refs: ClassVar[FrozenSet[str]] = frozenset()
+    guarded_uses: ClassVar[Mapping[str, FrozenSet[str]]] = MappingProxyType({})
+    guarded_draws: ClassVar[Mapping[str, FrozenSet[str]]] = MappingProxyType({})
     #: in a class's ``__init__`` (facts with literals only): what it stores on ``self``, by
     #: attribute: a literal, :class:`ParamValue` (``self.mode = mode``), :class:`ParamAttr`
     #: (``self.mode = config.mode``), UNKNOWN (anything else, or stored twice or in a branch)
@@ -504,6 +512,9 @@ class ParsedOptions:
 
 #: the calls that return parsed command-line options (``argparse``)
 PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
+
+#: the uses of a generator that a parameter's test may leave out (see ``BodyFacts.guarded_uses``)
+GENERATOR_USES = ALL_GENERATORS
 
 #: what a variable named ``accelerator`` may name (see ``_device_setting``)
 _ACCELERATOR_NAMES = tuple(name for name in dict(DEVICE_KEYWORDS)["accelerator"] if name != "auto")
@@ -968,7 +979,7 @@ class _FactsCollector(ast.NodeVisitor):
         # that pass a device by position (to a parameter named as one), and the seeding rules
         # (whether a function takes a seed, before they parse its module); facts extracted with
         # literals keep them all (a call passing a parameter on asks for its default)
-        if not self.literals and not body.guarded and not body.device_params and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
+        if not self.literals and not body.guarded and not body.guarded_uses and not body.device_params and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
             body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
@@ -1137,8 +1148,15 @@ class _FactsCollector(ast.NodeVisitor):
                     uses = (uses - {"torch"}) | {INIT}
                 if self.asking_about_device:
                     uses = uses - DEVICE_USES  # ``get_device_properties(torch.device("cuda"))``
+                draws = effect.draws
+                if self.guard is not None and self.guard_test is None and (uses & GENERATOR_USES or draws):
+                    # used only when the parameter holds (devices are weighed on their own)
+                    held = uses & GENERATOR_USES
+                    body.guarded_uses = {**body.guarded_uses, self.guard: body.guarded_uses.get(self.guard, frozenset()) | held}
+                    body.guarded_draws = {**body.guarded_draws, self.guard: body.guarded_draws.get(self.guard, frozenset()) | draws}
+                    uses, draws = uses - held, frozenset()
                 body.uses |= uses
-                body.draws |= effect.draws
+                body.draws |= draws
                 for device in uses & DEVICE_USES:
                     self._device_used(device)
                 counted |= uses & DEVICE_USES
@@ -1173,6 +1191,8 @@ class _FactsCollector(ast.NodeVisitor):
             for passed in [ref, *self.display_refs.get(ref, ())] if ref is not None else _constructed(arg):
                 qualified_ref = self.imported(passed)
                 body.refs.append(qualified_ref or passed)
+                if ref is None:
+                    body.built_refs = body.built_refs | {qualified_ref or passed}
                 if qualified_ref is not None:
                     body.imported.add(qualified_ref)
                 if dispatcher:
@@ -1730,6 +1750,21 @@ class _FactsCollector(ast.NodeVisitor):
         finally:
             self.branch_depth -= decidable
             self.in_if = in_if
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        """``A if training else B``, with ``training`` a parameter: ``A`` runs only when it
+        holds, as under ``if training:``."""
+        guard = self._parameter(node.test) if self.guard is None and isinstance(node.test, ast.Name) else None
+        if guard is None:
+            self.generic_visit(node)
+            return
+        self.visit(node.test)
+        self.guard, self.guard_test = guard, None
+        try:
+            self.visit(node.body)
+        finally:
+            self.guard = None
+        self.visit(node.orelse)
 
     def _if(self, node: ast.If) -> None:
         if isinstance(node.test, ast.Constant):

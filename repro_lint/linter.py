@@ -23,11 +23,12 @@ from .facts import module_name_for
 from .names import ImportTable
 from .notebook import is_notebook
 from .noqa import Suppressions, parse_suppressions
-from .parse import DeepRecursion, NestedTooDeeply, compile_check, compiles, parse_module
+from .parse import DeepRecursion, NestedTooDeeply, compile_check, compiles, parse_module, with_tabs_expanded
 from .positions import node_positions
 from .rules import all_rules, selected_codes
 from .edits import NodeEdit, file_width
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
+from .rules.functions import kept_tree
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, decode_file, read_bytes, too_large, without_prose
@@ -70,6 +71,8 @@ class Linter:
         self.report_unreadable = UnreadableFile.code in self.codes
         self.report_unused_noqa = UnusedNoqa.code in self.codes
         self.prefilter = prefilter
+        #: the tree :meth:`_parse` made of a text with its indentation's tabs expanded, until linted
+        self._expanded: Optional[cst.Module] = None
         self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.trigger_words(settings)}))
         #: words made only of name characters are looked for among the text's names (see
         #: :meth:`_present`); the others (``.npu``, ``models.``) in the text itself
@@ -278,6 +281,16 @@ class Linter:
         try:
             return parse_module(text)
         except cst.ParserSyntaxError as exc:
+            expanded = with_tabs_expanded(text)
+            if expanded is not None:
+                try:
+                    module = parse_module(expanded)
+                except (cst.ParserSyntaxError, NestedTooDeeply, RecursionError):
+                    pass
+                else:
+                    # linted as CPython reads it; its fixes would be made against another text
+                    self._expanded = module
+                    return module
             message = exc.message.strip().splitlines()[0] if exc.message.strip() else "invalid syntax"
             return self._parse_failure(path, text, f"cannot parse: {message}", exc.raw_line, exc.raw_column)
         except NestedTooDeeply as exc:  # found before parsing, in a bounded time
@@ -303,9 +316,16 @@ class Linter:
             return self._lint_parsed_now(path, text, module)
 
     def _lint_parsed_now(self, path: str, text: str, parsed: Optional[cst.Module] = None) -> FileResult:
-        module = parsed if parsed is not None else self._parse(path, text)
+        module = parsed if parsed is not None else kept_tree(text) or self._parse(path, text)
         if isinstance(module, FileResult):
             return module
+        expanded = module is self._expanded
+        if expanded:
+            # the file is linted as CPython reads it (:func:`~repro_lint.parse.with_tabs_expanded`):
+            # its findings are placed in that text, and come without fixes, which would be
+            # made against a text other than the file's
+            self._expanded = None
+            text = module.code
         result = FileResult(path, parsed=True)
         name, is_package = module_name_for(Path(path))
         names = ImportTable(name, is_package)
@@ -315,9 +335,12 @@ class Linter:
                 names.aliases.setdefault(local, qualified)
         file = FileContext(path, text, module, names, self.settings, project, self.codes)
         try:
-            return self._lint_file_context(file, result)
+            result = self._lint_file_context(file, result)
         finally:
             file.close()
+        if expanded:
+            result.diagnostics = [replace(d, fix=None) for d in result.diagnostics]
+        return result
 
     def _lint_file_context(self, file: FileContext, result: FileResult) -> FileResult:
         path, text, module = file.path, file.source, file.module

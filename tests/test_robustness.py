@@ -592,3 +592,39 @@ def test_a_worker_that_must_leave_removes_the_temporary_file_of_its_write(tmp_pa
         source.write_atomic(target, b"new\n")
     assert len(during[0]) == 2 and during[1] == ["a.py"]
     assert target.read_text() == "old\n"
+
+
+def test_indentation_that_only_libcst_rejects_is_linted_as_cpython_reads_it(tmp_path: Path, monkeypatch):
+    """Seven spaces, a tab and four spaces are column 12 for CPython (with a tab of 8 columns or
+    of 1); LibCST's tokenizer rejects the line. The file is linted as CPython reads it: its
+    findings are reported (columns of the expanded text), without fixes, and ``--fix`` leaves it
+    as it is."""
+    from repro_lint import cli
+
+    source = (
+        "import torch\n\n\n"
+        "def pick(kind):\n"
+        "    if kind == 'a':\n"
+        "        return 1\n"
+        "    else:\n"
+        "   \t    return 2\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    torch.backends.cudnn.benchmark = True\n"
+        "    s = '''\tkept\n\tas written'''\n"
+    )
+    compile(source, "mixed.py", "exec")
+    found = one(tmp_path, "mixed.py", source)
+    assert [(d.code, d.line) for d in found] == [("RPL201", 12)]
+    assert all(d.fix is None for d in found)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["mixed.py", "--fix", "--jobs", "1", "--no-cache", "-q"]) == 1
+    assert (tmp_path / "mixed.py").read_text(encoding="utf-8") == source
+
+
+def test_with_tabs_expanded_changes_only_the_indentation_of_statements():
+    from repro_lint.parse import with_tabs_expanded
+
+    assert with_tabs_expanded("x = 1\n") is None  # no tab
+    assert with_tabs_expanded("if x:\n\ty = '\t'\n") == "if x:\n        y = '\t'\n"
+    assert with_tabs_expanded("s = '''\n\tin a string'''\n") is None  # not indentation
+    assert with_tabs_expanded("def f(:\n\tpass\n") is None  # CPython rejects it too

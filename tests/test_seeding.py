@@ -4462,3 +4462,36 @@ def test_rpl202_a_device_a_config_class_of_another_module_declares(tmp_path, mai
     }
     found = lint_tree(tmp_path, files, select=["RPL202"], only="pkg/runner.py")
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "transform, training, expected",
+    [
+        # the random transform is built only in the branch that training=True takes
+        ("return Compose([RandomHorizontalFlip()]) if training else Compose([])", "False", []),
+        ("return Compose([RandomHorizontalFlip()]) if training else Compose([])", "True", ["RPL101"]),
+        ("if training:\n        return Compose([RandomHorizontalFlip()])\n    return Compose([])", "False", []),
+        ("if training:\n        return Compose([RandomHorizontalFlip()])\n    return Compose([])", "True", ["RPL101"]),
+        # not a test of the parameter: the draw is on whatever is passed
+        ("return Compose([RandomHorizontalFlip()]) if len(training) else Compose([])", "False", ["RPL101"]),
+    ],
+)
+def test_rpl101_a_generator_used_only_when_a_parameter_holds(tmp_path, transform, training, expected):
+    """easyfsl: ``default_transform(training)`` builds random transforms only when training;
+    the prediction script passes ``training=False``, so nothing random runs."""
+    files = {
+        "data.py": (
+            "from torch.utils.data import Dataset\nfrom torchvision.transforms import Compose, RandomHorizontalFlip\n\n\n"
+            f"def default_transform(training):\n    {transform}\n\n\n"
+            "class Images(Dataset):\n    def __init__(self, images, training=False):\n        self.images = images\n"
+            "        self.transform = default_transform(training)\n\n    def __getitem__(self, i):\n"
+            "        return self.transform(self.images[i])\n\n    def __len__(self):\n        return len(self.images)\n"
+        ),
+        "predict.py": (
+            "import sys\n\nfrom torch.utils.data import DataLoader\n\nfrom data import Images\n\n"
+            f"if __name__ == '__main__':\n    loader = DataLoader(Images(sys.argv[1:], training={training}), batch_size=2)\n"
+            "    for batch in loader:\n        print(batch)\n"
+        ),
+    }
+    found = lint_tree(tmp_path, files, select=["RPL101"], only="predict.py")
+    assert [d.code for d in found] == expected

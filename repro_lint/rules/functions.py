@@ -17,7 +17,7 @@ import libcst as cst
 from ..classify import is_known
 from ..children import syntax_children
 from ..names import ImportTable, dotted_name
-from ..parse import parse_module
+from ..parse import parse_module, with_tabs_expanded
 from ..source import read_text
 from ..syntax import UNKNOWN, cst_literal
 from ..values import Resolve, Values
@@ -37,6 +37,15 @@ KEPT_SOURCE_BYTES = 512 * 1024
 _kept: "OrderedDict[str, Optional[cst.Module]]" = OrderedDict()
 
 
+def kept_tree(text: str) -> Optional[cst.Module]:
+    """The tree kept for ``text``, if an evaluation parsed it lately (the linter takes it
+    rather than parsing the file again: LibCST trees are never changed in place)."""
+    module = _kept.get(text)
+    if module is not None:
+        _kept.move_to_end(text)
+    return module
+
+
 def _tree(text: str) -> Optional[cst.Module]:
     """``text`` parsed (None: it does not parse), from the trees kept for the texts read last."""
     if text in _kept:
@@ -45,7 +54,11 @@ def _tree(text: str) -> Optional[cst.Module]:
     try:
         module: Optional[cst.Module] = parse_module(text)
     except (cst.ParserSyntaxError, RecursionError):
-        module = None
+        expanded = with_tabs_expanded(text)  # read as the linter reads it (tabs CPython accepts)
+        try:
+            module = parse_module(expanded) if expanded is not None else None
+        except (cst.ParserSyntaxError, RecursionError):
+            module = None
     if len(text) <= KEPT_SOURCE_BYTES:
         _kept[text] = module
         while sum(len(kept) for kept in _kept) > KEPT_SOURCE_BYTES:
