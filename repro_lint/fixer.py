@@ -32,7 +32,6 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +46,7 @@ from .parse import DeepRecursion, parse_module
 from .report import readable_path
 from . import run as runs
 from .run import default_jobs, pool, work_of, worker_state
-from .source import NotebookSource, Source, SourceError, decode_file, dominant_newline, line_offsets, read_bytes, write_atomic
+from .source import NotebookSource, Source, SourceError, compile_check, decode_file, dominant_newline, line_offsets, read_bytes, write_atomic
 
 #: passes over one file before giving up (each pass re-lints the new text)
 MAX_PASSES = 10
@@ -244,9 +243,7 @@ def _parsed(text: str, path: str, check_compile: bool) -> "str | cst.Module":
 
 def compile_error(text: str, path: str) -> Optional[str]:
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(text, path, "exec", dont_inherit=True)
+        compile_check(text, path, bytecode=True)
     except SyntaxError as exc:
         return f"line {exc.lineno}: {exc.msg}"
     except (RecursionError, MemoryError, ValueError) as exc:

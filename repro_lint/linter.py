@@ -23,7 +23,7 @@ from .facts import module_name_for
 from .names import ImportTable
 from .notebook import is_notebook
 from .noqa import Suppressions, parse_suppressions
-from .parse import DeepRecursion, NestedTooDeeply, compile_check, compiles, parse_module, with_tabs_expanded
+from .parse import DeepRecursion, NestedTooDeeply, parse_module
 from .positions import node_positions
 from .rules import all_rules, selected_codes
 from .edits import NodeEdit, file_width
@@ -31,7 +31,7 @@ from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mention
 from .rules.functions import kept_tree
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
-from .source import Source, SourceError, decode_file, read_bytes, too_large, without_prose
+from .source import Source, SourceError, compile_check, compiles, decode_file, read_bytes, too_large, with_tabs_expanded, without_prose
 from .walk import walk
 from .discovery import display_path, pattern_spec
 

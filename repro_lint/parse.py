@@ -66,21 +66,6 @@ def _binds_only_literals(stmt: ast.stmt) -> bool:
 
 
 
-def compile_check(text: str, path: str, bytecode: bool) -> None:
-    """CPython's check of ``text`` (SyntaxError if it rejects it); warnings are not ours to print."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        compile(text, path, "exec", 0 if bytecode else ast.PyCF_ONLY_AST, dont_inherit=True)
-
-
-def compiles(text: str, path: str, bytecode: bool) -> bool:
-    try:
-        compile_check(text, path, bytecode)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
-
-
 # -- nesting: what LibCST and the recursive steps after it can take ----------------------------
 
 #: the deepest expression (levels of the ``ast`` tree) that is analysed. Measured: LibCST's
@@ -466,46 +451,3 @@ def _parse_split(text: str, start: int, stop: int, groups: Split) -> cst.Module:
     assert first is not None and last is not None
     value = small.value.with_changes(elements=elements, lbracket=first.lbracket, rbracket=last.rbracket)
     return skeleton.with_changes(body=[line.with_changes(body=[small.with_changes(value=value)])])
-
-
-# -- indentation that mixes tabs and spaces ------------------------------------------------------
-
-
-def with_tabs_expanded(text: str) -> Optional[str]:
-    """``text`` with the tabs in the indentation of each logical line expanded to spaces as
-    CPython reads them (to the next multiple of 8), or None when it has none there, or when
-    CPython does not read it either.
-
-    LibCST's tokenizer rejects some indentation that CPython accepts (seven spaces, a tab and
-    four spaces: column 12 for both, with a tab of 8 or of 1 column), and the file would be
-    reported as unreadable and go unlinted. Only the indentation of lines that start a
-    statement changes; a string that spans lines, and the code within lines, stay as written.
-    The columns of what is found on such a line are those of the expanded text."""
-    import io
-    import tokenize
-
-    if "\t" not in text or not compiles(text, "<text>", bytecode=False):
-        return None
-    starts = set()
-    at_start = True
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.NEWLINE:
-                at_start = True
-            elif token.type == tokenize.INDENT:
-                starts.add(token.start[0])
-            elif token.type not in (tokenize.NL, tokenize.COMMENT, tokenize.DEDENT, tokenize.ENDMARKER) and at_start:
-                starts.add(token.start[0])
-                at_start = False
-    except (tokenize.TokenError, SyntaxError):
-        return None
-    lines = text.splitlines(keepends=True)
-    changed = False
-    for number in starts:
-        line = lines[number - 1]
-        body = line.lstrip(" \t\f")
-        indent = line[: len(line) - len(body)]
-        if "\t" in indent:
-            lines[number - 1] = indent.expandtabs(8) + body
-            changed = True
-    return "".join(lines) if changed else None

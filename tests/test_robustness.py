@@ -622,7 +622,7 @@ def test_indentation_that_only_libcst_rejects_is_linted_as_cpython_reads_it(tmp_
 
 
 def test_with_tabs_expanded_changes_only_the_indentation_of_statements():
-    from repro_lint.parse import with_tabs_expanded
+    from repro_lint.source import with_tabs_expanded
 
     assert with_tabs_expanded("x = 1\n") is None  # no tab
     assert with_tabs_expanded("if x:\n\ty = '\t'\n") == "if x:\n        y = '\t'\n"

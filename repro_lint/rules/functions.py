@@ -17,8 +17,8 @@ import libcst as cst
 from ..classify import is_known
 from ..children import syntax_children
 from ..names import ImportTable, dotted_name
-from ..parse import parse_module, with_tabs_expanded
-from ..source import read_text
+from ..parse import parse_module
+from ..source import read_text, with_tabs_expanded
 from ..syntax import UNKNOWN, cst_literal
 from ..values import Resolve, Values
 
