@@ -1659,6 +1659,15 @@ class ProjectContext:
         starts = [(key, MODULE_BODY), (key, MAIN_BODY)] + self.console_nodes(key)
         return self.closure(starts, frozenset(without), frozenset(held), frozenset(cut), frozenset(held_uses))
 
+    def import_summary(self, path: "str | Path", modules: Iterable[str]) -> Summary:
+        """What importing the project modules ``modules`` (qualified names, as module ``path``
+        imports them) runs: their top levels, as the call graph follows an import."""
+        self.consult(ALL_FILES)
+        key = os.path.abspath(path)
+        with self.importing(key):
+            nodes = [(node[0], IMPORTED_BODY) for module in modules for node in self._module_nodes(module) if node[0] != key]
+        return self.closure(list(dict.fromkeys(nodes))) if nodes else EMPTY
+
     def call_summary(self, path: "str | Path", scope: Optional[str], name: str, imported: bool, *, construct: bool = False) -> Summary:
         """What a call named ``name`` made in body ``scope`` of module ``path`` does,
         transitively (not counting what the call's own arguments say: classify those with

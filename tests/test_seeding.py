@@ -4495,3 +4495,23 @@ def test_rpl101_a_generator_used_only_when_a_parameter_holds(tmp_path, transform
     }
     found = lint_tree(tmp_path, files, select=["RPL101"], only="predict.py")
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "helpers, train, expected",
+    [
+        # importing the module runs its top level: the noise is drawn before the seed
+        ("import torch\n\nnoise = torch.randn(3)\n", "import torch\n\nimport helpers\n\ntorch.manual_seed(0)\n", [("RPL105", 5)]),
+        ("import torch\n\nnoise = torch.randn(3)\n", "import torch\n\nfrom helpers import noise\n\ntorch.manual_seed(0)\n", [("RPL105", 5)]),
+        # imported after the seed: drawn seeded
+        ("import torch\n\nnoise = torch.randn(3)\n", "import torch\n\ntorch.manual_seed(0)\nimport helpers\n", []),
+        # the module seeds the generator itself before it draws
+        ("import torch\n\ntorch.manual_seed(1)\nnoise = torch.randn(3)\n", "import torch\n\nimport helpers\n\ntorch.manual_seed(0)\n", []),
+        # drawn only when a function of it is called
+        ("import torch\n\n\ndef noise():\n    return torch.randn(3)\n", "import torch\n\nimport helpers\n\ntorch.manual_seed(0)\n", []),
+    ],
+)
+def test_rpl105_an_import_that_draws_before_the_seed(tmp_path, helpers, train, expected):
+    files = {"helpers.py": helpers, "train.py": train}
+    found = lint_tree(tmp_path, files, select=["RPL105"], only="train.py")
+    assert [(d.code, d.line) for d in found] == expected

@@ -27,7 +27,7 @@ from ..classify import (
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name
-from ..names import dotted_name
+from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, assigned_targets, NoArgs, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, drawing_call
@@ -1274,6 +1274,10 @@ class SeedAfterRngUse(Rule):
                 branches.append(branch)
             flow.merge(*branches)
         else:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        self._import(small, flow)
             assigned = _assigned_names(stmt)
             self._calls(stmt, flow, assigned)
             if assigned and flow.unseeded and isinstance(stmt, cst.SimpleStatementLine):
@@ -1287,6 +1291,26 @@ class SeedAfterRngUse(Rule):
                         used.add(name)  # the value itself, not what a call makes of it
                 for generator, draws in flow.unseeded.items():
                     flow.unseeded[generator] = [(call, names | assigned if names & used else names) for call, names in draws]
+
+    def _import(self, node: "cst.Import | cst.ImportFrom", flow: _Flow) -> None:
+        """An import of project modules runs their top levels: what they draw from a generator
+        they do not seed themselves (``fixed_noise = torch.randn(64, 784)`` in ``utils.py``) is
+        drawn there, at the import."""
+        names = self.file.names
+        if isinstance(node, cst.Import):
+            modules = [module_name_of(alias.name) for alias in node.names]
+        else:
+            base = names.resolve_relative(len(node.relative), module_name_of(node.module) if node.module else "")
+            if base is None:
+                return
+            modules = [base] if isinstance(node.names, cst.ImportStar) or not base else []
+            if not isinstance(node.names, cst.ImportStar):
+                # ``from pkg import utils`` imports module ``pkg.utils`` when it is one
+                modules += [f"{base}.{module_name_of(alias.name)}" if base else module_name_of(alias.name) for alias in node.names]
+        summary = self.file.project.import_summary(self.file.path, modules)
+        for generator in summary.draws & frozenset(GENERATORS):
+            if generator not in flow.seeded and generator not in summary.effects:
+                flow.unseeded.setdefault(generator, []).append((node, frozenset()))  # type: ignore[arg-type]
 
     def _calls(self, node: cst.CSTNode, flow: _Flow, assigned: FrozenSet[str] = frozenset()) -> None:
         """The calls inside ``node`` in evaluation order (arguments before the call), skipping
