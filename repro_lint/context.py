@@ -1149,18 +1149,25 @@ class ProjectContext:
             if device is not None and is_device_name(param)
         }
 
+    def _literal_facts_of(self, path: str) -> Optional[ModuleFacts]:
+        """The facts of module ``path`` extracted again with literals (call arguments, every
+        default), for the few modules whose calls need them; the last ones asked are kept, so
+        that memory stays bounded (an answer never depends on which are kept)."""
+        if path in self._literal_facts:
+            return self._literal_facts[path]
+        text = read_text(Path(path))
+        if len(self._literal_facts) >= LITERAL_FACTS_KEPT:  # the oldest goes
+            del self._literal_facts[next(iter(self._literal_facts))]
+        found = self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
+        return found
+
     def _call_literals(self, path: str, scope: str, index: int, options: bool = False) -> Tuple[Tuple[object, ...], Dict[str, object]]:
         """The literal arguments of call number ``index`` of body ``scope`` in module ``path``
         (positional, keyword; UNKNOWN where not a literal), from facts extracted again with
         literals, only for the few modules whose calls need them. ``options``: an argument
         ``args.<dest>`` is the default of the module's option ``dest`` (else UNKNOWN, as a
         value chosen at run time)."""
-        if path not in self._literal_facts:
-            text = read_text(Path(path))
-            if len(self._literal_facts) >= LITERAL_FACTS_KEPT:  # the oldest goes: memory stays bounded
-                del self._literal_facts[next(iter(self._literal_facts))]
-            self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
-        caller = self._literal_facts[path]
+        caller = self._literal_facts_of(path)
         body = caller.body(scope) if caller is not None else None
         if body is None:
             return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
@@ -1227,7 +1234,7 @@ class ProjectContext:
         ``Imagine.__init__``): its literal default, when the project never calls the function or
         every call the project makes of it leaves the parameter at its default or passes that
         same value; the one value all of them pass otherwise; else UNKNOWN."""
-        facts = self._literal_facts.get(path)  # read by :meth:`_call_literals`: with every default
+        facts = self._literal_facts_of(path)  # with every default
         body = facts.body(scope) if facts is not None else None
         if body is None or param not in body.params or body.defaults.get(param) is UNKNOWN:
             return UNKNOWN  # (no default: the calls may all pass the parsed options, ``main(config)``)

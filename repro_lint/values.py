@@ -1167,7 +1167,8 @@ class Values:
                 # anything else is not known (the options that lead there are not the defaults)
                 again = _reaching(body, name, chain, _undecided, function_chain + (function, function.body), self._binds, start=start)
                 reached = again if again is start and parameter is not None else None
-            if reached is start and parameter is not None:
+            if parameter is not None and isinstance(reached, list) and reached and all(entry is start[0] for entry in reached):
+                # no path rebinds it (also where undecided branches were merged into a new list)
                 return (function, function_chain, parameter)
             if reached is not _UNASSIGNED:
                 return reached
@@ -1214,7 +1215,8 @@ class Values:
             start: Any = [] if parameter is None else [(parameter.name, function_chain + (function, function.params))]
             body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
             reached = _reaching(body, name, (), truth, function_chain + (function, function.body), self._binds, whole=True, start=start)
-            if reached is start and parameter is not None:
+            if parameter is not None and isinstance(reached, list) and reached and all(entry is start[0] for entry in reached):
+                # no path rebinds it (also where undecided branches were merged into a new list)
                 return (function, function_chain, parameter)
             if reached is None or (reached is not start and reached):
                 return reached

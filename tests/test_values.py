@@ -561,3 +561,19 @@ def test_a_method_s_self_takes_no_argument_of_its_calls():
     assert literal_argument((), {"datasets": 1}, "self", -1) is MISSING
     assert literal_argument((1, 2), {}, "self", -1) is MISSING
     assert literal_argument((1, 2), {}, "datasets", 0) == 1
+
+
+def test_a_parameter_passed_on_is_read_whatever_facts_are_kept(tmp_path):
+    """The value a call passes on from its function's parameter (``inner(flag)`` in ``def
+    outer(flag=False)``) is read from the facts with literals of that module, which only the
+    last modules asked are kept for: an answer must not depend on whether they still are."""
+    from repro_lint.config import Settings
+    from repro_lint.context import ProjectContext
+
+    (tmp_path / "m.py").write_text("def inner(x):\n    pass\n\n\ndef outer(flag=False):\n    inner(flag)\n", encoding="utf-8")
+    (tmp_path / "main.py").write_text("from m import outer\n\nouter()\n", encoding="utf-8")
+    files = [tmp_path / "m.py", tmp_path / "main.py"]
+    context = ProjectContext(Settings(root=tmp_path), files)
+    path = str((tmp_path / "m.py").resolve())
+    assert context._literal_facts == {}  # none asked yet: as after they were let go
+    assert context._parameter_value(path, "outer", "flag") is False
