@@ -168,8 +168,9 @@ class BodyFacts:
     #: the generators used (and those drawn from) only under ``if <parameter>:``, or in the
     #: branch ``A if <parameter> else B`` takes when it holds (``RandomHorizontalFlip() if
     #: training else ToTensor()``), by parameter: a call that turns the parameter off uses none
-    #: the refs of objects built where they are handed on (``DataLoader(Images(paths))``): the
-    #: class is called here, with arguments that can be read, not handed on to be called
+    #: the refs of objects built where they are handed on (``DataLoader(Images(paths))``), or of
+    #: classes only looked at (``isinstance(dm, DataModule)``): the class is not handed on to be
+    #: called elsewhere, with arguments that cannot be read
     built_refs: ClassVar[FrozenSet[str]] = frozenset()
     guarded_uses: ClassVar[Mapping[str, FrozenSet[str]]] = MappingProxyType({})
     guarded_draws: ClassVar[Mapping[str, FrozenSet[str]]] = MappingProxyType({})
@@ -512,6 +513,9 @@ class ParsedOptions:
 
 #: the calls that return parsed command-line options (``argparse``)
 PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
+
+#: builtins that only look at what they are given (a class named there is not built there)
+_INSPECTING = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id"})
 
 #: the uses of a generator that a parameter's test may leave out (see ``BodyFacts.guarded_uses``)
 GENERATOR_USES = ALL_GENERATORS
@@ -1184,6 +1188,7 @@ class _FactsCollector(ast.NodeVisitor):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
         if _is_super_call(node):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
+        inspected = isinstance(node.func, ast.Name) and node.func.id in _INSPECTING and self.imported(node.func.id) is None
         dispatcher = name is not None and self.imported(name) in CLI_DISPATCHERS
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
@@ -1191,7 +1196,9 @@ class _FactsCollector(ast.NodeVisitor):
             for passed in [ref, *self.display_refs.get(ref, ())] if ref is not None else _constructed(arg):
                 qualified_ref = self.imported(passed)
                 body.refs.append(qualified_ref or passed)
-                if ref is None:
+                if ref is None or inspected:
+                    # built here, or only looked at (``isinstance(dm, DataModule)``: an object
+                    # of the class is around, whose methods may run, but nothing builds it here)
                     body.built_refs = body.built_refs | {qualified_ref or passed}
                 if qualified_ref is not None:
                     body.imported.add(qualified_ref)

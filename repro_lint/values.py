@@ -1521,9 +1521,11 @@ class Values:
         before = self._cut_short
         try:
             found = self._argument_values(function, function_chain, param, depth)
-            if found is not None or self._cut_short == before:
+            if self._cut_short == before:
                 # an answer cut short (by the depth limit, or by a parameter asked again while
-                # it was being found) may be known when asked from elsewhere: not kept
+                # it was being found) may be known, or known better, when asked from elsewhere
+                # (a call left unevaluated, ``get_argparse().parse_args()``, is the parsed
+                # options when asked from less deep): not kept
                 self._params[key] = found
             return found
         finally:
@@ -1782,6 +1784,10 @@ class Values:
                 else:
                     continue
                 bound = bind(cst_slots(args), param.name.value, position)
+                if bound is UNKNOWN and self._passes_own_rest_empty(cls, own, own_chain, args):
+                    # ``super().__init__(*args, **kwargs)`` in a class the project never builds:
+                    # on its default path they are empty, and the base's defaults hold
+                    bound = bind(cst_slots([a for a in args if not a.star]), param.name.value, position)
                 if bound is UNKNOWN:
                     return None
                 got = self.of(param.default, (), depth + 1) if bound is MISSING and param.default is not None else (
@@ -1794,6 +1800,17 @@ class Values:
             inner = chain + (node,)
             stack.extend((child, inner) for child in syntax_children(node))
         return _dedupe(found) if found else None
+
+    def _passes_own_rest_empty(self, cls: cst.ClassDef, own: cst.FunctionDef, own_chain: Chain, args: Sequence[cst.Arg]) -> bool:
+        """Are the starred arguments of a call in ``own`` (``cls``'s ``__init__``) only its own
+        ``*args``/``**kwargs`` passed on, in a class nothing in the project builds (so that they
+        are empty on its default path)?"""
+        rest = {p.name.value for p in (own.params.star_arg, own.params.star_kwarg) if isinstance(p, cst.Param)}
+        starred = [a for a in args if a.star]
+        if not starred or not all(isinstance(a.value, cst.Name) and a.value.value in rest for a in starred):
+            return False
+        callee = _project_callee(own, own_chain)
+        return callee is not None and self.uncalled is not None and self.uncalled(callee)
 
     def _hparam(self, attr: str, method: Tuple[cst.FunctionDef, Chain], depth: int) -> Candidates:
         cls = next((n for n in reversed(method[1]) if isinstance(n, cst.ClassDef)), None)
@@ -1844,13 +1861,16 @@ class Values:
         values, function = target
         active = (id(function), "<return>")
         if active in self._active:
+            self._cut_short += 1
             return None  # recursion
         self._active.add(active)
+        before = self._cut_short
         try:
             found = self._follow(call, chain, depth, index, values, function)
         finally:
             self._active.discard(active)
-        self._returns[key] = found
+        if self._cut_short == before:  # an answer cut short is not kept (see :meth:`_parameter`)
+            self._returns[key] = found
         return found
 
     def seeds_drawn_within(self, call: cst.Call, chain: Chain, seed_of: Callable[[Optional[str], cst.Call], Optional[cst.BaseExpression]]) -> bool:
@@ -1931,6 +1951,7 @@ class Values:
                 found.extend(c if isinstance(c, Const) or c is OPEN or c is DRAWN else DRAWN if inner.draws(c) else call for c in got)
         finally:
             self._steps = inner._steps
+            self._cut_short += inner._cut_short
         return _dedupe(found) if found else None
 
     def _augmented(self, expr: Augmented, depth: int) -> Candidates:

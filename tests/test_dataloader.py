@@ -817,3 +817,54 @@ def test_rpl304_set_epoch_in_an_unreached_file_counts_only_in_the_sampler_s_proj
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL304"])
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize(
+    "use, expected",
+    [
+        # only named: its objects are built by no one we cannot see, with num_workers=0
+        ("def check(dm=None):\n    return isinstance(dm, DM)\n", []),
+        ("def check(cls):\n    return issubclass(cls, DM)\n", []),
+        # handed on: it may be built anywhere, with any num_workers
+        ("def build(factory):\n    return factory(DM)\n", ["RPL301"]),
+    ],
+)
+def test_rpl301_a_class_only_named_in_isinstance_is_not_handed_on(tmp_path, use, expected):
+    files = {
+        "dm.py": (
+            "from torch.utils.data import DataLoader\n\n\nclass DM:\n    def __init__(self, ds, num_workers: int = 0):\n"
+            "        self.ds = ds\n        self.num_workers = num_workers\n\n    def train_dataloader(self):\n"
+            "        return DataLoader(self.ds, batch_size=2, num_workers=self.num_workers)\n"
+        ),
+        "exp.py": "from dm import DM\n\n\n" + use,
+    }
+    write(tmp_path, files)
+    found = lint_files_in([tmp_path / "dm.py", tmp_path / "exp.py"], tmp_path, ["RPL301"])
+    assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "built, expected",
+    [
+        # never built in the project: its *args and **kwargs are empty, the base's defaults hold
+        ("", ["RPL302"]),
+        # built with arguments that reach the base through **kwargs: not followed, so unknown
+        ("from child import Child\n\nChild([1, 2], num_workers=4, shuffle=False)\n", ["RPL301"]),
+    ],
+)
+def test_defaults_a_base_class_keeps_for_a_subclass_that_passes_its_rest_on(tmp_path, built, expected):
+    """lightningdata-modules: ``super().__init__(*args, **kwargs)`` in data modules whose base
+    sets ``shuffle=True`` and ``num_workers=0``."""
+    files = {
+        "base.py": "class Base:\n    def __init__(self, shuffle: bool = True, num_workers: int = 0):\n        self.shuffle = shuffle\n        self.num_workers = num_workers\n",
+        "child.py": (
+            "from torch.utils.data import DataLoader\n\nfrom base import Base\n\n\nclass Child(Base):\n"
+            "    def __init__(self, ds, *args, **kwargs):\n        super().__init__(*args, **kwargs)\n        self.ds = ds\n\n"
+            "    def train_dataloader(self):\n"
+            "        return DataLoader(self.ds, batch_size=2, shuffle=self.shuffle, num_workers=self.num_workers)\n"
+        ),
+        "main.py": built or "x = 1\n",
+    }
+    write(tmp_path, files)
+    found = lint_files_in([tmp_path / name for name in files], tmp_path, ["RPL301", "RPL302"])
+    assert sorted(d.code for d in found) == expected

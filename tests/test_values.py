@@ -12,6 +12,8 @@ from conftest import codes
 from repro_lint.values import INTEGER, NUMPY, OPEN, TORCH, Const, Values
 
 IMPORTS = "import numpy as np\nimport torch\nimport torch.nn.functional as F\n\n"
+#: the evaluator's depth limit (``repro_lint.values._MAX_DEPTH``), for parametrized tests
+from repro_lint.values import _MAX_DEPTH as _MAX_DEPTH_FOR_TESTS  # noqa: E402
 
 
 def evaluate(code: str, keyword: str):
@@ -225,6 +227,22 @@ def test_an_answer_cut_short_by_the_depth_limit_is_not_kept():
     chain = (module, function, function.body, function.body.body[0], function.body.body[0].body[0], call)
     values = Values(module)
     assert values.of(call.args[0].value, chain, _MAX_DEPTH) is None  # too deep to follow the call
+    assert values.of(call.args[0].value, chain) == [Const(3)]
+
+
+@pytest.mark.parametrize("first", range(_MAX_DEPTH_FOR_TESTS + 1))
+def test_an_answer_asked_first_from_deep_down_is_the_answer_asked_afresh(first):
+    """What a call returns, and a parameter's values that depend on it, found from deep inside
+    another evaluation are not kept when the depth limit cut them short (bert-ner's ``args =
+    get_argparse().parse_args()`` passed to ``train(args, ...)``: the options, or the call left
+    unevaluated, depending on which rule asked first)."""
+    code = "def experiment(variant):\n    f(x=variant)\n\n\ndef make():\n    return 3\n\n\nexperiment(variant=make())\n"
+    module = cst.parse_module(code)
+    function = module.body[0]
+    call = function.body.body[0].body[0].value
+    chain = (module, function, function.body, function.body.body[0], function.body.body[0].body[0], call)
+    values = Values(module)
+    values.of(call.args[0].value, chain, first)
     assert values.of(call.args[0].value, chain) == [Const(3)]
 
 
