@@ -868,3 +868,39 @@ def test_defaults_a_base_class_keeps_for_a_subclass_that_passes_its_rest_on(tmp_
     write(tmp_path, files)
     found = lint_files_in([tmp_path / name for name in files], tmp_path, ["RPL301", "RPL302"])
     assert sorted(d.code for d in found) == expected
+
+
+@pytest.mark.parametrize(
+    "init, expected",
+    [
+        # the subclass builds its base unshuffled, and takes no shuffle of its own
+        ("super().__init__(sampler, num_replicas=num_replicas, rank=rank, shuffle=False)", []),
+        ("super().__init__(sampler, num_replicas=num_replicas, rank=rank)", ["RPL304"]),
+    ],
+)
+def test_rpl304_a_distributed_sampler_subclass_that_never_shuffles(lint, init, expected):
+    code = (
+        "from torch.utils.data import DataLoader\nfrom torch.utils.data.distributed import DistributedSampler\n\n\n"
+        "class ProxySampler(DistributedSampler):\n    def __init__(self, sampler, num_replicas=None, rank=None):\n"
+        f"        {init}\n        self.sampler = sampler\n\n\n"
+        "def make(ds, sampler):\n    return DataLoader(ds, batch_size=2, sampler=ProxySampler(sampler))\n"
+    )
+    assert codes(lint(code, select=["RPL304"])) == expected
+
+
+@pytest.mark.parametrize(
+    "hook, expected",
+    [
+        ("train_dataloader", []),  # the Trainer calls set_epoch on what its hooks build
+        ("make_loader", ["RPL304"]),  # a method anyone may call
+    ],
+)
+def test_rpl304_built_in_private_methods_only_a_loader_hook_reaches(lint, hook, expected):
+    code = (
+        "import lightning as pl\nfrom torch.utils.data import DataLoader\nfrom torch.utils.data.distributed import DistributedSampler\n\n\n"
+        "class M(pl.LightningModule):\n    def _build_one(self, ds):\n"
+        "        return DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds))\n\n"
+        "    def _build(self, ds):\n        return self._build_one(ds)\n\n"
+        f"    def {hook}(self):\n        return self._build(self.ds)\n"
+    )
+    assert codes(lint(code, select=["RPL304"])) == expected

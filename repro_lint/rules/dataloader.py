@@ -17,6 +17,7 @@ from ..catalog import (
     SHUFFLES_ITSELF,
 )
 from ..diagnostics import SAFE, UNSAFE
+from ..children import syntax_children
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
@@ -424,6 +425,25 @@ def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str
     return expression, None, SAFE if entry else UNSAFE
 
 
+def _base_built_unshuffled(module: cst.Module, name: str) -> bool:
+    """Does module-level class ``name`` build its base with ``shuffle=False`` (``super().__init__(
+    ..., shuffle=False)``) in an ``__init__`` that takes no ``shuffle`` of its own?"""
+    cls = next((s for s in module.body if isinstance(s, cst.ClassDef) and s.name.value == name), None)
+    body = cls.body.body if cls is not None and isinstance(cls.body, cst.IndentedBlock) else ()
+    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None or any(p.name.value == "shuffle" for p in (*init.params.params, *init.params.kwonly_params)):
+        return False
+    stack: List[cst.CSTNode] = [init.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__":
+            given = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "shuffle"), None)
+            if given is not None and is_false(given):
+                return True
+        stack.extend(syntax_children(node))
+    return False
+
+
 class DistributedSamplerWithoutSetEpoch(Rule):
     code = "RPL304"
     name = "distributed-sampler-without-set-epoch"
@@ -461,6 +481,8 @@ class DistributedSamplerWithoutSetEpoch(Rule):
                 return
             if bases.isdisjoint(DISTRIBUTED_SAMPLERS):
                 return
+            if isinstance(func, cst.Name) and _base_built_unshuffled(self.file.module, func.value):
+                return  # ``super().__init__(sampler, ..., shuffle=False)``: it never shuffles
             position = None
         shuffle = bound(self, node.args, "shuffle", position)
         if isinstance(shuffle, cst.BaseExpression) and is_false(shuffle):

@@ -408,13 +408,14 @@ def seeded_by_library(rule: Rule, node: cst.Call) -> bool:
 def _called_only_from_hooks(ancestors: Sequence[cst.CSTNode], function: cst.FunctionDef) -> bool:
     """Is ``function`` a method of the class around it that the class calls on ``self`` only
     from its loader hooks (torchmd-net's ``train_dataloader`` returning
-    ``self._get_dataloader(...)``), and at least once? Then the Trainer runs it too."""
+    ``self._get_dataloader(...)``), or from private methods that only those hooks call in turn
+    (``train_dataloader`` -> ``self._build`` -> ``self._build_one``), and at least once? Then the
+    Trainer runs it too."""
     index = next((i for i, n in enumerate(ancestors) if n is function), None)
     cls = ancestors[index - 2] if index is not None and index >= 2 else None
     if not isinstance(cls, cst.ClassDef) or not function.name.value.startswith("_"):
         return False  # a private helper: other code does not call it
-    name = function.name.value
-    callers: List[str] = []
+    callers: Dict[str, List[str]] = {}  # method -> the methods of the class that call it on self
     for method in cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ():
         if not isinstance(method, cst.FunctionDef):
             continue
@@ -424,13 +425,20 @@ def _called_only_from_hooks(ancestors: Sequence[cst.CSTNode], function: cst.Func
             if (
                 isinstance(node, cst.Call)
                 and isinstance(node.func, cst.Attribute)
-                and node.func.attr.value == name
                 and isinstance(node.func.value, cst.Name)
                 and node.func.value.value == "self"
             ):
-                callers.append(method.name.value)
+                callers.setdefault(node.func.attr.value, []).append(method.name.value)
             stack.extend(syntax_children(node))
-    return bool(callers) and all(caller in LIGHTNING_LOADER_HOOKS for caller in callers)
+
+    def only_hooks(name: str, seen: FrozenSet[str]) -> bool:
+        found = callers.get(name, [])
+        return bool(found) and all(
+            caller in LIGHTNING_LOADER_HOOKS or (caller.startswith("_") and caller not in seen and only_hooks(caller, seen | {caller}))
+            for caller in found
+        )
+
+    return only_hooks(function.name.value, frozenset({function.name.value}))
 
 
 def _module_level(ancestors: Sequence[cst.CSTNode], function: cst.FunctionDef) -> bool:
