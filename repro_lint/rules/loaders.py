@@ -422,21 +422,15 @@ def _called_only_from_hooks(ancestors: Sequence[cst.CSTNode], function: cst.Func
         stack: List[cst.CSTNode] = [method.body]
         while stack:
             node = stack.pop()
-            if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and isinstance(node.func.value, cst.Name)
-                and node.func.value.value == "self"
-            ):
-                callers.setdefault(node.func.attr.value, []).append(method.name.value)
+            func = node.func if isinstance(node, cst.Call) else None
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+                callers.setdefault(func.attr.value, []).append(method.name.value)
             stack.extend(syntax_children(node))
 
     def only_hooks(name: str, seen: FrozenSet[str]) -> bool:
         found = callers.get(name, [])
-        return bool(found) and all(
-            caller in LIGHTNING_LOADER_HOOKS or (caller.startswith("_") and caller not in seen and only_hooks(caller, seen | {caller}))
-            for caller in found
-        )
+        hook = LIGHTNING_LOADER_HOOKS
+        return bool(found) and all(c in hook or (c.startswith("_") and c not in seen and only_hooks(c, seen | {c})) for c in found)
 
     return only_hooks(function.name.value, frozenset({function.name.value}))
 
