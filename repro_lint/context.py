@@ -716,12 +716,19 @@ class ProjectContext:
         return found
 
     def _module_nodes(self, dotted: str) -> Iterator[Node]:
-        """The top levels that importing ``dotted`` runs (each project package on the way)."""
+        """The top levels that importing ``dotted`` runs (each project package on the way: the
+        folders the module is in, whose ``__init__.py`` runs; a folder without one, a namespace
+        package, runs nothing, even where another project has a module of its name)."""
         parts = dotted.split(".")
+        full = self.resolve_module(dotted) if len(parts) > 1 else None
+        root = _module_root(str(full), parts) if full is not None else None
         for cut in range(1, len(parts) + 1):
             path = self.resolve_module(".".join(parts[:cut]))
-            if path is not None:
-                yield os.path.abspath(path), MODULE_BODY
+            if path is None:
+                continue
+            if root is not None and cut < len(parts) and os.path.abspath(path) != os.path.abspath(os.path.join(root, *parts[:cut], "__init__.py")):
+                continue  # not the package the module is in
+            yield os.path.abspath(path), MODULE_BODY
 
     # -- effects -----------------------------------------------------------------------------
     def _configured(self, names: Iterable[str]) -> Optional[FrozenSet[str]]:
@@ -2185,6 +2192,14 @@ def _methods(facts: ModuleFacts, cls: str, wanted: Optional[Tuple[str, ...]]) ->
         for f, body in facts.functions.items()
         if body.owner == cls and f.count(".") == depth and (wanted is None or f.rsplit(".", 1)[1] in wanted)
     )
+
+
+def _module_root(path: str, parts: List[str]) -> Optional[str]:
+    """The folder the module ``parts`` (``data.loader``) was found under, given its file."""
+    for rel in (os.path.join(*parts) + ".py", os.path.join(*parts, "__init__.py")):
+        if path.endswith(os.sep + rel):
+            return path[: -len(rel)]
+    return None
 
 
 def _guard_parameters(callee: BodyFacts) -> List[str]:

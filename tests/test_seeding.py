@@ -4515,3 +4515,29 @@ def test_rpl105_an_import_that_draws_before_the_seed(tmp_path, helpers, train, e
     files = {"helpers.py": helpers, "train.py": train}
     found = lint_tree(tmp_path, files, select=["RPL105"], only="train.py")
     assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "package_init, expected",
+    [
+        # a folder without __init__.py: importing data.loader runs nothing of it, and nothing of
+        # the other project's data.py, which is not on this program's path
+        (None, ["RPL103"]),
+        # a regular package whose __init__.py seeds: importing data.loader runs it
+        ("import random\n\nrandom.seed(0)\n", []),
+    ],
+)
+def test_a_namespace_package_is_not_another_projects_module_of_its_name(tmp_path, package_init, expected):
+    files = {
+        "a/data/loader.py": (
+            "import random\n\nfrom torch.utils.data import DataLoader, Dataset\n\n\nclass Items(Dataset):\n"
+            "    def __len__(self):\n        return 8\n\n    def __getitem__(self, index):\n"
+            "        return index + random.randint(0, 3)\n\n\ndef load():\n    return DataLoader(Items(), batch_size=4)\n"
+        ),
+        "a/train.py": "from data import loader\n\nif __name__ == '__main__':\n    for batch in loader.load():\n        print(batch)\n",
+        "b/data.py": "import random\n\nrandom.seed(0)\n",
+    }
+    if package_init is not None:
+        files["a/data/__init__.py"] = package_init
+    found = lint_tree(tmp_path, files, select=["RPL103"], only="a/train.py")
+    assert [d.code for d in found] == expected
