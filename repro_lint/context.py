@@ -1517,11 +1517,19 @@ class ProjectContext:
             head, dot, method = call.rpartition(".")
         elif call.startswith("self.") and call.count(".") == 1 and self._instance_classes(facts, scope, body, call):
             head, dot, method = call, "", ""  # ``self.model(x)``: the object it holds is called
+        elif call.startswith("self.") and call.count(".") == 1 and self._made_classes(facts, scope, body, call, functions=True):
+            # ``self.z_sampler(n)`` after ``self.z_sampler = get_latent_sampler(...)``: the
+            # function that factory defined and returned
+            return list(self._made_classes(facts, scope, body, call, functions=True))
         else:
             head, dot, method = call.partition(".")
             if "." in method:
                 return None
         classes = self._instance_classes(facts, scope, body, head) or self._made_classes(facts, scope, body, head)
+        if not classes and not dot:
+            # what a project function returned, called: a function it defined and returned
+            functions = self._made_classes(facts, scope, body, head, functions=True)
+            return list(functions) if functions else None
         if not classes:
             return None
         methods: List[Node] = []
@@ -1540,12 +1548,13 @@ class ProjectContext:
             methods.extend(found)
         return methods
 
-    def _made_classes(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Tuple[Node, ...]:
+    def _made_classes(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str, functions: bool = False) -> Tuple[Node, ...]:
         """The project classes the local ``name`` may hold an instance of when a project
         function made it (``sampler = make_sampler(name)``, where ``make_sampler`` returns
         ``Uniform(...)`` or ``LossAware(...)``): the classes its ``return`` statements build.
         The name may be one of an enclosing function's, or a module global, as in
-        :meth:`_instance_classes`."""
+        :meth:`_instance_classes`. ``functions``: the functions it defines and returns instead
+        (``def get_sampler(dim): def sample(n): ...; return sample``)."""
         callee = body.made_by.get(name)
         if callee is None and name.startswith("self.") and name.count(".") == 1 and body.owner:
             # ``self.model = self.get_model(...)`` in another method of the class (the first)
@@ -1567,7 +1576,8 @@ class ProjectContext:
             return ()
         target = self.resolve_call(facts, body.name, callee, callee in body.imported)
         if isinstance(target, tuple) and target[1].startswith(CLASS_PREFIX):
-            return ((target[0], target[1].partition(VARIANT)[0]),)  # a class not named as one (``net = model(...)``)
+            # a class not named as one (``net = model(...)``)
+            return () if functions else ((target[0], target[1].partition(VARIANT)[0]),)
         if not isinstance(target, tuple) or target[1].startswith(CLASS_PREFIX):
             return ()
         target_facts = self.facts(target[0])
@@ -1577,7 +1587,7 @@ class ProjectContext:
         found: List[Node] = []
         for returned in function.returns:
             cls = self.resolve_call(target_facts, function.name, returned, returned in function.imported)
-            if isinstance(cls, tuple) and cls[1].startswith(CLASS_PREFIX) and cls not in found:
+            if isinstance(cls, tuple) and cls[1].startswith(CLASS_PREFIX) != functions and cls not in found:
                 found.append(cls)
         return tuple(found)
 

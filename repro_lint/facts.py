@@ -1667,6 +1667,10 @@ class _FactsCollector(ast.NodeVisitor):
                     self.current.returns.append(self.imported(callee) or callee)
             elif isinstance(element, ast.Name) and element.id in self.current.instances:
                 self.current.returns.extend(self.current.instances[element.id])
+            elif isinstance(element, ast.Name) and self.scope and ".".join([*self.scope, element.id]) in self.facts.functions:
+                # ``def get_sampler(dim): def sample(n): ...; return sample``: calling what it
+                # returns runs the nested function
+                self.current.returns.append(element.id)
         self.generic_visit(node)
 
     def visit_Dict(self, node: ast.Dict) -> None:
@@ -1902,6 +1906,8 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
         # kept only for names a method is called on, there or in a function that sees them
         receivers = {call.partition(".")[0] for body in bodies for call in body.calls if "." in call}
         receivers |= {call.rpartition(".")[0] for body in bodies for call in body.calls if call.startswith("self.")}
+        # and names called themselves (``sampler = get_sampler(4); sampler(2)``)
+        receivers |= {call for body in bodies for call in body.calls if "." not in call or call.startswith("self.")}
         for body in bodies:
             if body.made_by:
                 body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}

@@ -4541,3 +4541,24 @@ def test_a_namespace_package_is_not_another_projects_module_of_its_name(tmp_path
         files["a/data/__init__.py"] = package_init
     found = lint_tree(tmp_path, files, select=["RPL103"], only="a/train.py")
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "main, expected",
+    [
+        # the factory's nested function, returned and called: it draws
+        ("sampler = get_sampler(4)\n    print(sampler(2))", ["RPL102"]),
+        # on an object's attribute, in another method (pytorch-gan-zoo's self.z_sampler)
+        ("Gan().run()", ["RPL102"]),
+        # returned but never called
+        ("sampler = get_sampler(4)\n    print(sampler)", []),
+    ],
+)
+def test_a_function_a_factory_defines_and_returns_runs_where_it_is_called(lint, main, expected):
+    code = (
+        "import numpy as np\n\n\ndef get_sampler(dim):\n    def sample(n):\n        return np.random.randn(n, dim)\n"
+        "    return sample\n\n\nclass Gan:\n    def __init__(self):\n        self.z_sampler = get_sampler(4)\n\n"
+        "    def run(self):\n        return self.z_sampler(8)\n\n\n"
+        f"if __name__ == '__main__':\n    {main}\n"
+    )
+    assert codes(lint(code, select=["RPL102"])) == expected
