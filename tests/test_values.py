@@ -213,6 +213,15 @@ def test_recursion_is_bounded():
     assert evaluate("a = b\nb = a\nf(x=a)\n", "x") is None
 
 
+def _first_call(code: str):
+    """The module of ``code``, the call in the first statement of its first function, and the
+    nodes enclosing that call (the call included)."""
+    module = cst.parse_module(code)
+    function = module.body[0]
+    call = function.body.body[0].body[0].value
+    return module, call, (module, function, function.body, function.body.body[0], function.body.body[0].body[0], call)
+
+
 def test_an_answer_cut_short_by_the_depth_limit_is_not_kept():
     """A parameter's values found from deep inside another evaluation (where the depth limit
     cuts them short) must not stand for the answer asked afresh: an answer never depends on
@@ -220,11 +229,7 @@ def test_an_answer_cut_short_by_the_depth_limit_is_not_kept():
     ``variant.get("device", "cuda")`` was once unknown for RPL202 after RPL102 had asked)."""
     from repro_lint.values import _MAX_DEPTH
 
-    code = "def experiment(variant):\n    f(x=variant)\n\n\nexperiment(variant=3)\n"
-    module = cst.parse_module(code)
-    function = module.body[0]
-    call = function.body.body[0].body[0].value
-    chain = (module, function, function.body, function.body.body[0], function.body.body[0].body[0], call)
+    module, call, chain = _first_call("def experiment(variant):\n    f(x=variant)\n\n\nexperiment(variant=3)\n")
     values = Values(module)
     assert values.of(call.args[0].value, chain, _MAX_DEPTH) is None  # too deep to follow the call
     assert values.of(call.args[0].value, chain) == [Const(3)]
@@ -237,10 +242,7 @@ def test_an_answer_asked_first_from_deep_down_is_the_answer_asked_afresh(first):
     get_argparse().parse_args()`` passed to ``train(args, ...)``: the options, or the call left
     unevaluated, depending on which rule asked first)."""
     code = "def experiment(variant):\n    f(x=variant)\n\n\ndef make():\n    return 3\n\n\nexperiment(variant=make())\n"
-    module = cst.parse_module(code)
-    function = module.body[0]
-    call = function.body.body[0].body[0].value
-    chain = (module, function, function.body, function.body.body[0], function.body.body[0].body[0], call)
+    module, call, chain = _first_call(code)
     values = Values(module)
     values.of(call.args[0].value, chain, first)
     assert values.of(call.args[0].value, chain) == [Const(3)]
