@@ -281,17 +281,6 @@ DISTRIBUTED_SAMPLERS = frozenset(
 #: ``DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False)``
 DISTRIBUTED_SAMPLER_SHUFFLE_POSITION = 3
 
-#: calls that seed a generator with their first argument (for RPL303)
-SEEDING_CALLS = frozenset(
-    {
-        "random.seed", "random.Random", "numpy.random.seed", "numpy.random.default_rng",
-        "numpy.random.RandomState", "torch.manual_seed", "torch.random.manual_seed",
-        "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
-        "lightning.seed_everything", "pytorch_lightning.seed_everything",
-        "lightning.fabric.utilities.seed.seed_everything", "transformers.set_seed",
-        "accelerate.utils.set_seed", "repro_lint.runtime.seed_everything",
-    }
-)
 #: names whose value differs per worker and per epoch (inside a worker process): the worker's
 #: torch seed, and the generators DataLoader seeded from it before ``worker_init_fn`` runs
 WORKER_DEPENDENT_CALLS = frozenset({"initial_seed", "get_worker_info", "get_state", "getstate"})
@@ -442,6 +431,8 @@ class SeedHelper:
     always: FrozenSet[str] = frozenset()
     #: it seeds as a side effect of building something else (a Trainer): not a seeding call
     implicit: bool = False
+    #: its first argument is not the seed (detectron2's ``default_setup(cfg, args)``)
+    seed_elsewhere: bool = False
     #: the (parameter, position) of the seed when leaving it out (or None) draws a fresh one
     entropy_seed: Optional[Tuple[str, int]] = None
     #: the (parameter, position) whose true value makes the library seed DataLoader workers
@@ -467,7 +458,7 @@ _HF_ARGS = SeedHelper(frozenset(), ("full_determinism", None), _FULL, implicit=T
 _ACCELERATE = SeedHelper(_ALL3, ("deterministic", 2), _DET)
 _MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL, entropy_seed=("seed", 0))
 _DETECTRON2_SEED = SeedHelper(_ALL3, entropy_seed=("seed", 0))  # never enables deterministic algorithms
-_DETECTRON2 = SeedHelper(_ALL3)
+_DETECTRON2 = SeedHelper(_ALL3, seed_elsewhere=True)
 # MONAI (monai/utils/misc.py): set_determinism(seed=np.iinfo(np.uint32).max,
 # use_deterministic_algorithms=None, additional_settings=None) seeds torch, random and NumPy
 # (with the default seed when none is given), sets cudnn.deterministic = True and
@@ -561,6 +552,19 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     **{name: _LIGHTNING_CLI for name in LIGHTNING_CLIS},
     LIGHTNING_CLI_1X: _LIGHTNING_CLI_1X,
 }
+
+#: calls that seed a generator with their first argument (for RPL303): torch's, NumPy's and
+#: Python's own seeding calls (not the state setters), the generators built from a seed, and the
+#: library functions called to seed (not a class, a Trainer, whose first argument is no seed)
+SEEDING_CALLS = frozenset(
+    {name for name in SEED_CALLS if name.rsplit(".", 1)[-1] in ("seed", "manual_seed", "manual_seed_all")}
+    | {"random.Random", "numpy.random.default_rng", "numpy.random.RandomState"}
+    | {
+        name
+        for name, helper in SEED_HELPERS.items()
+        if helper.seeds and not helper.implicit and not helper.seed_elsewhere and not any(part[:1].isupper() for part in name.split("."))
+    }
+)
 
 #: calls that build a Trainer with the keywords of a dict they are given: qualified name ->
 #: ((parameter, position) of the dict, the Trainer built). Every rule that reads a Trainer's

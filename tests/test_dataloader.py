@@ -386,6 +386,9 @@ def test_rpl301_and_rpl302_fixes_share_one_call(lint):
         "import numpy as np\nDataLoader(ds, worker_init_fn=functools.partial(init, base=3))\n"
         "def init(wid, base):\n    rng = np.random.default_rng(7)\n",
         "import numpy as np\ndef init(wid):\n    s = 5\n    np.random.seed(s)\nkw = dict(worker_init_fn=init)\nDataLoader(ds, **kw)\n",
+        # every library seeding helper the catalog knows, under each of its names (kraken)
+        "def init(wid):\n    from lightning.pytorch import seed_everything\n    seed_everything(42)\nDataLoader(ds, worker_init_fn=init)\n",
+        "import lightning.fabric as fabric\ndef init(wid):\n    fabric.seed_everything(42)\nDataLoader(ds, worker_init_fn=init)\n",
     ],
 )
 def test_rpl303_constant_seeds(lint, code):
@@ -409,6 +412,8 @@ def test_rpl303_constant_seeds(lint, code):
         "import numpy as np\ndef init(wid):\n    np.random.seed()\nDataLoader(ds, worker_init_fn=init)\n",
         # a constant seed in a function that is not a worker_init_fn
         "import numpy as np\ndef setup():\n    np.random.seed(0)\nDataLoader(ds)\n",
+        # a class the catalog lists as seeding (a Trainer) takes no seed first
+        "import lightning as L\ndef init(wid):\n    L.Trainer(42)\nDataLoader(ds, worker_init_fn=init)\n",
     ],
 )
 def test_rpl303_quiet(lint, code):
