@@ -1517,10 +1517,10 @@ class ProjectContext:
             head, dot, method = call.rpartition(".")
         elif call.startswith("self.") and call.count(".") == 1 and self._instance_classes(facts, scope, body, call):
             head, dot, method = call, "", ""  # ``self.model(x)``: the object it holds is called
-        elif call.startswith("self.") and call.count(".") == 1 and self._made_classes(facts, scope, body, call, functions=True):
+        elif call.startswith("self.") and call.count(".") == 1 and (made := self._made_classes(facts, scope, body, call, functions=True)):
             # ``self.z_sampler(n)`` after ``self.z_sampler = get_latent_sampler(...)``: the
             # function that factory defined and returned
-            return list(self._made_classes(facts, scope, body, call, functions=True))
+            return list(made)
         else:
             head, dot, method = call.partition(".")
             if "." in method:
