@@ -1167,8 +1167,7 @@ class Values:
                 # anything else is not known (the options that lead there are not the defaults)
                 again = _reaching(body, name, chain, _undecided, function_chain + (function, function.body), self._binds, start=start)
                 reached = again if again is start and parameter is not None else None
-            if parameter is not None and isinstance(reached, list) and reached and all(entry is start[0] for entry in reached):
-                # no path rebinds it (also where undecided branches were merged into a new list)
+            if parameter is not None and _only_the_parameter(reached, start):
                 return (function, function_chain, parameter)
             if reached is not _UNASSIGNED:
                 return reached
@@ -1215,8 +1214,7 @@ class Values:
             start: Any = [] if parameter is None else [(parameter.name, function_chain + (function, function.params))]
             body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
             reached = _reaching(body, name, (), truth, function_chain + (function, function.body), self._binds, whole=True, start=start)
-            if parameter is not None and isinstance(reached, list) and reached and all(entry is start[0] for entry in reached):
-                # no path rebinds it (also where undecided branches were merged into a new list)
+            if parameter is not None and _only_the_parameter(reached, start):
                 return (function, function_chain, parameter)
             if reached is None or (reached is not start and reached):
                 return reached
@@ -2202,6 +2200,12 @@ class Values:
         self._options = options
         self._namespaces = frozenset(namespaces)
         self._attr_values = attr_values
+
+
+def _only_the_parameter(reached: Any, start: List[Tuple[cst.BaseExpression, Chain]]) -> bool:
+    """Did :func:`_reaching` find only the parameter's own value, ``start`` (no path rebinds it;
+    also where undecided branches were merged into a new list holding that same entry)?"""
+    return bool(start) and isinstance(reached, list) and bool(reached) and all(entry is start[0] for entry in reached)
 
 
 def _class_attribute(cls: cst.ClassDef, attr: str) -> Optional[cst.BaseExpression]:
