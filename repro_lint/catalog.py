@@ -601,7 +601,9 @@ TORCH_INIT = frozenset(
         "EmbeddingBag", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell",
         "MultiheadAttention", "Transformer", "TransformerEncoderLayer", "TransformerDecoderLayer",
     )]
-    + ["timm.create_model", "torchvision.models.get_model"]
+    # timm's factory under each name it is imported by (``from timm.models import create_model``)
+    + ["timm.create_model", "timm.models.create_model", "timm.models._factory.create_model", "timm.models.factory.create_model"]
+    + ["torchvision.models.get_model"]
 )
 #: calls that set up later use of torch's global generator (dropout layers, random samplers,
 #: random augmentations, distributions): a use, but nothing is drawn when they are built

@@ -20,8 +20,8 @@ from .syntax import MISSING, UNKNOWN, CallArgs, NoArgs
 TRAINING_METHODS = frozenset({"backward", "step", "fit", "train_step", "zero_grad"})
 #: words of the calls that, made at module level, may draw random numbers or build a model
 #: (a script without a ``__main__`` block): ``torch.rand*``, ``np.random.*``, ``random.*``,
-#: ``nn.Linear``/``nn.Conv2d``/..., model factories
-SCRIPT_WORDS = ("rand", "normal", "Linear", "Conv", "LSTM", "GRU", "Embedding", "Transformer", "create_model", "get_model", "models.")
+#: ``nn.Linear``/``nn.Conv2d``/..., model factories, shuffling DataLoaders and samplers
+SCRIPT_WORDS = ("rand", "normal", "Linear", "Conv", "LSTM", "GRU", "Embedding", "Transformer", "create_model", "get_model", "models.", "Loader", "Sampler")
 ENTRY_WORDS = ("__main__",) + tuple(sorted(TRAINING_METHODS)) + SCRIPT_WORDS
 
 GENERATORS = catalog.GENERATORS
@@ -37,6 +37,10 @@ INIT = "torch_init"
 DROPOUT_LAYER = "torch_dropout_layer"
 TRAIN = "train"
 LOAD = "load"
+#: a DataLoader or sampler that shuffles from torch's global generator (no ``generator=``): it
+#: draws when it is iterated, which a script's top level does (what makes a file without a
+#: ``__main__`` block a script, beside ``INIT`` and the draws)
+SHUFFLES = "torch_shuffle"
 #: marks, among ``effects``, a generator reseeded from OS entropy (``np.random.seed()``)
 ENTROPY = "entropy:"
 TRAIN_MARKERS = TRAINING_METHODS | {"train"}
@@ -172,6 +176,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             if args.value("generator", sampler) is MISSING:
                 if qualified.endswith(".random_split"):
                     draws.add("torch")  # splits when it is called
+                else:
+                    uses.add(SHUFFLES)
                 uses.add("torch")
         elif qualified in catalog.TORCH_DRAWS:
             draws.add("torch")
@@ -188,6 +194,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             generator = args.value("generator", catalog.loader_position(params, "generator"))
             if shuffle is not MISSING and catalog.is_on(shuffle) and generator is MISSING:
                 uses.add("torch")
+                uses.add(SHUFFLES)
         elif qualified.startswith("numpy.random.") and qualified.count(".") == 2:
             if qualified.rsplit(".", 1)[1] in catalog.NUMPY_LEGACY_FUNCTIONS:
                 draws.add("numpy")

@@ -62,7 +62,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices, UNNAMED,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -342,7 +342,7 @@ class ProjectContext:
         if info is None or not info.called:
             return False
         summary = self.closure(info.edges[: info.called])
-        return bool(summary.draws) or INIT in summary.uses or TRAIN in summary.uses
+        return bool(summary.draws) or INIT in summary.uses or SHUFFLES in summary.uses or TRAIN in summary.uses
 
     def is_imported(self, module: str) -> bool:
         """Does a file of the run import module ``module`` (``import m``, ``from m import x``,

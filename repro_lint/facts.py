@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Map
 
 from ._gc import GCPaused
 from .classify import (
-    ALL_GENERATORS, DEVICE_USES, INIT, NO_EFFECT, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+    ALL_GENERATORS, DEVICE_USES, INIT, NO_EFFECT, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -1912,7 +1912,7 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             if body.made_by:
                 body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}
     facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
-    facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses, main=False)
+    facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses or SHUFFLES in body.uses, main=False)
     return facts
 
 

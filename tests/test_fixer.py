@@ -661,8 +661,11 @@ def test_a_keyword_for_a_call_inside_another_call_wraps_only_when_the_lines_fit(
     ) in text, text
 
     # where the continuation line fits the width (the project's 120), it goes under the first argument
+    # (a module of a package: a file outside one whose top level builds a shuffling sampler is a
+    # script, whose fix seeds from the setup block instead)
     write(tmp_path, {
         "pyproject.toml": "[tool.ruff]\nline-length = 120\n",
+        "__init__.py": "",
         "t.py": "import torch\nfrom torch.utils.data import BatchSampler, RandomSampler\n\n"
                 "samples = list(range(64))\n"
                 "sampler = BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers), 8, False)\n",

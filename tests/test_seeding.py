@@ -1451,6 +1451,42 @@ def test_a_script_without_main_guard_that_draws_is_an_entry_point(lint):
     assert codes(lint("import random\n\nitems = [1, 2, 3]\nrandom.shuffle(items)\nprint(items)\n", select=FILE_LEVEL)) == ["RPL103"]
 
 
+@pytest.mark.parametrize(
+    "top_level",
+    [
+        "loader = DataLoader(list(range(8)), batch_size=4, shuffle=True)\nfor batch in loader:\n    batch.cuda()\n",
+        # network-slimming's vggprune.py: the loader is built and iterated in a function of the file
+        "def test():\n    loader = DataLoader(list(range(8)), shuffle=True)\n    for batch in loader:\n        batch.cuda()\n\n\ntest()\n",
+        "sampler = RandomSampler(list(range(8)))\nfor index in sampler:\n    torch.ones(1).cuda()\n",
+    ],
+)
+def test_a_script_without_main_guard_that_shuffles_from_the_global_generator_is_an_entry_point(lint, top_level):
+    """A shuffling DataLoader or sampler without ``generator=`` draws the order from torch's
+    generator when it is iterated: a top level that builds one makes the file a script."""
+    code = "import torch\nfrom torch.utils.data import DataLoader, RandomSampler\n\n" + top_level
+    assert sorted(set(codes(lint(code, select=FILE_LEVEL)))) == ["RPL101", "RPL202"]
+    # the same with a seeded generator, or without shuffling, draws nothing: not a script
+    seeded = code.replace("shuffle=True)", "shuffle=True, generator=torch.Generator().manual_seed(0))")
+    seeded = seeded.replace("RandomSampler(list(range(8)))", "RandomSampler(list(range(8)), generator=torch.Generator().manual_seed(0))")
+    assert codes(lint(seeded, select=FILE_LEVEL)) == []
+    assert codes(lint(code.replace("shuffle=True", "shuffle=False").replace("RandomSampler(", "list("), select=FILE_LEVEL)) == []
+
+
+@pytest.mark.parametrize(
+    "imports,call",
+    [
+        ("import timm", "timm.create_model"),
+        ("from timm import create_model", "create_model"),
+        ("from timm.models import create_model", "create_model"),  # Ascend's VOLO
+        ("from timm.models._factory import create_model", "create_model"),
+    ],
+)
+def test_timm_create_model_under_each_name_builds_a_model_at_random(lint, imports, call):
+    code = f"import torch\n{imports}\n\nif __name__ == '__main__':\n    model = {call}('resnet18', pretrained=False)\n    model(torch.ones(1, 3, 8, 8)).sum().backward()\n"
+    found = lint(code, select=["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", 5)]
+
+
 def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     files = {
         "constants.py": NOTEBOOK_EXPORT,
