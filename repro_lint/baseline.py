@@ -15,6 +15,7 @@ still parses.
 from __future__ import annotations
 
 import ast
+import warnings
 import io
 import sys
 import tokenize
@@ -135,7 +136,9 @@ def add_noqa(diagnostics: Sequence[Diagnostic]) -> Tuple[Baseline, List[Internal
         if not added:
             continue
         try:
-            ast.parse(new)
+            with warnings.catch_warnings():  # warnings about the user's code are not ours to print
+                warnings.simplefilter("ignore")
+                ast.parse(new)
         except (SyntaxError, ValueError) as exc:  # never write a file that no longer parses
             errors.append(InternalError(path, f"--add-noqa would break the file ({exc}); it was left unchanged"))
             continue

@@ -323,8 +323,11 @@ class ProjectContext:
         # builds a model or trains (by itself, or through the project's code it calls), and no
         # file of the project imports it (a module others import, or a module of a package,
         # which may be imported by name at run time, is a library)
+        # a module of a package (``examples/cart_dqn.py`` beside an ``__init__.py``) may be
+        # imported by name at run time: a script only when its top level trains through the
+        # project's code (``runner.run()``), which no library module does when imported
         name, is_package = module_name_for(path)
-        if is_package or "." in name or not might_call_at_top_level(source):
+        if is_package or not might_call_at_top_level(source):
             return False
         facts = self.facts(path, source)
         if facts is None or facts.has_main_guard or not facts.module_body.calls:
@@ -332,16 +335,21 @@ class ProjectContext:
         self._asked_importers.add(key)
         if self.is_imported(facts.module_name):
             return False
-        return facts.draws_at_module_level or self._draws_through_project(facts)
+        if "." in name:
+            return self._runs_through_project(facts, trains_only=True)
+        return facts.draws_at_module_level or self._runs_through_project(facts)
 
-    def _draws_through_project(self, facts: ModuleFacts) -> bool:
+    def _runs_through_project(self, facts: ModuleFacts, trains_only: bool = False) -> bool:
         """Do the project bodies that the calls of the module's top level run (a project class
         built, a function called, transitively, across files) draw random numbers, build a
-        model or train? Not what importing its modules runs, nor objects handed on."""
+        model or train (``trains_only``: train)? Not what importing its modules runs, nor
+        objects handed on."""
         info = self._node((facts.path, MODULE_BODY))
         if info is None or not info.called:
             return False
         summary = self.closure(info.edges[: info.called])
+        if trains_only:
+            return TRAIN in summary.uses
         return bool(summary.draws) or INIT in summary.uses or SHUFFLES in summary.uses or TRAIN in summary.uses
 
     def is_imported(self, module: str) -> bool:
@@ -372,14 +380,15 @@ class ProjectContext:
     def entry_point_without_words(self, path: "str | Path", source: str) -> bool:
         """Is the file at ``path`` (text ``source``) an entry point whose text may have none of
         the words that make a file one (``classify.ENTRY_WORDS``)? Where an installed program
-        starts (:meth:`starts_program`), or a script outside any package whose top level draws
-        only through the project's code (``net = Net(3)``, see :meth:`is_entry_point`)."""
+        starts (:meth:`starts_program`), or a script without a ``__main__`` block whose top level
+        draws (outside any package) or trains only through the project's code (``net =
+        Net(3)``, ``runner.run()``; see :meth:`is_entry_point`)."""
         if self.starts_program(path):
             return True
         if len(source) > self.settings.max_file_size:
             return False  # never parsed (RPL001 says why): its own top level is not analysed
         name, is_package = module_name_for(Path(os.path.abspath(path)))
-        if is_package or "." in name or not might_call_at_top_level(source):
+        if is_package or not might_call_at_top_level(source):
             return False
         return self.is_entry_point(path, source)
 
@@ -1794,7 +1803,7 @@ class ProjectContext:
         entries = self.entry_points() if self._prepared else [p for p in self.files if self.is_entry_point(p)]
         if entries:
             return any(self.entry_summary(entry).effects & wanted for entry in entries)
-        return any(is_on(body.defaults.get(param, UNKNOWN)) for body, param in guarded)
+        return any((value := body.defaults.get(param, UNKNOWN)) is UNKNOWN or not _guard_off(body, param, value) for body, param in guarded)
 
     def sets_anywhere(self, effect: str, word: str, path: "str | Path", source: str) -> bool:
         """Does the file at ``path`` (whose text is ``source``, maybe not yet written) or another
@@ -2222,6 +2231,8 @@ def _given(callee: BodyFacts, arguments: Tuple[Tuple[object, ...], Mapping[str, 
     ``callee`` (by keyword or position), else its literal default, else UNKNOWN."""
     position = callee.params.index(param) if param in callee.params else None
     value = literal_argument(*arguments, param, position)
+    if value is MISSING and len(arguments[0]) == UNKNOWN_ARGUMENTS:
+        return UNKNOWN  # ``*args``/``**mapping`` may pass it (a keyword-only parameter, a key of ``**kwargs``)
     return callee.defaults.get(param, UNKNOWN) if value is MISSING else value
 
 

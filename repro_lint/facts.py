@@ -135,7 +135,8 @@ class BodyFacts:
     #: a function's positional parameters (``self``/``cls`` left out) and literal defaults
     params: Tuple[str, ...] = ()
     defaults: Dict[str, Any] = field(default_factory=dict)
-    #: effects made only under ``if <parameter>:`` (``if deterministic: ...``), by parameter
+    #: effects made only under ``if <parameter>:`` (``if deterministic: ...``), by parameter;
+    #: under ``if "seed" in kwargs:``, by the keyword (whose default is :data:`ABSENT_KEYWORD`)
     guarded: Dict[str, Set[str]] = field(default_factory=dict)
     #: the literal arguments of calls with arguments (index in ``calls`` -> positional values,
     #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal); only in facts
@@ -204,8 +205,9 @@ class BodyFacts:
                 setattr(self, key, state[key])
 
 
-#: the class attributes of BodyFacts that a body may set for itself (see its comment)
-_RARE_FIELDS = ("cli_refs", "guard_tests", "self_sources")
+#: the class attributes of BodyFacts that a body may set for itself (see its comment): every
+#: ``ClassVar`` of its annotations, so that a new one travels between processes too
+_RARE_FIELDS = tuple(name for name, kind in BodyFacts.__annotations__.items() if "ClassVar" in str(kind))
 
 
 def _same(one: Any, other: Any) -> bool:
@@ -555,6 +557,10 @@ def _literals(
 #: how the facts name a call of a base class's method through ``super()``: ``super().__init__``
 SUPER_CALL = "super()"
 
+
+#: the default of a keyword tested as ``"seed" in kwargs`` (see :attr:`BodyFacts.guarded`): a
+#: call that does not pass it gives the keyword this value, which the guard compares with
+ABSENT_KEYWORD = "\0absent keyword"
 
 #: the comparisons of :attr:`BodyFacts.guard_tests`: the `ast` operator, as spelled in
 #: :data:`~repro_lint.syntax.COMPARISONS`
@@ -1762,6 +1768,21 @@ class _FactsCollector(ast.NodeVisitor):
             self.branch_depth -= decidable
             self.in_if = in_if
 
+    def _keyword_tested(self, test: ast.AST) -> Optional[str]:
+        """``"seed" in kwargs``, with ``kwargs`` the current function's ``**`` parameter and
+        ``seed`` none of its named ones: the keyword tested (else None)."""
+        function = self.function_node
+        if not (
+            isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+            and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str) and test.left.value.isidentifier()
+            and isinstance(test.comparators[0], ast.Name)
+            and isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and function.args.kwarg is not None
+            and test.comparators[0].id == function.args.kwarg.arg and self.current.name.rpartition(".")[2] == function.name
+        ):
+            return None
+        key = test.left.value
+        return None if key in self.current.params else key
+
     def visit_IfExp(self, node: ast.IfExp) -> None:
         """``A if training else B``, with ``training`` a parameter: ``A`` runs only when it
         holds, as under ``if training:``."""
@@ -1805,6 +1826,11 @@ class _FactsCollector(ast.NodeVisitor):
         if compared is not None and compared[0] in self.current.params:
             # ``if seed > 0:``: a comparison of a parameter with a literal decides the branch
             guard = compared[0]
+        elif guard is None and self.guard is None and (key := self._keyword_tested(test)) is not None:
+            # ``if "seed" in kwargs:``: whether the call passes that keyword decides it, as a
+            # parameter of that name that defaults to "not given" would
+            guard, compared = key, (key, "!=", ABSENT_KEYWORD)
+            self.current.defaults.setdefault(key, ABSENT_KEYWORD)
         if guard is not None:
             self.visit(node.test)
             self.guard, self.guard_test = guard, compared[1:] if compared is not None else None
@@ -1901,6 +1927,9 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
                         facts.aliases[name] = qualified  # another name for it, as an import is
         except RecursionError:
             return None
+        # freed while the collector is paused: re-enabled, it would first scan every node
+        # allocated meanwhile that is still alive (a tenth of the whole pass)
+        del tree, collector
     bodies = (facts.module_body, facts.main_body, *facts.functions.values())
     if any(body.made_by for body in bodies):
         # kept only for names a method is called on, there or in a function that sees them

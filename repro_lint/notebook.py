@@ -34,7 +34,6 @@ It imports nothing of the package: editors and tools may use it alone.
 
 from __future__ import annotations
 
-import ast
 import bisect
 import difflib
 import json
@@ -106,11 +105,9 @@ def _is_line_magic(stripped: str) -> bool:
 
 
 def _parses(source: str) -> bool:
-    try:
-        ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
+    from .syntax import ast_module  # warnings about the user's code are not ours to print
+
+    return ast_module(source) is not None
 
 
 #: string literals, for the rough bracket count of :func:`placeholder_lines`

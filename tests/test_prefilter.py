@@ -604,6 +604,25 @@ def test_facts_sent_between_processes_keep_only_what_they_hold(tmp_path: Path):
     assert BodyFacts("f") != BodyFacts("f", calls=["g"]) and BodyFacts("f") == pickle.loads(pickle.dumps(BodyFacts("f")))
 
 
+def test_every_field_a_body_sets_for_itself_travels_between_processes():
+    """The fields that few bodies fill are class attributes that a body sets for itself: each
+    one must survive the trip from a survey worker, or the parallel run knows less than a
+    serial one (``built_refs`` once did not: a class built where it was handed on counted as
+    handed on, and its constructor's callers as unreadable, in parallel runs only)."""
+    import pickle
+
+    from repro_lint.facts import BodyFacts
+
+    rare = [name for name, kind in BodyFacts.__annotations__.items() if "ClassVar" in str(kind)]
+    assert {"cli_refs", "built_refs", "guard_tests", "guarded_uses", "self_sources"} <= set(rare)
+    body = BodyFacts("f")
+    for index, name in enumerate(rare):
+        setattr(body, name, frozenset({f"value{index}"}))
+    received = pickle.loads(pickle.dumps(body))
+    assert [getattr(received, name) for name in rare] == [frozenset({f"value{index}"}) for index in range(len(rare))]
+    assert received == body
+
+
 @pytest.mark.parametrize(
     "code, text, runs",
     [

@@ -1487,6 +1487,68 @@ def test_timm_create_model_under_each_name_builds_a_model_at_random(lint, import
     assert [(d.code, d.line) for d in found] == [("RPL101", 5)]
 
 
+RUNNER = """
+    import torch
+    from torch import nn
+
+
+    class Runner:
+        def __init__(self):
+            self.net = nn.Linear(4, 2).cuda()
+            self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+
+        def run(self):
+            loss = self.net(torch.ones(1, 4).cuda()).sum()
+            loss.backward()
+            self.opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "top_level,expected",
+    [
+        # ai-traineree's examples/ (a package): the top level trains through the project's code
+        ("from pkg.runner import Runner\n\nrunner = Runner()\nrunner.run()\n", ["RPL101", "RPL202"]),
+        # only builds a model: a module of a package may be imported by name at run time
+        ("from pkg.runner import Runner\n\nrunner = Runner()\n", []),
+    ],
+)
+def test_a_module_of_a_package_that_trains_through_project_code_is_a_script(tmp_path, top_level, expected):
+    files = {"pkg/__init__.py": "", "pkg/runner.py": RUNNER, "examples/__init__.py": "", "examples/train_example.py": top_level}
+    assert sorted(codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train_example.py"))) == expected
+    # imported by another file of the project: a library, whatever its top level does
+    files["examples/all.py"] = "from examples import train_example\n"
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train_example.py")) == []
+
+
+@pytest.mark.parametrize(
+    "call,expected",
+    [
+        ("Agent(lr=0.1)", ["RPL101"]),  # the keyword is not given: the seed is not set
+        ("Agent(lr=0.1, seed=3)", []),
+        ("Agent(**options)", []),  # not known: the benefit of the doubt
+    ],
+)
+def test_a_seed_set_only_when_a_keyword_is_in_kwargs(tmp_path, call, expected):
+    """ai-traineree's ``AgentBase``: ``if "seed" in kwargs: self.seed(kwargs["seed"])``."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/agent.py": """
+            import torch
+            from torch import nn
+
+
+            class Agent:
+                def __init__(self, **kwargs):
+                    if "seed" in kwargs:
+                        torch.manual_seed(kwargs["seed"])
+                    self.net = nn.Linear(4, 2)
+        """,
+        "train.py": f"import json\nfrom pkg.agent import Agent\n\nif __name__ == '__main__':\n    options = json.load(open('o.json'))\n    agent = {call}\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
 def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     files = {
         "constants.py": NOTEBOOK_EXPORT,
