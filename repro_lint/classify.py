@@ -267,8 +267,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:
             uses.add(device)
-        elif args.value(keyword, None) is UNKNOWN:
-            uses.add(PLACES)
+        elif args.node(keyword, None) not in (MISSING, UNKNOWN) and args.value(keyword, None) is UNKNOWN:
+            uses.add(PLACES)  # given explicitly (``device=self.device``), not maybe inside ``**kwargs``
     counted = catalog.DEVICE_COUNT_KEYWORDS.get(qualified or "")
     if counted is not None:
         given = args.value(counted[0], None)

@@ -968,19 +968,22 @@ class ProjectContext:
             targets = self._object_nodes(module)
         return targets
 
-    def looked_up_summary(self, facts: Optional[ModuleFacts], scope: Optional[str], written: str) -> Summary:
+    def looked_up_summary(self, facts: Optional[ModuleFacts], scope: Optional[str], written: Optional[str]) -> Summary:
         """What the names body ``scope`` looks up on the project module named ``written``
         (``getattr(models, args.model)``; qualified through the module's imports, as the facts
         record it, also where the statement rebinds it: ``model = getattr(model, name)(...)``)
-        lead to."""
+        lead to; ``written`` None: on the module itself (``globals()[args.model]``)."""
         body = facts.body(scope) if facts is not None and scope is not None else None
         if body is None:
             return EMPTY
-        head, _, rest = written.partition(".")
-        target = facts.aliases.get(head)  # type: ignore[union-attr]
-        if target is None:
-            return EMPTY
-        module = f"{target}.{rest}" if rest else target
+        if written is None:
+            module = facts.module_name  # type: ignore[union-attr]
+        else:
+            head, _, rest = written.partition(".")
+            target = facts.aliases.get(head)  # type: ignore[union-attr]
+            if target is None:
+                return EMPTY
+            module = f"{target}.{rest}" if rest else target
         nodes = [node for lookup in body.lookups if lookup[0] == module for node in self._looked_up(facts, *lookup)]  # type: ignore[arg-type]
         return self.closure(list(dict.fromkeys(nodes))) if nodes else EMPTY
 

@@ -1165,10 +1165,16 @@ class _FactsCollector(ast.NodeVisitor):
                     body.guarded_uses = {**body.guarded_uses, self.guard: body.guarded_uses.get(self.guard, frozenset()) | held}
                     body.guarded_draws = {**body.guarded_draws, self.guard: body.guarded_draws.get(self.guard, frozenset()) | draws}
                     uses, draws = uses - held, frozenset()
-                body.uses |= uses
+                # ``DEVICE = torch.device("cuda" if ... else "cpu")`` in a module's top level
+                # names the device its code means to use: evidence where the path runs that top
+                # level as a script's, or places something on a device named elsewhere after
+                # only importing it, as an option's default is (a package that picks a default
+                # device when imported runs nothing there by itself)
+                declared = qualified in DEVICE_CONSTRUCTORS and body is self.facts.module_body
+                body.uses |= uses - DEVICE_USES if declared else uses
                 body.draws |= draws
                 for device in uses & DEVICE_USES:
-                    self._device_used(device)
+                    self._device_used(device, declared)
                 counted |= uses & DEVICE_USES
             primary = len(body.calls) - 1
             for other in others:  # what another branch's import bound the name to, called alike
@@ -1306,9 +1312,11 @@ class _FactsCollector(ast.NodeVisitor):
         return found
 
     def _globals_lookup(self, node: ast.Call) -> None:
-        """``globals()[name](...)`` or ``globals().get(name)(...)``: a name of this module looked
-        up by a string, recorded as :meth:`_lookup` records ``getattr(module, name)``: the name
-        when it is a literal, else any public name of the module (ivadomed's ``Compose``)."""
+        """``globals()[name](...)`` or ``globals().get(name)(...)`` (``locals()`` in the top
+        level, where it is the same table: P-GNN's ``locals()[args.model](...)``): a name of this
+        module looked up by a string, recorded as :meth:`_lookup` records ``getattr(module,
+        name)``: the name when it is a literal, or the option whose default names it, else any
+        public name of the module (ivadomed's ``Compose``)."""
         func = node.func
         if isinstance(func, ast.Subscript):
             table, key = func.value, func.slice
@@ -1316,11 +1324,16 @@ class _FactsCollector(ast.NodeVisitor):
             table, key = func.func.value, func.args[0]
         else:
             return
-        if not (isinstance(table, ast.Call) and isinstance(table.func, ast.Name) and table.func.id == "globals" and not table.args):
+        if not (isinstance(table, ast.Call) and isinstance(table.func, ast.Name) and not table.args):
             return
-        if "globals" in self.facts.aliases or not self.facts.module_name:
+        if not (table.func.id == "globals" or (table.func.id == "locals" and not self.scope)):
             return
-        self.current.lookups.append((self.facts.module_name, _string(key), None))
+        if table.func.id in self.facts.aliases or not self.facts.module_name:
+            return
+        name, option = _string(key), None
+        if name is None and isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name):
+            option = key.attr  # ``args.model``: the option's default names it
+        self.current.lookups.append((self.facts.module_name, name, option))
 
     def _lookup(self, node: ast.Call) -> bool:
         """``getattr(module, name)`` on an imported name (a project module, maybe): recorded
@@ -1646,13 +1659,14 @@ class _FactsCollector(ast.NodeVisitor):
             self._device_used(device)
         return found or device is not None or bool(strings)
 
-    def _device_used(self, device: str) -> None:
+    def _device_used(self, device: str, declared: bool = False) -> None:
         """One piece of evidence that the current body uses ``device`` (see ``device_events``);
-        none while a device is only asked about or followed (``asking_about_device``)."""
+        none while a device is only asked about or followed (``asking_about_device``).
+        ``declared``: only named as a module's device, which counts as an option's default."""
         if self.asking_about_device:
             return
         body = self.current
-        body.uses.add(device)
+        body.uses.add(OPTION_DEVICE + device if declared else device)
         if device in self.counted_devices:
             return  # the call's own effect counted it
         body.device_events[device] = body.device_events.get(device, 0) + 1

@@ -835,7 +835,10 @@ class Values:
             compare = _COMPARE.get(type(target.operator))
             if compare is None:
                 return None
-            left, right = self.of(expr.left, chain, depth + 1), self.of(target.comparator, chain, depth + 1)
+            left = self.of(expr.left, chain, depth + 1)
+            right = _literal_display(target.comparator) if isinstance(target.operator, (cst.In, cst.NotIn)) else None
+            if right is None:
+                right = self.of(target.comparator, chain, depth + 1)
             if isinstance(target.operator, (cst.Is, cst.IsNot)) and right == [Const(None)] and left is not None:
                 # ``sampler is None``: a call or a display is an object, not None
                 left = [c if isinstance(c, Const) or c is OPEN else Const(_SOMETHING) for c in left]
@@ -3099,6 +3102,15 @@ _COMPARE: Dict[type, Callable[[Any, Any], Any]] = {
         (cst.LessThanEqual, "<="), (cst.GreaterThan, ">"), (cst.GreaterThanEqual, ">="), (cst.In, "in"), (cst.NotIn, "not in"),
     )
 }
+
+
+def _literal_display(expr: cst.BaseExpression) -> Candidates:
+    """``["train"]``, ``("val", "test")``: a list, tuple or set display of literals, as the one
+    value a membership test (``split in ["train"]``) compares with; else None."""
+    if not isinstance(expr, (cst.List, cst.Tuple, cst.Set)) or any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        return None
+    values = tuple(cst_literal(e.value) for e in expr.elements)
+    return None if UNKNOWN in values else [Const(values)]
 
 
 def _map(values: Candidates, op: Callable[[Any], Any]) -> Candidates:

@@ -1042,6 +1042,35 @@ def test_rpl202_device_option_of_an_imported_configuration_module(tmp_path, main
     assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == expected
 
 
+AGENT_PACKAGE = {
+    # ai-traineree: the package picks a default device when it is imported
+    "pkg/__init__.py": "import torch\n\nDEVICE = torch.device('cuda:0' if torch.cuda.is_available() else 'cpu')\n",
+    "pkg/agent.py": "import torch\nfrom torch import nn\n\nfrom pkg import DEVICE\n\n\nclass Agent:\n"
+                    "    def __init__(self, **kwargs):\n        self.device = kwargs.get('device', DEVICE)\n"
+                    "        self.net = nn.Linear(4, 2).to(self.device)\n",
+    "pkg/log.py": "class Logger:\n    def __init__(self, *args, **kwargs):\n        self.writer = Writer(*args, **kwargs)\n\n\n"
+                  "class Writer:\n    def __init__(self, path='runs', device='cpu'):\n        self.path = path\n",
+}
+
+
+@pytest.mark.parametrize(
+    "script, expected",
+    [
+        # importing the package runs nothing on its default device
+        ("import json\n\nfrom pkg.agent import Agent\n\nif __name__ == '__main__':\n    print(json.dumps({}))\n", []),
+        ("import torch\n\nimport pkg\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    print(pkg.__name__)\n", []),
+        # the agent places its network on a device named elsewhere: the package's default; the
+        # logger, whose **kwargs may hold a device, places nothing
+        ("import torch\n\nfrom pkg.agent import Agent\nfrom pkg.log import Logger\n\ntorch.manual_seed(0)\n"
+         "logger = Logger()\nagent = Agent()\nagent.net(torch.ones(1, 4)).sum().backward()\n", [("RPL202", 8)]),
+    ],
+)
+def test_rpl202_a_default_device_a_package_picks_when_imported(tmp_path, script, expected):
+    files = {**AGENT_PACKAGE, "train.py": script}
+    found = lint_tree(tmp_path, files, select=["RPL202"], only="train.py")
+    assert [(d.code, d.line) for d in found] == expected
+
+
 @pytest.mark.parametrize(
     "function, expected",
     [
@@ -1547,6 +1576,24 @@ def test_a_seed_set_only_when_a_keyword_is_in_kwargs(tmp_path, call, expected):
         "train.py": f"import json\nfrom pkg.agent import Agent\n\nif __name__ == '__main__':\n    options = json.load(open('o.json'))\n    agent = {call}\n",
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize("table", ["locals()", "globals()"])
+@pytest.mark.parametrize("default, expected", [("GCN", [("RPL101", 8)]), ("Fixed", [])])
+def test_a_class_looked_up_in_the_module_table_by_an_option_default(tmp_path, table, default, expected):
+    """P-GNN's ``model = locals()[args.model](...)`` at the top level of a training script: the
+    class that ``--model``'s default names, from a star import."""
+    files = {
+        "models.py": "import torch\nimport torch.nn as nn\n\n\nclass GCN(nn.Module):\n    def __init__(self, dim):\n"
+                     "        super().__init__()\n        self.lin = nn.Linear(dim, dim)\n\n\n"
+                     "class Fixed(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n"
+                     "        self.register_buffer('w', torch.ones(dim))\n",
+        "main.py": f"import argparse\n\nfrom models import *\n\nparser = argparse.ArgumentParser()\n"
+                   f"parser.add_argument('--model', default='{default}')\nargs = parser.parse_args()\n"
+                   f"model = {table}[args.model](4)\nloss = model(1)\nloss.backward()\n",
+    }
+    found = lint_tree(tmp_path, files, select=["RPL101"], only="main.py")
+    assert [(d.code, d.line) for d in found] == expected
 
 
 def test_a_module_the_project_imports_is_not_a_script(tmp_path):

@@ -96,6 +96,11 @@ def evaluate(code: str, keyword: str):
         ("def g():\n    a = (1, 2)\n    f(x=len(a))\n", [2]),
         ("def g():\n    a = [*b]\n    f(x=len(a))\n", ["<call>"]),  # starred: not known, the call itself
         ("def g():\n    a = {}\n    f(x=bool(a))\n", [False]),
+        # a membership test in a display of literals (PySlowFast's ``if split in ["train"]:``)
+        ("def g(split):\n    if split in ['train']:\n        s = True\n    elif split in ('val', 'test'):\n        s = False\n    f(x=s)\ng('train')\n", [True]),
+        ("def g(split):\n    if split in ['train']:\n        s = True\n    elif split in ('val', 'test'):\n        s = False\n    f(x=s)\ng('val')\n", [False]),
+        ("def g(split):\n    f(x=split not in {'train', 'val'})\ng('test')\n", [True]),
+        ("def g(split):\n    f(x=split in [other, 'val'])\ng('val')\n", None),  # a name in the display: not known
     ],
 )
 def test_values(code, expected):

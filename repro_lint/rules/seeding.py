@@ -500,6 +500,12 @@ class SeedingScan(Analysis):
             return loop
         if leading is not None:
             return leading
+        if not wanted.isdisjoint(DEVICES):
+            # a device known only as an option's or a module's default, which counts because
+            # the path places something on a device named elsewhere: the first call that does
+            for site in self.calls:
+                if site.body in starts and PLACES in self.call_summary(site).uses:
+                    return site.node
         module = self.file.module
         return module.body[0] if module.body else module
 
@@ -624,6 +630,9 @@ class SeedingScan(Analysis):
             # ``getattr(models, args.model)``: a name looked up on a project module
             looked_on = dotted_name(site.node.args[0].value)
             return looked_on is not None and bool(project.looked_up_summary(facts, site.body, looked_on).uses & wanted)
+        if site.name in ("globals", "locals") and not site.imported and not site.node.args:
+            # ``globals()[args.model](...)``: a name of this module looked up by a string
+            return bool(project.looked_up_summary(facts, site.body, None).uses & wanted)
         named = [ref for ref, imported in refs if isinstance(project.resolve_call(facts, site.body, ref, imported), tuple)]
         return bool(named) and bool(project.handed_on_summary(facts, site.body, named).uses & wanted)
 
