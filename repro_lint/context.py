@@ -56,13 +56,13 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, placed_option_devices, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, UNNAMED,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -72,6 +72,7 @@ from .facts import (
     CONSTRUCTION_METHODS,
     IMPORTED_BODY,
     INSTANCE_PREFIX,
+    OBJECT_PREFIX,
     MAIN_BODY,
     MODULE_BODY,
     UNKNOWN_ARGUMENTS,
@@ -839,7 +840,7 @@ class ProjectContext:
         return info
 
     def _node_info(self, facts: ModuleFacts, name: str) -> Optional[_NodeInfo]:
-        for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None)):
+        for prefix, wanted in ((CLASS_PREFIX, CONSTRUCTION_METHODS), (INSTANCE_PREFIX, None), (OBJECT_PREFIX, None)):
             if name.startswith(prefix):
                 name, _, off = name.partition(VARIANT)
                 # building a class runs the construction methods it inherits too; an object handed
@@ -856,6 +857,10 @@ class ProjectContext:
                     # but not its own moves to a device (``Data.cuda()``, ``Data.to(device)``):
                     # what receives an object does not move it; the program calls them itself
                     edges = tuple(n for n in edges if n[1].rsplit(".", 1)[-1] not in HANDED_MOVES)
+                    if prefix == OBJECT_PREFIX:
+                        # nor, for an object built already, what built it (with the arguments its
+                        # construction gave, which the path has already)
+                        edges = tuple(n for n in edges if n[1].rsplit(".", 1)[-1] not in CONSTRUCTION_METHODS)
                     # and with no call of a method in view, its parameters hold their defaults:
                     # ``def sample(self, seed=None): if exists(seed): torch.manual_seed(seed)``
                     # seeds nothing where whoever receives the object calls ``sample(cond)``
@@ -891,18 +896,21 @@ class ProjectContext:
             if param not in offs:
                 uses |= held
                 draws |= body.guarded_draws.get(param, frozenset())
+        skipped = {index for param, calls in body.guarded_calls.items() if param in offs for index in calls}
         for index, call in enumerate(body.calls):
-            method = self._instance_method(facts, name, body, call)
-            if method is None and body.owner is not None and call.startswith(SUPER_CALL + "."):
-                method = self._base_methods(facts, body.owner, call[len(SUPER_CALL) + 1 :])
+            if index in skipped:
+                continue  # made only under ``if <parameter>:``, off in this variant
+            # a keyword left off for this body stays off where its ``**kwargs`` is passed on
+            inherited = offs if index in body.kwargs_forwarded else ()
+            method = self._called_methods(facts, name, body, call)
             if method is not None:
                 # each with the effects it makes under ``if seed is not None:`` left out when
                 # this call leaves them off (``Sampler().sample(3)``), as for a function
-                edges.extend(self._variant(target, facts.path, name, index) for target in method)
+                edges.extend(self._variant(target, facts.path, name, index, inherited) for target in method)
                 continue
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):
-                edges.append(self._variant(target, facts.path, name, index))
+                edges.append(self._variant(target, facts.path, name, index, inherited))
                 if target[1].startswith(CLASS_PREFIX):
                     uses |= self._loader_uses(target, facts.path, name, index)
                 if index in body.call_devices:
@@ -995,7 +1003,8 @@ class ProjectContext:
         if ref in body.imported:
             return self._object_nodes(ref)
         found = self._local(facts, name, ref)
-        classes = ((facts.path, found),) if found is not None else self._instance_classes(facts, name, body, ref)
+        objects = self._instance_classes(facts, name, body, ref) if found is None else ()
+        classes = ((facts.path, found),) if found is not None else objects
         if not classes and facts.star_imports and "." not in ref and "(" not in ref:
             starred = self._star_target(facts, ref)  # ``from ops.transforms import *``
             if starred is not None:
@@ -1004,7 +1013,7 @@ class ProjectContext:
             # a bound method handed on (``collate_fn=collator.collate``,
             # ``collate_fn=Collator().collate``): whoever receives it calls that method
             return tuple(self._instance_method(facts, name, body, ref) or ())
-        return tuple(_handed(target) for target in classes)
+        return tuple(_handed(target, built=bool(objects)) for target in classes)
 
     def _reexporting_module(self, qualified: str, depth: int = 0) -> Optional[str]:
         """The project module whose top level binds the name ``qualified`` when the module it
@@ -1084,7 +1093,7 @@ class ProjectContext:
         if facts is not None and attr:
             if attr in facts.module_body.instances:
                 classes = self._instance_classes(facts, MODULE_BODY, facts.module_body, attr)
-                return ((facts.path, IMPORTED_BODY),) + tuple(_handed(cls) for cls in classes)
+                return ((facts.path, IMPORTED_BODY),) + tuple(_handed(cls, built=True) for cls in classes)
             target = facts.aliases.get(attr) or self._star_target(facts, attr)
             if target is not None and target != qualified:
                 return self._object_nodes(target, depth + 1)
@@ -1100,25 +1109,87 @@ class ProjectContext:
                 nodes.extend(self._object_nodes(f"{qualified}.{public}", depth + 1))
         return tuple(dict.fromkeys(nodes))
 
-    def _variant(self, target: Node, path: str, scope: str, index: int) -> Node:
+    def _called_methods(self, facts: ModuleFacts, name: str, body: BodyFacts, call: str) -> Optional[Sequence[Node]]:
+        """The methods call ``call`` of body ``name`` runs when it is one on an object (a local,
+        ``self``, a base's through ``super()``), else None."""
+        method = self._instance_method(facts, name, body, call)
+        if method is None and body.owner is not None and call.startswith(SUPER_CALL + "."):
+            method = self._base_methods(facts, body.owner, call[len(SUPER_CALL) + 1 :])
+        return method
+
+    def _forwarded_guards(self, target: Node, depth: int = 0) -> Dict[str, Tuple[BodyFacts, ...]]:
+        """The keywords that a call of ``target`` passes on through its ``**kwargs`` (``class
+        Agent(Base)`` whose ``__init__(self, size, **kwargs)`` calls ``super().__init__(
+        **kwargs)``) to a callee that decides effects with them (``Base.__init__``'s ``if
+        seed is not None:``, ``if "seed" in kwargs:``): keyword -> the bodies that test it."""
+        callee = self._callee_body(target)
+        if callee is None or not callee.kwargs_forwarded or depth > 4:
+            return {}
+
+        def compute() -> Dict[str, Tuple[BodyFacts, ...]]:
+            facts = self._facts.get(target[0]) or self.facts(target[0])
+            found: Dict[str, Tuple[BodyFacts, ...]] = {}
+            if facts is None:
+                return found
+            for index, named in callee.kwargs_forwarded.items():
+                call = callee.calls[index]
+                method = self._called_methods(facts, callee.name, callee, call)
+                if method is None:
+                    resolved = self.resolve_call(facts, callee.name, call, call in callee.imported)
+                    method = [resolved] if isinstance(resolved, tuple) else []
+                for inner_target in method:
+                    inner = self._callee_body(inner_target)
+                    if inner is None:
+                        continue
+                    keys = {param: (inner,) for param in _guard_parameters(inner)}
+                    for key, bodies in self._forwarded_guards(inner_target, depth + 1).items():
+                        keys[key] = keys.get(key, ()) + bodies
+                    for key, bodies in keys.items():
+                        if key not in named and key not in callee.local_params:  # not consumed on the way
+                            found[key] = found.get(key, ()) + bodies
+            return found
+
+        return self.remembered(("forwarded guards", target), compute)
+
+    def _variant(self, target: Node, path: str, scope: str, index: int, inherited: Sequence[str] = ()) -> Node:
         """The node for call number ``index`` of body ``scope`` in module ``path``, a call of
         function ``target``: the function with the effects it makes under ``if <parameter>:``
         left out for each parameter that is off in this call (passed, or defaulting to, False,
-        None or 0)."""
+        None or 0); ``inherited``: the parameters off in the calling body's own variant, which
+        stay off where it passes its ``**kwargs`` on."""
         callee = self._callee_body(target)
-        if callee is None or not (callee.guarded or callee.guarded_uses or callee.device_params):
+        if callee is None or not (callee.guarded or callee.guarded_uses or callee.guarded_calls or callee.device_params or callee.kwargs_forwarded):
             return target
         literals = self._call_literals(path, scope, index)
 
         def given(param: str) -> object:
             # a seed passed from an option is its default on the default path (``--seed``
             # defaulting to -1 with ``if seed > 0:``); a determinism flag from an option is the
-            # user's choice, which counts as on (``deterministic=args.deterministic``)
-            if callee.guarded.get(param, frozenset()).isdisjoint(DETERMINISM):
+            # user's choice, which counts as on (``deterministic=args.deterministic``); a flag
+            # that only decides calls (``if flag: helper()``) counts as one, unless it is a seed
+            makes = param in callee.guarded or param in callee.guarded_uses or is_seed_parameter(param)
+            if makes and callee.guarded.get(param, frozenset()).isdisjoint(DETERMINISM):
                 return _given(callee, self._call_literals(path, scope, index, options=True), param)
             return _given(callee, literals, param)
 
         off = [param for param in _guard_parameters(callee) if (value := given(param)) is not UNKNOWN and _guard_off(callee, param, value)]
+        # keywords it passes on through ``**kwargs`` to a callee that tests them: off where this
+        # call leaves them out (the callee's default) or gives a value that is off, or where the
+        # caller's own variant has them off (a keyword it did not get either)
+        forwarded = self._forwarded_guards(target)
+        if forwarded or inherited:
+            positional, keywords = self._call_literals(path, scope, index, options=True)
+            for param in sorted(set(forwarded) | (set(inherited) & set(_guard_parameters(callee)))):
+                if param in off:
+                    continue
+                if param in inherited:
+                    off.append(param)
+                    continue
+                value = keywords.get(param, MISSING)
+                if value is MISSING and len(positional) == UNKNOWN_ARGUMENTS:
+                    continue  # ``**mapping``: may pass it
+                if all((v := (b.defaults.get(param, UNKNOWN) if value is MISSING else value)) is not UNKNOWN and _guard_off(b, param, v) for b in forwarded[param]):
+                    off.append(param)
         # a device parameter given a device string that names no accelerator (``device="cpu"``)
         off += [
             param
@@ -1131,7 +1202,7 @@ class ProjectContext:
         """:meth:`_variant` for a call of ``target`` that passes nothing: each parameter it
         tests holds its default."""
         callee = self._callee_body(target)
-        if callee is None or not (callee.guarded or callee.guarded_uses):
+        if callee is None or not (callee.guarded or callee.guarded_uses or callee.guarded_calls):
             return target
         method = target[1].rsplit(".", 1)[-1]
         off = [
@@ -2226,7 +2297,7 @@ def _module_root(path: str, parts: List[str]) -> Optional[str]:
 
 def _guard_parameters(callee: BodyFacts) -> List[str]:
     """The parameters whose test decides what ``callee`` turns on, seeds or uses."""
-    return sorted(set(callee.guarded) | set(callee.guarded_uses))
+    return sorted(set(callee.guarded) | set(callee.guarded_uses) | set(callee.guarded_calls))
 
 
 def _given(callee: BodyFacts, arguments: Tuple[Tuple[object, ...], Mapping[str, object]], param: str) -> object:
@@ -2263,10 +2334,11 @@ def _variant_node(target: Node, off: List[str]) -> Node:
     return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
 
 
-def _handed(node: Node) -> Node:
-    """A body handed on as an object: a class's instance node (all its methods), else itself."""
+def _handed(node: Node, built: bool = False) -> Node:
+    """A body handed on as an object: a class's instance node (all its methods; ``built``: an
+    object built already, whose construction is not run again), else itself."""
     if node[1].startswith(CLASS_PREFIX):
-        return (node[0], INSTANCE_PREFIX + node[1][len(CLASS_PREFIX) :])
+        return (node[0], (OBJECT_PREFIX if built else INSTANCE_PREFIX) + node[1][len(CLASS_PREFIX) :])
     return node
 
 

@@ -68,10 +68,12 @@ MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
 #: a module's top level as an ``import`` runs it: its own calls, not the modules it imports
 IMPORTED_BODY = "<imported>"
-#: a class node: building an instance (``__init__``); an instance node: every method (an
-#: object handed to a framework, which calls them)
+#: a class node: building an instance (``__init__``); an instance node: every method (a class
+#: handed to a framework, which builds it and calls them); an object node: every method but
+#: those that build it (an object built already, handed on: ``runner.run(agent)``)
 CLASS_PREFIX = "class "
 INSTANCE_PREFIX = "instance "
+OBJECT_PREFIX = "object "
 #: the methods that building an instance, and calling it, run
 CONSTRUCTION_METHODS = ("__new__", "__init__", "__post_init__")
 CALL_METHODS = ("__call__", "forward")
@@ -173,7 +175,15 @@ class BodyFacts:
     #: classes only looked at (``isinstance(dm, DataModule)``): the class is not handed on to be
     #: called elsewhere, with arguments that cannot be read
     built_refs: ClassVar[FrozenSet[str]] = frozenset()
+    #: the calls (by index in ``calls``) given the function's own ``**kwargs`` (``super().__init__(
+    #: **kwargs)``), with the keywords they also pass by name: a keyword its callers pass and
+    #: that neither it nor the call names reaches the callee
+    kwargs_forwarded: ClassVar[Mapping[int, FrozenSet[str]]] = MappingProxyType({})
     guarded_uses: ClassVar[Mapping[str, FrozenSet[str]]] = MappingProxyType({})
+    #: the calls (by index in ``calls``) made only under ``if <parameter>:`` (``if seed is not
+    #: None: self.seed(seed)``), by parameter: a call of the function that turns the parameter
+    #: off does not make them
+    guarded_calls: ClassVar[Mapping[str, FrozenSet[int]]] = MappingProxyType({})
     guarded_draws: ClassVar[Mapping[str, FrozenSet[str]]] = MappingProxyType({})
     #: in a class's ``__init__`` (facts with literals only): what it stores on ``self``, by
     #: attribute: a literal, :class:`ParamValue` (``self.mode = mode``), :class:`ParamAttr`
@@ -774,17 +784,23 @@ class _FactsCollector(ast.NodeVisitor):
         guard = self.guard if self.guard is not None else parameter
         if guard is not None:
             body = self.current
-            test = self.guard_test if self.guard is not None else parameter_test
-            if guard in body.guarded or test is not None:
-                # how the parameter is tested (``if seed > 0:``), one way only: else "?"
-                known = body.guard_tests.get(guard) if guard in body.guarded else test
-                if known != test:
-                    body.guard_tests = {**body.guard_tests, guard: ("?", None)}
-                elif test is not None:
-                    body.guard_tests = {**body.guard_tests, guard: test}
+            self._guard_test_seen(body, guard, self.guard_test if self.guard is not None else parameter_test)
             body.guarded.setdefault(guard, set()).update(effects)
         else:
             self.current.effects |= effects
+
+    @staticmethod
+    def _guard_test_seen(body: BodyFacts, guard: str, test: Optional[Tuple[str, Any]]) -> None:
+        """Record how ``guard`` is tested where an effect or a call depends on it (``if seed >
+        0:``; None: its truth), one way only: tested in different ways, "?"."""
+        seen = guard in body.guarded or guard in body.guarded_calls
+        if not seen and test is None:
+            return
+        known = body.guard_tests.get(guard) if seen else test
+        if known != test:
+            body.guard_tests = {**body.guard_tests, guard: ("?", None)}
+        elif test is not None:
+            body.guard_tests = {**body.guard_tests, guard: test}
 
     def _reseed_parameter(self, qualified: Optional[str], args: AstArgs) -> Optional[str]:
         """The parameter of the current function given as the seed of a call that reseeds from
@@ -989,7 +1005,7 @@ class _FactsCollector(ast.NodeVisitor):
         # that pass a device by position (to a parameter named as one), and the seeding rules
         # (whether a function takes a seed, before they parse its module); facts extracted with
         # literals keep them all (a call passing a parameter on asks for its default)
-        if not self.literals and not body.guarded and not body.guarded_uses and not body.device_params and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
+        if not self.literals and not body.guarded and not body.guarded_uses and not body.guarded_calls and not body.device_params and not body.kwargs_forwarded and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
             body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
@@ -1123,6 +1139,13 @@ class _FactsCollector(ast.NodeVisitor):
             if callee is not None:
                 stored = qualified or callee
                 body.calls.append(stored)
+                if self.guard is not None:
+                    guard = self.guard
+                    self._guard_test_seen(body, guard, self.guard_test)
+                    body.guarded_calls = {**body.guarded_calls, guard: body.guarded_calls.get(guard, frozenset()) | {len(body.calls) - 1}}
+                if self._forwards_own_kwargs(node):
+                    named = frozenset(k.arg for k in node.keywords if k.arg is not None)
+                    body.kwargs_forwarded = {**body.kwargs_forwarded, len(body.calls) - 1: named}
                 if self.branch_depth:
                     body.conditional_calls.add(len(body.calls) - 1)
                 if qualified is not None:
@@ -1781,6 +1804,14 @@ class _FactsCollector(ast.NodeVisitor):
         finally:
             self.branch_depth -= decidable
             self.in_if = in_if
+
+    def _forwards_own_kwargs(self, call: ast.Call) -> bool:
+        """Is ``call`` given ``**kwargs``, the current function's own ``**`` parameter?"""
+        function = self.function_node
+        if function is None or function.args.kwarg is None or self.current.name.rpartition(".")[2] != function.name:
+            return False
+        own = function.args.kwarg.arg
+        return any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == own for k in call.keywords)
 
     def _keyword_tested(self, test: ast.AST) -> Optional[str]:
         """``"seed" in kwargs``, with ``kwargs`` the current function's ``**`` parameter and

@@ -1596,6 +1596,110 @@ def test_a_class_looked_up_in_the_module_table_by_an_option_default(tmp_path, ta
     assert [(d.code, d.line) for d in found] == expected
 
 
+FORWARDING = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": """
+        import torch
+
+
+        class Base:
+            def __init__(self, lr=0.1, **kwargs):
+                if "seed" in kwargs:
+                    self.seed(kwargs["seed"])  # a call made only when the keyword is given
+                self.lr = lr
+
+            def seed(self, value):
+                torch.manual_seed(value)
+
+
+        class Seeded:
+            def __init__(self, seed=None, **kwargs):
+                if seed is not None:
+                    torch.manual_seed(seed)
+    """,
+    "pkg/agent.py": """
+        from torch import nn
+
+        from pkg.base import Base, Seeded
+
+
+        class Agent(Base):
+            def __init__(self, size, **kwargs):
+                super().__init__(**kwargs)
+                self.net = nn.Linear(size, 2)
+
+
+        class Other(Seeded):
+            def __init__(self, size, **kwargs):
+                super().__init__(**kwargs)
+                self.net = nn.Linear(size, 2)
+
+
+        class Named(Seeded):
+            def __init__(self, size, seed=5, **kwargs):
+                super().__init__(seed=seed, **kwargs)
+                self.net = nn.Linear(size, 2)
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        # ai-traineree's agents: the seed reaches the base's constructor through **kwargs
+        ("Agent(4)", ["RPL101"]),
+        ("Agent(4, lr=0.2)", ["RPL101"]),
+        ("Agent(4, seed=1)", []),
+        ("Agent(4, **options)", []),  # not known: may pass it
+        ("Other(4)", ["RPL101"]),
+        ("Other(4, seed=None)", ["RPL101"]),
+        ("Other(4, seed=3)", []),
+        # the subclass names the keyword and passes its own default on
+        ("Named(4)", []),
+    ],
+)
+def test_a_seed_that_reaches_a_base_constructor_through_kwargs(tmp_path, call, expected):
+    files = {**FORWARDING, "train.py": f"import json\nfrom pkg.agent import Agent, Other, Named\n\nif __name__ == '__main__':\n"
+                                        f"    options = json.load(open('o.json'))\n    agent = {call}\n"}
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("build('resnet')", []),  # the helper that runs on a device is called only with a device map
+        ("build('resnet', device_map='auto')", ["RPL202"]),
+        ("build('resnet', device_map=plan)", ["RPL202"]),  # not known: it may be
+    ],
+)
+def test_a_call_made_only_under_a_parameter_test_follows_the_arguments(tmp_path, call, expected):
+    """mmpretrain's ``get_model(..., device_map=None)``: ``if device_map is not None:
+    dispatch_model(...)``, the only code that places the model on an accelerator."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/api.py": "import torch\n\n\ndef dispatch(model):\n    return model.to('cuda')\n\n\n"
+                      "def build(name, device_map=None):\n    model = torch.nn.Linear(2, 2)\n"
+                      "    if device_map is not None:\n        model = dispatch(model)\n    return model\n",
+        "tool.py": f"import json\n\nimport torch\n\nfrom pkg.api import build\n\nif __name__ == '__main__':\n"
+                   f"    torch.manual_seed(0)\n    plan = json.load(open('p.json'))\n    model = {call}\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="tool.py")) == expected
+
+
+def test_an_object_handed_on_does_not_build_itself_again(tmp_path):
+    """An agent built with a seed and handed to a runner: the runner calls its methods, not its
+    constructor again (whose unseeded variant would otherwise be on the path)."""
+    files = {
+        **FORWARDING,
+        "run.py": "class Runner:\n    def __init__(self, agent):\n        self.agent = agent\n\n    def run(self):\n        return self.agent.lr\n",
+        "train.py": "from pkg.agent import Agent\nfrom run import Runner\n\nif __name__ == '__main__':\n"
+                    "    agent = Agent(4, seed=1)\n    Runner(agent).run()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == []
+    files["train.py"] = files["train.py"].replace("Agent(4, seed=1)", "Agent(4)")
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == ["RPL101"]
+
+
 def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     files = {
         "constants.py": NOTEBOOK_EXPORT,
