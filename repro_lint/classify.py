@@ -137,6 +137,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
     uses: Set[str] = set()
     draws: Set[str] = set()
     known = False
+    if qualified in catalog.PARTIALS:
+        # ``partial(Agent, device="cuda")`` only binds arguments: whatever it wraps does the
+        # work where it is called (the facts follow the name it is bound to)
+        return NO_EFFECT
     if qualified is not None:
         known = True
         helper = catalog.SEED_HELPERS.get(qualified)

@@ -44,6 +44,7 @@ from .catalog import (
     NCCL_AS_HCCL,
     NCCL_TO_HCCL_MODULES,
     DEVICE_CONSTRUCTORS,
+    PARTIALS,
     DEVICE_INFO_CALLS,
     DEVICE_QUERIES,
     ENV_SWITCHES,
@@ -1207,7 +1208,7 @@ class _FactsCollector(ast.NodeVisitor):
                 for kept in (body.call_literals, body.call_devices):
                     if primary in kept:
                         kept[len(body.calls) - 1] = kept[primary]
-        if method == "to" or any(k.arg == "device" for k in node.keywords):
+        if (method == "to" or any(k.arg == "device" for k in node.keywords)) and self.imported(name or "") not in PARTIALS:
             device = args.node("device", 0 if method == "to" else None)
             # one piece of evidence per call: ``torch.tensor(x, device="cuda")`` is counted once
             self.counted_devices, outer = frozenset(counted), self.counted_devices
@@ -1706,8 +1707,10 @@ class _FactsCollector(ast.NodeVisitor):
         for element in value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]:
             if isinstance(element, ast.Call):
                 callee = _dotted(element.func)
-                if callee is not None and _names_class(callee):
-                    self.current.returns.append(self.imported(callee) or callee)
+                # (a name bound to classes, ``MEMORY = partial(Memory, ...)``: each of them)
+                for built in (self.bound.get(callee) or (callee,)) if callee is not None else ():
+                    if _names_class(built):
+                        self.current.returns.append(self.imported(built) or built)
             elif isinstance(element, ast.Name) and element.id in self.current.instances:
                 self.current.returns.extend(self.current.instances[element.id])
             elif isinstance(element, ast.Name) and self.scope and ".".join([*self.scope, element.id]) in self.facts.functions:
@@ -1749,11 +1752,28 @@ class _FactsCollector(ast.NodeVisitor):
                 else:
                     self.display_refs.pop(target.id, None)
                 self.bound_refs.setdefault(target.id, []).extend(self.current.refs[start:])
+        if self._binds_partial(node):
+            # ``MEMORY = partial(Memory, size=3)`` builds nothing: what it wraps runs where the
+            # name is called (``MEMORY()`` calls ``Memory``) or handed on (its refs go with it)
+            name = node.targets[0].id  # type: ignore[attr-defined]
+            wrapped = _dotted(node.value.args[0])  # type: ignore[attr-defined]
+            if wrapped is not None:
+                self.bound[name] = (wrapped,)  # as written: a call of it is qualified as any other
+            del self.current.refs[start:]
         if self._stores_on_self(node.targets):
             body = self.current
             held = [ref for ref in body.refs[start:] if ref not in body.worker_refs]
             body.held_refs.extend(held)
             body.refs[start:] = [ref for ref in body.refs[start:] if ref in body.worker_refs]
+
+    def _binds_partial(self, node: ast.Assign) -> bool:
+        """``name = functools.partial(f, ...)``: one name bound to a partial of a name."""
+        value = node.value
+        return (
+            len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(value, ast.Call) and bool(value.args) and not isinstance(value.args[0], ast.Starred)
+            and self.imported(_dotted(value.func) or "") in PARTIALS
+        )
 
     def _stores_on_self(self, targets: List[ast.expr]) -> bool:
         """Is this an assignment of a construction method to an attribute of its object?"""

@@ -1700,6 +1700,30 @@ def test_an_object_handed_on_does_not_build_itself_again(tmp_path):
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == ["RPL101"]
 
 
+@pytest.mark.parametrize(
+    "main, expected",
+    [
+        # tmrl's config_objects: importing a module that binds partials of classes builds nothing
+        ("    print(config.MEMORY, config.AGENT)\n", []),
+        # calling the partial builds the class (a local one here, called in the same module)
+        ("    memory = config.make()\n    memory.sample()\n", ["RPL102", "RPL103"]),
+    ],
+)
+def test_a_partial_of_a_class_builds_it_only_where_it_is_called(tmp_path, main, expected):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/memory.py": "import random\n\nimport numpy as np\nimport torch\n\n\nclass Memory:\n    def __init__(self, size):\n"
+                         "        self.data = list(range(size))\n\n    def sample(self):\n"
+                         "        return self.data[random.randint(0, len(self.data) - 1)] + np.random.rand()\n\n\n"
+                         "class Agent:\n    def __init__(self, device='cpu'):\n        self.net = torch.nn.Linear(4, 2).to(device)\n",
+        "pkg/config.py": "from functools import partial\n\nfrom pkg.memory import Agent, Memory\n\n"
+                         "MEMORY = partial(Memory, size=3)\nAGENT = partial(Agent, device='cuda')\n\n\n"
+                         "def make():\n    return MEMORY()\n",
+        "tool.py": f"import pkg.config as config\n\nif __name__ == '__main__':\n{main}",
+    }
+    assert sorted(codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="tool.py"))) == expected
+
+
 def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     files = {
         "constants.py": NOTEBOOK_EXPORT,
@@ -3308,6 +3332,22 @@ def test_rpl202_a_device_variable_a_package_re_exports(tmp_path, package, variab
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
     assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("imported, used", [("from config import device", "device"), ("import config", "config.device")])
+def test_rpl202_is_placed_at_a_module_s_device_variable_read_by_attribute(tmp_path, imported, used):
+    """ESRGAN-PyTorch: ``import config``, then ``model.to(config.device)`` where ``config.py``
+    assigns ``device = torch.device("cuda", 0)``: the placement is where the device is used."""
+    write(
+        tmp_path,
+        {
+            "config.py": "import torch\n\ndevice = torch.device('cuda', 0)\n",
+            "train.py": f"import torch\n\n{imported}\n\n\ndef main():\n    torch.manual_seed(0)\n"
+            f"    model = torch.nn.Linear(2, 2).to({used})\n\n\nif __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL202", "train.py", 8)]
 
 
 def test_rpl202_a_device_option_changed_only_under_a_branch_the_default_path_skips(lint):

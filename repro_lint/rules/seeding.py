@@ -672,8 +672,9 @@ class SeedingScan(Analysis):
         values = self.file.analysis(ValueScan).values
         chain = self.chains.get(id(node), ()) + (node,)
         for expression in expressions:
-            # ``from utils import device``, a project module's ``device = torch.device("cuda" ...)``
-            qualified = self.file.qualify(expression) if isinstance(expression, cst.Name) else None
+            # ``from utils import device`` (or ``utils.device``), a project module's ``device =
+            # torch.device("cuda" ...)``
+            qualified = self.file.qualify(expression) if isinstance(expression, (cst.Name, cst.Attribute)) else None
             if qualified is not None and self.file.project.imported_variable_device(qualified) in wanted:
                 return True
             for candidate in values.of(expression, chain) or ():
