@@ -354,12 +354,15 @@ def is_seed_parameter(name: str) -> bool:
 def is_seed_named(name: str, imported: bool) -> bool:
     """A call that resolves to nothing counts as seeding all three generators when its name
     contains ``seed``; getters (``get_seed``, ``initial_seed``) and the methods of RNG objects
-    (``rng.seed(0)``, ``g.manual_seed(0)`` on a local object) do not."""
+    (``rng.seed(0)``, ``g.manual_seed(0)``, ``env.action_space.seed(0)`` on a local object) do
+    not."""
     last = name.rsplit(".", 1)[-1].lower()
     if "seed" not in last or last.startswith("get") or last.endswith("initial_seed"):
         return False
     if last in ("seed_worker", "worker_init_fn"):
         return False
     if not imported and "." in name and last in ("seed", "manual_seed"):
-        return False
+        # ``np.random.seed(0)`` where ``np`` comes from a star import of a module that is not
+        # linted: NumPy's spelling, which seeds (an RNG object is not ``<x>.random``)
+        return name.endswith(".random.seed") and not name.startswith("self.")
     return True

@@ -325,19 +325,23 @@ class ProjectContext:
         # file of the project imports it (a module others import, or a module of a package,
         # which may be imported by name at run time, is a library)
         # a module of a package (``examples/cart_dqn.py`` beside an ``__init__.py``) may be
-        # imported by name at run time: a script only when its top level trains through the
-        # project's code (``runner.run()``), which no library module does when imported
+        # imported by name at run time: a script only when it defines no class and its top level
+        # trains through the project's code (``runner.run()``), which no library module does
+        # when imported
         name, is_package = module_name_for(path)
         if is_package or not might_call_at_top_level(source):
+            return False
+        # who imports it first (one index for the run), its facts only when nothing does
+        self._asked_importers.add(key)
+        if self.is_imported(name):
             return False
         facts = self.facts(path, source)
         if facts is None or facts.has_main_guard or not facts.module_body.calls:
             return False
-        self._asked_importers.add(key)
-        if self.is_imported(facts.module_name):
-            return False
         if "." in name:
-            return self._runs_through_project(facts, trains_only=True)
+            # (one that defines classes is there to be imported: in torch's source 74 such
+            # modules that nothing imports by name, none a script)
+            return not facts.classes and self._runs_through_project(facts, trains_only=True)
         return facts.draws_at_module_level or self._runs_through_project(facts)
 
     def _runs_through_project(self, facts: ModuleFacts, trains_only: bool = False) -> bool:

@@ -1717,6 +1717,31 @@ def test_rpl302_a_loader_subclass_that_sets_shuffle_itself(lint, init, expected)
 
 
 @pytest.mark.parametrize(
+    "default, call, expected",
+    [
+        # floodwater's factory: ``shuffle`` has no default, so every call gives it: the call that
+        # passes True is where the loader shuffles, as for a factory whose default is off
+        (None, "shuffle=True", [("RPL302", "train.py", 4)]),
+        (None, "shuffle=False", []),
+        ("False", "shuffle=True", [("RPL302", "train.py", 4)]),
+        ("True", "shuffle=True", [("RPL302", "data.py", 5)]),  # its own default shuffles: at the loader
+    ],
+)
+def test_rpl302_a_factory_whose_shuffle_parameter_has_no_default(tmp_path, default, call, expected):
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data import DataLoader\n\n\n"
+            f"def get_dataloader(ds, shuffle{'' if default is None else '=' + default}):\n"
+            "    return DataLoader(ds, batch_size=2, shuffle=shuffle)\n",
+            "train.py": f"from data import get_dataloader\n\nif __name__ == '__main__':\n    loader = get_dataloader(list(range(8)), {call})\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [(d.code, os.path.basename(d.path), d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
     "default, expected",
     [
         ("0", [("RPL301", "train.py")]),  # daisyRec: no workers by default, 4 from the call in another module

@@ -1724,6 +1724,25 @@ def test_a_partial_of_a_class_builds_it_only_where_it_is_called(tmp_path, main, 
     assert sorted(codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="tool.py"))) == expected
 
 
+@pytest.mark.parametrize(
+    "seeding, expected",
+    [
+        # KGAT: ``np`` is bound only by a star import of a module that is not linted
+        ("    np.random.seed(0)\n", []),
+        # the methods of RNG objects seed those objects only
+        ("    rng = np_random_state()\n    rng.seed(0)\n", ["RPL102"]),
+        ("    env = make_env()\n    env.action_space.seed(0)\n", ["RPL102"]),
+    ],
+)
+def test_an_unresolved_call_spelled_as_numpy_s_seeding(tmp_path, seeding, expected):
+    files = {
+        "helper.py": "import numpy as np\n\n\ndef draw(n):\n    return np.random.randint(0, n)\n",
+        "train.py": f"from helper import draw\nfrom missing_helpers import *\n\n\ndef main():\n{seeding}    print(draw(10))\n\n\n"
+                    "if __name__ == '__main__':\n    main()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"], only="train.py")) == expected
+
+
 def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     files = {
         "constants.py": NOTEBOOK_EXPORT,

@@ -266,7 +266,7 @@ def _reported_in_factory(built: FactoryLoader, switch: str, on: Callable[[Candid
     if not isinstance(value, cst.Arg) or (isinstance(value.value, cst.Name) and value.value.value in built.decided):
         return False  # not passed, or every call passes it: each call that turns it on is reported
     if isinstance(value.value, cst.Name) and forwarded_switch_off(
-        built.function, value.value.value, lambda default: built.values.of(default, ()), lambda v: not on([Const(v)])
+        built.function, value.value.value, lambda default: built.values.of(default, ()), lambda v: not on([Const(v)]), switch == "shuffle"
     ):
         return False  # a parameter passed on as it is, off by default: each call that turns it on is reported
     if not on(built.values.of(value.value, built.chain)):
@@ -333,7 +333,7 @@ class ShuffleWithoutGenerator(Rule):
                 return
             elif not any_const(value_of(self, shuffle), bool):
                 return  # not shuffled on any path we can see
-            elif off_in_factory(self, shuffle, lambda v: not v):
+            elif off_in_factory(self, shuffle, lambda v: not v, no_default_off=True):
                 return  # a factory's ``shuffle=False`` default: the calls that pass True are reported
             if _own_sampler(self, call):
                 return

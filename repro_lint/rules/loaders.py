@@ -297,7 +297,7 @@ def _defaulted_loader(values: Optional[Values], qualify: Callable[[cst.CSTNode],
     return LoaderSpec(loader, DATALOADERS[loader], short=loader.rsplit(".", 1)[-1]) if loader in DATALOADERS else None
 
 
-def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool]) -> bool:
+def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool], no_default_off: bool = False) -> bool:
     """Is ``expr``, a loader's argument inside a loader factory (``loader`` in the name of the
     function or method around it), a parameter the factory passes on as it is (``shuffle=
     shuffle``) whose own default is off? Then the loader is on only for the calls that turn it
@@ -320,21 +320,22 @@ def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool])
             text = rule.file.source if other == os.path.abspath(rule.file.path) else read_text(other) or ""
             if text.count(called) != text.count(f"self{called}"):
                 return False
-    return forwarded_switch_off(function, expr.value, lambda default: value_of(rule, default), off)
+    return forwarded_switch_off(function, expr.value, lambda default: value_of(rule, default), off, no_default_off)
 
 
 def forwarded_switch_off(
-    function: cst.FunctionDef, name: str, evaluate: Callable[[cst.BaseExpression], object], off: Callable[[object], bool]
+    function: cst.FunctionDef, name: str, evaluate: Callable[[cst.BaseExpression], object], off: Callable[[object], bool],
+    no_default_off: bool = False,
 ) -> bool:
     """Is ``name`` a parameter of the loader factory ``function`` that it passes on as it is
-    (it never assigns it) and whose default, as ``evaluate`` gives it, is ``off`` on every
-    path? The one test of where a factory's switch is reported: at the calls that turn it on
-    when it is, else at the factory's loader."""
+    (never assigned) whose default, as ``evaluate`` gives it, is ``off`` on every path (or
+    that has none, with ``no_default_off``: RPL302's ``shuffle``)? Then a factory's switch is
+    reported at the calls that turn it on, else at the factory's loader."""
     params = function.params
     param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == name), None)
-    if param is None or param.default is None or _rebinds(function, name):
+    if param is None or _rebinds(function, name):
         return False
-    return all_consts(evaluate(param.default), off)  # type: ignore[arg-type]
+    return no_default_off if param.default is None else all_consts(evaluate(param.default), off)  # type: ignore[arg-type]
 
 
 def _rebinds(function: cst.FunctionDef, name: str) -> bool:
