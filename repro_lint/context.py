@@ -905,7 +905,7 @@ class ProjectContext:
             if index in skipped:
                 continue  # made only under ``if <parameter>:``, off in this variant
             # a keyword left off for this body stays off where its ``**kwargs`` is passed on
-            inherited = offs if index in body.kwargs_forwarded else ()
+            inherited = offs if off and index in body.kwargs_forwarded else ()
             method = self._called_methods(facts, name, body, call)
             if method is not None:
                 # each with the effects it makes under ``if seed is not None:`` left out when
@@ -1164,6 +1164,10 @@ class ProjectContext:
         callee = self._callee_body(target)
         if callee is None or not (callee.guarded or callee.guarded_uses or callee.guarded_calls or callee.device_params or callee.kwargs_forwarded):
             return target
+        own = callee.guarded or callee.guarded_uses or callee.guarded_calls or callee.device_params
+        forwarded = self._forwarded_guards(target) if callee.kwargs_forwarded else {}
+        if not (own or forwarded or inherited):
+            return target  # it passes its ``**kwargs`` on to nothing that tests them
         literals = self._call_literals(path, scope, index)
 
         def given(param: str) -> object:
@@ -1180,7 +1184,6 @@ class ProjectContext:
         # keywords it passes on through ``**kwargs`` to a callee that tests them: off where this
         # call leaves them out (the callee's default) or gives a value that is off, or where the
         # caller's own variant has them off (a keyword it did not get either)
-        forwarded = self._forwarded_guards(target)
         if forwarded or inherited:
             positional, keywords = self._call_literals(path, scope, index, options=True)
             for param in sorted(set(forwarded) | (set(inherited) & set(_guard_parameters(callee)))):
