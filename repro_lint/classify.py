@@ -351,7 +351,7 @@ def is_seed_parameter(name: str) -> bool:
     return "seed" in name.lower()
 
 
-def is_seed_named(name: str, imported: bool) -> bool:
+def is_seed_named(name: str, imported: bool, star_imports: bool = False) -> bool:
     """A call that resolves to nothing counts as seeding all three generators when its name
     contains ``seed``; getters (``get_seed``, ``initial_seed``) and the methods of RNG objects
     (``rng.seed(0)``, ``g.manual_seed(0)``, ``env.action_space.seed(0)`` on a local object) do
@@ -362,7 +362,8 @@ def is_seed_named(name: str, imported: bool) -> bool:
     if last in ("seed_worker", "worker_init_fn"):
         return False
     if not imported and "." in name and last in ("seed", "manual_seed"):
-        # ``np.random.seed(0)`` where ``np`` comes from a star import of a module that is not
-        # linted: NumPy's spelling, which seeds (an RNG object is not ``<x>.random``)
-        return name.endswith(".random.seed") and not name.startswith("self.")
+        # ``np.random.seed(0)`` in a module with ``star_imports`` (of a module that is not
+        # linted, which may bind ``np``): NumPy's spelling, which seeds (an RNG object is not
+        # ``<x>.random``); without one, ``np`` is bound nowhere and the call fails
+        return star_imports and name.endswith(".random.seed") and not name.startswith("self.")
     return True

@@ -801,7 +801,7 @@ class ProjectContext:
                 qualified = f"{library}{dot}{rest}"
                 effects = classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs()).effects
                 return frozenset(effects) if effects else None
-        if is_seed_named(name, imported):
+        if is_seed_named(name, imported, bool(facts is not None and facts.star_imports)):
             return ALL_GENERATORS
         return None
 

@@ -411,6 +411,8 @@ def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     followed through the module's aliases)."""
     if isinstance(value, ast.Name):
         return (value.id,) if _names_class(value.id) else ()
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Dict):
+        value = value.value  # ``{"none": LocalTrainer, "ddp": DistributedTrainer}[args.backend]``: any of them
     if isinstance(value, ast.Dict):
         # ``model_dict = {"informer": Informer, "stack": InformerStack}``, called by a key (also
         # classes of an imported module: ``{"kitti": datasets.KITTIRAWDataset}``)
@@ -1613,7 +1615,7 @@ class _FactsCollector(ast.NodeVisitor):
             # a local, or an attribute of ``self`` (``self.dataset = datasets_dict[name]``, then
             # ``self.dataset(...)`` in the same method), bound to classes
             key = target.id if isinstance(target, ast.Name) else _dotted(target) if _on_self(target) else None
-            if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict))):
+            if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict, ast.Subscript))):
                 classes = _class_names(value)
                 if not classes and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
                     classes = self.bound.get(value.value.id, ())  # ``model = MODELS[name]``: any of them

@@ -1743,6 +1743,19 @@ def test_an_unresolved_call_spelled_as_numpy_s_seeding(tmp_path, seeding, expect
     assert codes(lint_tree(tmp_path, files, select=["RPL102"], only="train.py")) == expected
 
 
+def test_a_class_picked_from_a_dict_display_by_a_key_is_built(tmp_path):
+    """Classy Vision's ``trainer_class = {"none": LocalTrainer, "ddp": DistributedTrainer}[
+    args.backend]``, then ``trainer_class().train(task)``: each class may be the one built."""
+    files = {
+        "trainers.py": "import torch\n\n\nclass LocalTrainer:\n    def train(self, task):\n        torch.cuda.set_device(0)\n\n\n"
+                       "class DistributedTrainer:\n    def train(self, task):\n        pass\n",
+        "train.py": "import sys\n\nimport torch\n\nfrom trainers import DistributedTrainer, LocalTrainer\n\n\ndef main(backend):\n"
+                    "    torch.manual_seed(0)\n    trainer_class = {'none': LocalTrainer, 'ddp': DistributedTrainer}[backend]\n"
+                    "    trainer = trainer_class()\n    trainer.train(None)\n\n\nif __name__ == '__main__':\n    main(sys.argv[1])\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="train.py")) == ["RPL202"]
+
+
 def test_a_module_the_project_imports_is_not_a_script(tmp_path):
     files = {
         "constants.py": NOTEBOOK_EXPORT,

@@ -1200,7 +1200,8 @@ class SeedAfterRngUse(Rule):
         if site.name is None or site.effect.known:
             return frozenset()
         configured = site.name in self.file.settings.seed_functions
-        if not (configured or is_seed_named(site.name, site.imported)):
+        facts = self.file.project.facts(self.file.path, self.file.source) if "*" in self.file.source else None
+        if not (configured or is_seed_named(site.name, site.imported, bool(facts is not None and facts.star_imports))):
             return frozenset()
         return self.file.analysis(SeedingScan).call_summary(site).effects & frozenset(GENERATORS)
 
