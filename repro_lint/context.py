@@ -320,14 +320,12 @@ class ProjectContext:
             facts = self.facts(path, source)
             if facts is not None and (facts.has_main_guard or facts.trains_at_module_level):
                 return True
-        # a script without a ``__main__`` block: outside any package, its top level draws,
-        # builds a model or trains (by itself, or through the project's code it calls), and no
-        # file of the project imports it (a module others import, or a module of a package,
-        # which may be imported by name at run time, is a library)
-        # a module of a package (``examples/cart_dqn.py`` beside an ``__init__.py``) may be
-        # imported by name at run time: a script only when it defines no class and its top level
-        # trains through the project's code (``runner.run()``), which no library module does
-        # when imported
+        # a script without a ``__main__`` block: no file of the project imports it (a module
+        # others import is a library), and outside any package its top level draws, builds a
+        # model or trains (by itself, or through the project's code it calls); a module of a
+        # package (``examples/cart_dqn.py`` beside an ``__init__.py``) may be imported by name
+        # at run time, so it is one only when it defines no class and its top level trains
+        # through the project's code (``runner.run()``), which no library module does when imported
         name, is_package = module_name_for(path)
         if is_package or not might_call_at_top_level(source):
             return False

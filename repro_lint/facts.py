@@ -1840,24 +1840,25 @@ class _FactsCollector(ast.NodeVisitor):
             self.branch_depth -= decidable
             self.in_if = in_if
 
-    def _forwards_own_kwargs(self, call: ast.Call) -> bool:
-        """Is ``call`` given ``**kwargs``, the current function's own ``**`` parameter?"""
+    def _own_kwargs(self) -> Optional[str]:
+        """The name of the current function's own ``**`` parameter (``kwargs``), if any."""
         function = self.function_node
         if function is None or function.args.kwarg is None or self.current.name.rpartition(".")[2] != function.name:
-            return False
-        own = function.args.kwarg.arg
-        return any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == own for k in call.keywords)
+            return None
+        return function.args.kwarg.arg
+
+    def _forwards_own_kwargs(self, call: ast.Call) -> bool:
+        """Is ``call`` given ``**kwargs``, the current function's own ``**`` parameter?"""
+        own = self._own_kwargs()
+        return own is not None and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == own for k in call.keywords)
 
     def _keyword_tested(self, test: ast.AST) -> Optional[str]:
         """``"seed" in kwargs``, with ``kwargs`` the current function's ``**`` parameter and
         ``seed`` none of its named ones: the keyword tested (else None)."""
-        function = self.function_node
         if not (
             isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
             and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str) and test.left.value.isidentifier()
-            and isinstance(test.comparators[0], ast.Name)
-            and isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and function.args.kwarg is not None
-            and test.comparators[0].id == function.args.kwarg.arg and self.current.name.rpartition(".")[2] == function.name
+            and isinstance(test.comparators[0], ast.Name) and test.comparators[0].id == self._own_kwargs()
         ):
             return None
         key = test.left.value
