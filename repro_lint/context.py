@@ -589,7 +589,14 @@ class ProjectContext:
             if target and target != qualified and not target.startswith(qualified + "."):
                 rest = ".".join(parts[cut + 1 :])
                 return self._resolve_qualified(f"{target}.{rest}" if rest else target, depth + 1)
-            return None
+            # the module the importer's own root gives binds no such name: the same module of
+            # another root that does is the one the program runs with (``from utils import f``
+            # in ``pkg/sub/train.py``, run as ``python -m pkg.sub.train``, beside a
+            # ``pkg/sub/utils.py`` without ``f``)
+            other = self._module_files.find(".".join(parts[:cut])) if self._importer is not None else None
+            other_facts = self.facts(other) if other is not None and os.path.abspath(other) != os.path.abspath(path) else None
+            found = _local_target(other_facts, ".".join(parts[cut:])) if other_facts is not None else None
+            return (other_facts.path, found) if other_facts is not None and found is not None else None
         return None
 
     def _instance_method_of(self, facts: ModuleFacts, parts: List[str]) -> Optional[Node]:

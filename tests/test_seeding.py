@@ -837,6 +837,15 @@ def test_rpl105_cases(lint, body, expected):
     assert codes(lint(code, select=["RPL105"])) == expected
 
 
+def test_rpl105_a_draw_written_in_the_seeding_call_picks_the_seed(lint):
+    """PyTorch-RL's ``core/agent.py``: ``torch.manual_seed(torch.randint(0, 5000, (1,)) * pid)``
+    in each worker: the draw only picks the worker's seed."""
+    code = "import torch\n\n\ndef reseed(pid):\n    torch.manual_seed(torch.randint(0, 5000, (1,)) * pid)\n"
+    assert codes(lint(code, select=["RPL105"])) == []
+    drawn_before = code.replace("    torch.manual_seed(", "    noise = torch.rand(3)\n    torch.manual_seed(")
+    assert codes(lint(drawn_before, select=["RPL105"])) == ["RPL105"]
+
+
 def test_rpl105_a_draw_that_picks_the_seed_is_not_reported(lint):
     # pytorch/examples dcgan: a random seed is drawn, printed, then used to seed
     code = """
@@ -1753,6 +1762,24 @@ def test_a_class_picked_from_a_dict_display_by_a_key_is_built(tmp_path):
                     "    torch.manual_seed(0)\n    trainer_class = {'none': LocalTrainer, 'ddp': DistributedTrainer}[backend]\n"
                     "    trainer = trainer_class()\n    trainer.train(None)\n\n\nif __name__ == '__main__':\n    main(sys.argv[1])\n",
     }
+    assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="train.py")) == ["RPL202"]
+
+
+@pytest.mark.parametrize("sibling", ["def summarise():\n    print('done')\n", None])
+def test_a_module_beside_the_script_that_lacks_the_imported_name(tmp_path, sibling):
+    """simclr-medical-imaging: ``pkg/sub/train.py`` imports ``pkg.sub.utils`` by its full name
+    (so it runs with the repository's root on ``sys.path``) and ``from utils import
+    get_accelerator`` from the root's ``utils.py``; ``pkg/sub/utils.py`` has no such function."""
+    files = {
+        "utils.py": "import torch\n\n\ndef get_accelerator():\n    if torch.cuda.is_available():\n        accelerator = 'gpu'\n"
+                    "    else:\n        accelerator = 'cpu'\n    return accelerator\n",
+        "pkg/sub/train.py": "import lightning.pytorch as pl\nimport torch.nn as nn\n\nfrom utils import get_accelerator\n\n\n"
+                            "class M(pl.LightningModule):\n    def __init__(self):\n        super().__init__()\n        self.l = nn.Linear(2, 2)\n\n\n"
+                            "if __name__ == '__main__':\n    pl.seed_everything(0)\n    accelerator = get_accelerator()\n"
+                            "    trainer = pl.Trainer(accelerator=accelerator)\n    trainer.fit(M())\n",
+    }
+    if sibling is not None:
+        files["pkg/sub/utils.py"] = sibling
     assert codes(lint_tree(tmp_path, files, select=["RPL202"], only="train.py")) == ["RPL202"]
 
 

@@ -1356,11 +1356,19 @@ class SeedAfterRngUse(Rule):
                 # the object's own seeding method (``super()._set_seed()``) reads the object's
                 # state: a seed stored on it (``self.config["seed"] = random.randint(...)``) feeds it
                 feeding.add("self")
+            # and so is a draw written in the seeding call's own arguments
+            # (``torch.manual_seed(torch.randint(0, 5000, (1,)) * pid)``)
+            inside: Set[int] = set()
+            stack: List[cst.CSTNode] = [arg.value for arg in site.node.args]
+            while stack:
+                part = stack.pop()
+                inside.add(id(part))
+                stack.extend(syntax_children(part))
             late: List[Tuple[str, cst.Call]] = []
             for generator in GENERATORS:
                 if generator not in seeds or generator in flow.seeded:
                     continue
-                draws = [call for call, names in flow.unseeded.get(generator, ()) if not _feeds(names, feeding)]
+                draws = [call for call, names in flow.unseeded.get(generator, ()) if not _feeds(names, feeding) and id(call) not in inside]
                 if draws:
                     late.append((generator, draws[0]))
             if late:
