@@ -942,7 +942,7 @@ class ProjectContext:
         if name == MODULE_BODY:
             # importing a project module runs its top level (but what that imports in turn is
             # not followed: importing a large package does not run everything in it)
-            for target in set(facts.aliases.values()).union(facts.star_imports):
+            for target in set(facts.aliases.values()).union(facts.star_imports, facts.dotted_imports):
                 edges.extend((n[0], IMPORTED_BODY) for n in self._module_nodes(target) if n[0] != facts.path)
             heads = self._module_files.heads()
             for target in set(facts.aliases.values()):

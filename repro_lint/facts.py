@@ -295,6 +295,9 @@ class ModuleFacts:
     #: public name of each is bound here (resolved by the project context, where a project
     #: module; a library's are not followed)
     star_imports: Tuple[str, ...] = ()
+    #: the dotted modules an ``import a.b`` without ``as`` names (``a.b``): importing them runs
+    #: ``a/__init__.py`` and ``a/b.py``, though only ``a`` is bound
+    dotted_imports: Tuple[str, ...] = ()
     #: the ``add_argument`` options of the module with a default (given on the default path),
     #: by destination: the default, as a literal (:data:`~repro_lint.syntax.UNKNOWN` where not)
     options: Dict[str, Any] = field(default_factory=dict)
@@ -925,6 +928,8 @@ class _FactsCollector(ast.NodeVisitor):
             else:
                 head = alias.name.split(".")[0]
                 self._bind_import(head, head)
+                if alias.name != head and alias.name not in self.facts.dotted_imports:
+                    self.facts.dotted_imports += (alias.name,)
             device = DEVICE_MODULES.get(alias.name.split(".")[0])
             if device is not None and not self.import_probe:
                 self._device_used(device)

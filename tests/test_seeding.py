@@ -3393,6 +3393,47 @@ def test_rpl202_a_device_variable_a_package_re_exports(tmp_path, package, variab
     assert [(d.code, d.line) for d in found] == expected
 
 
+@pytest.mark.parametrize(
+    "imported, used, expected",
+    [
+        ("import utils.other", "utils.other.device", [("RPL202", 8)]),
+        ("import utils.other as other", "other.device", [("RPL202", 8)]),
+        ("import utils", "'cpu'", []),  # only ``utils/__init__.py`` runs, and it places nothing
+    ],
+)
+def test_rpl202_importing_a_dotted_module_runs_its_top_level(tmp_path, imported, used, expected):
+    """``import utils.other`` runs ``utils/__init__.py`` and then ``utils/other.py`` (only
+    ``utils`` is bound): the device that module's top level picks is where the script places
+    ``model.to(utils.other.device)``."""
+    write(
+        tmp_path,
+        {
+            "utils/__init__.py": "",
+            "utils/other.py": 'import torch\n\ndevice = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n',
+            "train.py": f"import torch\n\n{imported}\n\nif __name__ == '__main__':\n"
+            f"    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2)\n    model.to({used})\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("imported, expected", [("import setup.seeding", []), ("import setup", [("RPL101", 6)])])
+def test_rpl101_a_dotted_import_whose_module_seeds_at_its_top_level(tmp_path, imported, expected):
+    """``import setup.seeding``, whose top level calls ``torch.manual_seed(0)``, seeds torch's
+    generator before the script draws; importing only the package ``setup`` does not."""
+    write(
+        tmp_path,
+        {
+            "setup/__init__.py": "",
+            "setup/seeding.py": "import torch\n\ntorch.manual_seed(0)\n",
+            "train.py": f"import torch\n\n{imported}\n\nif __name__ == '__main__':\n    print(torch.rand(2))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
 @pytest.mark.parametrize("imported, used", [("from config import device", "device"), ("import config", "config.device")])
 def test_rpl202_is_placed_at_a_module_s_device_variable_read_by_attribute(tmp_path, imported, used):
     """ESRGAN-PyTorch: ``import config``, then ``model.to(config.device)`` where ``config.py``
