@@ -13,6 +13,37 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Optional, Tuple
 
+#: library modules whose public names their package re-exports, as (module prefix, package
+#: prefix): ``from torchvision.transforms import transforms; transforms.RandomCrop(32)`` and
+#: ``from torch.nn.modules.dropout import Dropout`` name what ``torchvision.transforms.RandomCrop``
+#: and ``torch.nn.Dropout`` name, and the tables below list only the package's spelling
+#: (:func:`public_name`). ``torch.nn.modules`` holds one submodule per family of layers.
+REEXPORTING_PACKAGES = (
+    ("torchvision.transforms.transforms.", "torchvision.transforms."),
+    ("torch.utils.data.dataloader.", "torch.utils.data."),
+    ("torch.utils.data.sampler.", "torch.utils.data."),
+    ("torch.utils.data.dataset.", "torch.utils.data."),
+    ("torch.utils.data.distributed.", "torch.utils.data."),
+    ("torch.nn.modules.", "torch.nn."),
+)
+_REEXPORTED = tuple(module for module, _ in REEXPORTING_PACKAGES)
+
+
+def public_name(qualified: str) -> str:
+    """``qualified`` as its package spells it (:data:`REEXPORTING_PACKAGES`): a class or function
+    of an implementation module, named through its package (``torch.nn.modules.dropout.Dropout``
+    is ``torch.nn.Dropout``); any other name unchanged."""
+    if not qualified.startswith(_REEXPORTED):
+        return qualified
+    for module, package in REEXPORTING_PACKAGES:
+        if qualified.startswith(module):
+            rest = qualified[len(module):]
+            if module == "torch.nn.modules." and "." in rest and rest[:1].islower():
+                rest = rest.partition(".")[2]  # the family's submodule (``dropout.Dropout``)
+            return package + rest
+    return qualified
+
+
 #: attributes that really exist on the backend flag objects (union over supported torch
 #: versions). ``torch.backends.cudnn`` and ``torch.backends.mkldnn`` accept any other
 #: attribute silently and ignore it; ``torch.backends.cuda.matmul`` raises.

@@ -1677,12 +1677,17 @@ class ProjectContext:
             return ()
         target_facts = self.facts(target[0])
         function = target_facts.body(target[1].partition(VARIANT)[0]) if target_facts is not None else None
-        if function is None or not function.returns:
+        if function is None or not (function.returns or (functions and function.returned_classes)):
             return ()
         found: List[Node] = []
         for returned in function.returns:
             cls = self.resolve_call(target_facts, function.name, returned, returned in function.imported)
             if isinstance(cls, tuple) and cls[1].startswith(CLASS_PREFIX) != functions and cls not in found:
+                found.append(cls)
+        for returned in function.returned_classes if functions else ():
+            # a class it returns as an object: calling that builds one
+            cls = self.resolve_call(target_facts, function.name, returned, returned in function.imported)
+            if isinstance(cls, tuple) and cls[1].startswith(CLASS_PREFIX) and cls not in found:
                 found.append(cls)
         return tuple(found)
 

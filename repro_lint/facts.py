@@ -58,6 +58,7 @@ from .catalog import (
     WORKER_CALLBACKS,
     PROCESS_POOLS,
     device_named,
+    public_name,
     initialises_weights,
     is_on,
     LIGHTNING_LOADER_CALLS,
@@ -190,6 +191,10 @@ class BodyFacts:
     #: attribute: a literal, :class:`ParamValue` (``self.mode = mode``), :class:`ParamAttr`
     #: (``self.mode = config.mode``), UNKNOWN (anything else, or stored twice or in a branch)
     self_sources: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    #: the classes a function returns as objects, not built (``return Net``, ``return
+    #: REGISTRY[name]`` where ``REGISTRY = {"net": Net, ...}``), named as calls of them would be:
+    #: calling what it returns builds one (``get_model_cls(name)(env)``)
+    returned_classes: ClassVar[Tuple[str, ...]] = ()
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -317,6 +322,17 @@ class ModuleFacts:
 def _names_class(name: str) -> bool:
     """Does the (dotted) name name a class, by convention (its last part capitalised)?"""
     return name.rsplit(".", 1)[-1][:1].isupper()
+
+
+def _handed_back(target: ast.AST, call: ast.Call, position: int) -> bool:
+    """Is ``target`` (bound to element ``position`` of what ``call`` returns, or to all of it
+    at 0) the name the call is given in that position: ``model, [opt_g, opt_d] =
+    amp.initialize(model, [opt_g, opt_d])``, ``model, optimizer, loader =
+    accelerator.prepare(model, optimizer, loader)``, ``self.model = torch.compile(self.model)``? Such a
+    call hands the object back (prepared, wrapped), and the name keeps standing for it."""
+    args = [a for a in call.args if not isinstance(a, ast.Starred)]
+    given = args[position] if position < len(args) else None
+    return given is not None and isinstance(target, (ast.Name, ast.Attribute)) and _dotted(given) is not None and _dotted(given) == _dotted(target)
 
 
 def _built(value: Optional[ast.AST]) -> Optional[ast.Call]:
@@ -572,6 +588,8 @@ def _literals(
 
 #: how the facts name a call of a base class's method through ``super()``: ``super().__init__``
 SUPER_CALL = "super()"
+#: the name of a call of what a call returns (``get_model_cls(name)(env)``), by its position
+RETURNED_CALL = "<returned>"
 
 
 #: the default of a keyword tested as ``"seed" in kwargs`` (see :attr:`BodyFacts.guarded`): a
@@ -877,7 +895,7 @@ class _FactsCollector(ast.NodeVisitor):
         target = self.facts.aliases.get(head)
         if target is None or head in self.parameters:
             return None
-        return f"{target}.{rest}" if rest else target
+        return public_name(f"{target}.{rest}" if rest else target)
 
     def _relative_base(self, level: int, module: Optional[str]) -> Optional[str]:
         return resolve_relative(self.facts.module_name, self.is_package, level, module or "")
@@ -1135,6 +1153,12 @@ class _FactsCollector(ast.NodeVisitor):
             self._globals_lookup(node)
         name = _dotted(node.func)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        maker = _dotted(node.func.func) if isinstance(node.func, ast.Call) else None
+        if maker is not None and not _names_class(maker):
+            # ``get_model_cls(name)(env)``: what the project function returns, called (a class it
+            # returns is built, a function it defined runs), as on a local bound to its result
+            name = f"{RETURNED_CALL}{node.lineno}:{node.col_offset}"
+            body.made_by[name] = self.imported(maker) or maker
         if name is None and method is not None and _is_super_call(node.func.value) and body.owner is not None:  # type: ignore[attr-defined]
             name = f"{SUPER_CALL}.{method}"  # ``super().__init__(args)``: the base classes' method
         elif name is None and method is not None:
@@ -1604,7 +1628,7 @@ class _FactsCollector(ast.NodeVisitor):
                         known = self.current.instances.get(receiver, ())
                         first, *others = self.imported_all(callee)
                         self.current.instances[receiver] = tuple(dict.fromkeys((*known, first or callee, *others)))
-                    elif callee is not None:
+                    elif callee is not None and not _handed_back(target, built, 0):
                         # ``model = build()``, ``self.model = self.get_model()``: what it returns
                         self.current.made_by[receiver] = self.imported(callee) or callee
             # an element of what a project function returns (``model, name = build()``,
@@ -1615,7 +1639,8 @@ class _FactsCollector(ast.NodeVisitor):
             if callee is not None and not _names_class(callee):
                 names = [e for e in target.elts if isinstance(e, ast.Name)] if isinstance(target, (ast.Tuple, ast.List)) else [target]
                 for name in names:
-                    if isinstance(name, ast.Name):
+                    position = target.elts.index(name) if isinstance(target, (ast.Tuple, ast.List)) else 0
+                    if isinstance(name, ast.Name) and not _handed_back(name, call, position):  # type: ignore[arg-type]
                         self.current.made_by[name.id] = self.imported(callee) or callee
             # a local, or an attribute of ``self`` (``self.dataset = datasets_dict[name]``, then
             # ``self.dataset(...)`` in the same method), bound to classes
@@ -1737,7 +1762,23 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``def get_sampler(dim): def sample(n): ...; return sample``: calling what it
                 # returns runs the nested function
                 self.current.returns.append(element.id)
+            elif self.scope:
+                # a class itself (``return Net``, ``return REGISTRY[name]``, a local bound to
+                # classes): calling what the function returns builds it
+                classes = _class_names(element) or self._bound_classes(element)
+                for cls in classes:
+                    qualified = self.imported(cls)
+                    if qualified is not None:
+                        self.current.imported.add(qualified)
+                    self.current.returned_classes = tuple(dict.fromkeys((*self.current.returned_classes, qualified or cls)))
         self.generic_visit(node)
+
+    def _bound_classes(self, value: ast.AST) -> Tuple[str, ...]:
+        """The classes a name (``cls``) or a table looked up by key (``REGISTRY[name]``) is
+        bound to, as :attr:`bound` holds them."""
+        if isinstance(value, ast.Subscript):
+            value = value.value
+        return self.bound.get(value.id, ()) if isinstance(value, ast.Name) else ()
 
     def visit_Dict(self, node: ast.Dict) -> None:
         for key, value in zip(node.keys, node.values):
@@ -1972,6 +2013,17 @@ def _decidable_test(test: ast.AST) -> bool:
 
 #: attributes that tell where a tensor already is (``x.is_cuda``)
 _DATA_DEVICE_ATTRIBUTES = frozenset({"is_cuda", "is_npu"})
+
+
+def follows_data_device(test: "ast.AST | str") -> bool:
+    """:func:`_follows_data_device` of an ``if`` test given as its source text too (a LibCST
+    node's code): False when the text does not parse as an expression."""
+    if isinstance(test, str):
+        try:
+            test = ast.parse(test.strip(), mode="eval").body
+        except SyntaxError:
+            return False
+    return _follows_data_device(test)
 
 
 def _follows_data_device(test: ast.AST) -> bool:

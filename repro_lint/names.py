@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Dict, Optional, Set, Union
 
 from ._lazy import cst
+from .catalog import public_name
 
 
 def dotted_name(node: cst.CSTNode) -> Optional[str]:
@@ -131,7 +132,7 @@ class ImportTable:
         target = self.aliases.get(head)
         if target is None:
             return None
-        return f"{target}.{rest}" if rest else target
+        return public_name(f"{target}.{rest}" if rest else target)
 
     def local_name(self, qualified: str) -> Optional[str]:
         """A local name bound to exactly ``qualified`` (the first in import order), or None."""

@@ -380,7 +380,7 @@ class Values:
         ]
         if len(returned) != 1 or not isinstance(returned[0].value, cst.Name):
             return None  # one ``return parser`` at the end of its body
-        defaults = tuple((dest, value) for dest, value in other.option_defaults(depth).items() if value is not UNKNOWN)
+        defaults = tuple((dest, value) for dest, value in self._defaults_of(other, depth).items() if value is not UNKNOWN)
         return [Const(ParsedOptions(defaults))] if defaults else None
 
     def _declared_elsewhere(self, parser: str, depth: int) -> Candidates:
@@ -402,12 +402,23 @@ class Values:
             found = self.callee(func, ())
             if found is None or found[0] is self or (found[0].source is not None and "add_argument" not in found[0].source):
                 continue
-            defaults.update(found[0].option_defaults(depth))
+            defaults.update(self._defaults_of(found[0], depth))
         if not defaults:
             return None
         defaults.update(self.option_defaults(depth))
         known = tuple((dest, value) for dest, value in defaults.items() if value is not UNKNOWN)
         return [Const(ParsedOptions(known))] if known else None
+
+    def _defaults_of(self, other: "Values", depth: int) -> Dict[str, Any]:
+        """``other.option_defaults(depth)``, another module's options: where that evaluation
+        was cut short (the depth limit reached there), so is this one's, so that what is found
+        with them is not kept (an answer found deep inside a question about another value is
+        not the answer to the same question asked directly)."""
+        before = other._cut_short
+        found = other.option_defaults(depth)
+        if other._cut_short != before:
+            self._cut_short += 1
+        return found
 
     def option_defaults(self, depth: int = 0) -> Dict[str, Any]:
         """The default of each option this module's parser declares, by destination: a literal,
@@ -433,7 +444,7 @@ class Values:
         for module in reversed(modules):  # a subclass's declaration comes after its base's
             if module is self or (module.source is not None and "add_argument" not in module.source):
                 continue
-            defaults.update(module.option_defaults(depth))
+            defaults.update(self._defaults_of(module, depth))
         known = tuple((dest, value) for dest, value in defaults.items() if value is not UNKNOWN)
         return [Const(ParsedOptions(known))] if known else None
 
@@ -692,6 +703,7 @@ class Values:
         two); what is left is a name bound by an import or a definition, or a dotted name.
         None when it cannot be told (a parameter, a call, a container)."""
         if depth > _MAX_DEPTH or self._steps <= 0:
+            self._cut_short += 1
             return None
         self._steps -= 1
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
@@ -887,7 +899,10 @@ class Values:
         return not got or any(self._may_be_options(candidate, depth + 1) for candidate in got)
 
     def _may_be_options(self, value: Candidate, depth: int, chain: Chain = ()) -> bool:
-        if not isinstance(value, cst.Call) or depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH:
+            self._cut_short += 1
+            return True  # not known
+        if not isinstance(value, cst.Call):
             return True  # the options themselves, or not known
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in _RETURN_THE_OBJECT:
@@ -1130,6 +1145,7 @@ class Values:
                 return truths[key]
             truths[key] = None  # a test that needs its own value is undecided
             self._testing += 1
+            before = self._cut_short
             try:
                 tested = self.of(test, chain if where is None else where, depth + 1)
             finally:
@@ -1138,7 +1154,10 @@ class Values:
             if tested is not None and all(isinstance(t, Const) for t in tested):
                 found = {bool(t.value) for t in tested}
                 decided = found.pop() if len(found) == 1 else None
-            truths[key] = decided
+            if self._cut_short == before:
+                truths[key] = decided
+            else:
+                del truths[key]  # decided with an answer cut short: not kept (see :meth:`_parameter`)
             return decided
 
         return truth
@@ -1257,6 +1276,7 @@ class Values:
         a Tensor, else None. A local name, an entry of a local dict display and the call of a
         project function are followed to what they hold (every ``return`` of the function)."""
         if depth > _MAX_DEPTH:
+            self._cut_short += 1
             return None
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
         # syntax is walked at the same depth (it is finite); a name looked up goes one deeper
@@ -1362,6 +1382,7 @@ class Values:
         reaches it is one. (Whether the program moves the default device elsewhere is the
         caller's to ask.)"""
         if depth > _MAX_DEPTH:
+            self._cut_short += 1
             return False
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
         if isinstance(expr, cst.Subscript):
@@ -1662,7 +1683,8 @@ class Values:
         return self._heir_index[key]
 
     def _plain_calls(self, function: Optional[cst.FunctionDef], cls: Optional[cst.ClassDef], method: bool) -> List[Tuple[cst.Call, Chain]]:
-        """``f(...)``, ``x.f(...)`` for a method, ``Class(...)`` when ``function`` is None."""
+        """``f(...)``, ``x.f(...)`` for a method (also a static one, ``self.get_loader(ds)``:
+        nothing bound), ``Class(...)`` when ``function`` is None."""
         name = cls.name.value if function is None else function.name.value  # type: ignore[union-attr]
         found: List[Tuple[cst.Call, Chain]] = []
         if not self.called(name):
@@ -1672,7 +1694,7 @@ class Values:
             if cls is None or function is None:
                 if isinstance(func, cst.Name):
                     found.append((call, call_chain))
-            elif method and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            elif (method or _is_static(function)) and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
                 if func.value.value == "self":
                     # on ``self``: a method of the calling class (or of a class it derives from
                     # directly), not another class's of the same name (minRF's
@@ -1731,7 +1753,10 @@ class Values:
             between = next((n for n in reversed(init_chain) if isinstance(n, cst.ClassDef)), None)
             further = _first_base(between) if between is not None else None
             heir_init = next((f for f, _ in self._methods(cls) if f.name.value == "__init__"), None)
-            if further is None or heir_init is None or depth > _MAX_DEPTH:
+            if depth > _MAX_DEPTH:
+                self._cut_short += 1
+                return None
+            if further is None or heir_init is None:
                 return None
             # the base's parameters hold what ``cls``'s ``super().__init__(...)`` gives them
             bound = {(id(init), p.name.value): self._passed_to_base(cls, heir_init, base, init, p, depth) for p in _all_params(init)[1:]}
@@ -2810,8 +2835,13 @@ def bind_parameter(function: cst.FunctionDef, name: str, args: Sequence[cst.Arg]
 def _is_bound_method(function: cst.FunctionDef, chain: Chain) -> bool:
     """Called through an instance or the class (``self.f(x)``): its first parameter is bound."""
     in_class = any(isinstance(n, cst.ClassDef) for n in chain[-2:])
-    static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in function.decorators)
-    return in_class and not static
+    return in_class and not _is_static(function)
+
+
+def _is_static(function: cst.FunctionDef) -> bool:
+    """Is ``function`` decorated ``@staticmethod`` (called on an object or the class, with no
+    parameter bound)?"""
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod" for d in function.decorators)
 
 
 def _position(function: cst.FunctionDef, param: cst.Param, method: bool) -> Optional[int]:

@@ -2166,3 +2166,22 @@ def test_a_factory_method_s_varargs_count_without_self(tmp_path, call, expected)
     )
     files = sorted(tmp_path.rglob("*.py"))
     assert lines(lint_files_in(files, tmp_path, ["RPL301"])) == expected
+
+
+@pytest.mark.parametrize(
+    "decorator, first",
+    [("@staticmethod\n    ", ""), ("@classmethod\n    ", "cls, "), ("", "self, ")],
+)
+def test_a_static_or_class_loader_factory_method_is_read_at_its_calls(lint, decorator, first):
+    """ctunet: ``@staticmethod def get_dataloader(dataset, batch_size=1, shuffle=True,
+    n_workers=0)`` called as ``self.get_dataloader(ds, n_workers=self.params["n_workers"],
+    shuffle=False)``: the call turns shuffling off (no RPL302 at the factory's loader) and
+    passes workers the program does not know, without a ``worker_init_fn`` (RPL301 at the call)."""
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass Model:\n    def __init__(self, params):\n"
+        "        self.params = params\n"
+        "        self.loader = self.get_dataloader(list(range(8)), n_workers=self.params['n_workers'], shuffle=False)\n\n"
+        f"    {decorator}def get_dataloader({first}dataset, batch_size=1, shuffle=True, n_workers=0):\n"
+        "        return DataLoader(dataset, batch_size=batch_size, num_workers=n_workers, shuffle=shuffle)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL301", "RPL302"])] == [("RPL301", 7)]

@@ -4951,3 +4951,137 @@ def test_a_function_a_factory_defines_and_returns_runs_where_it_is_called(lint, 
         f"if __name__ == '__main__':\n    {main}\n"
     )
     assert codes(lint(code, select=["RPL102"])) == expected
+
+
+@pytest.mark.parametrize(
+    "imported, built",
+    [
+        ("from torchvision.transforms import transforms", "transforms.RandomHorizontalFlip()"),
+        ("import torchvision.transforms.transforms as T", "T.ColorJitter(0.4)"),
+        ("from torch.nn.modules.dropout import Dropout", "Dropout(0.1)"),
+        ("from torch.nn.modules import Dropout", "Dropout(0.1)"),
+        ("from torch.utils.data.sampler import RandomSampler", "RandomSampler(range(4))"),
+    ],
+)
+def test_rpl101_a_library_class_named_through_its_implementation_module(tmp_path, imported, built):
+    """``from torchvision.transforms import transforms`` (the module that
+    ``torchvision.transforms`` re-exports) builds the same random augmentation as
+    ``torchvision.transforms.RandomHorizontalFlip``; ``torch.nn.modules.dropout.Dropout`` is
+    ``torch.nn.Dropout``: a use of torch's generator either way."""
+    write(tmp_path, {"train.py": f"import torch\n{imported}\n\nif __name__ == '__main__':\n    layer = {built}\n"})
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", 5)]
+
+
+@pytest.mark.parametrize(
+    "returned, called, expected",
+    [
+        ("REGISTRY[name]", "model = get_model_cls('net')(4)", [("RPL101", "train.py", 6)]),
+        ("Net", "model = get_model_cls('net')(4)", [("RPL101", "train.py", 6)]),
+        ("REGISTRY[name]", "cls = get_model_cls('net')\n    model = cls(4)", [("RPL101", "train.py", 6)]),
+        ("REGISTRY[name]", "print(get_model_cls('net'))", []),  # returned, never built
+        ("Net(4)", "model = get_model_cls('net')(torch.ones(4))", [("RPL101", "train.py", 6)]),  # an instance called
+    ],
+)
+def test_rpl101_a_class_a_project_function_returns_then_built(tmp_path, returned, called, expected):
+    """jigglypuff-rl: ``get_policy_from_name(name)(env)``, where the project function returns a
+    class looked up in a module-level dict of classes: calling what it returns builds the class,
+    whose layers draw their initial weights."""
+    write(
+        tmp_path,
+        {
+            "registry.py": "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self, n):\n"
+            "        super().__init__()\n        self.fc = nn.Linear(n, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n\n\n"
+            f"REGISTRY = {{'net': Net}}\n\n\ndef get_model_cls(name):\n    return {returned}\n",
+            "train.py": f"import torch\n\nfrom registry import get_model_cls\n\n\nif __name__ == '__main__':\n    {called}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "test, expected",
+    [
+        ("y.is_cuda", [("RPL202", 13)]),  # follows the data: the model's .cuda() is the place
+        ("y.device.type == 'cuda'", [("RPL202", 13)]),
+        ("len(y) > 1", [("RPL202", 7)]),  # a test of anything else: the first call in the text
+    ],
+)
+def test_rpl202_is_not_placed_where_the_code_follows_the_data_s_device(tmp_path, test, expected):
+    """Point-Transformers' ``to_categorical``: ``if y.is_cuda: return new_y.cuda()`` keeps the
+    result where the input already is, which is no evidence that the program runs on CUDA, nor
+    the place to report that it does."""
+    write(
+        tmp_path,
+        {
+            "train.py": "import torch\n\n\ndef to_categorical(y, n):\n    new_y = torch.eye(n)[y.cpu()]\n"
+            f"    if {test}:\n        return new_y.cuda()\n    return new_y\n\n\nif __name__ == '__main__':\n"
+            "    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2).cuda()\n    print(to_categorical(torch.tensor([1]), 4))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("select", [["RPL101"], ["RPL101", "RPL601"], ["RPL601", "RPL101"]])
+def test_rpl101_the_same_whichever_rules_ask_about_the_options_first(tmp_path, select):
+    """Ascend Pix2PixHD: ``opt = TrainOptions().parse()`` (the options declared in another
+    module's class), then ``train(opt)`` seeds only under ``if opt.seed is not None:``
+    (``--seed`` defaults to None). RPL601 asks about ``opt.node_device`` first, deep inside its
+    question about the backend; the answer it got there, cut short by the depth limit, must not
+    be the answer RPL101 gets for ``opt`` when it asks."""
+    write(
+        tmp_path,
+        {
+            "options/__init__.py": "",
+            "options/base_options.py": "import argparse\n\n\nclass BaseOptions:\n    def __init__(self):\n"
+            "        self.parser = argparse.ArgumentParser()\n        self.initialized = False\n\n"
+            "    def initialize(self):\n        self.parser.add_argument('--name', type=str, default='label2city')\n"
+            "        self.initialized = True\n\n    def parse(self):\n        if not self.initialized:\n"
+            "            self.initialize()\n        self.opt = self.parser.parse_args()\n        return self.opt\n",
+            "options/train_options.py": "from .base_options import BaseOptions\n\n\nclass TrainOptions(BaseOptions):\n"
+            "    def initialize(self):\n        BaseOptions.initialize(self)\n"
+            "        self.parser.add_argument('--seed', default=None, type=int)\n",
+            "train.py": "import torch\nimport torch.distributed as dist\n\nfrom options.train_options import TrainOptions\n\n"
+            "opt = TrainOptions().parse()\n\n\ndef train(opt):\n    if opt.continue_train:\n        try:\n"
+            "            epoch = load(path)\n        except OSError:\n            epoch = 1\n"
+            "    if opt.seed is not None:\n        torch.manual_seed(opt.seed)\n        if opt.node_device == 'npu':\n"
+            "            print('seeded')\n"
+            "    dist.init_process_group(backend='hccl' if opt.node_device == 'npu' else 'nccl')\n"
+            "    model = torch.nn.Linear(2, 2)\n\n\nif __name__ == '__main__':\n    train(opt)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, select)
+    assert [(d.code, d.line) for d in found if d.code == "RPL101"] == [("RPL101", 16)]
+
+
+@pytest.mark.parametrize(
+    "handed",
+    [
+        "model, [opt_g] = amp.initialize(model, [opt_g], opt_level='O1')",
+        "model, opt_g = accelerator.prepare(model, opt_g)",
+        "model = torch.compile(model)",
+        "model = DDP(model, device_ids=[0])",
+    ],
+)
+def test_rpl103_a_model_handed_back_by_a_wrapper_still_runs_its_forward(tmp_path, handed):
+    """Ascend Pix2PixHD: ``model = create_model(opt)``, then ``model, [optimizer_G, optimizer_D]
+    = amp.initialize(model, [...])`` and ``model = DistributedDataParallel(model, ...)``: each
+    call hands the model back, and ``model(...)`` still runs its ``forward``, whose image pool
+    draws from ``random``."""
+    write(
+        tmp_path,
+        {
+            "models.py": "import random\n\nimport torch\n\n\nclass Pix2Pix(torch.nn.Module):\n    def forward(self, x):\n"
+            "        if random.uniform(0, 1) > 0.5:\n            return x\n        return -x\n\n\n"
+            "def create_model():\n    return Pix2Pix()\n",
+            "train.py": "import torch\nfrom apex import amp\nfrom accelerate import Accelerator\n"
+            "from torch.nn.parallel import DistributedDataParallel as DDP\n\nfrom models import create_model\n\n\n"
+            "def train():\n    model = create_model()\n    opt_g = torch.optim.Adam(model.parameters())\n"
+            f"    accelerator = Accelerator()\n    {handed}\n    for x in torch.ones(3, 2):\n        model(x)\n\n\n"
+            "if __name__ == '__main__':\n    torch.manual_seed(0)\n    train()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL103", "train.py", 18)]

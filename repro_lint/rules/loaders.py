@@ -260,7 +260,7 @@ class Factories(Analysis):
             cls = next((s for s in module.body if isinstance(s, cst.ClassDef) and s.name.value == owner), None)
             scope = cls.body.body if cls is not None and isinstance(cls.body, cst.IndentedBlock) else ()
         function = next((s for s in scope if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
-        if function is None or (owner and any(_decorated(function, d) for d in ("staticmethod", "classmethod"))):
+        if function is None:
             return []
         found = []
         evaluator = self.file.analysis(ValueScan).modules.evaluator(facts)
@@ -373,10 +373,6 @@ def _own_method(rule: Rule, func: cst.BaseExpression) -> Optional[str]:
     target = targets[0]
     owner = project.facts(target[0])
     return f"{owner.module_name}.{target[1]}" if owner is not None and owner.module_name else None
-
-
-def _decorated(function: cst.FunctionDef, name: str) -> bool:
-    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name for d in function.decorators)
 
 
 def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:

@@ -26,7 +26,7 @@ from ..classify import (
 )
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
-from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name
+from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, assigned_targets, NoArgs, cst_strings, is_main_guard
@@ -473,6 +473,8 @@ class SeedingScan(Analysis):
                     chain = self.chains.get(id(site.node))
                     if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
                         continue  # under an ``if`` the default path skips (``if args.launcher != "none":``)
+                    if values is not None and chain is not None and not wanted.isdisjoint(DEVICES) and self._follows_data(chain + (site.node,)):
+                        continue  # ``if y.is_cuda: y = y.cuda()`` keeps the data where it is: no evidence
                     # (for a generator's use: a device's is placed where the text first uses it)
                     if values is not None and site.body not in (MODULE_BODY, MAIN_BODY) and wanted.isdisjoint(DEVICES):
                         if on_default_path is None:
@@ -508,6 +510,14 @@ class SeedingScan(Analysis):
                     return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+    def _follows_data(self, chain: Tuple[cst.CSTNode, ...]) -> bool:
+        """Is the end of ``chain`` in the body of an ``if`` that asks where a tensor already is
+        (``if y.is_cuda:``, as the facts read it: :func:`~repro_lint.facts.follows_data_device`)?"""
+        for parent, child in zip(chain, chain[1:]):
+            if isinstance(parent, cst.If) and child is parent.body and follows_data_device(self.file.code_for(parent.test)):
+                return True
+        return False
 
     def _weights_loaded(self, site: CallSite) -> bool:
         """Is the model built by ``site`` bound to a name (``resizer = ResNetV2(...).to(d)``)
