@@ -62,7 +62,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, CallEffect, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, UNNAMED,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -693,6 +693,20 @@ class ProjectContext:
         own = set(facts.functions) | set(facts.classes)
         return {name: target for name, target in found.items() if name not in own}
 
+    def _star_library_call(self, facts: ModuleFacts, name: str) -> Optional[CallEffect]:
+        """What a call of a library's name that a star import of a project module binds does
+        (``torch.randn(3)`` after ``from utils import *`` where ``utils`` imports ``torch``;
+        the facts of the module, which does not import it, could not tell), classified without
+        its arguments; None for any other name."""
+        head, dot, rest = name.partition(".")
+        if not facts.star_imports or head in ("self", "cls"):
+            return None
+        library = self.remembered(("star library", facts.path), lambda: self.star_library_names(facts.path)).get(head)
+        if library is None:
+            return None
+        qualified = f"{library}{dot}{rest}"
+        return classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs())
+
     def _star_library(self, path: str, seen: FrozenSet[str]) -> Dict[str, str]:
         """:meth:`star_library_names` that ``from <the module at path> import *`` binds."""
         key = os.path.abspath(path)
@@ -799,13 +813,9 @@ class ProjectContext:
                 # an import the caller's own table lost track of (``model = model.Net()``
                 # rebinds the module's name while the call is being evaluated)
                 return self.resolve_call(facts, scope, f"{target}{dot}{rest}", True)
-            library = self.star_library_names(facts.path).get(head) if facts.star_imports and head not in ("self", "cls") else None
-            if library is not None:
-                # a library's name a star import of a project module binds (``torch`` after
-                # ``from models import *`` where ``models`` imports it): what its call does
-                qualified = f"{library}{dot}{rest}"
-                effects = classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs()).effects
-                return frozenset(effects) if effects else None
+            star = self._star_library_call(facts, name)
+            if star is not None:
+                return frozenset(star.effects) if star.effects else None
         if is_seed_named(name, imported, bool(facts is not None and facts.star_imports)):
             return ALL_GENERATORS
         return None
@@ -924,8 +934,14 @@ class ProjectContext:
                     uses |= self._loader_uses(target, facts.path, name, index)
                 if index in body.call_devices:
                     uses |= self._devices_passed(target, body.call_devices[index])
-            elif target:
+                continue
+            if target:
                 effects |= target
+            star = self._star_library_call(facts, call) if facts.star_imports and call not in body.imported else None
+            if star is not None:
+                # a library's draw or use the module names through a star import (``torch.randn``)
+                uses |= star.uses
+                draws |= star.draws
         called = len(dict.fromkeys(edges))
         workers: List[Node] = []
         for ref in body.refs:

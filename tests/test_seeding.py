@@ -5085,3 +5085,33 @@ def test_rpl103_a_model_handed_back_by_a_wrapper_still_runs_its_forward(tmp_path
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL103", "train.py", 18)]
+
+
+@pytest.mark.parametrize(
+    "use, code, line",
+    [
+        ("x = torch.randn(3)", "RPL101", 4),
+        ("x = np.random.rand()", "RPL102", 4),
+        ("layer = torch.nn.Dropout(0.1)", "RPL101", 4),
+    ],
+)
+def test_a_library_draw_named_through_a_star_import_of_a_project_module(tmp_path, use, code, line):
+    """ctunet: ``from .models import *`` where ``models.py`` imports ``torch`` (and ``numpy as
+    np``): the script's ``torch.randn(3)`` draws from torch's generator though the script never
+    imports torch itself."""
+    write(
+        tmp_path,
+        {
+            "utils.py": "import numpy as np\nimport torch\n",
+            "train.py": f"from utils import *\n\nif __name__ == '__main__':\n    {use}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL102"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [(code, "train.py", line)]
+
+
+def test_a_star_import_of_a_module_that_does_not_bind_the_name_draws_nothing(tmp_path):
+    """``from utils import *`` where ``utils`` imports neither torch nor NumPy: ``torch`` is
+    unbound in the script (a NameError), not a draw."""
+    write(tmp_path, {"utils.py": "import os\n", "train.py": "from utils import *\n\nif __name__ == '__main__':\n    x = torch.randn(3)\n"})
+    assert lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL102"]) == []
