@@ -2032,6 +2032,10 @@ class ProjectContext:
             resolved = self._resolve_qualified(target) if target is not None and target != f"{module}.{name}" else None
             if target == f"{module}.{name}" or (resolved is not None and resolved[1] == node[1] and os.path.abspath(resolved[0]) == os.path.abspath(node[0])):
                 wanted.add(package)
+            elif package_facts is not None and module in package_facts.aliases.values():
+                # the module itself re-exported (``from .core import utils`` in ``pkg/__init__.py``;
+                # ``from pkg import utils; utils.build_loaders(...)``)
+                wanted.add(package)
         self.is_imported(module)  # builds the index of every file's imports
         key = os.path.abspath(node[0])
         return [Path(node[0])] + [

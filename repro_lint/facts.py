@@ -1233,6 +1233,14 @@ class _FactsCollector(ast.NodeVisitor):
                     body.guarded_uses = {**body.guarded_uses, self.guard: body.guarded_uses.get(self.guard, frozenset()) | held}
                     body.guarded_draws = {**body.guarded_draws, self.guard: body.guarded_draws.get(self.guard, frozenset()) | draws}
                     uses, draws = uses - held, frozenset()
+                shuffled_by = self._shuffle_parameter(qualified, args) if SHUFFLES in uses else None
+                if shuffled_by is not None:
+                    # ``DataLoader(data, shuffle=shuffle)`` in ``def get_data_loader(self, data,
+                    # shuffle=False)``: it shuffles only for the calls that turn the parameter on,
+                    # as under ``if shuffle:``
+                    held = uses & {"torch", SHUFFLES}
+                    body.guarded_uses = {**body.guarded_uses, shuffled_by: body.guarded_uses.get(shuffled_by, frozenset()) | held}
+                    uses = uses - held
                 # ``DEVICE = torch.device("cuda" if ... else "cpu")`` in a module's top level
                 # names the device its code means to use: evidence where the path runs that top
                 # level as a script's, or places something on a device named elsewhere after
@@ -1274,7 +1282,9 @@ class _FactsCollector(ast.NodeVisitor):
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
             for passed in [ref, *self.display_refs.get(ref, ())] if ref is not None else _constructed(arg):
-                qualified_ref = self.imported(passed)
+                # (a module's name the body rebinds to an object it builds, ``logger =
+                # logger.Logger(path)``, is that object)
+                qualified_ref = self.imported(passed) if passed not in body.instances else None
                 body.refs.append(qualified_ref or passed)
                 if ref is None or inspected:
                     # built here, or only looked at (``isinstance(dm, DataModule)``: an object
@@ -1659,6 +1669,15 @@ class _FactsCollector(ast.NodeVisitor):
                 qualified = self.imported(source) if source else None
                 if qualified and "." in qualified:
                     self.facts.aliases[target.id] = qualified
+
+    def _shuffle_parameter(self, qualified: Optional[str], args: AstArgs) -> Optional[str]:
+        """The current function's parameter that a DataLoader's ``shuffle`` is given by itself
+        (``DataLoader(data, shuffle=shuffle)``), else None."""
+        params = DATALOADERS.get(qualified or "")
+        if params is None:
+            return None
+        given = args.node("shuffle", loader_position(params, "shuffle"))
+        return self._parameter(given) if isinstance(given, ast.AST) else None
 
     def _device_setting(self, key: Optional[ast.AST], value: Optional[ast.AST]) -> None:
         """A device string stored under a device name (``device = "cuda"``, ``cfg.device =

@@ -1231,6 +1231,31 @@ def test_a_factory_called_through_a_package_that_re_exports_it(tmp_path, generat
 
 
 @pytest.mark.parametrize(
+    "imported, called, expected",
+    [
+        ("from pkg import data", "data.build_loaders", [("data.py", "RPL302", 5)]),
+        ("import pkg", "pkg.data.build_loaders", [("data.py", "RPL302", 5)]),
+        ("from pkg.core import data", "data.build_loaders", [("data.py", "RPL302", 5)]),
+    ],
+)
+def test_a_factory_called_through_a_package_that_re_exports_its_module(tmp_path, imported, called, expected):
+    """bioencoder: ``pkg/__init__.py`` does ``from .core import utils``, and the scripts call
+    ``utils.build_loaders(...)`` after ``from bioencoder import utils``, leaving
+    ``shuffle_train=True`` as it is; a call that turns it off (``plots.py``) is not every call."""
+    write(tmp_path, {
+        "pkg/__init__.py": "from .core import data\n",
+        "pkg/core/__init__.py": "",
+        "pkg/core/data.py": "import torch\n\n\ndef build_loaders(dataset, shuffle_train=True):\n"
+        "    return torch.utils.data.DataLoader(dataset, batch_size=4, shuffle=shuffle_train)\n",
+        "pkg/plots.py": "from pkg.core import data\n\nif __name__ == '__main__':\n"
+        "    print(data.build_loaders(list(range(16)), shuffle_train=False))\n",
+        "pkg/train.py": f"{imported}\n\nif __name__ == '__main__':\n    print({called}(list(range(16))))\n",
+    })
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL302"])
+    assert [(os.path.basename(d.path), d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
     "call, expected",
     [
         ("make(ds, shuffle=True)", [("data.py", "RPL302")]),  # another module's call switches it on

@@ -5115,3 +5115,53 @@ def test_a_star_import_of_a_module_that_does_not_bind_the_name_draws_nothing(tmp
     unbound in the script (a NameError), not a draw."""
     write(tmp_path, {"utils.py": "import os\n", "train.py": "from utils import *\n\nif __name__ == '__main__':\n    x = torch.randn(3)\n"})
     assert lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL102"]) == []
+
+
+@pytest.mark.parametrize(
+    "default, call, expected",
+    [
+        ("False", "self.get_data_loader(data)", []),  # the default: in order
+        ("False", "self.get_data_loader(data, shuffle=True)", [("RPL101", "predict.py", 3)]),
+        ("True", "self.get_data_loader(data)", [("RPL101", "predict.py", 3)]),
+        ("True", "self.get_data_loader(data, False)", []),
+    ],
+)
+def test_rpl101_a_loader_shuffled_by_a_parameter_shuffles_for_the_calls_that_turn_it_on(tmp_path, default, call, expected):
+    """tner: ``get_data_loader(self, data, shuffle=False)`` builds ``DataLoader(data,
+    shuffle=shuffle)``; ``predict`` leaves ``shuffle`` off, so the prediction script's path
+    draws nothing, whatever the training code's own call of the method passes."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/model.py": "from torch.utils.data import DataLoader\n\n\nclass Model:\n"
+            f"    def get_data_loader(self, data, shuffle={default}):\n        return DataLoader(data, batch_size=2, shuffle=shuffle)\n\n"
+            f"    def predict(self, data):\n        return [batch for batch in {call}]\n",
+            "pkg/trainer.py": "import torch\n\n\ndef train(model, data):\n    torch.manual_seed(0)\n"
+            "    for batch in model.get_data_loader(data, shuffle=True):\n        print(batch)\n",
+            "predict.py": "from pkg.model import Model\n\nif __name__ == '__main__':\n    print(Model().predict([1, 2, 3, 4]))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("name", ["logger", "log"])
+def test_a_module_name_rebound_to_an_object_hands_on_the_object(tmp_path, name):
+    """3DUNet-Pytorch: ``from utils import logger``, then ``logger = logger.Logger(path)`` in the
+    ``__main__`` block and ``train(model, logger)``: the object is handed on, not the module,
+    whose seeding helper nothing calls."""
+    write(
+        tmp_path,
+        {
+            "utils/__init__.py": "",
+            "utils/logger.py": "import torch\n\n\nclass Logger:\n    def __init__(self, path):\n        self.path = path\n\n"
+            "    def update(self, value):\n        print(self.path, value)\n\n\n"
+            "def setup_seed(seed):\n    torch.manual_seed(seed)\n    torch.backends.cudnn.deterministic = True\n",
+            "train.py": "import torch\nfrom utils import logger\n\n\ndef train(model, log):\n    log.update(model(torch.ones(2, 4)))\n\n\n"
+            f"if __name__ == '__main__':\n    device = torch.device('cuda')\n    model = torch.nn.Linear(4, 2).to(device)\n"
+            f"    {name} = logger.Logger('./out')\n    train(model, {name})\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101", "RPL202"])
+    assert [(d.code, d.line) for d in found] == [("RPL202", 10), ("RPL101", 11)]
