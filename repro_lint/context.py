@@ -54,7 +54,7 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
@@ -96,7 +96,7 @@ from .facts import (
 from .notebook import is_notebook
 from .modulefiles import ModuleFiles
 from .source import read_text
-from .syntax import COMPARISONS, MISSING, UNKNOWN, LiteralArgs, NoArgs, literal_argument
+from .syntax import COMPARISONS, MISSING, UNKNOWN, LiteralArgs, NoArgs, UnknownArgs, literal_argument
 
 #: a derived answer being computed (a cycle through it sees nothing known)
 _IN_PROGRESS: Any = object()
@@ -705,7 +705,11 @@ class ProjectContext:
         if library is None:
             return None
         qualified = f"{library}{dot}{rest}"
-        return classify_call(qualified, qualified.rsplit(".", 1)[-1], NoArgs())
+        method = qualified.rsplit(".", 1)[-1]
+        # what it draws or uses with its defaults; what it seeds with arguments the facts did
+        # not keep (``np.random.seed(args.seed)`` seeds, it does not reseed from entropy)
+        used = classify_call(qualified, method, NoArgs())
+        return replace(used, effects=classify_call(qualified, method, UnknownArgs()).effects)
 
     def _star_library(self, path: str, seen: FrozenSet[str]) -> Dict[str, str]:
         """:meth:`star_library_names` that ``from <the module at path> import *`` binds."""

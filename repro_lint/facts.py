@@ -1819,7 +1819,18 @@ class _FactsCollector(ast.NodeVisitor):
                 qualified = self.imported(dotted)
                 key = ".".join(self.scope + [node.targets[0].id])
                 self.facts.method_aliases[key] = (qualified or dotted, qualified is not None)
-        self._assigned(node.targets, node.value)
+        for target in node.targets:
+            value = node.value
+            if (
+                isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+                and len(target.elts) == len(value.elts)
+                and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+            ):
+                # ``cudnn.benchmark, cudnn.deterministic = False, True``: each its own value
+                for element, part in zip(target.elts, value.elts):
+                    self._assigned([element], part)
+            else:
+                self._assigned([target], value)
         if not self.scope and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
             self.facts.exports = _strings(node.value)
         start = len(self.current.refs)

@@ -502,6 +502,26 @@ def assigned_targets(small: cst.CSTNode) -> List[cst.BaseExpression]:
     return []
 
 
+def assigned_pairs(node: cst.Assign) -> List[Tuple[cst.BaseExpression, Optional[cst.BaseExpression]]]:
+    """Each target an assignment binds with the value it gets: ``a = b = 1`` gives both with
+    ``1``; ``cudnn.benchmark, cudnn.deterministic = False, True`` gives each element with its
+    own (a tuple target whose value is not a tuple display of the same length, as ``a, b =
+    f()``, gives the tuple itself)."""
+    pairs: List[Tuple[cst.BaseExpression, Optional[cst.BaseExpression]]] = []
+    value = node.value
+    for target in (t.target for t in node.targets):
+        if (
+            isinstance(target, (cst.Tuple, cst.List))
+            and isinstance(value, (cst.Tuple, cst.List))
+            and len(target.elements) == len(value.elements)
+            and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
+        ):
+            pairs.extend((t.value, v.value) for t, v in zip(target.elements, value.elements))
+        else:
+            pairs.append((target, value))
+    return pairs
+
+
 def cst_module_constants(module: cst.Module) -> Dict[str, Any]:
     """The module's constants, as the facts read them: upper-case names its top level binds
     once (``if``/``try`` blocks included), to a literal (``NUM_GPUS = 2``)."""
@@ -602,6 +622,14 @@ class NoArgs(CallArgs):
 
     def _slots(self) -> Sequence[Slot]:
         return ()
+
+
+class UnknownArgs(CallArgs):
+    """A call whose arguments are not known: any parameter may be given anything
+    (:data:`UNKNOWN`), as behind ``**kwargs``."""
+
+    def _slots(self) -> Sequence[Slot]:
+        return ((None, "**", None),)
 
 
 # -- the main guard -----------------------------------------------------------------------------

@@ -355,3 +355,24 @@ def test_rpl201_an_option_of_an_options_class_in_another_module(tmp_path):
     # the flag on by default: the benchmark stays off
     (tmp_path / "opts/base_options.py").write_text((tmp_path / "opts/base_options.py").read_text().replace("store_true", "store_false"))
     assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL201"]) == []
+
+
+@pytest.mark.parametrize(
+    "code, expected, fixed",
+    [
+        (
+            "import torch.backends.cudnn as cudnn\ncudnn.benchmark, cudnn.deterministic = True, False\n",
+            ["RPL201"],
+            "import torch.backends.cudnn as cudnn\ncudnn.benchmark, cudnn.deterministic = False, False\n",
+        ),
+        ("import torch.backends.cudnn as cudnn\ncudnn.benchmark, cudnn.deterministic = False, True\n", [], None),
+        ("import torch.backends.cudnn as cudnn\ncudnn.benchmark, cudnn.deterministic = flags()\n", [], None),  # not known
+    ],
+)
+def test_rpl201_a_tuple_assignment_sets_each_flag_to_its_own_value(lint, code, expected, fixed):
+    """YOLOv7's ``init_torch_seeds``: ``cudnn.benchmark, cudnn.deterministic = True, False``
+    turns benchmarking on; the fix turns that element off."""
+    found = lint(code, select=["RPL201"])
+    assert codes(found) == expected
+    if fixed is not None:
+        assert apply_fixes(code, found) == fixed

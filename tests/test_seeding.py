@@ -5165,3 +5165,82 @@ def test_a_module_name_rebound_to_an_object_hands_on_the_object(tmp_path, name):
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101", "RPL202"])
     assert [(d.code, d.line) for d in found] == [("RPL202", 10), ("RPL101", 11)]
+
+
+def test_a_seed_named_through_a_star_import_seeds_before_the_draws_named_the_same_way(tmp_path):
+    """PyTorch-RL (Khrylx): ``from utils import *`` binds ``np`` (``utils/torch.py`` imports
+    ``numpy as np``); ``np.random.seed(args.seed)`` seeds NumPy's generator with the seed the
+    call is given, before ``np.random.shuffle(perm)`` draws: no finding (the call's arguments,
+    which the summary does not keep, are not taken to be missing)."""
+    write(
+        tmp_path,
+        {
+            "utils/__init__.py": "from utils.torch import *\n",
+            "utils/torch.py": "import numpy as np\nimport torch\n",
+            "train.py": "import argparse\n\nfrom utils import *\n\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--seed', type=int, default=1)\nargs = parser.parse_args()\n"
+            "np.random.seed(args.seed)\ntorch.manual_seed(args.seed)\n\n\ndef update():\n    perm = np.arange(4)\n"
+            "    np.random.shuffle(perm)\n\n\nupdate()\n",
+        },
+    )
+    assert lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101", "RPL102"]) == []
+
+
+def test_rpl202_an_accelerator_is_placed_at_the_first_cuda_use_the_file_names(tmp_path):
+    """ctunet: ``torch`` and ``nn`` are bound by ``from .models import *``; the entry point's
+    evidence is ``nn.DataParallel(model)`` (an accelerator), and the file's first device use is
+    ``params["device"] = torch.device("cuda" if ...)``, where the finding is reported."""
+    write(
+        tmp_path,
+        {
+            "models.py": "import torch\nfrom torch import nn\n",
+            "train.py": "from models import *\n\n\ndef main(params):\n"
+            "    params['device'] = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "    model = nn.Linear(2, 2)\n    model = nn.DataParallel(model)\n    return model\n\n\n"
+            "if __name__ == '__main__':\n    torch.manual_seed(0)\n    main({})\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == [("RPL202", 5)]
+
+
+@pytest.mark.parametrize(
+    "body, line",
+    [
+        ("    dev = get_device()\n    return x.to(dev)\n", 8),
+        ("    return x.to(get_device())\n", 7),
+        ("    dev = pick()\n    return x.to(dev)\n", 11),  # not named for a device: the guard
+    ],
+)
+def test_rpl202_is_placed_where_a_device_function_s_result_is_used(tmp_path, body, line):
+    """DeepFilterNet: ``dev = get_device()`` (a function of another module returning
+    ``torch.device("cuda:0")`` when CUDA is there), then ``x.to(dev)``: that is where the file
+    places something on the device."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/utils.py": "import torch\n\n\ndef get_device():\n    if torch.cuda.is_available():\n"
+            "        return torch.device('cuda:0')\n    return torch.device('cpu')\n\n\ndef pick():\n    return get_device()\n",
+            "train.py": "import torch\n\nfrom pkg.utils import get_device, pick\n\n\ndef run(x):\n"
+            f"{body}\n\nif __name__ == '__main__':\n    run(torch.zeros(3))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == [("RPL202", line)]
+
+
+@pytest.mark.parametrize("values, expected", [("False, True", []), ("True, False", [("RPL202", 7)])])
+def test_rpl202_a_tuple_assignment_turns_cudnn_deterministic_on(tmp_path, values, expected):
+    """YOLOv7: ``cudnn.benchmark, cudnn.deterministic = False, True`` turns cuDNN's deterministic
+    mode on, as ``cudnn.deterministic = True`` does."""
+    write(
+        tmp_path,
+        {
+            "train.py": "import torch\nimport torch.backends.cudnn as cudnn\n\nif __name__ == '__main__':\n"
+            f"    torch.manual_seed(0)\n    cudnn.benchmark, cudnn.deterministic = {values}\n"
+            "    model = torch.nn.Linear(4, 2).cuda()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == expected

@@ -28,7 +28,7 @@ from ..catalog import (
     device_named,
 )
 from ..classify import switch_effect, trainer_built
-from ..syntax import CstArgs, int_value, string_value
+from ..syntax import CstArgs, assigned_pairs, int_value, string_value
 from ..diagnostics import SAFE, UNSAFE
 from ..values import any_const
 from .base import KwargsDicts, NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
@@ -36,10 +36,11 @@ from .base import KwargsDicts, NodeEdit, Rule, argument, enclosing_statement, en
 CUDNN = "torch.backends.cudnn"
 
 
-def assigned_attributes(node: cst.Assign) -> Iterator[cst.Attribute]:
-    for target in node.targets:
-        if isinstance(target.target, cst.Attribute):
-            yield target.target
+def assigned_attributes(node: cst.Assign) -> Iterator[Tuple[cst.Attribute, Optional[cst.BaseExpression]]]:
+    """The attributes an assignment sets, each with its value (:func:`assigned_pairs`)."""
+    for target, value in assigned_pairs(node):
+        if isinstance(target, cst.Attribute):
+            yield target, value
 
 
 class CudnnBenchmarkEnabled(Rule):
@@ -80,9 +81,9 @@ class CudnnBenchmarkEnabled(Rule):
         return self._flip(value) if is_true(value) else ([], None)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        for target in assigned_attributes(node):
-            if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN and self._on(node.value):
-                edits, applicability = self._flip_literal(node.value)
+        for target, value in assigned_attributes(node):
+            if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN and value is not None and self._on(value):
+                edits, applicability = self._flip_literal(value)
                 self.report(target, edits=edits, applicability=applicability)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -152,7 +153,7 @@ class UnknownBackendFlag(Rule):
         return module, attr
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        for target in assigned_attributes(node):
+        for target, _ in assigned_attributes(node):
             found = self._check(target)
             if found is None:
                 continue

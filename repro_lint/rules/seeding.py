@@ -22,14 +22,14 @@ from .. import catalog
 from ..children import syntax_children
 from ..classify import (
     ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
-    CallEffect, classify_call, is_seed_named, is_seed_parameter, placed_option_devices,
+    CallEffect, classify_call, is_device_name, is_seed_named, is_seed_parameter, placed_option_devices,
 )
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
 from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
-from ..syntax import CstArgs, assigned_targets, NoArgs, cst_strings, is_main_guard
+from ..syntax import CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -140,8 +140,8 @@ class SeedingScan(Analysis):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         # ``torch.backends.cudnn.deterministic = True``: a switch, and whether it runs
-        for target in node.targets:
-            if self.file.qualify(target.target) == catalog.CUDNN_DETERMINISTIC and not is_false(node.value):
+        for target, value in assigned_pairs(node):
+            if self.file.qualify(target) == catalog.CUDNN_DETERMINISTIC and not (value is not None and is_false(value)):
                 self.switches.append((node, self.body(), frozenset({"cudnn_deterministic"})))
                 self.chains[id(node)] = tuple(self.file.ancestors)
 
@@ -687,7 +687,11 @@ class SeedingScan(Analysis):
             qualified = self.file.qualify(expression) if isinstance(expression, (cst.Name, cst.Attribute)) else None
             if qualified is not None and self.file.project.imported_variable_device(qualified) in wanted:
                 return True
+            if self._device_function_call(site, expression, wanted):
+                return True  # ``x.to(get_device())``
             for candidate in values.of(expression, chain) or ():
+                if self._device_function_call(site, candidate, wanted):
+                    return True  # ``dev = get_device()``, then ``x.to(dev)``
                 # Lightning's names too (``accelerator = "gpu"``): a device string is no such name
                 if isinstance(candidate, Const) and isinstance(candidate.value, str) and catalog.device_named((candidate.value,), _DEVICE_WORDS) in wanted:
                     return True
@@ -712,6 +716,20 @@ class SeedingScan(Analysis):
                     ):
                         return True
         return False
+
+
+    def _device_function_call(self, site: CallSite, value: Any, wanted: FrozenSet[str]) -> bool:
+        """Is ``value`` a call of a project function named for a device (``get_device()``, of
+        this module or another) whose path uses one of the devices ``wanted`` (``return
+        torch.device("cuda:0")``)?"""
+        if not isinstance(value, cst.Call):
+            return False
+        written = dotted_name(value.func)
+        if written is None or not is_device_name(written.rsplit(".", 1)[-1]):
+            return False
+        qualified = self.file.qualify(value.func)
+        summary = self.file.project.call_summary(self.file.path, site.body, qualified or written, qualified is not None)
+        return not summary.uses.isdisjoint(wanted)
 
 
 #: every name a device keyword accepts (``device="cuda"``, ``accelerator="gpu"``)
@@ -1086,7 +1104,11 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
                 switch, branch = guarded
                 self.report(switch, message=SWITCH_OFF_DEFAULT_MESSAGE.format(device=device, test=short(self.file.code_for(branch.test))))
             return
-        where = scan.where(summary, frozenset(devices))
+        # "an accelerator" is placed at a use of CUDA or an NPU too, where the file names one
+        # that the summary could not (``torch.device("cuda" ...)`` with ``torch`` bound by a
+        # star import, before ``nn.DataParallel(model)``)
+        wanted = frozenset(devices) | (frozenset(catalog.ACCELERATOR_PREFIXES) if "accelerator" in devices else frozenset())
+        where = scan.where(summary, wanted)
         self.report(where, device=device, edits=setup_block_edits(self.file, {"deterministic"}, covered(self.file)))
 
 
