@@ -190,7 +190,13 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             # a dropout layer draws only while its model is in training mode: like the random
             # initial weights, it matters unless the weights are loaded by code that does not train
             uses.add(DROPOUT_LAYER)
-        elif qualified in catalog.TORCH_USES or qualified.startswith(catalog.TORCH_USE_PREFIXES):
+        elif qualified in catalog.TORCH_USES or (
+            qualified.startswith(catalog.TORCH_USE_PREFIXES)
+            and not (qualified.startswith("torch.distributions.") and not qualified.rsplit(".", 1)[-1][:1].isupper())
+        ):
+            # a distribution built (``Normal(mu, std)``: its ``sample()`` draws), not a function
+            # or a class's own switch (``kl_divergence(p, q)``, ``Distribution.set_default_validate_args``);
+            # a random transform built or its ``get_params`` (which draws)
             uses.add("torch")
         elif qualified in catalog.DATALOADERS:
             params = catalog.DATALOADERS[qualified]

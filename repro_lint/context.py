@@ -62,7 +62,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, CallEffect, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, ENTROPY, CallEffect, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, UNNAMED,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -693,7 +693,7 @@ class ProjectContext:
         own = set(facts.functions) | set(facts.classes)
         return {name: target for name, target in found.items() if name not in own}
 
-    def _star_library_call(self, facts: ModuleFacts, name: str) -> Optional[CallEffect]:
+    def _star_library_call(self, facts: ModuleFacts, name: str, argless: bool = False) -> Optional[CallEffect]:
         """What a call of a library's name that a star import of a project module binds does
         (``torch.randn(3)`` after ``from utils import *`` where ``utils`` imports ``torch``;
         the facts of the module, which does not import it, could not tell), classified without
@@ -707,9 +707,10 @@ class ProjectContext:
         qualified = f"{library}{dot}{rest}"
         method = qualified.rsplit(".", 1)[-1]
         # what it draws or uses with its defaults; what it seeds with arguments the facts did
-        # not keep (``np.random.seed(args.seed)`` seeds, it does not reseed from entropy)
+        # not keep (``np.random.seed(args.seed)`` seeds, it does not reseed from entropy), unless
+        # it was given none (``argless``: ``np.random.seed()`` does)
         used = classify_call(qualified, method, NoArgs())
-        return replace(used, effects=classify_call(qualified, method, UnknownArgs()).effects)
+        return used if argless else replace(used, effects=classify_call(qualified, method, UnknownArgs()).effects)
 
     def _star_library(self, path: str, seen: FrozenSet[str]) -> Dict[str, str]:
         """:meth:`star_library_names` that ``from <the module at path> import *`` binds."""
@@ -939,13 +940,17 @@ class ProjectContext:
                 if index in body.call_devices:
                     uses |= self._devices_passed(target, body.call_devices[index])
                 continue
-            if target:
-                effects |= target
-            star = self._star_library_call(facts, call) if facts.star_imports and call not in body.imported else None
+            star = self._star_library_call(facts, call, index in body.argless_calls) if facts.star_imports and call not in body.imported else None
             if star is not None:
-                # a library's draw or use the module names through a star import (``torch.randn``)
+                # a library's call the module names through a star import (``torch.randn``); of
+                # such seedings, the last the body makes (not under an ``if``) decides, as in the facts
+                if index not in body.conditional_calls:
+                    effects.difference_update({e[len(ENTROPY) :] if e.startswith(ENTROPY) else ENTROPY + e for e in star.effects})
+                effects |= star.effects
                 uses |= star.uses
                 draws |= star.draws
+            elif target:
+                effects |= target
         called = len(dict.fromkeys(edges))
         workers: List[Node] = []
         for ref in body.refs:

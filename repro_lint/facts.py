@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Map
 
 from ._gc import GCPaused
 from .classify import (
-    ALL_GENERATORS, DEVICE_USES, INIT, NO_EFFECT, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+    ALL_GENERATORS, DEVICE_USES, ENTROPY, INIT, NO_EFFECT, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -195,6 +195,10 @@ class BodyFacts:
     #: REGISTRY[name]`` where ``REGISTRY = {"net": Net, ...}``), named as calls of them would be:
     #: calling what it returns builds one (``get_model_cls(name)(env)``)
     returned_classes: ClassVar[Tuple[str, ...]] = ()
+    #: in a module with star imports: the calls (by index in ``calls``) of names it does not
+    #: bind, made without arguments (``np.random.seed()``, which reseeds from entropy when
+    #: ``np`` is NumPy)
+    argless_calls: ClassVar[FrozenSet[int]] = frozenset()
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -824,6 +828,14 @@ class _FactsCollector(ast.NodeVisitor):
             self._guard_test_seen(body, guard, self.guard_test if self.guard is not None else parameter_test)
             body.guarded.setdefault(guard, set()).update(effects)
         else:
+            if not self.branch_depth:
+                # the last of the body's own seedings of a generator decides: ``np.random.seed(123)``
+                # then ``np.random.seed()`` leaves it reseeded from entropy (and the other way round)
+                for effect in effects:
+                    if effect.startswith(ENTROPY):
+                        self.current.effects.discard(effect[len(ENTROPY) :])
+                    else:
+                        self.current.effects.discard(ENTROPY + effect)
             self.current.effects |= effects
 
     @staticmethod
@@ -1153,6 +1165,10 @@ class _FactsCollector(ast.NodeVisitor):
             self._globals_lookup(node)
         name = _dotted(node.func)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        dynamic = self._dynamic_import(node.func.value) if isinstance(node.func, ast.Attribute) else None
+        if dynamic is not None:
+            # ``__import__("model.net", fromlist=["Net"]).Net()``: the module's class, by name
+            name = f"{dynamic}.{node.func.attr}"  # type: ignore[union-attr]
         maker = _dotted(node.func.func) if isinstance(node.func, ast.Call) else None
         if maker is not None and not _names_class(maker):
             # ``get_model_cls(name)(env)``: what the project function returns, called (a class it
@@ -1180,10 +1196,12 @@ class _FactsCollector(ast.NodeVisitor):
         estimator = method in TRAIN_MARKERS and self._library_estimator(node)
         # a local name bound to classes (``fn = A if fast else B``) calls each of them
         for callee in (self.bound.get(name) if self.bound and name is not None else None) or (name,):
-            qualified, *others = self.imported_all(callee) if callee is not None else (None,)
+            qualified, *others = (callee,) if dynamic is not None else self.imported_all(callee) if callee is not None else (None,)
             if callee is not None:
                 stored = qualified or callee
                 body.calls.append(stored)
+                if qualified is None and self.facts.star_imports and not node.args and not node.keywords:
+                    body.argless_calls = body.argless_calls | {len(body.calls) - 1}
                 if self.guard is not None and _decides_calls(self.guard):
                     guard = self.guard
                     self._guard_test_seen(body, guard, self.guard_test)
@@ -1663,12 +1681,34 @@ class _FactsCollector(ast.NodeVisitor):
                     self.bound[key] = classes
                 else:
                     self.bound.pop(key, None)
+            if isinstance(target, ast.Name) and isinstance(value, (ast.Subscript, ast.Call)):
+                # ``fn = globals()[stage]``, then ``fn()``: looked up to be called, as
+                # ``globals()[stage]()`` is (``getattr(module, name)`` is recorded where it is)
+                self._globals_lookup(ast.Call(func=value, args=[], keywords=[]))
+            dynamic = self._dynamic_import(value) if isinstance(target, ast.Name) and value is not None else None
+            if dynamic is not None:
+                self._bind_import(target.id, dynamic)  # ``net = importlib.import_module("models.net")``
             if isinstance(target, ast.Name) and value is not None and not isinstance(value, ast.Call):
                 # follow ``cudnn = torch.backends.cudnn``
                 source = _dotted(value)
                 qualified = self.imported(source) if source else None
                 if qualified and "." in qualified:
                     self.facts.aliases[target.id] = qualified
+
+    def _dynamic_import(self, node: ast.AST) -> Optional[str]:
+        """The module a call imports by a literal name and returns: ``importlib.import_module(
+        "models.resnet")``, ``__import__("model.net", fromlist=["Net"])`` (without a
+        ``fromlist``, ``__import__`` returns the top package); None for anything else."""
+        if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant):
+            return None
+        module = node.args[0].value
+        if not isinstance(module, str) or not module or module.startswith("."):
+            return None
+        written = _dotted(node.func)
+        if written == "__import__" and self.imported(written) is None:
+            fromlist = next((k.value for k in node.keywords if k.arg == "fromlist"), node.args[3] if len(node.args) > 3 else None)
+            return module if fromlist is not None and not (isinstance(fromlist, (ast.List, ast.Tuple)) and not fromlist.elts) else module.split(".")[0]
+        return module if self.imported(written or "") == "importlib.import_module" else None
 
     def _shuffle_parameter(self, qualified: Optional[str], args: AstArgs) -> Optional[str]:
         """The current function's parameter that a DataLoader's ``shuffle`` is given by itself

@@ -5244,3 +5244,95 @@ def test_rpl202_a_tuple_assignment_turns_cudnn_deterministic_on(tmp_path, values
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
     assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "built, expected",
+    [
+        ("model = __import__('model.net', fromlist=['Net']).Net()", [("RPL101", 5)]),
+        ("model = importlib.import_module('model.net').Net()", [("RPL101", 5)]),
+        ("net = importlib.import_module('model.net')\n    model = net.Net()", [("RPL101", 5)]),
+        ("model = __import__('model.net').Net()", []),  # no fromlist: the package ``model``, which has no Net
+    ],
+)
+def test_rpl101_a_class_of_a_module_imported_by_a_literal_name(tmp_path, built, expected):
+    """Ascend DeepRemaster: ``__import__('model.remasternet', fromlist=['NetworkR',
+    'NetworkC']).NetworkR()`` builds the project's network, whose layers draw their weights."""
+    write(
+        tmp_path,
+        {
+            "model/__init__.py": "",
+            "model/net.py": "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.conv = nn.Conv2d(1, 1, 3)\n",
+            "run.py": f"import importlib\n\nimport torch\n\nif __name__ == '__main__':\n    {built}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("dispatch", ["fn = globals()[stage]\n    fn()", "globals()[stage]()", "fn = globals().get(stage)\n    fn()"])
+def test_rpl202_a_function_looked_up_in_globals_and_bound_before_the_call(tmp_path, dispatch):
+    """descript-audio-codec's ``__main__``: ``stage_fn = globals()[stage]``, then
+    ``stage_fn()``: any public name of the module may run, the imported ``encode`` among them,
+    which places a tensor on CUDA."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/enc.py": "import torch\n\n\ndef encode(device: str = 'cuda'):\n    torch.zeros(3).to(device)\n",
+            "pkg/__main__.py": f"import sys\n\nfrom pkg.enc import encode\n\n\ndef run(stage):\n    {dispatch}\n\n\n"
+            "if __name__ == '__main__':\n    run(sys.argv[1])\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL202", "__main__.py")]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("Distribution.set_default_validate_args(False)", []),  # a switch of the class: draws nothing
+        ("torch.distributions.kl_divergence(p, q)", []),
+        ("Normal(torch.zeros(2), torch.ones(2))", [("RPL101", 7)]),
+        ("torch.distributions.normal.Normal(0.0, 1.0)", [("RPL101", 7)]),
+    ],
+)
+def test_rpl101_a_distribution_built_is_a_use_a_class_switch_is_not(tmp_path, call, expected):
+    """sheeprl's ``cli.py``: ``Distribution.set_default_validate_args(False)`` builds no
+    distribution and draws nothing; ``Normal(mu, std)`` is one, whose ``sample()`` draws."""
+    write(
+        tmp_path,
+        {
+            "train.py": "import torch\nfrom torch.distributions import Distribution, Normal\n\n\nif __name__ == '__main__':\n"
+            f"    p = q = None\n    {call}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("imported", ["import numpy as np\nfrom utils import draw", "from utils import *"])
+@pytest.mark.parametrize(
+    "seeding, expected",
+    [
+        ("np.random.seed(123)\nnp.random.seed()", ["RPL102"]),  # the last one reseeds from entropy
+        ("np.random.seed()\nnp.random.seed(123)", []),
+        ("np.random.seed(123)\nif flag:\n    np.random.seed()", []),  # only under an if: benefit of the doubt
+    ],
+)
+def test_rpl102_the_last_seeding_of_a_body_decides(tmp_path, imported, seeding, expected):
+    """P-GNN's ``main.py``: ``np.random.seed(123)`` and then ``np.random.seed()``, which reseeds
+    NumPy's generator from OS entropy: the script's later draws are not reproducible; whether
+    ``np`` is imported or bound by ``from utils import *``."""
+    lines = seeding.count("\n")
+    write(
+        tmp_path,
+        {
+            "utils.py": "import numpy as np\n\n\ndef draw():\n    return np.random.permutation(4)\n",
+            "main.py": f"{imported}\n\nflag = len(__name__) > 3\n{seeding}\nprint(draw())\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL102"])
+    line = imported.count("\n") + lines + 5  # the line of ``print(draw())``, the first use
+    assert [(d.code, d.line) for d in found] == [(code, line) for code in expected]
