@@ -592,6 +592,10 @@ def _literals(
 
 #: how the facts name a call of a base class's method through ``super()``: ``super().__init__``
 SUPER_CALL = "super()"
+#: the library names a module that does not bind them can only have from a star import, by
+#: convention: ``torch`` and ``np`` (NumPy); the project context resolves every other name such
+#: an import binds (``ProjectContext.star_library_names``)
+_STAR_BOUND_LIBRARIES = {"torch": "torch", "np": "numpy"}
 #: the name of a call of what a call returns (``get_model_cls(name)(env)``), by its position
 RETURNED_CALL = "<returned>"
 
@@ -905,6 +909,10 @@ class _FactsCollector(ast.NodeVisitor):
         forward(self, x, profile=False)`` passing ``profile`` on passes the flag)."""
         head, _, rest = name.partition(".")
         target = self.facts.aliases.get(head)
+        if target is None and self.facts.star_imports and head in _STAR_BOUND_LIBRARIES:
+            # ``torch.backends.cudnn.deterministic = True`` in a module that binds ``torch`` only
+            # by a star import (``from helper import *``): torch's, as the module's code means
+            target = _STAR_BOUND_LIBRARIES[head]
         if target is None or head in self.parameters:
             return None
         return public_name(f"{target}.{rest}" if rest else target)

@@ -5110,11 +5110,13 @@ def test_a_library_draw_named_through_a_star_import_of_a_project_module(tmp_path
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [(code, "train.py", line)]
 
 
-def test_a_star_import_of_a_module_that_does_not_bind_the_name_draws_nothing(tmp_path):
-    """``from utils import *`` where ``utils`` imports neither torch nor NumPy: ``torch`` is
-    unbound in the script (a NameError), not a draw."""
-    write(tmp_path, {"utils.py": "import os\n", "train.py": "from utils import *\n\nif __name__ == '__main__':\n    x = torch.randn(3)\n"})
-    assert lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL102"]) == []
+@pytest.mark.parametrize("utils, expected", [("import os\n", []), ("import torch as th\n", ["RPL101"])])
+def test_a_star_import_binds_only_the_names_its_module_binds(tmp_path, utils, expected):
+    """``from utils import *`` where ``utils`` does not import torch as ``th``: ``th`` is
+    unbound in the script (a NameError), not torch; where it does, ``th.randn(3)`` draws.
+    (``torch`` and ``np`` themselves are taken by their conventional names.)"""
+    write(tmp_path, {"utils.py": utils, "train.py": "from utils import *\n\nif __name__ == '__main__':\n    x = th.randn(3)\n"})
+    assert codes(lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101", "RPL102"])) == expected
 
 
 @pytest.mark.parametrize(
@@ -5336,3 +5338,36 @@ def test_rpl102_the_last_seeding_of_a_body_decides(tmp_path, imported, seeding, 
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL102"])
     line = imported.count("\n") + lines + 5  # the line of ``print(draw())``, the first use
     assert [(d.code, d.line) for d in found] == [(code, line) for code in expected]
+
+
+def test_rpl103_in_a_script_is_placed_at_a_call_the_default_path_makes(tmp_path):
+    """TiSASRec: a script without a main guard calls ``evaluate`` under ``if
+    args.inference_only:`` (off by default) and then in its training loop: the finding is
+    placed at the call the default run makes."""
+    write(
+        tmp_path,
+        {
+            "utils.py": "import random\n\n\ndef evaluate(n):\n    return random.sample(range(n), 2)\n",
+            "main.py": "import argparse\n\nfrom utils import evaluate\n\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--inference_only', default=False, type=int)\nargs = parser.parse_args()\n\n"
+            "if args.inference_only:\n    print(evaluate(10))\n\nfor epoch in range(3):\n    print(evaluate(10))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL103", "main.py", 13)]
+
+
+@pytest.mark.parametrize("switch, expected", [("torch.backends.cudnn.deterministic = True", []), ("print(0)", [("RPL202", 6)])])
+def test_rpl202_a_switch_on_torch_bound_by_a_star_import(tmp_path, switch, expected):
+    """CompGCN: ``from helper import *`` (``helper`` imports torch), then
+    ``torch.backends.cudnn.deterministic = True``: the switch turns cuDNN's deterministic mode on."""
+    write(
+        tmp_path,
+        {
+            "helper.py": "import numpy as np\nimport torch\n",
+            "run.py": "from helper import *\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+            f"    {switch}\n    model = torch.nn.Linear(2, 2).cuda()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == expected

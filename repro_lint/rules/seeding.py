@@ -491,7 +491,10 @@ class SeedingScan(Analysis):
         starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
         leading: Optional[cst.CSTNode] = None
         for site in self.calls:
-            # a loader handed its dataset runs it when it is iterated: the loop is the use
+            # a loader handed its dataset runs it when it is iterated: the loop is the use (not
+            # a call under an ``if`` the default path skips, ``if args.inference_only:``)
+            if values is not None and values.skipped_branch(self.chains.get(id(site.node), ()) + (site.node,)) is not None:
+                continue
             if site.body in starts and (
                 self.call_summary(site).uses & wanted or (site.name not in catalog.DATALOADERS and self._hands_on(site, wanted))
             ):
