@@ -5371,3 +5371,20 @@ def test_rpl202_a_switch_on_torch_bound_by_a_star_import(tmp_path, switch, expec
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
     assert [(d.code, d.line) for d in found] == expected
+
+
+def test_rpl101_in_a_script_whose_only_path_is_under_a_skipped_if_is_placed_at_that_call(tmp_path):
+    """DiffLightning's ``main.py``: training runs only under ``if args.train:`` (off by
+    default); a run given ``--train`` draws unseeded, reported at the call under the ``if``
+    that leads to it, not at the file's first statement."""
+    write(
+        tmp_path,
+        {
+            "training.py": "import torch\n\n\nclass Trainer:\n    def __init__(self):\n        self.net = torch.nn.Linear(2, 2)\n",
+            "main.py": "from argparse import ArgumentParser\n\nparser = ArgumentParser()\n"
+            "parser.add_argument('-t', '--train', action='store_true')\nargs = parser.parse_args()\n\n"
+            "if args.train:\n    from training import Trainer\n    trainer = Trainer()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL101", "main.py", 9)]

@@ -490,16 +490,20 @@ class SeedingScan(Analysis):
             return self.main_guard
         starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
         leading: Optional[cst.CSTNode] = None
+        skipped_leading: Optional[cst.CSTNode] = None
         for site in self.calls:
-            # a loader handed its dataset runs it when it is iterated: the loop is the use (not
-            # a call under an ``if`` the default path skips, ``if args.inference_only:``)
-            if values is not None and values.skipped_branch(self.chains.get(id(site.node), ()) + (site.node,)) is not None:
-                continue
+            # a loader handed its dataset runs it when it is iterated: the loop is the use
             if site.body in starts and (
                 self.call_summary(site).uses & wanted or (site.name not in catalog.DATALOADERS and self._hands_on(site, wanted))
             ):
+                if values is not None and values.skipped_branch(self.chains.get(id(site.node), ()) + (site.node,)) is not None:
+                    # under an ``if`` the default path skips (``if args.inference_only:``): the
+                    # place only when no call the default path makes leads to the use
+                    skipped_leading = skipped_leading or site.node
+                    continue
                 leading = site.node
                 break
+        leading = leading or skipped_leading
         loop = self._iterated_loader(wanted)
         if loop is not None and (leading is None or _comes_first(self.file.module, loop, leading)):
             return loop
