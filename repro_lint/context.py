@@ -697,7 +697,8 @@ class ProjectContext:
         """What a call of a library's name that a star import of a project module binds does
         (``torch.randn(3)`` after ``from utils import *`` where ``utils`` imports ``torch``;
         the facts of the module, which does not import it, could not tell), classified without
-        its arguments; None for any other name."""
+        the arguments the facts do not keep (``argless``: it was given none); None for any
+        other name."""
         head, dot, rest = name.partition(".")
         if not facts.star_imports or head in ("self", "cls"):
             return None

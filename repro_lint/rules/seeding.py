@@ -724,7 +724,6 @@ class SeedingScan(Analysis):
                         return True
         return False
 
-
     def _device_function_call(self, site: CallSite, value: Any, wanted: FrozenSet[str]) -> bool:
         """Is ``value`` a call of a project function named for a device (``get_device()``, of
         this module or another) whose path uses one of the devices ``wanted`` (``return
