@@ -1683,8 +1683,8 @@ class _FactsCollector(ast.NodeVisitor):
             key = target.id if isinstance(target, ast.Name) else _dotted(target) if _on_self(target) else None
             if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict, ast.Subscript))):
                 classes = _class_names(value)
-                if not classes and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
-                    classes = self.bound.get(value.value.id, ())  # ``model = MODELS[name]``: any of them
+                if not classes and isinstance(value, ast.Subscript):
+                    classes = self._bound_classes(value)  # ``model = MODELS[name]``: any of them
                 if classes:
                     self.bound[key] = classes
                 else:
