@@ -352,6 +352,21 @@ def is_device_name(name: str) -> bool:
     return "device" in last.lower() or last.lower() == "accelerator" or (last.startswith("cuda") and not last.isupper())
 
 
+#: what a setting named ``accelerator`` may name, in Lightning's words (``"auto"`` names none)
+LIGHTNING_ACCELERATORS = tuple(name for name in dict(catalog.DEVICE_KEYWORDS)["accelerator"] if name != "auto")
+
+
+def setting_device(name: str, value: object) -> Optional[str]:
+    """The accelerator a device setting or parameter named ``name`` names with the string
+    ``value`` (``device="cuda:0"``; ``accelerator="gpu"`` in Lightning's words, lower case),
+    else None (``"cpu"``, ``"auto"``, not a string)."""
+    if not isinstance(value, str):
+        return None
+    if name.rsplit(".", 1)[-1].lower() == "accelerator":
+        return catalog.device_named([value], LIGHTNING_ACCELERATORS) if value == value.lower() else None
+    return catalog.device_named([value])
+
+
 def is_seed_parameter(name: str) -> bool:
     """A function parameter that takes a seed (``seed``, ``random_seed``, ``seed_value``)."""
     return "seed" in name.lower()

@@ -60,9 +60,9 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, device_named, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, ENTROPY, CallEffect, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, ENTROPY, CallEffect, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, setting_device, UNNAMED,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -247,10 +247,10 @@ class ProjectContext:
         #: function with effects under a parameter (see :meth:`_variant`)
         self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
         self._closures: Dict[Node, Summary] = {}
-        self._entries: Dict[str, Summary] = {}
+        self._entries: Dict[Tuple[str, Optional[str]], Summary] = {}
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
-        self._caller_arguments: Dict[Tuple[Node, bool], Any] = {}
+        self._caller_arguments: Dict[Tuple[Node, bool, bool], Any] = {}
         #: answers rules derive from the project that do not depend on the file asking
         #: (:meth:`remembered`)
         self._derived: Dict[Tuple[Any, ...], Any] = {}
@@ -431,12 +431,14 @@ class ProjectContext:
         self._console_files = tuple(dict.fromkeys(depends))
         return {path: tuple(attrs) for path, attrs in found.items()}
 
-    def console_nodes(self, path: "str | Path") -> List[Node]:
+    def console_nodes(self, path: "str | Path", only: Optional[str] = None) -> List[Node]:
         """The call-graph nodes of the functions that console scripts call in module ``path``
-        (each followed through re-exports to where it is defined)."""
+        (each followed through re-exports to where it is defined); ``only``: of that one."""
         facts = self.facts(path)
         nodes: List[Node] = []
         for attr in self.console_functions(path):
+            if only is not None and attr != only:
+                continue
             found = _local_target(facts, attr) if facts is not None else None
             node = (facts.path, found) if facts is not None and found is not None else None
             if node is None and facts is not None and facts.module_name:
@@ -847,6 +849,9 @@ class ProjectContext:
                 found = _local_target(facts, f"{prefix}.{name}")
                 if found is not None:
                     return found
+                body = facts.functions.get(prefix)
+                if body is not None and name in body.local_params:
+                    return None  # a parameter (``def _run(predict): predict(x)``): what the caller passes
         return _local_target(facts, name)
 
     def _node(self, node: Node) -> Optional[_NodeInfo]:
@@ -1232,7 +1237,7 @@ class ProjectContext:
         off += [
             param
             for param in sorted(callee.device_params)
-            if isinstance(value := _given(callee, literals, param), str) and device_named([value]) is None and param not in off
+            if isinstance(value := _given(callee, literals, param), str) and setting_device(param, value) is None and param not in off
         ]
         return _variant_node(target, off)
 
@@ -1289,17 +1294,22 @@ class ProjectContext:
         found = self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
         return found
 
-    def _call_literals(self, path: str, scope: str, index: int, options: bool = False) -> Tuple[Tuple[object, ...], Dict[str, object]]:
+    def _call_literals(
+        self, path: str, scope: str, index: int, options: bool = False, mapped: bool = False
+    ) -> Tuple[Tuple[object, ...], Dict[str, object]]:
         """The literal arguments of call number ``index`` of body ``scope`` in module ``path``
         (positional, keyword; UNKNOWN where not a literal), from facts extracted again with
         literals, only for the few modules whose calls need them. ``options``: an argument
         ``args.<dest>`` is the default of the module's option ``dest`` (else UNKNOWN, as a
-        value chosen at run time)."""
+        value chosen at run time). ``mapped``: a call through a ``**mapping`` gives its other
+        arguments (:attr:`~repro_lint.facts.BodyFacts.mapped_literals`), not nothing."""
         caller = self._literal_facts_of(path)
         body = caller.body(scope) if caller is not None else None
         if body is None:
             return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
         positional, keywords = body.call_literals.get(index, ((), {}))
+        if mapped and index in body.mapped_literals:
+            positional, keywords = body.mapped_literals[index]
 
         def value(given: object) -> object:
             if isinstance(given, ParamValue):
@@ -1383,7 +1393,7 @@ class ProjectContext:
 
     def _parameter_from_calls(self, path: str, callee: str, body: BodyFacts, param: str) -> object:
         default = body.defaults.get(param, UNKNOWN)
-        calls = self.caller_arguments(path, callee)
+        calls = self.caller_arguments(path, callee, mapped=True)
         if calls is None:
             return default if self.never_called(path, callee) else UNKNOWN
         values = set()
@@ -1776,17 +1786,31 @@ class ProjectContext:
             self._closures[starts[0]] = summary
         return summary
 
-    def entry_summary(self, path: "str | Path", source: Optional[str] = None) -> Summary:
+    def entry_summary(self, path: "str | Path", source: Optional[str] = None, console: Optional[str] = None) -> Summary:
         """What the execution path of entry point ``path`` does: its top level, its
-        ``__main__`` block and every project body they reach, across files."""
+        ``__main__`` block and every project body they reach, across files. ``console``: of
+        one of the programs that share the module (see :meth:`entry_starts`)."""
         key = os.path.abspath(path)
         self.consult(ALL_FILES)
         self.console_functions(key)
-        if key not in self._entries:
+        if (key, console) not in self._entries:
             facts = self.facts(key, source)
-            starts = [(key, MODULE_BODY), (key, MAIN_BODY)]
-            self._entries[key] = EMPTY if facts is None else self.closure(starts + self.console_nodes(key))
-        return self._entries[key]
+            self._entries[(key, console)] = EMPTY if facts is None else self.closure(self.entry_starts(key, console))
+        return self._entries[(key, console)]
+
+    def entry_starts(self, path: "str | Path", console: Optional[str] = None) -> List[Node]:
+        """Where the execution path of entry point ``path`` starts: its top level, its
+        ``__main__`` block and the functions its console scripts call. ``console``: one program
+        of a module that several share (``train = cli:train`` and ``predict = cli:predict``):
+        the top level and that console script's function, or, with :data:`MAIN_BODY`, the top
+        level and the ``__main__`` block (``python cli.py``)."""
+        key = os.path.abspath(path)
+        starts = [(key, MODULE_BODY)]
+        if console is None or console == MAIN_BODY:
+            starts.append((key, MAIN_BODY))
+        if console != MAIN_BODY:
+            starts += self.console_nodes(key, console)
+        return starts
 
     def entry_summary_without(
         self,
@@ -1797,8 +1821,9 @@ class ProjectContext:
         held: FrozenSet[Tuple[Node, str]] = frozenset(),
         cut: FrozenSet[Tuple[Node, Node]] = frozenset(),
         held_uses: FrozenSet[Tuple[Node, str]] = frozenset(),
+        console: Optional[str] = None,
     ) -> Summary:
-        """What entry point ``path`` does with the calls of the functions ``without`` left out
+        """What entry point ``path`` (``console``: see :meth:`entry_starts`) does with the calls of the functions ``without`` left out
         (what it would seed without a call that seeds with a value drawn at random), and the
         effects, uses and calls ``held``, ``held_uses`` and ``cut`` (see :meth:`closure`: what
         it would seed, or run on, without the calls that do not run on the default path)."""
@@ -1806,7 +1831,7 @@ class ProjectContext:
         self.consult(ALL_FILES)
         if self.facts(key, source) is None:
             return EMPTY
-        starts = [(key, MODULE_BODY), (key, MAIN_BODY)] + self.console_nodes(key)
+        starts = self.entry_starts(key, console)
         return self.closure(starts, frozenset(without), frozenset(held), frozenset(cut), frozenset(held_uses))
 
     def import_summary(self, path: "str | Path", modules: Iterable[str]) -> Summary:
@@ -1985,7 +2010,7 @@ class ProjectContext:
         return None if arguments is None else frozenset(k for _, keywords in arguments for k in keywords)
 
     def caller_arguments(
-        self, path: "str | Path", function: str, elsewhere: bool = False
+        self, path: "str | Path", function: str, elsewhere: bool = False, mapped: bool = False
     ) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
         """The literal arguments (positional, keyword; UNKNOWN where not a literal) of every call
         the project makes of the module-level ``function`` of module ``path`` (a class's
@@ -1994,12 +2019,15 @@ class ProjectContext:
         when the project never calls it (its callers are elsewhere), and, for a class, when a
         file that may call it defines a class deriving from one of that name (building the
         subclass passes other arguments). ``elsewhere``: only the calls made in other modules
-        (none: an empty tuple), for a function that its own module calls too."""
+        (none: an empty tuple), for a function that its own module calls too. ``mapped``: a
+        call through a ``**mapping`` (and no ``*args``) is one that may leave any parameter out,
+        with its other arguments and the key :data:`~repro_lint.syntax.MERGE` (``Crop(**paras)``
+        builds a ``Crop`` with its defaults on the default path), not a call that cannot be read."""
         self.consult(ALL_FILES)
         node = (os.path.abspath(path), function)
-        key = (node, elsewhere)
+        key = (node, elsewhere, mapped)
         if key not in self._caller_arguments:
-            self._caller_arguments[key] = self._find_caller_arguments(node, elsewhere)
+            self._caller_arguments[key] = self._find_caller_arguments(node, elsewhere, mapped)
         return self._caller_arguments[key]
 
     def remembered(self, key: Tuple[Any, ...], compute: Callable[[], Any]) -> Any:
@@ -2066,7 +2094,7 @@ class ProjectContext:
                     names.append(dotted)
         return names
 
-    def _find_caller_arguments(self, node: Node, elsewhere: bool) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
+    def _find_caller_arguments(self, node: Node, elsewhere: bool, mapped: bool = False) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
         """See :meth:`caller_arguments`. With ``elsewhere`` the answer adds to the calls the
         module makes itself, so a call that cannot be read is one whose arguments are all
         unknown (``ANY_CALL``), not a reason to know nothing: the other calls still show
@@ -2127,7 +2155,7 @@ class ProjectContext:
                     for index, call in enumerate(init.calls):
                         if call != f"{SUPER_CALL}.__init__":
                             continue
-                        positional, passed = self._call_literals(str(facts.path), init.name, index, options=True)
+                        positional, passed = self._call_literals(str(facts.path), init.name, index, options=True, mapped=mapped)
                         if len(positional) == UNKNOWN_ARGUMENTS:
                             if unreadable():
                                 return None
@@ -2143,7 +2171,7 @@ class ProjectContext:
                 for index, call in enumerate(body.calls):
                     if call.rsplit(".", 1)[-1] != name or not calls_it(facts, body, call):
                         continue
-                    positional, passed = self._call_literals(str(facts.path), body.name, index, options=True)
+                    positional, passed = self._call_literals(str(facts.path), body.name, index, options=True, mapped=mapped)
                     if len(positional) == UNKNOWN_ARGUMENTS:
                         if unreadable():  # ``*args`` or ``**mapping``
                             return None

@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Map
 
 from ._gc import GCPaused
 from .classify import (
-    ALL_GENERATORS, DEVICE_USES, ENTROPY, INIT, NO_EFFECT, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter,
+    ALL_GENERATORS, DEVICE_USES, ENTROPY, INIT, NO_EFFECT, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter, LIGHTNING_ACCELERATORS, setting_device,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -31,7 +31,6 @@ from .catalog import (
     ENTROPY_RESEEDS,
     ACCELERATOR_PREFIXES,
     CUDNN_DETERMINISTIC,
-    DEVICE_KEYWORDS,
     DATALOADERS,
     loader_position,
     DETERMINISM_SWITCHES,
@@ -199,6 +198,11 @@ class BodyFacts:
     #: bind, made without arguments (``np.random.seed()``, which reseeds from entropy when
     #: ``np`` is NumPy)
     argless_calls: ClassVar[FrozenSet[int]] = frozenset()
+    #: the calls of ``call_literals`` that pass a ``**mapping`` whose entries are not known, and
+    #: no ``*args`` (``Crop(size, **paras)``): what their other arguments give, with the key
+    #: :data:`~repro_lint.syntax.MERGE` for the mapping (only in facts with literals); the
+    #: mapping may leave any parameter out, so the value on the default path is its default
+    mapped_literals: ClassVar[Mapping[int, Tuple[Tuple[Any, ...], Dict[str, Any]]]] = MappingProxyType({})
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -559,7 +563,7 @@ _INSPECTING = frozenset({"isinstance", "issubclass", "hasattr", "callable", "typ
 GENERATOR_USES = ALL_GENERATORS
 
 #: what a variable named ``accelerator`` may name (see ``_device_setting``)
-_ACCELERATOR_NAMES = tuple(name for name in dict(DEVICE_KEYWORDS)["accelerator"] if name != "auto")
+_ACCELERATOR_NAMES = LIGHTNING_ACCELERATORS
 #: the key in a scope's constants under which a local name's device string is kept
 _DEVICE_NAMED = "\0device."
 #: the key in a scope's constants that says the function has stored ``self.<attr>`` itself
@@ -587,6 +591,19 @@ def _literals(
         if expanded is None or not expanded[1]:
             return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
         keywords.update((key, constant(value) if isinstance(value, ast.AST) else UNKNOWN) for key, value in expanded[0].items())
+    return tuple(constant(a) for a in call.args), keywords
+
+
+def _mapped_literals(
+    call: ast.Call, constant: Callable[[ast.AST], Any], literals: Tuple[Tuple[Any, ...], Dict[str, Any]]
+) -> Optional[Tuple[Tuple[Any, ...], Dict[str, Any]]]:
+    """For a call that :func:`_literals` cannot read only because of a ``**mapping`` (no
+    ``*args``): its other arguments as literals, and :data:`MERGE` for the mapping (see
+    :attr:`BodyFacts.mapped_literals`); else None."""
+    if len(literals[0]) != UNKNOWN_ARGUMENTS or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    keywords: Dict[str, Any] = {k.arg: constant(k.value) for k in call.keywords if k.arg is not None}
+    keywords[MERGE] = UNKNOWN
     return tuple(constant(a) for a in call.args), keywords
 
 
@@ -1231,6 +1248,9 @@ class _FactsCollector(ast.NodeVisitor):
                 self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
             if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
                 body.call_literals[len(body.calls) - 1] = _literals(node, self._argument_constant, self.dicts.expand)
+                mapped = _mapped_literals(node, self._argument_constant, body.call_literals[len(body.calls) - 1])
+                if mapped is not None:
+                    body.mapped_literals = {**body.mapped_literals, len(body.calls) - 1: mapped}
             if callee is not None and node.args and not effect.known:
                 named = tuple(_device_in(arg) for arg in node.args)
                 if any(named):
@@ -1286,6 +1306,8 @@ class _FactsCollector(ast.NodeVisitor):
                 for kept in (body.call_literals, body.call_devices):
                     if primary in kept:
                         kept[len(body.calls) - 1] = kept[primary]
+                if primary in body.mapped_literals:
+                    body.mapped_literals = {**body.mapped_literals, len(body.calls) - 1: body.mapped_literals[primary]}
         if (method == "to" or any(k.arg == "device" for k in node.keywords)) and self.imported(name or "") not in PARTIALS:
             device = args.node("device", 0 if method == "to" else None)
             # one piece of evidence per call: ``torch.tensor(x, device="cuda")`` is counted once
@@ -1295,6 +1317,11 @@ class _FactsCollector(ast.NodeVisitor):
                     body.uses.add(PLACES)  # on a device named elsewhere (``.to(args.device)``)
             finally:
                 self.counted_devices = outer
+        accelerator = next((k.value for k in node.keywords if k.arg == "accelerator"), None)
+        if isinstance(accelerator, ast.Name) and self._parameter(accelerator) is not None:
+            # ``Trainer(accelerator=accelerator)`` in ``def predict(accelerator="gpu")``: the
+            # parameter's default, in Lightning's names, where a call leaves it out
+            self._device_value(accelerator, lightning=True)
         if method == OPTION_DECLARATION[0]:
             self._option(node)
         passed_args = [*node.args, *(k.value for k in node.keywords)]
@@ -1537,6 +1564,9 @@ class _FactsCollector(ast.NodeVisitor):
             and _SELF_STORED + node.attr not in self.constants[-1]
         ):
             return SelfValue(node.attr)  # type: ignore[attr-defined]  # what ``__init__`` stores there
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args" and not node.args and not node.keywords:
+            # ``main(parser.parse_args())``: the module's options (not ``parse_args(["--lr", "1"])``)
+            return ParsedOptions()
         return self._constant(node)
 
     def _attribute_literal(self, node: ast.Attribute) -> Any:
@@ -1755,7 +1785,7 @@ class _FactsCollector(ast.NodeVisitor):
     @staticmethod
     def _device_parameter(body: BodyFacts, param: str, default: Any) -> None:
         """A parameter named as a device whose default names an accelerator."""
-        device = device_named([default]) if isinstance(default, str) and is_device_name(param) else None
+        device = setting_device(param, default) if is_device_name(param) else None
         if device is not None:
             body.device_params[param] = device
 
@@ -1773,7 +1803,8 @@ class _FactsCollector(ast.NodeVisitor):
         parameter = self._parameter(value)
         if parameter is not None:
             default = self.current.defaults.get(parameter)
-            device = device_named([default]) if isinstance(default, str) else None
+            # (``def predict(accelerator="gpu")``: ``Trainer(accelerator=accelerator)``)
+            device = setting_device("accelerator" if lightning else "device", default)
             if device is not None:
                 self.current.device_params[parameter] = device
             return device is not None
@@ -1819,8 +1850,9 @@ class _FactsCollector(ast.NodeVisitor):
         for element in value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]:
             if isinstance(element, ast.Call):
                 callee = _dotted(element.func)
-                # (a name bound to classes, ``MEMORY = partial(Memory, ...)``: each of them)
-                for built in (self.bound.get(callee) or (callee,)) if callee is not None else ():
+                # (a name bound to classes, ``MEMORY = partial(Memory, ...)``: each of them; a
+                # table of classes looked up by key, ``return TABLE[cfg["type"]]()``: each of its)
+                for built in (self.bound.get(callee) or (callee,)) if callee is not None else self._bound_classes(element.func):
                     if _names_class(built):
                         self.current.returns.append(self.imported(built) or built)
             elif isinstance(element, ast.Name) and element.id in self.current.instances:
@@ -1920,6 +1952,16 @@ class _FactsCollector(ast.NodeVisitor):
         if body.owner is None or body.name.rpartition(".")[2] not in CONSTRUCTION_METHODS:
             return False
         return any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" for t in targets)
+
+    def visit_For(self, node: ast.For) -> None:
+        # ``for agent in [CategoricalDQN, DQN]: agent(env)``: the loop variable is each class in turn
+        if isinstance(node.target, ast.Name) and isinstance(node.iter, (ast.List, ast.Tuple)):
+            classes = [name for element in node.iter.elts for name in _class_names(element)]
+            if classes and len(classes) == len(node.iter.elts):
+                self.bound[node.target.id] = tuple(classes)
+            else:
+                self.bound.pop(node.target.id, None)
+        self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._bind_constant(node.target, None)

@@ -100,12 +100,16 @@ class ImportTable:
         return resolve_relative(self.module_name, self.is_package, level, module)
 
     def add_assignment(self, target: cst.CSTNode, value: cst.CSTNode, forget: bool = True) -> None:
-        """Follow ``alias = torch.backends.cudnn``; rebinding a known alias to anything else
-        forgets it (with ``forget``: a binding of the module's top level, not a function's
+        """Follow ``alias = torch.backends.cudnn``; rebinding a known alias to anything but
+        ``None`` forgets it (with ``forget``: a binding of the module's top level, not a function's
         local variable)."""
         if not isinstance(target, cst.Name):
             return
         name = target.value
+        if isinstance(value, cst.Name) and value.value == "None" and name in self.aliases:
+            # ``except ImportError: torch_scatter = None``: an optional import's fallback; where
+            # the name is used as a module, it is that module
+            return
         qualified = self.qualify(value)
         if qualified is not None and "." in qualified:
             self.aliases[name] = qualified

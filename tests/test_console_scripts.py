@@ -6,6 +6,7 @@ package's ``__main__.py`` runs as ``python -m pkg``. The seeding rules treat the
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Dict
 
@@ -129,6 +130,65 @@ def test_a_console_function_seeded_through_a_helper_is_not_reported(tmp_path: Pa
     cli = cli.replace("        model = build()", "        set_seed(0)\n        model = build()")
     utils = "import torch\n\n\ndef set_seed(seed):\n    torch.manual_seed(seed)\n"
     assert lint_project(tmp_path, {"pyproject.toml": PYPROJECT, "pkg/cli.py": cli, "pkg/utils.py": utils}) == []
+
+
+TWO_PROGRAMS = """\
+    import torch
+
+    from pkg.model import build
+    from pkg.utils import set_seed
+
+
+    def train():
+        model = build()
+        return model
+
+
+    def predict():
+        set_seed(0)
+        model = build()
+        return model
+
+
+    def evaluate():
+        model = build()
+        return model
+    """
+
+
+@pytest.mark.parametrize(
+    "scripts, main, expected",
+    [
+        # each console script is a program of its own: the two unseeded ones are reported, each at
+        # its first call that leads to the draw; the one that seeds is not
+        (["pkg-train = pkg.cli:train", "pkg-predict = pkg.cli:predict", "pkg-eval = pkg.cli:evaluate"], "", [8, 19]),
+        (["pkg-predict = pkg.cli:predict", "pkg-eval = pkg.cli:evaluate"], "", [19]),
+        (["pkg-train = pkg.cli:train", "pkg-predict = pkg.cli:predict"], "", [8]),
+        # one script: the module is one program, as before
+        (["pkg-predict = pkg.cli:predict"], "", []),
+        # and ``python cli.py`` runs its ``__main__`` block: a program too
+        (["pkg-predict = pkg.cli:predict", "pkg-eval = pkg.cli:evaluate"], "\n\nif __name__ == '__main__':\n    train()\n", [19, 23]),
+        (["pkg-predict = pkg.cli:predict", "pkg-eval = pkg.cli:evaluate"], "\n\nif __name__ == '__main__':\n    predict()\n", [19]),
+    ],
+)
+def test_console_scripts_that_share_a_module_are_programs_of_their_own(tmp_path: Path, scripts, main, expected):
+    setup = "from setuptools import setup\n\nsetup(name='pkg', entry_points={'console_scripts': %r})\n" % scripts
+    utils = "import torch\n\n\ndef set_seed(seed):\n    torch.manual_seed(seed)\n"
+    cli = textwrap.dedent(TWO_PROGRAMS) + main
+    found = lint_project(tmp_path, {"setup.py": setup, "pkg/cli.py": cli, "pkg/utils.py": utils})
+    assert [(Path(d.path).name, d.code) for d in found] == [("cli.py", "RPL101")] * len(expected)
+    assert [d.start[0] for d in found] == expected
+
+
+def test_of_programs_that_share_a_module_only_the_first_script_gets_the_setup_block(tmp_path: Path):
+    """The file's one block goes into the first console script's function; the other
+    programs' findings come without a fix (a block there would be a second one)."""
+    setup = "from setuptools import setup\n\nsetup(name='pkg', entry_points={'console_scripts': ['a = pkg.cli:train', 'b = pkg.cli:evaluate']})\n"
+    utils = "import torch\n\n\ndef set_seed(seed):\n    torch.manual_seed(seed)\n"
+    first, second = lint_project(tmp_path, {"setup.py": setup, "pkg/cli.py": textwrap.dedent(TWO_PROGRAMS), "pkg/utils.py": utils})
+    assert (first.start[0], second.start[0]) == (8, 19)
+    assert first.fix is not None and second.fix is None
+    assert "def train():\n    torch.manual_seed(0)\n" in fix_of(first, (tmp_path / "pkg/cli.py").read_text())
 
 
 def test_a_console_tool_that_does_not_train_is_not_reported(tmp_path: Path):

@@ -369,6 +369,55 @@ def test_rpl202_a_lightning_accelerator_chosen_in_a_variable(lint, choose, expec
     assert [(d.code, d.line) for d in found] == ([("RPL202", line)] if expected else [])
 
 
+@pytest.mark.parametrize(
+    "action, run, expected",
+    [
+        # KnowledgeGraphEmbedding: ``--cuda`` off by default, the options handed to main(), and
+        # every ``.cuda()`` under ``if args.cuda:`` in another module
+        ("store_true", "main(parser.parse_args())", []),
+        ("store_true", "args = parser.parse_args()\n    main(args)", []),
+        ("store_false", "main(parser.parse_args())", [14]),
+        ("store_true", "main(parser.parse_known_args()[0])", [14]),  # not followed: the benefit of the doubt goes to the use
+        ("store_true", "main(parser.parse_args(['--cuda']))", [14]),  # options given: not the defaults
+    ],
+)
+def test_rpl202_a_device_another_module_uses_only_under_an_option_handed_through_main(tmp_path, action, run, expected):
+    write(
+        tmp_path,
+        {
+            "model.py": "import torch\n\n\ndef step(model, args):\n    x = torch.ones(2, 4)\n    if args.cuda:\n        x = x.cuda()\n    return model(x)\n",
+            "train.py": "import argparse\n\nimport torch\n\nfrom model import step\n\n\ndef main(args):\n    torch.manual_seed(0)\n"
+            "    step(torch.nn.Linear(4, 2), args)\n\n\nparser = argparse.ArgumentParser()\n"
+            f"if __name__ == '__main__':\n    parser.add_argument('--cuda', action='{action}')\n    {run}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("train.py", line) for line in expected]
+
+
+@pytest.mark.parametrize(
+    "default, call, expected",
+    [
+        # boltz: the accelerator is a parameter whose default Lightning reads as the GPU
+        ("'gpu'", "predict()", True),
+        ("'cuda'", "predict()", True),
+        ("'gpu'", "predict('cpu')", False),  # the only call passes the CPU
+        ("'gpu'", "predict(accelerator='cpu')", False),
+        ("'cpu'", "predict()", False),
+        ("'auto'", "predict()", False),  # Lightning's choice at run time: no evidence here
+        ("'GPU'", "predict()", False),  # not Lightning's spelling
+    ],
+)
+def test_rpl202_a_lightning_accelerator_given_as_a_parameter_default(lint, default, call, expected):
+    code = (
+        f"import torch\nfrom pytorch_lightning import Trainer\n\n\ndef predict(accelerator={default}):\n"
+        "    torch.manual_seed(0)\n    trainer = Trainer(accelerator=accelerator)\n    trainer.predict(torch.nn.Linear(2, 2))\n\n\n"
+        f"if __name__ == '__main__':\n    {call}\n"
+    )
+    found = lint(code, select=["RPL202"])
+    assert [(d.code, d.line) for d in found] == ([("RPL202", 7)] if expected else [])
+
+
 def test_rpl202_an_accelerator_label_shown_to_the_user_is_no_evidence(lint):
     """accelerate's ``env`` command: ``accelerator = "CUDA"`` is a label it prints."""
     code = (

@@ -429,6 +429,28 @@ def test_lightning_workers_true_seeds_a_loader_a_factory_returns_to_the_trainer(
 
 
 @pytest.mark.parametrize(
+    "body, use, expected",
+    [
+        # finetune-openai-whisper: the loader is bound to a name, then returned (alone or in a tuple)
+        ("    loader = DataLoader(dataset, num_workers=4)\n    return loader\n", "loader = make_loader([1])\n    pl.Trainer().fit(m, loader)", []),
+        ("    train = DataLoader(dataset, num_workers=4)\n    val = DataLoader(dataset, num_workers=4)\n    return train, val\n",
+         "train, val = make_loader([1])\n    pl.Trainer().fit(m, train, val)", []),
+        # one of them is not handed to the Trainer: both may be iterated elsewhere
+        ("    train = DataLoader(dataset, num_workers=4)\n    val = DataLoader(dataset, num_workers=4)\n    return train, val\n",
+         "train, val = make_loader([1])\n    pl.Trainer().fit(m, train)", [6, 7]),
+        # bound but not returned: the factory uses it itself
+        ("    loader = DataLoader(dataset, num_workers=4)\n    return list(loader)\n", "batches = make_loader([1])\n    pl.Trainer().fit(m, batches)", [6]),
+    ],
+)
+def test_lightning_workers_true_seeds_a_loader_a_factory_binds_then_returns_to_the_trainer(tmp_path, body, use, expected):
+    data = "import lightning.pytorch as pl\nfrom torch.utils.data import DataLoader\n\n\ndef make_loader(dataset):\n" + body
+    train = f"import lightning.pytorch as pl\n\nfrom data import make_loader\n\nif __name__ == '__main__':\n    pl.seed_everything(0, workers=True)\n    m = None\n    {use}\n"
+    write(tmp_path, {"data.py": data, "train.py": train})
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301"])
+    assert [(d.code, os.path.basename(d.path), d.line) for d in found] == [("RPL301", "data.py", line) for line in expected]
+
+
+@pytest.mark.parametrize(
     "call, expected",
     [
         ("dm.train_dataloader(drop_last=True)", ["RPL301"]),  # the keywords passed are known: no worker_init_fn

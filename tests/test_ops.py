@@ -651,6 +651,21 @@ def test_rpl401_receivers_and_scalar_sources(lint, code, expected):
     assert codes(lint(code, select=["RPL401"], torch_version_text="2.13")) == expected
 
 
+@pytest.mark.parametrize(
+    "imported, call, expected",
+    [
+        # pykeen: an optional dependency whose fallback is None is still that module where it is used
+        ("try:\n    import torch_scatter\nexcept ImportError:\n    torch_scatter = None\n", "torch_scatter.scatter_add(x, i, dim=0)", []),
+        ("try:\n    import torch.nn.functional as F\nexcept ImportError:\n    F = None\n", "F.interpolate(x, scale_factor=2, mode='bilinear')", ["RPL402"]),
+        # rebound to something else: not the module any more (a tensor, maybe)
+        ("import torch_scatter\ntorch_scatter = torch.zeros(3)\n", "torch_scatter.scatter_add(0, i, x)", ["RPL401"]),
+    ],
+)
+def test_an_optional_import_whose_fallback_is_none_keeps_its_module(lint, imported, call, expected):
+    code = f"import torch\n{imported}\n\ndef f(x, i):\n    return {call}\n"
+    assert codes(lint(code, select=["RPL401", "RPL402"], torch_version_text="2.13")) == expected
+
+
 def test_rpl402_an_adaptive_pool_size_defaulting_to_a_tuple_of_ones(lint):
     code = "from torch import nn\nclass Net(nn.Module):\n    def __init__(self, pool_size=(1, 1)):\n        self.p = nn.AdaptiveAvgPool2d(pool_size)\n"
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == []
@@ -672,6 +687,37 @@ def test_rpl402_a_default_mode_through_a_call_that_passes_a_mapping(lint, call, 
         f"def build(cfg):\n    return {call}\n"
     )
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("Crop(**paras)", [("functional.py", 5)]),  # pytorchvideo: the mapping may leave mode out
+        ("Crop(size, **paras)", [("functional.py", 5)]),
+        ("Crop(size, mode='nearest', **paras)", []),
+        ("Crop(size, mode='nearest')", []),
+        ("Crop(*sizes, **paras)", []),  # ``*args`` may pass the mode by position: not known
+    ],
+)
+def test_rpl402_a_constructor_default_stored_on_self_when_another_module_builds_it_from_a_mapping(tmp_path: Path, call, expected):
+    """``Crop`` stores its ``mode`` (default bilinear) on ``self`` and hands it to a function of
+    another module; the only construction, in a third module, passes a mapping whose entries
+    are not known: on the default path it leaves ``mode`` at its default."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/functional.py": "import torch\n\n\ndef crop(x, size, mode='bilinear'):\n    return torch.nn.functional.interpolate(x, size=size, mode=mode)\n",
+            "pkg/transforms.py": (
+                "import torch\nimport pkg.functional\n\n\nclass Crop(torch.nn.Module):\n"
+                "    def __init__(self, size, mode='bilinear'):\n        super().__init__()\n        self._size = size\n        self._mode = mode\n\n"
+                "    def forward(self, x):\n        return pkg.functional.crop(x, self._size, self._mode)\n"
+            ),
+            "pkg/factory.py": f"from pkg.transforms import Crop\n\n\ndef make_crop(size, sizes, paras):\n    return {call}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL402"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
 
 
 @pytest.mark.parametrize(

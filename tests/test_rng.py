@@ -129,6 +129,9 @@ DATASET = """
         ("IterableDataset", "random.Random(0)", "__iter__", ""),
         ("torch.utils.data.Dataset", "torch.Generator().manual_seed(0)", "__getitem__", ", i"),
         ("BaseDataset", "np.random.default_rng(0)", "__getitem__", ", i"),
+        # boltz: one branch of a conditional expression builds it (the other shares np.random)
+        ("Dataset", "np.random if overfit else np.random.RandomState(0)", "__getitem__", ", i"),
+        ("Dataset", "None if overfit else (random.Random(1) if fast else np.random.default_rng(0))", "__getitem__", ", i"),
     ],
 )
 def test_rpl108_fires(lint, base, ctor, method, params):
@@ -139,6 +142,8 @@ def test_rpl108_fires(lint, base, ctor, method, params):
 def test_rpl108_quiet(lint):
     # not used when drawing
     assert codes(lint(DATASET.format(base="Dataset", ctor="np.random.default_rng(0)", method="describe", params=""), select=["RPL108"])) == []
+    # neither branch builds a generator
+    assert codes(lint(DATASET.format(base="Dataset", ctor="np.random if overfit else random", method="__getitem__", params=", i"), select=["RPL108"])) == []
     # not a dataset
     assert codes(lint(DATASET.format(base="object", ctor="np.random.default_rng(0)", method="__getitem__", params=", i"), select=["RPL108"])) == []
     # reseeded per worker

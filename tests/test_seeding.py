@@ -5001,6 +5001,72 @@ def test_rpl101_a_class_a_project_function_returns_then_built(tmp_path, returned
 
 
 @pytest.mark.parametrize(
+    "handed, expected",
+    [
+        # torch-em: ``_prediction(args, predict, device)`` calls its parameter ``predict``, which is
+        # the nested function handed to it, not the module's console function of that name
+        ("    def predict(x, device):\n        return x + 1\n\n    _run(predict, 'cpu')\n", []),
+        ("    def predict(x, device):\n        return torch.nn.Linear(2, 2)(x)\n\n    _run(predict, 'cpu')\n", [14]),
+        ("    _run(predict, 'cpu')\n", [9]),  # the module's own function, handed on: it runs
+    ],
+)
+def test_a_parameter_called_in_a_function_is_not_the_module_function_of_that_name(lint, handed, expected):
+    code = (
+        "import torch\n\n\ndef _run(predict, device):\n    return predict(torch.ones(2), device)\n\n\n"
+        "def predict(x, device):\n    return torch.nn.Linear(2, 2)(x)\n\n\ndef tiled():\n" + handed + "\n\nif __name__ == '__main__':\n    tiled()\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", line) for line in expected]
+
+
+@pytest.mark.parametrize(
+    "loop, expected",
+    [
+        ("for cls in [A, B]:\n        net = cls()", [("RPL101", 3)]),  # blobrl: each agent class in turn
+        ("for cls in (B,):\n        net = cls()", [("RPL101", 3)]),
+        ("for cls in [A, B]:\n        print(cls)", []),  # never built
+        ("for cls in [Quiet]:\n        net = cls()", []),  # a class that draws nothing
+        ("for cls in [A, make]:\n        net = cls()", []),  # not only classes: not followed
+    ],
+)
+def test_rpl101_a_loop_over_a_list_of_project_classes_builds_each(tmp_path, loop, expected):
+    write(
+        tmp_path,
+        {
+            "nets.py": "import torch.nn as nn\n\n\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(2, 2)\n\n\nclass B(A):\n    pass\n\n\nclass Quiet:\n    pass\n\n\ndef make():\n    return 1\n",
+            "train.py": f"from nets import A, B, Quiet, make\n\nif __name__ == '__main__':\n    {loop}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "returned, expected",
+    [
+        ("TABLE[cfg['type']]()", [("RPL103", 3)]),  # torchbringer: a class looked up in a table, built in the return
+        ("Learner()", [("RPL103", 3)]),
+        ("Quiet()", []),  # another class, whose act() draws nothing
+        ("TABLE[cfg['type']]", []),  # the class itself: ``act`` is never called on an object of it
+    ],
+)
+def test_rpl103_an_object_a_project_function_builds_from_a_table_then_stored_on_self(tmp_path, returned, expected):
+    write(
+        tmp_path,
+        {
+            "builders.py": "import random\n\n\nclass Learner:\n    def act(self):\n        return random.random()\n\n\n"
+            "class Quiet:\n    def act(self):\n        return 0\n\n\nTABLE = {'dqn': Learner}\n\n\n"
+            f"def build(cfg):\n    return {returned}\n",
+            "agent.py": "from builders import build\n\n\nclass Agent:\n    def initialize(self, cfg):\n        self.learner = build(cfg)\n\n"
+            "    def step(self):\n        return self.learner.act()\n",
+            "train.py": "from agent import Agent\n\nif __name__ == '__main__':\n    a = Agent()\n    a.initialize({'type': 'dqn'})\n    print(a.step())\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
     "test, expected",
     [
         ("y.is_cuda", [("RPL202", 13)]),  # follows the data: the model's .cuda() is the place

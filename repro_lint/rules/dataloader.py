@@ -7,21 +7,15 @@ from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from ..catalog import (
-    DISTRIBUTED_SAMPLER_SHUFFLE_POSITION,
-    DISTRIBUTED_SAMPLERS,
-    LOADER_WORKER_INIT,
-    OWN_SAMPLER_KEYWORD,
-    RANDOM_SAMPLERS,
-    SAMPLER_EPOCH_SETTERS,
-    SHUFFLES_ITSELF,
-)
+from ..catalog import DISTRIBUTED_SAMPLER_SHUFFLE_POSITION, DISTRIBUTED_SAMPLERS, LOADER_WORKER_INIT, OWN_SAMPLER_KEYWORD
+from ..catalog import RANDOM_SAMPLERS, SAMPLER_EPOCH_SETTERS, SHUFFLES_ITSELF
 from ..diagnostics import SAFE, UNSAFE
 from ..children import syntax_children
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, forwarded_switch_off, in_loader_hook, loader_call, off_in_factory, seeded_by_library
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, forwarded_switch_off, loader_call, off_in_factory
+from .trainer_loaders import in_loader_hook, seeded_by_library
 from .seeding import UnseededTorch
 
 RUNTIME = "repro_lint.runtime"

@@ -159,6 +159,14 @@ class _DatasetClass:
         self.used: Set[str] = set()
 
 
+def _constructed(value: cst.BaseExpression) -> Optional[cst.Call]:
+    """The call that builds what ``value`` is (``torch.Generator().manual_seed(s)`` returns the
+    generator ``torch.Generator()`` builds), else None."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and isinstance(value.func.value, cst.Call):
+        value = value.func.value
+    return value if isinstance(value, cst.Call) else None
+
+
 class RngObjectOnDataset(Rule):
     code = "RPL108"
     name = "rng-object-on-dataset"
@@ -219,14 +227,17 @@ class RngObjectOnDataset(Rule):
         method = self._method()
         if method is None or method in catalog.DRAWING_METHODS:
             return
-        value = node.value
-        # torch.Generator().manual_seed(s) returns the generator
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and isinstance(value.func.value, cst.Call):
-            value = value.func.value
-        if not isinstance(value, cst.Call):
-            return
-        ctor = self.qualify(value.func)
-        if ctor not in catalog.RNG_OBJECTS:
+        # either branch of ``np.random if overfit else np.random.RandomState(seed)`` (boltz)
+        branches: List[cst.BaseExpression] = []
+        todo = [node.value]
+        while todo:
+            part = todo.pop()
+            if isinstance(part, cst.IfExp):
+                todo += [part.orelse, part.body]
+            else:
+                branches.append(part)
+        value = next((v for v in map(_constructed, branches) if v is not None and self.qualify(v.func) in catalog.RNG_OBJECTS), None)
+        if value is None:
             return
         for target in node.targets:
             t = target.target

@@ -12,6 +12,7 @@ Seeding mistakes visible in one file alone are in :mod:`repro_lint.rules.rng`.
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import replace
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
@@ -64,6 +65,9 @@ class SeedingScan(Analysis):
         self.main_guard: Optional[cst.If] = None
         self.in_main = False
         self._entry_summary: Optional[Summary] = None
+        #: which program of the module this scan asks about (see
+        #: :meth:`~repro_lint.context.ProjectContext.entry_starts`; None: all of them as one)
+        self.console: Optional[str] = None
         #: the module's constants (``NUM_GPUS = 2``), read at the first call
         #: the enclosing nodes of the calls that are not known library calls, and of the known
         #: calls that seed a generator
@@ -146,12 +150,27 @@ class SeedingScan(Analysis):
                 self.chains[id(node)] = tuple(self.file.ancestors)
 
     # -- questions ---------------------------------------------------------------------------
+    def programs(self) -> List["SeedingScan"]:
+        """One scan per program that starts in this module: the module itself, or, where
+        several console scripts call functions of it (``train = cli:train``, ``predict =
+        cli:predict``), one per script, and one for its ``__main__`` block if it has one: each
+        is an entry point of its own, reported once."""
+        functions = self.file.project.console_functions(self.file.path)
+        if len(functions) < 2:
+            return [self]
+        programs = []
+        for console in ((MAIN_BODY,) if self.main_guard is not None else ()) + functions:
+            program = copy.copy(self)
+            program.console, program._entry_summary = console, None
+            programs.append(program)
+        return programs
+
     def entry_summary(self) -> Optional[Summary]:
         """The execution path's summary when this file is an entry point, else None."""
         if not self.file.is_entry_point:
             return None
         if self._entry_summary is None:
-            self._entry_summary = self.file.project.entry_summary(self.file.path, self.file.source)
+            self._entry_summary = self.file.project.entry_summary(self.file.path, self.file.source, self.console)
         return self._entry_summary
 
     def call_summary(self, site: CallSite, construct: bool = False) -> Summary:
@@ -224,7 +243,7 @@ class SeedingScan(Analysis):
             return None
         key = os.path.abspath(path)
         held = frozenset(((key, body), generator) for body, drawn in own.items() if all(drawn))
-        rest = project.entry_summary_without(path, frozenset(without), self.file.source, held=held)
+        rest = project.entry_summary_without(path, frozenset(without), self.file.source, held=held, console=self.console)
         if rest.seeds(generator):
             return None
         # a draw from a generator that the rest of the path seeds is the same on every run,
@@ -323,6 +342,7 @@ class SeedingScan(Analysis):
             me, frozenset(), self.file.source,
             held_uses=frozenset((node, d) for node, (used, _) in questions.items() for d in used),
             cut=frozenset((node, t) for node, (_, called) in questions.items() for t in called),
+            console=self.console,
         )
         if devices & best.uses:
             return frozenset(), frozenset()
@@ -430,7 +450,7 @@ class SeedingScan(Analysis):
             # ``also_held``: the uses other modules make only off the default path
             if not also_held and not also_cut:
                 return None, None
-            return None, project.entry_summary_without(path, frozenset(), self.file.source, held_uses=also_held, cut=also_cut)
+            return None, project.entry_summary_without(path, frozenset(), self.file.source, held_uses=also_held, cut=also_cut, console=self.console)
         cut = also_cut | frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
         if uses:
             # a body's use of a device is left out when every piece of evidence of it there (by
@@ -441,9 +461,9 @@ class SeedingScan(Analysis):
                 if all(off) and facts is not None and (found := facts.body(body)) is not None
                 and found.device_events.get(device) == len(off)
             )
-            return first, project.entry_summary_without(path, frozenset(), self.file.source, held_uses=held, cut=cut)
+            return first, project.entry_summary_without(path, frozenset(), self.file.source, held_uses=held, cut=cut, console=self.console)
         held = frozenset(((key, body), effect) for body, off in own.items() if all(off) for effect in wanted)
-        return first, project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut)
+        return first, project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut, console=self.console)
 
     def where(self, summary: Summary, wanted: FrozenSet[str]) -> cst.CSTNode:
         """Where to report something the execution path does: the first call on the path in
@@ -486,9 +506,12 @@ class SeedingScan(Analysis):
                     return site.node
         if off_path is not None:
             return off_path
-        if self.main_guard is not None:
+        if self.main_guard is not None and self.console in (None, MAIN_BODY):
             return self.main_guard
-        starts = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
+        if self.console is None:
+            starts: Tuple[str, ...] = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
+        else:
+            starts = (MODULE_BODY, self.console)
         leading: Optional[cst.CSTNode] = None
         skipped_leading: Optional[cst.CSTNode] = None
         for site in self.calls:
@@ -569,7 +592,7 @@ class SeedingScan(Analysis):
         cut = frozenset(((key, body), target) for (body, target), off in calls.items() if all(off))
         if not cut:
             return frozenset(reached)
-        return frozenset(project.entry_summary_without(path, frozenset(), self.file.source, cut=cut).reached_in(path))
+        return frozenset(project.entry_summary_without(path, frozenset(), self.file.source, cut=cut, console=self.console).reached_in(path))
 
     def _iterated_loader(self, wanted: FrozenSet[str]) -> Optional[cst.For]:
         """The first loop of the module's top level (outside any function) over a DataLoader
@@ -958,6 +981,14 @@ class _EntryPointRule(Rule):
     def trigger_words(cls, settings) -> Tuple[str, ...]:  # type: ignore[no-untyped-def]
         return cls.triggers + (("import",) if settings.entry_points else ())
 
+    def setup_edits(self, scan: SeedingScan, needs: Set[str]) -> List[Any]:
+        """The setup block's edits for a finding of ``scan``'s program: the file's one block,
+        which goes into the first console script's function (or the ``__main__`` block), so a
+        finding of another program of the module (:meth:`SeedingScan.programs`) has none."""
+        if scan.console is not None and scan.console != self.file.project.console_functions(self.file.path)[0]:
+            return []
+        return setup_block_edits(self.file, needs, covered(self.file))
+
 
 class _UnseededGenerator(_EntryPointRule):
     generator = ""
@@ -967,9 +998,12 @@ class _UnseededGenerator(_EntryPointRule):
         return summary.uses_generator(cls.generator)
 
     def leave_Module(self, node: cst.Module) -> None:
-        scan = self.scan
-        summary = scan.entry_summary() if scan is not None else None
-        if scan is None or summary is None or not self.may_report_on(summary):
+        for scan in self.scan.programs() if self.scan is not None else ():
+            self._check(scan)
+
+    def _check(self, scan: SeedingScan) -> None:
+        summary = scan.entry_summary()
+        if summary is None or not self.may_report_on(summary):
             return
         if summary.seeds(self.generator):
             drawn = scan.seeded_at_random(summary, self.generator) if "seed" in self.file.source else None
@@ -991,7 +1025,7 @@ class _UnseededGenerator(_EntryPointRule):
                 )
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
-        self.report(where, message=self.message_for(summary), edits=setup_block_edits(self.file, {self.generator}, covered(self.file)))
+        self.report(where, message=self.message_for(summary), edits=self.setup_edits(scan, {self.generator}))
 
     def message_for(self, summary: Summary) -> str:
         if ENTROPY + self.generator in summary.effects:
@@ -1091,9 +1125,12 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         return any(d in summary.uses for d in DEVICES)
 
     def leave_Module(self, node: cst.Module) -> None:
-        scan = self.scan
-        summary = scan.entry_summary() if scan is not None else None
-        if scan is None or summary is None or not self.may_report_on(summary):
+        for scan in self.scan.programs() if self.scan is not None else ():
+            self._check(scan)
+
+    def _check(self, scan: SeedingScan) -> None:
+        summary = scan.entry_summary()
+        if summary is None or not self.may_report_on(summary):
             return
         devices = [d for d in DEVICES if d in summary.uses]
         if devices:
@@ -1115,7 +1152,7 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         # star import, before ``nn.DataParallel(model)``)
         wanted = frozenset(devices) | (frozenset(catalog.ACCELERATOR_PREFIXES) if "accelerator" in devices else frozenset())
         where = scan.where(summary, wanted)
-        self.report(where, device=device, edits=setup_block_edits(self.file, {"deterministic"}, covered(self.file)))
+        self.report(where, device=device, edits=self.setup_edits(scan, {"deterministic"}))
 
 
 # -- RPL105 -----------------------------------------------------------------------------------------
