@@ -559,6 +559,16 @@ PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
 #: builtins that only look at what they are given (a class named there is not built there)
 _INSPECTING = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id"})
 
+
+def only_inspects(written: Optional[str], qualified: Optional[str]) -> bool:
+    """Does a call (as written, and as its imports qualify it) only look at what it is given,
+    never calling a function handed to it: the builtins ``isinstance``, ``hasattr``, ... (not
+    imported under that name) and the ``inspect`` module's functions
+    (``inspect.getfullargspec(training.run_train)``)?"""
+    if qualified is not None:
+        return qualified.startswith("inspect.")
+    return written in _INSPECTING
+
 #: the uses of a generator that a parameter's test may leave out (see ``BodyFacts.guarded_uses``)
 GENERATOR_USES = ALL_GENERATORS
 
@@ -1329,7 +1339,7 @@ class _FactsCollector(ast.NodeVisitor):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
         if _is_super_call(node):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
-        inspected = isinstance(node.func, ast.Name) and node.func.id in _INSPECTING and self.imported(node.func.id) is None
+        inspected = name is not None and only_inspects(name, self.imported(name))
         dispatcher = name is not None and self.imported(name) in CLI_DISPATCHERS
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
@@ -1390,6 +1400,10 @@ class _FactsCollector(ast.NodeVisitor):
         if not isinstance(dataset, ast.AST) or not isinstance(workers, ast.AST):
             return
         count = self._constant(workers)
+        if isinstance(workers, ast.Call) and isinstance(workers.func, ast.Name) and workers.func.id == "max" and "max" not in self.facts.aliases:
+            # ``max(1, args.cpu_num // 2)``: at least its largest literal
+            bounds = [v for v in map(self._constant, workers.args) if isinstance(v, int) and not isinstance(v, bool)]
+            count = max(bounds) if bounds else UNKNOWN
         if isinstance(count, OptionValue) or (isinstance(count, int) and not isinstance(count, bool) and count > 0):
             self.loader_workers.append((self.current, count, self._built_from(dataset)))
 

@@ -2762,6 +2762,8 @@ AUGMENT_MODULE = """
         ("", ["RPL103"]),  # no workers: in the main process
         ("num_workers=args.threads", ["RPL103"]),  # an option whose default is 0
         ("num_workers=n", ["RPL103"]),  # not known: the main process may run it
+        ("num_workers=max(1, n // 2)", []),  # KnowledgeGraphEmbedding: at least one worker
+        ("num_workers=max(0, n)", ["RPL103"]),  # maybe none
         ("**params", []),  # a dict built in the function (effdet's ``DataLoader(ds, **training_params)``)
         ("**serial", ["RPL103"]),
     ],
@@ -4998,6 +5000,27 @@ def test_rpl101_a_class_a_project_function_returns_then_built(tmp_path, returned
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "looked, expected",
+    [
+        # tape: ``inspect.getfullargspec(training.run_train)`` looks at the function, the call after runs it
+        ("print(inspect.signature(train))", 7),
+        ("print(isinstance(train, type), callable(train))", 7),
+        ("print(run_later(train))", 5),  # handed to a function of the project: it may run it
+    ],
+)
+def test_rpl101_a_function_only_looked_at_is_not_where_a_script_runs_it(tmp_path, looked, expected):
+    write(
+        tmp_path,
+        {
+            "lib.py": "import torch\n\n\ndef train():\n    return torch.nn.Linear(2, 2)\n\n\ndef run_later(fn):\n    return fn()\n",
+            "run.py": f"import inspect\n\nfrom lib import run_later, train\n\n{looked}\nprint(1)\nmodel = train()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("run.py", expected)]
 
 
 @pytest.mark.parametrize(

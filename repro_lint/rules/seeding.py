@@ -27,7 +27,7 @@ from ..classify import (
 )
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
-from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device
+from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, only_inspects
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_strings, is_main_guard
@@ -650,7 +650,10 @@ class SeedingScan(Analysis):
     def _hands_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
         """Does the call hand on a project function or class that leads to what ``wanted`` names
         (``fire.Fire(train)``, ``fire.Fire({"train": train})``)? (An object handed on, as to
-        ``len(dataset)``, is not where its methods run.)"""
+        ``len(dataset)``, is not where its methods run; nor is a function only looked at,
+        ``inspect.getfullargspec(train)``.)"""
+        if only_inspects(site.name, site.name if site.imported else None):
+            return False
         refs: List[Tuple[str, bool]] = []
         stack: List[cst.BaseExpression] = [arg.value for arg in site.node.args]
         while stack:
