@@ -5003,6 +5003,31 @@ def test_rpl101_a_class_a_project_function_returns_then_built(tmp_path, returned
 
 
 @pytest.mark.parametrize(
+    "test, other, expected",
+    [
+        # bert_seq2seq: the path builds Norm(4), conditional off; another module's call turns it on
+        ("conditional == True", "Norm(4, conditional=True)", 14),
+        ("conditional", "Norm(4, True)", 14),
+        ("conditional", "Norm(4)", 14),
+        ("not conditional", "Norm(4, conditional=True)", 8),  # the branch the path takes
+    ],
+)
+def test_rpl101_a_use_under_a_parameter_the_path_turns_off_is_not_the_place(tmp_path, test, other, expected):
+    write(
+        tmp_path,
+        {
+            "model.py": "from torch import nn\n\n\nclass Norm(nn.Module):\n    def __init__(self, n, conditional=False):\n"
+            f"        super().__init__()\n        if {test}:\n            self.dense = nn.Linear(n, n)\n\n\n"
+            "class Emb(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.emb = nn.Embedding(10, 4)\n"
+            "        self.norm = Norm(4)\n\n\nif __name__ == '__main__':\n    Emb()\n",
+            "other.py": f"from model import Norm\n\n\ndef make():\n    return {other}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("model.py", expected)]
+
+
+@pytest.mark.parametrize(
     "looked, expected",
     [
         # tape: ``inspect.getfullargspec(training.run_train)`` looks at the function, the call after runs it

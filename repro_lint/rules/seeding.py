@@ -472,6 +472,7 @@ class SeedingScan(Analysis):
         statement."""
         reached = summary.reached_in(self.file.path)
         values = self.file.analysis(ValueScan).values if "if" in self.file.source else None
+        always_off = _parameters_always_off(summary, self.file.path)
         on_default_path: Optional[FrozenSet[str]] = None
         #: the first use in a body that only calls under skipped ``if``s reach: the place when
         #: the path has no other
@@ -493,6 +494,8 @@ class SeedingScan(Analysis):
                     chain = self.chains.get(id(site.node))
                     if values is not None and chain is not None and values.skipped_branch(chain + (site.node,)) is not None:
                         continue  # under an ``if`` the default path skips (``if args.launcher != "none":``)
+                    if chain is not None and _under_parameter_off(chain + (site.node,), always_off.get(site.body, frozenset())):
+                        continue  # under ``if conditional:`` in a body every call on the path reaches with it off
                     if values is not None and chain is not None and not wanted.isdisjoint(DEVICES) and self._follows_data(chain + (site.node,)):
                         continue  # ``if y.is_cuda: y = y.cuda()`` keeps the data where it is: no evidence
                     # (for a generator's use: a device's is placed where the text first uses it)
@@ -816,6 +819,41 @@ def _resolved_calls(project: ProjectContext, path: str, name: str) -> Tuple[Opti
         return tuple(t if isinstance(t, tuple) else None for t in resolved)
 
     return project.remembered(("resolved calls", path, name), resolve)  # type: ignore[no-any-return]
+
+
+def _parameters_always_off(summary: Summary, path: str) -> Dict[str, FrozenSet[str]]:
+    """Per body of module ``path`` on the path: the parameters that every call reaching it
+    turns off (``Norm(4)`` leaves ``conditional=False``: the path reaches ``Norm.__init__``
+    only as ``Norm.__init__|conditional``), whatever other calls in the project pass."""
+    key = os.path.abspath(path)
+    found: Dict[str, FrozenSet[str]] = {}
+    for module, name in summary.reached:
+        if module != key:
+            continue
+        body, _, off = name.partition(VARIANT)
+        params = frozenset(off.split(",")) - {""}
+        found[body] = found[body] & params if body in found else params
+    return found
+
+
+def _under_parameter_off(chain: Tuple[cst.CSTNode, ...], off: FrozenSet[str]) -> bool:
+    """Is the end of ``chain`` in the body of an ``if`` that tests one of the parameters ``off``
+    for truth (``if conditional:``, ``if conditional == True:``, ``is True``)?"""
+    if not off:
+        return False
+    for parent, child in zip(chain, chain[1:]):
+        if not (isinstance(parent, cst.If) and child is parent.body):
+            continue
+        test = parent.test
+        if (
+            isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, (cst.Equal, cst.Is))
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "True"
+        ):
+            test = test.left
+        if isinstance(test, cst.Name) and test.value in off:
+            return True
+    return False
 
 
 def _off_default_in(
