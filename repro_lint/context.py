@@ -1131,6 +1131,9 @@ class ProjectContext:
         owner = self.resolve_module(module) if module else None
         facts = self.facts(owner) if owner is not None else None
         if facts is not None and attr:
+            if attr in facts.tables:
+                # a dict of classes an importer calls an entry of: any of them built
+                return tuple(_handed(n) for c in facts.tables[attr] if (n := self._resolve_qualified(c)) is not None)
             if attr in facts.module_body.instances:
                 classes = self._instance_classes(facts, MODULE_BODY, facts.module_body, attr)
                 return ((facts.path, IMPORTED_BODY),) + tuple(_handed(cls, built=True) for cls in classes)

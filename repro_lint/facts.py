@@ -291,6 +291,11 @@ class ModuleFacts:
     draws_at_module_level: bool = False
     #: module-level classes that may derive from a DataLoader, by name
     loaders: Dict[str, LoaderClass] = field(default_factory=dict)
+    #: module-level dicts of classes (``DATASET_GETTERS = {"cifar10": Cifar10}``), or of the
+    #: module's functions defined above them, by name: import-qualified (this module's as
+    #: ``module.Class``); another module that imports the dict and calls an entry
+    #: (``DATASET_GETTERS[args.dataset](...)``) builds or runs any of them
+    tables: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
     #: module-level classes that derive from a library class whose construction has an effect:
     #: a seeding class (``catalog.SEED_HELPERS``: ``class MyCLI(LightningCLI)``) or a layer that
     #: initialises its weights at random (``catalog.initialises_weights``: ``class
@@ -429,6 +434,13 @@ def _strings_in(node: ast.AST) -> List[str]:
         elif not isinstance(item, (ast.Call, ast.Lambda)):
             stack.extend(ast.iter_child_nodes(item))
     return found
+
+
+def _function_names(value: ast.Dict, functions: Mapping[str, "BodyFacts"]) -> Tuple[str, ...]:
+    """The module's functions a dict display holds when every value is one defined above it
+    (``DATASET_GETTERS = {"cifar10": get_cifar10}``): calling an entry runs one of them."""
+    names = [v.id for v in value.values if isinstance(v, ast.Name) and v.id in functions]
+    return tuple(names) if names and len(names) == len(value.values) else ()
 
 
 def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
@@ -1225,6 +1237,12 @@ class _FactsCollector(ast.NodeVisitor):
             self.dicts.method(node.func.value.id, method, _arg_items(node), key, default)
         if name is None and isinstance(node.func, ast.Subscript) and isinstance(node.func.value, ast.Name) and node.func.value.id in self.bound:
             name = node.func.value.id  # ``model_dict[args.model](...)``: each class the dict holds
+        elif name is None and isinstance(node.func, ast.Subscript) and isinstance(node.func.value, ast.Name):
+            table = self.imported(node.func.value.id)
+            if table is not None and node.func.value.id not in self.current.local_params:
+                # ``DATASET_GETTERS[args.dataset](...)`` on a dict imported from a project module:
+                # any class it holds (:attr:`ModuleFacts.tables`), as a name looked up there
+                self.current.lookups.append((table, None, None))
         args = AstArgs(node, self.dicts.expand, self._attribute_literal)
         counted: Set[str] = set()  # the devices the call's effect counts as evidence
         # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
@@ -1725,6 +1743,12 @@ class _FactsCollector(ast.NodeVisitor):
             # a local, or an attribute of ``self`` (``self.dataset = datasets_dict[name]``, then
             # ``self.dataset(...)`` in the same method), bound to classes
             key = target.id if isinstance(target, ast.Name) else _dotted(target) if _on_self(target) else None
+            if key is not None and not self.scope and isinstance(target, ast.Name) and isinstance(value, ast.Dict):
+                table = _class_names(value) or _function_names(value, self.facts.functions)
+                if table and self.facts.module_name:
+                    self.facts.tables[key] = tuple(self.imported(c) or f"{self.facts.module_name}.{c}" for c in table)
+                else:
+                    self.facts.tables.pop(key, None)
             if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict, ast.Subscript))):
                 classes = _class_names(value)
                 if not classes and isinstance(value, ast.Subscript):

@@ -1969,7 +1969,8 @@ class Values:
                     got = [Const(None)]
                 else:
                     element = value if index is None else _tuple_element(value, index)
-                    got = None if element is None else inner.of(element, where, depth + 1)
+                    got = inner._parsed_here(element, depth) if element is not None else None
+                    got = got or (None if element is None else inner.of(element, where, depth + 1))
                 if got is None:
                     return None
                 # an expression of the function is, seen from here, what the call gave (or a
@@ -1979,6 +1980,19 @@ class Values:
             self._steps = inner._steps
             self._cut_short += inner._cut_short
         return _dedupe(found) if found else None
+
+    def _parsed_here(self, returned: cst.BaseExpression, depth: int) -> Candidates:
+        """``return parser.parse_args()`` in a function of this module that declares the
+        options (``opt = parse_opts()`` in 3D-ResNets-style code): this module's options'
+        defaults, as :class:`ParsedOptions`; None for anything else."""
+        if not (
+            isinstance(returned, cst.Call) and not returned.args
+            and isinstance(returned.func, cst.Attribute) and returned.func.attr.value == "parse_args"
+            and self.options()
+        ):
+            return None
+        known = tuple((dest, value) for dest, value in self.option_defaults(depth).items() if value is not UNKNOWN)
+        return [Const(ParsedOptions(known))] if known else None
 
     def _augmented(self, expr: Augmented, depth: int) -> Candidates:
         """``x op= value``: a value drawn at random stays one (``seed %= 2 ** 31``); numbers

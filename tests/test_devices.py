@@ -302,6 +302,11 @@ def test_rpl601_quiet_on_a_run_time_backend_without_npu_evidence_or_with_the_var
          "    dist.init_process_group(backend=args.dist_backend)\n", []),
         ("import torch_npu\nimport torch.distributed as dist\n\n\ndef init(args):\n    args.dist_backend = 'hccl'\n"
          "    dist.init_process_group(backend=args.dist_backend)\n", ["RPL601"]),
+        # Conformer_Ti on Ascend: the same in a helper module that does not import torch_npu
+        ("import torch.distributed as dist\n\n\ndef init(args):\n    args.dist_backend = 'hccl'\n"
+         "    dist.init_process_group(backend=args.dist_backend)\n", ["RPL601"]),
+        ("import torch.distributed as dist\n\n\ndef init(args):\n    args.dist_backend = 'gloo'\n"
+         "    dist.init_process_group(backend=args.dist_backend)\n", []),
         ("import torch_npu\nfrom torch_npu.contrib import transfer_to_npu\nimport torch.distributed as dist\n\n\n"
          "def init(args):\n    args.dist_backend = 'nccl'\n    dist.init_process_group(backend=args.dist_backend)\n", ["RPL601"]),
     ],
@@ -367,6 +372,30 @@ def test_rpl202_a_lightning_accelerator_chosen_in_a_variable(lint, choose, expec
     line = code.splitlines().index("    trainer = pl.Trainer(accelerator=accelerator, devices=1)") + 1
     found = lint(code, select=["RPL202"])
     assert [(d.code, d.line) for d in found] == ([("RPL202", line)] if expected else [])
+
+
+@pytest.mark.parametrize(
+    "returned, expected",
+    [
+        # Efficient-3DCNNs: ``opt = parse_opts()`` from a helper that builds the parser and parses
+        ("parser.parse_args()", 11),  # --distributed off by default: the if is skipped
+        ("parser.parse_args(['--distributed', '1'])", 9),  # options given: not the defaults
+        ("parser", 9),  # the parser itself: opt is no options object
+    ],
+)
+def test_rpl202_options_parsed_by_a_helper_of_another_module_decide_the_default_path(tmp_path, returned, expected):
+    write(
+        tmp_path,
+        {
+            "opts.py": f"import argparse\n\n\ndef parse_opts():\n    parser = argparse.ArgumentParser()\n"
+            f"    parser.add_argument('--distributed', default=0, type=int)\n    return {returned}\n",
+            "main.py": "import torch\n\nfrom opts import parse_opts\n\nif __name__ == '__main__':\n    opt = parse_opts()\n"
+            "    torch.manual_seed(0)\n    if opt.distributed:\n        torch.cuda.set_device(0)\n    else:\n"
+            "        device = torch.device('cuda:0')\n    model = torch.nn.Linear(4, 2).to(device)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("main.py", expected)]
 
 
 @pytest.mark.parametrize(

@@ -5003,6 +5003,55 @@ def test_rpl101_a_class_a_project_function_returns_then_built(tmp_path, returned
 
 
 @pytest.mark.parametrize(
+    "table, call, expected",
+    [
+        # FixMatch: ``DATASET_GETTERS[args.dataset](...)`` on a dict imported from the data module
+        ("DATASET_GETTERS = {'cifar10': Cifar10}", "DATASET_GETTERS[args.dataset](10)", [("RPL102", 13)]),
+        ("DATASET_GETTERS = {'cifar10': get_cifar10}", "DATASET_GETTERS[args.dataset](10)", [("RPL102", 13)]),
+        ("DATASET_GETTERS = {'cifar10': Quiet}", "DATASET_GETTERS[args.dataset](10)", []),  # draws nothing
+        ("DATASET_GETTERS = {'cifar10': Cifar10}", "args.dataset in DATASET_GETTERS", []),  # never called
+        ("DATASET_GETTERS = {'cifar10': 'cifar10'}", "DATASET_GETTERS[args.dataset]", []),  # no classes
+    ],
+)
+def test_rpl102_an_entry_of_a_dict_of_classes_or_functions_imported_from_another_module(tmp_path, table, call, expected):
+    write(
+        tmp_path,
+        {
+            "tables.py": "import numpy as np\n\n\nclass Cifar10:\n    def __init__(self, n):\n        self.idx = np.random.choice(n, 5, False)\n\n\n"
+            "class Quiet:\n    def __init__(self, n):\n        self.n = n\n\n\ndef get_cifar10(n):\n    return np.random.permutation(n)\n\n\n" + table + "\n",
+            "train.py": "import argparse\n\nfrom tables import DATASET_GETTERS\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+            f"    parser.add_argument('--dataset', default='cifar10')\n    args = parser.parse_args()\n    return {call}\n\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL102"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "sampler, expected",
+    [
+        # DnCNN 8p: the sampler is always built, so ``shuffle=(sampler is None)`` never shuffles
+        ("DistributedSampler(data)", [("train.py", 13)]),
+        ("DistributedSampler(data) if len(data) > 100 else None", [("train.py", 9)]),  # may be None: shuffles
+        ("None", [("train.py", 9)]),
+    ],
+)
+def test_rpl101_a_loader_whose_shuffle_test_is_false_is_not_the_place(tmp_path, sampler, expected):
+    write(
+        tmp_path,
+        {
+            "models.py": "from torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 2)\n",
+            "train.py": "from torch.utils.data import DataLoader, DistributedSampler\n\nfrom models import Net\n\n\ndef main():\n"
+            f"    data = list(range(8))\n    sampler = {sampler}\n    loader = DataLoader(data, shuffle=(sampler is None), sampler=sampler)\n"
+            "    net = Net()\n\n\nif __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
     "test, other, expected",
     [
         # bert_seq2seq: the path builds Norm(4), conditional off; another module's call turns it on

@@ -45,8 +45,9 @@ class HcclDeterministicMissing(Rule):
         # what a name holds on the default path (``args.dist_backend`` after ``args.dist_backend
         # = "nccl"``; an option's default)
         known = backend if backend is not None or backend_arg is None else self._backend(backend_arg.value)
-        if backend is not None and "hccl" in backend.lower():
-            how = f'backend="{backend}"'
+        if known is not None and "hccl" in known.lower():
+            # at the call, or set just before it (``args.dist_backend = "hccl"``)
+            how = f'backend="{known}"'
         elif known is not None and known.lower() == "nccl" and self._nccl_is_hccl():
             how = 'transfer_to_npu, which turns backend="nccl" into HCCL,'
         elif not may_be_hccl(known):

@@ -22,7 +22,7 @@ import libcst as cst
 from .. import catalog
 from ..children import syntax_children
 from ..classify import (
-    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, SHUFFLES, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
     CallEffect, classify_call, is_device_name, is_seed_named, is_seed_parameter, placed_option_devices,
 )
 from ..context import VARIANT, ProjectContext, Summary
@@ -486,6 +486,8 @@ class SeedingScan(Analysis):
                 uses = site.effect.uses & wanted
                 if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
                     uses = frozenset()  # a project function given ``device=`` only receives the device
+                if SHUFFLES in site.effect.uses and uses and values is not None and self._shuffle_off(site, values):
+                    uses = uses - {SHUFFLES, "torch"}  # ``shuffle=(sampler is None)`` with a sampler always built
                 if uses == {INIT} and TRAIN not in summary.uses and (LOAD in site.effect.uses or self._weights_loaded(site)):
                     # pretrained weights replace the drawn ones (``resnet18(pretrained=True)``, or
                     # ``net = Net(); net.load_state_dict(...)``), and nothing trains
@@ -543,6 +545,19 @@ class SeedingScan(Analysis):
                     return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+    def _shuffle_off(self, site: CallSite, values: Any) -> bool:
+        """Does the DataLoader call's ``shuffle`` argument, not a literal, hold a value that
+        turns shuffling off on every path the values see (``shuffle=(sampler is None)`` where
+        ``sampler`` is always a sampler)?"""
+        params = catalog.DATALOADERS.get(site.name or "")
+        if params is None:
+            return False
+        given = CstArgs(site.node).node("shuffle", catalog.loader_position(params, "shuffle"))
+        if not isinstance(given, cst.BaseExpression):
+            return False
+        found = values.of(given, self.chains.get(id(site.node), ()) + (site.node,))
+        return bool(found) and all(isinstance(c, Const) and not catalog.is_on(c.value) for c in found)
 
     def _follows_data(self, chain: Tuple[cst.CSTNode, ...]) -> bool:
         """Is the end of ``chain`` in the body of an ``if`` that asks where a tensor already is
