@@ -63,6 +63,29 @@ def test_rpl301_rpl302_a_kwargs_dict_chosen_by_a_conditional_expression(lint, kw
 
 
 @pytest.mark.parametrize(
+    "default, bound, expected, fixed",
+    [
+        # FixMatch: the sampler class is chosen in a local name, then called; no fix, since the
+        # name may stand for a sampler that takes no generator
+        (-1, "RandomSampler if args.local_rank == -1 else DistributedSampler", ["RPL302"], False),
+        (0, "RandomSampler if args.local_rank == -1 else DistributedSampler", [], False),  # distributed by default
+        (-1, "RandomSampler", ["RPL302"], True),  # another name for it: the fix applies
+        (-1, "SequentialSampler", [], False),
+    ],
+)
+def test_rpl302_a_random_sampler_called_through_a_local_name(lint, default, bound, expected, fixed):
+    code = (
+        "import argparse\n\nimport torch\nfrom torch.utils.data import DataLoader, RandomSampler, SequentialSampler\n"
+        "from torch.utils.data.distributed import DistributedSampler\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        f"    parser.add_argument('--local_rank', type=int, default={default})\n    args = parser.parse_args()\n    torch.manual_seed(0)\n    data = list(range(10))\n"
+        f"    train_sampler = {bound}\n    return DataLoader(data, sampler=train_sampler(data), batch_size=2)\n"
+    )
+    found = lint(code, select=["RPL302"])
+    assert codes(found) == expected
+    assert [d.fix is not None for d in found] == [fixed] * len(found)
+
+
+@pytest.mark.parametrize(
     "kwargs, expected",
     [
         ("{'shuffle': True} if args.train else {'shuffle': False}", ["RPL302"]),

@@ -14,7 +14,7 @@ from ..children import syntax_children
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, factory_loaders, forwarded_switch_off, loader_call, off_in_factory
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, factory_loaders, forwarded_switch_off, loader_call, off_in_factory
 from .trainer_loaders import in_loader_hook, seeded_by_library
 from .seeding import UnseededTorch
 
@@ -342,6 +342,11 @@ class ShuffleWithoutGenerator(Rule):
         else:
             qualified = self.qualify(node.func)
             if qualified not in RANDOM_SAMPLERS:
+                # through a local name (FixMatch: ``train_sampler = RandomSampler if ... else
+                # DistributedSampler``, then ``sampler=train_sampler(data)``)
+                qualified = next((q for q in map(self.qualify, aliased_names(self, node.func)) if q in RANDOM_SAMPLERS), None)
+                fixable = False  # the name may stand for a sampler that takes no generator
+            if qualified is None:
                 return
             args, position = node.args, RANDOM_SAMPLERS[qualified]
             short = qualified.rsplit(".", 1)[-1]

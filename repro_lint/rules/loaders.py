@@ -192,12 +192,19 @@ def _aliased(rule: Rule, local: LocalLoaders, func: cst.Name) -> Optional[Loader
     """A loader called through a local name (``loader_fn = DataLoader``; ``fn =
     MultiEpochsDataLoader if fast else DataLoader``): the first loader it may stand for on the
     default path (:meth:`~repro_lint.values.Values.names`)."""
-    if func.value not in local.assigned_names:
-        return None  # the file never binds the name to another name
+    return next((s for s in (local.spec_of(n) for n in aliased_names(rule, func)) if s is not None), None)
+
+
+def aliased_names(rule: Rule, func: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The names a local name called here may stand for on the default path (``train_sampler =
+    RandomSampler if args.local_rank == -1 else DistributedSampler``), when the file binds it
+    to another name; empty otherwise."""
+    if not isinstance(func, cst.Name) or func.value not in rule.file.analysis(LocalLoaders).assigned_names:
+        return []  # the file never binds the name to another name
     names = rule.file.analysis(ValueScan).values.names(func, rule.file.ancestors)
     if not names or (len(names) == 1 and names[0] is func):
-        return None
-    return next((s for s in (local.spec_of(n) for n in names) if s is not None), None)
+        return []
+    return list(names)
 
 
 # -- loaders built in a project factory -----------------------------------------------------------
