@@ -525,8 +525,11 @@ LIGHTNING_CLI_1X = "pytorch_lightning.utilities.cli.LightningCLI"
 #: Gym's and Gymnasium's environments step a simulation (``env.step(action)``)
 NOT_TRAINING_FIT = ("sklearn.", "gym.", "gymnasium.")
 #: the name of an object whose ``step`` advances an environment, not an optimizer (``env``,
-#: ``envs``, ``eval_env``, ``self.test_env``, ``environment``)
-ENVIRONMENT_NAME = re.compile(r"^(?:\w+_)?envs?$|^environments?$", re.IGNORECASE)
+#: ``envs``, ``eval_env``, ``self.test_env``, ``environment``, and what holds environments:
+#: adept's ``env_mgr``, ``env_manager``, ``env_pool``, ``vec_env``)
+ENVIRONMENT_NAME = re.compile(
+    r"^(?:\w+_)?envs?(?:_(?:mgr|manager|pool|wrapper|runner|group|workers?))?$|^environments?$", re.IGNORECASE
+)
 
 #: known library helpers, by qualified name
 SEED_HELPERS: Dict[str, SeedHelper] = {

@@ -1041,6 +1041,8 @@ class ProjectContext:
         whose methods whoever receives it calls; a project module passed on, whose public names
         whoever receives it may use."""
         if ref in body.imported:
+            if ref in body.built_refs:  # only looked at, or built here: not built again
+                return tuple((n[0], OBJECT_PREFIX + n[1][len(INSTANCE_PREFIX) :]) if n[1].startswith(INSTANCE_PREFIX) else n for n in self._object_nodes(ref))
             return self._object_nodes(ref)
         found = self._local(facts, name, ref)
         objects = self._instance_classes(facts, name, body, ref) if found is None else ()
@@ -1053,7 +1055,9 @@ class ProjectContext:
             # a bound method handed on (``collate_fn=collator.collate``,
             # ``collate_fn=Collator().collate``): whoever receives it calls that method
             return tuple(self._instance_method(facts, name, body, ref) or ())
-        return tuple(_handed(target, built=bool(objects)) for target in classes)
+        # (a class only looked at, ``isinstance(dm, DataModule)``, ``print(Net)``, or whose
+        # object the body built itself, is not built again by whoever receives it)
+        return tuple(_handed(target, built=bool(objects) or ref in body.built_refs) for target in classes)
 
     def _reexporting_module(self, qualified: str, depth: int = 0) -> Optional[str]:
         """The project module whose top level binds the name ``qualified`` when the module it

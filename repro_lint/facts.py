@@ -568,8 +568,9 @@ class ParsedOptions:
 #: the calls that return parsed command-line options (``argparse``)
 PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
 
-#: builtins that only look at what they are given (a class named there is not built there)
-_INSPECTING = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id"})
+#: builtins that only look at what they are given (a class named there is not built there, a
+#: function handed there is not called)
+_INSPECTING = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id", "print", "repr", "str", "format"})
 
 
 def only_inspects(written: Optional[str], qualified: Optional[str]) -> bool:
@@ -785,6 +786,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.branch_depth = 0
         #: per imported name: the body whose import bound it last, and whether in an ``if``
         self.import_bodies: Dict[str, Tuple[int, bool]] = {}
+        #: per function body (by id): the imports it makes of a name the module defines itself,
+        #: which only that function sees (see ``_bind_import``)
+        self.shadowing: Dict[int, Dict[str, str]] = {}
         #: imported names that the ``if`` branches of one body bind to different objects
         #: (``if aug == "node": from .a import W`` / ``else: from .b import W``): the targets
         #: the other branches bound, called as well where the name is called
@@ -947,7 +951,8 @@ class _FactsCollector(ast.NodeVisitor):
         is a parameter of an enclosing function, which shadows the import there: ``def
         forward(self, x, profile=False)`` passing ``profile`` on passes the flag)."""
         head, _, rest = name.partition(".")
-        target = self.facts.aliases.get(head)
+        shadowing = self.shadowing.get(id(self.current)) if self.shadowing else None
+        target = shadowing.get(head) if shadowing and head in shadowing else self.facts.aliases.get(head)
         if target is None and self.facts.star_imports and head in _STAR_BOUND_LIBRARIES:
             # ``torch.backends.cudnn.deterministic = True`` in a module that binds ``torch`` only
             # by a star import (``from helper import *``): torch's, as the module's code means
@@ -979,6 +984,11 @@ class _FactsCollector(ast.NodeVisitor):
     def _bind_import(self, local: str, target: str) -> None:
         """Bind ``local`` to ``target`` by an import. When another ``if`` branch of the same
         body bound it to something else, that stays one of what the name may be."""
+        if self.scope and (local in self.facts.classes or (local in self.facts.functions and "." not in local)):
+            # ``def main(): from evaluate import main``: the module's own ``main`` stays what the
+            # rest of the module calls; only this function's name is the import
+            self.shadowing.setdefault(id(self.current), {})[local] = target
+            return
         previous = self.facts.aliases.get(local)
         body = id(self.current)
         before = self.import_bodies.get(local)
@@ -1362,7 +1372,8 @@ class _FactsCollector(ast.NodeVisitor):
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
-            for passed in [ref, *self.display_refs.get(ref, ())] if ref is not None else _constructed(arg):
+            # (a local bound to classes, ``Net = BernNet`` then ``RunExp(Net)``: each of them)
+            for passed in [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg):
                 # (a module's name the body rebinds to an object it builds, ``logger =
                 # logger.Logger(path)``, is that object)
                 qualified_ref = self.imported(passed) if passed not in body.instances else None
@@ -1384,6 +1395,12 @@ class _FactsCollector(ast.NodeVisitor):
         loader = self.imported(name) if name is not None else None
         if loader in DATALOADERS:
             self._loader_dataset(node, DATALOADERS[loader])
+        elif name is not None and (name in self.facts.loaders or "DataLoader" in (loader or "").rsplit(".", 1)[-1]):
+            # a project subclass of DataLoader, of this module (``class MyLoader(DataLoader)``) or
+            # named as one (GraphMVP's ``DataLoaderMasking``): its keywords reach the base's
+            found = self.facts.loaders.get(name)
+            params = found.params if found is not None and found.params is not None else DATALOADERS["torch.utils.data.DataLoader"]
+            self._loader_dataset(node, params)
         if loader in DEVICE_INFO_CALLS and not self.asking_about_device:
             self.asking_about_device = True  # the devices in its arguments are asked about
             try:

@@ -962,6 +962,11 @@ class Values:
             parsed = self._parsed_dataclass_calls(got, attr, depth)  # type: ignore[arg-type]
             if parsed is not None:
                 return parsed
+            declared = self.options().get(attr)
+            if declared and all(_parses_command_line(c) for c in got):  # type: ignore[arg-type]
+                # ``self.args.latent`` where this module's constructions hand the object its own
+                # ``parser.parse_args()``: that option's default
+                return self._resolve_all(declared, depth)
             return self._built_attribute(got, base, attr, depth)  # type: ignore[arg-type]
         if not got or not all(isinstance(c, Const) and isinstance(c.value, ParsedOptions) for c in got):
             return None
@@ -1985,11 +1990,7 @@ class Values:
         """``return parser.parse_args()`` in a function of this module that declares the
         options (``opt = parse_opts()`` in 3D-ResNets-style code): this module's options'
         defaults, as :class:`ParsedOptions`; None for anything else."""
-        if not (
-            isinstance(returned, cst.Call) and not returned.args
-            and isinstance(returned.func, cst.Attribute) and returned.func.attr.value == "parse_args"
-            and self.options()
-        ):
+        if not (isinstance(returned, cst.Call) and _parses_command_line(returned) and self.options()):
             return None
         known = tuple((dest, value) for dest, value in self.option_defaults(depth).items() if value is not UNKNOWN)
         return [Const(ParsedOptions(known))] if known else None
@@ -2242,6 +2243,11 @@ class Values:
         self._options = options
         self._namespaces = frozenset(namespaces)
         self._attr_values = attr_values
+
+
+def _parses_command_line(call: cst.Call) -> bool:
+    """``parser.parse_args()``: the run's command line, parsed (not ``parse_args(["--lr", "1"])``)."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "parse_args" and not call.args
 
 
 def _only_the_parameter(reached: Any, start: List[Tuple[cst.BaseExpression, Chain]]) -> bool:

@@ -63,6 +63,28 @@ def test_rpl301_rpl302_a_kwargs_dict_chosen_by_a_conditional_expression(lint, kw
 
 
 @pytest.mark.parametrize(
+    "stored, also, expected",
+    [
+        # pvnet: the loader keywords a data module's __init__ keeps on self
+        ("{'batch_size': batch_size, 'pin_memory': False}", "", ["RPL302"]),
+        ("dict(batch_size=batch_size, pin_memory=False)", "", ["RPL302"]),
+        ("{'batch_size': batch_size, 'generator': torch.Generator()}", "", []),
+        ("{'batch_size': batch_size, **extra}", "", []),  # may hold a generator
+        ("{'batch_size': batch_size}", "\n    def setup(self, stage):\n        self._kwargs.update(self.more)\n", []),  # changed
+        ("{'batch_size': batch_size}", "\n    def setup(self, stage):\n        self._kwargs = self.more\n", []),  # bound again
+    ],
+)
+def test_rpl302_loader_keywords_a_class_keeps_on_self(lint, stored, also, expected):
+    code = (
+        "import torch\nfrom lightning.pytorch import LightningDataModule\nfrom torch.utils.data import DataLoader\n\n\n"
+        "class DM(LightningDataModule):\n    def __init__(self, batch_size=8, extra=None):\n        super().__init__()\n"
+        f"        self.train_dataset = list(range(64))\n        self._kwargs = {stored}\n{also}\n"
+        "    def train_dataloader(self):\n        return DataLoader(self.train_dataset, shuffle=True, **self._kwargs)\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
+@pytest.mark.parametrize(
     "default, bound, expected, fixed",
     [
         # FixMatch: the sampler class is chosen in a local name, then called; no fix, since the

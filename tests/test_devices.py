@@ -375,6 +375,26 @@ def test_rpl202_a_lightning_accelerator_chosen_in_a_variable(lint, choose, expec
 
 
 @pytest.mark.parametrize(
+    "parsed, expected",
+    [
+        # iddm: the options stored on ``self.args``; ``--latent`` off by default
+        ("parser.parse_args()", 11),
+        ("parser.parse_args(['--latent'])", 10),  # options given: not the defaults
+        ("load_config()", 10),  # not the parsed options
+    ],
+)
+def test_rpl202_an_option_read_from_the_options_stored_on_self(lint, parsed, expected):
+    code = (
+        "import argparse\n\nimport torch\n\n\nclass Generator:\n    def __init__(self, args):\n        self.args = args\n"
+        "        if self.args.latent:\n            self.vae = torch.nn.Linear(4, 4).to('cuda')\n"
+        "        self.model = torch.nn.Linear(4, 2).to('cuda')\n\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--latent', default=False, action='store_true')\n"
+        f"    args = {parsed}\n    torch.manual_seed(0)\n    Generator(args)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", expected)]
+
+
+@pytest.mark.parametrize(
     "returned, expected",
     [
         # Efficient-3DCNNs: ``opt = parse_opts()`` from a helper that builds the parser and parses

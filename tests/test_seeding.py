@@ -3098,6 +3098,8 @@ def test_super_runs_the_base_class_method_of_another_module(tmp_path, init, expe
         # an RL policy played in its environment: the environment steps, nothing trains
         ("env = gym.make('Pendulum-v1')\n                env.step(model(x))", []),
         ("eval_env = make_env()\n                eval_env.step(model(x))", []),
+        ("env_mgr = make_env()\n                env_mgr.step(model(x))", []),  # adept: what holds the environments
+        ("env_optimizer = make_env()\n                env_optimizer.step()", ["RPL101"]),  # not named as environments
         ("gym.make('Pendulum-v1').step(model(x))", []),
         ("opt = make_optimizer(model)\n                opt.step()", ["RPL101"]),  # an optimizer's step trains
     ],
@@ -5000,6 +5002,99 @@ def test_rpl101_a_class_a_project_function_returns_then_built(tmp_path, returned
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "imported, use, expected",
+    [
+        # a class only looked at is not built: its random initial weights are not drawn
+        (False, "print(Net)", []),
+        (False, "print(isinstance(object(), Net))", []),
+        (True, "print(Net, repr(Net))", []),
+        (True, "print(isinstance(object(), Net))", []),
+        (True, "print(Net())", [("RPL101", 8)]),  # built (in another module: at the guard)
+        (False, "run(Net)", [("RPL101", 7)]),  # handed to the project's code, which builds it
+    ],
+)
+def test_rpl101_a_class_only_looked_at_is_not_built(tmp_path, imported, use, expected):
+    net = "import torch\n\n\nclass Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = torch.nn.Linear(2, 2)\n"
+    run = "\n\ndef run(cls):\n    return cls()\n"
+    files = {"nets.py": net, "train.py": "from nets import Net\n\n\ndef run(cls):\n    return cls()\n\n\nif __name__ == '__main__':\n    " + use + "\n"} if imported else {
+        "train.py": net + run + "\n\nif __name__ == '__main__':\n    " + use + "\n"
+    }
+    write(tmp_path, files)
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "seeded, expected",
+    [
+        # adept: ``def main(): ... from evaluate import main`` does not make the __main__ block's
+        # ``main(...)`` the imported one
+        ("torch.manual_seed(0)\n    ", []),
+        ("", [("train.py", 7)]),  # the module's own main draws unseeded
+    ],
+)
+def test_rpl101_an_import_inside_a_function_shadows_a_module_name_only_there(tmp_path, seeded, expected):
+    write(
+        tmp_path,
+        {
+            "evaluate.py": "import torch\n\n\ndef main():\n    return torch.randn(2)\n",
+            "train.py": "import argparse\n\nimport torch\n\n\ndef main(args):\n"
+            f"    {seeded}print(torch.randn(2))\n    if args.eval:\n        from evaluate import main\n        main()\n\n\n"
+            "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--eval', action='store_true')\n"
+            "    main(parser.parse_args())\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "main, expected",
+    [
+        # BernNet: the model class chosen in a local name, handed to the function that builds it
+        ("chosen = Net\n    run(chosen)", [7]),
+        ("chosen = Net if len('a') else Other\n    run(chosen)", [7]),
+        ("chosen = Quiet\n    run(chosen)", []),
+        ("chosen = Net\n    print(len('a'))", []),  # never handed on, never built
+    ],
+)
+def test_rpl101_a_class_chosen_in_a_local_name_and_handed_to_a_builder(lint, main, expected):
+    code = (
+        "import torch\n\n\nclass Net(torch.nn.Module):\n    def __init__(self, n):\n        super().__init__()\n"
+        "        self.lin = torch.nn.Linear(n, 2)\n\n\nclass Other(Net):\n    pass\n\n\nclass Quiet:\n    def __init__(self, n):\n        self.n = n\n\n\n"
+        f"def run(model_cls):\n    return model_cls(4)\n\n\nif __name__ == '__main__':\n    {main}\n"
+    )
+    assert [d.line for d in lint(code, select=["RPL101"])] == expected
+
+
+@pytest.mark.parametrize(
+    "loader, expected",
+    [
+        # GraphMVP: a project subclass of DataLoader with workers runs the dataset in them
+        ("MyLoader(Items(Flip()), batch_size=4, num_workers=2)", []),
+        ("MyLoader(Items(Flip()), batch_size=4)", ["RPL103"]),  # no workers: the main process
+        ("DataLoaderMasking(Items(Flip()), batch_size=4, num_workers=2)", []),  # another module's, named as a loader
+        ("Batches(Items(Flip()), num_workers=2)", ["RPL103"]),  # not known to be a loader
+    ],
+)
+def test_rpl103_a_project_dataloader_subclass_with_workers_runs_the_dataset_there(tmp_path, loader, expected):
+    write(
+        tmp_path,
+        {
+            "loaders.py": "from torch.utils.data import DataLoader\n\n\nclass DataLoaderMasking(DataLoader):\n    pass\n\n\n"
+            "class Batches:\n    def __init__(self, items, num_workers=0):\n        self.items = items\n\n    def __iter__(self):\n        return iter(self.items)\n",
+            "train.py": "import random\n\nimport torch\nfrom torch.utils.data import DataLoader, Dataset\n\nfrom loaders import Batches, DataLoaderMasking\n\n\n"
+            "class Flip:\n    def __call__(self, item):\n        return -item if random.random() < 0.5 else item\n\n\n"
+            "class Items(Dataset):\n    def __init__(self, transform):\n        self.transform = transform\n\n    def __len__(self):\n        return 8\n\n"
+            "    def __getitem__(self, index):\n        return self.transform(float(index))\n\n\nclass MyLoader(DataLoader):\n    pass\n\n\n"
+            f"if __name__ == '__main__':\n    torch.manual_seed(0)\n    for batch in {loader}:\n        print(batch)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL103"])
+    assert codes(found) == expected
 
 
 @pytest.mark.parametrize(

@@ -472,6 +472,40 @@ class ImportTracker(Analysis):
             self.file.names.add_assignment(node.targets[0].target, node.value, forget=not local)
 
 
+def _on_self(node: Any) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+
+
+def _self_dicts(cls: cst.ClassDef) -> Dict[str, cst.BaseExpression]:
+    """The attributes a class's ``__init__`` binds on ``self`` to a dict display, or a call of
+    ``dict``, once, that no method binds again or changes (``self.x[k] = v``,
+    ``self.x.update(...)``): pvnet's ``self._common_dataloader_kwargs = dict(shuffle=False,
+    ...)``, then ``DataLoader(ds, **self._common_dataloader_kwargs)``."""
+    stored: Dict[str, cst.BaseExpression] = {}
+    changed: Set[str] = set()
+    methods = [s for s in (cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()) if isinstance(s, cst.FunctionDef)]
+    for method in methods:
+        stack: List[cst.CSTNode] = [method.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    inner = target.value if isinstance(target, cst.Subscript) else target
+                    if not _on_self(inner):
+                        continue
+                    attr = inner.attr.value  # type: ignore[attr-defined]
+                    value = node.value if isinstance(node, cst.Assign) else None
+                    if method.name.value == "__init__" and target is inner and attr not in stored and isinstance(value, (cst.Dict, cst.Call)):
+                        stored[attr] = value
+                    else:
+                        changed.add(attr)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _on_self(node.func.value):
+                changed.add(node.func.value.attr.value)  # type: ignore[attr-defined]  # ``self.x.update(...)``
+            stack.extend(syntax_children(node))
+    return {attr: value for attr, value in stored.items() if attr not in changed}
+
+
 def _dict_items(file: "FileContext", node: cst.CSTNode) -> Optional[List[Item]]:
     """The items of a dict display or of a call of the builtin ``dict``, else None."""
     if isinstance(node, cst.Dict):
@@ -506,7 +540,27 @@ class KwargsDicts(Analysis):
             lambda test, body, orelse: cst.IfExp(test=test, body=body, orelse=orelse),
         )
         self.dict_of = self.scopes.dict_of
-        self.expand = self.scopes.expand
+        #: per enclosing class: the dicts its ``__init__`` stores on ``self`` (see :func:`_self_dicts`)
+        self._classes: List[Dict[str, cst.BaseExpression]] = []
+        self._follow_self = "**self." in file.source
+
+    def expand(self, node: Any) -> Optional[Tuple[Mapping[str, Any], bool]]:
+        """:func:`~repro_lint.syntax.bind`'s ``expand``: a dict built in the function, or one the
+        class's ``__init__`` stores on ``self`` once and nothing changes (``**self._kwargs``)."""
+        found = self.scopes.expand(node)
+        if found is not None or not self._classes or not _on_self(node):
+            return found
+        display = self._classes[-1].get(node.attr.value)
+        items = _dict_items(self.file, display) if display is not None else None
+        if items is None:
+            return None
+        return {key: value for key, value in items if key not in (None, MERGE)}, all(key not in (None, MERGE) for key, _ in items)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._classes.append(_self_dicts(node) if self._follow_self else {})
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._classes.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         rest = node.params.star_kwarg
