@@ -1770,7 +1770,11 @@ class _FactsCollector(ast.NodeVisitor):
                 classes = _class_names(value)
                 if not classes and isinstance(value, ast.Subscript):
                     classes = self._bound_classes(value)  # ``model = MODELS[name]``: any of them
-                if classes:
+                if classes and self.in_if and key in self.bound:
+                    # bound in a branch (``if name == "basicblock": block = BasicBlock`` / ``elif
+                    # ...: block = Bottleneck``): any of them
+                    self.bound[key] = tuple(dict.fromkeys((*self.bound[key], *classes)))
+                elif classes:
                     self.bound[key] = classes
                 else:
                     self.bound.pop(key, None)

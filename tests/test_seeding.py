@@ -5059,6 +5059,8 @@ def test_rpl101_an_import_inside_a_function_shadows_a_module_name_only_there(tmp
         ("chosen = Net if len('a') else Other\n    run(chosen)", [7]),
         ("chosen = Quiet\n    run(chosen)", []),
         ("chosen = Net\n    print(len('a'))", []),  # never handed on, never built
+        # RepDistiller: chosen in the branches of an if, either of them (the first here)
+        ("if 'basic'.lower() == 'basic':\n        chosen = Net\n    else:\n        chosen = Quiet\n    run(chosen)", [7]),
     ],
 )
 def test_rpl101_a_class_chosen_in_a_local_name_and_handed_to_a_builder(lint, main, expected):
