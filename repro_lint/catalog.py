@@ -412,6 +412,8 @@ ENTROPY_RESULTS = frozenset(
         # (skrl's ``set_seed()``: ``int.from_bytes(os.urandom(4), byteorder=sys.byteorder)``)
         "os.urandom", "os.getrandom", "secrets.randbits", "secrets.randbelow", "secrets.token_bytes",
         "secrets.token_hex", "uuid.uuid4", "time.time", "time.time_ns", "time.perf_counter_ns",
+        # collie's ``int(datetime.now().timestamp())``
+        "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
     }
 )
 

@@ -436,6 +436,17 @@ def _strings_in(node: ast.AST) -> List[str]:
     return found
 
 
+def _own_methods(value: ast.AST) -> Tuple[str, ...]:
+    """The methods of ``self`` a value is: ``self.sample_heun``, or any value of a dict display
+    of them looked up by key (``{"heun": self.sample_heun, "dpm": self.sample_dpm}[self.kind]``),
+    named as calls of them are (``self.sample_heun``)."""
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Dict):
+        value = value.value
+    parts = value.values if isinstance(value, ast.Dict) else [value]
+    names = [f"self.{p.attr}" for p in parts if isinstance(p, ast.Attribute) and isinstance(p.value, ast.Name) and p.value.id == "self"]
+    return tuple(names) if names and len(names) == len(parts) else ()
+
+
 def _function_names(value: ast.Dict, functions: Mapping[str, "BodyFacts"]) -> Tuple[str, ...]:
     """The module's functions a dict display holds when every value is one defined above it
     (``DATASET_GETTERS = {"cifar10": get_cifar10}``): calling an entry runs one of them."""
@@ -1279,6 +1290,12 @@ class _FactsCollector(ast.NodeVisitor):
                 if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not estimator:
                     body.trains = True
             effect = classify_call(qualified, method, args)
+            if callee == f"{SUPER_CALL}.__init__" and body.owner is not None and not effect.known:
+                # ``super().__init__(deterministic=True, **kwargs)`` in ``class MyTrainer(Trainer)``:
+                # the library base built with these arguments (collie's ``CollieTrainer``)
+                first = self.facts.bases.get(body.owner, ())[:1]
+                if first and first[0][1]:
+                    effect = classify_call(first[0][0], None, args)
             if qualified in STATE_GETTERS and node.args and isinstance(node.args[0], ast.Name):
                 if self.constants[-1].get(_SAVED_STATE + node.args[0].id) == qualified:
                     effect = NO_EFFECT  # ``random.setstate(state)`` after ``state = random.getstate()``: a restore
@@ -1766,8 +1783,9 @@ class _FactsCollector(ast.NodeVisitor):
                     self.facts.tables[key] = tuple(self.imported(c) or f"{self.facts.module_name}.{c}" for c in table)
                 else:
                     self.facts.tables.pop(key, None)
-            if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict, ast.Subscript))):
-                classes = _class_names(value)
+            if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict, ast.Subscript, ast.Attribute))):
+                # (or the object's own methods: ``fn = {"heun": self.sample_heun, ...}[self.kind]``)
+                classes = _class_names(value) or (_own_methods(value) if "self" in self.current.local_params else ())
                 if not classes and isinstance(value, ast.Subscript):
                     classes = self._bound_classes(value)  # ``model = MODELS[name]``: any of them
                 if classes and self.in_if and key in self.bound:

@@ -511,6 +511,8 @@ INTEGER_TENSOR_TYPES = frozenset(
 )
 INDEX_RESULTS = frozenset(
     {"argmax", "argmin", "nonzero", "_shape_as_tensor",
+     # ``F.one_hot(indices, n)``: an int64 tensor of zeros and ones (mixture-of-experts routing masks)
+     "one_hot",
      # DGL graphs' per-graph counts of a batched graph (int64)
      "batch_num_nodes", "batch_num_edges"}
 )
@@ -549,7 +551,9 @@ COUNT_RESULTS = {"bincount": ("weights", 1)}
 BOOL_RESULTS = frozenset(
     {"eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
      "logical_and", "logical_or", "logical_not", "logical_xor", "isnan", "isinf", "isfinite", "isclose",
-     "isin", "isneginf", "isposinf", "signbit"}
+     "isin", "isneginf", "isposinf", "signbit",
+     # a reduction of a tensor to whether all (any) of it is nonzero: ``torch.all(cmp, dim=-1)``
+     "all", "any"}
 )
 #: Tensor methods that keep an integer (or bool) tensor integral (``prod``/``sum`` of integers
 #: are int64; ``new_tensor``/``new_zeros``/... take the receiver's dtype unless given ``dtype=``;

@@ -3197,8 +3197,8 @@ _STAYS_ON_DEVICE = frozenset({
 })
 #: attributes of a tensor that are a tensor on its own device (``x.data``, ``x.T``)
 _SAME_TENSOR_ATTRIBUTES = frozenset({"data", "T", "mT", "H", "mH", "real", "imag"})
-#: methods that give an array's or a tensor's numbers as they are (``.item()``, ``.tolist()``)
-_TAKES_THE_VALUE = _STAYS_ON_DEVICE | frozenset({"item", "tolist", "numpy", "cpu"})
+#: methods that give an array's or a tensor's numbers as they are (``.item()``, ``.tolist()``), or a clock's (``datetime.now().timestamp()``)
+_TAKES_THE_VALUE = _STAYS_ON_DEVICE | frozenset({"item", "tolist", "numpy", "cpu", "timestamp"})
 #: at most this many pairs of known values are folded
 _MAX_ARITHMETIC = 16
 

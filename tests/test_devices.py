@@ -516,3 +516,21 @@ def test_rpl202_a_device_string_built_with_format(lint):
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 7)]
     assert codes(lint(code.replace("'npu:{}'", "'cpu:{}'"), select=["RPL202"])) == []
+
+
+@pytest.mark.parametrize(
+    "init, expected",
+    [
+        # collie's CollieTrainer: the Lightning Trainer built by a subclass with deterministic=True
+        ("super().__init__(deterministic=True, **kwargs)", []),
+        ("super().__init__(max_epochs=1)", ["RPL202"]),
+        ("super().__init__(deterministic=False)", ["RPL202"]),
+        ("super().__init__(**kwargs)", []),  # what the mapping holds is not known: as Trainer(**kwargs)
+    ],
+)
+def test_rpl202_a_trainer_subclass_that_turns_deterministic_algorithms_on(lint, init, expected):
+    code = (
+        f"import torch\nfrom pytorch_lightning import Trainer\n\n\nclass MyTrainer(Trainer):\n    def __init__(self, **kwargs):\n        {init}\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2).cuda()\n    trainer = MyTrainer()\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected

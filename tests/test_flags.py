@@ -376,3 +376,17 @@ def test_rpl201_a_tuple_assignment_sets_each_flag_to_its_own_value(lint, code, e
     assert codes(found) == expected
     if fixed is not None:
         assert apply_fixes(code, found) == fixed
+
+
+@pytest.mark.parametrize(
+    "init, expected",
+    [
+        # collie's CollieTrainer: the Lightning Trainer built by a subclass with benchmark=True
+        ("super().__init__(benchmark=True, **kwargs)", ["RPL201"]),
+        ("super().__init__(benchmark=False, **kwargs)", []),
+        ("super().__init__(**kwargs)", []),
+    ],
+)
+def test_rpl201_a_trainer_subclass_that_turns_benchmark_on(lint, init, expected):
+    code = f"from pytorch_lightning import Trainer\n\n\nclass MyTrainer(Trainer):\n    def __init__(self, **kwargs):\n        {init}\n"
+    assert codes(lint(code, select=["RPL201"])) == expected

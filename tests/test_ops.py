@@ -652,6 +652,23 @@ def test_rpl401_receivers_and_scalar_sources(lint, code, expected):
 
 
 @pytest.mark.parametrize(
+    "value, expected",
+    [
+        # InternEvo's mixture-of-experts routing: scans of one-hot masks and of all/any are integer
+        ("F.one_hot(idx, 8)", []),
+        ("torch.nn.functional.one_hot(idx, 8).sum(0)", []),
+        ("torch.all(logits > 0, dim=-1)", []),
+        ("logits.any(-1)", []),
+        ("F.softmax(logits, -1)", ["RPL402"]),  # a floating tensor
+        ("F.one_hot(idx, 8).float()", ["RPL402"]),  # cast to floating
+    ],
+)
+def test_rpl402_cumsum_of_a_one_hot_mask_or_an_all_any_reduction_is_an_integer_scan(lint, value, expected):
+    code = f"import torch\nimport torch.nn.functional as F\n\n\ndef route(idx, logits):\n    mask = {value}\n    return mask.cumsum(0)\n"
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
+
+
+@pytest.mark.parametrize(
     "imported, call, expected",
     [
         # pykeen: an optional dependency whose fallback is None is still that module where it is used

@@ -3887,6 +3887,8 @@ def test_rpl101_a_use_under_an_option_off_by_default_is_not_where_it_is_reported
         ('int.from_bytes(os.urandom(4), "little") % 2**31', "set_seed()", [("RPL101", "train.py", 5)]),  # skrl
         ("torch.seed() % 2**31", "set_seed()", [("RPL101", "train.py", 5)]),
         ("int(time.time())", "set_seed()", [("RPL101", "train.py", 5)]),
+        ("int(clock.now().timestamp())", "set_seed()", [("RPL101", "train.py", 5)]),  # collie's clock
+        ("int(datetime.datetime.utcnow().timestamp())", "set_seed()", [("RPL101", "train.py", 5)]),
         ('int.from_bytes(os.urandom(4), "little") % 2**31', "set_seed(42)", []),  # a fixed seed given
         ("42", "set_seed()", []),  # a fixed fallback
         # skrl's own shape: the draw under try/except, then ``seed %= 2 ** 31`` and ``int(seed)``
@@ -3898,7 +3900,7 @@ def test_rpl101_a_helper_of_another_module_that_draws_its_own_seed_when_none_is_
     write(
         tmp_path,
         {
-            "seeding.py": "import os\nimport time\n\nimport torch\n\n\ndef set_seed(seed=None):\n    if seed is None:\n"
+            "seeding.py": "import datetime\nimport os\nimport time\nfrom datetime import datetime as clock\n\nimport torch\n\n\ndef set_seed(seed=None):\n    if seed is None:\n"
             f"        seed = {draw}\n    torch.manual_seed(seed)\n    return seed\n",
             "train.py": f"import torch\n\nfrom seeding import set_seed\n\n{call}\nmodel = torch.nn.Linear(4, 2)\n",
         },
@@ -5210,6 +5212,26 @@ def test_a_parameter_called_in_a_function_is_not_the_module_function_of_that_nam
         "def predict(x, device):\n    return torch.nn.Linear(2, 2)(x)\n\n\ndef tiled():\n" + handed + "\n\nif __name__ == '__main__':\n    tiled()\n"
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == [("RPL101", line) for line in expected]
+
+
+@pytest.mark.parametrize(
+    "chosen, expected",
+    [
+        # dfusion's Karras sampler: the method chosen from a dict of the object's own methods
+        ('fn = {"heun": self.sample_heun, "dpm": self.sample_dpm}[self.kind]', [9]),
+        ("fn = self.sample_dpm", [12]),
+        ("fn = self.sample_quiet", []),
+        ('fn = {"quiet": self.sample_quiet}[self.kind]', []),
+    ],
+)
+def test_rpl101_a_method_of_the_object_chosen_in_a_local_name(lint, chosen, expected):
+    code = (
+        "import torch\n\n\nclass Sampler:\n    def __init__(self, kind='heun'):\n        self.kind = kind\n\n"
+        "    def sample_heun(self, n):\n        return torch.randn(n)\n\n    def sample_dpm(self, n):\n        return torch.randn(n) * 2\n\n"
+        "    def sample_quiet(self, n):\n        return torch.zeros(n)\n\n"
+        f"    def run(self, n):\n        {chosen}\n        return fn(n)\n\n\nif __name__ == '__main__':\n    print(Sampler().run(3))\n"
+    )
+    assert [d.line for d in lint(code, select=["RPL101"])] == expected
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,7 @@ class CudnnBenchmarkEnabled(Rule):
                 self.report(target, edits=edits, applicability=applicability)
 
     def visit_Call(self, node: cst.Call) -> None:
-        qualified = self.qualify(node.func)
+        qualified = self.qualify(node.func) or self._base_built(node)
         if qualified is None:
             return
         if qualified == f"{CUDNN}.flags":
@@ -106,6 +106,17 @@ class CudnnBenchmarkEnabled(Rule):
         if arg is not None and self._on(arg.value):
             edits, applicability = self._flip_literal(arg.value)
             self.report(arg, edits=edits, applicability=applicability)
+
+    def _base_built(self, node: cst.Call) -> Optional[str]:
+        """For ``super().__init__(...)`` in a class whose first base is a library class
+        (``class CollieTrainer(Trainer)``): that class, built with these arguments."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)):
+            return None
+        if not (isinstance(func.value.func, cst.Name) and func.value.func.value == "super"):
+            return None
+        owner = next((n for n in reversed(self.file.ancestors) if isinstance(n, cst.ClassDef)), None)
+        return self.qualify(owner.bases[0].value) if owner is not None and owner.bases else None
 
     def _trainer_dict(self, qualified: str, node: cst.Call) -> None:
         """``LightningCLI(trainer_defaults={"benchmark": True})`` builds ``Trainer(benchmark=True)``."""
