@@ -1294,7 +1294,10 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``super().__init__(deterministic=True, **kwargs)`` in ``class MyTrainer(Trainer)``:
                 # the library base built with these arguments (collie's ``CollieTrainer``)
                 first = self.facts.bases.get(body.owner, ())[:1]
-                if first and first[0][1]:
+                # (not where it passes its own parameters on, ``deterministic=deterministic``:
+                # the subclass's callers decide those)
+                passed_on = any(isinstance(k.value, ast.Name) and k.value.id in body.local_params for k in node.keywords if k.arg is not None)
+                if first and first[0][1] and not passed_on:
                     effect = classify_call(first[0][0], None, args)
             if qualified in STATE_GETTERS and node.args and isinstance(node.args[0], ast.Name):
                 if self.constants[-1].get(_SAVED_STATE + node.args[0].id) == qualified:

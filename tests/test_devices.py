@@ -526,11 +526,13 @@ def test_rpl202_a_device_string_built_with_format(lint):
         ("super().__init__(max_epochs=1)", ["RPL202"]),
         ("super().__init__(deterministic=False)", ["RPL202"]),
         ("super().__init__(**kwargs)", []),  # what the mapping holds is not known: as Trainer(**kwargs)
+        # torch-uncertainty's TUTrainer: its own parameter passed on, which no call gives
+        ("super().__init__(deterministic=deterministic)", ["RPL202"]),
     ],
 )
 def test_rpl202_a_trainer_subclass_that_turns_deterministic_algorithms_on(lint, init, expected):
     code = (
-        f"import torch\nfrom pytorch_lightning import Trainer\n\n\nclass MyTrainer(Trainer):\n    def __init__(self, **kwargs):\n        {init}\n\n\n"
+        f"import torch\nfrom pytorch_lightning import Trainer\n\n\nclass MyTrainer(Trainer):\n    def __init__(self, deterministic=None, **kwargs):\n        {init}\n\n\n"
         "if __name__ == '__main__':\n    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2).cuda()\n    trainer = MyTrainer()\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
