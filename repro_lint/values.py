@@ -1911,6 +1911,13 @@ class Values:
         os.urandom(4), ...)``, then ``torch.manual_seed(seed)``)? ``seed_of``: the seed
         argument of a seeding call (given its qualified name), else None."""
         target = self.callee(call.func, chain)
+        method, above = False, ()
+        if target is None:
+            # a class of another module built here (collie's ``Interactions()``, which seeds from
+            # the clock when given no seed): its ``__init__``, with this call's arguments
+            init = self._init_elsewhere(call.func)
+            if init is not None:
+                target, method, above = (init[0], init[1]), True, init[2]
         if target is None or target[0] is self:
             return False
         values, function = target
@@ -1918,9 +1925,9 @@ class Values:
         if active in self._active:
             return False
         self._active.add(active)
-        inner = values._within(self._bind_call(call, chain, 0, values, function), self._active, self._steps)
+        inner = values._within(self._bind_call(call, chain, 0, values, function, method), self._active, self._steps)
         try:
-            stack: List[Tuple[cst.CSTNode, Chain]] = [(function.body, (function,))]
+            stack: List[Tuple[cst.CSTNode, Chain]] = [(function.body, (*above, function))]
             while stack:
                 node, where = stack.pop()
                 if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
@@ -1947,13 +1954,16 @@ class Values:
         finally:
             self._steps = inner._steps
 
-    def _bind_call(self, call: cst.Call, chain: Chain, depth: int, values: "Values", function: cst.FunctionDef) -> Dict[Tuple[int, str], Candidates]:
+    def _bind_call(
+        self, call: cst.Call, chain: Chain, depth: int, values: "Values", function: cst.FunctionDef, method: bool = False
+    ) -> Dict[Tuple[int, str], Candidates]:
         """The values of ``call``'s arguments (evaluated here) bound to ``function``'s
-        parameters (a parameter left out: its default, evaluated in ``values``, its module)."""
+        parameters (a parameter left out: its default, evaluated in ``values``, its module);
+        ``method``: a class's ``__init__``, called through the class (``self`` is not given)."""
         slots = cst_slots(call.args)
         bound: Dict[Tuple[int, str], Candidates] = {}
         for param in _all_params(function):
-            given = bind(slots, param.name.value, _position(function, param, False))
+            given = bind(slots, param.name.value, _position(function, param, method))
             if given is UNKNOWN:
                 got: Candidates = None
             elif given is MISSING:

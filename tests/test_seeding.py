@@ -3909,6 +3909,30 @@ def test_rpl101_a_helper_of_another_module_that_draws_its_own_seed_when_none_is_
     assert [(d.code, Path(d.path).name, d.line) for d in found] == expected
 
 
+@pytest.mark.parametrize(
+    "fallback, call, expected",
+    [
+        # collie's Interactions: a class of another module that seeds from the clock when given no seed
+        ("int(time.time())", "Pairs(10)", [("RPL103", 4)]),
+        ("int(time.time())", "Pairs(10, seed=3)", []),  # a seed given
+        ("int(time.time())", "Pairs(10, 3)", []),  # by position (self is not one)
+        ("42", "Pairs(10)", []),  # a fixed fallback
+    ],
+)
+def test_rpl103_a_class_of_another_module_that_draws_its_own_seed_when_none_is_given(tmp_path, fallback, call, expected):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/data.py": "import random\nimport time\n\n\nclass Pairs:\n    def __init__(self, n, seed=None):\n        if seed is None:\n"
+            f"            seed = {fallback}\n        random.seed(seed)\n        self.n = n\n\n    def sample(self):\n        return random.choice(range(self.n))\n",
+            "train.py": f"from pkg.data import Pairs\n\nif __name__ == '__main__':\n    p = {call}\n    print(p.sample())\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL103"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
 def test_rpl101_a_seed_from_entropy_through_arithmetic_in_the_same_file(lint):
     code = (
         "import torch\n\n\ndef set_seed(seed=None):\n    if seed is None:\n        seed = torch.seed() % 2**31\n"

@@ -27,7 +27,7 @@ from ..classify import (
 )
 from ..context import VARIANT, ProjectContext, Summary
 from ..diagnostics import SAFE
-from ..facts import MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, only_inspects
+from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, only_inspects
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
 from ..syntax import CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_strings, is_main_guard
@@ -215,6 +215,11 @@ class SeedingScan(Analysis):
                 continue
             function = values.callee(site.node.func, chain)
             if function is None:
+                if target[1].startswith(CLASS_PREFIX) and values.seeds_drawn_within(site.node, chain, lambda q, call: _seeds(q, call, generator)):
+                    # a class of another module whose ``__init__`` draws the seed itself when
+                    # none is given (collie's ``Interactions()``)
+                    found.append(site)
+                    without.add(target)  # type: ignore[arg-type]
                 continue
             if function[0] is not values and values.seeds_drawn_within(site.node, chain, lambda q, call: _seeds(q, call, generator)):
                 # a helper of another module that draws the seed itself when none is given
@@ -1010,7 +1015,8 @@ def _has_seed_parameter(project: ProjectContext, target: Tuple[str, str]) -> boo
     """May the project function ``target`` (a node of the call graph) have a seed parameter,
     by its facts? (Cheap: the function's module is parsed only when it may.)"""
     facts = project.facts(target[0])
-    body = facts.body(target[1]) if facts is not None else None
+    name = f"{target[1][len(CLASS_PREFIX) :]}.__init__" if target[1].startswith(CLASS_PREFIX) else target[1]
+    body = facts.body(name) if facts is not None else None
     return body is None or any(is_seed_parameter(param) for param in body.params)
 
 
@@ -1062,7 +1068,9 @@ class _UnseededGenerator(_EntryPointRule):
         if summary is None or not self.may_report_on(summary):
             return
         if summary.seeds(self.generator):
-            drawn = scan.seeded_at_random(summary, self.generator) if "seed" in self.file.source else None
+            # (not only where the file says ``seed``: ``Pairs(10)`` builds a class of another
+            # module whose ``__init__`` seeds from the clock when given no seed)
+            drawn = scan.seeded_at_random(summary, self.generator)
             if drawn is not None:
                 call = f"{short(self.file.code_for(drawn.node.func))}(...)"
                 self.report(drawn.node, message=DRAWN_MESSAGE.format(call=call, generator=RNG_NAMES[self.generator]))
