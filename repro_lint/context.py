@@ -588,7 +588,9 @@ class ProjectContext:
             if method is not None:
                 return method
             target = facts.aliases.get(parts[cut]) or self._star_target(facts, parts[cut])
-            if target and target != qualified and not target.startswith(qualified + "."):
+            # (also a function its package re-exports under its own module's name: ``from
+            # pkg.train import train`` in ``pkg/__init__.py`` makes ``pkg.train`` the function)
+            if target and target != qualified:
                 rest = ".".join(parts[cut + 1 :])
                 return self._resolve_qualified(f"{target}.{rest}" if rest else target, depth + 1)
             # the module the importer's own root gives binds no such name: the same module of

@@ -61,7 +61,7 @@ from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, EINOPS_INTEGER_REDUCTIONS, EINOPS_PATTERNS, FROM_DATA, INDEX_RESULTS, INTEGER_TENSOR_TYPES, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, assigned_targets, bind, cst_literal, cst_slots, literal_argument, option_default, string_value
+from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, assigned_targets, bind, cst_literal, cst_slots, is_main_guard, literal_argument, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -2490,6 +2490,10 @@ class _Walk:
             if isinstance(stmt, cst.If) and not self.whole and _guard_taken(stmt, self.truth):
                 return _DEAD, False  # ``if not distributed: raise``: the default path stops here
             return state, False  # nothing in it binds the name: its tests do not matter
+        if isinstance(stmt, cst.If) and self.whole and stmt.orelse is None and is_main_guard(stmt):
+            # a module's name bound in its ``__main__`` block, seen from a function: the function
+            # can only find it there when the module runs as the program, which runs the block
+            return self.block(_statements(stmt.body), state, path + (stmt, stmt.body))
         if isinstance(stmt, cst.If) and not self.whole:
             taken = self.truth(stmt.test, path + (stmt,))  # type: ignore[call-arg]
             if taken is True:

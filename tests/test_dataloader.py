@@ -63,6 +63,34 @@ def test_rpl301_rpl302_a_kwargs_dict_chosen_by_a_conditional_expression(lint, kw
 
 
 @pytest.mark.parametrize(
+    "call, expected",
+    [
+        # gnnad: the factory's generator is None unless asked for, and no call asks
+        ("get_loader(list(range(8)), 0, seeded=False)", ["RPL302"]),
+        ("get_loader(list(range(8)), 0, seeded=True)", []),
+        ("get_loader(list(range(8)), 0, seeded=flag)", []),  # not known: the benefit of the doubt
+    ],
+)
+def test_rpl302_a_generator_that_is_none_on_every_path(lint, call, expected):
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\ndef get_loader(data, seed, seeded):\n"
+        "    g = torch.Generator().manual_seed(seed) if seeded else None\n    return DataLoader(data, batch_size=4, shuffle=True, generator=g)\n\n\n"
+        f"def main(flag):\n    return {call}\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
+def test_rpl302_a_generator_parameter_passed_on_is_the_callers(lint):
+    """torch's own DataLoader: ``RandomSampler(dataset, generator=generator)`` with
+    ``generator=None`` by default passes on what its users give."""
+    code = (
+        "from torch.utils.data import RandomSampler\n\n\ndef make_sampler(dataset, generator=None):\n"
+        "    return RandomSampler(dataset, generator=generator)\n\n\ndef main():\n    return make_sampler(list(range(8)))\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == []
+
+
+@pytest.mark.parametrize(
     "stored, also, expected",
     [
         # pvnet: the loader keywords a data module's __init__ keeps on self

@@ -536,3 +536,19 @@ def test_rpl202_a_trainer_subclass_that_turns_deterministic_algorithms_on(lint, 
         "if __name__ == '__main__':\n    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2).cuda()\n    trainer = MyTrainer()\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "bound, expected",
+    [
+        # BY571's DDPG: the device is a global the __main__ block binds, used in functions above it
+        ("    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n", 5),
+        ("    device = 'cpu'\n    torch.cuda.set_device(0)\n", 10),  # the global names no accelerator
+    ],
+)
+def test_rpl202_a_device_global_bound_in_the_main_block_is_the_functions_device(lint, bound, expected):
+    code = (
+        "import torch\n\n\ndef step(x):\n    return torch.ones(2).to(device) + x\n\n\n"
+        "if __name__ == '__main__':\n" + bound + "    torch.manual_seed(0)\n    print(step(1))\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", expected)]

@@ -683,6 +683,25 @@ def test_an_optional_import_whose_fallback_is_none_keeps_its_module(lint, import
     assert codes(lint(code, select=["RPL401", "RPL402"], torch_version_text="2.13")) == expected
 
 
+@pytest.mark.parametrize(
+    "default, size, expected",
+    [
+        # stable-pretraining's aggregator: a tuple of an attribute that is 1 on every path
+        (1, "(self.size, self.size)", []),
+        (1, "(self.size, self.size, self.size)", []),
+        (2, "(self.size, self.size)", ["RPL402"]),
+        (1, "(self.size, 7)", ["RPL402"]),
+    ],
+)
+def test_rpl402_an_adaptive_pool_size_tuple_of_values_that_are_one(lint, default, size, expected):
+    code = (
+        "import torch.nn.functional as F\nfrom torch import nn\n\n\nclass Agg(nn.Module):\n"
+        f"    def __init__(self, size={default}):\n        super().__init__()\n        self.size = size\n\n"
+        f"    def forward(self, x):\n        return F.adaptive_avg_pool2d(x, {size})\n"
+    )
+    assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == expected
+
+
 def test_rpl402_an_adaptive_pool_size_defaulting_to_a_tuple_of_ones(lint):
     code = "from torch import nn\nclass Net(nn.Module):\n    def __init__(self, pool_size=(1, 1)):\n        self.p = nn.AdaptiveAvgPool2d(pool_size)\n"
     assert codes(lint(code, select=["RPL402"], torch_version_text="2.13")) == []

@@ -3933,6 +3933,28 @@ def test_rpl103_a_class_of_another_module_that_draws_its_own_seed_when_none_is_g
     assert [(d.code, d.line) for d in found] == expected
 
 
+@pytest.mark.parametrize(
+    "imported, expected",
+    [
+        # cg_gnn: ``pkg/__init__.py`` re-exports the function ``train`` of its own submodule ``train``
+        ("from pkg import train", [("main.py", 3)]),
+        ("from pkg.train import train", [("main.py", 3)]),
+    ],
+)
+def test_rpl101_a_function_a_package_re_exports_under_its_module_s_name(tmp_path, imported, expected):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from pkg.train import train\n",
+            "pkg/train.py": "import torch\n\n\ndef train():\n    return torch.nn.Linear(4, 2)\n",
+            "pkg/run.py": f"{imported}\n\n\ndef train_and_evaluate():\n    return train()\n",
+            "pkg/scripts/main.py": "from pkg.run import train_and_evaluate\n\nif __name__ == '__main__':\n    train_and_evaluate()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
 def test_rpl101_a_seed_from_entropy_through_arithmetic_in_the_same_file(lint):
     code = (
         "import torch\n\n\ndef set_seed(seed=None):\n    if seed is None:\n        seed = torch.seed() % 2**31\n"

@@ -14,7 +14,7 @@ from ..children import syntax_children
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, factory_loaders, forwarded_switch_off, loader_call, off_in_factory
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, factory_loaders, forwarded_switch_off, loader_call, none_on_every_path, off_in_factory
 from .trainer_loaders import in_loader_hook, seeded_by_library
 from .seeding import UnseededTorch
 
@@ -28,9 +28,8 @@ Found = Any  # MISSING, UNKNOWN or the argument's value (an expression)
 
 
 def bound(rule: Rule, args: Sequence[cst.Arg], name: str, position: Optional[int]) -> Found:
-    """The value bound to parameter ``name`` by ``args``, MISSING, or UNKNOWN when a
-    ``*args``/``**kwargs`` we cannot follow may carry it (``**`` dicts built in this
-    function are followed)."""
+    """The value bound to parameter ``name`` by ``args``, MISSING, or UNKNOWN when a ``*args``/``**kwargs``
+    we cannot follow may carry it (:class:`KwargsDicts` follows dicts of the function and of ``self``)."""
 
     dicts = rule.file.analysis(KwargsDicts)
     found = bind(cst_slots(args), name, position, lambda arg: dicts.expand(arg.value))
@@ -342,8 +341,7 @@ class ShuffleWithoutGenerator(Rule):
         else:
             qualified = self.qualify(node.func)
             if qualified not in RANDOM_SAMPLERS:
-                # through a local name (FixMatch: ``train_sampler = RandomSampler if ... else
-                # DistributedSampler``, then ``sampler=train_sampler(data)``)
+                # through a local name (FixMatch's ``train_sampler = RandomSampler if ... else ...``)
                 qualified = next((q for q in map(self.qualify, aliased_names(self, node.func)) if q in RANDOM_SAMPLERS), None)
                 fixable = False  # the name may stand for a sampler that takes no generator
             if qualified is None:
@@ -353,7 +351,7 @@ class ShuffleWithoutGenerator(Rule):
             what = f"{short}(...)"
             drawn = "the split" if short == "random_split" else "the data order"
         generator = bound(self, args, "generator", position)
-        if generator is UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator)):
+        if generator is UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator) and not none_on_every_path(self, generator)):
             return
         expression, imported, applicability = seeded_generator(self)
         edits: List[NodeEdit] = []
@@ -362,7 +360,6 @@ class ShuffleWithoutGenerator(Rule):
             if edits and imported is not None:
                 edits.append(imported)
         self.report(node, what=what, drawn=drawn, generator=expression or "", edits=edits, applicability=applicability)
-
 
     def _factory(self, node: cst.Call) -> None:
         """A call of a project factory whose loader shuffles only because of this call's

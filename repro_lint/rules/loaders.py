@@ -23,7 +23,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from ..catalog import DATALOADERS, FACTORY_WORD, PARTIALS, loader_position
-from ..values import Chain, Values, all_consts, shadowed
+from ..values import Chain, Const, Values, all_consts, shadowed
 from .base import Analysis, Rule, ValueScan, loader_factory_switches, value_of
 from ..children import syntax_children
 from ..source import read_text
@@ -205,6 +205,18 @@ def aliased_names(rule: Rule, func: cst.BaseExpression) -> List[cst.BaseExpressi
     if not names or (len(names) == 1 and names[0] is func):
         return []
     return list(names)
+
+
+def none_on_every_path(rule: Rule, node: cst.BaseExpression) -> bool:
+    """Is ``node`` None on every path the values see (``generator=g`` where ``g = ... if seeded
+    else None`` and every call leaves ``seeded`` off: gnnad), other than a parameter of the
+    enclosing function passed on (torch's own ``RandomSampler(dataset, generator=generator)``,
+    whose callers are the library's users)?"""
+    function = next((n for n in reversed(rule.file.ancestors) if isinstance(n, cst.FunctionDef)), None)
+    if function is not None and isinstance(node, cst.Name) and node.value in {p.name.value for p in function.params.params}:
+        return False
+    found = value_of(rule, node)
+    return bool(found) and all(isinstance(c, Const) and c.value is None for c in found)  # type: ignore[union-attr]
 
 
 # -- loaders built in a project factory -----------------------------------------------------------

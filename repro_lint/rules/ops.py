@@ -54,6 +54,15 @@ def _numeric(rule: Rule, node: cst.BaseExpression) -> bool:
     return bool(found) and all(isinstance(c, Const) and isinstance(c.value, (int, float)) for c in found)  # type: ignore[union-attr]
 
 
+def _global_size_value(rule: Rule, node: cst.BaseExpression) -> bool:
+    """A tuple element that is 1 on every path seen (``self.adaptive_pool_size`` from a
+    parameter defaulting to 1 that no call gives another value)."""
+    if isinstance(node, (cst.Tuple, cst.List)) or isinstance(node, cst.StarredElement):
+        return False
+    found = value_of(rule, node)
+    return bool(found) and all(isinstance(c, Const) and c.value == 1 and not isinstance(c.value, bool) for c in found)  # type: ignore[union-attr]
+
+
 def _triggers(category: str, forward_only: bool) -> Tuple[str, ...]:
     words = set()
     for op in OPS:
@@ -170,9 +179,9 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
         if int_value(value) == 1:
             return False
         if isinstance(value, (cst.Tuple, cst.List)) and value.elements and all(
-            int_value(e.value) == 1 for e in value.elements
+            int_value(e.value) == 1 or _global_size_value(rule, e.value) for e in value.elements
         ):
-            return False
+            return False  # ``(1, 1)``, or ``(size, size)`` with each element 1 on every path
         # a parameter whose default, and every call's argument, is 1 (``output_size=1``)
         found = value_of(rule, value)
         return not found or not all(_is_global_size(c) for c in found)
