@@ -80,6 +80,17 @@ def test_rpl302_a_generator_that_is_none_on_every_path(lint, call, expected):
     assert codes(lint(code, select=["RPL302"])) == expected
 
 
+def test_rpl302_a_generator_none_by_a_method_s_defaults_is_left_to_its_callers(lint):
+    """f5-tts: ``Trainer.train(..., resumable_with_seed=None)`` builds a seeded generator when
+    given a seed, and its calls on a trainer object elsewhere give one: not known here."""
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\nclass Trainer:\n"
+        "    def train(self, data, seed=None):\n        g = torch.Generator().manual_seed(seed) if seed is not None else None\n"
+        "        return DataLoader(data, batch_size=4, shuffle=True, generator=g)\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == []
+
+
 def test_rpl302_a_generator_parameter_passed_on_is_the_callers(lint):
     """torch's own DataLoader: ``RandomSampler(dataset, generator=generator)`` with
     ``generator=None`` by default passes on what its users give."""

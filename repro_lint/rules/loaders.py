@@ -209,12 +209,14 @@ def aliased_names(rule: Rule, func: cst.BaseExpression) -> List[cst.BaseExpressi
 
 def none_on_every_path(rule: Rule, node: cst.BaseExpression) -> bool:
     """Is ``node`` None on every path the values see (``generator=g`` where ``g = ... if seeded
-    else None`` and every call leaves ``seeded`` off: gnnad), other than a parameter of the
-    enclosing function passed on (torch's own ``RandomSampler(dataset, generator=generator)``,
-    whose callers are the library's users)?"""
-    function = next((n for n in reversed(rule.file.ancestors) if isinstance(n, cst.FunctionDef)), None)
-    if function is not None and isinstance(node, cst.Name) and node.value in {p.name.value for p in function.params.params}:
+    else None`` and every call of the module-level function leaves ``seeded`` off), other than a
+    parameter of the enclosing function passed on (torch's own ``RandomSampler(dataset,
+    generator=generator)``, whose callers are the library's users) or a value in a method?"""
+    function = next((n for n in reversed(rule.file.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))), None)
+    if isinstance(function, cst.FunctionDef) and isinstance(node, cst.Name) and node.value in {p.name.value for p in function.params.params}:
         return False
+    if isinstance(function, cst.ClassDef) or any(isinstance(n, cst.ClassDef) for n in rule.file.ancestors):
+        return False  # a method: its calls on objects in other modules are not all seen (f5-tts's ``trainer.train(..., resumable_with_seed=666)``)
     found = value_of(rule, node)
     return bool(found) and all(isinstance(c, Const) and c.value is None for c in found)  # type: ignore[union-attr]
 
