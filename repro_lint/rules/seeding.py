@@ -518,10 +518,8 @@ class SeedingScan(Analysis):
             return off_path
         if self.main_guard is not None and self.console in (None, MAIN_BODY):
             return self.main_guard
-        if self.console is None:
-            starts: Tuple[str, ...] = (MODULE_BODY, MAIN_BODY, *self.file.project.console_functions(self.file.path))
-        else:
-            starts = (MODULE_BODY, self.console)
+        key = os.path.abspath(self.file.path)
+        starts = {name for path, name in self.file.project.entry_starts(key, self.console) if path == key}
         leading: Optional[cst.CSTNode] = None
         skipped_leading: Optional[cst.CSTNode] = None
         for site in self.calls:
