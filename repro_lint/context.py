@@ -67,6 +67,7 @@ from .classify import (
 from .config import Settings
 from .console_scripts import console_scripts
 from .facts import (
+    HELD,
     CALL_METHODS,
     CLASS_PREFIX,
     CONSTRUCTION_METHODS,
@@ -345,12 +346,20 @@ class ProjectContext:
     def _runs_through_project(self, facts: ModuleFacts, trains_only: bool = False) -> bool:
         """Do the project bodies that the calls of the module's top level run (a project class
         built, a function called, transitively, across files) draw random numbers, build a
-        model or train (``trains_only``: train)? Not what importing its modules runs, nor
-        objects handed on."""
+        model or train (``trains_only``: train)? Outside a package (not ``trains_only``), also
+        what a library call runs that it hands a project function or class to (``fire.Fire(train)``,
+        ``wandb.agent(sweep, function=train)``, as in a ``__main__`` block); never what importing
+        its modules runs."""
         info = self._node((facts.path, MODULE_BODY))
-        if info is None or not info.called:
+        body = facts.body(MODULE_BODY)
+        if info is None or body is None:
             return False
-        summary = self.closure(info.edges[: info.called])
+        # (a module of a package hands its functions on to be registered, ``callbacks = {...}``,
+        # for the package's code to run later: only its own calls count there)
+        handed = [] if trains_only else [n for ref in body.refs if ref not in body.worker_refs for n in self._ref_targets(facts, MODULE_BODY, body, ref)]
+        if not info.called and not handed:
+            return False
+        summary = self.closure(list(dict.fromkeys(info.edges[: info.called] + tuple(handed))))
         if trains_only:
             return TRAIN in summary.uses
         return bool(summary.draws) or INIT in summary.uses or SHUFFLES in summary.uses or TRAIN in summary.uses
@@ -2434,7 +2443,7 @@ def _public_names(facts: ModuleFacts) -> Tuple[str, ...]:
         return facts.exports
     names = [f for f, body in facts.functions.items() if "." not in f and body.owner is None]
     names += [c for c in facts.classes if "." not in c]
-    names += [i for i in facts.module_body.instances if "." not in i and "(" not in i]
+    names += [i for i in facts.module_body.instances if "." not in i and "(" not in i and not i.endswith(HELD)]
     top = facts.module_name.split(".", 1)[0]
     names += [alias for alias, target in facts.aliases.items() if target.split(".", 1)[0] == top and target != facts.module_name]
     return tuple(dict.fromkeys(n for n in names if not n.startswith("_")))

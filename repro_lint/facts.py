@@ -454,6 +454,32 @@ def _function_names(value: ast.Dict, functions: Mapping[str, "BodyFacts"]) -> Tu
     return tuple(names) if names and len(names) == len(value.values) else ()
 
 
+#: the suffix of a name in :attr:`BodyFacts.instances` that stands for the objects a
+#: container display bound to the name holds (``agents[*]``), not the name's own object
+HELD = "[*]"
+
+
+def _loop_over(target: ast.AST, iterated: ast.AST) -> Optional[Tuple[str, str]]:
+    """(loop variable, container name) of ``for x in xs``, ``for x in xs.values()``, ``for k, x
+    in xs.items()`` and ``for i, x in enumerate(xs)``; else None."""
+    if isinstance(iterated, ast.Call) and not iterated.keywords and isinstance(iterated.func, ast.Attribute) and not iterated.args:
+        method, container = iterated.func.attr, iterated.func.value
+        pair = method == "items"
+        if method not in ("items", "values"):
+            return None
+    elif isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id == "enumerate" and iterated.args:
+        container, pair = iterated.args[0], True
+    else:
+        container, pair = iterated, False
+    if pair:
+        if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+            return None
+        target = target.elts[1]
+    if isinstance(target, ast.Name) and isinstance(container, ast.Name):
+        return target.id, container.id
+    return None
+
+
 def _class_names(value: Optional[ast.AST]) -> Tuple[str, ...]:
     """The classes (by convention, capitalised names) a name is bound to: ``Loader``,
     ``A if fast else B`` (a ``None`` branch binds nothing callable); none when a branch is
@@ -1747,6 +1773,14 @@ class _FactsCollector(ast.NodeVisitor):
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
                         self._effect(("cudnn_deterministic",), self._parameter(value))
+            if isinstance(target, ast.Name):
+                # ``agents = {"eps": EpsAgent(), "ucb": UCBAgent()}``: the objects it holds, for a
+                # loop over it (:meth:`visit_For`); rebinding the name forgets them
+                held = self._held_instances(value) if isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict)) else ()
+                if held:
+                    self.current.instances[target.id + HELD] = held
+                else:
+                    self.current.instances.pop(target.id + HELD, None)
             built = _built(value)
             if built is not None and isinstance(target, (ast.Name, ast.Attribute)):
                 receiver = _dotted(target)
@@ -2041,7 +2075,30 @@ class _FactsCollector(ast.NodeVisitor):
                 self.bound[node.target.id] = tuple(classes)
             else:
                 self.bound.pop(node.target.id, None)
+        # ``for name, agent in agents.items(): agent.act()`` over objects a display built: the
+        # loop variable is each of them (``for agent in agents``, ``agents.values()``,
+        # ``enumerate(agents)`` too)
+        looped = _loop_over(node.target, node.iter)
+        if looped is not None:
+            variable, container = looped
+            held = self.current.instances.get(container + HELD)
+            if held:
+                self.current.instances[variable] = held
         self.generic_visit(node)
+
+    def _held_instances(self, display: ast.AST) -> Tuple[str, ...]:
+        """The classes of the objects a display builds as its elements (a dict's values), when
+        every element is one (``[DQN(env), A2C(env)]``); else none."""
+        elements = display.values if isinstance(display, ast.Dict) else display.elts  # type: ignore[attr-defined]
+        found: List[str] = []
+        for element in elements:
+            built = _built(element)
+            callee = _dotted(built.func) if built is not None else None
+            if callee is None or not _names_class(callee):
+                return ()
+            first, *others = self.imported_all(callee)
+            found.extend((first or callee, *others))
+        return tuple(dict.fromkeys(found))
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._bind_constant(node.target, None)

@@ -346,6 +346,7 @@ class Values:
                 func.value in ("len", "bool")
                 and isinstance(candidate, _SIZED)
                 and not any(isinstance(e, (cst.StarredElement, cst.StarredDictElement)) for e in candidate.elements)
+                and (isinstance(candidate, cst.Tuple) or not _changed_in_place(expr.args[0].value, chain, self.module))
             ):
                 value = range(len(candidate.elements))  # a stand-in of the display's size
             else:
@@ -691,7 +692,7 @@ class Values:
         None when it cannot be told."""
         return self._truth(tuple(n for n in chain if not isinstance(n, cst.Module)), 0)(test)
 
-    def skipped_branch(self, chain: Sequence[cst.CSTNode]) -> Optional[cst.If]:
+    def skipped_branch(self, chain: Sequence[cst.CSTNode]) -> "Optional[cst.If | cst.IfExp]":
         """The ``if`` around a node (whose enclosing nodes are ``chain``), within its function,
         whose branch holding the node is not taken on the default path, or None."""
         return skipped_branch(chain, self.truth)
@@ -2590,14 +2591,16 @@ def _union(states: List[Any]) -> Any:
 
 def skipped_branch(
     chain: Sequence[cst.CSTNode], truth: Callable[[cst.BaseExpression, Sequence[cst.CSTNode]], Optional[bool]],
-) -> Optional[cst.If]:
+) -> "Optional[cst.If | cst.IfExp]":
     """The ``if`` around a node (whose enclosing nodes are ``chain``), within its function,
-    whose branch holding the node is not taken when ``truth`` (test, the test's chain) decides."""
+    whose branch holding the node is not taken when ``truth`` (test, the test's chain) decides;
+    a conditional expression's branch too (``th.device("cpu") if args.gpu < 0 else
+    th.device("cuda")``)."""
     for index in range(len(chain) - 1, 0, -1):
         node = chain[index - 1]
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             return None
-        if not isinstance(node, cst.If):
+        if not isinstance(node, (cst.If, cst.IfExp)):
             continue
         inner = chain[index]
         wanted = True if inner is node.body else False if inner is node.orelse else None
@@ -2920,6 +2923,64 @@ def _self_assignments(
                     index.setdefault(param.name.value, []).append(param.name)
         memo[id(function)] = index
     return index.get(attr, [])
+
+
+#: methods that change a list, dict or set in place
+_IN_PLACE = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard", "setdefault", "popitem", "sort", "reverse"}
+)
+#: builtins that read a container without changing it
+_READERS = frozenset(
+    {"len", "bool", "print", "isinstance", "str", "repr", "sorted", "list", "tuple", "set", "dict", "enumerate", "zip",
+     "sum", "min", "max", "any", "all", "iter", "range", "type", "id", "hash", "format", "reversed"}
+)
+
+
+def _changed_in_place(held: cst.BaseExpression, chain: "Chain", module: cst.Module) -> bool:
+    """Whether the list, dict or set that ``held`` (a name, or ``self.<attr>``) holds may change
+    size after it is built: a mutating method called on it (``self.data.append(x)``), an item
+    stored or deleted (``data[k] = v``), ``+=``, or the container handed to a function called by
+    its plain name (``fill(data)``; not a reading builtin, nor a class). Looked for in the
+    function that uses the name (the module, at top level), or in every method of the class for
+    ``self.<attr>``. Anything else held (``len(get())``) counts as changed, so its size stays
+    unknown."""
+    if isinstance(held, cst.Name):
+        scope: cst.CSTNode = next((n for n in reversed(chain) if isinstance(n, cst.FunctionDef)), module)
+
+        def same(node: cst.CSTNode) -> bool:
+            return isinstance(node, cst.Name) and node.value == held.value
+    elif isinstance(held, cst.Attribute) and isinstance(held.value, cst.Name):
+        owner = next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+        if owner is None:
+            return True
+        scope = owner
+        attr = held.attr.value
+
+        def same(node: cst.CSTNode) -> bool:
+            return isinstance(node, cst.Attribute) and node.attr.value == attr and isinstance(node.value, cst.Name)
+    else:
+        return True
+    stack: List[cst.CSTNode] = [scope]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _IN_PLACE and same(func.value):
+                return True
+            # handed to a function of the program's own (``fill(data)``); a library's calls and the
+            # reading builtins only read it (``DataParallel(model, device_ids=gpus)``, ``len``)
+            fills = isinstance(func, cst.Name) and func.value not in _READERS and not func.value[:1].isupper()
+            if fills and any(same(arg.value) for arg in node.args):
+                return True
+        elif isinstance(node, (cst.Assign, cst.AugAssign, cst.Del)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                if isinstance(node, cst.AugAssign) and same(target):
+                    return True
+                if isinstance(target, cst.Subscript) and same(target.value):
+                    return True
+        stack.extend(syntax_children(node))
+    return False
 
 
 def _mentions_locals(node: cst.CSTNode) -> bool:

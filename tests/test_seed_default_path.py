@@ -295,3 +295,30 @@ def test_a_helper_that_seeds_before_its_own_draws_takes_them_off_the_default_pat
     """Called only under an option that is off by default, the helper neither seeds nor draws on
     the default path: nothing is left to report, unless the path draws elsewhere."""
     assert codes(lint(HELPER_UNDER_OPTION.format(after=after), select=["RPL102"])) == expected
+
+
+@pytest.mark.parametrize("filled, line", [("self.data.append(element)", 10), ("pass", 13)])
+def test_a_buffer_a_method_fills_has_no_known_size(lint, filled, line):
+    # a replay buffer: ``self.data`` starts empty but the method fills it, so the ``else`` runs
+    # once it is full; the draw there is on the default path (reported at it). When nothing fills
+    # it, the ``else`` never runs and the draw is only under a branch the default path skips
+    code = f"""\
+        import random
+        class ReplayBuffer:
+            def __init__(self, max_size=50):
+                self.max_size = max_size
+                self.data = []
+            def push_and_pop(self, element):
+                if len(self.data) < self.max_size:
+                    {filled}
+                    return element
+                elif random.uniform(0, 1) > 0.5:
+                    return self.data[0]
+                return element
+        if __name__ == "__main__":
+            buffer = ReplayBuffer()
+            for step in range(100):
+                buffer.push_and_pop(step)
+        """
+    found = lint(textwrap.dedent(code), select=["RPL103"])
+    assert [(d.code, d.line) for d in found] == [("RPL103", line)]

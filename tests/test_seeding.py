@@ -1490,6 +1490,24 @@ def test_a_script_without_main_guard_that_draws_is_an_entry_point(lint):
 
 
 @pytest.mark.parametrize(
+    "run, expected",
+    [
+        ("fire.Fire(train)", [("RPL101", 6)]),
+        ("wandb.agent('sweep', function=train, count=2)", [("RPL101", 6)]),
+        ("fire.Fire({'train': train})", [("RPL101", 6)]),
+        # a top level that only defines, or calls nothing of the project: a library module
+        ("print('ready')", []),
+        ("", []),
+    ],
+)
+def test_a_script_without_main_guard_that_hands_a_function_to_a_runner(lint, run, expected):
+    # a sweep script with no ``__main__`` block: its top level runs ``train`` through the
+    # library call it hands it to, as the same call under the guard would
+    code = f"import fire\nimport torch.nn as nn\nimport wandb\n\ndef train():\n    model = nn.Linear(4, 2)\n    print(model)\n\n{run}\n"
+    assert [(d.code, d.line) for d in lint(code, select=FILE_LEVEL)] == expected
+
+
+@pytest.mark.parametrize(
     "top_level",
     [
         "loader = DataLoader(list(range(8)), batch_size=4, shuffle=True)\nfor batch in loader:\n    batch.cuda()\n",
@@ -2549,6 +2567,11 @@ OFF_DEFAULT_DEVICE = """
         ("cpu", "cpu", "if torch.cuda.is_available():\n            torch.cuda.set_device(0)", ["RPL202"]),
         # other evidence on the default path still counts
         ("cuda", "cpu", 'if device.startswith("npu"):\n            torch.npu.set_device(device)', ["RPL202"]),
+        # a device built in the branch of a conditional expression the default path skips
+        ("cpu", "cpu", 'dev = torch.device("cpu") if args.device == "cpu" else torch.device("cuda")', []),
+        ("cpu", "cpu", 'dev = torch.device("cuda") if args.device != "cpu" else torch.device("cpu")', []),
+        ("cpu", "cuda", 'dev = torch.device("cpu") if args.device == "cpu" else torch.device("cuda")', ["RPL202"]),
+        ("cpu", "cpu", 'dev = torch.device("cpu") if torch.cuda.is_available() else torch.device("cuda")', ["RPL202"]),
     ],
 )
 def test_rpl202_device_use_only_off_the_default_path(lint, local, default, use, expected):
@@ -5716,3 +5739,76 @@ def test_rpl101_in_a_script_whose_only_path_is_under_a_skipped_if_is_placed_at_t
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL101"])
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL101", "main.py", 9)]
+
+
+@pytest.mark.parametrize(
+    "build, expected",
+    [
+        ("MyLoader(list(range(8)), batch_size=2, shuffle=True)", 9),
+        # through a local name bound to it, with ``shuffle=(sampler is None)`` and no sampler
+        ("loader_fn(list(range(8)), shuffle=(sampler is None), sampler=sampler)", 9),
+        # a subclass that does not shuffle draws nothing: the first use is the model's layer
+        ("MyLoader(list(range(8)), batch_size=2, shuffle=False)", 14),
+    ],
+)
+def test_rpl101_at_a_shuffled_project_loader_subclass(lint, build, expected):
+    code = f"""\
+        import torch
+
+        class MyLoader(torch.utils.data.DataLoader):
+            pass
+
+        def get_loader():
+            sampler = None
+            loader_fn = MyLoader
+            return {build}
+
+        def main():
+            loader = get_loader()
+            for batch in loader:
+                torch.nn.Linear(2, 2)(batch)
+
+        if __name__ == "__main__":
+            main()
+        """
+    found = lint(textwrap.dedent(code), select=["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", expected)]
+
+
+@pytest.mark.parametrize(
+    "build, loop, expected",
+    [
+        ('agents = {"eps": EpsAgent(), "greedy": Greedy()}', "for name, agent in agents.items():", [("RPL103", 6)]),
+        ('agents = {"eps": EpsAgent()}', "for agent in agents.values():", [("RPL103", 6)]),
+        ("agents = [Greedy(), EpsAgent()]", "for agent in agents:", [("RPL103", 6)]),
+        ("agents = [Greedy(), EpsAgent()]", "for i, agent in enumerate(agents):", [("RPL103", 6)]),
+        # only objects that do not draw; or the name bound to something else before the loop
+        ("agents = [Greedy()]", "for agent in agents:", []),
+        ("agents = [EpsAgent()]\n    agents = load()", "for agent in agents:", []),
+    ],
+)
+def test_methods_of_objects_held_in_a_container_run_in_a_loop_over_it(lint, build, loop, expected):
+    code = f"""\
+import random
+
+
+class EpsAgent:
+    def act(self):
+        return random.random()
+
+
+class Greedy:
+    def act(self):
+        return 0
+
+
+def main():
+    {build}
+    {loop}
+        agent.act()
+
+
+if __name__ == "__main__":
+    main()
+"""
+    assert [(d.code, d.line) for d in lint(code, select=["RPL103"])] == expected

@@ -96,6 +96,17 @@ def evaluate(code: str, keyword: str):
         ("def g():\n    a = (1, 2)\n    f(x=len(a))\n", [2]),
         ("def g():\n    a = [*b]\n    f(x=len(a))\n", ["<call>"]),  # starred: not known, the call itself
         ("def g():\n    a = {}\n    f(x=bool(a))\n", [False]),
+        # ... unless it may change size after it is built (a buffer that fills up)
+        ("def g():\n    a = []\n    a.append(1)\n    f(x=len(a))\n", ["<call>"]),
+        ("def g():\n    a = {}\n    a['k'] = 1\n    f(x=bool(a))\n", ["<call>"]),
+        ("def g():\n    a = []\n    a += [1]\n    f(x=len(a))\n", ["<call>"]),
+        ("def g():\n    a = []\n    fill(a)\n    f(x=len(a))\n", ["<call>"]),  # a callee may fill it
+        ("def g():\n    a = []\n    print(a)\n    f(x=len(a))\n", [0]),  # a builtin that only reads
+        ("def g():\n    a = (1, 2)\n    fill(a)\n    f(x=len(a))\n", [2]),  # a tuple never changes
+        ("class B:\n    def __init__(self):\n        self.data = []\n    def push(self, e):\n"
+         "        f(x=len(self.data) < 3)\n        self.data.append(e)\n", None),
+        ("class B:\n    def __init__(self):\n        self.data = []\n    def push(self, e):\n"
+         "        f(x=len(self.data) < 3)\n", [True]),
         # a membership test in a display of literals (PySlowFast's ``if split in ["train"]:``)
         ("def g(split):\n    if split in ['train']:\n        s = True\n    elif split in ('val', 'test'):\n        s = False\n    f(x=s)\ng('train')\n", [True]),
         ("def g(split):\n    if split in ['train']:\n        s = True\n    elif split in ('val', 'test'):\n        s = False\n    f(x=s)\ng('val')\n", [False]),

@@ -428,7 +428,7 @@ class Rule:
         the ``else`` of ``if True:``)? Code that never runs holds no hazard. Nothing else decides
         it: a parameter's default, an attribute or an option is a choice a caller may change."""
         chain = self.file.ancestors
-        return any(isinstance(node, cst.If) for node in chain) and skipped_branch(chain, literal_truth) is not None
+        return any(isinstance(node, (cst.If, cst.IfExp)) for node in chain) and skipped_branch(chain, literal_truth) is not None
 
     @staticmethod
     def replace(node: cst.CSTNode, content: Union[str, cst.CSTNode], module: Optional[cst.Module] = None) -> NodeEdit:

@@ -30,7 +30,7 @@ from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, only_inspects
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
-from ..syntax import CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_strings, is_main_guard
+from ..syntax import UNKNOWN, CstArgs, LiteralArgs, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -434,7 +434,7 @@ class SeedingScan(Analysis):
                     target = targets[0]
                 elif uses or not resolved or not resolved & wanted:
                     continue
-            branch = values.skipped_branch(self.chains.get(id(node), ()))
+            branch = values.skipped_branch(self.chains.get(id(node), ()) + (node,))
             if branch is not None and chosen is not None and chosen(branch):
                 branch = None  # the user's own choice: it counts
             if uses and target is None:
@@ -489,6 +489,8 @@ class SeedingScan(Analysis):
                 if not own_generators and _draws_from_own_generator(site):
                     continue
                 uses = site.effect.uses & wanted
+                if not uses and not site.effect.known and "torch" in wanted and site.name is not None:
+                    uses = self._project_loader_uses(site, values) & wanted  # ``MyLoader(ds, shuffle=True)``
                 if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
                     uses = frozenset()  # a project function given ``device=`` only receives the device
                 if SHUFFLES in site.effect.uses and uses and values is not None and self._shuffle_off(site, values):
@@ -548,6 +550,50 @@ class SeedingScan(Analysis):
                     return site.node
         module = self.file.module
         return module.body[0] if module.body else module
+
+    def _project_loader_uses(self, site: CallSite, values: Any) -> FrozenSet[str]:
+        """A project DataLoader subclass built at ``site`` (``MyLoader(ds, shuffle=True)``, or
+        through a local name bound to it, ``loader_fn = MyLoader``): what the DataLoader it
+        derives from uses with the call's arguments, as the call graph counts them for the body
+        (torch, when it shuffles with no generator); the arguments' values on the default path,
+        where they are known. Empty for anything else."""
+        project = self.file.project
+        facts = project.facts(self.file.path, self.file.source)
+        if facts is None:
+            return frozenset()
+        func = site.node.func
+        names = [func]
+        if values is not None and isinstance(func, cst.Name) and func.value not in facts.loaders:
+            names = values.names(func, self.chains.get(id(site.node), ()) + (site.node,)) or []
+        spec = None
+        for name in names:
+            if isinstance(name, cst.Name) and name.value in facts.loaders:
+                spec = project.loader_class(f"{facts.module_name}.{name.value}")
+            else:
+                qualified = self.file.qualify(name)
+                spec = project.loader_class(qualified) if qualified is not None and not catalog.DATALOADERS.get(qualified) else None
+            if spec is not None:
+                break
+        if spec is None or any(a.star for a in site.node.args):
+            return frozenset()
+        base, params, fixed, _, defaults = spec
+        chain = self.chains.get(id(site.node), ()) + (site.node,)
+
+        def value(expr: cst.BaseExpression) -> Any:
+            literal = cst_literal(expr)
+            if literal is not UNKNOWN or values is None:
+                return literal
+            found = values.of(expr, chain)
+            return found[0].value if found is not None and len(found) == 1 and isinstance(found[0], Const) else UNKNOWN
+
+        bound: Dict[str, Any] = dict(defaults)
+        bound.update(zip(params, (value(a.value) for a in site.node.args if a.keyword is None)))
+        bound.update((a.keyword.value, value(a.value)) for a in site.node.args if a.keyword is not None)
+        for param in fixed:
+            bound.pop(param, None)
+        if "generator" in fixed:
+            bound["generator"] = UNKNOWN
+        return classify_call(base, None, LiteralArgs(bound)).uses
 
     def _shuffle_off(self, site: CallSite, values: Any) -> bool:
         """Does the DataLoader call's ``shuffle`` argument, not a literal, hold a value that
@@ -900,7 +946,7 @@ def _off_default_in(
         callee = target if isinstance(target, tuple) and target in targets and targets_off.get(target, True) else None
         if not used and callee is None:
             continue  # not asked about, or already known to run on the default path
-        skipped = values.skipped_branch(chain) is not None  # type: ignore[union-attr]
+        skipped = values.skipped_branch(chain + (call,)) is not None  # type: ignore[union-attr]
         for device in used:
             devices_off.setdefault(device, []).append(skipped)
         if callee is not None:
