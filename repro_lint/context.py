@@ -1441,16 +1441,7 @@ class ProjectContext:
         spec = self._loader_node(target)
         if spec is None:
             return frozenset()
-        base, params, fixed, _, defaults = spec
-        positional, keywords = self._call_literals(path, scope, index)
-        bound: Dict[str, object] = dict(defaults)  # what the class itself defaults to
-        bound.update(zip(params, positional))
-        bound.update(keywords)
-        for param in fixed:
-            bound.pop(param, None)
-        if "generator" in fixed:
-            bound["generator"] = UNKNOWN
-        return classify_call(base, None, LiteralArgs(bound)).uses
+        return built_loader_uses(spec, *self._call_literals(path, scope, index))
 
     def _instance_classes(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str) -> Tuple[Node, ...]:
         """The project classes whose instance the local ``name`` holds (``model = Net()``; one
@@ -2453,6 +2444,23 @@ def _public_names(facts: ModuleFacts) -> Tuple[str, ...]:
 #: loader it derives from, the parameters it takes by position, the keywords it passes itself,
 #: whether it forwards others, and its own defaults for those it passes on
 LoaderBase = Tuple[str, Tuple[str, ...], FrozenSet[str], bool, Tuple[Tuple[str, Any], ...]]
+
+
+def built_loader_uses(spec: LoaderBase, positional: Sequence[object], keywords: Mapping[str, object]) -> FrozenSet[str]:
+    """What building a project DataLoader class (``spec``, :meth:`ProjectContext.loader_class`)
+    with these argument values uses, as :func:`~repro_lint.classify.classify_call` counts the
+    DataLoader it derives from: the values bound to the class's own parameters over its
+    defaults; one the class's ``__init__`` passes itself is not the caller's (a shuffle it sets
+    is not counted, a generator it sets is one)."""
+    base, params, fixed, _, defaults = spec
+    bound: Dict[str, object] = dict(defaults)  # what the class itself defaults to
+    bound.update(zip(params, positional))
+    bound.update(keywords)
+    for param in fixed:
+        bound.pop(param, None)
+    if "generator" in fixed:
+        bound["generator"] = UNKNOWN
+    return classify_call(base, None, LiteralArgs(bound)).uses
 
 
 #: a call whose arguments cannot be read (``f(*args)``, ``f(**cfg)``, ``f`` handed on): every

@@ -25,12 +25,12 @@ from ..classify import (
     ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, SHUFFLES, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
     CallEffect, classify_call, is_device_name, is_seed_named, is_seed_parameter, placed_option_devices,
 )
-from ..context import VARIANT, ProjectContext, Summary
+from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, only_inspects
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
-from ..syntax import UNKNOWN, CstArgs, LiteralArgs, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
+from ..syntax import UNKNOWN, CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -576,7 +576,6 @@ class SeedingScan(Analysis):
                 break
         if spec is None or any(a.star for a in site.node.args):
             return frozenset()
-        base, params, fixed, _, defaults = spec
         chain = self.chains.get(id(site.node), ()) + (site.node,)
 
         def value(expr: cst.BaseExpression) -> Any:
@@ -586,14 +585,9 @@ class SeedingScan(Analysis):
             found = values.of(expr, chain)
             return found[0].value if found is not None and len(found) == 1 and isinstance(found[0], Const) else UNKNOWN
 
-        bound: Dict[str, Any] = dict(defaults)
-        bound.update(zip(params, (value(a.value) for a in site.node.args if a.keyword is None)))
-        bound.update((a.keyword.value, value(a.value)) for a in site.node.args if a.keyword is not None)
-        for param in fixed:
-            bound.pop(param, None)
-        if "generator" in fixed:
-            bound["generator"] = UNKNOWN
-        return classify_call(base, None, LiteralArgs(bound)).uses
+        positional = [value(a.value) for a in site.node.args if a.keyword is None]
+        keywords = {a.keyword.value: value(a.value) for a in site.node.args if a.keyword is not None}
+        return built_loader_uses(spec, positional, keywords)
 
     def _shuffle_off(self, site: CallSite, values: Any) -> bool:
         """Does the DataLoader call's ``shuffle`` argument, not a literal, hold a value that
