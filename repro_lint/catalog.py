@@ -420,6 +420,12 @@ ENTROPY_RESULTS = frozenset(
 #: context managers that put generators back as they were when their block ends: qualified
 #: name -> the effects a seed set inside the block loses (``torch.random.fork_rng`` restores the
 #: CPU and device generators; the ``isolate_rng`` helpers every global generator)
+#: context managers under which layers are built on the meta device, without weights (so
+#: nothing is drawn): accelerate's ``init_empty_weights`` under its import paths (``with
+#: torch.device("meta"):`` is recognised by its argument)
+EMPTY_WEIGHT_CONTEXTS = frozenset(
+    f"{module}.init_empty_weights" for module in ("accelerate", "accelerate.big_modeling", "accelerate.utils", "transformers.modeling_utils")
+)
 RNG_ISOLATION: Dict[str, FrozenSet[str]] = {
     "torch.random.fork_rng": frozenset({"torch", "cuda"}),
     **{

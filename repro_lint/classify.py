@@ -37,6 +37,12 @@ INIT = "torch_init"
 DROPOUT_LAYER = "torch_dropout_layer"
 TRAIN = "train"
 LOAD = "load"
+#: a model built with pretrained weights (``resnet18(pretrained=True)``,
+#: ``AutoModelForSequenceClassification.from_pretrained(name)``): the weights it draws are
+#: replaced, but only its own (not another model's, as a checkpoint loaded with
+#: ``load_state_dict`` is taken to be); it draws what shows only while the program trains
+#: (a head the checkpoint lacks, dropout)
+PRETRAINED = "torch_pretrained"
 #: a DataLoader or sampler that shuffles from torch's global generator (no ``generator=``): it
 #: draws when it is iterated, which a script's top level does (what makes a file without a
 #: ``__main__`` block a script, beside ``INIT`` and the draws)
@@ -173,9 +179,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             pass
         elif catalog.initialises_weights(qualified):
             draws.add("torch")
-            uses.add(INIT)
-            if _pretrained(args):
-                uses.add(LOAD)  # the weights drawn are then replaced by the ones it downloads
+            # pretrained: the weights drawn are then replaced by the ones it downloads
+            uses.add(PRETRAINED if _pretrained(args) else INIT)
         elif sampler is not None:
             if args.value("generator", sampler) is MISSING:
                 if qualified.endswith(".random_split"):
@@ -229,11 +234,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 draws.add("torch")
                 uses.add(INIT)
             elif kind == "pretrained":
-                uses.add(INIT)
+                uses.add(PRETRAINED)
             elif kind == "use":
                 uses.add("torch")
-        elif qualified == "torch.load":
-            uses.add(LOAD)
         elif qualified in catalog.DEVICE_CONSTRUCTORS:
             where = catalog.DEVICE_CONSTRUCTORS[qualified]
             device = catalog.device_named(args.strings(*where))
@@ -271,7 +274,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         uses.add("torch")
     if method in TRAIN_MARKERS and not (method == "train" and args.value("mode", 0) is False):
         uses.add(TRAIN)  # ``model.train(False)`` switches to evaluation mode
-    elif method in catalog.WEIGHT_LOADERS:
+    elif method in catalog.WEIGHT_LOADERS and method != "from_pretrained":
+        # (``from_pretrained`` builds a pretrained object, which replaces no other model's
+        # weights: a tokenizer's or a backbone's does not load the head's)
         uses.add(LOAD)
     for keyword, names in catalog.DEVICE_KEYWORDS:
         device = catalog.device_named(args.strings(keyword, None), names)
@@ -282,7 +287,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
     counted = catalog.DEVICE_COUNT_KEYWORDS.get(qualified or "")
     if counted is not None:
         given = args.value(counted[0], None)
-        device = catalog.device_counted(given, counted[1])
+        # (Lightning's ``gpus=-1`` is every GPU there is; elsewhere, ``--gpu -1`` is often the CPU)
+        device = catalog.device_counted(given, counted[1]) or (counted[1] if given in (-1, "-1") and given is not True else None)
         if device:
             uses.add(device)
         elif given is UNKNOWN:

@@ -62,7 +62,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, is_on
 from .classify import (
-    ALL_GENERATORS, DETERMINISM, ENTROPY, CallEffect, DROPOUT_LAYER, INIT, LOAD, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, setting_device, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, ENTROPY, CallEffect, DROPOUT_LAYER, INIT, LOAD, PRETRAINED, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, setting_device, UNNAMED,
 )
 from .config import Settings
 from .console_scripts import console_scripts
@@ -151,7 +151,7 @@ class Summary:
             return True
         if generator == "torch" and (INIT in self.uses or DROPOUT_LAYER in self.uses):
             return TRAIN in self.uses or LOAD not in self.uses
-        return False
+        return generator == "torch" and PRETRAINED in self.uses and TRAIN in self.uses
 
     def generator_uses(self, generator: str) -> FrozenSet[str]:
         """The ``uses`` entries that stand for ``generator`` (where a finding about it is
@@ -161,7 +161,9 @@ class Summary:
             return frozenset({generator})
         if TRAIN not in self.uses and (generator in self.uses or INIT in self.uses):
             return frozenset({generator, INIT})
-        return frozenset({generator, INIT, DROPOUT_LAYER})
+        if TRAIN not in self.uses:
+            return frozenset({generator, INIT, DROPOUT_LAYER})
+        return frozenset({generator, INIT, DROPOUT_LAYER, PRETRAINED})
 
     @property
     def deterministic(self) -> bool:
@@ -362,7 +364,7 @@ class ProjectContext:
         summary = self.closure(list(dict.fromkeys(info.edges[: info.called] + tuple(handed))))
         if trains_only:
             return TRAIN in summary.uses
-        return bool(summary.draws) or INIT in summary.uses or SHUFFLES in summary.uses or TRAIN in summary.uses
+        return bool(summary.draws) or INIT in summary.uses or PRETRAINED in summary.uses or SHUFFLES in summary.uses or TRAIN in summary.uses
 
     def is_imported(self, module: str) -> bool:
         """Does a file of the run import module ``module`` (``import m``, ``from m import x``,
@@ -932,6 +934,11 @@ class ProjectContext:
             if param not in offs:
                 effects |= guarded
         uses.update(device for param, device in body.device_params.items() if param not in offs)
+        for variable in body.device_vars:
+            # ``from settings import device_label``, then ``.to(torch.device(device_label, 0))``
+            device = self.imported_variable_device(variable)
+            if device is not None:
+                uses.add(device)
         draws = set(body.draws)
         for param, held in body.guarded_uses.items():
             if param not in offs:

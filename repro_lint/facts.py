@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Map
 
 from ._gc import GCPaused
 from .classify import (
-    ALL_GENERATORS, DEVICE_USES, ENTROPY, INIT, NO_EFFECT, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter, LIGHTNING_ACCELERATORS, setting_device,
+    ALL_GENERATORS, DEVICE_USES, ENTROPY, INIT, LOAD, NO_EFFECT, PRETRAINED, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter, LIGHTNING_ACCELERATORS, setting_device,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -43,6 +43,7 @@ from .catalog import (
     NCCL_AS_HCCL,
     NCCL_TO_HCCL_MODULES,
     DEVICE_CONSTRUCTORS,
+    EMPTY_WEIGHT_CONTEXTS,
     PARTIALS,
     DEVICE_INFO_CALLS,
     DEVICE_QUERIES,
@@ -203,6 +204,10 @@ class BodyFacts:
     #: :data:`~repro_lint.syntax.MERGE` for the mapping (only in facts with literals); the
     #: mapping may leave any parameter out, so the value on the default path is its default
     mapped_literals: ClassVar[Mapping[int, Tuple[Tuple[Any, ...], Dict[str, Any]]]] = MappingProxyType({})
+    #: the names imported from other modules that a call uses as the device (``.to(torch.device(
+    #: device_label, 0))`` after ``from settings import device_label``), import-qualified: the
+    #: project context reads what their module assigns (a library's name names none)
+    device_vars: ClassVar[FrozenSet[str]] = frozenset()
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -368,6 +373,11 @@ def _built(value: Optional[ast.AST]) -> Optional[ast.Call]:
 
 #: ``nn.Module`` methods that return the module itself (a call of one on a constructor call
 #: binds the object built)
+#: methods only a model has (not a tensor or a dict): calling one on what ``torch.load``
+#: returned shows that the load gave a model
+LOADED_MODULE_METHODS = frozenset(
+    {"eval", "train", "parameters", "named_parameters", "modules", "named_modules", "children", "state_dict", "zero_grad", "forward"}
+)
 MODULE_SELF_METHODS = frozenset(
     {"to", "cuda", "cpu", "npu", "train", "eval", "float", "double", "half", "bfloat16", "requires_grad_", "share_memory", "to_empty"}
 )
@@ -813,6 +823,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.literals = literals
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
+        #: per body (by id): the names bound to what ``torch.load`` returns (see :meth:`_loaded_module`)
+        self.loaded: Dict[int, Set[str]] = {}
         #: inside the ``try`` of a function's import probe (see :meth:`visit_Try`)
         self.import_probe = False
         #: the devices the call being visited already counted as evidence by its effect
@@ -838,6 +850,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.current: BodyFacts = facts.module_body
         #: generators whose seeding is undone when the enclosing ``with`` ends (``fork_rng()``)
         self.isolated: FrozenSet[str] = frozenset()
+        #: inside ``with init_empty_weights():`` or ``with torch.device("meta"):``, where layers
+        #: are built without weights: nothing is drawn
+        self.empty_weights = False
         #: the parameter guarding the statements being visited (``if deterministic:``)
         self.guard: Optional[str] = None
         #: the comparison of :attr:`guard` with a literal that the branch tests, if it is one
@@ -926,7 +941,7 @@ class _FactsCollector(ast.NodeVisitor):
     def _guard_test_seen(body: BodyFacts, guard: str, test: Optional[Tuple[str, Any]]) -> None:
         """Record how ``guard`` is tested where an effect or a call depends on it (``if seed >
         0:``; None: its truth), one way only: tested in different ways, "?"."""
-        seen = guard in body.guarded or guard in body.guarded_calls
+        seen = guard in body.guarded or guard in body.guarded_calls or guard in body.guarded_uses
         if not seen and test is None:
             return
         known = body.guard_tests.get(guard) if seen else test
@@ -1104,6 +1119,7 @@ class _FactsCollector(ast.NodeVisitor):
         body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
         guard, isolated, self.guard, self.isolated = self.guard, self.isolated, None, frozenset()
         guard_test = self.guard_test
+        empty, self.empty_weights = self.empty_weights, False
         self.scope.append(node.name)
         self.kinds.append(False)
         self.dicts.enter(node.args.kwarg.arg if node.args.kwarg is not None else None)
@@ -1146,6 +1162,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.scope.pop()
         self.current, self.guard, self.isolated = outer, guard, isolated
         self.guard_test = guard_test
+        self.empty_weights = empty
         # only the calls of a function with guarded effects ask for its parameters, the calls
         # that pass a device by position (to a parameter named as one), and the seeding rules
         # (whether a function takes a seed, before they parse its module); facts extracted with
@@ -1255,6 +1272,8 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         body = self.current
+        if self._loaded_module(node):
+            body.uses.add(LOAD)
         if isinstance(node.func, (ast.Subscript, ast.Call)):
             self._globals_lookup(node)
         name = _dotted(node.func)
@@ -1316,6 +1335,13 @@ class _FactsCollector(ast.NodeVisitor):
                 if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not estimator:
                     body.trains = True
             effect = classify_call(qualified, method, args)
+            if qualified in DATALOADERS and SHUFFLES not in effect.uses and self._forwards_own_kwargs(node):
+                # ``DataLoader(data, shuffle=True, **kwargs)`` in ``def make_loader(args, **kwargs)``:
+                # the callers' extra keywords (workers, pinned memory) rarely hold a generator, and
+                # none can turn an explicit ``shuffle=True`` off: it shuffles from the global generator
+                own = self._own_kwargs()
+                bare = ast.Call(node.func, node.args, [k for k in node.keywords if not (k.arg is None and isinstance(k.value, ast.Name) and k.value.id == own)])
+                effect = classify_call(qualified, method, AstArgs(bare, self.dicts.expand, self._attribute_literal))
             if callee == f"{SUPER_CALL}.__init__" and body.owner is not None and not effect.known:
                 # ``super().__init__(deterministic=True, **kwargs)`` in ``class MyTrainer(Trainer)``:
                 # the library base built with these arguments (collie's ``CollieTrainer``)
@@ -1357,12 +1383,25 @@ class _FactsCollector(ast.NodeVisitor):
                 if self.asking_about_device:
                     uses = uses - DEVICE_USES  # ``get_device_properties(torch.device("cuda"))``
                 draws = effect.draws
+                if self.empty_weights and uses & {INIT, PRETRAINED}:
+                    # ``with init_empty_weights(): model = create_model(...)``: built on the meta
+                    # device, with no weights to draw
+                    uses, draws = uses - {INIT, PRETRAINED}, draws - {"torch"}
                 if self.guard is not None and self.guard_test is None and (uses & GENERATOR_USES or draws):
                     # used only when the parameter holds (devices are weighed on their own)
                     held = uses & GENERATOR_USES
                     body.guarded_uses = {**body.guarded_uses, self.guard: body.guarded_uses.get(self.guard, frozenset()) | held}
                     body.guarded_draws = {**body.guarded_draws, self.guard: body.guarded_draws.get(self.guard, frozenset()) | draws}
                     uses, draws = uses - held, frozenset()
+                devices = uses & DEVICE_USES
+                guarded = self.guard is not None and bool(devices) and not self.asking_about_device
+                if guarded:
+                    # ``if device != "cpu": self.net.cuda()`` in ``def __init__(self, dim, device)``:
+                    # on the device only for the calls whose argument passes the test (a program
+                    # that passes ``"cpu"`` does not run there; one passing an option's value does)
+                    self._guard_test_seen(body, self.guard, self.guard_test)
+                    body.guarded_uses = {**body.guarded_uses, self.guard: body.guarded_uses.get(self.guard, frozenset()) | devices}
+                    uses = uses - devices
                 shuffled_by = self._shuffle_parameter(qualified, args) if SHUFFLES in uses else None
                 if shuffled_by is not None:
                     # ``DataLoader(data, shuffle=shuffle)`` in ``def get_data_loader(self, data,
@@ -1379,9 +1418,11 @@ class _FactsCollector(ast.NodeVisitor):
                 declared = qualified in DEVICE_CONSTRUCTORS and body is self.facts.module_body
                 body.uses |= uses - DEVICE_USES if declared else uses
                 body.draws |= draws
-                for device in uses & DEVICE_USES:
-                    self._device_used(device, declared)
-                counted |= uses & DEVICE_USES
+                for device in devices:
+                    self._device_used(device, declared, guarded)
+                counted |= devices
+            if PLACES in effect.uses or (method == "to" and not effect.uses & DEVICE_USES):
+                self._device_variable(qualified, method, args)
             primary = len(body.calls) - 1
             for other in others:  # what another branch's import bound the name to, called alike
                 body.calls.append(other)
@@ -1937,17 +1978,22 @@ class _FactsCollector(ast.NodeVisitor):
             strings = [text for text in strings if text == text.lower()]
         device = device_named(strings, _ACCELERATOR_NAMES if lightning else ACCELERATOR_PREFIXES)
         if device is not None:
-            self._device_used(device)
+            # a module's top level that names its default device (``DEVICE = "cuda" if
+            # torch.cuda.is_available() else "cpu"`` in ``config.py``) counts as an option's
+            # default does, as ``DEVICE = torch.device(...)`` there does
+            self._device_used(device, declared=self.current is self.facts.module_body)
         return found or device is not None or bool(strings)
 
-    def _device_used(self, device: str, declared: bool = False) -> None:
+    def _device_used(self, device: str, declared: bool = False, guarded: bool = False) -> None:
         """One piece of evidence that the current body uses ``device`` (see ``device_events``);
         none while a device is only asked about or followed (``asking_about_device``).
-        ``declared``: only named as a module's device, which counts as an option's default."""
+        ``declared``: only named as a module's device, which counts as an option's default;
+        ``guarded``: used only under a test of a parameter (kept in ``guarded_uses``)."""
         if self.asking_about_device:
             return
         body = self.current
-        body.uses.add(OPTION_DEVICE + device if declared else device)
+        if not guarded:
+            body.uses.add(OPTION_DEVICE + device if declared else device)
         if device in self.counted_devices:
             return  # the call's own effect counted it
         body.device_events[device] = body.device_events.get(device, 0) + 1
@@ -1956,6 +2002,8 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
+        if value is not None and (self._torch_load(value) or (_dotted(value) or "") in self.loaded.get(id(self.current), ())):
+            self.current.uses.add(LOAD)  # ``return torch.load(path)`` in ``load_model``: a model, may be
         if value is not None and self.scope:
             # a function named for a device returns the one the program runs on (``def
             # get_device(): ... return "cuda"``), as ``device = "cuda"`` names it
@@ -1999,6 +2047,12 @@ class _FactsCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        if self._torch_load(node.value):
+            # ``model = torch.load(path)``: weights only if the name is then used as a model
+            for target in node.targets:
+                named = _dotted(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
+                if named is not None:
+                    self.loaded.setdefault(id(self.current), set()).add(named)
         if not self.scope and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             # ``interpolate = F.interpolate``: another name for an imported one (kept if it is
             # the module's only binding of the name, see ``extract_facts``)
@@ -2086,6 +2140,44 @@ class _FactsCollector(ast.NodeVisitor):
                 self.current.instances[variable] = held
         self.generic_visit(node)
 
+    def _device_variable(self, qualified: Optional[str], method: Optional[str], args: AstArgs) -> None:
+        """Record a device given as a name imported from another module (``torch.device(
+        device_label, 0)``, ``model.to(cfg.DEVICE)`` after ``import cfg``), in ``device_vars``."""
+        where = DEVICE_CONSTRUCTORS.get(qualified or "") or (("device", 0) if method == "to" else None)
+        given = args.node(*where) if where is not None else None
+        if isinstance(given, ast.Call) and self.imported(_dotted(given.func) or "") in DEVICE_CONSTRUCTORS:
+            given = AstArgs(given).node(*DEVICE_CONSTRUCTORS[self.imported(_dotted(given.func) or "")])  # ``.to(torch.device(x))``
+        dotted = _dotted(given) if isinstance(given, (ast.Name, ast.Attribute)) else None
+        if dotted is None or dotted.split(".", 1)[0] in self.current.local_params or dotted.split(".", 1)[0] in self.parameters:
+            return
+        qualified_var = self.imported(dotted)
+        # (not torch's own names, ``x.to(torch.float16)``: a library's name names no project variable)
+        if qualified_var is not None and "." in qualified_var and qualified_var.split(".", 1)[0] not in ("torch", "numpy"):
+            self.current.device_vars = self.current.device_vars | {qualified_var}
+
+    def _torch_load(self, value: Optional[ast.AST]) -> bool:
+        """Is ``value`` what ``torch.load(...)`` returns (also moved or switched to a mode,
+        ``torch.load(path).to(device)``)?"""
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS:
+            value = value.func.value
+        return isinstance(value, ast.Call) and self.imported(_dotted(value.func) or "") == "torch.load"
+
+    def _loaded_module(self, node: ast.Call) -> bool:
+        """Does the call use what ``torch.load`` returned as a model, so that the load replaced
+        weights: a module's own method on it (``model.eval()``, ``model.parameters()``), the
+        object called (``model(x)``), or a module method on the load itself
+        (``torch.load(path).eval()``)? A tensor or a dict loaded as data is none of these (its
+        ``.to(device)`` is not either: tensors move too)."""
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in LOADED_MODULE_METHODS:
+            receiver = func.value
+            if self._torch_load(receiver):
+                return True
+        else:
+            receiver = func
+        named = _dotted(receiver) if isinstance(receiver, (ast.Name, ast.Attribute)) else None
+        return named is not None and named in self.loaded.get(id(self.current), ())
+
     def _held_instances(self, display: ast.AST) -> Tuple[str, ...]:
         """The classes of the objects a display builds as its elements (a dict's values), when
         every element is one (``[DQN(env), A2C(env)]``); else none."""
@@ -2113,17 +2205,22 @@ class _FactsCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_With(self, node: Union[ast.With, ast.AsyncWith]) -> None:
-        isolated = self.isolated
+        isolated, empty = self.isolated, self.empty_weights
         for item in node.items:
             self.visit(item)
             call = item.context_expr
             name = _dotted(call.func) if isinstance(call, ast.Call) else None
-            restored = RNG_ISOLATION.get(self.imported(name) or "") if name else None
+            qualified = self.imported(name) or "" if name else ""
+            restored = RNG_ISOLATION.get(qualified) if name else None
             if restored:
                 self.isolated = self.isolated | restored
+            if qualified in EMPTY_WEIGHT_CONTEXTS or (
+                qualified in DEVICE_CONSTRUCTORS and isinstance(call, ast.Call) and call.args and ast_literal(call.args[0]) == "meta"
+            ):
+                self.empty_weights = True
         for stmt in node.body:
             self.visit(stmt)
-        self.isolated = isolated
+        self.isolated, self.empty_weights = isolated, empty
 
     visit_AsyncWith = visit_With
 
@@ -2268,8 +2365,9 @@ def _decidable_test(test: ast.AST) -> bool:
     )
 
 
-#: attributes that tell where a tensor already is (``x.is_cuda``)
-_DATA_DEVICE_ATTRIBUTES = frozenset({"is_cuda", "is_npu"})
+#: attributes that tell where a tensor already is (``x.is_cuda``), or where the framework put
+#: the model (Lightning's ``self.on_gpu``)
+_DATA_DEVICE_ATTRIBUTES = frozenset({"is_cuda", "is_npu", "on_gpu"})
 
 
 def follows_data_device(test: "ast.AST | str") -> bool:
@@ -2336,7 +2434,7 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             if body.made_by:
                 body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}
     facts.trains_at_module_level = _when_run(facts, lambda body: body.trains)
-    facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses or SHUFFLES in body.uses, main=False)
+    facts.draws_at_module_level = _when_run(facts, lambda body: bool(body.draws) or INIT in body.uses or PRETRAINED in body.uses or SHUFFLES in body.uses, main=False)
     return facts
 
 
@@ -2454,14 +2552,32 @@ _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*
 def module_variable_device(source: str, name: str) -> Optional[str]:
     """The accelerator that the module's top-level assignment of ``name`` names (``device =
     torch.device("cuda" if torch.cuda.is_available() else "cpu")``: cuda), when it is assigned
-    once at the top level (None otherwise, or when ``source`` does not parse)."""
+    once at the top level, or only to accelerators in the branches of a ``try`` or an ``if``
+    (the first one's); None otherwise, or when ``source`` does not parse."""
     tree = ast_module(source)
-    if tree is None or _top_level_bindings(tree).get(name) != 1:
+    if tree is None:
         return None
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-            return _device_in(stmt.value)
-    return None
+    # every binding an assignment of an accelerator's name, in the branches of a top-level
+    # ``try``/``if`` too (TrTr's ``try: import torch_npu; device_label = 'npu'`` with ``except
+    # ImportError: device_label = 'cuda'``): the first one's, where the import works
+    assigned: List[ast.AST] = []
+
+    def visit(statements: Iterable[ast.stmt]) -> None:
+        for stmt in statements:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                assigned.append(stmt.value)
+            elif isinstance(stmt, (ast.Try, ast.If)):
+                visit(stmt.body)
+                for handler in getattr(stmt, "handlers", ()):
+                    visit(handler.body)
+                visit(stmt.orelse)
+                visit(getattr(stmt, "finalbody", ()))
+
+    visit(tree.body)
+    if not assigned or len(assigned) != _top_level_bindings(tree).get(name):
+        return None
+    devices = [_device_in(value) for value in assigned]
+    return devices[0] if all(devices) else None
 
 
 def results_handed_to_trainer(source: str, name: str) -> Optional[bool]:

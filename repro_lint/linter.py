@@ -193,6 +193,13 @@ class Linter:
             and (not rule_type.whole_words or any(found(word) for word in words & present))
             and (not rule_type.also_triggers or not names.isdisjoint(rule_type.also_triggers))
         ]
+        for rule_type, words in self._rule_words:
+            if rule_type in rules and rule_type.entry_triggers and present.isdisjoint(words - frozenset(rule_type.entry_triggers)):
+                # only its entry-point words: an entry point whose summary it may report on
+                if not (path is not None and self.project.is_entry_point(path, text)) or (
+                    self.project.prepared and not rule_type.may_report_on(self.project.entry_summary(path, text))
+                ):
+                    rules.remove(rule_type)
         if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
             rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]
         if path is not None and any(rule.entry_points_only for rule in rules):

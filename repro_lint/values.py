@@ -480,12 +480,16 @@ class Values:
 
     def _options_dict(self, container: Candidate) -> Optional[Dict[str, List[Tuple[cst.BaseExpression, Chain]]]]:
         """The options of this module's parser, when ``container`` is ``vars(args)`` of the
-        parsed options (``experiment(variant=vars(args))``); else None."""
+        parsed options (``experiment(variant=vars(args))``, ``args = vars(parser.parse_args())``);
+        else None."""
         if not (isinstance(container, cst.Call) and isinstance(container.func, cst.Name) and container.func.value == "vars"):
             return None
-        if len(container.args) != 1 or not isinstance(container.args[0].value, cst.Name):
+        if len(container.args) != 1 or container.args[0].keyword is not None or container.args[0].star:
             return None
-        return self.options() if container.args[0].value.value in self.namespaces() else None
+        given = container.args[0].value
+        if isinstance(given, cst.Call) and _parses_command_line(given):
+            return self.options()  # ``args = vars(parser.parse_args())``
+        return self.options() if isinstance(given, cst.Name) and given.value in self.namespaces() else None
 
     def _entries(
         self, containers: List[Candidate], key: str, default: Optional[Tuple[cst.BaseExpression, Chain]], depth: int, where: Chain = ()

@@ -552,3 +552,76 @@ def test_rpl202_a_device_global_bound_in_the_main_block_is_the_functions_device(
         "if __name__ == '__main__':\n" + bound + "    torch.manual_seed(0)\n    print(step(1))\n"
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", expected)]
+
+
+@pytest.mark.parametrize(
+    "label, expected",
+    [
+        ("'npu'", [("RPL202", "train.py", 3, "an Ascend NPU")]),
+        ("'cpu'", []),
+        # where torch_npu imports, else CUDA: the first, as TrTr's ``adapter/device.py`` does
+        ("'npu'\ntry:\n    import torch_npu\n    device_label = 'npu'\nexcept ImportError:\n    device_label = 'cuda'",
+         [("RPL202", "train.py", 3, "an Ascend NPU")]),
+        ("'npu'\ntry:\n    import torch_npu\nexcept ImportError:\n    device_label = 'cpu'", []),  # may be the CPU
+    ],
+)
+def test_rpl202_a_device_variable_a_called_module_imports_from_a_third(tmp_path, label, expected):
+    """TrTr: ``adapter/device.py`` assigns ``device_label = 'npu'``; a module the entry point
+    calls imports it and places the model with ``torch.device(device_label, rank)``."""
+    write(
+        tmp_path,
+        {
+            "settings.py": f"device_label = {label}\n",
+            "exp.py": "import torch\nfrom settings import device_label\n\n\ndef run():\n    torch.manual_seed(0)\n"
+            "    return torch.nn.Linear(4, 2).to(torch.device(device_label, 0))\n",
+            "train.py": "from exp import run\n\nif __name__ == '__main__':\n    run()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line, d.message[25:38]) for d in found] == expected
+
+
+SETTINGS = "try:\n    import torch_npu\n    backend_label = 'hccl'\nexcept ImportError:\n    backend_label = 'nccl'\n"
+
+
+@pytest.mark.parametrize(
+    "first, expected",
+    [
+        # a backend chosen when the module is imported (HCCL where torch_npu imports)
+        ("pass", [("RPL601", "train.py", 3)]),
+        ("import os\n    os.environ['HCCL_DETERMINISTIC'] = 'true'", []),
+    ],
+)
+def test_rpl601_an_entry_point_that_names_no_npu_itself(tmp_path, first, expected):
+    """The entry point's own text names neither HCCL nor the NPU: the process group and the
+    device are in the module it calls, with the backend imported from a third."""
+    write(
+        tmp_path,
+        {
+            "settings.py": SETTINGS,
+            "exp.py": "import torch\nimport torch.distributed as dist\nfrom settings import backend_label\n\n\n"
+            "def run(rank):\n    torch.manual_seed(0)\n    dist.init_process_group(backend=backend_label)\n"
+            "    return torch.nn.Linear(4, 2).to(torch.device('npu', rank))\n",
+            "train.py": f"from exp import run\n\nif __name__ == '__main__':\n    {first}\n    run(0)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL601"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("use, expected", [("print(batch)", []), ("print(batch.to(config.DEVICE))", ["RPL202"])])
+def test_rpl202_a_default_device_string_in_an_imported_config(tmp_path, use, expected):
+    """CycleGAN's ``config.py``: ``DEVICE = "cuda" if torch.cuda.is_available() else "cpu"`` at
+    its top level is the default device, as an option's default is: it counts where the path
+    places something on it, not where the entry point only imports the module."""
+    write(
+        tmp_path,
+        {
+            "config.py": "import torch\n\nDEVICE = 'cuda' if torch.cuda.is_available() else 'cpu'\nBATCH_SIZE = 4\n",
+            "data.py": "import torch\nfrom torch.utils.data import DataLoader\n\nimport config\n\n\ndef show():\n"
+            f"    torch.manual_seed(0)\n    for batch in DataLoader(torch.arange(8), batch_size=config.BATCH_SIZE):\n        {use}\n\n\n"
+            "if __name__ == '__main__':\n    show()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected

@@ -2232,3 +2232,39 @@ def test_a_static_or_class_loader_factory_method_is_read_at_its_calls(lint, deco
         "        return DataLoader(dataset, batch_size=batch_size, num_workers=n_workers, shuffle=shuffle)\n"
     )
     assert [(d.code, d.line) for d in lint(code, select=["RPL301", "RPL302"])] == [("RPL301", 7)]
+
+
+@pytest.mark.parametrize("call", ["num_workers=0, pin_memory=True", ""])
+@pytest.mark.parametrize(
+    "loader, expected",
+    [
+        # an explicit ``shuffle=True`` that the factory's ``**kwargs`` cannot turn off
+        ("DataLoader(data, batch_size=2, shuffle=True, **kwargs)", [("RPL101", 7), ("RPL302", 7)]),
+        # shuffling only if a caller passes it: none does
+        ("DataLoader(data, batch_size=2, **kwargs)", []),
+    ],
+)
+def test_rpl101_counts_a_shuffled_loader_in_a_factory_that_takes_kwargs(tmp_path, loader, expected, call):
+    files = {
+        "train.py": f"""\
+            import torch
+            from torch.utils.data import DataLoader
+
+
+            def make_loader(**kwargs):
+                data = list(range(8))
+                return {loader}
+
+
+            def main():
+                loader = make_loader({call})
+                for batch in loader:
+                    print(batch)
+
+
+            if __name__ == "__main__":
+                main()
+            """,
+    }
+    found = lint_project(tmp_path, files, select=("RPL101", "RPL302"))
+    assert sorted((d.code, d.line) for d in found) == expected

@@ -67,7 +67,7 @@ def test_a_seed_set_only_when_given_does_not_seed_the_default_run(lint, default,
     "default, test, before",
     [
         ("0", "args.seed is not None", "pass"),  # an integer default
-        ("None", "os.environ.get('SEED') is not None", "import os"),  # cannot be told
+        ("0", "os.environ.get('SEED') is not None", "import os"),  # cannot be told
         ("None", "args.seed is not None", "args.seed = args.seed or 0"),
         ("None", "args.seed is not None", "args.seed = 42 if args.seed is None else args.seed"),
         ("None", "args.seed is not None", "vars(args).update(load_config())"),  # a configuration may set it
@@ -322,3 +322,42 @@ def test_a_buffer_a_method_fills_has_no_known_size(lint, filled, line):
         """
     found = lint(textwrap.dedent(code), select=["RPL103"])
     assert [(d.code, d.line) for d in found] == [("RPL103", line)]
+
+
+@pytest.mark.parametrize(
+    "parsed, seed, expected",
+    [
+        ("args = parser.parse_args()", "np.random.seed(args.seed)", ["RPL102"]),
+        ("args = vars(parser.parse_args())", "np.random.seed(args['seed'])", ["RPL102"]),
+        ("args = parser.parse_args()", "random.seed(args.seed)", ["RPL103"]),
+        # under a test the default path cannot decide: when it runs, it seeds from entropy
+        ("args = parser.parse_args()", "if os.environ.get('SEED'):\n        np.random.seed(args.seed)", ["RPL102"]),
+        # a fallback for the missing seed
+        ("args = parser.parse_args()", "np.random.seed(args.seed or 0)", []),
+        ("args = parser.parse_args()", "np.random.seed(0 if args.seed is None else args.seed)", []),
+    ],
+)
+def test_a_seeding_call_given_none_by_an_option_default_reseeds_from_entropy(lint, parsed, seed, expected):
+    # ``--seed`` defaulting to None: ``np.random.seed(None)`` and ``random.seed(None)`` reseed
+    # from OS entropy on the default run, as ``np.random.seed()`` does (mfigura's RL-in-OpenAIGym)
+    code = f"""\
+import argparse
+import os
+import random
+
+import numpy as np
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=None)
+    {parsed}
+    {seed}
+    print(np.random.rand(), random.random())
+
+
+if __name__ == "__main__":
+    main()
+"""
+    found = [d for d in lint(code, select=SEEDING) if d.code in ("RPL102", "RPL103")]
+    assert sorted(d.code for d in found if "given None" in d.message) == expected

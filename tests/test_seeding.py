@@ -479,6 +479,9 @@ EVALUATE = """
     import torch
     from torch import nn
 
+    def load_model(path):
+        return torch.load(path)
+
     def main():
         model = nn.Linear(4, 2)
         {load}
@@ -500,6 +503,13 @@ EVALUATE = """
         ("pass", "pass", ["RPL101"]),
         # loaded, then trained further
         ("model.load_state_dict(torch.load('model.pt'))", "model(torch.ones(1, 4)).sum().backward()", ["RPL101"]),
+        # a tensor loaded as data replaces no weight: the output still depends on the random ones
+        ("inputs = torch.load('inputs.pt')", "print(model(inputs))", ["RPL101"]),
+        ("batch = torch.load('batch.pt').to('cpu')", "pass", ["RPL101"]),
+        # a whole model loaded and used as one (its own modules' methods, or called)
+        ("model = torch.load('model.pt')", "pass", []),
+        ("net = torch.load('model.pt')", "print(net(torch.ones(1, 4)))", []),
+        ("model = load_model('model.pt')", "pass", []),  # ``return torch.load(path)``
     ],
 )
 def test_weight_initialisation_counts_unless_a_checkpoint_replaces_it(lint, load, train, expected):
@@ -516,6 +526,36 @@ def test_pretrained_transformers_models(lint):
     assert codes(lint(inference, select=["RPL101"])) == []
     fine_tuning = inference.replace("print(model(**inputs))", "trainer = Trainer(model=model)\n            trainer.train()")
     assert codes(lint(fine_tuning, select=["RPL101"])) == ["RPL101"]
+
+
+@pytest.mark.parametrize(
+    "built, expected",
+    [
+        # a pretrained model alone, only evaluated: nothing drawn shows
+        ("model = AutoModel.from_pretrained('bert-base-uncased')", []),
+        ("model = resnet18(pretrained=True)", []),
+        # a head with random weights beside a tokenizer or a pretrained backbone: their weights
+        # are their own, the head's are still drawn (DrugNetAI's predict.py)
+        ("tok = AutoTokenizer.from_pretrained('bert-base-uncased')\n    model = nn.Linear(4, 1)", ["RPL101"]),
+        ("backbone = AutoModel.from_pretrained('bert-base-uncased')\n    model = nn.Linear(4, 1)", ["RPL101"]),
+        ("backbone = resnet18(weights='DEFAULT')\n    model = nn.Linear(4, 1)", ["RPL101"]),
+        # a checkpoint loaded into the head replaces its weights
+        ("tok = AutoTokenizer.from_pretrained('b')\n    model = nn.Linear(4, 1)\n    model.load_state_dict(torch.load('h.pt'))", []),
+    ],
+)
+def test_pretrained_weights_are_only_the_pretrained_model_s(lint, built, expected):
+    code = f"""\
+import torch
+from torch import nn
+from torchvision.models import resnet18
+from transformers import AutoModel, AutoTokenizer
+
+if __name__ == "__main__":
+    {built}
+    model.eval()
+    print(model(torch.ones(1, 4)))
+"""
+    assert codes(lint(code, select=["RPL101"])) == expected
 
 
 def test_a_training_script_without_main_block(lint):
@@ -935,6 +975,8 @@ def test_entry_point_text_check(source, expected):
         ("import lightning as L", "trainer = L.Trainer(accelerator='gpu', devices=2)"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='auto', devices=1)"),
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=2)"),
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=-1)"),  # every GPU there is
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus='-1')"),
         ("", "x = torch.ones(3, device='npu:0')"),
         ("", "device = 'cuda' if torch.cuda.is_available() else 'cpu'"),
         ("", "config = {'device': 'cuda:0', 'lr': 0.1}"),
@@ -5812,3 +5854,77 @@ if __name__ == "__main__":
     main()
 """
     assert [(d.code, d.line) for d in lint(code, select=["RPL103"])] == expected
+
+
+@pytest.mark.parametrize(
+    "test, expected",
+    [
+        ('if device != "cpu":', ["main_gpu.py"]),
+        ('if device == "cuda":', ["main_gpu.py"]),
+        ("if use_gpu:", ["main_gpu.py"]),
+    ],
+)
+def test_rpl202_a_device_a_shared_class_uses_only_for_some_arguments(tmp_path, test, expected):
+    """RLstore's DoubleDQN: two programs build the same agent, one with ``"cpu"``, one with
+    CUDA; the agent moves its network only under a test of its parameter. Each program runs
+    where its own argument takes it (the CPU program is not on CUDA because the other one is)."""
+    cuda = "True" if "use_gpu" in test else '"cuda"'
+    cpu = "False" if "use_gpu" in test else '"cpu"'
+    param = "use_gpu" if "use_gpu" in test else "device"
+    write(
+        tmp_path,
+        {
+            "agent.py": f"import torch\n\n\nclass Agent:\n    def __init__(self, dim, {param}):\n"
+            f"        self.net = torch.nn.Linear(dim, 2)\n        {test}\n            self.net.cuda()\n",
+            "main_cpu.py": f"import torch\n\nfrom agent import Agent\n\nif __name__ == '__main__':\n"
+            f"    torch.manual_seed(0)\n    Agent(3, {cpu})\n",
+            "main_gpu.py": f"import torch\n\nfrom agent import Agent\n\nif __name__ == '__main__':\n"
+            f"    torch.manual_seed(0)\n    Agent(3, {cuda})\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [d.path.rsplit("/", 1)[-1] for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "context, expected",
+    [
+        ("from accelerate import init_empty_weights\n\n", []),
+        ("from accelerate import init_empty_weights as empty\n\n", []),
+        ("", ["RPL101"]),  # built with weights drawn from torch's generator
+    ],
+)
+def test_layers_built_without_weights_draw_nothing(lint, context, expected):
+    # accelerate's estimate command: ``with init_empty_weights(): model = timm.create_model(...)``
+    # builds the model on the meta device, which holds no weights to draw
+    manager = "empty()" if " as empty" in context else "init_empty_weights()" if context else "torch.device('meta')"
+    code = f"import torch\n{context}if __name__ == '__main__':\n    with {manager}:\n        model = torch.nn.Linear(4, 4)\n    print(model)\n"
+    if not context:
+        assert codes(lint(code, select=["RPL101"])) == []  # ``with torch.device("meta"):`` too
+        code = code.replace("torch.device('meta')", "torch.no_grad()")
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize("test", ["batch.is_cuda", "self.on_gpu"])
+def test_rpl202_is_not_placed_at_code_that_follows_where_the_framework_put_the_module(lint, test):
+    # pl_csqa: ``if self.on_gpu: n = n.cuda(batch.device.index)`` in a LightningModule follows
+    # where the Trainer put it, as ``if batch.is_cuda:`` does: the finding is at the Trainer's ``gpus=1``
+    code = f"""\
+import pytorch_lightning as pl
+import torch
+
+
+class M(pl.LightningModule):
+    def validation_step(self, batch, idx):
+        n = torch.tensor(len(batch))
+        if {test}:
+            n = n.cuda(batch.device.index)
+        return n
+
+
+if __name__ == "__main__":
+    pl.seed_everything(0)
+    trainer = pl.Trainer(gpus=1)
+    trainer.fit(M())
+"""
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 15)]

@@ -344,6 +344,10 @@ class Rule:
     #: fires only in entry points: the engine asks the project context (a cheap ``ast`` check)
     #: before it parses a file with LibCST for this rule alone
     entry_points_only: ClassVar[bool] = False
+    #: trigger words that count only in an entry point whose summary the rule may report on
+    #: (:meth:`may_report_on`): RPL601's ``__main__``, for an entry point whose process group
+    #: starts in a module it calls, which names neither HCCL nor the NPU itself
+    entry_triggers: ClassVar[Tuple[str, ...]] = ()
     #: the shared analyses this rule reads (:class:`Analysis`), built once per file by the engine
     uses: ClassVar[Tuple[Type[Analysis], ...]] = ()
     #: who finds the rule's findings: ``traversal`` (its handlers, during the one walk of a file)

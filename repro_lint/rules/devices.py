@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import libcst as cst
 
@@ -28,8 +28,15 @@ class HcclDeterministicMissing(Rule):
     )
     fix = SAFE
     fix_message = "Set HCCL_DETERMINISTIC=true before init_process_group"
-    triggers = ("hccl", "HCCL", "Hccl", "torch_npu", ".npu", "'npu", "\"npu")
+    # (``__main__``: an entry point whose process group starts in a module it calls, reported
+    # at its guard, may name neither HCCL nor the NPU itself)
+    triggers = ("hccl", "HCCL", "Hccl", "torch_npu", ".npu", "'npu", "\"npu", "__main__")
+    entry_triggers = ("__main__",)
     needs_project = True
+
+    @classmethod
+    def may_report_on(cls, summary: Any) -> bool:
+        return "npu" in summary.uses and (PROCESS_GROUP in summary.uses or NCCL_GROUP in summary.uses)
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)

@@ -64,6 +64,8 @@ class SeedingScan(Analysis):
         self.scope: List[Tuple[str, bool]] = []  # (name, is_function)
         self.main_guard: Optional[cst.If] = None
         self.in_main = False
+        #: the seeding calls :meth:`seeded_at_random` found given None on the default path
+        self.given_none: Set[int] = set()
         self._entry_summary: Optional[Summary] = None
         #: which program of the module this scan asks about (see
         #: :meth:`~repro_lint.context.ProjectContext.entry_starts`; None: all of them as one)
@@ -205,6 +207,14 @@ class SeedingScan(Analysis):
                 if generator in site.effect.effects:
                     seed = _seed_argument(site.node)
                     drawn = _drawn(values, seed, chain + (site.node,)) if seed is not None else None
+                    if (
+                        drawn is None and seed is not None and site.name in catalog.ENTROPY_RESEEDS
+                        and values.skipped_branch(chain + (site.node,)) is None and _none_on_default(values, seed, chain + (site.node,))
+                    ):
+                        # ``np.random.seed(args.seed)`` with ``--seed`` defaulting to None: NumPy
+                        # (``random`` too) reseeds from OS entropy, as ``np.random.seed()`` does
+                        drawn = frozenset()
+                        self.given_none.add(id(site.node))
                     own.setdefault(site.body, []).append(drawn is not None)
                     if drawn is not None:
                         direct.append(site)
@@ -1049,6 +1059,13 @@ def _drawn(values, expr: cst.BaseExpression, chain: Tuple[cst.CSTNode, ...]) -> 
     return None
 
 
+def _none_on_default(values, expr: cst.BaseExpression, chain: Tuple[cst.CSTNode, ...]) -> bool:  # type: ignore[no-untyped-def]
+    """Does ``expr`` hold None on the default path, and nothing else (``args.seed`` with
+    ``--seed`` defaulting to None)?"""
+    found = values.of(expr, chain)
+    return bool(found) and all(isinstance(c, Const) and c.value is None for c in found)
+
+
 def _has_seed_parameter(project: ProjectContext, target: Tuple[str, str]) -> bool:
     """May the project function ``target`` (a node of the call graph) have a seed parameter,
     by its facts? (Cheap: the function's module is parsed only when it may.)"""
@@ -1111,7 +1128,8 @@ class _UnseededGenerator(_EntryPointRule):
             drawn = scan.seeded_at_random(summary, self.generator)
             if drawn is not None:
                 call = f"{short(self.file.code_for(drawn.node.func))}(...)"
-                self.report(drawn.node, message=DRAWN_MESSAGE.format(call=call, generator=RNG_NAMES[self.generator]))
+                message = NONE_SEED_MESSAGE if id(drawn.node) in scan.given_none else DRAWN_MESSAGE
+                self.report(drawn.node, message=message.format(call=call, generator=RNG_NAMES[self.generator]))
                 return
             guarded = scan.seeded_off_default(summary, self.generator) if "if" in self.file.source else None
             if guarded is not None:
@@ -1160,6 +1178,12 @@ def _in_body(site: CallSite, branch: cst.If, scan: SeedingScan) -> bool:
     """Is the call in the ``if`` branch's body (else in its ``else``)?"""
     return any(node is branch.body for node in scan.chains.get(id(site.node), ()))
 
+
+NONE_SEED_MESSAGE = (
+    "{call} is given None on the default path (no seed given), which reseeds {generator} from OS "
+    "entropy, so every run draws different numbers: give the seed a fixed default (or call "
+    "repro_lint.runtime.seed_everything(seed) with one)"
+)
 
 DRAWN_MESSAGE = (
     "{call} seeds {generator} with a seed drawn at random on the default path (no seed "
