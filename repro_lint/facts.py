@@ -464,6 +464,8 @@ def _function_names(value: ast.Dict, functions: Mapping[str, "BodyFacts"]) -> Tu
     return tuple(names) if names and len(names) == len(value.values) else ()
 
 
+#: torch's containers of modules, whose elements a loop over them (or a key) gives back
+MODULE_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.modules.container.ModuleList", "torch.nn.modules.container.ModuleDict"})
 #: the suffix of a name in :attr:`BodyFacts.instances` that stands for the objects a
 #: container display bound to the name holds (``agents[*]``), not the name's own object
 HELD = "[*]"
@@ -487,6 +489,8 @@ def _loop_over(target: ast.AST, iterated: ast.AST) -> Optional[Tuple[str, str]]:
         target = target.elts[1]
     if isinstance(target, ast.Name) and isinstance(container, ast.Name):
         return target.id, container.id
+    if isinstance(target, ast.Name) and _on_self(container):
+        return target.id, _dotted(container)  # type: ignore[return-value]
     return None
 
 
@@ -1814,14 +1818,16 @@ class _FactsCollector(ast.NodeVisitor):
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
                     if value is None or is_on(ast_literal(value)):
                         self._effect(("cudnn_deterministic",), self._parameter(value))
-            if isinstance(target, ast.Name):
-                # ``agents = {"eps": EpsAgent(), "ucb": UCBAgent()}``: the objects it holds, for a
-                # loop over it (:meth:`visit_For`); rebinding the name forgets them
-                held = self._held_instances(value) if isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict)) else ()
+            holder = target.id if isinstance(target, ast.Name) else _dotted(target) if _on_self(target) else None
+            if holder is not None:
+                # ``agents = {"eps": EpsAgent(), "ucb": UCBAgent()}``, ``self.layers =
+                # nn.ModuleList([Block(d) for _ in range(n)])``: the objects it holds, for a loop
+                # over it (:meth:`visit_For`); rebinding the name forgets them
+                held = self._held_instances(self._container(value))
                 if held:
-                    self.current.instances[target.id + HELD] = held
+                    self.current.instances[holder + HELD] = held
                 else:
-                    self.current.instances.pop(target.id + HELD, None)
+                    self.current.instances.pop(holder + HELD, None)
             built = _built(value)
             if built is not None and isinstance(target, (ast.Name, ast.Attribute)):
                 receiver = _dotted(target)
@@ -1861,6 +1867,12 @@ class _FactsCollector(ast.NodeVisitor):
                     self.facts.tables[key] = tuple(self.imported(c) or f"{self.facts.module_name}.{c}" for c in table)
                 else:
                     self.facts.tables.pop(key, None)
+            if (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get"
+                and isinstance(value.func.value, ast.Name) and len(value.args) == 1 and not value.keywords
+            ):
+                # ``cls = trainer_map.get(args.lib)``: an entry of the dict, as ``trainer_map[args.lib]``
+                value = ast.Subscript(value=value.func.value, slice=value.args[0], ctx=ast.Load())
             if key is not None and (self.bound or isinstance(value, (ast.Name, ast.IfExp, ast.Dict, ast.Subscript, ast.Attribute))):
                 # (or the object's own methods: ``fn = {"heun": self.sample_heun, ...}[self.kind]``)
                 classes = _class_names(value) or (_own_methods(value) if "self" in self.current.local_params else ())
@@ -2136,6 +2148,10 @@ class _FactsCollector(ast.NodeVisitor):
         if looped is not None:
             variable, container = looped
             held = self.current.instances.get(container + HELD)
+            if not held and container.startswith("self.") and self.current.owner is not None:
+                # ``for layer in self.layers: x = layer(x)`` in ``forward``, the list built in ``__init__``
+                init = self.facts.functions.get(f"{self.current.owner}.__init__")
+                held = init.instances.get(container + HELD) if init is not None else None
             if held:
                 self.current.instances[variable] = held
         self.generic_visit(node)
@@ -2178,10 +2194,21 @@ class _FactsCollector(ast.NodeVisitor):
         named = _dotted(receiver) if isinstance(receiver, (ast.Name, ast.Attribute)) else None
         return named is not None and named in self.loaded.get(id(self.current), ())
 
-    def _held_instances(self, display: ast.AST) -> Tuple[str, ...]:
-        """The classes of the objects a display builds as its elements (a dict's values), when
-        every element is one (``[DQN(env), A2C(env)]``); else none."""
-        elements = display.values if isinstance(display, ast.Dict) else display.elts  # type: ignore[attr-defined]
+    def _container(self, value: Optional[ast.AST]) -> Optional[ast.AST]:
+        """The display a value holds its objects in: itself, or what torch's module containers
+        are given (``nn.ModuleList([...])``, ``nn.ModuleDict({...})``); None for anything else."""
+        if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+            if self.imported(_dotted(value.func) or "") in MODULE_CONTAINERS:
+                value = value.args[0]
+        return value if isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp)) else None
+
+    def _held_instances(self, display: Optional[ast.AST]) -> Tuple[str, ...]:
+        """The classes of the objects a display builds as its elements (a dict's values, a
+        comprehension's element), when every element is one (``[DQN(env), A2C(env)]``,
+        ``[Block(d) for _ in range(n)]``); else none."""
+        if display is None:
+            return ()
+        elements = display.values if isinstance(display, ast.Dict) else [display.elt] if isinstance(display, ast.ListComp) else display.elts  # type: ignore[attr-defined]
         found: List[str] = []
         for element in elements:
             built = _built(element)

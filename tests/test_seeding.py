@@ -5928,3 +5928,92 @@ if __name__ == "__main__":
     trainer.fit(M())
 """
     assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 15)]
+
+
+@pytest.mark.parametrize(
+    "built, loop, expected",
+    [
+        ("nn.ModuleList([Block() for _ in range(n)])", "for layer in self.layers:", [("RPL101", 7)]),
+        ("nn.ModuleList([Block(), Plain()])", "for layer in self.layers:", [("RPL101", 7)]),
+        ("nn.ModuleDict({'a': Block()})", "for layer in self.layers.values():", [("RPL101", 7)]),
+        ("[Block(), Plain()]", "for i, layer in enumerate(self.layers):", [("RPL101", 7)]),
+        # only layers that draw nothing
+        ("nn.ModuleList([Plain() for _ in range(n)])", "for layer in self.layers:", []),
+    ],
+)
+def test_layers_held_in_a_module_list_run_in_a_loop_over_it(lint, built, loop, expected):
+    # Ring-GNN, diffusion U-Nets: ``for layer in self.layers: x = layer(x)`` runs each held
+    # block's ``forward``, here drawing noise from torch's generator
+    code = f"""\
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def forward(self, x):
+        return x + torch.randn_like(x)
+
+
+class Plain(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class Net(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.layers = {built}
+
+    def forward(self, x):
+        {loop}
+            x = layer(x)
+        return x
+
+
+if __name__ == "__main__":
+    net = Net(3)
+    print(net(torch.ones(2)))
+"""
+    assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == expected
+
+
+@pytest.mark.parametrize(
+    "table, taken, expected",
+    [
+        ('{"a": A, "b": B}', "table.get(args.lib)", ["RPL102"]),
+        ('{"a": A, "b": B}', "table[args.lib]", ["RPL102"]),
+        ('{"b": B}', "table.get(args.lib)", []),  # no class of it draws
+    ],
+)
+def test_a_class_taken_from_a_dict_with_get_is_any_of_its_classes(lint, table, taken, expected):
+    # atdp_walker: ``trainer_map.get(args.lib)`` picks the trainer class, as a subscript would
+    code = f"""\
+import argparse
+
+import numpy as np
+
+
+class A:
+    def train(self):
+        return np.random.uniform()
+
+
+class B:
+    def train(self):
+        return 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lib", default="a")
+    args = parser.parse_args()
+    table = {table}
+    cls = {taken}
+    obj = cls()
+    obj.train()
+
+
+if __name__ == "__main__":
+    main()
+"""
+    assert codes(lint(code, select=["RPL102"])) == expected
