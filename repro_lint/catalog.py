@@ -101,6 +101,8 @@ FUNCTIONAL_DROPOUT = frozenset(
     f"torch.nn.functional.{name}"
     for name in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout")
 )
+#: where a functional dropout takes ``training`` (``dropout(input, p=0.5, training=True, inplace=False)``)
+FUNCTIONAL_DROPOUT_TRAINING = ("training", 2)
 
 #: the values torch accepted for ``CUBLAS_WORKSPACE_CONFIG`` in deterministic mode (1.7 to 2.9)
 CUBLAS_WORKSPACE_VALUES = (":4096:8", ":16:8")
@@ -564,8 +566,24 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     "transformers.trainer_utils.enable_full_determinism": _HF_FULL,
     "transformers.Trainer": _HF_TRAINER,
     "transformers.Seq2SeqTrainer": _HF_TRAINER,
+    "transformers.trainer.Trainer": _HF_TRAINER,
+    "transformers.trainer_seq2seq.Seq2SeqTrainer": _HF_TRAINER,
+    # TRL's trainers subclass transformers' Trainer and call its ``__init__`` (the PPO trainer
+    # of TRL before 0.12 did not: it is left out)
+    **{
+        f"{module}.{name}": _HF_TRAINER
+        for module in ("trl", "trl.trainer")
+        for name in ("SFTTrainer", "DPOTrainer", "RewardTrainer", "ORPOTrainer", "KTOTrainer", "CPOTrainer", "GRPOTrainer")
+    },
     "transformers.TrainingArguments": _HF_ARGS,
     "transformers.Seq2SeqTrainingArguments": _HF_ARGS,
+    "transformers.training_args.TrainingArguments": _HF_ARGS,
+    "transformers.training_args_seq2seq.Seq2SeqTrainingArguments": _HF_ARGS,
+    **{
+        f"{module}.{name}": _HF_ARGS  # TRL's configs subclass TrainingArguments
+        for module in ("trl", "trl.trainer")
+        for name in ("SFTConfig", "DPOConfig", "RewardConfig", "ORPOConfig", "KTOConfig", "CPOConfig", "GRPOConfig")
+    },
     "accelerate.utils.set_seed": _ACCELERATE,
     "accelerate.utils.random.set_seed": _ACCELERATE,
     "mmengine.runner.set_random_seed": _MMENGINE,
@@ -646,6 +664,12 @@ TORCH_INIT = frozenset(
     # timm's factory under each name it is imported by (``from timm.models import create_model``)
     + ["timm.create_model", "timm.models.create_model", "timm.models._factory.create_model", "timm.models.factory.create_model"]
     + ["torchvision.models.get_model"]
+    # segmentation_models_pytorch's architectures (``smp.Unet(...)``): a decoder and a head
+    # initialised at random, also beside an encoder given ``encoder_weights="imagenet"``
+    + [f"segmentation_models_pytorch.{n}" for n in (
+        "Unet", "UnetPlusPlus", "MAnet", "Linknet", "FPN", "PSPNet", "DeepLabV3", "DeepLabV3Plus", "PAN",
+        "UPerNet", "Segformer", "DPT", "create_model",
+    )]
 )
 #: calls that set up later use of torch's global generator (dropout layers, random samplers,
 #: random augmentations, distributions): a use, but nothing is drawn when they are built
@@ -962,6 +986,8 @@ DATACLASS_CLI_PARSERS: Dict[str, Tuple[str, Optional[int]]] = {
 SAMPLER_EPOCH_SETTERS = (".set_epoch(", "DistSamplerSeedHook(", "IterBasedRunner(")
 #: the parser method that declares an option, and the name of its default
 OPTION_DECLARATION = ("add_argument", "default")
+#: the parser method that sets options' defaults by keyword (``parser.set_defaults(gpus=1)``)
+OPTION_DEFAULTS = "set_defaults"
 #: calls that return a configuration read from a file or built from a mapping: an attribute of
 #: what they return (``cfg = Config.fromfile(args.config)``, then ``cfg.seed``) is the file's
 #: value, never the command-line option of the same name

@@ -188,6 +188,11 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 else:
                     uses.add(SHUFFLES)
                 uses.add("torch")
+        elif qualified in catalog.FUNCTIONAL_DROPOUT and args.value(*catalog.FUNCTIONAL_DROPOUT_TRAINING) not in (MISSING, True):
+            # ``F.dropout(x, training=self.training)`` draws only in training mode, as a dropout
+            # layer does; ``training=False`` never draws (left out, or True, it always draws)
+            if args.value(*catalog.FUNCTIONAL_DROPOUT_TRAINING) not in (False, None):
+                uses.add(DROPOUT_LAYER)
         elif qualified in catalog.TORCH_DRAWS:
             draws.add("torch")
             uses.add("torch")
@@ -297,6 +302,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         device = option_device(args)
         if device:
             uses.add(OPTION_DEVICE + device)
+    elif method == catalog.OPTION_DEFAULTS:
+        uses.update(OPTION_DEVICE + device for device in options_defaults_devices(args))
     if not (effects or uses or draws or known):
         return NO_EFFECT
     return CallEffect(frozenset(effects), frozenset(uses), frozenset(draws), known)
@@ -341,6 +348,20 @@ def option_device(args: CallArgs) -> Optional[str]:
                 # a number of GPUs, or of NPUs in an NPU program: the accelerator it has
                 return catalog.device_counted(args.value(catalog.OPTION_DECLARATION[1], None), "accelerator")
     return None
+
+
+def options_defaults_devices(args: CallArgs) -> Set[str]:
+    """The devices that ``parser.set_defaults(gpus=1)`` (``device="cuda"``) makes the default
+    of an option: what a declaration with that default would name."""
+    found = set()
+    for option, kind in catalog.DEVICE_OPTIONS.items():
+        if kind == "name":
+            device = catalog.device_named(args.strings(option, None), dict(catalog.DEVICE_KEYWORDS).get(option, catalog.ACCELERATOR_PREFIXES))
+        else:
+            device = catalog.device_counted(args.value(option, None), "accelerator")
+        if device:
+            found.add(device)
+    return found
 
 
 @functools.lru_cache(maxsize=4096)  # the catalog does not change; many calls share a name

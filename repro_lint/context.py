@@ -67,6 +67,7 @@ from .classify import (
 from .config import Settings
 from .console_scripts import console_scripts
 from .facts import (
+    DEVICE_VARIABLE,
     HELD,
     CALL_METHODS,
     CLASS_PREFIX,
@@ -91,6 +92,7 @@ from .facts import (
     might_call_at_top_level,
     module_name_for,
     module_variable_device,
+    object_attribute_device,
     results_handed_to_trainer,
     source_root_for,
 )
@@ -933,7 +935,12 @@ class ProjectContext:
         for param, guarded in body.guarded.items():
             if param not in offs:
                 effects |= guarded
-        uses.update(device for param, device in body.device_params.items() if param not in offs)
+        for param, device in body.device_params.items():
+            if param not in offs:
+                # ``def __init__(self, device=DEFAULT_DEVICE)``: what its module assigns it
+                known = self.imported_variable_device(device[len(DEVICE_VARIABLE) :]) if device.startswith(DEVICE_VARIABLE) else device
+                if known is not None:
+                    uses.add(known)
         for variable in body.device_vars:
             # ``from settings import device_label``, then ``.to(torch.device(device_label, 0))``
             device = self.imported_variable_device(variable)
@@ -1102,7 +1109,14 @@ class ProjectContext:
         owner = self.resolve_module(module)
         facts = self.facts(owner) if owner is not None else None
         if facts is None:
-            return None
+            # ``model_config.device`` after ``from config import model_config``, where
+            # ``config.py`` builds it from a class whose body declares the device
+            base, _, name = module.rpartition(".")
+            path = self.resolve_module(base) if base else None
+            if path is None or self.facts(path) is None:
+                return None
+            self.consult(path)
+            return self.remembered(("object device", path, name, attr), lambda: object_attribute_device(read_text(path) or "", name, attr))
         defining = self._reexporting_module(qualified) or facts.path
         self.consult(defining)
         return self.remembered(("variable device", defining, attr), lambda: module_variable_device(read_text(defining) or "", attr))
@@ -1548,6 +1562,15 @@ class ProjectContext:
             return frozenset()
         return self._library_bases_of(node)
 
+    def called_class_library_bases(self, path: str, source: Optional[str], qualified: Optional[str], name: Optional[str]) -> FrozenSet[str]:
+        """:meth:`library_bases` of the class a call in module ``path`` names: ``qualified``
+        through the module's imports, else ``name``, a plain name, as a class of the module."""
+        if qualified is not None:
+            return self.library_bases(qualified)
+        if name is not None and "." not in name:
+            return self.own_class_library_bases(path, source, name)
+        return frozenset()
+
     def own_class_library_bases(self, path: str, source: Optional[str], name: str) -> FrozenSet[str]:
         """:meth:`library_bases` of the module-level class ``name`` that module ``path`` defines
         itself (a call of it is not qualified through an import); empty for another name."""
@@ -1693,6 +1716,10 @@ class ProjectContext:
                 if dispatched:
                     found = self._class_methods(target_facts, name, tuple(sorted(dispatched)))
             methods.extend(found)
+        if not dot and not methods and head in facts.classes:
+            # ``Runner = Runner(10)``: the name was the class when it was called (an object of
+            # it that cannot be called)
+            return None
         return methods
 
     def _made_classes(self, facts: ModuleFacts, scope: str, body: BodyFacts, name: str, functions: bool = False) -> Tuple[Node, ...]:

@@ -53,6 +53,7 @@ from .catalog import (
     NOT_TRAINING_FIT,
     RNG_ISOLATION,
     OPTION_DECLARATION,
+    OPTION_DEFAULTS,
     SEED_HELPERS,
     STATE_GETTERS,
     WORKER_CALLBACKS,
@@ -79,6 +80,11 @@ OBJECT_PREFIX = "object "
 #: the methods that building an instance, and calling it, run
 CONSTRUCTION_METHODS = ("__new__", "__init__", "__post_init__")
 CALL_METHODS = ("__call__", "forward")
+
+
+#: in :attr:`BodyFacts.device_params`: the default is the import-qualified project variable
+#: that follows (``algorithms.common.DEFAULT_DEVICE``)
+DEVICE_VARIABLE = "\0variable:"
 
 
 @dataclass(eq=False)
@@ -148,7 +154,9 @@ class BodyFacts:
     call_literals: Dict[int, Tuple[Tuple[Any, ...], Dict[str, Any]]] = field(default_factory=dict)
     #: parameters whose default names an accelerator and that the function uses as a device
     #: (``def train(device="cuda:0")``): parameter -> device; a call that passes another device
-    #: (``train(device="cpu")``) does not run there
+    #: (``train(device="cpu")``) does not run there; a default that is a project module's
+    #: variable (``device=DEFAULT_DEVICE``, imported) is :data:`DEVICE_VARIABLE` and its name,
+    #: which the project context reads
     device_params: Dict[str, str] = field(default_factory=dict)
     #: every parameter name of a function (``self`` and ``*args`` included): they shadow the
     #: names of enclosing scopes
@@ -322,7 +330,8 @@ class ModuleFacts:
     #: ``a/__init__.py`` and ``a/b.py``, though only ``a`` is bound
     dotted_imports: Tuple[str, ...] = ()
     #: the ``add_argument`` options of the module with a default (given on the default path),
-    #: by destination: the default, as a literal (:data:`~repro_lint.syntax.UNKNOWN` where not)
+    #: by destination: the default, as a literal (:data:`~repro_lint.syntax.UNKNOWN` where not);
+    #: a default set with ``parser.set_defaults(dest=...)`` wins, as in argparse
     options: Dict[str, Any] = field(default_factory=dict)
     #: with literals only: the attributes the module assigns on names (``args.gpu = ...``);
     #: ``*`` when it may set any (``setattr``, ``vars(args).update``): options whose default
@@ -887,6 +896,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.set_attributes: Set[str] = set()
         #: the names bound to parsed command-line options (``args = parser.parse_args()``)
         self.parsed_names: Set[str] = set()
+        #: the classes the module defines at its top level
+        self.own_classes: FrozenSet[str] = frozenset()
+        #: the options given a default by ``parser.set_defaults(...)``
+        self.parser_defaults: Set[str] = set()
         self.dicts = DictScopes(
             self._dict_items,
             lambda node: node.id if isinstance(node, ast.Name) else None,
@@ -1313,7 +1326,7 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``DATASET_GETTERS[args.dataset](...)`` on a dict imported from a project module:
                 # any class it holds (:attr:`ModuleFacts.tables`), as a name looked up there
                 self.current.lookups.append((table, None, None))
-        args = AstArgs(node, self.dicts.expand, self._attribute_literal)
+        args = AstArgs(self._argparse_call(node), self.dicts.expand, self._attribute_literal)
         counted: Set[str] = set()  # the devices the call's effect counts as evidence
         # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
         estimator = method in TRAIN_MARKERS and self._library_estimator(node)
@@ -1453,6 +1466,13 @@ class _FactsCollector(ast.NodeVisitor):
             self._device_value(accelerator, lightning=True)
         if method == OPTION_DECLARATION[0]:
             self._option(node)
+        elif method == OPTION_DEFAULTS and isinstance(node.func, ast.Attribute):
+            # ``parser.set_defaults(deterministic=True)``: parser-level defaults override those of
+            # ``add_argument`` whatever the order (argparse), also of options a library declares
+            for keyword in node.keywords:
+                if keyword.arg is not None:
+                    self.facts.options[keyword.arg] = ast_literal(keyword.value)
+                    self.parser_defaults.add(keyword.arg)
         passed_args = [*node.args, *(k.value for k in node.keywords)]
         if isinstance(node.func, ast.Name) and node.func.id == "getattr" and self._lookup(node):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
@@ -1621,6 +1641,21 @@ class _FactsCollector(ast.NodeVisitor):
         self.current.lookups.append((module, name, option))
         return True
 
+    def _argparse_call(self, node: ast.Call) -> ast.Call:
+        """Lightning 1.x's ``Trainer.from_argparse_args(args, **overrides)`` with the parsed
+        options: the call as ``Trainer(**overrides, **vars(args))`` is read (the overrides win;
+        an option this module does not declare keeps the Trainer's default)."""
+        if not (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr == "from_argparse_args"
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in self.parsed_names
+        ):
+            return node
+        options = ast.Call(func=ast.Name(id="vars", ctx=ast.Load()), args=[node.args[0]], keywords=[])
+        return ast.Call(func=node.func, args=node.args[1:], keywords=[*node.keywords, ast.keyword(arg=None, value=options)])
+
     def _option(self, node: ast.Call) -> None:
         """``parser.add_argument("--agent", default="dqn")``: the option's default by destination."""
         flags = [_string(a) for a in node.args]
@@ -1635,7 +1670,7 @@ class _FactsCollector(ast.NodeVisitor):
             elif keyword.arg == "required":
                 keywords["required"] = ast_literal(keyword.value)
         declared = option_default(flags, keywords)  # type: ignore[arg-type]
-        if declared is not None:
+        if declared is not None and declared[0] not in self.parser_defaults:
             dest, default = declared
             self.facts.options[dest] = ast_literal(default) if isinstance(default, ast.AST) else default
 
@@ -2164,12 +2199,29 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(given, ast.Call) and self.imported(_dotted(given.func) or "") in DEVICE_CONSTRUCTORS:
             given = AstArgs(given).node(*DEVICE_CONSTRUCTORS[self.imported(_dotted(given.func) or "")])  # ``.to(torch.device(x))``
         dotted = _dotted(given) if isinstance(given, (ast.Name, ast.Attribute)) else None
+        if dotted is not None and dotted in self.current.params and dotted not in self.current.device_params:
+            # ``def __init__(self, device=DEFAULT_DEVICE)`` with the name imported: the device
+            # where the call leaves the parameter out, as a parameter's default string is
+            default = self._parameter_default(dotted)
+            variable = self.imported(_dotted(default) or "") if isinstance(default, (ast.Name, ast.Attribute)) else None
+            if variable is not None and "." in variable and variable.split(".", 1)[0] not in ("torch", "numpy"):
+                self.current.device_params[dotted] = DEVICE_VARIABLE + variable
+            return
         if dotted is None or dotted.split(".", 1)[0] in self.current.local_params or dotted.split(".", 1)[0] in self.parameters:
             return
         qualified_var = self.imported(dotted)
         # (not torch's own names, ``x.to(torch.float16)``: a library's name names no project variable)
         if qualified_var is not None and "." in qualified_var and qualified_var.split(".", 1)[0] not in ("torch", "numpy"):
             self.current.device_vars = self.current.device_vars | {qualified_var}
+
+    def _parameter_default(self, param: str) -> Optional[ast.AST]:
+        """The default written for parameter ``param`` of the function being visited."""
+        node = self.function_node
+        if node is None or isinstance(node, ast.Lambda):
+            return None
+        positional = [*node.args.posonlyargs, *node.args.args]
+        pairs = [*zip(positional[len(positional) - len(node.args.defaults) :], node.args.defaults), *zip(node.args.kwonlyargs, node.args.kw_defaults)]
+        return next((default for arg, default in pairs if arg.arg == param), None)
 
     def _torch_load(self, value: Optional[ast.AST]) -> bool:
         """Is ``value`` what ``torch.load(...)`` returns (also moved or switched to a mode,
@@ -2213,7 +2265,7 @@ class _FactsCollector(ast.NodeVisitor):
         for element in elements:
             built = _built(element)
             callee = _dotted(built.func) if built is not None else None
-            if callee is None or not _names_class(callee):
+            if callee is None or not (_names_class(callee) or callee in self.own_classes):
                 return ()
             first, *others = self.imported_all(callee)
             found.extend((first or callee, *others))
@@ -2437,6 +2489,9 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             collector = _FactsCollector(facts, is_package, literals)
             if CONSTANT_LINE.search(source):
                 collector.constants[0].update(_module_constants(tree))
+            # the module's own classes, also those defined below their first use
+            # (``nn.ModuleList([equi_2_to_2(m, n) for ...])`` in a class above ``equi_2_to_2``)
+            collector.own_classes = frozenset(node.name for node in tree.body if isinstance(node, ast.ClassDef))
             collector.visit(tree)
             collector.resolve_loader_workers()
             facts.set_attributes = frozenset(collector.set_attributes)
@@ -2605,6 +2660,29 @@ def module_variable_device(source: str, name: str) -> Optional[str]:
         return None
     devices = [_device_in(value) for value in assigned]
     return devices[0] if all(devices) else None
+
+
+def object_attribute_device(source: str, name: str, attr: str) -> Optional[str]:
+    """The accelerator that attribute ``attr`` of the object the module's top level binds once
+    to ``name`` names, when that object is built from a class of the module (``model_config =
+    ModelConfig()``) whose body assigns ``attr`` once (``device = torch.device("cuda" if
+    torch.cuda.is_available() else "cpu")``); None otherwise."""
+    tree = ast_module(source)
+    if tree is None or _top_level_bindings(tree).get(name) != 1:
+        return None
+    built = next(
+        (s.value for s in tree.body if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)),
+        None,
+    )
+    if not (isinstance(built, ast.Call) and isinstance(built.func, ast.Name)):
+        return None
+    cls = next((s for s in tree.body if isinstance(s, ast.ClassDef) and s.name == built.func.id), None)
+    assigned = [
+        s.value for s in (cls.body if cls is not None else ())
+        if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None
+        and any(isinstance(t, ast.Name) and t.id == attr for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
+    ]
+    return _device_in(assigned[0]) if len(assigned) == 1 else None
 
 
 def results_handed_to_trainer(source: str, name: str) -> Optional[bool]:

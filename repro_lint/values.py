@@ -487,7 +487,7 @@ class Values:
         if len(container.args) != 1 or container.args[0].keyword is not None or container.args[0].star:
             return None
         given = container.args[0].value
-        if isinstance(given, cst.Call) and _parses_command_line(given):
+        if isinstance(given, cst.Call) and parses_command_line(given):
             return self.options()  # ``args = vars(parser.parse_args())``
         return self.options() if isinstance(given, cst.Name) and given.value in self.namespaces() else None
 
@@ -879,6 +879,10 @@ class Values:
             options = self.options().get(attr)
             if options and not self._config_object(base.value, chain, depth) and self._may_hold_options(base, chain, depth):
                 assigned = self._attribute_assignments(base.value, attr, chain, depth)
+                if assigned is None:
+                    # assigned on some paths only (``if torch.cuda.is_available(): args.device =
+                    # "cuda"``): the option's default on the others
+                    assigned = self._attribute_assignments(base.value, attr, chain, depth, start=options)
                 return self._resolve_all(options if assigned is _UNASSIGNED else assigned, depth)
             if base.value in self.namespaces():
                 derived = self._derived_option(base.value, attr, chain, depth)
@@ -968,7 +972,7 @@ class Values:
             if parsed is not None:
                 return parsed
             declared = self.options().get(attr)
-            if declared and all(_parses_command_line(c) for c in got):  # type: ignore[arg-type]
+            if declared and all(parses_command_line(c) for c in got):  # type: ignore[arg-type]
                 # ``self.args.latent`` where this module's constructions hand the object its own
                 # ``parser.parse_args()``: that option's default
                 return self._resolve_all(declared, depth)
@@ -1102,12 +1106,13 @@ class Values:
             return None  # this module changes it
         return [Const(found[path])]
 
-    def _attribute_assignments(self, base: str, attr: str, chain: Chain, depth: int) -> Any:
+    def _attribute_assignments(self, base: str, attr: str, chain: Chain, depth: int, start: Optional[List[Any]] = None) -> Any:
         """The assignments of ``base.attr`` (``args.seed = args.seed or 0``) that reach the use
         under ``chain``, walking the enclosing function (or the module): a list, None when the
         module changes the attribute in a way not followed (another function assigns it,
         ``setattr``, ``vars(args).update(...)``, ``parser.set_defaults(seed=...)``), or
-        _UNASSIGNED when nothing changes it (its option's default holds)."""
+        _UNASSIGNED when nothing changes it (its option's default holds). ``start``: what the
+        attribute holds before the walk (the option's default), when known."""
         changed = self.changed_attributes()
         dotted = f"{base}.{attr}"
         if self._changed_wholesale(base, attr):
@@ -1116,6 +1121,14 @@ class Values:
             return _UNASSIGNED
         truth = self._truth(chain, depth)
         scope = self._enclosing(chain)
+        if start is not None:
+            # only where this body makes every change (else the value on entry is not ``start``)
+            if not self._changed_only_in(dotted, scope[0] if scope is not None else None):
+                return None
+            function_chain = scope[1] + (scope[0], scope[0].body) if scope is not None else ()
+            body = _statements(scope[0].body) if scope is not None else self.module.body
+            reached = _reaching(body, dotted, chain, truth, function_chain, self._binds, start=start)
+            return None if reached is _UNASSIGNED else reached
         if scope is None:
             reached = _reaching(self.module.body, dotted, chain, truth, (), self._binds)
             if reached is _UNASSIGNED and chain and self._changed_only_in(dotted, None):
@@ -1704,6 +1717,10 @@ class Values:
             if cls is None or function is None:
                 if isinstance(func, cst.Name):
                     found.append((call, call_chain))
+                elif function is not None or not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
+                    continue
+                elif any(statement is cls for statement in _enclosing_class_body(call_chain)):
+                    found.append((call, call_chain))  # ``self.Net(...)`` of a class nested in the caller's class
             elif (method or _is_static(function)) and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
                 if func.value.value == "self":
                     # on ``self``: a method of the calling class (or of a class it derives from
@@ -2005,7 +2022,7 @@ class Values:
         """``return parser.parse_args()`` in a function of this module that declares the
         options (``opt = parse_opts()`` in 3D-ResNets-style code): this module's options'
         defaults, as :class:`ParsedOptions`; None for anything else."""
-        if not (isinstance(returned, cst.Call) and _parses_command_line(returned) and self.options()):
+        if not (isinstance(returned, cst.Call) and parses_command_line(returned) and self.options()):
             return None
         known = tuple((dest, value) for dest, value in self.option_defaults(depth).items() if value is not UNKNOWN)
         return [Const(ParsedOptions(known))] if known else None
@@ -2253,14 +2270,15 @@ class Values:
                     calls.setdefault(short, []).append((node, chain))
             inner = chain + (node,)
             stack.extend((child, inner) for child in reversed(syntax_children(node)))
-        defined = {f.name.value for f, _ in self.functions().values()} | _class_names(self.module)
+        # (and the classes nested in the module's classes: ``self.Net(...)`` builds ``Agent.Net``)
+        defined = {f.name.value for f, _ in self.functions().values()} | _class_names(self.module) | _nested_class_names(self.module)
         self._calls = {name: found for name, found in calls.items() if name in defined}
         self._options = options
         self._namespaces = frozenset(namespaces)
         self._attr_values = attr_values
 
 
-def _parses_command_line(call: cst.Call) -> bool:
+def parses_command_line(call: cst.Call) -> bool:
     """``parser.parse_args()``: the run's command line, parsed (not ``parse_args(["--lr", "1"])``)."""
     return isinstance(call.func, cst.Attribute) and call.func.attr.value == "parse_args" and not call.args
 
@@ -2296,6 +2314,11 @@ def _class_names(module: cst.Module) -> Set[str]:
     return {s.name.value for s in module.body if isinstance(s, cst.ClassDef)}
 
 
+def _nested_class_names(module: cst.Module) -> Set[str]:
+    """The classes defined directly in the body of the module's classes."""
+    return {s.name.value for c in module.body if isinstance(c, cst.ClassDef) for s in _enclosing_class_body((c,)) if isinstance(s, cst.ClassDef)}
+
+
 def _project_callee(function: cst.FunctionDef, chain: Chain) -> Optional[str]:
     """The name the project's call graph gives what calling ``function`` runs, when other
     modules may call it by name: a module-level function, (``CLASS_PREFIX`` + the class) the
@@ -2329,6 +2352,13 @@ def _plain_options_class(module: cst.Module, name: Optional[str]) -> Optional[cs
     if len(found) != 1 or found[0].bases or _defines_init(found[0]):
         return None
     return found[0]
+
+
+def _enclosing_class_body(chain: Chain) -> Sequence[cst.CSTNode]:
+    """The statements of the innermost class of ``chain`` (none outside a class)."""
+    owner = next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+    body = owner.body.body if owner is not None else ()
+    return body if isinstance(body, (list, tuple)) else ()
 
 
 def _first_base(cls: cst.ClassDef) -> Optional[str]:

@@ -581,6 +581,99 @@ def test_rpl202_a_device_variable_a_called_module_imports_from_a_third(tmp_path,
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line, d.message[25:38]) for d in found] == expected
 
 
+@pytest.mark.parametrize("device, expected", [("'cpu'", []), ("'cuda'", [("RPL202", 13)])])
+def test_rpl202_a_class_nested_in_another_is_built_with_its_callers_device(lint, device, expected):
+    """An agent's network class nested in the agent, built with ``self.Net(device=device)``:
+    the device the agent is given decides ``if self.device != "cpu":`` in ``forward``."""
+    code = (
+        "import torch\n\n\nclass Agent:\n    class Net(torch.nn.Module):\n        def __init__(self, device='cpu'):\n"
+        "            super().__init__()\n            self.layer = torch.nn.Linear(3, 2)\n            self.device = device\n\n"
+        "        def forward(self, x):\n            if self.device != 'cpu':\n                x = x.cuda()\n            return self.layer(x)\n\n"
+        "    def __init__(self, device):\n        self.q = self.Net(device=device)\n\n    def act(self, x):\n        return self.q(x)\n\n\n"
+        f"if __name__ == '__main__':\n    torch.manual_seed(0)\n    agent = Agent({device})\n    agent.act(torch.ones(3))\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == expected
+
+
+def test_rpl202_placed_at_a_trainer_given_an_option_the_function_sets_on_some_paths(lint):
+    """WAG-NAT's scripts: ``args.device = "cuda"`` when a GPU is there, then
+    ``pl.Trainer(accelerator=args.device)``: the Trainer is where the device is used."""
+    code = (
+        "import argparse\n\nimport pytorch_lightning as pl\nimport torch\n\n\ndef main(args):\n    pl.seed_everything(args.seed)\n"
+        "    if torch.cuda.is_available():\n        args.device = 'cuda'\n    trainer = pl.Trainer(max_epochs=1, accelerator=args.device)\n"
+        "    print(trainer)\n\n\nif __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--seed', default=0, type=int)\n    parser.add_argument('--device', default='cpu', type=str)\n"
+        "    main(parser.parse_args())\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 11)]
+
+
+@pytest.mark.parametrize(
+    "flag, choose, expected",
+    [
+        # ``--cuda`` off by default: the device string the default path keeps is "cpu"
+        ("store_true", "    device = 'cuda' if args.cuda else 'cpu'\n", []),
+        ("store_true", "    device = 'cpu'\n    if args.cuda:\n        device = 'cuda'\n", []),
+        ("store_true", "    args.device = 'cpu'\n    if args.cuda:\n        args.device = 'cuda'\n    device = args.device\n", []),
+        # SR-GNN: the conditional expression is itself under the skipped ``if``
+        ("store_true", "    if args.cuda:\n        device = torch.device('cuda') if torch.cuda.is_available() else torch.device('cpu')\n"
+         "    else:\n        device = torch.device('cpu')\n", []),
+        # on by default, or decided by the machine: CUDA
+        ("store_false", "    device = 'cuda' if args.cuda else 'cpu'\n", [("RPL202", 9)]),
+        ("store_false", "    device = 'cpu'\n    if args.cuda:\n        device = 'cuda'\n", [("RPL202", 11)]),
+        ("store_true", "    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n", [("RPL202", 9)]),
+        ("store_true", "    device = 'cpu'\n    if torch.cuda.is_available():\n        device = 'cuda'\n", [("RPL202", 11)]),
+    ],
+)
+def test_rpl202_a_device_string_the_default_path_does_not_choose(lint, flag, choose, expected):
+    """``device = "cuda" if args.cuda else "cpu"`` with ``--cuda`` off by default runs on the
+    CPU, as ``torch.device("cuda" if args.cuda else "cpu")`` does."""
+    code = (
+        "import argparse\n\nimport torch\n\n\ndef main(args):\n    torch.manual_seed(0)\n"
+        f"{choose}    model = torch.nn.Linear(2, 2).to(device)\n    return model\n\n\n"
+        f"if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--cuda', action='{flag}')\n"
+        "    main(parser.parse_args())\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == expected
+
+
+def test_rpl202_reported_at_the_guard_when_set_defaults_names_the_device(lint):
+    """``parser.set_defaults(gpus=1)`` declares the default as ``add_argument`` does: the
+    finding goes to the ``__main__`` guard, not to the declaration."""
+    code = (
+        "from argparse import ArgumentParser\n\nimport torch\nfrom pytorch_lightning import Trainer, seed_everything\n\n"
+        "seed_everything(0)\n\n\ndef main():\n    parser = ArgumentParser()\n    parser = Trainer.add_argparse_args(parser)\n"
+        "    parser.set_defaults(gpus=1)\n    args = parser.parse_args()\n    trainer = Trainer.from_argparse_args(args)\n"
+        "    trainer.fit(torch.nn.Linear(4, 2))\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 18)]
+
+
+@pytest.mark.parametrize(
+    "device, call, expected",
+    [
+        ('torch.device("cuda" if torch.cuda.is_available() else "cpu")', "Agent()", [("RPL202", "train.py", 8)]),
+        ('torch.device("cuda" if torch.cuda.is_available() else "cpu")', 'Agent(device="cpu")', []),  # passed: not the default
+        ('torch.device("cpu")', "Agent()", []),  # the default names no accelerator
+    ],
+)
+def test_rpl202_a_device_parameter_defaulting_to_an_imported_variable(tmp_path, device, call, expected):
+    """``def __init__(self, device=DEFAULT_DEVICE)`` with ``DEFAULT_DEVICE`` imported from the
+    module that assigns it: where the call leaves the parameter out, that is the device."""
+    write(
+        tmp_path,
+        {
+            "algorithms/__init__.py": "",
+            "algorithms/common.py": f"import torch\n\nDEFAULT_DEVICE = {device}\n",
+            "algorithms/agent.py": "import torch\nfrom torch import nn\n\nfrom algorithms.common import DEFAULT_DEVICE\n\n\nclass Agent:\n"
+            "    def __init__(self, device=DEFAULT_DEVICE):\n        torch.manual_seed(0)\n        self.net = nn.Linear(2, 2).to(device)\n",
+            "train.py": f"from algorithms.agent import Agent\n\n\ndef main():\n    {call}\n\n\nif __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == expected
+
+
 SETTINGS = "try:\n    import torch_npu\n    backend_label = 'hccl'\nexcept ImportError:\n    backend_label = 'nccl'\n"
 
 
@@ -625,3 +718,67 @@ def test_rpl202_a_default_device_string_in_an_imported_config(tmp_path, use, exp
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("flag, expected", [("store_true", 12), ("store_false", 10)])
+def test_rpl202_options_parsed_at_the_top_level_of_another_module(tmp_path, flag, expected):
+    """3D_EDSR: ``from option import args``, ``option.py`` parsing the command line at its top
+    level; ``if args.use_npu:`` picks the NPU, else CUDA: the default path's branch is reported."""
+    write(
+        tmp_path,
+        {
+            "option.py": f"import argparse\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--use_npu', action='{flag}')\n"
+            "args = parser.parse_args()\n",
+            "train.py": "import torch\nfrom torch import nn\n\nfrom option import args\n\n\ndef main():\n    torch.manual_seed(0)\n"
+            "    if args.use_npu:\n        device = torch.device('npu:0')\n    else:\n        device = torch.device('cuda:0')\n"
+            "    model = nn.Linear(4, 2).to(device)\n\n\nif __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == [("RPL202", expected)]
+
+
+@pytest.mark.parametrize(
+    "chosen, expected",
+    [
+        ("args.device if args.device is not None else ('cuda' if torch.cuda.is_available() else 'cpu')", 8),
+        ("'cuda' if torch.cuda.is_available() else 'cpu'", 8),
+        # the string names no accelerator where it is chosen: the function's placement is not the use
+        ("'cpu'", None),
+    ],
+)
+def test_rpl202_placed_where_a_function_places_on_a_device_its_caller_built_from_a_string(lint, chosen, expected):
+    """``device = torch.device(device_str)`` in ``main``, handed to ``load_model(device)``
+    defined above it: its ``.to(device)`` is the first placement in the text."""
+    code = (
+        "import argparse\n\nimport torch\nfrom torch import nn\n\n\ndef load_model(device):\n    model = nn.Linear(2, 2).to(device)\n"
+        "    model.load_state_dict(torch.load('ckpt.pt'))\n    return model\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--device', type=str, default=None)\n    args = parser.parse_args()\n    torch.manual_seed(0)\n"
+        f"    device_str = {chosen}\n    device = torch.device(device_str)\n    model = load_model(device)\n"
+        "    print(model(torch.ones(1, 2, device=device)))\n    x = torch.ones(1).cuda()\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    found = [(d.code, d.line) for d in lint(code, select=["RPL202"])]
+    assert found == ([("RPL202", expected)] if expected else [("RPL202", 22)])
+
+
+@pytest.mark.parametrize(
+    "declared, expected",
+    [
+        ('torch.device("cuda" if torch.cuda.is_available() else "cpu")', [("RPL202", 7)]),
+        ('"cuda:0"', [("RPL202", 7)]),
+        ('torch.device("cpu")', []),
+    ],
+)
+def test_rpl202_placed_at_a_device_a_config_object_of_another_module_declares(tmp_path, declared, expected):
+    """``from config import model_config``, ``model_config = ModelConfig()`` whose class body
+    declares the device: ``x.to(model_config.device)`` is where the device is used."""
+    write(
+        tmp_path,
+        {
+            "config.py": f"import torch\n\n\nclass ModelConfig(object):\n    device = {declared}\n\n\nmodel_config = ModelConfig()\n",
+            "main.py": "import torch\n\nfrom config import model_config\n\nif __name__ == '__main__':\n    x = torch.ones(3)\n"
+            "    y = x.to(model_config.device)\n    print(y)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "main.py"], tmp_path, ["RPL202"])
+    assert [(d.code, d.line) for d in found] == expected

@@ -390,3 +390,21 @@ def test_rpl201_a_tuple_assignment_sets_each_flag_to_its_own_value(lint, code, e
 def test_rpl201_a_trainer_subclass_that_turns_benchmark_on(lint, init, expected):
     code = f"from pytorch_lightning import Trainer\n\n\nclass MyTrainer(Trainer):\n    def __init__(self, **kwargs):\n        {init}\n"
     assert codes(lint(code, select=["RPL201"])) == expected
+
+
+@pytest.mark.parametrize(
+    "condition, expected",
+    [
+        # on a machine with a GPU the option is turned on: the default path holds both values
+        ("torch.cuda.is_available()", ["RPL201"]),
+        ("args.fast", []),  # ``--fast`` is off by default: the option's own default holds
+    ],
+)
+def test_rpl201_an_option_assigned_on_some_paths_only(lint, condition, expected):
+    code = (
+        "import argparse\n\nimport torch\nimport torch.backends.cudnn as cudnn\n\n\n"
+        f"def main(args):\n    if {condition}:\n        args.benchmark = True\n    cudnn.benchmark = args.benchmark\n\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--fast', action='store_true')\n"
+        "    parser.add_argument('--benchmark', action='store_true')\n    main(parser.parse_args())\n"
+    )
+    assert codes(lint(code, select=["RPL201"])) == expected

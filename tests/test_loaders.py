@@ -2268,3 +2268,29 @@ def test_rpl101_counts_a_shuffled_loader_in_a_factory_that_takes_kwargs(tmp_path
     }
     found = lint_project(tmp_path, files, select=("RPL101", "RPL302"))
     assert sorted((d.code, d.line) for d in found) == expected
+
+
+@pytest.mark.parametrize(
+    "shuffle, workers, expected",
+    [
+        ("False", "0", []),
+        ("True", "0", [("RPL302", 8)]),
+        ("False", "4", [("RPL301", 8)]),
+    ],
+)
+def test_options_parsed_at_the_top_level_of_another_module(tmp_path, shuffle, workers, expected):
+    """``from option import args``, where ``option.py`` parses the command line at its top
+    level: the loader's arguments are those options' defaults."""
+    write(
+        tmp_path,
+        {
+            "option.py": "import argparse\n\nparser = argparse.ArgumentParser()\n"
+            f"parser.add_argument('--shuffle', type=bool, default={shuffle})\nparser.add_argument('--workers', type=int, default={workers})\n"
+            "args = parser.parse_args()\n",
+            "train.py": "import torch\nfrom torch.utils.data import DataLoader\n\nfrom option import args\n\nif __name__ == '__main__':\n"
+            "    torch.manual_seed(0)\n    loader = DataLoader(list(range(8)), shuffle=args.shuffle, num_workers=args.workers)\n"
+            "    for batch in loader:\n        print(batch)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL301", "RPL302"])
+    assert [(d.code, d.line) for d in found] == expected

@@ -974,6 +974,7 @@ def test_entry_point_text_check(source, expected):
         ("from lightning_fabric import Fabric", "fabric = Fabric(accelerator='auto')"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='gpu', devices=2)"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='auto', devices=1)"),
+        ("import lightning as L", "trainer = L.Trainer(accelerator='npu', devices=8)"),  # Ascend's Lightning plugin
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=2)"),
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=-1)"),  # every GPU there is
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus='-1')"),
@@ -984,6 +985,11 @@ def test_entry_point_text_check(source, expected):
         ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=1)"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--accelerator', default='auto')"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--accelerator', default='gpu')"),
+        # an option's default set by ``set_defaults`` (Lightning's own ``--gpus``, declared by
+        # ``Trainer.add_argparse_args``, or one declared with another default)
+        ("import argparse", "argparse.ArgumentParser().set_defaults(gpus=1)"),
+        ("import argparse", "p = argparse.ArgumentParser()\n    p.add_argument('--gpus', type=int, default=0)\n    p.set_defaults(gpus=1)"),
+        ("import argparse", "argparse.ArgumentParser().set_defaults(device='cuda:0')"),
     ],
 )
 def test_rpl202_device_evidence(lint, imports, device_code):
@@ -1005,6 +1011,7 @@ def test_rpl202_device_evidence(lint, imports, device_code):
         ("import argparse", "argparse.ArgumentParser().add_argument('--model', default='cuda_net')"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--accelerator', default='cpu')"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='gpu')"),
+        ("import argparse", "argparse.ArgumentParser().set_defaults(gpus=0, device='cpu', model='cuda_net')"),
         ("from accelerate import Accelerator", "acc = Accelerator(cpu=True)"),
         ("from lightning.fabric import Fabric", "fabric = Fabric(accelerator='cpu')"),
         ("import lightning as L", "fabric = L.Fabric('cpu', devices=2)"),
@@ -1335,6 +1342,53 @@ def test_seeds_and_determinism_through_a_framework_object(lint, imports, setup, 
         "if __name__ == '__main__':\n    main(None, None)\n"
     )
     assert codes(lint(code, select=FILE_LEVEL)) == expected
+
+
+@pytest.mark.parametrize(
+    "options, call, expected",
+    [
+        # Lightning's own --deterministic (add_argparse_args) defaults to off
+        ("", "from_argparse_args(args)", ["RPL202"]),
+        ("    parser.set_defaults(deterministic=True)\n", "from_argparse_args(args)", []),
+        # parser-level defaults win over add_argument's, whatever the order (argparse)
+        ("    parser.set_defaults(deterministic=True)\n    parser.add_argument('--deterministic', type=bool, default=False)\n",
+         "from_argparse_args(args)", []),
+        ("    parser.add_argument('--deterministic', type=bool, default=True)\n", "from_argparse_args(args)", []),
+        ("    parser.add_argument('--deterministic', action='store_true')\n", "from_argparse_args(args)", ["RPL202"]),
+        ("    parser.set_defaults(deterministic=True)\n", "from_argparse_args(args, deterministic=False)", ["RPL202"]),  # the override wins
+        ("", "from_argparse_args(args, deterministic=True)", []),
+    ],
+)
+def test_rpl202_trainer_from_argparse_args_reads_the_parsed_options(lint, options, call, expected):
+    code = (
+        "from argparse import ArgumentParser\n\nimport pytorch_lightning as pl\nimport torch\n\n"
+        "if __name__ == '__main__':\n    pl.seed_everything(0)\n    parser = ArgumentParser()\n"
+        "    parser = pl.Trainer.add_argparse_args(parser)\n    parser.set_defaults(gpus=1)\n"
+        f"{options}    args = parser.parse_args()\n    trainer = pl.Trainer.{call}\n    trainer.fit(torch.nn.Linear(2, 2))\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "imports, trainer, expected",
+    [
+        ("from transformers import Trainer", "Trainer", []),
+        # the same class, named by its own module
+        ("from transformers.trainer import Trainer", "Trainer", []),
+        # TRL's trainers are transformers' Trainer subclasses, and call its __init__
+        ("from trl import SFTTrainer", "SFTTrainer", []),
+        ("from trl.trainer import DPOTrainer", "DPOTrainer", []),
+        # another library's trainer of the same name seeds nothing the catalog knows
+        ("from mylib import Trainer", "Trainer", ["RPL101"]),
+    ],
+)
+def test_rpl101_the_hf_trainer_seeds_whichever_module_names_it(lint, imports, trainer, expected):
+    code = (
+        f"from transformers import AutoModelForSequenceClassification, TrainingArguments\n{imports}\n\n"
+        "model = AutoModelForSequenceClassification.from_pretrained('bert-base-uncased', num_labels=2)\n"
+        f"trainer = {trainer}(model, TrainingArguments('out'))\ntrainer.train()\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected
 
 
 def test_a_config_seed_passed_to_a_project_helper_that_seeds_all_three(tmp_path):
@@ -4780,6 +4834,23 @@ def test_rpl101_is_not_placed_in_a_class_only_a_skipped_branch_builds(tmp_path, 
     assert [(d.code, d.line) for d in found] == [("RPL101", line)]
 
 
+@pytest.mark.parametrize("flag, line", [("action='store_true'", 22), ("action='store_false'", 9)])
+def test_rpl202_is_not_placed_in_a_function_only_a_skipped_branch_calls(tmp_path, flag, line):
+    """3d_attention_net's ``train.py``: ``test()`` places data on the device and is called only
+    under ``if args.evaluate:``, off by default: the first placement on the default path is
+    the one in ``main``."""
+    files = {
+        "train.py": (
+            "import argparse\n\nimport torch\n\ndevice = None\n\n\ndef evaluate(x):\n    return x.to(device)\n\n\n"
+            f"def main():\n    global device\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--evaluate', {flag})\n"
+            "    args = parser.parse_args()\n    device = 'npu:0'\n    torch.manual_seed(0)\n    x = torch.ones(2)\n"
+            "    if args.evaluate:\n        evaluate(x)\n    x = x.to(device)\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    found = lint_tree(tmp_path, files, select=["RPL202"])
+    assert [(d.code, d.line) for d in found] == [("RPL202", line)]
+
+
 @pytest.mark.parametrize("bound", ["net", "model"])  # ``model = getattr(model, ...)`` rebinds the module's name
 def test_rpl101_in_a_script_is_placed_at_a_name_looked_up_on_a_project_module(tmp_path, bound):
     """vgae_pytorch's ``train.py``: ``getattr(model, args.model)(...)`` at the top level is the
@@ -5975,6 +6046,147 @@ if __name__ == "__main__":
     print(net(torch.ones(2)))
 """
     assert [(d.code, d.line) for d in lint(code, select=["RPL101"])] == expected
+
+
+@pytest.mark.parametrize("name", ["equi_2_to_2", "Equi"])
+def test_layers_of_a_class_named_in_lower_case_and_defined_below(lint, name):
+    """Ring-GNN's ``nn.ModuleList([equi_2_to_2(m, n) for ...])`` in a class above the layer's
+    own: a class of the module is one whatever its name's case and wherever it stands."""
+    code = (
+        "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n"
+        f"        self.layers = nn.ModuleList([{name}() for _ in range(n)])\n\n    def forward(self, x):\n"
+        "        for layer in self.layers:\n            x = layer(x)\n        return x\n\n\n"
+        f"class {name}(nn.Module):\n    def forward(self, x):\n        return x.to('cuda:0')\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    net = Net(3)\n    print(net(torch.ones(2)))\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL202"])] == [("RPL202", 18)]
+
+
+@pytest.mark.parametrize(
+    "layer, line",
+    [
+        ("class MyLinear(nn.Linear):\n    def forward(self, x):\n        return x\n", 11),
+        ("class MyLinear(nn.Linear):\n    def __init__(self, n, m):\n        super().__init__(n, m)\n", 11),
+        # a project class that derives only from nn.Module draws nothing by being built
+        ("class MyLinear(nn.Module):\n    def forward(self, x):\n        return x\n", 12),
+    ],
+)
+def test_rpl101_placed_at_a_project_subclass_of_a_library_layer(lint, layer, line):
+    """GNN-DGL's ``class SAGEConvLink(SAGEConv)``, overriding only ``forward``: building it runs
+    the library layer's initialisation, so the construction is the first use in the file."""
+    code = (
+        f"import torch\nfrom torch import nn\n\n\n{layer}\n\n"
+        "def main():\n    net = MyLinear(4, 4)\n    x = torch.rand(3)\n    print(net, x)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    lines = code.splitlines()
+    assert [(d.code, lines[d.line - 1].strip()) for d in lint(code, select=["RPL101"])] == [("RPL101", lines[line - 1].strip())]
+
+
+@pytest.mark.parametrize(
+    "built, expected",
+    [
+        ("smp.Unet(encoder_name='resnet34', encoder_weights=None, classes=3)", ["RPL101"]),
+        # a pretrained encoder: the decoder and the head are still drawn
+        ("smp.DeepLabV3Plus(encoder_name='resnet34', encoder_weights='imagenet', classes=3)", ["RPL101"]),
+        ("smp.create_model('unet', encoder_name='resnet34', classes=3)", ["RPL101"]),
+        # a loss holds no weights
+        ("smp.losses.DiceLoss('multiclass')", []),
+    ],
+)
+def test_rpl101_segmentation_models_pytorch_architectures_draw_their_weights(lint, built, expected):
+    code = f"import segmentation_models_pytorch as smp\nimport torch\n\nmodel = {built}\nmodel.train()\n"
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize(
+    "dropout, expected",
+    [
+        # only in training mode, and the program only evaluates weights it loaded
+        ("F.dropout(self.fc(x), p=0.5, training=self.training)", []),
+        ("F.dropout(self.fc(x), 0.5, self.training)", []),
+        ("F.dropout(self.fc(x), p=0.5, training=False)", []),
+        # left out, ``training`` is True: it draws in evaluation too
+        ("F.dropout(self.fc(x), p=0.5)", ["RPL101"]),
+        ("F.dropout(self.fc(x), p=0.5, training=True)", ["RPL101"]),
+    ],
+)
+def test_rpl101_functional_dropout_in_a_model_that_is_only_evaluated(tmp_path, dropout, expected):
+    """GNN-Node-Classification-cora's ``visualize.py``: the model's weights come from a
+    checkpoint and it is only evaluated; its ``forward`` uses ``F.dropout``."""
+    write(
+        tmp_path,
+        {
+            "model.py": "import torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+            f"        super().__init__()\n        self.fc = nn.Linear(4, 2)\n\n    def forward(self, x):\n        return {dropout}\n",
+            "infer.py": "import torch\n\nfrom model import Net\n\n\ndef main():\n    model = Net()\n"
+            "    model.load_state_dict(torch.load('best.pth'))\n    model.eval()\n    print(model(torch.ones(1, 4)))\n\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "infer.py"], tmp_path, ["RPL101"])
+    assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("bound", ["Runner", "runner"])
+def test_a_class_name_rebound_to_the_object_it_builds(lint, bound):
+    """TransE-Pytorch's ``trainTransE = trainTransE(...)``: the class is called before the
+    name is bound to its object, so its ``__init__`` runs (and what it calls)."""
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\nclass Runner:\n    def __init__(self, n):\n"
+        "        self.device = torch.device('cuda:0')\n        self.model = torch.nn.Linear(4, 2).to(self.device)\n        self.train()\n\n"
+        "    def train(self):\n        loader = DataLoader(list(range(8)), batch_size=4, shuffle=True)\n        for batch in loader:\n"
+        f"            print(batch)\n\n\nif __name__ == '__main__':\n    {bound} = Runner(10)\n"
+    )
+    assert [(d.code, d.line) for d in lint(code, select=["RPL101", "RPL202", "RPL302"])] == [("RPL202", 7), ("RPL101", 8), ("RPL302", 12)]
+
+
+@pytest.mark.parametrize(
+    "script, expected",
+    [
+        # the first model's weights are replaced by a checkpoint; the second one trains
+        ("model = Net(8)\nmodel.load_state_dict(torch.load('old.pt'))\nemb = model(torch.ones(3, 8)).detach()\n\n"
+         "model = Net(4)\nopt = torch.optim.Adam(model.parameters())\nmodel(emb[:, :4]).sum().backward()\nopt.step()\n", 8),
+        # a load before the model is built loads into another object
+        ("model = Net(8)\nmodel.load_state_dict(torch.load('old.pt'))\nmodel = Net(4)\nopt = torch.optim.Adam(model.parameters())\n"
+         "model(torch.ones(3, 4)).sum().backward()\nopt.step()\n", 6),
+    ],
+)
+def test_rpl101_is_not_placed_at_a_model_whose_weights_are_then_loaded(tmp_path, script, expected):
+    """tgnn-link-prediction-benchmark: a script that loads a checkpoint into one model and then
+    trains another; the first one's drawn weights are replaced."""
+    write(
+        tmp_path,
+        {
+            "src/__init__.py": "",
+            "src/net.py": "import torch\n\n\nclass Net(torch.nn.Module):\n    def __init__(self, d):\n        super().__init__()\n"
+            "        self.fc = torch.nn.Linear(d, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n",
+            "train.py": "import torch\nfrom src.net import Net\n\n" + script,
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL101"])
+    assert [(d.code, d.line) for d in found] == [("RPL101", expected)]
+
+
+@pytest.mark.parametrize(
+    "seeding, expected",
+    [
+        # the model is stored on the object, the seeding call reads another attribute of it
+        ("seed_everything(self.env)", ["RPL105"]),
+        ("seed_everything(None)", ["RPL105"]),
+        # the seed stored on the object, drawn, then read: it only picks the seed
+        ("self.seed = random.randint(0, 100)\n        random.seed(self.seed)", []),
+    ],
+)
+def test_rpl105_a_seeding_call_that_reads_another_attribute_of_the_object(lint, seeding, expected):
+    """minimalRL's ``DQNModel.__init__``: ``self.net = AtariCNN(...)``, then
+    ``utils.seed_everything(self.env)``: the seed comes after the weights were drawn."""
+    code = (
+        "import random\n\nimport torch\nfrom torch import nn\n\n\ndef seed_everything(env, seed=42):\n    torch.manual_seed(seed)\n\n\n"
+        "class Algo(nn.Module):\n    def __init__(self, env):\n        super().__init__()\n        self.env = env\n"
+        f"        self.net = nn.Linear(4, 2)\n        {seeding}\n"
+    )
+    assert codes(lint(code, select=["RPL105"])) == expected
 
 
 @pytest.mark.parametrize(

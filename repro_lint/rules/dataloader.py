@@ -468,13 +468,8 @@ class DistributedSamplerWithoutSetEpoch(Rule):
         if qualified not in DISTRIBUTED_SAMPLERS:
             # a project subclass (mmselfsup's ``class DistributedSampler(_DistributedSampler)``):
             # its own parameters, so ``shuffle`` is read by keyword only
-            project = self.file.project
-            if qualified is not None:
-                bases = project.library_bases(qualified)
-            elif isinstance(func, cst.Name):  # a class of this module
-                bases = project.own_class_library_bases(self.file.path, self.file.source, func.value)
-            else:
-                return
+            written = func.value if isinstance(func, cst.Name) else None  # a class of this module
+            bases = self.file.project.called_class_library_bases(self.file.path, self.file.source, qualified, written)
             if bases.isdisjoint(DISTRIBUTED_SAMPLERS):
                 return
             if isinstance(func, cst.Name) and _base_built_unshuffled(self.file.module, func.value):

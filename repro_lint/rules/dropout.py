@@ -6,13 +6,13 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
-from ..catalog import DROPOUT_CALLS, DROPOUT_MODULES, FUNCTIONAL_DROPOUT
+from ..catalog import DROPOUT_CALLS, DROPOUT_MODULES, FUNCTIONAL_DROPOUT, FUNCTIONAL_DROPOUT_TRAINING
 from ..diagnostics import SAFE
 from ..syntax import int_value
 from .base import Rule, argument, has_star_kwargs, is_false
 from ..children import syntax_children
 
-TRAINING_POSITION = 2  # dropout(input, p=0.5, training=True, inplace=False)
+TRAINING_POSITION = FUNCTIONAL_DROPOUT_TRAINING[1]  # dropout(input, p=0.5, training=True, inplace=False)
 
 
 def mentions_self_training(node: cst.CSTNode) -> bool:

@@ -20,7 +20,7 @@ from ..names import ImportTable, dotted_name
 from ..parse import parse_module
 from ..source import read_text, with_tabs_expanded
 from ..syntax import UNKNOWN, cst_literal
-from ..values import Resolve, Values
+from ..values import Resolve, Values, parses_command_line
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import ProjectContext
@@ -167,8 +167,9 @@ class ProjectModules:
         at its top level with a call (a config object: ``cfg = CN()``), by dotted path
         (``cfg.loader.num_workers = 0`` gives ``loader.num_workers``), from its assignments
         anywhere in the module, also in a function that takes the object under its own name
-        (yacs's ``def set_cfg(cfg): cfg.num_workers = 0``): UNKNOWN for a path assigned
-        anything else, or two values. None when ``qualified`` names no such object."""
+        (yacs's ``def set_cfg(cfg): cfg.num_workers = 0``), or the command line it parses
+        there (``args = parser.parse_args()``: its options' defaults): UNKNOWN for a path
+        assigned anything else, or two values. None when ``qualified`` names no such object."""
         if qualified is None or self.project is None or "." not in qualified or is_known(qualified):
             return None
         if qualified in self._objects:
@@ -189,6 +190,11 @@ class ProjectModules:
         if len(bound) != 1 or not isinstance(bound[0].value, cst.Call):
             return None
         found: Dict[str, Any] = {}
+        parsed = parses_command_line(bound[0].value)
+        if parsed:
+            # ``args = parser.parse_args()`` at the module's top level (``from option import
+            # args``): the options' defaults, the run with no options
+            found.update(read[2].option_defaults())
         stack: List[cst.CSTNode] = [module]
         while stack:
             node = stack.pop()
@@ -202,6 +208,7 @@ class ProjectModules:
                 attribute = dotted[len(name) + 1 :]
                 value = cst_literal(node.value) if isinstance(node, cst.Assign) and len(node.targets) == 1 and node.value is not None else UNKNOWN
                 value = UNKNOWN if value is None else value
+                # (an option the module also assigns holds either value)
                 found[attribute] = value if found.get(attribute, value) == value else UNKNOWN
         self._objects[qualified] = found
         return found

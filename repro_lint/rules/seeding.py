@@ -76,6 +76,15 @@ class SeedingScan(Analysis):
         self.chains: Dict[int, Tuple[cst.CSTNode, ...]] = {}
         #: the determinism switches the file assigns: (assignment, body, effects)
         self.switches: List[Tuple[cst.CSTNode, str, FrozenSet[str]]] = []
+        #: the device strings the file stores under a device name (``device = "cuda" if
+        #: args.cuda else "cpu"``): (assignment, body, the value)
+        self.device_settings: List[Tuple[cst.CSTNode, str, cst.BaseExpression]] = []
+        #: per scope (a function's body; the module's top level and its ``__main__`` block are
+        #: one) and local name, the accelerator its last assignment so far in the text names,
+        #: as the facts follow it; and the calls given such a name as their device
+        #: (``model.to(device)``): call -> that accelerator
+        self._named_devices: Dict[Tuple[str, str], str] = {}
+        self.named_device_calls: Dict[int, str] = {}
 
     def body(self) -> str:
         last = max((i for i, (_, is_fn) in enumerate(self.scope) if is_fn), default=None)
@@ -128,6 +137,11 @@ class SeedingScan(Analysis):
         if name is None and effect is NO_EFFECT:
             return
         site = CallSite(node, self.body(), name, imported, effect)
+        if self._named_devices and (method == "to" or any(a.keyword is not None and a.keyword.value == "device" for a in node.args)):
+            given = CstArgs(node).node("device", 0 if method == "to" else None)
+            named = self._named_devices.get((self._scope_key(), given.value)) if isinstance(given, cst.Name) else None
+            if named is not None:
+                self.named_device_calls[id(node)] = named
         self.calls.append(site)
         self.by_node[id(node)] = site
         if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses or effect.draws:
@@ -144,11 +158,34 @@ class SeedingScan(Analysis):
         built = dotted_name(value.func) if isinstance(value, cst.Call) else None
         return built_object_name(built) if built is not None else None
 
+    def _scope_key(self) -> str:
+        body = self.body()
+        return "" if body in (MODULE_BODY, MAIN_BODY) else body
+
     def visit_Assign(self, node: cst.Assign) -> None:
         # ``torch.backends.cudnn.deterministic = True``: a switch, and whether it runs
         for target, value in assigned_pairs(node):
+            if isinstance(target, cst.Name):
+                named = catalog.device_named(cst_strings(value)) if value is not None else None
+                if named is not None:
+                    self._named_devices[(self._scope_key(), target.value)] = named
+                else:
+                    self._named_devices.pop((self._scope_key(), target.value), None)
             if self.file.qualify(target) == catalog.CUDNN_DETERMINISTIC and not (value is not None and is_false(value)):
                 self.switches.append((node, self.body(), frozenset({"cudnn_deterministic"})))
+                self.chains[id(node)] = tuple(self.file.ancestors)
+            # ``device = "cuda"``: a device string under a device name (the facts' evidence)
+            # (not ``device = torch.device("cuda")``: the call is the evidence, and not a class's
+            # declaration, ``device: str = "cuda"``, which counts as an option's default)
+            named = dotted_name(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
+            if named is None or value is None or not is_device_name(named) or (self.scope and not self.scope[-1][1]):
+                continue
+            called = self.file.qualify(value.func) if isinstance(value, cst.Call) else None
+            if (
+                catalog.device_named(cst_strings(value)) is not None
+                and called not in catalog.DEVICE_CONSTRUCTORS and called not in catalog.DEVICE_INFO_CALLS
+            ):
+                self.device_settings.append((node, self.body(), value))
                 self.chains[id(node)] = tuple(self.file.ancestors)
 
     # -- questions ---------------------------------------------------------------------------
@@ -461,6 +498,8 @@ class SeedingScan(Analysis):
                     calls.setdefault((body, each), []).append(branch is not None)
             if branch is not None and first is None:
                 first = (site, branch)
+        if uses:
+            first = self._device_settings_off(reached, wanted, values, used, first)
         if first is None:
             # ``also_held``: the uses other modules make only off the default path
             if not also_held and not also_cut:
@@ -501,13 +540,16 @@ class SeedingScan(Analysis):
                 uses = site.effect.uses & wanted
                 if not uses and not site.effect.known and "torch" in wanted and site.name is not None:
                     uses = self._project_loader_uses(site, values) & wanted  # ``MyLoader(ds, shuffle=True)``
+                    # ``MyLinear(4, 4)`` of ``class MyLinear(nn.Linear)``: the library layer's initialisation
+                    uses = uses or self._library_base_uses(site) & wanted
                 if uses and not site.effect.known and uses.issubset(DEVICES) and _given_device(site.node):
                     uses = frozenset()  # a project function given ``device=`` only receives the device
                 if SHUFFLES in site.effect.uses and uses and values is not None and self._shuffle_off(site, values):
                     uses = uses - {SHUFFLES, "torch"}  # ``shuffle=(sampler is None)`` with a sampler always built
-                if uses == {INIT} and TRAIN not in summary.uses and (LOAD in site.effect.uses or self._weights_loaded(site)):
-                    # pretrained weights replace the drawn ones (``resnet18(pretrained=True)``, or
-                    # ``net = Net(); net.load_state_dict(...)``), and nothing trains
+                if uses == {INIT} and ((TRAIN not in summary.uses and LOAD in site.effect.uses) or self._weights_loaded(site)):
+                    # pretrained weights replace the drawn ones in a program that does not train
+                    # (``resnet18(pretrained=True)``), and so do the weights the same function then
+                    # loads (``net = Net(); net.load_state_dict(...)``)
                     uses = frozenset()
                 if site.body in reached and not _declares_option(site) and (uses or self._places_on(site, wanted)):
                     chain = self.chains.get(id(site.node))
@@ -517,8 +559,7 @@ class SeedingScan(Analysis):
                         continue  # under ``if conditional:`` in a body every call on the path reaches with it off
                     if values is not None and chain is not None and not wanted.isdisjoint(DEVICES) and self._follows_data(chain + (site.node,)):
                         continue  # ``if y.is_cuda: y = y.cuda()`` keeps the data where it is: no evidence
-                    # (for a generator's use: a device's is placed where the text first uses it)
-                    if values is not None and site.body not in (MODULE_BODY, MAIN_BODY) and wanted.isdisjoint(DEVICES):
+                    if values is not None and site.body not in (MODULE_BODY, MAIN_BODY):
                         if on_default_path is None:
                             on_default_path = self._reached_on_default_path(summary, values)
                         if site.body not in on_default_path:
@@ -535,10 +576,12 @@ class SeedingScan(Analysis):
         leading: Optional[cst.CSTNode] = None
         skipped_leading: Optional[cst.CSTNode] = None
         for site in self.calls:
-            # a loader handed its dataset runs it when it is iterated: the loop is the use
-            if site.body in starts and (
-                self.call_summary(site).uses & wanted or (site.name not in catalog.DATALOADERS and self._hands_on(site, wanted))
-            ):
+            # a loader handed its dataset runs it when it is iterated: the loop is the use; a
+            # model whose weights the same body then loads is not (its drawn weights are replaced)
+            led = self.call_summary(site).uses & wanted if site.body in starts else frozenset()
+            if led == {INIT} and self._weights_loaded(site):
+                continue
+            if site.body in starts and (led or (site.name not in catalog.DATALOADERS and self._hands_on(site, wanted))):
                 if values is not None and values.skipped_branch(self.chains.get(id(site.node), ()) + (site.node,)) is not None:
                     # under an ``if`` the default path skips (``if args.inference_only:``): the
                     # place only when no call the default path makes leads to the use
@@ -622,22 +665,32 @@ class SeedingScan(Analysis):
 
     def _weights_loaded(self, site: CallSite) -> bool:
         """Is the model built by ``site`` bound to a name (``resizer = ResNetV2(...).to(d)``)
-        whose weights the same body then loads (``resizer.load_state_dict(...)``)?"""
+        whose weights the same body then loads (``resizer.load_state_dict(...)``), after the
+        assignment and before the name is bound again (``model = Net(8)``, loaded, then
+        ``model = Net(4)`` is another model)?"""
         chain = self.chains.get(id(site.node), ())
         at = next((i for i in range(len(chain) - 1, -1, -1) if isinstance(chain[i], (cst.Assign, cst.FunctionDef))), None)
         if at is None or not isinstance(chain[at], cst.Assign):
             return False
-        names = {dotted_name(t.target) for t in chain[at].targets} - {None}
+        assignment = chain[at]
+        names = {dotted_name(t.target) for t in assignment.targets} - {None}
         body = next((n for n in reversed(chain[:at]) if isinstance(n, (cst.FunctionDef, cst.Module))), self.file.module)
         stack: List[cst.CSTNode] = [body]
+        after = False  # the walk goes in the order of the text
         while stack:
             node = stack.pop()
+            if node is assignment:
+                after = True
+                continue
+            if after and isinstance(node, cst.Assign) and names & {dotted_name(t.target) for t in node.targets}:
+                return False  # bound again before any load
             if (
-                isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                after and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
                 and node.func.attr.value in catalog.WEIGHT_LOADERS and dotted_name(node.func.value) in names
             ):
                 return True
-            stack.extend(c for c in syntax_children(node) if not isinstance(c, (cst.ClassDef, cst.Lambda)) and not (isinstance(c, cst.FunctionDef) and c is not body))
+            children = [c for c in syntax_children(node) if not isinstance(c, (cst.ClassDef, cst.Lambda)) and not (isinstance(c, cst.FunctionDef) and c is not body)]
+            stack.extend(reversed(children))
         return False
 
     def _reached_on_default_path(self, summary: Summary, values: Any) -> FrozenSet[str]:
@@ -750,6 +803,51 @@ class SeedingScan(Analysis):
         named = [ref for ref, imported in refs if isinstance(project.resolve_call(facts, site.body, ref, imported), tuple)]
         return bool(named) and bool(project.handed_on_summary(facts, site.body, named).uses & wanted)
 
+    def _library_base_uses(self, site: CallSite) -> FrozenSet[str]:
+        """What building a class of this module does through the library classes it derives
+        from (``class SAGEConvLink(SAGEConv)``: the layer's random initial weights, drawn by no
+        line of the file but the construction). A class of another module is used there, as
+        its ``__init__`` would be."""
+        if site.imported:
+            return frozenset()
+        bases = self.file.project.called_class_library_bases(self.file.path, self.file.source, None, site.name)
+        found: Set[str] = set()
+        for base in bases:
+            found |= classify_call(base, base.rsplit(".", 1)[-1], NoArgs()).uses
+        return frozenset(found)
+
+    def _device_settings_off(
+        self, reached: Set[str], wanted: FrozenSet[str], values: Any, used: Dict[Tuple[str, str], List[bool]], first: Any
+    ) -> Any:
+        """For :meth:`_off_default_path`: the device strings stored under a device name that
+        the default path skips (``if args.cuda: device = "cuda"``, ``device = "cuda" if
+        args.cuda else "cpu"`` with ``--cuda`` off by default), and the calls that place
+        something through such a name (``model.to(device)``: off where no value the name holds
+        on the default path names the device), entered in ``used`` as the calls are; returns
+        ``first`` or the first of them that is off."""
+        settings: Set[Tuple[str, str]] = set()
+        for node, body, value in self.device_settings:
+            device = catalog.device_named(cst_strings(value))
+            if body not in reached or device not in wanted:
+                continue
+            chain = self.chains.get(id(node), ()) + (node,)
+            branch = values.skipped_branch(chain)
+            off = branch is not None or (isinstance(value, cst.IfExp) and _branch_not_naming(values, value, chain, device))
+            used.setdefault((body, device), []).append(off)
+            settings.add((body, device))
+            if off and first is None:
+                first = (node, branch)
+        for body, device in settings:
+            for site in self.calls:
+                # as the facts count them: ``x.to(device)`` or ``device=device``, with the local
+                # name's last assignment in the text naming the device
+                if site.body != body or site.effect.uses & wanted or self.named_device_calls.get(id(site.node)) != device:
+                    continue
+                # ``model.to(device)``: off where the name holds no string naming the device there
+                off = not self._places_on(site, frozenset({device}))
+                used.setdefault((body, device), []).append(off)
+        return first
+
     def _device_not_chosen(self, site: CallSite, device: str) -> bool:
         """Is ``device`` named in the call only in the branch of a conditional expression that
         the default path does not take (``"cuda" if args.cuda else "cpu"``, ``--cuda`` off by
@@ -760,14 +858,7 @@ class SeedingScan(Analysis):
             return False
         values = self.file.analysis(ValueScan).values
         chain = self.chains.get(id(node), ()) + (node,)
-        for choice in choices:
-            holds = values.truth(choice.test, chain + (choice,))
-            if holds is None:
-                return False
-            taken = choice.body if holds else choice.orelse
-            if catalog.device_named(cst_strings(taken)) == device:
-                return False
-        return True
+        return all(_branch_not_naming(values, choice, chain, device) for choice in choices)
 
     def _places_on(self, site: CallSite, wanted: FrozenSet[str]) -> bool:
         """Does the call place something on one of the devices ``wanted`` through a value that
@@ -813,10 +904,14 @@ class SeedingScan(Analysis):
                     given = CstArgs(candidate).node(*catalog.DEVICE_CONSTRUCTORS[self.file.qualify(candidate.func)])
                     if isinstance(given, cst.BaseExpression) and catalog.device_named(cst_strings(given)) in wanted:
                         return True
-                    # ``device = torch.device(args.device)`` with ``--device`` defaulting to ``cuda:1``
+                    # ``device = torch.device(args.device)`` with ``--device`` defaulting to ``cuda:1``;
+                    # a local of the function that builds it (``torch.device(device_str)`` in the
+                    # caller, ``device_str = "cuda" if ... else "cpu"``) where it is built
+                    built_at = self.chains.get(id(candidate))
                     if isinstance(given, (cst.Name, cst.Attribute)) and any(
                         isinstance(c, Const) and isinstance(c.value, str) and catalog.device_named((c.value,)) in wanted
-                        for c in values.of(given, chain) or ()  # the options' values where the device is used
+                        for where in ((chain,) if built_at is None else (chain, built_at + (candidate,)))
+                        for c in values.of(given, where) or ()  # the options' values where the device is used
                     ):
                         return True
         return False
@@ -1016,11 +1111,20 @@ def _device_arguments(site: CallSite) -> List[cst.BaseExpression]:
     return [e for e in found if isinstance(e, cst.BaseExpression)]
 
 
+def _branch_not_naming(values: Any, choice: cst.IfExp, chain: Tuple[cst.CSTNode, ...], device: str) -> bool:
+    """Does the default path take the branch of ``"cuda" if args.cuda else "cpu"`` that does
+    not name ``device``?"""
+    holds = values.truth(choice.test, chain + (choice,))
+    if holds is None:
+        return False
+    return catalog.device_named(cst_strings(choice.body if holds else choice.orelse)) != device
+
+
 def _declares_option(site: CallSite) -> bool:
-    """``parser.add_argument("--device", default="cuda")``: where an option's device is
-    declared, not where the program uses it."""
+    """``parser.add_argument("--device", default="cuda")`` (or ``parser.set_defaults(gpus=1)``):
+    where an option's device is declared, not where the program uses it."""
     func = site.node.func
-    return isinstance(func, cst.Attribute) and func.attr.value == catalog.OPTION_DECLARATION[0]
+    return isinstance(func, cst.Attribute) and func.attr.value in (catalog.OPTION_DECLARATION[0], catalog.OPTION_DEFAULTS)
 
 
 def _seeds(qualified: Optional[str], call: cst.Call, generator: str) -> Optional[cst.BaseExpression]:
@@ -1549,6 +1653,9 @@ class SeedAfterRngUse(Rule):
             feeding = _mentioned_names(site.node.args[0]) if site.node.args else set()
             for arg in site.node.args[1:]:
                 feeding |= _mentioned_names(arg)
+            # an attribute of the object read (``seed_everything(self.env)``) is not all it holds:
+            # ``self.net`` built before is drawn, not picking the seed
+            feeding.discard("self")
             func = site.node.func
             if isinstance(func, cst.Attribute) and (
                 (isinstance(func.value, cst.Name) and func.value.value == "self")
