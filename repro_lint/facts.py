@@ -346,6 +346,14 @@ class ModuleFacts:
         return self.functions.get(name)
 
 
+def _generic_origin(base: ast.expr) -> ast.expr:
+    """A base class as written without its type arguments (``Dataset[Sample]``: ``Dataset``);
+    :func:`~repro_lint.syntax.cst_generic_origin` reads the concrete syntax tree's the same way."""
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    return base
+
+
 def _names_class(name: str) -> bool:
     """Does the (dotted) name name a class, by convention (its last part capitalised)?"""
     return name.rsplit(".", 1)[-1][:1].isupper()
@@ -653,6 +661,9 @@ _DEVICE_NAMED = "\0device."
 _SELF_STORED = "\0self."
 #: how many positional arguments :func:`_literals` gives a call whose ``*args``/``**kwargs`` may pass anything
 UNKNOWN_ARGUMENTS = 64
+#: the length of the positional arguments of a call with a ``*args`` (:func:`_literals`): those
+#: before it, then UNKNOWN up to this length; unlike UNKNOWN_ARGUMENTS, the call is readable
+STARRED_ARGUMENTS = UNKNOWN_ARGUMENTS - 1
 
 
 def _literals(
@@ -663,7 +674,8 @@ def _literals(
     may a ``**kwargs`` unless ``expand`` knows every entry of that dict (``kwargs =
     {"num_workers": 4}`` built in the calling function: DeepLab's ``make_data_loader(args,
     **kwargs)``)."""
-    if any(isinstance(a, ast.Starred) for a in call.args):
+    starred = next((i for i, a in enumerate(call.args) if isinstance(a, ast.Starred)), None)
+    if starred is not None and starred >= STARRED_ARGUMENTS:
         return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
     keywords: Dict[str, Any] = {}
     for k in call.keywords:
@@ -674,6 +686,11 @@ def _literals(
         if expanded is None or not expanded[1]:
             return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
         keywords.update((key, constant(value) if isinstance(value, ast.AST) else UNKNOWN) for key, value in expanded[0].items())
+    if starred is not None:
+        # ``f(size, True, *rest)``: the arguments before the star bind their positions, and the
+        # star may fill any later one (never a keyword-only parameter)
+        before = tuple(constant(a) for a in call.args[:starred])
+        return before + (UNKNOWN,) * (STARRED_ARGUMENTS - len(before)), keywords
     return tuple(constant(a) for a in call.args), keywords
 
 
@@ -1195,7 +1212,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.facts.classes.add(qualified_name)
         bases = []
         for expr in node.bases:
-            base = _dotted(expr)
+            base = _dotted(_generic_origin(expr))
             if base is not None and base != "object":
                 imported = self.imported(base)
                 bases.append((imported or base, imported is not None))
@@ -1221,7 +1238,7 @@ class _FactsCollector(ast.NodeVisitor):
         at random) that a module-level class derives from, directly or through a class of this
         module (``class AnomalibCLI(LightningCLI)``, ``class WeightDrop(nn.Linear)``), or None."""
         for expr in node.bases:
-            name = _dotted(expr)
+            name = _dotted(_generic_origin(expr))
             if name is None:
                 continue
             if name in self.facts.helper_bases:
@@ -1238,7 +1255,7 @@ class _FactsCollector(ast.NodeVisitor):
         project context tells whether it is one)."""
         base = None
         for expr in node.bases:
-            name = _dotted(expr)
+            name = _dotted(_generic_origin(expr))
             qualified = self.imported(name) if name is not None else None
             if qualified in DATALOADERS or (qualified is not None and LOADER_WORD in qualified.rsplit(".", 1)[-1]):
                 base = qualified

@@ -493,6 +493,14 @@ def ast_module(text: str) -> Optional[ast.Module]:
         return None
 
 
+def cst_generic_origin(base: cst.BaseExpression) -> cst.BaseExpression:
+    """A base class as written without its type arguments (``Dataset[Sample]``: ``Dataset``);
+    the ``ast`` facts read bases the same way."""
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    return base
+
+
 def assigned_targets(small: cst.CSTNode) -> List[cst.BaseExpression]:
     """The targets a small statement assigns (``a = b = 1``: both; ``x: int = 0``; ``x += 1``)."""
     if isinstance(small, cst.Assign):

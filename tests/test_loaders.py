@@ -2294,3 +2294,48 @@ def test_options_parsed_at_the_top_level_of_another_module(tmp_path, shuffle, wo
     )
     found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL301", "RPL302"])
     assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize("base", ["DataLoader", "DataLoader[int]"])
+def test_a_project_loader_whose_base_is_written_with_its_type_argument(tmp_path, base):
+    """``class MyLoader(DataLoader[int])`` is a DataLoader subclass as ``DataLoader`` is."""
+    write(
+        tmp_path,
+        {
+            "train.py": "import torch\nfrom torch.utils.data import DataLoader\n\n\n"
+            f"class MyLoader({base}):\n    def __init__(self, data, **kwargs):\n        super().__init__(data, **kwargs)\n\n\n"
+            "if __name__ == '__main__':\n    torch.manual_seed(0)\n    loader = MyLoader(list(range(8)), shuffle=True)\n"
+            "    for batch in loader:\n        print(batch)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL302"])
+    assert [(d.code, d.line) for d in found] == [("RPL302", 12)]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("model.getDataLoaders(64, True, 'cpu', *args.data_params)", [("RPL302", 12)]),
+        ("model.getDataLoaders(64, False, 'cpu', *args.data_params)", []),
+        # the star may fill ``shuffle`` itself: not known
+        ("model.getDataLoaders(64, *args.data_params)", []),
+    ],
+)
+def test_a_call_with_a_star_gives_the_parameters_before_it(tmp_path, call, expected):
+    """pvae: ``model.getDataLoaders(args.batch_size, True, device, *args.data_params)``, the
+    only call of a loader factory method with ``shuffle`` and no default."""
+    write(
+        tmp_path,
+        {
+            "models.py": "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\n\nclass Tree(torch.nn.Module):\n"
+            "    def __init__(self):\n        super().__init__()\n        self.fc = torch.nn.Linear(4, 4)\n\n"
+            "    def getDataLoaders(self, batch_size, shuffle, device, *args):\n        dataset = TensorDataset(torch.zeros(8, 4))\n"
+            "        return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle)\n",
+            "main.py": "import argparse\n\nimport torch\n\nimport models\n\nparser = argparse.ArgumentParser()\n"
+            "parser.add_argument('--model', type=str, default='Tree')\nparser.add_argument('--data-params', nargs='+', default=[])\n"
+            f"args = parser.parse_args()\ntorch.manual_seed(0)\n\nmodel = getattr(models, args.model)()\ntrain_loader = {call}\n\n"
+            "if __name__ == '__main__':\n    for batch in train_loader:\n        print(batch)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [(d.code, d.line) for d in found] == expected

@@ -234,3 +234,16 @@ def test_a_generator_state_put_back_is_no_seed(lint, code, expected):
 def test_rpl109_follows_a_local_variable(lint, bound, expected):
     code = f"import numpy as np\nimport torch\n\ndef init_fn(worker_id, args):\n    seed = {bound}\n    np.random.seed(seed)\n"
     assert codes(lint(code, select=["RPL109"])) == expected
+
+
+@pytest.mark.parametrize("base", ["Dataset", "Dataset[Sample]", "data.Dataset[Sample]"])
+def test_rpl108_a_dataset_base_written_with_its_type_argument(lint, base):
+    """VBPR-PyTorch's ``class TradesyDataset(Dataset[TradesySample])``: the typed way of writing
+    torch's ``Dataset``."""
+    code = (
+        "from typing import Tuple\n\nimport numpy as np\nfrom torch.utils import data\nfrom torch.utils.data import Dataset\n\n"
+        "Sample = Tuple[int, int]\n\n\n"
+        f"class Pairs({base}):\n    def __init__(self, n):\n        self.n = n\n        self.rng = np.random.default_rng(0)\n\n"
+        "    def __getitem__(self, i):\n        return i, int(self.rng.integers(self.n))\n\n    def __len__(self):\n        return self.n\n"
+    )
+    assert codes(lint(code, select=["RPL108"])) == ["RPL108"]

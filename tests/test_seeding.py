@@ -6190,6 +6190,24 @@ def test_rpl105_a_seeding_call_that_reads_another_attribute_of_the_object(lint, 
 
 
 @pytest.mark.parametrize(
+    "picked",
+    [
+        "if args.seed == 0: args.seed = int(torch.randint(0, 2**32 - 1, (1,)).item())\n",
+        "if args.seed == 0:\n    args.seed = int(torch.randint(0, 2**32 - 1, (1,)).item())\n",
+    ],
+)
+def test_rpl105_a_seed_picked_at_random_in_a_one_line_if(lint, picked):
+    """pvae's ``main.py``: the body of the ``if`` on the line of its test is read as a block is."""
+    code = (
+        "import argparse\n\nimport torch\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--seed', type=int, default=0)\n"
+        f"args = parser.parse_args()\n\n{picked}torch.manual_seed(args.seed)\n"
+    )
+    assert codes(lint(code, select=["RPL105"])) == []
+    drawn_first = code.replace(picked, "noise = torch.rand(3)\n" + picked)
+    assert codes(lint(drawn_first, select=["RPL105"])) == ["RPL105"]
+
+
+@pytest.mark.parametrize(
     "table, taken, expected",
     [
         ('{"a": A, "b": B}', "table.get(args.lib)", ["RPL102"]),

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ..catalog import DROPOUT_CALLS, DROPOUT_MODULES, FUNCTIONAL_DROPOUT, FUNCTIONAL_DROPOUT_TRAINING
 from ..diagnostics import SAFE
-from ..syntax import int_value
+from ..syntax import cst_generic_origin, int_value
 from .base import Rule, argument, has_star_kwargs, is_false
 from ..children import syntax_children
 
@@ -46,10 +46,11 @@ class FunctionalDropoutAlwaysOn(Rule):
 
     def _is_module_class(self, node: cst.ClassDef) -> bool:
         for base in node.bases:
-            qualified = self.qualify(base.value)
+            value = cst_generic_origin(base.value)
+            qualified = self.qualify(value)
             if qualified and (qualified.startswith("torch.nn.") or qualified.endswith("LightningModule")):
                 return True
-            if isinstance(base.value, cst.Name) and self.module_classes.get(base.value.value):
+            if isinstance(value, cst.Name) and self.module_classes.get(value.value):
                 return True
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
         return any(isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in body)

@@ -12,7 +12,7 @@ import libcst as cst
 from .. import catalog
 from ..diagnostics import SAFE
 from ..names import dotted_name
-from ..syntax import cst_literal, int_value
+from ..syntax import cst_generic_origin, cst_literal, int_value
 from .base import Rule, ValueScan, argument, environ_writes, keyword_arg, short
 from ..children import syntax_children
 
@@ -189,8 +189,9 @@ class RngObjectOnDataset(Rule):
 
     def _is_dataset(self, node: cst.ClassDef) -> bool:
         for base in node.bases:
-            qualified = self.qualify(base.value)
-            written = dotted_name(base.value) or ""
+            value = cst_generic_origin(base.value)  # ``Dataset[Sample]``: the typed way of writing ``Dataset``
+            qualified = self.qualify(value)
+            written = dotted_name(value) or ""
             if qualified in catalog.DATASET_BASES or (qualified or written).endswith("Dataset"):
                 return True
         return False

@@ -1430,12 +1430,16 @@ def _feeds(names: FrozenSet[str], feeding: Set[str]) -> bool:
     return bool(names & feeding) or ("self" in feeding and any(n == "self" or n.startswith("self.") for n in names))
 
 
+#: a line of small statements, or the small statements after a compound statement's colon
+_SIMPLE_STATEMENTS = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
+
+
 def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
     """The names (``seed``, ``opt.manualSeed``) a simple statement assigns; for an item
     (``cfg["seed"] = ...``, ``args.__dict__["seed"] = ...``, ``vars(args)["seed"] = ...``), the
     object that holds it and its root name (``cfg``; ``args.__dict__`` and ``args``; ``args``)."""
     names: Set[str] = set()
-    if isinstance(stmt, cst.SimpleStatementLine):
+    if isinstance(stmt, _SIMPLE_STATEMENTS):
         for small in stmt.body:
             for target in assigned_targets(small):
                 elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]
@@ -1542,7 +1546,8 @@ class SeedAfterRngUse(Rule):
         if isinstance(suite, cst.IndentedBlock):
             self._run(suite.body, flow, pending)
         elif isinstance(suite, cst.SimpleStatementSuite):
-            self._run(suite.body, flow, pending)
+            # ``if args.seed == 0: args.seed = ...``: its small statements, as one line holds them
+            self._run([suite], flow, pending)
 
     def _statement(self, stmt: cst.CSTNode, flow: _Flow, pending: List[cst.BaseSuite]) -> None:
         if isinstance(stmt, cst.FunctionDef):
@@ -1590,13 +1595,13 @@ class SeedAfterRngUse(Rule):
                 branches.append(branch)
             flow.merge(*branches)
         else:
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if isinstance(stmt, _SIMPLE_STATEMENTS):
                 for small in stmt.body:
                     if isinstance(small, (cst.Import, cst.ImportFrom)):
                         self._import(small, flow)
             assigned = _assigned_names(stmt)
             self._calls(stmt, flow, assigned)
-            if assigned and flow.unseeded and isinstance(stmt, cst.SimpleStatementLine):
+            if assigned and flow.unseeded and isinstance(stmt, _SIMPLE_STATEMENTS):
                 # a drawn value passed on (``config_seed = ...randint()``, then
                 # ``self.config["seed"] = config_seed``): the draw is stored there too
                 used: Set[str] = set()
