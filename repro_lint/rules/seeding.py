@@ -85,6 +85,8 @@ class SeedingScan(Analysis):
         #: (``model.to(device)``): call -> that accelerator
         self._named_devices: Dict[Tuple[str, str], str] = {}
         self.named_device_calls: Dict[int, str] = {}
+        #: can a string of the file name an accelerator at all? (else no assignment is read for one)
+        self._names_accelerators = any(name in file.source.lower() for name in catalog.ACCELERATOR_PREFIXES)
 
     def body(self) -> str:
         last = max((i for i, (_, is_fn) in enumerate(self.scope) if is_fn), default=None)
@@ -165,26 +167,25 @@ class SeedingScan(Analysis):
     def visit_Assign(self, node: cst.Assign) -> None:
         # ``torch.backends.cudnn.deterministic = True``: a switch, and whether it runs
         for target, value in assigned_pairs(node):
-            if isinstance(target, cst.Name):
-                named = catalog.device_named(cst_strings(value)) if value is not None else None
-                if named is not None:
-                    self._named_devices[(self._scope_key(), target.value)] = named
-                else:
-                    self._named_devices.pop((self._scope_key(), target.value), None)
             if self.file.qualify(target) == catalog.CUDNN_DETERMINISTIC and not (value is not None and is_false(value)):
                 self.switches.append((node, self.body(), frozenset({"cudnn_deterministic"})))
                 self.chains[id(node)] = tuple(self.file.ancestors)
+            if not self._names_accelerators:
+                continue
+            device = catalog.device_named(cst_strings(value)) if value is not None else None
+            if isinstance(target, cst.Name):
+                if device is not None:
+                    self._named_devices[(self._scope_key(), target.value)] = device
+                else:
+                    self._named_devices.pop((self._scope_key(), target.value), None)
             # ``device = "cuda"``: a device string under a device name (the facts' evidence)
             # (not ``device = torch.device("cuda")``: the call is the evidence, and not a class's
             # declaration, ``device: str = "cuda"``, which counts as an option's default)
             named = dotted_name(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
-            if named is None or value is None or not is_device_name(named) or (self.scope and not self.scope[-1][1]):
+            if device is None or named is None or not is_device_name(named) or (self.scope and not self.scope[-1][1]):
                 continue
             called = self.file.qualify(value.func) if isinstance(value, cst.Call) else None
-            if (
-                catalog.device_named(cst_strings(value)) is not None
-                and called not in catalog.DEVICE_CONSTRUCTORS and called not in catalog.DEVICE_INFO_CALLS
-            ):
+            if called not in catalog.DEVICE_CONSTRUCTORS and called not in catalog.DEVICE_INFO_CALLS:
                 self.device_settings.append((node, self.body(), value))
                 self.chains[id(node)] = tuple(self.file.ancestors)
 
