@@ -188,10 +188,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 else:
                     uses.add(SHUFFLES)
                 uses.add("torch")
-        elif qualified in catalog.FUNCTIONAL_DROPOUT and args.value(*catalog.FUNCTIONAL_DROPOUT_TRAINING) not in (MISSING, True):
+        elif qualified in catalog.FUNCTIONAL_DROPOUT and (training := args.value(*catalog.FUNCTIONAL_DROPOUT_TRAINING)) not in (MISSING, True):
             # ``F.dropout(x, training=self.training)`` draws only in training mode, as a dropout
             # layer does; ``training=False`` never draws (left out, or True, it always draws)
-            if args.value(*catalog.FUNCTIONAL_DROPOUT_TRAINING) not in (False, None):
+            if training not in (False, None):
                 uses.add(DROPOUT_LAYER)
         elif qualified in catalog.TORCH_DRAWS:
             draws.add("torch")
@@ -339,29 +339,27 @@ def option_device(args: CallArgs) -> Optional[str]:
     for position in (0, 1):
         for text in args.strings(POSITIONAL, position):
             option = text.lstrip("-").replace("-", "_").lower()
-            kind = catalog.DEVICE_OPTIONS.get(option)
-            if kind == "name":
-                # the names the keyword of that name accepts (``--accelerator auto``, as ``accelerator="auto"``)
-                names = dict(catalog.DEVICE_KEYWORDS).get(option, catalog.ACCELERATOR_PREFIXES)
-                return catalog.device_named(args.strings(catalog.OPTION_DECLARATION[1], None), names)
-            if kind == "count":
-                # a number of GPUs, or of NPUs in an NPU program: the accelerator it has
-                return catalog.device_counted(args.value(catalog.OPTION_DECLARATION[1], None), "accelerator")
+            if option in catalog.DEVICE_OPTIONS:
+                return _default_device(option, args, catalog.OPTION_DECLARATION[1])
     return None
 
 
 def options_defaults_devices(args: CallArgs) -> Set[str]:
     """The devices that ``parser.set_defaults(gpus=1)`` (``device="cuda"``) makes the default
     of an option: what a declaration with that default would name."""
-    found = set()
-    for option, kind in catalog.DEVICE_OPTIONS.items():
-        if kind == "name":
-            device = catalog.device_named(args.strings(option, None), dict(catalog.DEVICE_KEYWORDS).get(option, catalog.ACCELERATOR_PREFIXES))
-        else:
-            device = catalog.device_counted(args.value(option, None), "accelerator")
-        if device:
-            found.add(device)
-    return found
+    found = {_default_device(option, args, option) for option in catalog.DEVICE_OPTIONS}
+    return {device for device in found if device}
+
+
+def _default_device(option: str, args: CallArgs, keyword: str) -> Optional[str]:
+    """The device that the default of device option ``option`` (one of
+    :data:`~repro_lint.catalog.DEVICE_OPTIONS`), given as keyword ``keyword`` of the call, names."""
+    if catalog.DEVICE_OPTIONS[option] == "name":
+        # the names the keyword of that name accepts (``--accelerator auto``, as ``accelerator="auto"``)
+        names = dict(catalog.DEVICE_KEYWORDS).get(option, catalog.ACCELERATOR_PREFIXES)
+        return catalog.device_named(args.strings(keyword, None), names)
+    # a number of GPUs, or of NPUs in an NPU program: the accelerator it has
+    return catalog.device_counted(args.value(keyword, None), "accelerator")
 
 
 @functools.lru_cache(maxsize=4096)  # the catalog does not change; many calls share a name

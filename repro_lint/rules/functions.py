@@ -190,8 +190,7 @@ class ProjectModules:
         if len(bound) != 1 or not isinstance(bound[0].value, cst.Call):
             return None
         found: Dict[str, Any] = {}
-        parsed = parses_command_line(bound[0].value)
-        if parsed:
+        if parses_command_line(bound[0].value):
             # ``args = parser.parse_args()`` at the module's top level (``from option import
             # args``): the options' defaults, the run with no options
             found.update(read[2].option_defaults())
