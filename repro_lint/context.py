@@ -1323,10 +1323,11 @@ class ProjectContext:
 
     def _literal_facts_of(self, path: str) -> Optional[ModuleFacts]:
         """The facts of module ``path`` extracted again with literals (call arguments, every
-        default), for the few modules whose calls need them; the last ones asked are kept, so
-        that memory stays bounded (an answer never depends on which are kept)."""
+        default), for the few modules whose calls need them; the ones asked most recently are
+        kept, so that memory stays bounded (an answer never depends on which are kept)."""
         if path in self._literal_facts:
-            return self._literal_facts[path]
+            found = self._literal_facts[path] = self._literal_facts.pop(path)  # asked again: kept longest
+            return found
         text = read_text(Path(path))
         if len(self._literal_facts) >= LITERAL_FACTS_KEPT:  # the oldest goes
             del self._literal_facts[next(iter(self._literal_facts))]

@@ -396,13 +396,14 @@ def cst_strings(node: cst.CSTNode) -> List[str]:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.SimpleString):
-            value = string_value(current)
+        kind = type(current)  # LibCST's node classes are final: ``is`` is ``isinstance``, cheaper
+        if kind is cst.SimpleString:
+            value = string_value(current)  # type: ignore[arg-type]
             if value is not None:
                 found.append(value)
-        elif isinstance(current, cst.FormattedStringText):
-            found.append(current.value)
-        elif isinstance(current, (cst.Name, cst.Integer, cst.Float)):
+        elif kind is cst.FormattedStringText:
+            found.append(current.value)  # type: ignore[attr-defined]
+        elif kind is cst.Name or kind is cst.Integer or kind is cst.Float:
             continue
         else:
             stack.extend(syntax_children(current))

@@ -55,7 +55,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Seq
 
 import libcst as cst
 
-from .children import syntax_children
+from .children import node_kinds, syntax_children
 from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PARSERS, ENTROPY_RESULTS
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
@@ -121,7 +121,7 @@ _MAX_DEPTH = 6
 #: evaluation steps per module (see ``Values._steps``)
 _MAX_STEPS = 20_000
 #: the children of a compound statement that hold statements
-_STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
+STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
 #: the kinds of receiver :meth:`Values.kind` tells apart (INTEGER: a tensor of integers or bools)
 NUMPY, TORCH, INTEGER = "numpy", "torch", "integer"
 #: the kind of ``self.<attr>`` asked again while its own assignments are being classified
@@ -249,6 +249,7 @@ class Values:
         self._cut_short = 0
         #: the attributes the module changes (see changed_attributes)
         self._changed: Optional[FrozenSet[str]] = None
+        self._bindings: Optional[Dict[str, List[cst.BaseExpression]]] = None
         #: per class: the subclasses of the module that run its ``__init__`` (see _heirs)
         self._heir_index: Dict[int, List[cst.ClassDef]] = {}
         #: tests being decided (see _narrow)
@@ -2192,7 +2193,7 @@ class Values:
                     functions[id(node)] = (node, chain)
                 if isinstance(node, (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
                     inner = chain + (node,)
-                    stack.extend((child, inner) for child in syntax_children(node) if isinstance(child, _STATEMENT_PARTS))
+                    stack.extend((child, inner) for child in syntax_children(node) if isinstance(child, STATEMENT_PARTS))
             self._functions = functions
         return self._functions
 
@@ -2205,6 +2206,35 @@ class Values:
         if self._options is None:
             self._index()
         return self._options  # type: ignore[return-value]
+
+    def may_name(self, name: str) -> List[cst.BaseExpression]:
+        """Every name and dotted name that the local name ``name`` may stand for anywhere in the
+        file, in any scope and on any path, followed through assignments
+        (annotated ones, the elements of a tuple assigned to a tuple), conditional expressions
+        and parameters' defaults. A superset of what
+        :meth:`names` finds at one use (which follows the same bindings, in the use's scope
+        and on the default path only), and far cheaper: one pass over the module's statements,
+        when first asked. A caller that looks for a kind of name asks :meth:`names` only when
+        one of these is of that kind."""
+        if self._bindings is None:
+            self._bindings = _bindings(self.module)
+        found: List[cst.BaseExpression] = []
+        seen = {name}
+        todo = [name]
+        while todo:
+            values = list(self._bindings.get(todo.pop(), ()))
+            while values:
+                value = values.pop()
+                if isinstance(value, cst.IfExp):
+                    values += (value.body, value.orelse)
+                elif isinstance(value, cst.Attribute):
+                    found.append(value)
+                elif isinstance(value, cst.Name):
+                    found.append(value)
+                    if value.value not in seen:
+                        seen.add(value.value)
+                        todo.append(value.value)
+        return found
 
     def changed_attributes(self) -> FrozenSet[str]:
         """The attributes of names that the module assigns or changes: ``args.seed`` for
@@ -2250,7 +2280,9 @@ class Values:
         stack: List[Tuple[cst.CSTNode, Chain]] = [(s, ()) for s in reversed(self.module.body)]
         while stack:
             node, chain = stack.pop()
-            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            if type(node) not in _INDEXED_KINDS:
+                pass
+            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 # an augmented assignment's value is not the attribute's: None
                 value = None if isinstance(node, cst.AugAssign) else node.value
                 parsed = isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in PARSE_CALLS
@@ -2276,6 +2308,47 @@ class Values:
         self._options = options
         self._namespaces = frozenset(namespaces)
         self._attr_values = attr_values
+
+
+def _bindings(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
+    """For :meth:`Values.may_name`: each name the module's statements bind, anywhere, to
+    the values it is bound to (a tuple assigned to a tuple: each name to every element), and
+    each parameter's name to its default."""
+    found: Dict[str, List[cst.BaseExpression]] = {}
+    stack: List[cst.CSTNode] = list(module.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        _bind(found, target.target, small.value)
+                elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                    _bind(found, small.target, small.value)
+            continue
+        if isinstance(node, cst.FunctionDef):
+            params = node.params
+            for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+                if param.default is not None:
+                    found.setdefault(param.name.value, []).append(param.default)
+        stack.extend(child for child in syntax_children(node) if isinstance(child, STATEMENT_PARTS))
+    return found
+
+
+def _bind(found: Dict[str, List[cst.BaseExpression]], target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+    if isinstance(target, cst.Name):
+        found.setdefault(target.value, []).append(value)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        values = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else []
+        for element in target.elements:
+            for part in values or [value]:
+                _bind(found, element.value, part)
+    elif isinstance(target, cst.StarredElement):
+        _bind(found, target.value, value)
+
+
+#: every node type :meth:`Values._index` looks at
+_INDEXED_KINDS = node_kinds(cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Call)
 
 
 def parses_command_line(call: cst.Call) -> bool:
@@ -2445,6 +2518,13 @@ def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:
     return False
 
 
+#: every node type :func:`_may_bind` looks at
+_MAY_BIND_KINDS = node_kinds(
+    cst.Assign, cst.AnnAssign, cst.AugAssign, cst.FunctionDef, cst.ClassDef, cst.For, cst.With, cst.Import,
+    cst.ImportFrom, cst.Global, cst.Nonlocal, cst.ExceptHandler,
+)
+
+
 def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> bool:
     """Whether a compound statement binds ``name`` anywhere inside (the names are collected
     once per statement)."""
@@ -2456,7 +2536,9 @@ def _may_bind(stmt: cst.CSTNode, name: str, memo: Dict[int, FrozenSet[str]]) -> 
         stack: List[cst.CSTNode] = [stmt]
         while stack:
             node = stack.pop()
-            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            if type(node) not in _MAY_BIND_KINDS:
+                pass
+            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
                 for target in targets:
                     names.update(target_names(target, attributes=True))
@@ -2710,9 +2792,14 @@ def target_names(target: cst.CSTNode, attributes: bool = False) -> List[str]:
     return []
 
 
+_CHANGING_KINDS = node_kinds(cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Call)
+
+
 def _changed_attributes(node: cst.CSTNode) -> Set[str]:
     """What one node changes of names' attributes (see :meth:`Values.changed_attributes`)."""
     targets: List[cst.CSTNode] = []
+    if type(node) not in _CHANGING_KINDS:
+        return set()
     if isinstance(node, cst.Assign):
         targets = [t.target for t in node.targets]
     elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
@@ -2765,6 +2852,9 @@ def _imported_names(node: cst.CSTNode) -> List[str]:
     return found
 
 
+_NOT_SEARCHED_FOR_GLOBALS = node_kinds(cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseExpression)
+
+
 def _global_writers(functions: Iterable[Tuple[cst.FunctionDef, Chain]]) -> Dict[str, List[Tuple[cst.FunctionDef, Chain]]]:
     """The functions that declare each name ``global`` in their own body (not in a nested
     ``def`` or class)."""
@@ -2773,10 +2863,11 @@ def _global_writers(functions: Iterable[Tuple[cst.FunctionDef, Chain]]) -> Dict[
         stack: List[cst.CSTNode] = [function.body]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Global):
+            kind = type(node)
+            if kind is cst.Global:
                 for item in node.names:
                     found.setdefault(item.name.value, []).append((function, chain))
-            elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseExpression)):
+            elif kind not in _NOT_SEARCHED_FOR_GLOBALS:
                 stack.extend(syntax_children(node))
     return found
 
@@ -2794,9 +2885,10 @@ def _bound_elsewhere(function: cst.FunctionDef) -> FrozenSet[str]:
     stack: List[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
-            names.add(node.target.value)
-        elif isinstance(node, cst.ExceptHandler) and node.name is not None:
+        kind = type(node)  # LibCST's node classes are final: ``is`` is ``isinstance``, cheaper
+        if kind is cst.NamedExpr and isinstance(node.target, cst.Name):  # type: ignore[attr-defined]
+            names.add(node.target.value)  # type: ignore[attr-defined]
+        elif kind is cst.ExceptHandler and node.name is not None:  # type: ignore[attr-defined]
             names.update(target_names(node.name.name))
         stack.extend(syntax_children(node))
     return frozenset(names)
@@ -2809,6 +2901,13 @@ def _tuple_element(value: cst.BaseExpression, index: int) -> Optional[cst.BaseEx
     return value.elements[index].value if index < len(value.elements) else None
 
 
+#: every node type :func:`_bound_names` looks at (the others are only searched through)
+_BINDING_KINDS = node_kinds(
+    cst.FunctionDef, cst.ClassDef, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem, cst.Import,
+    cst.ImportFrom, cst.ExceptHandler, cst.NamedExpr, cst.Lambda,
+)
+
+
 def _bound_names(node: cst.CSTNode) -> Set[str]:
     """The names a statement binds (assignment and loop targets, ``with ... as``, imports,
     ``def``/``class``, ``except ... as``, walrus), not looking into nested functions and classes."""
@@ -2816,6 +2915,9 @@ def _bound_names(node: cst.CSTNode) -> Set[str]:
     stack: List[cst.CSTNode] = [node]
     while stack:
         current = stack.pop()
+        if type(current) not in _BINDING_KINDS:
+            stack.extend(syntax_children(current))
+            continue
         if isinstance(current, (cst.FunctionDef, cst.ClassDef)):
             names.add(current.name.value)
             continue
@@ -2923,6 +3025,9 @@ def _position(function: cst.FunctionDef, param: cst.Param, method: bool) -> Opti
     return index - 1 if method else index
 
 
+_SELF_ASSIGNMENT_KINDS = node_kinds(cst.Assign, cst.FunctionDef, cst.For, cst.Call)
+
+
 def _self_assignments(
     function: cst.FunctionDef, me: Optional[str], attr: str, memo: Dict[int, Dict[str, List[cst.BaseExpression]]]
 ) -> List[cst.BaseExpression]:
@@ -2937,7 +3042,9 @@ def _self_assignments(
         every_parameter = False
         while stack:
             node, over_locals = stack.pop()
-            if isinstance(node, cst.Assign):
+            if type(node) not in _SELF_ASSIGNMENT_KINDS:
+                pass
+            elif isinstance(node, cst.Assign):
                 for target in node.targets:
                     t = target.target
                     if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:

@@ -4,6 +4,7 @@ API on real code: an upgrade that breaks one of them fails here, loudly."""
 from __future__ import annotations
 
 import libcst as cst
+import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from conftest import REPO
@@ -150,3 +151,42 @@ def test_positions_fall_back_to_the_whole_module_where_statements_cannot_be_plac
     if sys.version_info < (3, 12):
         assert statement_spans(module, newer, [module.body[-1]]) is None
     assert node_positions(module, newer, [module.body[-1]])(module.body[-1]) == ((2, 0), (2, 5))
+
+
+def _node_classes():
+    from repro_lint.children import _node_types
+
+    return sorted(_node_types() | {cst.CSTNode}, key=lambda t: t.__name__)
+
+
+def test_concrete_node_classes_have_no_subclasses():
+    """The subtree searches compare ``type(node) is cst.Name`` instead of calling
+    ``isinstance`` (whose ABC check is ten times dearer on a miss): the same only while no
+    concrete node class is subclassed, by LibCST or by us."""
+    import inspect
+
+    concrete = [t for t in _node_classes() if not inspect.isabstract(t) and not t.__name__.startswith("Base") and t is not cst.CSTNode]
+    assert len(concrete) > 150
+    assert [t for t in concrete if t.__subclasses__()] == []
+
+
+@pytest.mark.parametrize(
+    "classes",
+    [
+        (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Call),
+        (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseExpression),
+        (cst.BaseStatement,),  # our VerbatimStatement is one
+        (cst.BaseCompoundStatement, cst.BaseSuite),
+    ],
+)
+def test_node_kinds_are_what_isinstance_accepts(classes):
+    from repro_lint import values
+    from repro_lint.children import node_kinds
+    from repro_lint._libcst_internals import VerbatimStatement
+
+    kinds = node_kinds(*classes)
+    for node_type in _node_classes():
+        assert (node_type in kinds) is issubclass(node_type, classes), node_type
+    assert (VerbatimStatement in kinds) is issubclass(VerbatimStatement, classes)
+    # and the module constants built with it
+    assert values._NOT_SEARCHED_FOR_GLOBALS == node_kinds(cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseExpression)

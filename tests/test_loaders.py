@@ -2339,3 +2339,43 @@ def test_a_call_with_a_star_gives_the_parameters_before_it(tmp_path, call, expec
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
     assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "binding, asked, loaders",
+    [
+        ("fn = helpers.collate if quick else helpers.pad", False, 1),  # never a loader: not asked
+        ("fn = helpers.pad\n    if quick:\n        fn = helpers.collate", False, 1),
+        ("fn = helpers.collate if quick else DataLoader", True, 2),
+        ("other = helpers.collate if quick else DataLoader\n    fn = other", True, 2),  # through another name
+        ("fn = DataLoader if quick else helpers.pad", True, 1),  # asked: not a loader on the default path
+    ],
+)
+def test_a_call_through_a_local_name_asks_the_evaluator_only_when_it_may_be_a_loader(lint, monkeypatch, binding, asked, loaders):
+    """Following a local name to what it stands for on the default path is the evaluator's
+    costliest question (reaching definitions, tests decided on the way); the loader rules ask
+    it of a call through a local name only when something the file ever binds that name to
+    is a loader (``Values.may_name``)."""
+    import libcst as cst
+
+    from repro_lint.values import Values
+
+    seen = []
+    original = Values.names
+
+    def names(self, expr, chain, depth=0):
+        if depth == 0 and isinstance(expr, cst.Name) and expr.value == "fn":
+            seen.append(expr.value)
+        return original(self, expr, chain, depth)
+
+    monkeypatch.setattr(Values, "names", names)
+    code = (
+        "import helpers\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def run(ds, quick=False):\n"
+        f"    {binding}\n"
+        "    loader = DataLoader(ds, shuffle=True, num_workers=2)\n"
+        "    return fn(ds, shuffle=True, num_workers=2), loader\n"
+    )
+    found = codes(lint(code, select=["RPL301", "RPL302"]))
+    assert bool(seen) is asked
+    assert found == ["RPL301", "RPL302"] * loaders

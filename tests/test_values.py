@@ -613,3 +613,81 @@ def test_a_parameter_passed_on_is_read_whatever_facts_are_kept(tmp_path):
     path = str((tmp_path / "m.py").resolve())
     assert context._literal_facts == {}  # none asked yet: as after they were let go
     assert context._parameter_value(path, "outer", "flag") is False
+
+
+def _calls_through_names(module: cst.Module):
+    """Every call whose callee is a plain name, with its enclosing nodes."""
+    stack = [(module, ())]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            yield node, chain
+        stack.extend((child, chain + (node,)) for child in reversed(node.children))
+
+
+MAY_NAME_CASES = [
+    "fn = DataLoader\nfn(ds)\n",
+    "fn = A if fast else B\nfn(ds)\n",
+    "a = DataLoader\nb = a\nc = b\nc(ds)\n",
+    "fn, n = loaders.Fast, 4\nfn(ds)\n",
+    "fn: type = loaders.Fast\nfn(ds)\n",
+    "def make(ds, klass=DataLoader):\n    return klass(ds)\nmake(1)\n",
+    "def make(ds, fast=True):\n    fn = DataLoader\n    if fast:\n        fn = Fast\n    return fn(ds)\n",
+    "fn = DataLoader\ndef make(ds):\n    return fn(ds)\n",
+    "def outer():\n    fn = Fast\n    def inner(ds):\n        return fn(ds)\n    return inner\n",
+    "fn = None\ndef setup():\n    global fn\n    fn = Fast\ndef run(ds):\n    return fn(ds)\n",
+    "class C:\n    loader_cls = DataLoader\n    def make(self, ds):\n        fn = self.loader_cls\n        return fn(ds)\n",
+    "for fn in (A, B):\n    fn(ds)\n",
+    "with ctx() as fn:\n    fn(ds)\n",
+    "fn = build()\nfn(ds)\n",
+]
+
+
+@pytest.mark.parametrize("code", MAY_NAME_CASES)
+def test_may_name_holds_every_name_the_evaluator_finds(code):
+    """``Values.may_name`` (one pass, no control flow) is a superset of what ``Values.names``
+    finds at each call through a local name: the callers skip the evaluator when nothing in it
+    is what they look for, so a name missing from it would lose a finding."""
+    module = cst.parse_module(code)
+    values = Values(module)
+    calls = list(_calls_through_names(module))
+    assert calls
+    for call, chain in calls:
+        found = values.names(call.func, chain + (call,)) or []
+        allowed = [call.func, *values.may_name(call.func.value)]
+        assert all(any(n is a for a in allowed) for n in found), (code, [cst.Module([]).code_for_node(n) for n in found])
+
+
+def test_may_name_on_real_code():
+    """The same on every call through a local name in real modules (this package's own, which
+    bind functions and classes to local names in every shape)."""
+    import repro_lint
+
+    root = __import__("pathlib").Path(repro_lint.__file__).parent
+    checked = 0
+    for path in sorted(root.rglob("*.py"))[:16]:
+        module = cst.parse_module(path.read_text(encoding="utf-8"))
+        values = Values(module)
+        for call, chain in _calls_through_names(module):
+            found = values.names(call.func, chain + (call,)) or []
+            allowed = [call.func, *values.may_name(call.func.value)]
+            assert all(any(n is a for a in allowed) for n in found), (path, call.func.value)
+            checked += len(found)
+    assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("a = DataLoader\nb = a\nc = b if x else other.Loader\n", {"c": ["DataLoader", "a", "b", "other.Loader"]}),
+        ("fn, n = loaders.Fast, 4\n", {"fn": ["loaders.Fast"], "n": ["loaders.Fast"]}),
+        ("def f(klass=DataLoader):\n    pass\n", {"klass": ["DataLoader"]}),
+        ("fn = build()\n", {"fn": []}),
+        ("x = x\n", {"x": ["x"]}),  # a cycle ends
+    ],
+)
+def test_may_name(code, expected):
+    values = Values(cst.parse_module(code))
+    for name, names in expected.items():
+        got = sorted(cst.Module([]).code_for_node(n) for n in values.may_name(name))
+        assert got == sorted(names)

@@ -342,7 +342,7 @@ class ShuffleWithoutGenerator(Rule):
             qualified = self.qualify(node.func)
             if qualified not in RANDOM_SAMPLERS:
                 # through a local name (FixMatch's ``train_sampler = RandomSampler if ... else ...``)
-                qualified = next((q for q in map(self.qualify, aliased_names(self, node.func)) if q in RANDOM_SAMPLERS), None)
+                qualified = next((q for q in map(self.qualify, aliased_names(self, node.func, lambda n: self.qualify(n) in RANDOM_SAMPLERS)) if q in RANDOM_SAMPLERS), None)
                 fixable = False  # the name may stand for a sampler that takes no generator
             if qualified is None:
                 return

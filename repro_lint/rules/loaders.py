@@ -192,15 +192,20 @@ def _aliased(rule: Rule, local: LocalLoaders, func: cst.Name) -> Optional[Loader
     """A loader called through a local name (``loader_fn = DataLoader``; ``fn =
     MultiEpochsDataLoader if fast else DataLoader``): the first loader it may stand for on the
     default path (:meth:`~repro_lint.values.Values.names`)."""
-    return next((s for s in (local.spec_of(n) for n in aliased_names(rule, func)) if s is not None), None)
+    found = aliased_names(rule, func, lambda n: local.spec_of(n) is not None)
+    return next((s for s in map(local.spec_of, found) if s is not None), None)
 
 
-def aliased_names(rule: Rule, func: cst.BaseExpression) -> List[cst.BaseExpression]:
+def aliased_names(rule: Rule, func: cst.BaseExpression, wanted: Callable[[cst.BaseExpression], bool]) -> List[cst.BaseExpression]:
     """The names a local name called here may stand for on the default path (``train_sampler =
     RandomSampler if args.local_rank == -1 else DistributedSampler``), when the file binds it
-    to another name; empty otherwise."""
-    if not isinstance(func, cst.Name) or func.value not in rule.file.analysis(LocalLoaders).assigned_names:
+    to another name and one of the names it is ever bound to is ``wanted`` (what the caller
+    looks for: the evaluator's answer is then worth its cost); empty otherwise."""
+    local = rule.file.analysis(LocalLoaders)
+    if not isinstance(func, cst.Name) or func.value not in local.assigned_names:
         return []  # the file never binds the name to another name
+    if not any(map(wanted, rule.file.analysis(ValueScan).values.may_name(func.value))):
+        return []  # nothing it is ever bound to is what the caller looks for
     names = rule.file.analysis(ValueScan).values.names(func, rule.file.ancestors)
     if not names or (len(names) == 1 and names[0] is func):
         return []

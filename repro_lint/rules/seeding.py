@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from .. import catalog
-from ..children import syntax_children
+from ..children import node_kinds, syntax_children
 from ..classify import (
     ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, SHUFFLES, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
     CallEffect, classify_call, is_device_name, is_seed_named, is_seed_parameter, placed_option_devices,
@@ -616,18 +616,19 @@ class SeedingScan(Analysis):
         if facts is None:
             return frozenset()
         func = site.node.func
+
+        def loader_class(name: cst.BaseExpression) -> Any:
+            if isinstance(name, cst.Name) and name.value in facts.loaders:
+                return project.loader_class(f"{facts.module_name}.{name.value}")
+            qualified = self.file.qualify(name)
+            return project.loader_class(qualified) if qualified is not None and not catalog.DATALOADERS.get(qualified) else None
+
         names = [func]
         if values is not None and isinstance(func, cst.Name) and func.value not in facts.loaders:
-            names = values.names(func, self.chains.get(id(site.node), ()) + (site.node,)) or []
-        spec = None
-        for name in names:
-            if isinstance(name, cst.Name) and name.value in facts.loaders:
-                spec = project.loader_class(f"{facts.module_name}.{name.value}")
-            else:
-                qualified = self.file.qualify(name)
-                spec = project.loader_class(qualified) if qualified is not None and not catalog.DATALOADERS.get(qualified) else None
-            if spec is not None:
-                break
+            # the evaluator is asked only when something the name may stand for is a loader class
+            maybe = any(loader_class(n) is not None for n in (func, *values.may_name(func.value)))
+            names = (values.names(func, self.chains.get(id(site.node), ()) + (site.node,)) or []) if maybe else []
+        spec = next((found for found in map(loader_class, names) if found is not None), None)
         if spec is None or any(a.star for a in site.node.args):
             return frozenset()
         chain = self.chains.get(id(site.node), ()) + (site.node,)
@@ -1433,6 +1434,8 @@ def _feeds(names: FrozenSet[str], feeding: Set[str]) -> bool:
 
 #: a line of small statements, or the small statements after a compound statement's colon
 _SIMPLE_STATEMENTS = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
+#: code that is only defined where it is written: its calls do not run there
+_DEFINITION_KINDS = node_kinds(cst.Lambda, cst.FunctionDef, cst.ClassDef)
 
 
 def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
@@ -1646,7 +1649,7 @@ class SeedAfterRngUse(Rule):
                 if site is not None:
                     self._event(site, flow, assigned)
                 continue
-            if isinstance(current, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            if type(current) in _DEFINITION_KINDS:
                 continue
             stack.append((current, True))
             stack.extend((child, False) for child in reversed(syntax_children(current)))
