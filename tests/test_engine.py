@@ -263,3 +263,24 @@ def test_a_guard_the_default_path_passes_changes_nothing(lint):
         "if args.distributed: print('distributed')",
     ]:
         assert "RPL302" in codes(lint(RAISE_GUARD.format(guard=guard), select=["RPL302"])), guard
+
+
+def test_the_literal_facts_kept_are_the_ones_asked_last(tmp_path, monkeypatch):
+    """Other modules' facts with their calls' literals are kept for a bounded number of modules;
+    a module asked again is kept longest, so that the few modules asked about over and over
+    (a project's runner, its data module) are not extracted again each time another one
+    comes in between."""
+    from repro_lint import context
+
+    write(tmp_path, {f"m{i}.py": f"def f{i}(x):\n    return g(x, {i})\n" for i in range(3)})
+    paths = [tmp_path / f"m{i}.py" for i in range(3)]
+    settings = Settings(root=tmp_path)
+    project = ProjectContext(settings, paths)
+    extracted = []
+    original = context.extract_facts
+    monkeypatch.setattr(context, "extract_facts", lambda path, text, **kw: extracted.append(path.name) or original(path, text, **kw))
+    monkeypatch.setattr(context, "LITERAL_FACTS_KEPT", 2)
+    a, b, c = (str(p) for p in paths)
+    for path in (a, b, a, c, a):
+        assert project._literal_facts_of(path) is not None
+    assert extracted == ["m0.py", "m1.py", "m2.py"]  # m0, asked again before m2 came, stayed
