@@ -2379,3 +2379,42 @@ def test_a_call_through_a_local_name_asks_the_evaluator_only_when_it_may_be_a_lo
     found = codes(lint(code, select=["RPL301", "RPL302"]))
     assert bool(seen) is asked
     assert found == ["RPL301", "RPL302"] * loaders
+
+
+@pytest.mark.parametrize(
+    "signature, passed, asked, expected",
+    [
+        # the factory passes no switch on: its calls' arguments cannot decide one, not read
+        ("ds, bs", "shuffle=True, num_workers=4", False, ["RPL301", "RPL302"]),
+        # it passes shuffle on, and every call turns it off: read, and the loader is not reported
+        ("ds, shuffle=True", "shuffle=shuffle, num_workers=4", True, ["RPL301"]),
+    ],
+)
+def test_a_loader_factorys_callers_are_read_only_when_it_passes_a_switch_on(tmp_path, monkeypatch, signature, passed, asked, expected):
+    """What every call of a loader factory passes decides only the switches (``shuffle``,
+    ``num_workers``) the factory hands on to its loader as they are; reading the calls reads
+    every module that may make one, with its calls' literal arguments, so a factory that hands
+    none on is not asked about."""
+    from repro_lint.context import ProjectContext
+
+    seen = []
+    original = ProjectContext.caller_arguments
+
+    def caller_arguments(self, path, function, *args, **kwargs):
+        seen.append(function)
+        return original(self, path, function, *args, **kwargs)
+
+    monkeypatch.setattr(ProjectContext, "caller_arguments", caller_arguments)
+    found = lint_project(
+        tmp_path,
+        {
+            "data.py": (
+                "from torch.utils.data import DataLoader\n\n\n"
+                f"def make_loader({signature}):\n"
+                f"    return DataLoader(ds, batch_size=8, {passed})\n"
+            ),
+            "train.py": "from data import make_loader\n\nloader = make_loader([1, 2, 3], shuffle=False)\n" if asked else "from data import make_loader\n\nloader = make_loader([1, 2, 3], 8)\n",
+        },
+    )
+    assert ("make_loader" in seen) is asked
+    assert codes(found) == expected

@@ -155,14 +155,17 @@ class ValueScan(Analysis):
         )
 
 
-def loader_factory_switches(qualify: Any, function: cst.FunctionDef, arguments: Any) -> FrozenSet[str]:
+def loader_factory_switches(qualify: Any, function: cst.FunctionDef, arguments: Callable[[], Any]) -> FrozenSet[str]:
     """The parameters of loader factory ``function`` (whose module's names ``qualify``
     qualifies) that :func:`decided_switches` finds, given the project's calls of it
-    (``caller_arguments``; None: not all known)."""
-    if arguments is None:
-        return frozenset()
+    (``arguments()`` gives them, from ``caller_arguments``; None: not all known). The calls are
+    read only when the factory passes a switch on to its loader: reading them reads every module
+    that may call it again, with its calls' literal arguments."""
     order, forwarded = _factory_forwarding(qualify, function)
-    return decided_switches(forwarded, order, arguments)
+    if not any(keyword in LOADER_SWITCHES for keyword in forwarded.values()):
+        return frozenset()
+    calls = arguments()
+    return frozenset() if calls is None else decided_switches(forwarded, order, calls)
 
 
 def _factory_forwarding(qualify: Any, function: cst.FunctionDef) -> Tuple[List[str], Dict[str, Optional[str]]]:

@@ -287,7 +287,7 @@ class Factories(Analysis):
             return []
         found = []
         evaluator = self.file.analysis(ValueScan).modules.evaluator(facts)
-        decided = loader_factory_switches(table.qualify, function, project.caller_arguments(facts.path, body.name))
+        decided = loader_factory_switches(table.qualify, function, lambda: project.caller_arguments(facts.path, body.name))
         stack: List[Tuple[cst.CSTNode, Chain]] = [(function, ())]
         while stack:
             node, chain = stack.pop()
