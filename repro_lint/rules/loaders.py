@@ -204,9 +204,10 @@ def aliased_names(rule: Rule, func: cst.BaseExpression, wanted: Callable[[cst.Ba
     local = rule.file.analysis(LocalLoaders)
     if not isinstance(func, cst.Name) or func.value not in local.assigned_names:
         return []  # the file never binds the name to another name
-    if not any(map(wanted, rule.file.analysis(ValueScan).values.may_name(func.value))):
+    values = rule.file.analysis(ValueScan).values
+    if not any(map(wanted, values.may_name(func.value))):
         return []  # nothing it is ever bound to is what the caller looks for
-    names = rule.file.analysis(ValueScan).values.names(func, rule.file.ancestors)
+    names = values.names(func, rule.file.ancestors)
     if not names or (len(names) == 1 and names[0] is func):
         return []
     return list(names)
