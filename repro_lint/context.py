@@ -372,6 +372,12 @@ class ProjectContext:
         """Does a file of the run import module ``module`` (``import m``, ``from m import x``,
         ``from pkg import m``, relative imports)? An index of every file's imports, built once."""
         self.consult(ALL_FILES)
+        return module in self.index_imports()
+
+    def index_imports(self) -> Set[str]:
+        """The modules some file of the run imports (:meth:`is_imported`), from every file's
+        text, built once. A parallel run builds it before forking its survey workers, which
+        would each build it otherwise."""
         if self._imported is None:
             imported: Set[str] = set()
             for path in self.files:
@@ -382,7 +388,7 @@ class ProjectContext:
                     found = self._imports_of[key] = frozenset(imported_modules(path, text)) if text is not None else frozenset()
                 imported |= found
             self._imported = imported
-        return module in self._imported
+        return self._imported
 
     def starts_program(self, path: "str | Path") -> bool:
         """Is the file at ``path`` where an installed program starts, whatever its text says: a

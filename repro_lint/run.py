@@ -306,6 +306,7 @@ class _Run:
         biggest_first = sorted(todo, key=lambda item: -item[1])
         tasks = [task for _, task in _batches(self.files, biggest_first, SURVEY_TASK_BYTES)]
         sorted_: Dict[int, Tuple[bool, int]] = {}
+        self.project.index_imports()  # the workers ask it for their entry points: built once, inherited
         with pool(self.linter, jobs) as workers:
             for done in workers.map(_survey_task, tasks):
                 for index, kind, size, learnt in done:

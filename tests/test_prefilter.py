@@ -647,3 +647,35 @@ def test_a_second_prefilter_condition_needs_one_of_its_names_too(code, text, run
     unfiltered = Linter(settings, prefilter=False).lint_bytes("t.py", text.encode()).diagnostics
     filtered = Linter(settings).lint_bytes("t.py", text.encode()).diagnostics
     assert [d.code for d in filtered] == [d.code for d in unfiltered]
+
+
+def test_the_import_index_is_built_once_before_the_survey_workers(tmp_path: Path, monkeypatch):
+    """Whether a module is imported by another file of the run (an entry point's first test)
+    reads every file's imports; a parallel run builds that index in the parent before the
+    survey workers are forked, so that they inherit it instead of each building it again."""
+    import os
+
+    from repro_lint import context as engine_context, run as engine_run
+
+    indexed = tmp_path / "indexed.txt"
+    original = engine_context.imported_modules
+
+    def imported_modules(path, text):
+        with open(indexed, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {path}\n")
+        return original(path, text)
+
+    monkeypatch.setattr(engine_context, "imported_modules", imported_modules)
+    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    files = []
+    for i in range(6):
+        path = tmp_path / f"step{i}.py"
+        path.write_text(f"import torch\nfrom step{(i + 1) % 6} import run\n\nnet = torch.nn.Linear(2, 2)\nrun(net)\n", encoding="utf-8")
+        files.append(path)
+    settings = Settings(root=tmp_path, select=["ALL"])
+    results = lint_files(Linter(settings, ProjectContext(settings, files)), files, jobs=2)
+    assert not [e for r in results for e in r.errors]
+    lines = indexed.read_text(encoding="utf-8").splitlines()
+    assert {line.split()[0] for line in lines} == {str(os.getpid())}  # the parent only
+    assert sorted(line.split()[1] for line in lines) == sorted(map(str, files))  # each file once
