@@ -121,7 +121,7 @@ _MAX_DEPTH = 6
 #: evaluation steps per module (see ``Values._steps``)
 _MAX_STEPS = 20_000
 #: the children of a compound statement that hold statements
-STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
+_STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
 #: the kinds of receiver :meth:`Values.kind` tells apart (INTEGER: a tensor of integers or bools)
 NUMPY, TORCH, INTEGER = "numpy", "torch", "integer"
 #: the kind of ``self.<attr>`` asked again while its own assignments are being classified
@@ -2193,7 +2193,7 @@ class Values:
                     functions[id(node)] = (node, chain)
                 if isinstance(node, (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
                     inner = chain + (node,)
-                    stack.extend((child, inner) for child in syntax_children(node) if isinstance(child, STATEMENT_PARTS))
+                    stack.extend((child, inner) for child in syntax_children(node) if isinstance(child, _STATEMENT_PARTS))
             self._functions = functions
         return self._functions
 
@@ -2331,7 +2331,7 @@ def _bindings(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
             for param in (*params.posonly_params, *params.params, *params.kwonly_params):
                 if param.default is not None:
                     found.setdefault(param.name.value, []).append(param.default)
-        stack.extend(child for child in syntax_children(node) if isinstance(child, STATEMENT_PARTS))
+        stack.extend(child for child in syntax_children(node) if isinstance(child, _STATEMENT_PARTS))
     return found
 
 
