@@ -110,9 +110,9 @@ DETERMINISM_WORDS = re.compile(r"determinis|seed_all|reproducible|seed_everythin
 
 # -- the project -------------------------------------------------------------------------------
 
-#: what :meth:`ProjectContext.survey` learns of a file: its facts, whether it is an entry point
-#: (None: not decided yet) and whether its text mentions determinism
-Learnt = Tuple[Optional["ModuleFacts"], Optional[bool], bool]
+#: what :meth:`ProjectContext.survey` learns of a file: whether it is an entry point (None: not
+#: decided yet) and whether its text mentions determinism
+Learnt = Tuple[Optional[bool], bool]
 
 #: a node of the call graph: (absolute path of the module, body name)
 Node = Tuple[str, str]
@@ -251,6 +251,8 @@ class ProjectContext:
         #: facts with the literal arguments of every call, for the few modules that call a
         #: function with effects under a parameter (see :meth:`_variant`)
         self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
+        #: the files whose facts :meth:`unsent_facts` already handed on
+        self._sent: Set[str] = set()
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[Tuple[str, Optional[str]], Summary] = {}
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
@@ -477,27 +479,43 @@ class ProjectContext:
 
     def survey(self, path: "str | Path") -> "Learnt":
         """Learn now, e.g. in a worker process, what a run may later ask of the file at
-        ``path``: its facts and whether its text mentions determinism. Returns what is known of
-        the file, for :meth:`absorb` in another process."""
+        ``path`` from its text alone: whether it mentions determinism. Returns what is known of
+        the file, for :meth:`absorb` in another process.
+
+        Its facts are not extracted here: only the files some question reaches need them
+        (1,014 of the 1,519 files of the project corpus), and the questions that decide whether
+        to parse a file have asked for those they need already (:meth:`unsent_facts` hands them
+        on). Extracting every file's facts in the survey's workers, as an earlier version did,
+        took 38 % more ``ast`` passes on that corpus (1,522 against 1,103), and more memory on
+        torch's source (``docs/performance.md``)."""
         key = os.path.abspath(path)
-        text = None
-        if key not in self._facts or key not in self._mentions_determinism:
-            text = read_text(Path(key))  # once for both
-        return (self.facts(key, text), self._entry.get(key), self._mentions(key, text))
+        return (self._entry.get(key), self._mentions(key))
 
     def absorb(self, path: "str | Path", learnt: "Learnt") -> None:
         """Take what :meth:`survey` learnt of ``path`` (in another process) as known here."""
         key = os.path.abspath(path)
-        facts, entry, mentions = learnt
-        self._facts.setdefault(key, facts)
+        entry, mentions = learnt
         if entry is not None:
             self._entry.setdefault(key, entry)
         self._mentions_determinism.setdefault(key, mentions)
+
+    def unsent_facts(self) -> Dict[str, Optional[ModuleFacts]]:
+        """The facts of modules this process knows and has not handed on by this method yet (a
+        survey worker sends them with each batch of answers, for :meth:`absorb_facts`)."""
+        fresh = {key: facts for key, facts in self._facts.items() if key not in self._sent}
+        self._sent.update(fresh)
+        return fresh
+
+    def absorb_facts(self, found: Dict[str, Optional[ModuleFacts]]) -> None:
+        """Take facts that another process extracted (:meth:`unsent_facts`) as known here."""
+        for key, facts in found.items():
+            self._facts.setdefault(key, facts)
 
     def forget(self, path: "str | Path") -> None:
         """Drop what was learnt from ``path``'s text (it changed, e.g. after a fix)."""
         key = os.path.abspath(path)
         self._facts.pop(key, None)
+        self._sent.discard(key)
         self._entry.pop(key, None)
         self._mentions_determinism.pop(key, None)
         # everything derived from the call graph may have gone through that file

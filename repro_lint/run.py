@@ -117,8 +117,9 @@ def _needs_parse(linter: Linter, path: Path, data: bytes) -> bool:
     return linter.needs_parse(text, str(path))
 
 
-def _survey_task(task: Task) -> List[Tuple[int, bool, int, "Optional[Learnt]"]]:
-    """For each file: must it be parsed, its size, and what the project context learnt of it."""
+def _survey_task(task: Task) -> Tuple[List[Tuple[int, bool, int, "Optional[Learnt]"]], Dict[str, Any]]:
+    """For each file: must it be parsed, its size, and what the project context learnt of it;
+    and the module facts that deciding it needed (of these files or of others)."""
     linter = worker_state()
     done = []
     for index, path in task:
@@ -129,7 +130,7 @@ def _survey_task(task: Task) -> List[Tuple[int, bool, int, "Optional[Learnt]"]]:
             continue
         kind = _needs_parse(linter, path, data)
         done.append((index, kind, len(data), linter.project.survey(path)))
-    return done
+    return done, linter.project.unsent_facts()
 
 
 def _batches(files: Sequence[Path], sized: Iterable[Tuple[int, int]], limit: int) -> Iterator[Tuple[int, Task]]:
@@ -300,15 +301,17 @@ class _Run:
             return None
 
     def _survey(self, todo: List[Tuple[int, int]], jobs: int) -> None:
-        """:meth:`_sort` the files in worker processes, which also learn the project context's
-        facts of each (the ``ast`` pass that the entry points' summaries need), and take what
-        they learnt here, before the lint workers are forked."""
+        """:meth:`_sort` the files in worker processes, and take here what the project context
+        learnt meanwhile (the module facts the entry-point questions needed, and what
+        :meth:`~repro_lint.context.ProjectContext.survey` learns of each file), before the lint
+        workers are forked."""
         biggest_first = sorted(todo, key=lambda item: -item[1])
         tasks = [task for _, task in _batches(self.files, biggest_first, SURVEY_TASK_BYTES)]
         sorted_: Dict[int, Tuple[bool, int]] = {}
         self.project.index_imports()  # the workers ask it for their entry points: built once, inherited
         with pool(self.linter, jobs) as workers:
-            for done in workers.map(_survey_task, tasks):
+            for done, facts in workers.map(_survey_task, tasks):
+                self.project.absorb_facts(facts)
                 for index, kind, size, learnt in done:
                     sorted_[index] = (kind, size)
                     if learnt is not None:

@@ -567,13 +567,67 @@ def test_the_survey_in_worker_processes_learns_what_one_process_learns(corpus: L
     assert {"RPL201", "RPL501"} <= {code for _, _, _, code, _, _ in surveyed}
     assert str(script) in parallel.entry_points() and parallel.entry_points() == serial.entry_points()
     assert parallel.enables_determinism() == serial.enables_determinism()
-    # the survey did learn every file's facts, and the same facts as one process
-    assert set(serial._facts) < set(parallel._facts)
-    for key, facts in serial._facts.items():
-        assert parallel._facts[key] == facts, key
-    # below the threshold nothing is learnt ahead
+    # the parent learnt the facts it needed (from the survey's workers or by itself), the same
+    # facts as one process, and no others
+    assert str(helpers) in parallel._facts and set(parallel._facts) <= set(serial._facts)
+    for key, facts in parallel._facts.items():
+        assert serial._facts[key] == facts, key
+    # below the threshold the parent decides alone, and learns no more
     _, small = run(2, 1 << 40)
-    assert set(small._facts) < set(parallel._facts)
+    assert set(small._facts) <= set(serial._facts)
+
+
+def test_the_survey_extracts_no_facts_that_no_question_needs(tmp_path: Path, monkeypatch):
+    """The survey's workers extract a module's facts only when deciding whether to parse a
+    file asks for them (an entry point's call graph); a library module that no file imports,
+    and that is no entry point, is parsed for its own findings but its facts are never
+    extracted, in any process. The findings are those of one process."""
+    import os
+
+    from repro_lint import context as engine_context, run as engine_run
+
+    extracted = tmp_path / "extracted.txt"
+    original = engine_context.extract_facts
+
+    def extract_facts(path, text, literals=False):
+        with open(extracted, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {path}\n")
+        return original(path, text, literals)
+
+    monkeypatch.setattr(engine_context, "extract_facts", extract_facts)
+    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "helpers.py").write_text("import random\n\ndef set_seed(seed):\n    random.seed(seed)\n", encoding="utf-8")
+    (project / "train.py").write_text(
+        "import torch\nfrom helpers import set_seed\n\ndef main():\n    set_seed(0)\n"
+        "    model = torch.nn.Linear(2, 2).cuda()\n    model(torch.rand(2)).sum().backward()\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+        encoding="utf-8",
+    )
+    unused = []
+    for i in range(4):
+        path = project / f"kernels{i}.py"
+        path.write_text(f"import torch\n\ndef fast{i}():\n    torch.backends.cudnn.benchmark = True\n", encoding="utf-8")
+        unused.append(str(path))
+    files = sorted(project.glob("*.py"))
+    settings = Settings(root=project, select=["ALL"])
+
+    def run(jobs: int) -> List[Tuple]:
+        extracted.unlink(missing_ok=True)
+        results = lint_files(Linter(settings, ProjectContext(settings, files)), files, jobs=jobs)
+        assert not [e for r in results for e in r.errors]
+        return _findings(results)
+
+    serial = run(1)
+    serial_extracted = {line.split()[1] for line in extracted.read_text(encoding="utf-8").splitlines()}
+    parallel = run(2)
+    lines = extracted.read_text(encoding="utf-8").splitlines()
+    assert parallel == serial and {code for *_, code, _, _ in serial} >= {"RPL201", "RPL202"}
+    parallel_extracted = {line.split()[1] for line in lines}
+    assert str(project / "helpers.py") in parallel_extracted  # the entry point's call graph
+    assert parallel_extracted == serial_extracted and not parallel_extracted & set(unused)
 
 
 def test_facts_sent_between_processes_keep_only_what_they_hold(tmp_path: Path):
