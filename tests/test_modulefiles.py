@@ -83,3 +83,28 @@ def test_a_name_two_roots_hold_is_the_importer_s_own(tmp_path: Path):
     assert files.find("utils") == str(tmp_path / "aaa" / "utils.py")  # no importer: the roots in order
     assert files.find("only", mine) == files.find("only") == str(tmp_path / "zzz" / "only.py")
     assert files.preferred("only", mine) == ()  # one root holds it: no preference to compute
+
+
+def test_find_looks_only_in_the_roots_that_hold_the_first_part(tmp_path: Path):
+    """A tree of many projects has dozens of roots; ``find`` (which the cache asks again for
+    every module a cached finding depends on) checks a project module's candidates only in the
+    roots that hold its first part, with the answer ``look_up`` gives over all of them."""
+    roots = [tmp_path / f"root{i:02d}" for i in range(12)]
+    for root in roots:
+        (root / "common").mkdir(parents=True)
+        (root / f"own{root.name}").mkdir()
+        (root / f"own{root.name}" / "__init__.py").write_text("")
+    (roots[7] / "common" / "__init__.py").write_text("")
+    (roots[7] / "common" / "util.py").write_text("")
+    (roots[3] / "ownroot03" / "mod.py").write_text("")
+    files = ModuleFiles(roots)
+    asked = []
+    original = files._is_file
+    files._is_file = lambda prefix, folders, name: asked.append(prefix) or original(prefix, folders, name)  # type: ignore[method-assign]
+    for dotted in ("ownroot03.mod", "ownroot03.missing", "common.util", "torch.nn"):
+        asked.clear()
+        assert files.find(dotted) == ModuleFiles(roots).look_up(dotted)[0], dotted
+        holders = {os.path.join(str(root), "") for root in roots if (root / dotted.split(".")[0]).exists()}
+        assert set(asked) <= holders, dotted
+    assert files.find("ownroot03.mod") == str(roots[3] / "ownroot03" / "mod.py")
+    assert files.find("common.util") == str(roots[7] / "common" / "util.py")
