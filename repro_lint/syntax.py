@@ -419,6 +419,8 @@ class CallArgs:
     ``**name`` argument (:meth:`DictScopes.expand`)."""
 
     expand: Optional[Expand] = None
+    #: :meth:`_slots`, computed at the first question (the classifier asks a call several)
+    _slot_list: Optional[Sequence[Slot]] = None
 
     def _slots(self) -> Sequence[Slot]:
         raise NotImplementedError
@@ -431,7 +433,10 @@ class CallArgs:
 
     def node(self, name: str, position: Optional[int]) -> Any:
         """The expression bound to parameter ``name``, or :data:`MISSING` / :data:`UNKNOWN`."""
-        return bind(self._slots(), name, position, self.expand)
+        slots = self._slot_list
+        if slots is None:
+            slots = self._slot_list = self._slots()
+        return bind(slots, name, position, self.expand)
 
     def value(self, name: str, position: Optional[int]) -> Any:
         """The literal value bound to parameter ``name``, or :data:`MISSING`, or
