@@ -248,9 +248,6 @@ class ProjectContext:
         self._objects: Dict[Tuple[str, bool, Tuple[str, ...]], Tuple[Node, ...]] = {}
         #: the names ``from <module> import *`` binds, by module path (see :meth:`_star_names`)
         self._stars: Dict[str, FrozenSet[str]] = {}
-        #: facts with the literal arguments of every call, for the few modules that call a
-        #: function with effects under a parameter (see :meth:`_variant`)
-        self._literal_facts: Dict[str, Optional[ModuleFacts]] = {}
         #: the files whose facts :meth:`unsent_facts` already handed on
         self._sent: Set[str] = set()
         self._closures: Dict[Node, Summary] = {}
@@ -522,7 +519,6 @@ class ProjectContext:
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
         self._objects.clear()
         self._stars.clear()
-        self._literal_facts.pop(key, None)
         self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
         self._settings.clear()
         self._words.clear()
@@ -1345,29 +1341,16 @@ class ProjectContext:
             if device is not None and is_device_name(param)
         }
 
-    def _literal_facts_of(self, path: str) -> Optional[ModuleFacts]:
-        """The facts of module ``path`` extracted again with literals (call arguments, every
-        default), for the few modules whose calls need them; the ones asked most recently are
-        kept, so that memory stays bounded (an answer never depends on which are kept)."""
-        if path in self._literal_facts:
-            found = self._literal_facts[path] = self._literal_facts.pop(path)  # asked again: kept longest
-            return found
-        text = read_text(Path(path))
-        if len(self._literal_facts) >= LITERAL_FACTS_KEPT:  # the oldest goes
-            del self._literal_facts[next(iter(self._literal_facts))]
-        found = self._literal_facts[path] = extract_facts(Path(path), text, literals=True) if text is not None else None
-        return found
-
     def _call_literals(
         self, path: str, scope: str, index: int, options: bool = False, mapped: bool = False
     ) -> Tuple[Tuple[object, ...], Dict[str, object]]:
         """The literal arguments of call number ``index`` of body ``scope`` in module ``path``
-        (positional, keyword; UNKNOWN where not a literal), from facts extracted again with
-        literals, only for the few modules whose calls need them. ``options``: an argument
-        ``args.<dest>`` is the default of the module's option ``dest`` (else UNKNOWN, as a
-        value chosen at run time). ``mapped``: a call through a ``**mapping`` gives its other
-        arguments (:attr:`~repro_lint.facts.BodyFacts.mapped_literals`), not nothing."""
-        caller = self._literal_facts_of(path)
+        (positional, keyword; UNKNOWN where not a literal), from the module's facts.
+        ``options``: an argument ``args.<dest>`` is the default of the module's option ``dest``
+        (else UNKNOWN, as a value chosen at run time). ``mapped``: a call through a
+        ``**mapping`` gives its other arguments
+        (:attr:`~repro_lint.facts.BodyFacts.mapped_literals`), not nothing."""
+        caller = self.facts(path)
         body = caller.body(scope) if caller is not None else None
         if body is None:
             return (UNKNOWN,) * UNKNOWN_ARGUMENTS, {}
@@ -1436,7 +1419,7 @@ class ProjectContext:
         ``Imagine.__init__``): its literal default, when the project never calls the function or
         every call the project makes of it leaves the parameter at its default or passes that
         same value; the one value all of them pass otherwise; else UNKNOWN."""
-        facts = self._literal_facts_of(path)  # with every default
+        facts = self.facts(path)
         body = facts.body(scope) if facts is not None else None
         if body is None or param not in body.params or body.defaults.get(param) is UNKNOWN:
             return UNKNOWN  # (no default: the calls may all pass the parsed options, ``main(config)``)
@@ -2201,7 +2184,7 @@ class ProjectContext:
             if text is None or name not in text or (anywhere and called not in text and os.path.abspath(file) != node[0]):
                 continue
             if len(text) > CALLERS_READ_LIMIT:
-                # a generated or table-sized module: not read again for its literals
+                # a generated or table-sized module: not read for its literals
                 if unreadable():
                     return None
                 continue
@@ -2402,13 +2385,9 @@ def _enclosing_bodies(scope: str) -> List[str]:
     return found + [MAIN_BODY, MODULE_BODY]
 
 
-#: how many modules' facts with their calls' literal arguments are kept (each is asked for
-#: the calls of one body at a time, mostly of the same few modules)
-LITERAL_FACTS_KEPT = 32
-
 #: the largest module (in characters) whose calls are read for what they pass to a function's
-#: ``**kwargs``: reading a module's literals parses it again, and a parse takes a few hundred
-#: bytes per byte of source
+#: ``**kwargs``: reading a module's literals parses it (when its facts are not known yet), and
+#: a parse takes a few hundred bytes per byte of source
 CALLERS_READ_LIMIT = 256 * 1024
 
 #: how many levels of project base classes a method is looked up through

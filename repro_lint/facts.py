@@ -149,8 +149,7 @@ class BodyFacts:
     #: under ``if "seed" in kwargs:``, by the keyword (whose default is :data:`ABSENT_KEYWORD`)
     guarded: Dict[str, Set[str]] = field(default_factory=dict)
     #: the literal arguments of calls with arguments (index in ``calls`` -> positional values,
-    #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal); only in facts
-    #: extracted with ``literals=True``
+    #: keyword values; :data:`~repro_lint.syntax.UNKNOWN` where not a literal)
     call_literals: Dict[int, Tuple[Tuple[Any, ...], Dict[str, Any]]] = field(default_factory=dict)
     #: parameters whose default names an accelerator and that the function uses as a device
     #: (``def train(device="cuda:0")``): parameter -> device; a call that passes another device
@@ -195,7 +194,7 @@ class BodyFacts:
     #: off does not make them
     guarded_calls: ClassVar[Mapping[str, FrozenSet[int]]] = MappingProxyType({})
     guarded_draws: ClassVar[Mapping[str, FrozenSet[str]]] = MappingProxyType({})
-    #: in a class's ``__init__`` (facts with literals only): what it stores on ``self``, by
+    #: in a class's ``__init__``: what it stores on ``self``, by
     #: attribute: a literal, :class:`ParamValue` (``self.mode = mode``), :class:`ParamAttr`
     #: (``self.mode = config.mode``), UNKNOWN (anything else, or stored twice or in a branch)
     self_sources: ClassVar[Mapping[str, Any]] = MappingProxyType({})
@@ -209,7 +208,7 @@ class BodyFacts:
     argless_calls: ClassVar[FrozenSet[int]] = frozenset()
     #: the calls of ``call_literals`` that pass a ``**mapping`` whose entries are not known, and
     #: no ``*args`` (``Crop(size, **paras)``): what their other arguments give, with the key
-    #: :data:`~repro_lint.syntax.MERGE` for the mapping (only in facts with literals); the
+    #: :data:`~repro_lint.syntax.MERGE` for the mapping; the
     #: mapping may leave any parameter out, so the value on the default path is its default
     mapped_literals: ClassVar[Mapping[int, Tuple[Tuple[Any, ...], Dict[str, Any]]]] = MappingProxyType({})
     #: the names imported from other modules that a call uses as the device (``.to(torch.device(
@@ -333,7 +332,7 @@ class ModuleFacts:
     #: by destination: the default, as a literal (:data:`~repro_lint.syntax.UNKNOWN` where not);
     #: a default set with ``parser.set_defaults(dest=...)`` wins, as in argparse
     options: Dict[str, Any] = field(default_factory=dict)
-    #: with literals only: the attributes the module assigns on names (``args.gpu = ...``);
+    #: the attributes the module assigns on names (``args.gpu = ...``);
     #: ``*`` when it may set any (``setattr``, ``vars(args).update``): options whose default
     #: does not hold
     set_attributes: FrozenSet[str] = frozenset()
@@ -846,11 +845,9 @@ class _FactsCollector(ast.NodeVisitor):
             elif isinstance(value, ast.AST):
                 visit(value)
 
-    def __init__(self, facts: ModuleFacts, is_package: bool, literals: bool = False) -> None:
+    def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
         self.facts = facts
         self.is_package = is_package
-        #: record the literal arguments of calls (asked for only when a call graph needs them)
-        self.literals = literals
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
         #: per body (by id): the names bound to what ``torch.load`` returns (see :meth:`_loaded_module`)
@@ -906,10 +903,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.loader_workers: List[Tuple[BodyFacts, Any, List[str]]] = []
         #: the parameter names of the enclosing functions (they shadow the module's imports)
         self.parameters: FrozenSet[str] = frozenset()
-        #: with ``literals``: per scope, the local names bound to one literal so far
+        #: per scope, the local names bound to one literal so far
         #: (``DEVICE = "cpu"``), UNKNOWN once bound to anything else; the module's at index 0
         self.constants: List[Dict[str, Any]] = [{}]
-        #: with ``literals``: see :attr:`ModuleFacts.set_attributes`
+        #: see :attr:`ModuleFacts.set_attributes`
         self.set_attributes: Set[str] = set()
         #: the names bound to parsed command-line options (``args = parser.parse_args()``)
         self.parsed_names: Set[str] = set()
@@ -1197,12 +1194,6 @@ class _FactsCollector(ast.NodeVisitor):
         self.current, self.guard, self.isolated = outer, guard, isolated
         self.guard_test = guard_test
         self.empty_weights = empty
-        # only the calls of a function with guarded effects ask for its parameters, the calls
-        # that pass a device by position (to a parameter named as one), and the seeding rules
-        # (whether a function takes a seed, before they parse its module); facts extracted with
-        # literals keep them all (a call passing a parameter on asks for its default)
-        if not self.literals and not body.guarded and not body.guarded_uses and not body.guarded_calls and not body.device_params and not body.kwargs_forwarded and not any(is_seed_parameter(param) or is_device_name(param) for param in body.params):
-            body.params, body.defaults = (), {}
 
     visit_FunctionDef = _function
     visit_AsyncFunctionDef = _function
@@ -1388,9 +1379,9 @@ class _FactsCollector(ast.NodeVisitor):
             if qualified in STATE_GETTERS and node.args and isinstance(node.args[0], ast.Name):
                 if self.constants[-1].get(_SAVED_STATE + node.args[0].id) == qualified:
                     effect = NO_EFFECT  # ``random.setstate(state)`` after ``state = random.getstate()``: a restore
-            if self.literals and callee in ("setattr", "vars"):
+            if callee in ("setattr", "vars"):
                 self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
-            if self.literals and callee is not None and (node.args or node.keywords) and not effect.known:
+            if callee is not None and (node.args or node.keywords) and not effect.known:
                 body.call_literals[len(body.calls) - 1] = _literals(node, self._argument_constant, self.dicts.expand)
                 mapped = _mapped_literals(node, self._argument_constant, body.call_literals[len(body.calls) - 1])
                 if mapped is not None:
@@ -1787,7 +1778,7 @@ class _FactsCollector(ast.NodeVisitor):
         return bool(classes) and all(c.startswith(NOT_TRAINING_FIT) for c in classes)
 
     def _store_on_self(self, attr: str, value: Optional[ast.AST]) -> None:
-        """Record ``self.<attr> = value`` (literals only): the method has stored it (a later
+        """Record ``self.<attr> = value``: the method has stored it (a later
         ``self.<attr>`` argument is not ``__init__``'s), and an ``__init__`` records its source."""
         self.constants[-1][_SELF_STORED + attr] = True
         body = self.current
@@ -1811,7 +1802,7 @@ class _FactsCollector(ast.NodeVisitor):
         sources[attr] = source if sources.get(attr, source) == source else UNKNOWN  # type: ignore[index]
 
     def _bind_constant(self, target: ast.AST, value: Optional[ast.AST]) -> None:
-        if self.literals and _on_self(target):
+        if _on_self(target):
             self._store_on_self(target.attr, value)  # type: ignore[attr-defined]
         if isinstance(target, ast.Name):
             # ``state = random.getstate()``: the call that sets it back restores, it seeds nothing
@@ -1831,8 +1822,6 @@ class _FactsCollector(ast.NodeVisitor):
         parsed = _parsed_options(target, value)
         if parsed is not None:
             self.parsed_names.add(parsed)
-        if not self.literals:
-            return
         for node in ast.walk(target):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 self.set_attributes.add(node.attr)  # ``args.gpu = 0``: ``args`` itself is the same object
@@ -2490,9 +2479,8 @@ def _follows_data_device(test: ast.AST) -> bool:
     return False
 
 
-def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[ModuleFacts]:
-    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere);
-    ``literals``: with the literal arguments of its calls too."""
+def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
+    """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
     name, is_package = module_name_for(path)
     with GCPaused():
         try:
@@ -2503,7 +2491,7 @@ def extract_facts(path: Path, source: str, literals: bool = False) -> Optional[M
             return None
         facts = ModuleFacts(str(path), name)
         try:
-            collector = _FactsCollector(facts, is_package, literals)
+            collector = _FactsCollector(facts, is_package)
             if CONSTANT_LINE.search(source):
                 collector.constants[0].update(_module_constants(tree))
             # the module's own classes, also those defined below their first use

@@ -265,11 +265,10 @@ def test_a_guard_the_default_path_passes_changes_nothing(lint):
         assert "RPL302" in codes(lint(RAISE_GUARD.format(guard=guard), select=["RPL302"])), guard
 
 
-def test_the_literal_facts_kept_are_the_ones_asked_last(tmp_path, monkeypatch):
-    """Other modules' facts with their calls' literals are kept for a bounded number of modules;
-    a module asked again is kept longest, so that the few modules asked about over and over
-    (a project's runner, its data module) are not extracted again each time another one
-    comes in between."""
+def test_a_module_s_facts_are_extracted_once_for_its_calls_and_their_literals(tmp_path, monkeypatch):
+    """One ``ast`` pass gives a module's facts and its calls' literal arguments: asking for the
+    literals of its calls (what a call passes to a function's parameter) after its facts, and
+    again for other modules' calls in between, never extracts the module again."""
     from repro_lint import context
 
     write(tmp_path, {f"m{i}.py": f"def f{i}(x):\n    return g(x, {i})\n" for i in range(3)})
@@ -278,9 +277,11 @@ def test_the_literal_facts_kept_are_the_ones_asked_last(tmp_path, monkeypatch):
     project = ProjectContext(settings, paths)
     extracted = []
     original = context.extract_facts
-    monkeypatch.setattr(context, "extract_facts", lambda path, text, **kw: extracted.append(path.name) or original(path, text, **kw))
-    monkeypatch.setattr(context, "LITERAL_FACTS_KEPT", 2)
+    monkeypatch.setattr(context, "extract_facts", lambda path, text: extracted.append(path.name) or original(path, text))
     a, b, c = (str(p) for p in paths)
-    for path in (a, b, a, c, a):
-        assert project._literal_facts_of(path) is not None
-    assert extracted == ["m0.py", "m1.py", "m2.py"]  # m0, asked again before m2 came, stayed
+    for path in (a, b, c):
+        assert project.facts(path) is not None
+    for path, number in ((a, 0), (b, 1), (a, 0), (c, 2), (a, 0)):
+        positional, keywords = project._call_literals(path, f"f{number}", 0)
+        assert positional[1] == number and keywords == {}
+    assert extracted == ["m0.py", "m1.py", "m2.py"]

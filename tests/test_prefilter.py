@@ -589,10 +589,10 @@ def test_the_survey_extracts_no_facts_that_no_question_needs(tmp_path: Path, mon
     extracted = tmp_path / "extracted.txt"
     original = engine_context.extract_facts
 
-    def extract_facts(path, text, literals=False):
+    def extract_facts(path, text):
         with open(extracted, "a", encoding="utf-8") as out:
             out.write(f"{os.getpid()} {path}\n")
-        return original(path, text, literals)
+        return original(path, text)
 
     monkeypatch.setattr(engine_context, "extract_facts", extract_facts)
     monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
@@ -643,7 +643,7 @@ def test_facts_sent_between_processes_keep_only_what_they_hold(tmp_path: Path):
         "def main():\n    random.seed(0)\n    model = torch.nn.Linear(2, 2)\n    model.cuda()\n\n"
         "if __name__ == '__main__':\n    main()\n"
     )
-    facts = extract_facts(tmp_path / "train.py", source, literals=True)
+    facts = extract_facts(tmp_path / "train.py", source)
     assert facts is not None
     received = pickle.loads(pickle.dumps(facts))
     assert received == facts
