@@ -217,6 +217,10 @@ class ProjectContext:
         self._imported: Optional[Set[str]] = None
         #: each file's imports (by its path as given), kept when another file is forgotten
         self._imports_of: Dict[str, FrozenSet[str]] = {}
+        #: the positions in ``files`` of the files whose imports name a module (see :meth:`_files_importing`)
+        self._by_import: Optional[Dict[str, List[int]]] = None
+        #: the files whose text holds a method call, by its text (see :meth:`_files_calling`)
+        self._calling: Dict[str, List[Path]] = {}
         #: per class (module path, class name): its ``self.attr = Cls()`` attributes -> the method
         #: that sets each
         self._attributes: Dict[Tuple[str, str], Dict[str, BodyFacts]] = {}
@@ -526,6 +530,8 @@ class ProjectContext:
         self._never_called.clear()
         self._derived.clear()
         self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
+        self._by_import = None
+        self._calling.clear()
         self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
         self._entries.clear()
@@ -2127,9 +2133,50 @@ class ProjectContext:
                 wanted.add(package)
         self.is_imported(module)  # builds the index of every file's imports
         key = os.path.abspath(node[0])
-        return [Path(node[0])] + [
-            path for path in self.files if not self._imports_of.get(str(path), frozenset()).isdisjoint(wanted) and os.path.abspath(path) != key
-        ]
+        files = [path for path in self._files_importing(wanted) if os.path.abspath(path) != key]
+        ambiguous = self._module_files.ambiguous()
+        if any(name.partition(".")[0] in ambiguous for name in wanted):
+            # several roots hold the name (two copies of a project in one tree): a file whose
+            # imports of it all resolve elsewhere (to its own copy) cannot call this function,
+            # as its calls resolve the same way; not reading those files keeps the questions
+            # linear in the number of copies
+            files = [path for path in files if self._may_import(path, wanted, key)]
+        return [Path(node[0])] + files
+
+    def _files_importing(self, names: Set[str]) -> List[Path]:
+        """The files of the run whose imports name one of ``names``, in the run's order, from
+        an index by module name of every file's imports (built once: asking every file for
+        each question grew with the square of the files)."""
+        if self._by_import is None:
+            index: Dict[str, List[int]] = {}
+            for position, path in enumerate(self.files):
+                for name in self._imports_of.get(str(path), ()):
+                    index.setdefault(name, []).append(position)
+            self._by_import = index
+        positions = sorted({position for name in names for position in self._by_import.get(name, ())})
+        return [self.files[position] for position in positions]
+
+    def _files_calling(self, called: str) -> List[Path]:
+        """The files of the run whose text holds ``called`` (``.train_dataloader(``), found
+        once per text for the run: every copy of a project in one tree asks again for its own
+        factory's method, and reading every file for each question grew with the square of
+        the files."""
+        if called not in self._calling:
+            self._calling[called] = [path for path in self.files if called in (read_text(path) or "")]
+        return self._calling[called]
+
+    def _may_import(self, path: Path, wanted: Set[str], target: str) -> bool:
+        """Does one of the names ``wanted`` that the file at ``path`` imports resolve, as that
+        file imports it, to the module ``target`` or to a package above it (which may
+        re-export its function)?"""
+        folder = os.path.dirname(target) + os.sep
+        with self.importing(path):
+            for name in wanted & self._imports_of.get(str(path), frozenset()):
+                found = self.resolve_module(name)
+                where = os.path.abspath(found) if found is not None else None
+                if where == target or (where is not None and os.path.basename(where) == "__init__.py" and folder.startswith(os.path.dirname(where) + os.sep)):
+                    return True
+        return False
 
     def _namespace_names(self, path: str) -> List[str]:
         """The dotted names under which ``path`` resolves from the source roots that hold it
@@ -2177,8 +2224,8 @@ class ProjectContext:
         # (``dm.train_dataloader(...)`` on a data module a registry built): every file that
         # calls a method of that name may call it
         anywhere = method and FACTORY_WORD in name.lower()
-        files = self._importers(node) if not anywhere else [Path(node[0])] + [Path(f) for f in self.files if os.path.abspath(f) != node[0]]
         called = f".{name}("
+        files = self._importers(node) if not anywhere else [Path(node[0])] + [f for f in self._files_calling(called) if os.path.abspath(f) != node[0]]
         for file in files[1 if elsewhere else 0 :]:
             text = read_text(file)
             if text is None or name not in text or (anywhere and called not in text and os.path.abspath(file) != node[0]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from pathlib import Path
 
 import libcst as cst
@@ -285,3 +286,54 @@ def test_a_module_s_facts_are_extracted_once_for_its_calls_and_their_literals(tm
         positional, keywords = project._call_literals(path, f"f{number}", 0)
         assert positional[1] == number and keywords == {}
     assert extracted == ["m0.py", "m1.py", "m2.py"]
+
+
+def _two_copies(tmp_path):
+    """The same small project twice in one tree (two source roots holding ``proj``)."""
+    files = {}
+    for copy in ("copy_a", "copy_b"):
+        files.update({
+            f"{copy}/proj/__init__.py": "",
+            f"{copy}/proj/data.py": (
+                "def build(shuffle=True):\n    return shuffle\n\n\n"
+                "class Module:\n    def train_dataloader(self, shuffle=True):\n        return shuffle\n"
+            ),
+            f"{copy}/proj/train.py": "from proj.data import build, Module\n\nbuild(shuffle=False)\nModule().train_dataloader()\n",
+        })
+    write(tmp_path, files)
+    return sorted(tmp_path.rglob("*.py"))
+
+
+def test_the_callers_of_a_function_are_read_in_its_own_copy_of_a_project(tmp_path):
+    """With two copies of a project in one tree, each file imports its own copy's module: the
+    calls of copy A's function are looked for in copy A's files only (reading copy B's too made
+    the questions grow with the square of the copies), and they are the same calls."""
+    paths = _two_copies(tmp_path)
+    project = ProjectContext(Settings(root=tmp_path), paths)
+    for copy in ("copy_a", "copy_b"):
+        data = str((tmp_path / copy / "proj" / "data.py").resolve())
+        importers = project._importers((data, "build"))
+        assert [str(p.resolve()) for p in importers] == [data, str((tmp_path / copy / "proj" / "train.py").resolve())]
+        assert project.caller_arguments(data, "build") == (((), {"shuffle": False}),)
+
+
+def test_the_files_calling_a_loader_method_are_found_once_for_the_run(tmp_path, monkeypatch):
+    """A loader factory's method may be called on any object, so every file that calls a
+    method of its name is read for its calls; with several copies of a project each asks
+    again, and the files are scanned once for all of them, with the same answers."""
+    from repro_lint import context
+
+    paths = _two_copies(tmp_path)
+    project = ProjectContext(Settings(root=tmp_path), paths)
+    project.is_imported("proj")  # the import index reads every file once; counted after
+    read = []
+    original = context.read_text
+    monkeypatch.setattr(context, "read_text", lambda path: read.append(str(path)) or original(path))
+    answers = []
+    for copy in ("copy_a", "copy_b"):
+        data = str((tmp_path / copy / "proj" / "data.py").resolve())
+        answers.append(project.caller_arguments(data, "Module.train_dataloader"))
+    assert answers[0] == answers[1] == (((), {}),)
+    # a file that does not call the method is read by one scan for both questions
+    scans = collections.Counter(path for path in read if path.endswith("__init__.py"))
+    assert len(scans) == 2 and set(scans.values()) == {1}
