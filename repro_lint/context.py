@@ -213,12 +213,11 @@ class ProjectContext:
         #: files whose text mentions determinism (None: not read yet)
         self._mentions_determinism: Dict[str, bool] = {}
         self._enables_determinism: Optional[FrozenSet[str]] = None  # the files that turn it on
-        #: the modules some file of the run imports (see :meth:`is_imported`)
-        self._imported: Optional[Set[str]] = None
+        #: the modules some file of the run imports, with the positions in ``files`` of the
+        #: files that import each (see :meth:`index_imports`)
+        self._imported: Optional[Dict[str, List[int]]] = None
         #: each file's imports (by its path as given), kept when another file is forgotten
         self._imports_of: Dict[str, FrozenSet[str]] = {}
-        #: the positions in ``files`` of the files whose imports name a module (see :meth:`_files_importing`)
-        self._by_import: Optional[Dict[str, List[int]]] = None
         #: the files whose text holds a method call, by its text (see :meth:`_files_calling`)
         self._calling: Dict[str, List[Path]] = {}
         #: per class (module path, class name): its ``self.attr = Cls()`` attributes -> the method
@@ -377,19 +376,21 @@ class ProjectContext:
         self.consult(ALL_FILES)
         return module in self.index_imports()
 
-    def index_imports(self) -> Set[str]:
-        """The modules some file of the run imports (:meth:`is_imported`), from every file's
-        text, built once. A parallel run builds it before forking its survey workers, which
-        would each build it otherwise."""
+    def index_imports(self) -> Dict[str, List[int]]:
+        """The modules some file of the run imports (:meth:`is_imported`), each with the
+        positions in ``files`` of the files that import it (:meth:`_files_importing`), from
+        every file's text, built once. A parallel run builds it before forking its survey
+        workers, which would each build it otherwise."""
         if self._imported is None:
-            imported: Set[str] = set()
-            for path in self.files:
+            imported: Dict[str, List[int]] = {}
+            for position, path in enumerate(self.files):
                 key = str(path)
                 found = self._imports_of.get(key)
                 if found is None:
                     text = read_text(path)
                     found = self._imports_of[key] = frozenset(imported_modules(path, text)) if text is not None else frozenset()
-                imported |= found
+                for name in found:
+                    imported.setdefault(name, []).append(position)
             self._imported = imported
         return self._imported
 
@@ -530,7 +531,6 @@ class ProjectContext:
         self._never_called.clear()
         self._derived.clear()
         self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
-        self._by_import = None
         self._calling.clear()
         self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
@@ -2145,15 +2145,10 @@ class ProjectContext:
 
     def _files_importing(self, names: Set[str]) -> List[Path]:
         """The files of the run whose imports name one of ``names``, in the run's order, from
-        an index by module name of every file's imports (built once: asking every file for
-        each question grew with the square of the files)."""
-        if self._by_import is None:
-            index: Dict[str, List[int]] = {}
-            for position, path in enumerate(self.files):
-                for name in self._imports_of.get(str(path), ()):
-                    index.setdefault(name, []).append(position)
-            self._by_import = index
-        positions = sorted({position for name in names for position in self._by_import.get(name, ())})
+        the index of every file's imports (asking every file for each question grew with the
+        square of the files)."""
+        index = self.index_imports()
+        positions = sorted({position for name in names for position in index.get(name, ())})
         return [self.files[position] for position in positions]
 
     def _files_calling(self, called: str) -> List[Path]:

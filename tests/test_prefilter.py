@@ -577,26 +577,33 @@ def test_the_survey_in_worker_processes_learns_what_one_process_learns(corpus: L
     assert set(small._facts) <= set(serial._facts)
 
 
+def _log_parallel_calls(monkeypatch, function: str, log: Path) -> Path:
+    """Make every process of a run (with the survey and the pools on however small it is)
+    write a line ``<pid> <path>`` to ``log`` for each call of the project context's
+    ``function(path, text)``."""
+    import os
+
+    from repro_lint import context as engine_context, run as engine_run
+
+    original = getattr(engine_context, function)
+
+    def logged(path, text):
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {path}\n")
+        return original(path, text)
+
+    monkeypatch.setattr(engine_context, function, logged)
+    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    return log
+
+
 def test_the_survey_extracts_no_facts_that_no_question_needs(tmp_path: Path, monkeypatch):
     """The survey's workers extract a module's facts only when deciding whether to parse a
     file asks for them (an entry point's call graph); a library module that no file imports,
     and that is no entry point, is parsed for its own findings but its facts are never
     extracted, in any process. The findings are those of one process."""
-    import os
-
-    from repro_lint import context as engine_context, run as engine_run
-
-    extracted = tmp_path / "extracted.txt"
-    original = engine_context.extract_facts
-
-    def extract_facts(path, text):
-        with open(extracted, "a", encoding="utf-8") as out:
-            out.write(f"{os.getpid()} {path}\n")
-        return original(path, text)
-
-    monkeypatch.setattr(engine_context, "extract_facts", extract_facts)
-    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
-    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    extracted = _log_parallel_calls(monkeypatch, "extract_facts", tmp_path / "extracted.txt")
     project = tmp_path / "project"
     project.mkdir()
     (project / "helpers.py").write_text("import random\n\ndef set_seed(seed):\n    random.seed(seed)\n", encoding="utf-8")
@@ -709,19 +716,7 @@ def test_the_import_index_is_built_once_before_the_survey_workers(tmp_path: Path
     survey workers are forked, so that they inherit it instead of each building it again."""
     import os
 
-    from repro_lint import context as engine_context, run as engine_run
-
-    indexed = tmp_path / "indexed.txt"
-    original = engine_context.imported_modules
-
-    def imported_modules(path, text):
-        with open(indexed, "a", encoding="utf-8") as out:
-            out.write(f"{os.getpid()} {path}\n")
-        return original(path, text)
-
-    monkeypatch.setattr(engine_context, "imported_modules", imported_modules)
-    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
-    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    indexed = _log_parallel_calls(monkeypatch, "imported_modules", tmp_path / "indexed.txt")
     files = []
     for i in range(6):
         path = tmp_path / f"step{i}.py"
