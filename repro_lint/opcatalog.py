@@ -9,8 +9,15 @@ RPL401 and RPL402 read it, the tables on their rule pages are rendered from it
 the installed torch's docstring, so a torch release that changes the list fails a test.
 
 Sources: NONDETERMINISM.md section 3 (torch 2.13 docstring, verified; 2.14 from the wheel) and
-the published docs of earlier releases (2.1, 2.2, 2.6, 2.7). Where a move between the lists is
-known only to have happened between two releases, the entry says so in ``note``.
+the published docs of earlier releases (2.1, 2.2, 2.6, 2.7, and 2.11 read on a GPU machine).
+Where a move between the lists is known only to have happened between two releases, the entry
+says so in ``note``.
+
+The docstring is not always what torch does. ``runs_since`` records an op that the docstring
+still lists as raising but that ran under the flag, with bitwise-equal results on two runs, when
+``scripts/gpu_check.py`` called it on a GPU (``tests/op_probes.py``): from that version on the
+rules treat it as deterministic under the flag (:meth:`Op.category`), while the docstring test
+keeps reading the lists (:meth:`Op.documented_category`).
 
 It is one module because it is one table with the receiver facts the op rules read beside
 it (which dtypes and methods keep a tensor integral): splitting it would split one source.
@@ -21,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 Version = Tuple[int, int]
@@ -58,8 +65,10 @@ class Condition:
     and not ``None``), ``tensor`` (a tensor ``src``, not a scalar ``value``),
     ``not_global`` (an output size other than 1 / ``(1, 1)``), ``spatial`` (an input of
     rank >= 3 visible in the call, and a reduction other than ``"none"``), ``floating``
-    (not visibly an integer tensor). Positions are those of the function form (input
-    first), the Tensor method form (self excluded) and the nn.Module constructor.
+    (not visibly an integer tensor), ``length`` (a list or tuple display of a length in
+    ``values``; ``default`` when the length is not visible). Positions are those of the
+    function form (input first), the Tensor method form (self excluded) and the nn.Module
+    constructor.
     """
 
     test: str
@@ -69,6 +78,8 @@ class Condition:
     module_position: Optional[int] = None
     values: Tuple[object, ...] = ()
     default: object = None
+    #: a second condition that must hold too (``F.pad``: the mode and the length of ``pad``)
+    also: Optional["Condition"] = None
 
 
 @dataclass(frozen=True)
@@ -90,12 +101,32 @@ class Op:
     #: the deterministic alternative, written as advice ("" when there is none)
     alternative: str = ""
     note: str = ""
+    #: first release seen running deterministically under the flag on a GPU although the
+    #: docstring lists it as raising (None: behaves as documented)
+    runs_since: Optional[Version] = None
 
-    def category(self, version: Version) -> Optional[str]:
+    def documented_category(self, version: Version) -> Optional[str]:
+        """The docstring's list that names this op in torch ``version``."""
         for span in self.spans:
             if span.covers(version):
                 return span.category
         return None
+
+    def category(self, version: Version) -> Optional[str]:
+        """What the op does under the flag in torch ``version``: the docstring's list, unless it
+        was seen running deterministically there (``runs_since``)."""
+        if self.runs_since is not None and version >= self.runs_since:
+            return DETERMINISTIC
+        return self.documented_category(version)
+
+    @property
+    def behaviour(self) -> Tuple[Span, ...]:
+        """The spans of :meth:`category`: the docstring's, cut at ``runs_since``."""
+        if self.runs_since is None:
+            return self.spans
+        cut = [Span(s.category, s.since, self.runs_since if s.until is None else min(s.until, self.runs_since))
+               for s in self.spans if s.since < self.runs_since]
+        return tuple(cut) + (Span(DETERMINISTIC, since=self.runs_since),)
 
     @property
     def visible(self) -> bool:
@@ -114,7 +145,21 @@ def _moved(version: Version) -> Tuple[Span, ...]:
 
 _ACCUMULATE_FALSE = Condition("equals", "accumulate", 3, 2, None, (False,), False)
 _ACCUMULATE_TRUE = Condition("equals", "accumulate", 3, 2, None, (True,), False)
-_INTERPOLATE_MODES = ("linear", "bilinear", "bicubic", "trilinear")
+_INTERPOLATE_DOC = (
+    "torch.nn.functional.interpolate when attempting to differentiate a CUDA tensor and one of the "
+    "following modes is used: - linear - bilinear - bicubic - trilinear"
+)
+_LINEAR_DECOMPOSITION = (
+    "the docstring (2.11, 2.13) lists it as raising, but F.interpolate routes bilinear and trilinear "
+    "CUDA input to a decomposition under the flag (pytorch#129864, #154239): it ran, bitwise equal "
+    "twice, on an H200 with torch 2.11; earlier releases are not verified"
+)
+_REFLECT_2D = (
+    "the docstring (2.11, 2.13) lists it as raising, but its backward ran under the flag, bitwise equal "
+    "twice, on an H200 with torch 2.11 (1-D and 3-D reflection still raised there); earlier releases "
+    "are not verified"
+)
+_REFLECT = Condition("equals", "mode", 2, None, None, ("reflect",), "constant")
 
 OPS: Tuple[Op, ...] = (
     # ---- A: deterministic under the flag ------------------------------------------------
@@ -206,10 +251,10 @@ OPS: Tuple[Op, ...] = (
         condition=Condition("equals", "reduce", 4, 3, None, ("sum", "mean")),
     ),
     Op(
-        "nn.MaxPool3d", "torch.nn.MaxPool3d when attempting to differentiate a CUDA tensor", _moved((2, 8)),
+        "nn.MaxPool3d", "torch.nn.MaxPool3d when attempting to differentiate a CUDA tensor", _moved((2, 12)),
         functions=(F + "max_pool3d",), modules=(NN + "MaxPool3d",),
-        note="raising in the 2.1 docs, deterministic in 2.13; the release in between is not verified "
-        "(2.8 assumed, as for ReplicationPad1d/3d)",
+        note="raising in the 2.1 and 2.11 docs (and on an H200 with torch 2.11), deterministic in 2.13 "
+        "(a decomposition in F.max_pool3d); 2.12 is not verified",
     ),
     Op(
         "nn.Embedding", "torch.nn.Embedding when attempting to differentiate a CUDA tensor",
@@ -248,31 +293,59 @@ OPS: Tuple[Op, ...] = (
         for cls in ("MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d")
     ),
     Op(
-        "F.interpolate", "torch.nn.functional.interpolate when attempting to differentiate a CUDA tensor and "
-        "one of the following modes is used: - linear - bilinear - bicubic - trilinear", B,
+        "F.interpolate(linear/bicubic)", _INTERPOLATE_DOC, B,
         functions=(F + "interpolate", F + "upsample"), modules=(NN + "Upsample",),
-        condition=Condition("equals", "mode", 3, None, 2, _INTERPOLATE_MODES, "nearest"),
-        alternative='use mode="nearest" (or a ConvTranspose layer to learn the upsampling)',
+        condition=Condition("equals", "mode", 3, None, 2, ("linear", "bicubic"), "nearest"),
+        alternative='use mode="nearest", or "bilinear" on 4-D input (deterministic under the flag in '
+        "torch >= 2.11)",
     ),
     Op(
-        "bilinear upsampling", "torch.nn.functional.interpolate when attempting to differentiate a CUDA tensor "
-        "and one of the following modes is used: - linear - bilinear - bicubic - trilinear", B,
+        "F.interpolate(bilinear/trilinear)", _INTERPOLATE_DOC, B,
+        functions=(F + "interpolate", F + "upsample"), modules=(NN + "Upsample",),
+        condition=Condition("equals", "mode", 3, None, 2, ("bilinear", "trilinear"), "nearest",
+                            also=Condition("equals", "antialias", 6, None, None, (False,), False)),
+        alternative='upgrade to torch >= 2.11 (deterministic under the flag), or use mode="nearest"',
+        runs_since=(2, 11), note=_LINEAR_DECOMPOSITION,
+    ),
+    Op(
+        "F.interpolate(bilinear, antialias=True)", _INTERPOLATE_DOC, B,
+        functions=(F + "interpolate",),
+        condition=Condition("equals", "mode", 3, None, None, ("bilinear",), "nearest",
+                            also=Condition("equals", "antialias", 6, None, None, (True,), False)),
+        alternative='drop antialias=True (then deterministic under the flag in torch >= 2.11), or use '
+        'mode="nearest"',
+        note="the antialiased kernel is not decomposed: it raised under the flag on an H200 with torch 2.11",
+    ),
+    Op(
+        "bilinear upsampling", _INTERPOLATE_DOC, B,
         functions=(F + "upsample_bilinear",), modules=(NN + "UpsamplingBilinear2d",),
-        alternative='use nn.Upsample(mode="nearest") (or a ConvTranspose layer)',
+        alternative='upgrade to torch >= 2.11 (deterministic under the flag), or use '
+        'nn.Upsample(mode="nearest")',
+        runs_since=(2, 11), note=_LINEAR_DECOMPOSITION,
     ),
     *(
         Op(
             f"nn.{cls}", f"torch.nn.{cls} when attempting to differentiate a CUDA tensor", B,
             modules=(NN + cls,),
-            alternative="use replication padding (mode=\"replicate\"), which is deterministic under the flag "
+            alternative=("upgrade to torch >= 2.11 (deterministic under the flag), or " if runs else "")
+            + "use replication padding (mode=\"replicate\"), which is deterministic under the flag "
             "but changes border values",
+            runs_since=runs, note=_REFLECT_2D if runs else "",
         )
-        for cls in ("ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d")
+        for cls, runs in (("ReflectionPad1d", None), ("ReflectionPad2d", (2, 11)), ("ReflectionPad3d", None))
     ),
     Op(
-        'F.pad(mode="reflect")', "torch.nn.ReflectionPad2d when attempting to differentiate a CUDA tensor", B,
-        functions=(F + "pad",), condition=Condition("equals", "mode", 2, None, None, ("reflect",), "constant"),
+        'F.pad(mode="reflect")', "torch.nn.ReflectionPad1d when attempting to differentiate a CUDA tensor", B,
+        functions=(F + "pad",), condition=replace(_REFLECT, also=Condition("length", "pad", 1, values=(2, 6), default=True)),
         alternative='use mode="replicate", which is deterministic under the flag but changes border values',
+        note="a pad of 2 or 6 values (1-D or 3-D reflection), or of a length not visible in the call",
+    ),
+    Op(
+        'F.pad(mode="reflect", 4 values)', "torch.nn.ReflectionPad2d when attempting to differentiate a CUDA tensor",
+        B, functions=(F + "pad",), condition=replace(_REFLECT, also=Condition("length", "pad", 1, values=(4,), default=False)),
+        alternative='upgrade to torch >= 2.11 (deterministic under the flag), or use mode="replicate", which '
+        "is deterministic under the flag but changes border values",
+        runs_since=(2, 11), note=_REFLECT_2D,
     ),
     Op(
         "nll_loss (spatial)", "torch.nn.NLLLoss when called on a CUDA tensor", B,
@@ -329,8 +402,10 @@ OPS: Tuple[Op, ...] = (
         (Span(RAISES, until=(2, 14)), Span(DETERMINISTIC, since=(2, 14))),
         functions=("torch.cumsum",), methods=("cumsum", "cumsum_"), passes=FORWARD,
         condition=Condition("floating", "dtype"),
-        alternative="upgrade to torch >= 2.14 (deterministic under the flag), or accumulate in float64 on CPU",
-        note="moved to the deterministic list in 2.14",
+        alternative="upgrade to torch >= 2.11 (deterministic under the flag), or accumulate in float64 on CPU",
+        runs_since=(2, 11),
+        note="moved to the deterministic list of the docstring in 2.14, but it ran under the flag, bitwise "
+        "equal twice, on an H200 with torch 2.11; earlier releases are not verified",
     ),
     Op(
         "scatter_reduce(prod)", "torch.Tensor.scatter_reduce when reduce='prod' and called on CUDA tensor", B,
@@ -354,6 +429,7 @@ OPS: Tuple[Op, ...] = (
 
 
 def ops_at(version: Version, category: str) -> List[Op]:
+    """The ops that act as ``category`` under the flag in torch ``version``."""
     return [op for op in OPS if op.category(version) == category]
 
 
@@ -429,7 +505,8 @@ def parse_docstring(doc: str) -> Dict[str, Set[str]]:
 
 def documented(version: Version) -> Dict[str, Set[str]]:
     """What the catalog says the docstring of torch ``version`` lists."""
-    return {category: {op.doc for op in ops_at(version, category)} for category in (DETERMINISTIC, RAISES)}
+    return {category: {op.doc for op in OPS if op.documented_category(version) == category}
+            for category in (DETERMINISTIC, RAISES)}
 
 
 # -- the tables on the rule pages ----------------------------------------------------------------
@@ -444,7 +521,7 @@ def _names(op: Op) -> str:
 
 def _versions(op: Op, category: str) -> str:
     parts = []
-    for span in op.spans:
+    for span in op.behaviour:
         if span.category != category:
             continue
         low = "" if span.since == (1, 0) else f">= {span.since[0]}.{span.since[1]}"
@@ -460,7 +537,7 @@ def markdown_table(category: str, passes: Iterable[str]) -> str:
     rows = ["| op | names matched | device | pass | torch versions |" + (" alternative |" if advice else "")]
     rows.append("|---|---|---|---|---|" + ("---|" if advice else ""))
     for op in OPS:
-        if op.passes not in wanted or not any(s.category == category for s in op.spans) or not op.visible:
+        if op.passes not in wanted or not any(s.category == category for s in op.behaviour) or not op.visible:
             continue
         row = f"| {op.name} | {_names(op)} | {op.device} | {op.passes} | {_versions(op, category)} |"
         rows.append(row + (f" {op.alternative or '-'} |" if advice else ""))

@@ -12,6 +12,13 @@
 4. ``CUBLAS_WORKSPACE_CONFIG`` on the installed torch, each case in a fresh interpreter:
    whether a cuBLAS op raises in deterministic mode without it (torch < 2.10 should, newer
    versions should not), with ``:4096:8``, and with the value ``seed_everything`` sets.
+5. The op catalog (``repro_lint/opcatalog.py``) on this GPU: every catalogued op called under
+   the flag (``tests/op_probes.py``) must raise exactly when the catalog files it under
+   "raises" for the installed torch, and otherwise give bitwise-equal results on two seeded
+   runs; whether its results also differed between runs with the flag off is printed as INFO.
+6. ``examples/train.py`` end to end on the GPU: two runs as written (printed as INFO), then
+   ``repro-lint --fix --unsafe-fixes`` and two runs of the fixed script, whose losses (printed
+   in full precision in this copy) must be equal.
 
 Prints one line per check (PASS/FAIL/INFO) and exits 0 when every check passed, 1 when one
 failed, and 2 without a CUDA device (nothing is checked then).
@@ -24,12 +31,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any, Dict, List
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
 RESULTS: List[Dict[str, Any]] = []
 
@@ -61,7 +70,8 @@ def run_child(code: str, **extra: str) -> Dict[str, Any]:
 
 def cuda_tests() -> None:
     files = [str(ROOT / "tests" / name) for name in
-             ("test_runtime.py", "test_runtime_tools.py", "test_runtime_noise.py")]
+             ("test_runtime.py", "test_runtime_tools.py", "test_runtime_noise.py",
+                          "test_op_probes.py")]
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "cuda",
                            *files], cwd=ROOT, env=child_env(), capture_output=True, text=True,
                           timeout=900, check=False)
@@ -186,6 +196,76 @@ def cublas_checks() -> None:
            json.dumps(late))
 
 
+# --- 5. the op catalog on this GPU -------------------------------------------------------------
+
+def op_catalog_checks() -> None:
+    import torch
+
+    from op_probes import entries, expected_to_raise, outcome, probes, differs_without_flag
+
+    from repro_lint.config import parse_version
+
+    version = parse_version(torch.__version__)
+    differed = []
+    for probe in probes(torch, "cuda"):
+        try:
+            result = outcome(torch, probe)
+        except Exception as exc:  # a probe that cannot run here is a broken probe
+            record(f"op {probe.label}", False, f"probe failed: {type(exc).__name__}: {exc}")
+            continue
+        expected = expected_to_raise(probe, version, "cuda")
+        filed = ", ".join(f"{op.device}: {op.category(version) or 'not listed'}"
+                          for op in entries(probe.op, "cuda")) or "no CUDA entry"
+        if result.raised:
+            detail = f"raised under the flag ({filed})"
+        else:
+            detail = (f"ran under the flag, two runs {'bitwise equal' if result.repeatable else 'DIFFER'}"
+                      f" ({filed})")
+            if differs_without_flag(torch, probe):
+                differed.append(probe.label)
+        record(f"op {probe.label}", result.raised == expected and result.repeatable is not False,
+               detail + ("" if result.raised == expected else
+                         f"; the catalog says it should {'' if expected else 'not '}raise"))
+    record("ops whose results differed between 3 runs with the flag off", None,
+           ", ".join(differed) or "none")
+
+
+# --- 6. the example, fixed, twice on the GPU ---------------------------------------------------
+
+LOSS_LINE = 'print(f"epoch {epoch}: loss {loss.item():.4f}")'
+
+
+def example_end_to_end() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "train.py"
+        text = (ROOT / "examples" / "train.py").read_text(encoding="utf-8")
+        if LOSS_LINE not in text:
+            record("examples/train.py end to end", False, "the example no longer prints its loss as expected")
+            return
+        # this copy prints the loss in full precision, so that equal lines mean equal floats
+        script.write_text(text.replace(LOSS_LINE, 'print(f"epoch {epoch}: loss {loss.item()!r}")'),
+                          encoding="utf-8")
+
+        def run() -> str:
+            proc = subprocess.run([sys.executable, str(script), "--epochs", "2", "--workers", "2"],
+                                  env=child_env(), capture_output=True, text=True, timeout=600, cwd=tmp,
+                                  check=False)
+            return proc.stdout.strip() if proc.returncode == 0 else f"exit {proc.returncode}: {proc.stderr[-300:]}"
+
+        before = [run(), run()]
+        record("examples/train.py as written, two runs on CUDA", None,
+               "identical" if before[0] == before[1] else f"differ: {before[0]!r} vs {before[1]!r}")
+        fixed = subprocess.run([sys.executable, "-m", "repro_lint", "--fix", "--unsafe-fixes", str(script)],
+                               env=child_env(), capture_output=True, text=True, timeout=300, check=False)
+        if fixed.returncode != 0:
+            record("examples/train.py after repro-lint --fix", False, (fixed.stdout + fixed.stderr)[-300:])
+            return
+        after = [run(), run()]
+        record("examples/train.py after repro-lint --fix --unsafe-fixes, two runs on CUDA",
+               after[0] == after[1] and not after[0].startswith("exit"),
+               f"{after[0]!r}" + ("" if after[0] == after[1] else f" vs {after[1]!r}"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, help="also write the results to this file")
@@ -215,6 +295,8 @@ def main() -> int:
     verify_checks()
     determinism_step()
     cublas_checks()
+    op_catalog_checks()
+    example_end_to_end()
     if not args.skip_tests:
         cuda_tests()
     failed = [r for r in RESULTS if r["status"] == "FAIL"]

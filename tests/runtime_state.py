@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator, Optional
 
 import numpy as np
@@ -19,6 +20,16 @@ from repro_lint.runtime._dropout import FUNCTIONAL_DROPOUTS
 
 #: every variable the runtime sets or reads: removed for the test, put back afterwards
 ENV_NAMES = _compare._ENV_TOUCHED + _seed.SEED_VARIABLES + RANK_VARIABLES + ("WORLD_SIZE",)
+
+
+#: the generators seed_everything seeds in this process (CUDA's where a device is present)
+SEEDED_HERE = ("random", "numpy", "torch") + (("cuda",) if torch.cuda.is_available() else ())
+
+
+def pythonpath() -> str:
+    """The checkout first, then the PYTHONPATH this process has (where the dependencies may be)."""
+    root = str(Path(__file__).resolve().parents[1])
+    return os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
 
 
 def clean_env(**extra: str) -> dict:

@@ -141,7 +141,7 @@ def test_a_linted_tree_is_freed_without_the_cyclic_garbage_collector(tmp_path: P
     write(tmp_path, {
         "helpers.py": """
             import torch
-            def pick(mode="bilinear"):
+            def pick(mode="bicubic"):
                 if mode == "nearest":
                     return "nearest"
                 return mode

@@ -1352,7 +1352,7 @@ def test_options_kept_by_a_base_class_of_another_module(tmp_path, init, expected
     assert [(os.path.basename(d.path), d.code) for d in found] == expected
 
 
-@pytest.mark.parametrize("mode, expected", [('"bilinear"', ["RPL402"]), ('"nearest"', []), ("chosen", [])])
+@pytest.mark.parametrize("mode, expected", [('"bicubic"', ["RPL402"]), ('"nearest"', []), ("chosen", [])])
 def test_an_op_mode_given_by_a_call_in_another_module(tmp_path, mode, expected):
     write(tmp_path, {
         "ops.py": "import torch.nn.functional as F\n\n\ndef resize(x, mode=\"nearest\"):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n",

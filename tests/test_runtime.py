@@ -22,7 +22,7 @@ import torch
 import torch.utils.deterministic
 
 import repro_lint.runtime as rt
-from runtime_state import clean_env, preserved_runtime_state
+from runtime_state import SEEDED_HERE, clean_env, preserved_runtime_state
 
 from repro_lint.runtime import (
     Check,
@@ -177,7 +177,7 @@ def test_seed_everything_sets_flags_and_env(recwarn):
     assert "HCCL_DETERMINISTIC" not in os.environ  # no torch_npu
     record = _seed.current_record()
     assert (record.seed, record.pid, record.warn_only) == (7, os.getpid(), True)
-    assert record.seeded == ("random", "numpy", "torch")
+    assert record.seeded == SEEDED_HERE
 
 
 def test_repeated_seeding_gives_identical_draws(recwarn):

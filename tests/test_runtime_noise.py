@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from runtime_state import clean_env, preserved_runtime_state
+from runtime_state import clean_env, preserved_runtime_state, pythonpath
 
 from repro_lint.runtime import ReproducibilityWarning, check_determinism, seed_everything, verify
 
@@ -43,7 +43,7 @@ def fixed_example(tmp_path_factory) -> Path:
     """examples/train.py after ``repro-lint --fix --unsafe-fixes``."""
     script = tmp_path_factory.mktemp("example") / "train.py"
     shutil.copyfile(ROOT / "examples" / "train.py", script)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=pythonpath())
     fixed = subprocess.run([sys.executable, "-m", "repro_lint", "--fix", "--unsafe-fixes", str(script)],
                            env=env, capture_output=True, text=True, timeout=300)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
@@ -53,7 +53,7 @@ def fixed_example(tmp_path_factory) -> Path:
 
 def run_example(script: Path, **env_extra: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in clean_env().items() if k != "PYTHONWARNINGS"}
-    env.update(PYTHONPATH=str(ROOT), **env_extra)
+    env.update(PYTHONPATH=pythonpath(), **env_extra)
     return subprocess.run([sys.executable, str(script), "--epochs", "1", "--workers", "1"],
                           env=env, capture_output=True, text=True, timeout=600, cwd=script.parent)
 

@@ -18,7 +18,7 @@ import pytest
 import torch
 
 import repro_lint.runtime as rt
-from runtime_state import clean_env, preserved_runtime_state
+from runtime_state import SEEDED_HERE, clean_env, preserved_runtime_state, pythonpath
 
 from repro_lint.runtime import SeedRecord, _seed, _workers, make_generator, reset_seed, seed_everything, seed_worker
 
@@ -66,7 +66,7 @@ def test_record_is_the_seed_and_says_what_was_done():
     assert record == 5 and record + 1 == 6 and f"{record}" == "5" and str(record) == "5"
     assert isinstance(record, int) and record is _seed.current_record()
     assert (record.seed, record.base_seed, record.rank, record.warn_only) == (5, 5, 0, True)
-    assert record.seeded == ("random", "numpy", "torch")
+    assert record.seeded == SEEDED_HERE
     assert record.switches["torch.use_deterministic_algorithms"] == "True, warn_only=True"
     with pytest.raises(AttributeError):
         record.seed_everything = 1
@@ -223,7 +223,7 @@ def _launch_two_ranks(script: Path) -> list:
     port = str(_free_port())
     procs = [subprocess.Popen([sys.executable, str(script)], text=True, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE,
-                              env=clean_env(PYTHONPATH=str(ROOT), RANK=str(rank), WORLD_SIZE="2",
+                              env=clean_env(PYTHONPATH=pythonpath(), RANK=str(rank), WORLD_SIZE="2",
                                             MASTER_ADDR="127.0.0.1", MASTER_PORT=port, OMP_NUM_THREADS="1"))
              for rank in (0, 1)]
     outcomes = []

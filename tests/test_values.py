@@ -197,15 +197,15 @@ def test_an_attribute_set_on_the_parsed_options(code, expected):
 def test_self_attributes_and_hparams():
     code = """\
         class M:
-            def __init__(self, mode="bilinear", other=None):
+            def __init__(self, mode="bicubic", other=None):
                 self.mode = mode
                 self.other = other
 
             def forward(self):
                 return f(x=self.mode, y=self.hparams.mode, z=self.unset)
         """
-    assert evaluate(code, "x") == ["bilinear", OPEN]
-    assert evaluate(code, "y") == ["bilinear", OPEN]
+    assert evaluate(code, "x") == ["bicubic", OPEN]
+    assert evaluate(code, "y") == ["bicubic", OPEN]
     assert evaluate(code, "z") is None
 
 
@@ -376,7 +376,8 @@ def test_receiver_kinds(code, expected):
     ],
 )
 def test_rpl402_method_form_ops_only_on_tensors(lint, code, expected):
-    assert codes(lint(IMPORTS + code, select=["RPL402"])) == expected
+    # torch 2.10: the last release in which a floating cumsum on CUDA raises under the flag
+    assert codes(lint(IMPORTS + code, select=["RPL402"], torch_version_text="2.10")) == expected
 
 
 @pytest.mark.parametrize(
@@ -386,7 +387,7 @@ def test_rpl402_method_form_ops_only_on_tensors(lint, code, expected):
         ("def resize(x, mode='nearest'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n", []),
         (
             "def resize(x, mode='nearest'):\n    return F.interpolate(x, scale_factor=2, mode=mode)\n\n"
-            "def up(x):\n    return resize(x, mode='bilinear')\n",
+            "def up(x):\n    return resize(x, mode='bicubic')\n",
             ["RPL402"],
         ),
         (
@@ -423,11 +424,11 @@ class Child(Base):
     "default, child, own, expected",
     [
         # set in the base's __init__ only: the values that reach it there
-        ("bilinear", "bilinear", "", ["RPL402"]),
+        ("bicubic", "bicubic", "", ["RPL402"]),
         ("nearest", "bicubic", "", ["RPL402"]),
-        ("bilinear", "nearest", "", []),
+        ("bicubic", "nearest", "", []),
         # the subclass assigns it itself: its own value counts
-        ("bilinear", "bilinear", "        self.upsample_mode = 'nearest'\n", []),
+        ("bicubic", "bicubic", "        self.upsample_mode = 'nearest'\n", []),
     ],
 )
 def test_a_self_attribute_set_in_the_base_class_of_the_module(lint, default, child, own, expected):
@@ -503,8 +504,8 @@ def test_calls_of_the_modules_functions_give_what_they_return(code, expected):
 @pytest.mark.parametrize(
     "default, expected",
     [
-        ('dict(mode="bilinear", align_corners=False)', ["RPL402"]),  # the entry of the default
-        ('{"mode": "bilinear"}', ["RPL402"]),
+        ('dict(mode="bicubic", align_corners=False)', ["RPL402"]),  # the entry of the default
+        ('{"mode": "bicubic"}', ["RPL402"]),
         ('dict(mode="nearest")', []),
         ("None", []),  # not a dict: the subscript stays an expression
     ],

@@ -66,7 +66,7 @@ def _global_size_value(rule: Rule, node: cst.BaseExpression) -> bool:
 def _triggers(category: str, forward_only: bool) -> Tuple[str, ...]:
     words = set()
     for op in OPS:
-        if not any(span.category == category for span in op.spans):
+        if not any(span.category == category for span in op.behaviour):
             continue
         if forward_only and op.passes != FORWARD:
             continue
@@ -150,6 +150,10 @@ def display(op: Op, called: str) -> str:
     return called
 
 def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
+    return _holds_one(rule, cond, form, call) and (cond.also is None or _holds(rule, cond.also, form, call))
+
+
+def _holds_one(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
     position = {
         "function": cond.function_position,
         "method": cond.method_position,
@@ -168,6 +172,14 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
         return any_const(value_of(rule, arg.value), lambda v: v in cond.values)
     if cond.test == "present":
         return arg is not None and cst_literal(arg.value) is not None
+    if cond.test == "length":
+        # a list or tuple display without starred parts: its length; else the condition's default
+        value = arg.value if arg is not None else None
+        if isinstance(value, (cst.Tuple, cst.List)) and not any(
+            isinstance(e, cst.StarredElement) for e in value.elements
+        ):
+            return len(value.elements) in cond.values
+        return bool(cond.default)
     if cond.test == "tensor":
         if keyword_arg(call, "value") is not None or arg is None:
             return False
