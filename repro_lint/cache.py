@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import __version__
+from .config import installed_version
 from .diagnostics import Diagnostic
 from .modulefiles import Listings, ModuleFiles
 from .source import SourceError, read_bytes, write_atomic
@@ -92,12 +93,7 @@ def _code_stamp() -> List[Any]:
 
 
 def run_key(fingerprint: str, codes: Iterable[str]) -> str:
-    try:
-        from importlib.metadata import version
-
-        libcst_version = version("libcst")
-    except Exception:  # pragma: no cover - libcst is a dependency
-        libcst_version = "?"
+    libcst_version = installed_version("libcst") or "?"
     material = [FORMAT, __version__, libcst_version, list(sys.version_info[:2]), fingerprint, sorted(codes), _code_stamp()]
     return digest(json.dumps(material, sort_keys=True, default=str).encode("utf-8"))
 

@@ -38,33 +38,40 @@ def parse_version(text: str) -> Optional[Tuple[int, int]]:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-def installed_torch_version() -> Optional[Tuple[int, int]]:
-    """The installed torch's version from package metadata, without importing torch: the
-    name of its ``torch-<version>.dist-info`` folder, the first on ``sys.path`` as
+def installed_version(distribution: str) -> Optional[str]:
+    """An installed distribution's version from package metadata, without importing it: the
+    name of its ``<distribution>-<version>.dist-info`` folder, the first on ``sys.path`` as
     ``importlib.metadata`` would find it (the wheel format puts the version in that name;
     reading it costs one listing per path entry, where importing ``importlib.metadata`` and
     asking it costs a tenth of a one-file run); ``importlib.metadata`` answers for any other
     kind of installation."""
+    prefix = distribution + "-"
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except OSError:  # a zip file, a missing folder
             continue
         for name in names:
-            if name.startswith("torch-") and name.endswith(".dist-info"):
-                found = parse_version(name[len("torch-") : -len(".dist-info")])
-                if found is not None:
+            if name.startswith(prefix) and name.endswith(".dist-info"):
+                found = name[len(prefix) : -len(".dist-info")]
+                if parse_version(found) is not None:
                     return found
     try:
         from importlib.metadata import PackageNotFoundError, version
     except ImportError:  # pragma: no cover
         return None
     try:
-        return parse_version(version("torch"))
+        return version(distribution)
     except PackageNotFoundError:
         return None
     except Exception:  # broken metadata must not break linting
         return None
+
+
+def installed_torch_version() -> Optional[Tuple[int, int]]:
+    """The installed torch's (major, minor), read without importing torch."""
+    text = installed_version("torch")
+    return parse_version(text) if text is not None else None
 
 
 # -- schema ------------------------------------------------------------------------------
