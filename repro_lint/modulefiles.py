@@ -96,6 +96,8 @@ class ModuleFiles:
         self._head_names: Optional[FrozenSet[str]] = None
         self._holder_prefixes: Dict[str, Tuple[str, ...]] = {}
         self._ambiguous: Optional[FrozenSet[str]] = None
+        self._prefix_set: Optional[FrozenSet[str]] = None
+        self._around: Dict[str, Tuple[str, ...]] = {}
 
     def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
         """Is ``prefix + folders... / name`` a file? (``prefix`` ends with a separator.)"""
@@ -142,8 +144,26 @@ class ModuleFiles:
         importer's own folders come first on its ``sys.path``. Empty when it is not ambiguous."""
         if importer is None or not head or len(self._holding(head)) < 2:
             return ()
-        importer = os.path.abspath(importer)
-        return tuple(sorted((p for p in self._prefixes if importer.startswith(p)), key=len, reverse=True))
+        folder = os.path.dirname(os.path.abspath(importer))
+        found = self._around.get(folder)
+        if found is None:
+            # the roots holding the importer are the folders above it that are roots: walked up
+            # once per folder, not compared with every root for every name (a tree of four
+            # copies of the project corpus has 132 roots and asks this for most names)
+            prefixes = self._prefix_set
+            if prefixes is None:
+                prefixes = self._prefix_set = frozenset(self._prefixes)
+            above, up = [], folder
+            while True:
+                prefix = os.path.join(up, "")
+                if prefix in prefixes:
+                    above.append(prefix)
+                parent = os.path.dirname(up)
+                if parent == up:
+                    break
+                up = parent
+            found = self._around[folder] = tuple(above)  # the deepest first
+        return found
 
     def _holding(self, head: str) -> Tuple[str, ...]:
         """The roots (as prefixes, in order) that hold a top-level module or folder named

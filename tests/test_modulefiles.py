@@ -85,6 +85,25 @@ def test_a_name_two_roots_hold_is_the_importer_s_own(tmp_path: Path):
     assert files.preferred("only", mine) == ()  # one root holds it: no preference to compute
 
 
+def test_the_importers_roots_are_its_folders_that_are_roots(tmp_path: Path):
+    """``preferred`` walks up from the importer's folder to the roots it is in, the deepest
+    first: the roots whose path prefixes the importer's, as comparing with every root gives."""
+    rels = ("a/utils.py", "a/b/utils.py", "a/b/c/train.py", "ab/utils.py", "x/utils.py", "a/b/c/d/e.py")
+    for rel in rels:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    roots = [tmp_path / "a", tmp_path / "a" / "b", tmp_path / "ab", tmp_path / "x", tmp_path / "a" / "b" / "c" / "d"]
+    files = ModuleFiles(roots)
+    prefixes = [os.path.join(os.path.abspath(r), "") for r in sorted(roots)]
+    for rel in ("a/b/c/train.py", "a/b/c/d/e.py", "ab/utils.py", "a/utils.py", "x/utils.py"):
+        importer = str(tmp_path / rel)
+        expected = tuple(sorted((p for p in prefixes if importer.startswith(p)), key=len, reverse=True))
+        assert files.preferred("utils", importer) == expected, rel
+    assert files.preferred("utils", str(tmp_path / "a" / "b" / "c" / "train.py")) == (
+        os.path.join(str(tmp_path / "a" / "b"), ""), os.path.join(str(tmp_path / "a"), ""))
+    assert files.preferred("utils", str(tmp_path / "elsewhere.py")) == ()
+
+
 def test_find_looks_only_in_the_roots_that_hold_the_first_part(tmp_path: Path):
     """A tree of many projects has dozens of roots; ``find`` (which the cache asks again for
     every module a cached finding depends on) checks a project module's candidates only in the
