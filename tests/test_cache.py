@@ -415,3 +415,26 @@ def test_kept_rule_defaults_select_what_the_rules_select(tmp_path: Path):
     for args in ((), ("--select", "ALL"), ("--extend-select", off), ("--select", "RPL2", "--ignore", "RPL205")):
         assert _check(tmp_path, *args).stdout == _check(tmp_path, "--no-cache", *args).stdout
     assert _check(tmp_path, "--select", "RPL999").returncode == 2  # unknown codes are still refused
+
+
+def test_a_warm_run_neither_parses_nor_imports_libcst(tmp_path: Path):
+    """Nothing changed: every finding comes from the cache, so the run never imports LibCST
+    (whose import alone is most of a one-file run) nor the rules that need it."""
+    write(tmp_path, {
+        "train.py": "import torch\nfrom torch.utils.data import DataLoader\n\n"
+                    "loader = DataLoader(ds, shuffle=True, num_workers=2)\nmodel = torch.nn.Linear(2, 2)\n",
+        "lib/util.py": "import numpy as np\n\n\ndef noise():\n    return np.random.rand()\n",
+    })
+    code = (
+        "import sys\n"
+        "from repro_lint.cli import run_check\n"
+        "rc = run_check(['.', '-q'])\n"
+        # ``libcst`` itself is a lazy module (repro_lint._lazy); its nodes load when it is used
+        "print(rc, 'libcst._nodes.module' in sys.modules, 'repro_lint.rules.ops' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+            for _ in range(2)]
+    cold, warm = (run.stdout.split()[-3:] for run in runs)
+    assert cold == ["1", "True", "True"], runs[0].stdout + runs[0].stderr
+    assert warm == ["1", "False", "False"], runs[1].stdout + runs[1].stderr
