@@ -1,9 +1,10 @@
 """Calls of the ops in ``repro_lint/opcatalog.py``, to check the catalog against torch itself.
 
 ``tests/test_op_probes.py`` runs them on the CPU (and on CUDA when there is a device);
-``scripts/gpu_check.py`` runs them on a GPU and prints what each did. Each probe builds its inputs from a seeded generator on ``device``, calls one op (and its
-backward pass where the catalog's bullet is about differentiating) and returns the tensors
-it produced, so that two runs can be compared bitwise. A probe is named by the catalog
+``scripts/gpu_check.py`` runs them on a GPU and prints what each did. Each probe builds its
+inputs from the seeded generators on ``device``, calls one op (and its backward pass where the
+catalog's bullet is about differentiating) and returns the tensors it produced, so that
+``repro_lint.runtime.check_determinism`` can run it twice and compare the results bitwise. A probe is named by the catalog
 entry it exercises (``Op.name``), plus a variant label; ``expect`` is ``"catalog"`` when the
 op should raise under ``torch.use_deterministic_algorithms(True)`` exactly when the catalog
 files it under "raises" for the installed torch, or ``False`` for a variant that a rule's
@@ -19,6 +20,7 @@ import warnings
 from typing import Any, Callable, List, NamedTuple, Optional, Tuple, Union
 
 from repro_lint.opcatalog import OPS, RAISES, Op, Version
+from repro_lint.runtime import ReproducibilityWarning, check_determinism
 
 NOT_DETERMINISTIC = "does not have a deterministic implementation"
 
@@ -52,51 +54,57 @@ def expected_to_raise(probe: Probe, version: Version, device: str) -> bool:
 class Outcome(NamedTuple):
     raised: bool
     detail: str
-    #: the tensors of two runs under the flag were bitwise equal (None: it raised)
+    #: the results of two runs under the flag were bitwise equal (None: it raised)
     repeatable: Optional[bool]
 
 
-def _same(torch: Any, first: List[Any], second: List[Any]) -> bool:
-    return len(first) == len(second) and all(
-        (a is None and b is None) or (a is not None and b is not None and a.shape == b.shape
-                                      and bool(torch.equal(a, b)))
-        for a, b in zip(first, second))
-
-
-def seeded_run(torch: Any, probe: Probe) -> List[Any]:
-    torch.manual_seed(0)
-    return probe.run()
-
-
-def outcome(torch: Any, probe: Probe) -> Outcome:
-    """Run ``probe`` twice under ``torch.use_deterministic_algorithms(True)``."""
-    before = (torch.are_deterministic_algorithms_enabled(),
-              torch.is_deterministic_algorithms_warn_only_enabled())
-    torch.use_deterministic_algorithms(True)
+def outcome(probe: Probe) -> Outcome:
+    """``probe`` run twice by ``check_determinism``, which seeds every run with
+    ``seed_everything`` (the flag on) and compares the results bitwise."""
     try:
-        first = seeded_run(torch, probe)
+        result = _checked(probe.run, 2)
     except RuntimeError as exc:
         message = str(exc).splitlines()[0]
         if NOT_DETERMINISTIC not in message:
             raise
         return Outcome(True, message[:120], None)
+    return Outcome(False, "ran", result.ok)
+
+
+def judge(probe: Probe, version: Version, device: str) -> Tuple[bool, Outcome, str]:
+    """Does ``probe`` behave under the flag as the catalog says on ``device``? (ok, what it
+    did, and a line saying so)."""
+    result = outcome(probe)
+    expected = expected_to_raise(probe, version, device)
+    filed = ", ".join(f"{op.device}: {op.category(version) or 'not listed'}"
+                      for op in entries(probe.op, device)) or f"no entry for {device}"
+    if result.raised:
+        line = f"raised under the flag ({filed}): {result.detail}"
     else:
-        second = seeded_run(torch, probe)
-        return Outcome(False, "ran", _same(torch, first, second))
-    finally:
-        torch.use_deterministic_algorithms(before[0], warn_only=before[1])
+        line = (f"ran under the flag, two runs {'bitwise equal' if result.repeatable else 'DIFFER'}"
+                f" ({filed})")
+    if result.raised != expected:
+        line += (f"; the catalog says it should {'' if expected else 'not '}raise: update "
+                 "repro_lint/opcatalog.py (spans keyed by version) and regenerate the rule pages")
+    return result.raised == expected and result.repeatable is not False, result, line
 
 
 def differs_without_flag(torch: Any, probe: Probe, runs: int = 3) -> bool:
-    """Did ``runs`` seeded runs with the flag off give results that differ bitwise?"""
-    before = (torch.are_deterministic_algorithms_enabled(),
-              torch.is_deterministic_algorithms_warn_only_enabled())
-    torch.use_deterministic_algorithms(False)
-    try:
-        first = seeded_run(torch, probe)
-        return any(not _same(torch, first, seeded_run(torch, probe)) for _ in range(runs - 1))
-    finally:
-        torch.use_deterministic_algorithms(before[0], warn_only=before[1])
+    """Did ``runs`` seeded runs with ``torch.use_deterministic_algorithms`` off (the other
+    switches as ``seed_everything`` sets them) give results that differ bitwise?"""
+
+    def unflagged() -> List[Any]:
+        torch.use_deterministic_algorithms(False)  # check_determinism turned it on, and restores it
+        return probe.run()
+
+    return not _checked(unflagged, runs).ok
+
+
+def _checked(fn: Callable[[], List[Any]], runs: int) -> Any:
+    with warnings.catch_warnings():
+        # seed_everything's PYTHONHASHSEED warning: about the interpreter, not the op
+        warnings.simplefilter("ignore", ReproducibilityWarning)
+        return check_determinism(fn, runs=runs)
 
 
 def probes(torch: Any, device: str) -> List[Probe]:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from op_probes import Probe, entries, expected_to_raise, outcome, probes
+from op_probes import Probe, entries, judge, probes
+from runtime_state import preserved_runtime_state
 
 from repro_lint.config import parse_version
 from repro_lint.opcatalog import OPS
@@ -28,25 +29,17 @@ CASES = [pytest.param("cpu", probe, id=f"cpu-{probe.label}") for probe in probes
 
 
 @pytest.fixture(autouse=True)
-def restored_flag():
-    before = (torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled())
-    yield
-    torch.use_deterministic_algorithms(before[0], warn_only=before[1])
+def restore_global_state():
+    """RNGs, determinism flags, variables, the seed record: as they were after each test
+    (``check_determinism`` restores them too; this keeps a failing probe from leaking them)."""
+    with preserved_runtime_state():
+        yield
 
 
 @pytest.mark.parametrize("device, probe", CASES)
 def test_op_under_the_flag_behaves_as_the_catalog_says(device: str, probe: Probe):
-    result = outcome(torch, probe)
-    expected = expected_to_raise(probe, VERSION, device)
-    filed = [(op.device, op.category(VERSION)) for op in entries(probe.op, device)]
-    assert result.raised == expected, (
-        f"torch {torch.__version__} on {device}: {probe.label} "
-        f"{'raised: ' + result.detail if result.raised else 'ran'} under the flag, but the catalog's "
-        f"entries for it there ({filed or 'none'}) say it should {'' if expected else 'not '}raise. "
-        "Update repro_lint/opcatalog.py (spans keyed by version) and regenerate the rule pages."
-    )
-    if not result.raised:
-        assert result.repeatable, f"{probe.label} on {device}: two seeded runs under the flag differ"
+    ok, _, line = judge(probe, VERSION, device)
+    assert ok, f"torch {torch.__version__} on {device}: {probe.label} {line}"
 
 
 def test_every_catalog_entry_has_a_probe():
