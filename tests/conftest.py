@@ -52,21 +52,34 @@ def run_cli(
     args: Sequence[str], cwd: Path, env: Optional[dict] = None, stdin: Optional[str] = None, timeout: float = 300
 ) -> subprocess.CompletedProcess:
     """Run ``python -m repro_lint`` for real (the same code path as the console script)."""
+    return subprocess.run(
+        [sys.executable, "-m", "repro_lint", *args],
+        cwd=str(cwd),
+        env=_child_env(env),
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=timeout,
+    )
+
+
+def run_python(code: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter with this checkout importable (what a run imports
+    shows there: ``'libcst' in sys.modules``)."""
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=str(cwd), env=_child_env(None), capture_output=True, text=True,
+        timeout=timeout,
+    )
+
+
+def _child_env(env: Optional[dict]) -> dict:
     environment = dict(os.environ)
     environment["PYTHONPATH"] = str(REPO) + os.pathsep + environment.get("PYTHONPATH", "")
     environment.pop("NO_COLOR", None)
     environment.pop("FORCE_COLOR", None)
     if env:
         environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "repro_lint", *args],
-        cwd=str(cwd),
-        env=environment,
-        capture_output=True,
-        text=True,
-        input=stdin,
-        timeout=timeout,
-    )
+    return environment
 
 
 def write(root: Path, files: dict) -> None:

@@ -13,7 +13,7 @@ from typing import List, Tuple
 import libcst as cst
 import pytest
 
-from conftest import REPO, run_cli, write
+from conftest import REPO, run_cli, run_python, write
 from repro_lint import run as engine_run
 from repro_lint.cache import CACHE_DIR, ResultsCache
 from repro_lint.config import Settings
@@ -432,9 +432,7 @@ def test_a_warm_run_neither_parses_nor_imports_libcst(tmp_path: Path):
         # ``libcst`` itself is a lazy module (repro_lint._lazy); its nodes load when it is used
         "print(rc, 'libcst._nodes.module' in sys.modules, 'repro_lint.rules.ops' in sys.modules)\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    runs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
-            for _ in range(2)]
+    runs = [run_python(code, tmp_path) for _ in range(2)]
     cold, warm = (run.stdout.split()[-3:] for run in runs)
     assert cold == ["1", "True", "True"], runs[0].stdout + runs[0].stderr
     assert warm == ["1", "False", "False"], runs[1].stdout + runs[1].stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_cli, write
+from conftest import REPO, run_cli, run_python, write
 
 HAZARD = "import torch\ntorch.backends.cudnn.benchmark = True\n"
 CLEAN = "import torch\ntorch.backends.cudnn.benchmark = False\n"
@@ -291,7 +291,6 @@ def test_the_cache_key_reads_libcsts_version_without_importlib_metadata():
     """The results cache's key names LibCST's version, read from its ``dist-info`` folder's name
     as torch's is: importing ``importlib.metadata`` for it cost a warm run about 20 ms."""
     import importlib.metadata
-    import subprocess
 
     from repro_lint.config import installed_version
 
@@ -302,13 +301,12 @@ def test_the_cache_key_reads_libcsts_version_without_importlib_metadata():
         "run_key('settings', ['RPL101'])\n"
         "print('importlib.metadata' in sys.modules)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    proc = run_python(code, REPO)
     assert proc.stdout.split() == ["False"], proc.stdout + proc.stderr
 
 
 def test_a_missing_path_is_reported_before_the_rules_are_loaded(tmp_path: Path):
     """A mistyped path is an error at once: LibCST and the rules are not imported for it."""
-    import subprocess
 
     code = (
         "import sys\n"
@@ -316,6 +314,6 @@ def test_a_missing_path_is_reported_before_the_rules_are_loaded(tmp_path: Path):
         "rc = run_check(['no_such.py', '--no-cache'])\n"
         "print(rc, 'libcst' in sys.modules)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    proc = run_python(code, tmp_path)
     assert proc.stdout.split() == ["2", "False"], proc.stderr
     assert "no_such.py: no such file or directory" in proc.stderr
