@@ -72,9 +72,15 @@ def run_python(code: str, cwd: Path, timeout: float = 300) -> subprocess.Complet
     )
 
 
+def pythonpath() -> str:
+    """A child process's PYTHONPATH: the checkout first, then this process's (where the
+    dependencies may be)."""
+    return os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+
+
 def _child_env(env: Optional[dict]) -> dict:
     environment = dict(os.environ)
-    environment["PYTHONPATH"] = str(REPO) + os.pathsep + environment.get("PYTHONPATH", "")
+    environment["PYTHONPATH"] = pythonpath()
     environment.pop("NO_COLOR", None)
     environment.pop("FORCE_COLOR", None)
     if env:

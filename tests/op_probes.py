@@ -4,9 +4,9 @@
 ``scripts/gpu_check.py`` runs them on a GPU and prints what each did. Each probe builds its
 inputs from the seeded generators on ``device``, calls one op (and its backward pass where the
 catalog's bullet is about differentiating) and returns the tensors it produced, so that
-``repro_lint.runtime.check_determinism`` can run it twice and compare the results bitwise. A probe is named by the catalog
-entry it exercises (``Op.name``), plus a variant label; ``expect`` is ``"catalog"`` when the
-op should raise under ``torch.use_deterministic_algorithms(True)`` exactly when the catalog
+``repro_lint.runtime.check_determinism`` can run it twice and compare the results bitwise. A
+probe is named by the catalog entry it exercises (``Op.name``), plus a variant label; ``expect``
+is ``"catalog"`` when the op should raise under ``torch.use_deterministic_algorithms(True)`` exactly when the catalog
 files it under "raises" for the installed torch, or ``False`` for a variant that a rule's
 condition leaves out (``mode="nearest"``, a global pool, ``reduction="none"``, ...), which
 must not raise. A catalog entry applies to a probe's device when its ``device`` names it

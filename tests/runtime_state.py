@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Iterator, Optional
 
 import numpy as np
@@ -24,12 +23,6 @@ ENV_NAMES = _compare._ENV_TOUCHED + _seed.SEED_VARIABLES + RANK_VARIABLES + ("WO
 
 #: the generators seed_everything seeds in this process (CUDA's where a device is present)
 SEEDED_HERE = ("random", "numpy", "torch") + (("cuda",) if torch.cuda.is_available() else ())
-
-
-def pythonpath() -> str:
-    """The checkout first, then the PYTHONPATH this process has (where the dependencies may be)."""
-    root = str(Path(__file__).resolve().parents[1])
-    return os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
 
 
 def clean_env(**extra: str) -> dict:

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from runtime_state import clean_env, preserved_runtime_state, pythonpath
+from conftest import pythonpath
+from runtime_state import clean_env, preserved_runtime_state
 
 from repro_lint.runtime import ReproducibilityWarning, check_determinism, seed_everything, verify
 

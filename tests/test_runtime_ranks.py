@@ -18,7 +18,8 @@ import pytest
 import torch
 
 import repro_lint.runtime as rt
-from runtime_state import SEEDED_HERE, clean_env, preserved_runtime_state, pythonpath
+from conftest import pythonpath
+from runtime_state import SEEDED_HERE, clean_env, preserved_runtime_state
 
 from repro_lint.runtime import SeedRecord, _seed, _workers, make_generator, reset_seed, seed_everything, seed_worker
 
