@@ -28,7 +28,7 @@ from .positions import node_positions
 from .rules import all_rules, selected_codes
 from .edits import NodeEdit, file_width
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
-from .rules.functions import kept_tree
+from .rules.functions import kept_tree, linting
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, compile_check, compiles, decode_file, read_bytes, too_large, with_tabs_expanded, without_prose
@@ -326,6 +326,7 @@ class Linter:
         module = parsed if parsed is not None else kept_tree(text) or self._parse(path, text)
         if isinstance(module, FileResult):
             return module
+        file_text = text  # what an evaluation that reads this module reads (:func:`linting`)
         expanded = module is self._expanded
         if expanded:
             # the file is linted as CPython reads it (:func:`~repro_lint.parse.with_tabs_expanded`):
@@ -342,7 +343,8 @@ class Linter:
                 names.aliases.setdefault(local, qualified)
         file = FileContext(path, text, module, names, self.settings, project, self.codes)
         try:
-            result = self._lint_file_context(file, result)
+            with linting(file_text, module):
+                result = self._lint_file_context(file, result)
         finally:
             file.close()
         if expanded:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+import textwrap
 from typing import Dict, List, Tuple
 
 import libcst as cst
@@ -21,6 +22,8 @@ from repro_lint.rules import all_rules
 from repro_lint.rules.base import FileContext, Rule
 from repro_lint.names import ImportTable
 from repro_lint.source import without_prose
+
+from conftest import lint_files_in
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -728,3 +731,45 @@ def test_the_import_index_is_built_once_before_the_survey_workers(tmp_path: Path
     lines = indexed.read_text(encoding="utf-8").splitlines()
     assert {line.split()[0] for line in lines} == {str(os.getpid())}  # the parent only
     assert sorted(line.split()[1] for line in lines) == sorted(map(str, files))  # each file once
+
+
+def test_an_evaluation_that_reads_the_linted_module_takes_its_tree(tmp_path: Path, monkeypatch):
+    """A script that calls its own loader factory (``get_data_loaders`` defined above ``run``)
+    has the factory read as a project function: the module read is the linted file itself, so
+    its tree is the one the linter parsed, not a second parse of the same text."""
+    import repro_lint.linter as linter_module
+    import repro_lint.rules.functions as functions
+
+    script = tmp_path / "train.py"
+    script.write_text(
+        textwrap.dedent(
+            """\
+            from torch.utils.data import DataLoader
+
+            def get_data_loaders(batch_size):
+                train_loader = DataLoader(range(8), batch_size=batch_size, shuffle=True, num_workers=2)
+                return train_loader
+
+            def run():
+                loader = get_data_loaders(4)
+                for batch in loader:
+                    pass
+
+            if __name__ == "__main__":
+                run()
+            """
+        ),
+        encoding="utf-8",
+    )
+    parsed: List[str] = []
+
+    def counting(real):
+        return lambda text, *args, **kwargs: parsed.append(text) or real(text, *args, **kwargs)
+
+    monkeypatch.setattr(linter_module, "parse_module", counting(linter_module.parse_module))
+    monkeypatch.setattr(functions, "parse_module", counting(functions.parse_module))
+    monkeypatch.setattr(functions, "_kept", type(functions._kept)())
+    found = lint_files_in([script], tmp_path, ["RPL301"])
+    assert [(d.code, d.line) for d in found] == [("RPL301", 4)]
+    assert len(parsed) == 1  # the linter's parse; the factory's evaluation took that tree
+    assert functions._linting is None  # and the linted file is let go of after its lint

@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import Dict, List
 
+import libcst as cst
 import pytest
 
 from conftest import codes, lint_files_in, write
@@ -836,6 +837,55 @@ def test_rpl105_seed_after_model_construction(lint):
     assert "nn.Linear(4, 2)" in finding.message and "torch" in finding.message
 
 
+def test_rpl105_walks_only_the_functions_that_seed(lint, monkeypatch):
+    """Each function's body is walked in execution order with a flow of its own, and only a
+    seeding call reports: functions (and their nested functions and classes) that hold no
+    seeding call are not walked; a function that holds one, also nested, is."""
+    from repro_lint.rules.seeding import SeedAfterRngUse
+
+    walked: List[str] = []
+    real = SeedAfterRngUse._statement
+
+    def recording(self, stmt, flow, pending):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            walked.append(self.file.code_for(stmt).strip())
+        return real(self, stmt, flow, pending)
+
+    monkeypatch.setattr(SeedAfterRngUse, "_statement", recording)
+    code = """
+        import torch
+        from torch import nn
+
+        def augment(x):
+            def jitter(y):
+                return y + torch.randn(3)
+            return jitter(x) * torch.rand(1)
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return x * torch.rand(1)
+
+            def reset(self):
+                def inner():
+                    model = nn.Linear(4, 2)
+                    torch.manual_seed(1)
+                inner()
+
+        def main():
+            model = nn.Linear(4, 2)
+            torch.manual_seed(0)
+
+        if __name__ == "__main__":
+            main()
+    """
+    found = lint(code, select=["RPL105"])
+    assert [f.line for f in found] == [17, 22]
+    # the seeding functions and those around them are walked
+    assert walked.count("model = nn.Linear(4, 2)") == 2 and "inner()" in walked
+    # the others are not
+    assert not [s for s in walked if "rand" in s]
+
+
 @pytest.mark.parametrize(
     "body,expected",
     [
@@ -1053,6 +1103,26 @@ def test_rpl202_names_the_devices_the_evidence_names(lint, code, device):
     found = lint(source, select=["RPL202"])
     assert [d.code for d in found] == ["RPL202"]
     assert f"runs on {device} but never" in found[0].message
+
+
+def test_rpl202_asks_once_which_devices_the_default_path_keeps(lint, monkeypatch):
+    """Whichever devices the evidence names (here CUDA and an accelerator), the question of
+    which of them a default run still uses is asked once per entry point, not once per device."""
+    from repro_lint.rules.seeding import SeedingScan
+
+    asked: List[frozenset] = []
+    real = SeedingScan.devices_on_default
+
+    def recording(self, summary, devices):
+        asked.append(devices)
+        return real(self, summary, devices)
+
+    monkeypatch.setattr(SeedingScan, "devices_on_default", recording)
+    code = "model = torch.nn.Linear(2, 2).cuda()\n    model = torch.nn.DataParallel(model)"
+    source = f"import argparse\nimport torch\n\nparser = argparse.ArgumentParser()\n\nif __name__ == '__main__':\n    {code}\n"
+    found = lint(source, select=["RPL202"])
+    assert [d.code for d in found] == ["RPL202"] and "runs on CUDA but never" in found[0].message
+    assert len(asked) == 1 and len(asked[0]) == 2
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ way. :meth:`ProjectModules.resolve` is the evaluator's ``resolve`` callback: the
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
 
@@ -31,10 +32,26 @@ Read = Tuple[cst.Module, ImportTable, Values]
 
 
 #: parsed trees of project modules are kept for the next linted file (several entry points of a
-#: project call into the same modules) up to this much source text in all: a tree takes a few
-#: hundred bytes per byte of source
-KEPT_SOURCE_BYTES = 512 * 1024
+#: project call into the same modules) up to this much source text in all: a kept tree takes
+#: about 40 bytes per byte of source (the parse itself needs several hundred while it runs)
+KEPT_SOURCE_BYTES = 1024 * 1024
 _kept: "OrderedDict[str, Optional[cst.Module]]" = OrderedDict()
+
+#: the text and tree of the file being linted, which an evaluation that reads the linted
+#: module itself (a function of it that the project context resolves there) takes
+_linting: Optional[Tuple[str, cst.Module]] = None
+
+
+@contextmanager
+def linting(text: str, module: cst.Module) -> Iterator[None]:
+    """While the file of ``text`` is linted, evaluations read its module as ``module``
+    instead of parsing the same text again."""
+    global _linting
+    previous, _linting = _linting, (text, module)
+    try:
+        yield
+    finally:
+        _linting = previous
 
 
 def kept_tree(text: str) -> Optional[cst.Module]:
@@ -48,6 +65,8 @@ def kept_tree(text: str) -> Optional[cst.Module]:
 
 def _tree(text: str) -> Optional[cst.Module]:
     """``text`` parsed (None: it does not parse), from the trees kept for the texts read last."""
+    if _linting is not None and _linting[0] == text:
+        return _linting[1]
     if text in _kept:
         _kept.move_to_end(text)
         return _kept[text]

@@ -1366,7 +1366,8 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
             return
         devices = [d for d in DEVICES if d in summary.uses]
         if devices:
-            devices = [d for d in devices if d in scan.devices_on_default(summary, frozenset(devices))]
+            on_default = scan.devices_on_default(summary, frozenset(devices))  # asked once, not per device
+            devices = [d for d in devices if d in on_default]
         if not devices:
             return
         # the devices named for what they are; "an accelerator" (Fabric, accelerate,
@@ -1494,8 +1495,17 @@ class SeedAfterRngUse(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.file.analysis(SeedingScan)
-        if not any(self._seeds(site) for site in scan.calls):
+        seeding = [site for site in scan.calls if self._seeds(site)]
+        if not seeding:
             return
+        # each function's body is walked with a flow of its own, and only a seeding call
+        # reports: a function that holds none (nor do the functions and classes inside it)
+        # is not walked
+        chains = [scan.chains.get(id(site.node)) for site in seeding]
+        self._holding: Optional[Set[int]] = (
+            None if any(chain is None for chain in chains)
+            else {id(n) for chain in chains for n in chain if type(n) is cst.FunctionDef}  # type: ignore[union-attr]
+        )
         pending: List[cst.BaseSuite] = []
         self._run(node.body, _Flow(), pending)
         while pending:
@@ -1555,7 +1565,8 @@ class SeedAfterRngUse(Rule):
 
     def _statement(self, stmt: cst.CSTNode, flow: _Flow, pending: List[cst.BaseSuite]) -> None:
         if isinstance(stmt, cst.FunctionDef):
-            pending.append(stmt.body)
+            if self._holding is None or id(stmt) in self._holding:
+                pending.append(stmt.body)
         elif isinstance(stmt, cst.ClassDef):
             for inner in stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ():
                 if isinstance(inner, (cst.FunctionDef, cst.ClassDef)):
