@@ -1495,7 +1495,9 @@ class SeedAfterRngUse(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.file.analysis(SeedingScan)
-        seeding = [site for site in scan.calls if self._seeds(site)]
+        #: what each call seeds, asked once here and read again where the walk meets the call
+        self._seeded_by = {id(site): self._seeds(site) for site in scan.calls}
+        seeding = [site for site in scan.calls if self._seeded_by[id(site)]]
         if not seeding:
             return
         # each function's body is walked with a flow of its own, and only a seeding call
@@ -1666,7 +1668,7 @@ class SeedAfterRngUse(Rule):
             stack.extend((child, False) for child in reversed(syntax_children(current)))
 
     def _event(self, site: CallSite, flow: _Flow, assigned: FrozenSet[str]) -> None:
-        seeds = self._seeds(site)
+        seeds = self._seeded_by[id(site)]
         if seeds:
             # a draw that only picks the seed (``seed = random.randint(...)``, then
             # ``random.seed(seed)``) is what the user meant: not reported
