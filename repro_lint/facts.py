@@ -16,10 +16,11 @@ import ast
 import os
 import re
 import warnings
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Union
 
 from ._gc import GCPaused
 from .classify import (
@@ -566,7 +567,7 @@ def _device_in(arg: ast.AST) -> Optional[str]:
         return None
     if isinstance(arg, ast.Constant):  # most arguments: a name or a literal, nothing to walk
         return device_named((arg.value,)) if isinstance(arg.value, str) else None
-    return device_named([n.value for n in ast.walk(arg) if isinstance(n, ast.Constant) and isinstance(n.value, str)])
+    return device_named([n.value for n in _walk(arg) if isinstance(n, ast.Constant) and isinstance(n.value, str)])
 
 
 def _string(node: Optional[ast.AST]) -> Optional[str]:
@@ -810,6 +811,29 @@ def _child_fields(node_type: type) -> Tuple[str, ...]:
         fields = tuple(f for f in node_type._fields if f not in ("ctx", "type_comment"))
         _CHILD_FIELDS[node_type] = fields
     return fields
+
+
+def _walk(node: ast.AST) -> Iterator[ast.AST]:
+    """:func:`ast.walk` without the expression contexts (``Load``, ``Store``): the same nodes
+    otherwise, in the same order, at a third of the cost (it ran 680,000 times in the facts of
+    the project corpus, mostly on a name or a short expression)."""
+    if isinstance(node, _ATOMS):
+        yield node
+        return
+    todo = deque([node])
+    while todo:
+        node = todo.popleft()
+        for name in _child_fields(type(node)):
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                todo.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append(value)
+        yield node
+
+
+#: nodes whose only child (if any) is an expression context
+_ATOMS = (ast.Name, ast.Constant)
 
 
 class _FactsCollector(ast.NodeVisitor):
@@ -1822,11 +1846,11 @@ class _FactsCollector(ast.NodeVisitor):
         parsed = _parsed_options(target, value)
         if parsed is not None:
             self.parsed_names.add(parsed)
-        for node in ast.walk(target):
+        for node in _walk(target):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 self.set_attributes.add(node.attr)  # ``args.gpu = 0``: ``args`` itself is the same object
         bound = _bound_names(target)
-        for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+        for name in (n.id for n in _walk(target) if isinstance(n, ast.Name)):
             if name not in bound and isinstance(self._constant(ast.Name(id=name)), ParsedOptions):
                 continue  # an attribute set on the parsed options: they stay those (see set_attributes)
             literal = ast_literal(value) if isinstance(target, ast.Name) and value is not None else UNKNOWN
@@ -2446,7 +2470,7 @@ def _decidable_test(test: ast.AST) -> bool:
     """Does an ``if`` test call nothing but builtins the values follow?"""
     return not any(
         isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _DECIDABLE_CALLS)
-        for node in ast.walk(test)
+        for node in _walk(test)
     )
 
 
@@ -2584,6 +2608,16 @@ def _when_run(facts: ModuleFacts, test: Callable[[BodyFacts], bool], main: bool 
                 seen.add(target.name)
                 stack.append(target)
     return False
+
+
+#: ``import`` then ``*``, with what may stand between them in a star import (spaces, tabs,
+#: line continuations): a text without it star-imports nothing (:attr:`ModuleFacts.star_imports`)
+_STAR_IMPORT = re.compile(r"\bimport(?:[ \t\f]|\\(?:\r\n|\r|\n))*\*")
+
+
+def may_star_import(source: str) -> bool:
+    """Can ``source`` hold a star import (``from m import *``)? False means it holds none."""
+    return _STAR_IMPORT.search(source) is not None
 
 
 def might_be_entry_point(source: str) -> bool:

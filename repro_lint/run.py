@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .cache import ResultsCache
     from .context import ProjectContext
-    from .linter import Linter
+    from .linter import Linter, WordsHint
 
 
 #: what a forked worker works with (a linter, or a linter and options): set in the parent
@@ -109,27 +109,30 @@ def _run_task(task: Task) -> List[Tuple[int, FileResult, Optional[str]]]:
     return [(index, *_lint_file(linter, path)) for index, path in task]
 
 
-def _needs_parse(linter: Linter, path: Path, data: bytes) -> bool:
+def _needs_parse(linter: Linter, path: Path, data: bytes) -> "Tuple[bool, Optional[WordsHint]]":
+    """Must the file be parsed, and what the prefilter found in it (for the process that
+    lints it, which asks again: :meth:`~repro_lint.linter.Linter.take_hint`)."""
     try:
         text = decode_file(data, path).text
     except SourceError:
-        return True  # reported by the worker; cheap
-    return linter.needs_parse(text, str(path))
+        return True, None  # reported by the worker; cheap
+    return linter.needs_parse(text, str(path)), linter.hint(text) if linter.prefilter else None
 
 
-def _survey_task(task: Task) -> Tuple[List[Tuple[int, bool, int, "Optional[Learnt]"]], Dict[str, Any]]:
-    """For each file: must it be parsed, its size, and what the project context learnt of it;
-    and the module facts that deciding it needed (of these files or of others)."""
+def _survey_task(task: Task) -> Tuple[List[Tuple[int, bool, int, "Optional[Learnt]", "Optional[WordsHint]"]], Dict[str, Any]]:
+    """For each file: must it be parsed, its size, what the project context learnt of it and
+    what the prefilter found in it; and the module facts that deciding it needed (of these
+    files or of others)."""
     linter = worker_state()
     done = []
     for index, path in task:
         try:
             data = read_bytes(path)
         except SourceError:
-            done.append((index, True, 0, None))  # the lint worker reports it
+            done.append((index, True, 0, None, None))  # the lint worker reports it
             continue
-        kind = _needs_parse(linter, path, data)
-        done.append((index, kind, len(data), linter.project.survey(path)))
+        kind, hint = _needs_parse(linter, path, data)
+        done.append((index, kind, len(data), linter.project.survey(path), hint))
     return done, linter.project.unsent_facts()
 
 
@@ -193,6 +196,14 @@ CHECK_COST = 8  # a syntax-only check is roughly this many times cheaper than a 
 SURVEY_MIN_BYTES = 4 * 1024 * 1024
 #: a survey task holds files of about this many bytes
 SURVEY_TASK_BYTES = 256 * 1024
+#: the files to parse are linted in this many groups per worker, each of files next to each
+#: other in path order: the modules one file's evaluation reads (its package's, its siblings')
+#: are parsed once per worker that needs them, and the fewer workers need them, the fewer
+#: parses (project corpus, 2 workers: 64 such parses instead of 77, 543 LibCST parses in all
+#: instead of 562, and 237 modules' facts extracted instead of 265; a group per folder gave 70
+#: and 554). A group is a few per cent of the work, so the workers still finish together
+#: (biggest first).
+LINT_GROUPS_PER_JOB = 8
 
 
 class _Run:
@@ -312,8 +323,10 @@ class _Run:
         with pool(self.linter, jobs) as workers:
             for done, facts in workers.map(_survey_task, tasks):
                 self.project.absorb_facts(facts)
-                for index, kind, size, learnt in done:
+                for index, kind, size, learnt, hint in done:
                     sorted_[index] = (kind, size)
+                    if hint is not None:
+                        self.linter.take_hint(display_path(self.files[index]), hint)
                     if learnt is not None:
                         self.project.absorb(self.files[index], learnt)
         for index, _ in todo:  # in the order the files were given, as without workers
@@ -330,7 +343,10 @@ class _Run:
         return True
 
     def _sort(self, index: int, data: bytes) -> None:
-        if _needs_parse(self.linter, self.files[index], data):
+        kind, hint = _needs_parse(self.linter, self.files[index], data)
+        if hint is not None:
+            self.linter.take_hint(display_path(self.files[index]), hint)
+        if kind:
             self.parse.append((index, len(data)))
         else:
             self.check.append((index, len(data)))
@@ -350,17 +366,20 @@ class _Run:
         )
 
     # -- the work ---------------------------------------------------------------------------
-    def tasks(self) -> List[Tuple[int, Task]]:
-        """(estimated cost, files) per task, biggest first: each file to parse is a task of its
-        own; syntax-only checks go in batches."""
-        tasks = [(size + FILE_COST, [(index, self.files[index])]) for index, size in self.parse]
+    def tasks(self, jobs: int = 1) -> List[Tuple[int, Task]]:
+        """(estimated cost, files) per task, biggest first. The files to parse go in
+        ``LINT_GROUPS_PER_JOB * jobs`` groups of neighbours in path order (a file bigger than
+        a group is a group of its own); syntax-only checks go in batches."""
+        neighbours = sorted(self.parse, key=lambda item: self.files[item[0]].parts)
+        group = max(1, sum(size + FILE_COST for _, size in neighbours) // (LINT_GROUPS_PER_JOB * max(1, jobs)))
+        tasks = list(_batches(self.files, neighbours, group))
         for batch_bytes, batch in _batches(self.files, self.check, CHECK_BATCH_BYTES):
             tasks.append((batch_bytes // CHECK_COST, batch))
         tasks.sort(key=lambda task: -task[0])
         return tasks
 
     def execute(self, jobs: int) -> None:
-        tasks = self.tasks()
+        tasks = self.tasks(jobs)
         if not tasks:
             return
         linter = self.linter

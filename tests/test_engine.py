@@ -6,6 +6,7 @@ import collections
 from pathlib import Path
 
 import libcst as cst
+import pytest
 
 from conftest import codes, lint_files_in, write
 from repro_lint.config import Settings
@@ -337,3 +338,42 @@ def test_the_files_calling_a_loader_method_are_found_once_for_the_run(tmp_path, 
     # a file that does not call the method is read by one scan for both questions
     scans = collections.Counter(path for path in read if path.endswith("__init__.py"))
     assert len(scans) == 2 and set(scans.values()) == {1}
+
+
+def test_the_facts_walk_is_asts_without_expression_contexts():
+    """The facts pass walks expressions with its own ``_walk``: the nodes of ``ast.walk``, in
+    its order, less the ``Load``/``Store`` contexts that no question asks about."""
+    import ast
+
+    from repro_lint.facts import _walk
+
+    root = Path(__file__).resolve().parent.parent / "repro_lint"
+    checked = 0
+    for path in sorted(root.glob("*.py"))[:12]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.expr_context):
+                continue
+            assert list(_walk(node)) == [n for n in ast.walk(node) if not isinstance(n, ast.expr_context)]
+            checked += 1
+    assert checked > 10_000
+
+
+@pytest.mark.parametrize(
+    "text, star",
+    [
+        ("from m import *\n", True),
+        ("from m import  *\n", True),
+        ("from n import\t*\n", True),
+        ("from m import \\\n    *\n", True),
+        ("x = a * b\n", False),
+        ("def f(*args, **kwargs):\n    pass\n", False),
+        ("reimport *x\n", False),
+    ],
+)
+def test_may_star_import_is_false_only_for_texts_without_one(text, star):
+    from repro_lint.facts import extract_facts, may_star_import
+
+    assert may_star_import(text) is star
+    facts = extract_facts(Path("m.py"), text) if text != "reimport *x\n" else None
+    if facts is not None:
+        assert bool(facts.star_imports) is star

@@ -2418,3 +2418,18 @@ def test_a_loader_factorys_callers_are_read_only_when_it_passes_a_switch_on(tmp_
     )
     assert ("make_loader" in seen) is asked
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize("star", ["from loaders import  *", "from loaders import \\\n    *", "from loaders import\t*"])
+def test_a_star_import_spelt_with_other_spacing_binds_the_same_names(tmp_path, star):
+    """A star import is one whatever stands between ``import`` and ``*`` (spaces, a tab, a
+    line continuation): the library names it binds are known as with one space."""
+    write(
+        tmp_path,
+        {
+            "loaders.py": "from torch.utils.data import Dataset, DataLoader\n",
+            "train.py": f"{star}\n\n\ndef make():\n    return DataLoader(list(range(8)), batch_size=2, shuffle=True)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [d.code for d in found] == ["RPL302"]

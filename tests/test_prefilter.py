@@ -773,3 +773,99 @@ def test_an_evaluation_that_reads_the_linted_module_takes_its_tree(tmp_path: Pat
     assert [(d.code, d.line) for d in found] == [("RPL301", 4)]
     assert len(parsed) == 1  # the linter's parse; the factory's evaluation took that tree
     assert functions._linting is None  # and the linted file is let go of after its lint
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_each_files_words_are_searched_once_in_a_run(tmp_path: Path, monkeypatch, jobs: int):
+    """The process that decides to parse a file (the survey's worker, or the parent) hands the
+    words it found to the one that lints it: every file's text is searched for the trigger
+    words once in all the processes of a run, with the findings of a search in each."""
+    import os
+
+    from repro_lint import linter as engine_linter, run as engine_run
+
+    log = tmp_path / "searched.txt"
+    original = engine_linter.Linter._words_of
+
+    def logged(self, text):
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {text.splitlines()[0]!r}\n")
+        return original(self, text)
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "helpers.py").write_text("# helpers\nimport random\n\ndef set_seed(seed):\n    random.seed(seed)\n", encoding="utf-8")
+    (project / "train.py").write_text(
+        "# train\nimport torch\nfrom helpers import set_seed\n\ndef main():\n    set_seed(0)\n"
+        "    torch.backends.cudnn.benchmark = True\n    model = torch.nn.Linear(2, 2).cuda()\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+        encoding="utf-8",
+    )
+    for i in range(3):  # files no rule needs: searched, found wanting, only syntax-checked
+        (project / f"plain{i}.py").write_text(f"# plain{i}\nx = {i}\n", encoding="utf-8")
+    files = sorted(project.glob("*.py"))
+    settings = Settings(root=project, select=["ALL"])
+
+    def run(search_once: bool) -> List[Tuple]:
+        monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
+        monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+        log.unlink(missing_ok=True)
+        linter = Linter(settings, ProjectContext(settings, files))
+        if not search_once:
+            monkeypatch.setattr(linter, "take_hint", lambda path, hint: None)
+        results = lint_files(linter, files, jobs=jobs)
+        assert not [e for r in results for e in r.errors]
+        return _findings(results)
+
+    monkeypatch.setattr(engine_linter.Linter, "_words_of", logged)
+    searched_again = run(search_once=False)
+    assert len(log.read_text(encoding="utf-8").splitlines()) > len(files)  # the lint searches again
+    found = run(search_once=True)
+    searched = [line.split(" ", 1)[1] for line in log.read_text(encoding="utf-8").splitlines()]
+    assert sorted(searched) == sorted(repr(f"# {path.stem}") for path in files)
+    assert found == searched_again and {"RPL201", "RPL202"} <= {code for *_, code, _, _ in found}
+
+
+def test_a_hint_for_another_text_is_not_used():
+    """A hint is used only for the text it was made of (the file may change between the survey
+    and the lint): another text of the same file is searched afresh."""
+    settings = Settings(root=REPO, select=["ALL"])
+    surveyed, linting = Linter(settings), Linter(settings)
+    before = "import torch\ntorch.backends.cudnn.benchmark = True\n"
+    after = "import torch\nx = F.dropout(torch.ones(3), 0.5)\n"
+    linting.take_hint("train.py", surveyed.hint(before))
+    assert [r.code for r in linting.rules_for(after, "train.py")] == [r.code for r in Linter(settings).rules_for(after)]
+    linting.take_hint("train.py", surveyed.hint(before))
+    assert linting.found_words(before, "train.py") == Linter(settings).found_words(before)
+    assert "RPL201" in [r.code for r in linting.rules_for(before, "train.py")]
+
+
+def test_files_to_parse_are_linted_in_groups_of_neighbours(tmp_path: Path):
+    """The files to parse go to the workers in a few groups per worker, each of files next to
+    each other in path order (the modules their evaluations read are mostly the same), the
+    groups biggest first; every file is in exactly one group."""
+    from repro_lint import run as engine_run
+
+    files = []
+    for package in ("alpha", "beta", "gamma"):
+        for i in range(12):
+            path = tmp_path / package / f"m{i:02d}.py"
+            files.append(path)
+    files.append(tmp_path / "huge.py")
+    settings = Settings(root=tmp_path)
+    run = engine_run._Run(lambda: Linter(settings), ProjectContext(settings, files), files, None)
+    shuffled = list(range(len(files)))
+    shuffled.reverse()
+    run.parse = [(index, 100_000 if files[index].name == "huge.py" else 1_000 + index) for index in shuffled]
+    run.check = [(0, 10)]
+    jobs = 2
+    tasks = run.tasks(jobs)
+    groups = [[index for index, _ in task] for _, task in tasks if task != [(0, files[0])]]
+    assert sorted(index for group in groups for index in group) == sorted(shuffled)
+    assert len(groups) <= engine_run.LINT_GROUPS_PER_JOB * jobs
+    in_order = sorted(range(len(files)), key=lambda index: files[index].parts)
+    for group in groups:
+        start = in_order.index(group[0])
+        assert group == in_order[start : start + len(group)]  # neighbours, in path order
+    assert files.index(tmp_path / "huge.py") in [index for index, _ in tasks[0][1]]  # the biggest group first
+    assert [cost for cost, _ in tasks] == sorted((cost for cost, _ in tasks), reverse=True)

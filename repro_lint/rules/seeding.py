@@ -27,7 +27,7 @@ from ..classify import (
 )
 from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
-from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, only_inspects
+from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits
 from ..syntax import UNKNOWN, CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
@@ -1495,6 +1495,9 @@ class SeedAfterRngUse(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.file.analysis(SeedingScan)
+        source = self.file.source
+        #: does the module star-import (the facts are asked only where its text can)?
+        self._star_imports = may_star_import(source) and bool(getattr(self.file.project.facts(self.file.path, source), "star_imports", ()))
         #: what each call seeds, asked once here and read again where the walk meets the call
         self._seeded_by = {id(site): self._seeds(site) for site in scan.calls}
         seeding = [site for site in scan.calls if self._seeded_by[id(site)]]
@@ -1525,8 +1528,7 @@ class SeedAfterRngUse(Rule):
         if site.name is None or site.effect.known:
             return frozenset()
         configured = site.name in self.file.settings.seed_functions
-        facts = self.file.project.facts(self.file.path, self.file.source) if "*" in self.file.source else None
-        if not (configured or is_seed_named(site.name, site.imported, bool(facts is not None and facts.star_imports))):
+        if not (configured or is_seed_named(site.name, site.imported, self._star_imports)):
             return frozenset()
         return self.file.analysis(SeedingScan).call_summary(site).effects & frozenset(GENERATORS)
 
