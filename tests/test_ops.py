@@ -970,3 +970,25 @@ def test_rpl402_an_attribute_assigned_from_itself_is_what_its_other_values_are(l
         f"        self.dones = {again}\n"
     )
     assert codes(lint(code, select=["RPL402"], torch_version_text=CUMSUM_RAISES)) == expected
+
+
+def test_rpl401_and_rpl402_match_each_call_against_the_catalog_once(tmp_path, monkeypatch):
+    """Both rules ask which catalog ops a call is; the file's answer for each call is shared,
+    and both still report what they report alone."""
+    from repro_lint.rules import ops
+
+    code = IMPORTS + (
+        "\n\ndef f(x, index, src):\n"
+        "    y = x.index_add_(0, index, src)\n"
+        "    z = F.interpolate(y, scale_factor=2, mode='bicubic')\n"
+        "    return torch.bincount(z.flatten().long()) + x.cumsum(0)\n"
+    )
+    write(tmp_path, {"model.py": code})
+    path = tmp_path / "model.py"
+    alone = {rule: codes(lint_files_in([path], tmp_path, [rule])) for rule in ("RPL401", "RPL402")}
+    asked = []
+    original = ops._matched
+    monkeypatch.setattr(ops, "_matched", lambda rule, node: (asked.append(id(node)), original(rule, node))[1])
+    both = codes(lint_files_in([path], tmp_path, ["RPL401", "RPL402"]))
+    assert sorted(both) == sorted(alone["RPL401"] + alone["RPL402"]) and alone["RPL401"] and alone["RPL402"]
+    assert asked and len(asked) == len(set(asked))  # each call once, though both rules asked

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -25,7 +25,7 @@ from ..opcatalog import (
     index_by_name,
 )
 from ..values import INTEGER, NUMPY, Const, any_const, dict_entries, is_dict_display
-from .base import Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
+from .base import Analysis, Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
 from ..classify import is_known
 from ..syntax import cst_literal, int_value, string_value
@@ -79,9 +79,27 @@ def _triggers(category: str, forward_only: bool) -> Tuple[str, ...]:
 
 
 
+class _Matches(Analysis):
+    """What :func:`matched` found for each call of the file: RPL401 and RPL402 both ask it
+    of every call, at the same node, and the answer depends only on the file."""
+
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        self.found: Dict[int, Tuple[List[Op], str]] = {}
+
+
 def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
     """The catalog entries this call is, with their argument conditions checked, and how the
-    call is named in messages (``F.interpolate``, ``Tensor.index_add_``)."""
+    call is named in messages (``F.interpolate``, ``Tensor.index_add_``): asked once per call
+    (:class:`_Matches`)."""
+    found = rule.file.analysis(_Matches).found
+    key = id(node)
+    if key not in found:
+        found[key] = _matched(rule, node)
+    return found[key]
+
+
+def _matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
     func = node.func
     qualified = rule.qualify(func)
     if qualified is not None and qualified not in FUNCTIONS and qualified not in MODULES and not is_known(qualified):
