@@ -815,8 +815,8 @@ def _child_fields(node_type: type) -> Tuple[str, ...]:
 
 def _walk(node: ast.AST) -> Iterator[ast.AST]:
     """:func:`ast.walk` without the expression contexts (``Load``, ``Store``): the same nodes
-    otherwise, in the same order, at a third of the cost (it ran 680,000 times in the facts of
-    the project corpus, mostly on a name or a short expression)."""
+    otherwise, in the same order, at about half the cost (170,000 walks of the project corpus's
+    assignment targets, call arguments and ``if`` tests: 0.84 s -> 0.44 s)."""
     if isinstance(node, _ATOMS):
         yield node
         return

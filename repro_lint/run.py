@@ -367,9 +367,10 @@ class _Run:
 
     # -- the work ---------------------------------------------------------------------------
     def tasks(self, jobs: int = 1) -> List[Tuple[int, Task]]:
-        """(estimated cost, files) per task, biggest first. The files to parse go in
-        ``LINT_GROUPS_PER_JOB * jobs`` groups of neighbours in path order (a file bigger than
-        a group is a group of its own); syntax-only checks go in batches."""
+        """(estimated cost, files) per task, biggest first. The files to parse go in about
+        ``LINT_GROUPS_PER_JOB * jobs`` groups of neighbours in path order (a group ends at the
+        file that fills it, so a big file makes its group big, and first); syntax-only checks
+        go in batches."""
         neighbours = sorted(self.parse, key=lambda item: self.files[item[0]].parts)
         group = max(1, sum(size + FILE_COST for _, size in neighbours) // (LINT_GROUPS_PER_JOB * max(1, jobs)))
         tasks = list(_batches(self.files, neighbours, group))
