@@ -38,7 +38,7 @@ from .modulefiles import Listings, ModuleFiles
 from .source import SourceError, read_bytes, write_atomic
 
 CACHE_DIR = ".repro_lint_cache"
-FORMAT = 2
+FORMAT = 3
 #: key of the entry's dependency on every file of the run (= ``context.ALL_FILES``)
 #: a dependency on every file of the run (the project context's answers drawn from the call
 #: graph); :data:`repro_lint.context.ALL_FILES` is this marker
@@ -157,9 +157,9 @@ class ResultsCache:
         self.path = self.folder / f"results-{key[:24]}.json"
         self.root = Path(root)
         self._root_prefix = os.path.join(os.path.abspath(self.root), "")
-        self.entries, self._table = self._load()
+        self.entries, self._table, self._lists = self._load()
         self._held: Dict[int, bool] = {}  # dependencies_hold's answers, by position in _table
-        self._held_lists: Dict[Tuple[Any, ...], bool] = {}  # and by an entry's whole list
+        self._held_lists: Dict[int, bool] = {}  # and by an entry's whole list, by position in _lists
         self.updates: Dict[str, Dict[str, Any]] = {}
 
     @classmethod
@@ -167,41 +167,52 @@ class ResultsCache:
         """The cache of ``settings`` + ``codes``, in ``folder`` (default: ``<root>/.repro_lint_cache``)."""
         return cls(cache_folder(settings, folder), run_key(settings.fingerprint(), codes), settings.root)
 
-    def _load(self) -> Tuple[Dict[str, Dict[str, Any]], List[Any]]:
-        """The entries on disk and their ``deps`` table (each entry's ``d`` is decoded only when
-        it is asked for: :meth:`dependencies_hold`)."""
+    def _load(self) -> Tuple[Dict[str, Dict[str, Any]], List[Any], List[Any]]:
+        """The entries on disk, their ``deps`` table of (path, digest) pairs and their ``lists``
+        of positions in it: an entry's ``d`` is the position of its list, decoded only when it
+        is asked for (:meth:`dependencies_hold`). Files of one project share whole lists (its
+        metadata files, a call graph): the project corpus's 1,519 entries hold 353 distinct
+        lists of 187,000 positions in all, which the file keeps once each."""
         try:
             data = json.loads(read_bytes(self.path))
         except (SourceError, ValueError):
-            return {}, []
+            return {}, [], []
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
-            return {}, []
-        table = data.get("deps")
-        return data["files"], table if isinstance(table, list) else []
+            return {}, [], []
+        table, lists = data.get("deps"), data.get("lists")
+        return data["files"], table if isinstance(table, list) else [], lists if isinstance(lists, list) else []
 
     @staticmethod
-    def _decoded(deps: Any, table: List[Any]) -> Dict[str, Optional[str]]:
-        """An entry's ``d`` as read (positions in ``table``) as a dict; one that does not decode
-        gives a dependency that never holds."""
+    def _decoded(deps: Any, table: List[Any], lists: List[Any]) -> Dict[str, Optional[str]]:
+        """An entry's ``d`` as read (the position of its list in ``lists``) as a dict; one that
+        does not decode gives a dependency that never holds."""
         try:
-            return {table[i][0]: table[i][1] for i in deps}
+            if type(deps) is not int or deps < 0:
+                raise TypeError(deps)
+            return {table[i][0]: table[i][1] for i in lists[deps]}
         except (TypeError, IndexError, KeyError):
             return {"": "invalid"}
 
     @classmethod
-    def _dumps(cls, entries: Dict[str, Dict[str, Any]], read: List[Any]) -> str:
-        """The file's text: each entry's ``d`` as positions in one ``deps`` table (entries
-        taken from the file as it was read still point into its table, ``read``)."""
+    def _dumps(cls, entries: Dict[str, Dict[str, Any]], read: List[Any], read_lists: List[Any]) -> str:
+        """The file's text: each entry's ``d`` as the position of its list of positions in one
+        ``deps`` table, each distinct list kept once (entries taken from the file as it was read
+        still point into its tables, ``read`` and ``read_lists``)."""
         table: Dict[Tuple[str, Optional[str]], int] = {}
+        lists: Dict[Tuple[int, ...], int] = {}
         files = {}
         for key, entry in entries.items():
             deps = entry.get("d")
             if deps is not None:
                 if not isinstance(deps, dict):
-                    deps = cls._decoded(deps, read)
-                entry = {**entry, "d": [table.setdefault(pair, len(table)) for pair in deps.items()]}
+                    deps = cls._decoded(deps, read, read_lists)
+                positions = tuple(table.setdefault(pair, len(table)) for pair in deps.items())
+                entry = {**entry, "d": lists.setdefault(positions, len(lists))}
             files[key] = entry
-        return json.dumps({"format": FORMAT, "files": files, "deps": list(table)}, separators=(",", ":"), sort_keys=True)
+        return json.dumps(
+            {"format": FORMAT, "files": files, "deps": list(table), "lists": [list(each) for each in lists]},
+            separators=(",", ":"), sort_keys=True,
+        )
 
     def key_of(self, path: Path) -> str:
         """Entries are keyed by path relative to the root (absolute outside it)."""
@@ -235,27 +246,30 @@ class ResultsCache:
 
     @staticmethod
     def has_dependencies(entry: Dict[str, Any]) -> bool:
-        return bool(entry.get("d"))
+        return entry.get("d") not in (None, {})
 
     def entry_dependencies(self, entry: Dict[str, Any]) -> Dict[str, Optional[str]]:
         deps = entry.get("d")
-        if not deps:
+        if deps is None:
             return {}
-        return deps if isinstance(deps, dict) else self._decoded(deps, self._table)
+        return deps if isinstance(deps, dict) else self._decoded(deps, self._table, self._lists)
 
     def dependencies_hold(self, entry: Dict[str, Any], dependencies: "Dependencies") -> bool:
         """Are the digests ``entry``'s findings depend on still those of today? Each (path,
-        digest) pair of the file's table is checked once, however many entries share it."""
-        deps = entry.get("d")
-        if not isinstance(deps, list):
+        digest) pair of the file's table is checked once, and each list of them once, however
+        many entries share it."""
+        position = entry.get("d")
+        if type(position) is not int:
             return dependencies.hold(self.entry_dependencies(entry))
-        try:
-            key = tuple(deps)  # entries share whole lists (the project's metadata files, a call graph)
-            known = self._held_lists.get(key)
-        except TypeError:  # an entry that does not decode: its dependencies never hold
-            return False
+        known = self._held_lists.get(position)
         if known is not None:
             return known
+        try:
+            deps = self._lists[position] if position >= 0 else None
+        except IndexError:
+            deps = None
+        if not isinstance(deps, list):
+            return False  # an entry that does not decode: its dependencies never hold
         held = self._held
         table = self._table
         answer: Optional[bool] = True
@@ -270,7 +284,7 @@ class ResultsCache:
                 held[i] = answer
             if not answer:
                 break
-        self._held_lists[key] = bool(answer)
+        self._held_lists[position] = bool(answer)
         return bool(answer)
 
     @staticmethod
@@ -314,16 +328,16 @@ class ResultsCache:
             return
         try:
             prepare_folder(self.folder)
-            merged, table = self._load()
+            merged, table, lists = self._load()
             merged.update(self.updates)
             for key in [k for k in merged if k not in self.updates]:
                 if not os.path.exists(self.root / key):  # absolute keys join to themselves
                     del merged[key]
-            data = self._dumps(merged, table)
+            data = self._dumps(merged, table, lists)
             write_atomic(self.path, data.encode("utf-8"), durable=False)
         except OSError:
             return
-        self.entries, self._table = merged, table
+        self.entries, self._table, self._lists = merged, table, lists
         self._held = {}
         self._held_lists = {}
         self.updates = {}

@@ -2818,7 +2818,11 @@ def _package_parts(folder: str, packages: Dict[str, Tuple[str, ...]]) -> Tuple[s
 def source_root_for(path: Path, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Path:
     """The folder a module's dotted name starts from (``packages``: as for
     :func:`module_name_for`)."""
-    folder = os.path.dirname(os.path.abspath(path))
+    return Path(source_folder(os.path.dirname(os.path.abspath(path)), packages))
+
+
+def source_folder(folder: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> str:
+    """:func:`source_root_for` a module in the absolute path ``folder``, as a string."""
     for _ in _package_parts(folder, {} if packages is None else packages):
         folder = os.path.dirname(folder)
-    return Path(folder)
+    return folder

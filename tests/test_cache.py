@@ -436,3 +436,29 @@ def test_a_warm_run_neither_parses_nor_imports_libcst(tmp_path: Path):
     cold, warm = (run.stdout.split()[-3:] for run in runs)
     assert cold == ["1", "True", "True"], runs[0].stdout + runs[0].stderr
     assert warm == ["1", "False", "False"], runs[1].stdout + runs[1].stderr
+
+
+def test_entries_that_depend_on_the_same_files_share_one_stored_list(tmp_path: Path, monkeypatch):
+    """Files of one project depend on the same files (a call graph, its metadata): the cache
+    file keeps each distinct list of dependencies once, and an entry names its list by
+    position; a position that names no list is a dependency that never holds."""
+    write(tmp_path, {f"script{i}.py": "import helpers\n\nif __name__ == '__main__':\n    helpers.set_seed(0)\n" for i in range(3)})
+    settings, files, linter = _tree(tmp_path, monkeypatch)
+    reference = _findings(lint_files(linter, files, jobs=1))
+    _cached_run(settings, files, linter)
+    cache_file = next((tmp_path / CACHE_DIR).glob("results-*.json"))
+    data = json.loads(cache_file.read_text())
+    positions = [data["files"][f"script{i}.py"]["d"] for i in range(3)]
+    assert len(set(positions)) == 1 and all(type(p) is int for p in positions)
+    assert len(data["lists"]) == len({tuple(each) for each in data["lists"]})  # each list once
+    shared = data["lists"][positions[0]]
+    assert {data["deps"][i][0] for i in shared} >= {str(tmp_path / "helpers.py")}
+    # the warm run is answered from the cache (a doctored message shows), with the same findings
+    data["files"]["train.py"]["r"][0]["message"] = "from the cache"
+    cache_file.write_text(json.dumps(data))
+    assert "from the cache" in [d.message for r in _cached_run(settings, files, linter) for d in r.diagnostics]
+    for damaged in (len(data["lists"]), -1, "0", [0], 1.5):
+        data["files"]["train.py"]["d"] = damaged
+        cache_file.write_text(json.dumps(data))
+        found = _findings(_cached_run(settings, files, linter))
+        assert found == reference, damaged

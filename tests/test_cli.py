@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -317,3 +318,28 @@ def test_a_missing_path_is_reported_before_the_rules_are_loaded(tmp_path: Path):
     proc = run_python(code, tmp_path)
     assert proc.stdout.split() == ["2", "False"], proc.stderr
     assert "no_such.py: no such file or directory" in proc.stderr
+
+
+def test_extension_only_include_patterns_match_as_the_gitignore_style_match_does():
+    """``*.py``-like include patterns are matched by the name's ending, the answer the
+    gitignore-style match gives for every such name; other patterns go to that match."""
+    from repro_lint.discovery import _suffixes, pattern_spec
+
+    names = ["a.py", ".py", "a.pyc", "a.py.bak", "A.PY", "x.ipynb", "x.ipynb~", "py", "a.tar.gz", "b.gz", "a b.py", "é.py"]
+    for patterns in (["*.py", "*.ipynb"], ["*.py"], ["*.tar.gz"], ["*.p-y_1"]):
+        suffixes = _suffixes(patterns)
+        assert suffixes is not None
+        spec = pattern_spec(patterns, "include")
+        for name in names + ["z" + suffix for suffix in suffixes]:
+            assert name.endswith(suffixes) == spec.match_file(name), (patterns, name)
+    for patterns in ([], ["train_*.py"], ["*.py", "scripts/*.py"], ["!*.py"], ["*.[pP]y"], ["*"], ["**/*.py"], ["*.py?"]):
+        assert _suffixes(patterns) is None, patterns
+
+
+def test_a_tree_without_gitignore_or_excludes_never_imports_pathspec(tmp_path: Path):
+    write(tmp_path, {"train.py": HAZARD, "pkg/model.py": CLEAN, "notes.txt": HAZARD})
+    (tmp_path / ".git").mkdir()
+    code = "import sys; from repro_lint.cli import main; status = main(sys.argv[1:]); print(status, 'pathspec' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code, ".", "--no-cache", "--quiet"], cwd=str(tmp_path), capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
+    assert out.stdout.splitlines()[-1] == "1 False", out.stdout + out.stderr
+    assert [line.split(":")[0] for line in out.stdout.splitlines()[:-1]] == ["train.py"]
