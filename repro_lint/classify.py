@@ -284,10 +284,12 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         # weights: a tokenizer's or a backbone's does not load the head's)
         uses.add(LOAD)
     for keyword, names in catalog.DEVICE_KEYWORDS:
+        if args.node(keyword, None) in (MISSING, UNKNOWN):
+            continue  # not given (most calls), or maybe inside ``**kwargs``: no string, no evidence
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:
             uses.add(device)
-        elif args.node(keyword, None) not in (MISSING, UNKNOWN) and args.value(keyword, None) is UNKNOWN:
+        elif args.value(keyword, None) is UNKNOWN:
             uses.add(PLACES)  # given explicitly (``device=self.device``), not maybe inside ``**kwargs``
     counted = catalog.DEVICE_COUNT_KEYWORDS.get(qualified or "")
     if counted is not None:
