@@ -360,6 +360,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def entry() -> None:
+    from ._gc import tune_for_a_batch
+
+    tune_for_a_batch()
     sys.exit(main())
 
 

@@ -343,3 +343,28 @@ def test_a_tree_without_gitignore_or_excludes_never_imports_pathspec(tmp_path: P
     out = subprocess.run([sys.executable, "-c", code, ".", "--no-cache", "--quiet"], cwd=str(tmp_path), capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
     assert out.stdout.splitlines()[-1] == "1 False", out.stdout + out.stderr
     assert [line.split(":")[0] for line in out.stdout.splitlines()[:-1]] == ["train.py"]
+
+
+_GC_PROBE = """\
+import atexit, gc, sys
+before = gc.get_threshold()
+atexit.register(lambda: print(gc.isenabled(), before[0], gc.get_threshold()[0], file=sys.stderr))
+sys.argv = ["repro-lint", ".", "--no-cache", "--jobs", "1", "--quiet"]
+from repro_lint import cli
+{call}
+"""
+
+
+@pytest.mark.parametrize("call, raised", [("cli.entry()", True), ("sys.exit(cli.main(sys.argv[1:]))", False)])
+def test_the_command_line_collects_young_objects_less_often_and_a_library_call_does_not(tmp_path: Path, call: str, raised: bool):
+    """The console script's process is a batch and tunes the cyclic collector for it (it stays
+    on); ``main()`` called by another program (a test, a tool embedding it) leaves its
+    process's settings alone."""
+    from repro_lint._gc import BATCH_THRESHOLDS
+
+    write(tmp_path, {"train.py": HAZARD})
+    proc = run_python(_GC_PROBE.format(call=call), tmp_path)
+    assert proc.returncode == 1 and "RPL201" in proc.stdout, proc.stderr
+    enabled, before, after = proc.stderr.split()
+    assert enabled == "True" and int(before) < BATCH_THRESHOLDS[0]
+    assert int(after) == (BATCH_THRESHOLDS[0] if raised else int(before))
