@@ -31,8 +31,8 @@ def tune_for_a_batch() -> None:
     """Collect cyclic garbage less often in a command-line run, a batch that allocates many
     objects that live to its end (the project context's facts, the summaries, the results):
     with CPython's thresholds, a cold run of the project corpus spent 1.6-2.7 s of CPU in
-    about 820 young, 73 middle and 5 full collections outside the paused parses, and 0.9 s
-    with these (27 young, 1 full), its peak memory the same (186-191 MB). The collector stays
+    about 820 young, 73 middle and 5 full collections outside the paused parses, and
+    0.9-1.1 s with these (27-34 young, 1 full), its peak memory the same (186-191 MB). The collector stays
     on: cycles are still freed. mypy raises its thresholds for the same reason. Only the
     command line does this: the flake8 plugin and the language server run in processes that
     are not ours to tune."""

@@ -100,8 +100,9 @@ def _suffixes(patterns: Sequence[str]) -> Optional[Tuple[str, ...]]:
 def _relative(path: str, root: str) -> Optional[str]:
     """``path`` relative to ``root`` in ``/`` form (``.`` for the root itself), or None when it
     is not below it, as ``Path.relative_to`` answers for normalised paths but without building
-    paths or raising: discovery asks it for every file and every ``.gitignore`` met (12,000
-    times for a tree of a dozen repositories)."""
+    paths or raising: discovery asks it of every file and folder for each ``.gitignore`` met
+    above it and for the excludes (``relative_to`` raises for each other repository's
+    ``.gitignore`` in a tree of many)."""
     if os.path.normcase(path) == os.path.normcase(root):
         return "."
     prefix = root if root.endswith(os.sep) else root + os.sep
@@ -164,8 +165,8 @@ def _tree(top: str, canonical: str) -> Iterator[Tuple[str, str, List[str], List[
     not links: ``(folder, canonical, subfolders, files)``. The caller may prune
     ``subfolders`` in place. A folder that is not a link has its parent's canonical path
     joined with its name, so no path is resolved below ``top`` (``os.path.realpath`` checks
-    every part of a path: 8,000 ``lstat`` calls for a tree of 1,500 files), and the folder
-    listing tells links apart without a ``stat`` per file."""
+    every part of a path: 4,974 ``lstat`` calls for the project corpus's 265 folders, 269 now),
+    and the folder listing tells links apart without a ``stat`` per file."""
     stack = [(top, canonical)]
     while stack:
         folder, resolved = stack.pop()
