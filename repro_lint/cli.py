@@ -140,16 +140,18 @@ def run_check(argv: Sequence[str]) -> int:
         return check_stdin(args, settings)
     project = ProjectContext(settings, files)
 
-    def build() -> Any:
+    def build(codes: Optional[List[str]] = None) -> Any:
         from .linter import Linter
 
-        return Linter(settings, project)
+        return Linter(settings, project, codes=codes)
 
     fixes = None
     if args.fix or args.diff:
-        from .fixer import run_fix_command
+        from .fixer import diff_codes, run_fix_command
+        from .rules import selected_codes
 
-        linter = build()
+        # --diff shows fixes only: it lints with the rules that can make one
+        linter = build(diff_codes(selected_codes(settings)) if args.diff else None)
         # a fix run lints every file afresh: the cache is neither read nor written
         status, run = run_fix_command(linter, files, paths, diff=args.diff, unsafe=args.unsafe_fixes, jobs=args.jobs)
         if status is not None:
@@ -188,14 +190,16 @@ def check_stdin(args: argparse.Namespace, settings: Any) -> int:
     from .context import ProjectContext
     from .discovery import display_path
     from .engine import Linter
-    from .fixer import fix_source, source_diff
+    from .fixer import diff_codes, fix_source, source_diff
     from .report import ReportOptions
+    from .rules import selected_codes
     from .source import SourceError, decode_file
 
     name = args.stdin_filename or "-"
     shown = display_path(Path(name)) if args.stdin_filename else "-"
     data = sys.stdin.buffer.read()
-    linter = Linter(settings, ProjectContext(settings, [Path(name)] if args.stdin_filename else []))
+    codes = diff_codes(selected_codes(settings)) if args.diff else None  # --diff shows fixes only
+    linter = Linter(settings, ProjectContext(settings, [Path(name)] if args.stdin_filename else []), codes=codes)
     result = linter.lint_bytes(shown, data)
     errors, fixed, out = list(result.errors), 0, sys.stdout
     if args.fix or args.diff:

@@ -210,6 +210,9 @@ class ProjectContext:
 
             self._entry_globs = pathspec.GitIgnoreSpec.from_lines(settings.entry_points)
         self._facts: Dict[str, Optional[ModuleFacts]] = {}
+        #: absolute path -> the text the file has for this run when not the one on disk
+        #: (:meth:`learn_text`: a fix's new text, an editor's unsaved one)
+        self._texts: Dict[str, str] = {}
         self._entry: Dict[str, bool] = {}
         #: files whose text mentions determinism (None: not read yet)
         self._mentions_determinism: Dict[str, bool] = {}
@@ -316,7 +319,7 @@ class ProjectContext:
     def _compute_entry(self, path: Path, source: Optional[str]) -> bool:
         key = str(path)
         if source is None:
-            source = read_text(path)
+            source = self.text(path)
         if source is not None:
             self._mentions(key, source)
         if self.matches_entry_glob(path) or is_notebook(path):  # a notebook is a script
@@ -389,7 +392,7 @@ class ProjectContext:
                 key = str(path)
                 found = self._imports_of.get(key)
                 if found is None:
-                    text = read_text(path)
+                    text = self.text(path)
                     found = self._imports_of[key] = frozenset(imported_modules(path, text)) if text is not None else frozenset()
                 for name in found:
                     imported.setdefault(name, []).append(position)
@@ -477,7 +480,7 @@ class ProjectContext:
         key = os.path.abspath(path)
         self.consult(key)
         if key not in self._facts:
-            text = source if source is not None else read_text(Path(key))
+            text = source if source is not None else self.text(key)
             self._facts[key] = extract_facts(Path(key), text) if text is not None else None
         return self._facts[key]
 
@@ -515,12 +518,39 @@ class ProjectContext:
         for key, facts in found.items():
             self._facts.setdefault(key, facts)
 
+    def text(self, path: "str | Path") -> Optional[str]:
+        """The text of the file at ``path`` for this run: the one :meth:`learn_text` gave, else
+        the one on disk (None when it cannot be read)."""
+        if self._texts:
+            given = self._texts.get(os.path.abspath(path))
+            if given is not None:
+                return given
+        return read_text(path)
+
+    def learn_text(self, path: "str | Path", text: Optional[str]) -> None:
+        """From now on, the file at ``path`` has ``text`` (a fix's new text, an editor's unsaved
+        one), or, with None, the text on disk again. What was learnt from the text it had is
+        forgotten, and every later question reads this one, whichever question comes first: an
+        entry point's summary that reaches the file sees it as the file's own lint does."""
+        key = os.path.abspath(path)
+        if text is None:
+            self._texts.pop(key, None)
+        else:
+            self._texts[key] = text
+        self.forget(key)
+
+    def given_text(self, path: "str | Path") -> Optional[str]:
+        """The text :meth:`learn_text` gave the file at ``path``, or None (the one on disk)."""
+        return self._texts.get(os.path.abspath(path))
+
     def forget(self, path: "str | Path") -> None:
-        """Drop what was learnt from ``path``'s text (it changed, e.g. after a fix)."""
+        """Drop what was learnt from ``path``'s text (it changed, e.g. after a fix). Once
+        :meth:`prepare` has run, every file's entry-point flag stays known (:meth:`entry_points`
+        lists the flags): the file's is decided again, from its text now."""
         key = os.path.abspath(path)
         self._facts.pop(key, None)
         self._sent.discard(key)
-        self._entry.pop(key, None)
+        flagged = self._entry.pop(key, None) is not None
         self._mentions_determinism.pop(key, None)
         # everything derived from the call graph may have gone through that file
         self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
@@ -541,6 +571,8 @@ class ProjectContext:
         self._seeds_workers = None
         self._program_index = None
         self._mentioning.clear()
+        if flagged and self._prepared:
+            self.is_entry_point(key)
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots;
@@ -1144,10 +1176,10 @@ class ProjectContext:
             if path is None or self.facts(path) is None:
                 return None
             self.consult(path)
-            return self.remembered(("object device", path, name, attr), lambda: object_attribute_device(read_text(path) or "", name, attr))
+            return self.remembered(("object device", path, name, attr), lambda: object_attribute_device(self.text(path) or "", name, attr))
         defining = self._reexporting_module(qualified) or facts.path
         self.consult(defining)
-        return self.remembered(("variable device", defining, attr), lambda: module_variable_device(read_text(defining) or "", attr))
+        return self.remembered(("variable device", defining, attr), lambda: module_variable_device(self.text(defining) or "", attr))
 
     def _star_variable(self, facts: ModuleFacts, name: str) -> Optional[str]:
         """Like :meth:`_star_target`, for a plain variable that a star-imported project module
@@ -1162,7 +1194,7 @@ class ProjectContext:
             if star is None or (star.exports is not None and name not in star.exports):
                 continue
             self.consult(path)
-            if assigned.search(read_text(path) or ""):
+            if assigned.search(self.text(path) or ""):
                 return f"{module}.{name}"
         return None
 
@@ -1327,7 +1359,7 @@ class ProjectContext:
         """Does a file of the run call a method named ``method`` with keyword ``param``
         (``model.sample(cond, seed=seed)``)? (A text check: such a call may turn it on.)"""
         call = re.compile(rf"\.{re.escape(method)}\((?:[^()]|\([^()]*\))*?\b{re.escape(param)}\s*=(?!=)")
-        return any(call.search(read_text(path) or "") for path in self.mentioning(f".{method}("))
+        return any(call.search(self.text(path) or "") for path in self.mentioning(f".{method}("))
 
     def _callee_body(self, target: Node) -> Optional[BodyFacts]:
         """The body a call of project function ``target`` runs (a class's ``__init__``)."""
@@ -1979,7 +2011,7 @@ class ProjectContext:
         mentions = self._mentions_determinism.get(key)
         if mentions is None:
             if text is None:
-                text = read_text(Path(key))
+                text = self.text(key)
             mentions = bool(text and DETERMINISM_WORDS.search(text))
             self._mentions_determinism[key] = mentions
         return mentions
@@ -2022,7 +2054,7 @@ class ProjectContext:
             candidates = [os.path.abspath(f) for f in self.files] if self.any_file_mentions(word) else []
             found = self._settings[(effect, word)] = frozenset(
                 other for other in candidates
-                if word in (read_text(Path(other)) or "") and self._file_has(other, frozenset({effect}))
+                if word in (self.text(other) or "") and self._file_has(other, frozenset({effect}))
             )
         return any(self.may_run_with(key, other) for other in sorted(found - {key}))
 
@@ -2159,7 +2191,7 @@ class ProjectContext:
         factory's method, and reading every file for each question grew with the square of
         the files."""
         if called not in self._calling:
-            self._calling[called] = [path for path in self.files if called in (read_text(path) or "")]
+            self._calling[called] = [path for path in self.files if called in (self.text(path) or "")]
         return self._calling[called]
 
     def _may_import(self, path: Path, wanted: Set[str], target: str) -> bool:
@@ -2224,7 +2256,7 @@ class ProjectContext:
         called = f".{name}("
         files = self._importers(node) if not anywhere else [Path(node[0])] + [f for f in self._files_calling(called) if os.path.abspath(f) != node[0]]
         for file in files[1 if elsewhere else 0 :]:
-            text = read_text(file)
+            text = self.text(file)
             if text is None or name not in text or (anywhere and called not in text and os.path.abspath(file) != node[0]):
                 continue
             if len(text) > CALLERS_READ_LIMIT:
@@ -2287,7 +2319,7 @@ class ProjectContext:
         def compute() -> bool:
             answers = []
             for file in self._importers(node):
-                text = read_text(file)
+                text = self.text(file)
                 if text is not None and function in text:
                     answers.append(results_handed_to_trainer(text, function))
             known = [a for a in answers if a is not None]
@@ -2300,7 +2332,7 @@ class ProjectContext:
         self.consult(ALL_FILES)
         found = self._words.get(word)
         if found is None:
-            found = self._words[word] = any(word in (read_text(path) or "") for path in self.files)
+            found = self._words[word] = any(word in (self.text(path) or "") for path in self.files)
         return found
 
     def is_library(self, path: "str | Path", module: str) -> bool:
@@ -2357,7 +2389,7 @@ class ProjectContext:
             facts = self.facts(module)
             names = [facts.module_name, *self._namespace_names(module)] if facts is not None and facts.module_name else []
             tops = {name.split(".", 1)[0] for name in names}
-            text = read_text(entry) if tops else None
+            text = self.text(entry) if tops else None
             return text is not None and any(m.split(".", 1)[0] in tops for m in imported_modules(Path(entry), text))
 
         return bool(self.remembered(("same project", module, entry), imports_its_package))
@@ -2409,7 +2441,7 @@ class ProjectContext:
         found = self._mentioning.get(word)
         if found is None:
             found = self._mentioning[word] = tuple(
-                os.path.abspath(f) for f in self.files if word in (read_text(f) or "")
+                os.path.abspath(f) for f in self.files if word in (self.text(f) or "")
             )
         return found
 

@@ -15,7 +15,8 @@ One file at a time (files in parallel, like linting):
 5. lint the new text again with the same :class:`~repro_lint.engine.Linter` and repeat from 2,
    until nothing is left to fix or :data:`MAX_PASSES` passes have run.
 
-Only then is the file written: encoded with its own encoding (PEP 263 cookie, BOM kept),
+Only then, once every file of the run has been fixed in memory (so that no file is fixed against
+another's new text), is the file written: encoded with its own encoding (PEP 263 cookie, BOM kept),
 decoded back as a check, and replaced atomically (temporary file in the same folder, same
 mode). A file with nothing to fix is never opened for writing. A symlink, or a file whose real
 location is outside the paths given, is never written. Just before the replace, the file is
@@ -45,6 +46,8 @@ from .linter import FileResult, Linter
 from .parse import DeepRecursion, parse_module
 from .report import readable_path
 from . import run as runs
+from .rules import all_rules
+from .rules.suppression import UnusedNoqa
 from .run import default_jobs, pool, work_of, worker_state
 from .source import NotebookSource, Source, SourceError, compile_check, decode_file, dominant_newline, line_offsets, read_bytes, write_atomic
 
@@ -126,6 +129,23 @@ def apply_text_edits(text: str, edits: Sequence[TextEdit]) -> str:
         position = edit.end
     parts.append(text[position:])
     return "".join(parts)
+
+
+def diff_codes(codes: Sequence[str]) -> List[str]:
+    """The codes a ``--diff`` run lints with, of the enabled ``codes``.
+
+    A diff shows fixes and nothing else (ruff's ``--diff`` implies ``--fix-only``), and only a
+    rule that declares a fix can make one (:meth:`~repro_lint.rules.base.Rule.report` drops the
+    edits of any other), so the others are left out: a file that only they could report on is
+    not even parsed, and the diff is the one ``--fix`` writes. The engine's own codes stay
+    (RPL001 costs nothing). Every code stays when RPL002 is enabled: whether a ``# noqa``
+    comment is unused depends on every enabled rule's findings, and its fix removes the codes
+    it finds unused.
+    """
+    registry = all_rules()
+    if UnusedNoqa.code in codes:
+        return list(codes)
+    return [c for c in codes if c in registry and (registry[c].fix is not None or registry[c].found_by == "engine")]
 
 
 def is_selected(diag: Diagnostic, unsafe: bool) -> bool:
@@ -264,6 +284,8 @@ class FixOutcome:
     fixed: Counter = field(default_factory=Counter)
     errors: List[InternalError] = field(default_factory=list)
     passes: int = 0
+    #: has a new text been linted (and learnt by the project context)?
+    tried: bool = False
 
     @property
     def fixed_count(self) -> int:
@@ -294,11 +316,32 @@ def fix_source(
     max_passes: int = MAX_PASSES,
     result: Optional[FileResult] = None,
 ) -> FixOutcome:
-    """Fix ``source`` (shown as ``path``) in memory. ``result``: its lint result, if already known."""
+    """Fix ``source`` (shown as ``path``) in memory. ``result``: its lint result, if already known.
+
+    Each pass lints the new text, and the project context takes it as the file's text for that
+    (:meth:`~repro_lint.context.ProjectContext.learn_text`: every question about the file reads
+    it, not only those the file's own lint asks first); when the fixes are done, the file has
+    the text it had before again. So every file is fixed against the texts the run found,
+    whichever files the same process fixed before (a file whose fix seeds at startup does not
+    change the fixes of a file that imports it), and the diffs do not depend on ``--jobs`` or
+    on how the files fall to the workers; the files are written once every file is fixed
+    (:func:`fix_files`).
+    """
+    result = result or linter.lint_source(path, source)
+    outcome = FixOutcome(source.text, result)
+    before = linter.project.given_text(path)
+    try:
+        return _passes(linter, path, source, unsafe, max_passes, outcome)
+    finally:
+        if outcome.tried:
+            linter.project.learn_text(path, before)
+
+
+def _passes(linter: Linter, path: str, source: Source, unsafe: bool, max_passes: int, outcome: FixOutcome) -> FixOutcome:
+    """The passes of :func:`fix_source`, from the findings in ``outcome.result``."""
     original = source.text
     newline = dominant_newline(original)
-    result = result or linter.lint_source(path, source)
-    outcome = FixOutcome(original, result)
+    result = outcome.result
     text = original
     original_compiles: Optional[bool] = None
     for _ in range(max_passes):
@@ -333,7 +376,8 @@ def fix_source(
         text = new_text
         outcome.passes += 1
         outcome.fixed.update(d.code for d in step.applied)
-        linter.project.forget(path)  # its facts (entry point, seeding) came from the old text
+        linter.project.learn_text(path, text)  # its facts (entry point, seeding) came from the old text
+        outcome.tried = True
         result = linter.lint_source(path, source.with_text(text), module=parsed)
     else:
         pending = [d for d in result.diagnostics if is_selected(d, unsafe)]
@@ -351,6 +395,18 @@ def fix_source(
     return outcome
 
 
+@dataclass(frozen=True)
+class _Unwritten:
+    """What writing a fixed file needs (:func:`write_fix`)."""
+
+    path: Path
+    #: the bytes the fixes were planned from, and those to write
+    original: bytes
+    data: bytes
+    #: the findings of the text as read: they stand when the file is left unchanged
+    result: FileResult
+
+
 @dataclass
 class FileFix:
     """The outcome for one file of a ``--fix`` or ``--diff`` run (picklable)."""
@@ -364,6 +420,8 @@ class FileFix:
     errors: List[InternalError] = field(default_factory=list)
     #: notes for stderr that are not errors (a symlink skipped)
     notes: List[str] = field(default_factory=list)
+    #: the fixed text, until :func:`write_fix` writes it
+    unwritten: Optional[_Unwritten] = field(default=None, repr=False)
 
 
 def _lines(text: str) -> List[str]:
@@ -413,6 +471,11 @@ def fix_path(
     ``roots``: real paths of the folders and files named on the command line; a file whose real
     location is outside them is not changed.
     """
+    return write_fix(_fix_path(linter, path, unsafe, write, diff, roots))
+
+
+def _fix_path(linter: Linter, path: Path, unsafe: bool, write: bool, diff: bool, roots: Optional[Sequence[str]]) -> FileFix:
+    """:func:`fix_path` without the writing: the fixed text to write is kept in the result."""
     shown = display_path(path)
     try:
         original = read_bytes(path)
@@ -444,11 +507,21 @@ def fix_path(
     if diff:
         fixed.diff = source_diff(shown, source, outcome.text)
     if write:
-        problem = _write_if_unchanged(path, original, data)
-        if problem is not None:
-            return FileFix(shown, result, notes=[f"{shown}: {problem}"])
-        fixed.written = True
+        fixed.unwritten = _Unwritten(path, original, data, result)
     return fixed
+
+
+def write_fix(item: FileFix) -> FileFix:
+    """Write the fixed text ``item`` holds, if any; when the file cannot be written, or changed
+    since it was read, it is left as it is, with a note, and its findings are those it has."""
+    unwritten, item.unwritten = item.unwritten, None
+    if unwritten is None:
+        return item
+    problem = _write_if_unchanged(unwritten.path, unwritten.original, unwritten.data)
+    if problem is not None:
+        return FileFix(item.path, unwritten.result, notes=[f"{item.path}: {problem}"])
+    item.written = True
+    return item
 
 
 def _write_if_unchanged(path: Path, original: bytes, data: bytes) -> str | None:
@@ -476,7 +549,7 @@ def _codes_of(outcome: FixOutcome) -> str:
 
 def _fix_in_worker(path: Path) -> FileFix:
     linter, options = worker_state()
-    return fix_path(linter, path, **options)
+    return _fix_path(linter, path, **options)
 
 
 @dataclass
@@ -510,16 +583,21 @@ def fix_files(
     roots: Optional[Sequence[str]] = None,
     jobs: Optional[int] = None,
 ) -> FixRun:
-    """Fix ``files`` with ``jobs`` processes (see :func:`repro_lint.engine.lint_files`)."""
+    """Fix ``files`` with ``jobs`` processes (see :func:`repro_lint.engine.lint_files`).
+
+    Every file is fixed before any is written (in this process, in the order of ``files``), so
+    no file is fixed against another's fixed text (see :func:`fix_source`)."""
     options = {"unsafe": unsafe, "write": write, "diff": diff, "roots": roots}
     jobs = jobs or default_jobs()
     if any(rule.needs_project for rule in linter.rule_types):
         linter.project.prepare(files)
     if jobs <= 1 or len(files) < 2 or work_of(files) < runs.POOL_MIN_WORK:
-        return FixRun([fix_path(linter, f, **options) for f in files])
-    chunksize = max(1, min(16, len(files) // (jobs * 8)))
-    with pool((linter, options), jobs) as workers:
-        return FixRun(list(workers.map(_fix_in_worker, files, chunksize=chunksize)))
+        fixed = [_fix_path(linter, f, **options) for f in files]
+    else:
+        chunksize = max(1, min(16, len(files) // (jobs * 8)))
+        with pool((linter, options), jobs) as workers:
+            fixed = list(workers.map(_fix_in_worker, files, chunksize=chunksize))
+    return FixRun([write_fix(item) for item in fixed])
 
 
 def run_fix_command(linter: Linter, files: Sequence[Path], paths: Sequence[str], *, diff: bool, unsafe: bool, jobs: Optional[int]) -> Tuple[Optional[int], FixRun]:

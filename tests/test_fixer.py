@@ -194,6 +194,155 @@ def test_a_file_outside_the_given_paths_is_not_written(tmp_path: Path):
     assert (tmp_path / "a.py").read_text() == BENCHMARK
 
 
+# -- every file is fixed against the project as the run found it -----------------------------------
+
+#: an entry point whose fix seeds at startup, and one that imports it and needs a fix of its own
+SEEDS_WHEN_FIXED = textwrap.dedent(
+    """\
+    import numpy as np
+    import torch
+
+    seed_value = 123
+    np.random.seed(seed_value)
+    torch.manual_seed(seed_value)
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    data = torch.randn(8, 4).to(device)
+
+
+    def main(data):
+        return torch.nn.Linear(4, 2).to(device)(data)
+
+
+    if __name__ == "__main__":
+        main(data)
+    """
+)
+IMPORTS_IT = textwrap.dedent(
+    """\
+    import numpy as np
+    import torch
+
+    from data_prep import data
+
+    seed_value = 123
+    np.random.seed(seed_value)
+    torch.manual_seed(seed_value)
+
+    model = torch.nn.Linear(4, 2).to("cuda")
+    print(model(data))
+    """
+)
+
+
+def _diffs(root: Path, names: List[str], jobs: int = 1) -> dict:
+    from repro_lint.config import Settings
+    from repro_lint.context import ProjectContext
+    from repro_lint.engine import Linter
+    from repro_lint.fixer import fix_files
+
+    files = [root / name for name in names]
+    settings = Settings(root=root)
+    run = fix_files(Linter(settings, ProjectContext(settings, files)), files, write=False, diff=True, jobs=jobs)
+    return {item.path: item.diff for item in run.files}
+
+
+def test_a_files_fix_does_not_depend_on_the_files_fixed_before_it(tmp_path: Path, monkeypatch):
+    write(tmp_path, {"data_prep.py": SEEDS_WHEN_FIXED, "train.py": IMPORTS_IT})
+    monkeypatch.chdir(tmp_path)
+    first = _diffs(tmp_path, ["data_prep.py", "train.py"])
+    assert first["data_prep.py"] and "+seed_everything(seed_value)\n" in first["train.py"]
+    # the same fixes when train.py is fixed first, or alone
+    assert _diffs(tmp_path, ["train.py", "data_prep.py"]) == first
+    assert _diffs(tmp_path, ["train.py"])["train.py"] == first["train.py"]
+
+
+def test_fix_writes_what_diff_shows_whatever_the_order_and_the_jobs(tmp_path: Path):
+    write(tmp_path, {"data_prep.py": SEEDS_WHEN_FIXED, "train.py": IMPORTS_IT})
+    shown = run_cli(["--diff", "--jobs", "1", "."], tmp_path)
+    assert shown.returncode == 1 and shown.stdout.count("+++ ") == 2
+    fixed = tmp_path.parent / "fixed"
+    write(fixed, {"data_prep.py": SEEDS_WHEN_FIXED, "train.py": IMPORTS_IT})
+    # every file is fixed before any is written: train.py is not fixed against data_prep.py's new text
+    assert run_cli(["--fix", "--jobs", "1", "-q", "."], fixed).returncode == 0
+    alone = tmp_path.parent / "alone"
+    write(alone, {"data_prep.py": SEEDS_WHEN_FIXED, "train.py": IMPORTS_IT})
+    run_cli(["--fix", "-q", "train.py"], alone)
+    assert (fixed / "train.py").read_text() == (alone / "train.py").read_text() != IMPORTS_IT
+    for name in ("data_prep.py", "train.py"):
+        old = SEEDS_WHEN_FIXED if name == "data_prep.py" else IMPORTS_IT
+        assert unified_diff(name, old, (fixed / name).read_text()) in shown.stdout
+
+
+def _prepared_project(root: Path, files: dict):
+    """The project context of ``files`` (name -> text) written under ``root``, prepared."""
+    from repro_lint.config import Settings
+    from repro_lint.context import ProjectContext
+
+    write(root, files)
+    paths = [root / name for name in files]
+    project = ProjectContext(Settings(root=root), paths)
+    project.prepare(paths)
+    return project
+
+
+def test_a_text_given_to_the_project_is_the_files_text_for_every_question(tmp_path: Path):
+    project = _prepared_project(tmp_path, {"train.py": "import torch\n", "lib.py": "x = 1\n"})
+    train = str(tmp_path / "train.py")
+    assert train not in project.entry_points() and project.facts(train).module_name == "train"
+    project.learn_text(train, "import torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n")
+    # asked without the text: the facts and the entry-point flag are the given text's
+    assert project.text(train).endswith("torch.manual_seed(0)\n") and project.facts(train).has_main_guard
+    assert train in project.entry_points()
+    project.learn_text(train, None)  # the text on disk again
+    assert project.text(train) == "import torch\n" and not project.facts(train).has_main_guard
+    assert train not in project.entry_points()
+
+
+def test_forgetting_an_entry_point_after_prepare_keeps_it_among_the_entry_points(tmp_path: Path):
+    main_text = "import torch\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+    project = _prepared_project(tmp_path, {"main.py": main_text, "lib.py": "x = 1\n"})
+    main = str(tmp_path / "main.py")
+    assert project.entry_points() == {main}
+    # a fix of main.py, or of lib.py, makes the project forget what it learnt of that file; the
+    # questions that list the entry points (an HCCL setting guarded by a parameter) still see it
+    project.forget(main)
+    assert project.entry_points() == {main}
+    project.forget(str(tmp_path / "lib.py"))
+    assert project.entry_points() == {main}
+
+
+def test_diff_lints_only_with_the_rules_that_can_fix(tmp_path: Path, monkeypatch, capsys):
+    from repro_lint import linter as linter_module
+
+    ops = "import torch\n\ndef f(x, i, v):\n    return x.index_add_(0, i, v)\n"  # RPL401: no fix
+    write(tmp_path, {"a.py": BENCHMARK, "ops.py": ops})
+    assert " RPL401 " in run_cli(["ops.py"], tmp_path).stdout
+    parsed: List[str] = []
+    original = linter_module.parse_module
+    monkeypatch.setattr(linter_module, "parse_module", lambda text, *a, **k: parsed.append(text) or original(text, *a, **k))
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["--diff", "--jobs", "1", "."]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("--- a.py\n") and "ops.py" not in out and "Would fix 1 error." in err
+    assert parsed == [BENCHMARK]  # ops.py, which only RPL401 could report on, is never parsed
+    parsed.clear()
+    assert cli.main(["--fix", "--jobs", "1", "."]) == 1  # --fix reports what is left: every rule runs
+    out, _ = capsys.readouterr()
+    assert "ops.py:4:12: RPL401 " in out and ops in parsed
+
+
+def test_diff_keeps_every_rule_when_unused_noqa_comments_are_checked(tmp_path: Path):
+    # RPL002 would call the noqa unused, and remove it, if RPL401 did not run
+    ops = "import torch\n\ndef f(x, i, v):\n    return x.index_add_(0, i, v)  # noqa: RPL401\n"
+    write(tmp_path, {"ops.py": ops})
+    proc = run_cli(["--diff", "--extend-select", "RPL002", "."], tmp_path)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout
+    stale = ops.replace("x.index_add_(0, i, v)", "x + v")
+    write(tmp_path, {"ops.py": stale})
+    assert "-    return x + v  # noqa: RPL401\n+    return x + v\n" in run_cli(["--diff", "--extend-select", "RPL002", "."], tmp_path).stdout
+
+
 def test_fix_and_diff_are_in_the_help():
     proc = run_cli(["--help"], Path.cwd())
     assert all(flag in proc.stdout for flag in ("--fix", "--unsafe-fixes", "--diff"))

@@ -163,7 +163,9 @@ class ReproServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         self.cancel_pending(uri)
-        self.linted.pop(uri, None)
+        linted = self.linted.pop(uri, None)
+        if linted is not None and linted.linter is not None:
+            linted.linter.project.learn_text(linted.path, None)  # closed: the file is the one on disk again
         notebook = self.notebooks.pop(uri, None)
         for cell_uri in [cell.uri for cell in notebook.cells] if notebook is not None else [uri]:
             self.publish(cell_uri, [])

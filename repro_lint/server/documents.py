@@ -163,9 +163,8 @@ def lint_text(projects: Projects, uri: str, version: Optional[int], text: Text, 
         linted.error = str(exc)
         return linted
     project = linted.linter.project
-    project.forget(path)  # what it learnt of this file came from another text
+    project.learn_text(path, linted.source.text)  # other documents' findings see the editor's text too
     try:
-        project.facts(path, linted.source.text)  # other documents' findings see the editor's text too
         linted.result = linted.linter.lint_source(str(path), linted.source)
     except Exception as exc:  # a bug of ours: reported to the editor's log, never a dead server
         log.exception("linting %s failed", path)
