@@ -17,6 +17,11 @@
   and ratios. Measurements repeated ``--repeat``/``--repeat-cold`` times show the median
   and the spread (min-max); the load average is printed before and after each corpus.
 
+The cold runs that the ratios compare (repro-lint cold, ``--diff`` cold, the parse floor,
+flake8) run in rounds, one of each per round, so that every round's runs see the same speed
+of the host (on a shared machine it drifts by a third within minutes); besides the ratios of
+the medians, the ratios within each round are printed (median and spread).
+
 Every tool runs as a fresh subprocess, measured with ``os.wait4`` (its rusage covers the
 process and all its children). Usage::
 
@@ -44,7 +49,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -183,6 +188,24 @@ def measure_isolated(command: Sequence[str], cwd: Path) -> Measure:
 
 def repeated(command: Sequence[str], cwd: Path, times: int) -> Runs:
     return Runs([measure_isolated(command, cwd) for _ in range(max(1, times))])
+
+
+def in_rounds(commands: Dict[str, Tuple[Sequence[str], Path]], times: int) -> Dict[str, Runs]:
+    """Each command once per round, ``times`` rounds, the commands in turn within a round."""
+    measured: Dict[str, List[Measure]] = {name: [] for name in commands}
+    for _ in range(max(1, times)):
+        for name, (command, cwd) in commands.items():
+            measured[name].append(measure_isolated(command, cwd))
+    return {name: Runs(runs) for name, runs in measured.items()}
+
+
+def paired(a: Runs, b: Runs) -> str:
+    """The CPU ratios a / b of the runs of the same round: median and spread."""
+    ratios = [x.cpu / y.cpu for x, y in zip(a.runs, b.runs) if y.cpu]
+    if not ratios:
+        return ""
+    spread = f" ({min(ratios):.2f}-{max(ratios):.2f})" if len(ratios) > 1 else ""
+    return f"; within rounds, cpu {statistics.median(ratios):.2f} x{spread}"
 
 
 def json_count(out: str) -> int:
@@ -427,7 +450,18 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     shutil.rmtree(cache, ignore_errors=True)
     lint = repro_lint_command() + [target, "--jobs", jobs, "--output-format", "json", "--exit-zero"]
 
-    cold = repeated(lint + ["--no-cache"], root, args.repeat_cold)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+        handle.write("\n".join(str(p) for p in parsed))
+        list_file = handle.name
+    compared: Dict[str, Tuple[Sequence[str], Path]] = {"cold": (lint + ["--no-cache"], root)}
+    if args.diff:
+        compared["diff"] = (repro_lint_command() + [target, "--jobs", jobs, "--diff", "--no-cache"], root)
+    compared["floor"] = ([sys.executable, str(Path(__file__).resolve()), "_floor", list_file, jobs], root)
+    if args.flake8:
+        compared["flake8"] = ([args.flake8, "--jobs", jobs, target], root)
+    measured = in_rounds(compared, args.repeat_cold)  # none of them reads or writes the cache
+    os.unlink(list_file)
+    cold = measured["cold"]
     findings = json_count(cold.stdout)
     print(cold.line("repro-lint cold (--no-cache)", findings))
     fill = measure_isolated(lint, root)
@@ -437,22 +471,14 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     same = all(m.stdout == cold.stdout for m in [*cold.runs, fill, *warm.runs])
     print(f"  same findings in every cold / filling / warm run: {'yes' if same else 'NO'} ({findings} findings)")
     shutil.rmtree(cache, ignore_errors=True)
-    diff: Optional[Runs] = None
-    if args.diff:
-        diff = repeated(repro_lint_command() + [target, "--jobs", jobs, "--diff", "--no-cache"], root, args.repeat_cold)
+    diff = measured.get("diff")
+    if diff is not None:
         changed = sum(1 for line in diff.stdout.splitlines() if line.startswith("+++ "))
         print(diff.line(f"repro-lint --diff cold ({changed} files changed)"))
-
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-        handle.write("\n".join(str(p) for p in parsed))
-        list_file = handle.name
-    floor = repeated([sys.executable, str(Path(__file__).resolve()), "_floor", list_file, jobs], root, args.repeat_cold)
-    os.unlink(list_file)
+    floor = measured["floor"]
     print(floor.line(f"LibCST parse-only floor ({len(parsed)} files)"))
-
-    flake8: Optional[Runs] = None
-    if args.flake8:
-        flake8 = repeated([args.flake8, "--jobs", jobs, target], root, args.repeat_cold)
+    flake8 = measured.get("flake8")
+    if flake8 is not None:
         print(flake8.line("flake8 (default rules, no plugins)", len(flake8.stdout.splitlines())))
     ruff = ruff_binary(args.ruff)
     if ruff:
@@ -472,11 +498,11 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
 
     print(f"  load average after: {load()}")
     print("  ratios (of medians):")
-    print(f"    cold / parse floor       {cold.wall / floor.wall:6.2f} x  (cpu {cold.cpu / floor.cpu:5.2f} x)")
+    print(f"    cold / parse floor       {cold.wall / floor.wall:6.2f} x  (cpu {cold.cpu / floor.cpu:5.2f} x){paired(cold, floor)}")
     if flake8 is not None:
-        print(f"    cold / flake8            {cold.wall / flake8.wall:6.2f} x  (cpu {cold.cpu / flake8.cpu:5.2f} x)")
+        print(f"    cold / flake8            {cold.wall / flake8.wall:6.2f} x  (cpu {cold.cpu / flake8.cpu:5.2f} x){paired(cold, flake8)}")
     if diff is not None:
-        print(f"    --diff cold / cold       {diff.wall / cold.wall:6.2f} x  (cpu {diff.cpu / cold.cpu:5.2f} x)")
+        print(f"    --diff cold / cold       {diff.wall / cold.wall:6.2f} x  (cpu {diff.cpu / cold.cpu:5.2f} x){paired(diff, cold)}")
     if torchfix_line:
         print(f"    TorchFix (est.) / cold   {torchfix_line / cold.wall:6.1f} x faster")
     print(f"    warm / cold              {warm.wall / cold.wall:6.3f} x")
