@@ -376,7 +376,7 @@ def _passes(linter: Linter, path: str, source: Source, unsafe: bool, max_passes:
         text = new_text
         outcome.passes += 1
         outcome.fixed.update(d.code for d in step.applied)
-        linter.project.learn_text(path, text)  # its facts (entry point, seeding) came from the old text
+        linter.project.learn_text(path, text)  # what it knew of the file (entry point, seeding) was of the old text
         outcome.tried = True
         result = linter.lint_source(path, source.with_text(text), module=parsed)
     else:

@@ -238,7 +238,7 @@ class ProjectModules:
             self._read[path] = None
             if self.project is not None:
                 self.project.consult(path)
-            text = read_text(path)
+            text = self.project.text(path) if self.project is not None else read_text(path)
             module = _tree(text) if text is not None else None
             if module is not None:
                 table = ImportTable()

@@ -26,7 +26,6 @@ from ..catalog import DATALOADERS, FACTORY_WORD, PARTIALS, loader_position
 from ..values import Chain, Const, Values, all_consts, shadowed
 from .base import Analysis, Rule, ValueScan, loader_factory_switches, value_of
 from ..children import syntax_children
-from ..source import read_text
 from ..syntax import MISSING, assigned_targets
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
@@ -341,7 +340,7 @@ def off_in_factory(rule: Rule, expr: cst.CSTNode, off: Callable[[object], bool],
         # in its class: so only when no other call of a method of that name is in the project
         called = f".{function.name.value}("
         for other in rule.file.project.mentioning(called):
-            text = rule.file.source if other == os.path.abspath(rule.file.path) else read_text(other) or ""
+            text = rule.file.source if other == os.path.abspath(rule.file.path) else rule.file.project.text(other) or ""
             if text.count(called) != text.count(f"self{called}"):
                 return False
     return forwarded_switch_off(function, expr.value, lambda default: value_of(rule, default), off, no_default_off)

@@ -19,7 +19,6 @@ import libcst as cst
 
 from ..catalog import ARITHMETIC_BUILTINS, PARTIALS, SEEDING_CALLS, WORKER_DEPENDENT_CALLS
 from ..names import ImportTable
-from ..source import read_text
 from ..syntax import MISSING, UNKNOWN
 from ..values import OPEN, Const, any_const, target_names
 from .base import Rule, mentions_name, value_of
@@ -151,7 +150,7 @@ def _project_function(rule: Rule, qualified: str) -> Optional[Tuple[cst.Function
     if "." in body.name:
         return None  # a method: not a plain worker_init_fn
     project.consult(facts.path)
-    text = read_text(facts.path)
+    text = project.text(facts.path)
     if text is None:
         return None
     try:
