@@ -20,8 +20,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-import libcst as cst
-from libcst._nodes.internal import CodegenState
+from ._lazy import cst, import_libcst
+
+import_libcst()  # LibCST's own import, before its submodules are named here (compiled once)
+from libcst._nodes.internal import CodegenState  # noqa: E402
 
 #: the LibCST versions this module was checked against (the test suite checks the installed one)
 CHECKED_VERSIONS = ("1.1", "1.9")

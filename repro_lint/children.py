@@ -9,8 +9,7 @@ import dataclasses
 import typing
 from typing import Dict, FrozenSet, List, Sequence, Set, Tuple
 
-import libcst as cst
-
+from ._lazy import cst
 from . import _libcst_internals  # noqa: F401 - its node type is one of the kinds
 
 #: fields that only hold whitespace, comments and punctuation: never worth visiting

@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
-import libcst as cst
+from ._lazy import cst
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules.base import FileContext

@@ -38,8 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-import libcst as cst
-
+from ._lazy import cst
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter

@@ -13,8 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple, Type
 
-import libcst as cst
-
+from ._lazy import cst
 from ._gc import GCPaused
 from .config import Settings
 from .context import ProjectContext

@@ -14,8 +14,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Dict, List, Optional, Tuple
 
-import libcst as cst
-
+from ._lazy import cst
 from ._gc import GCPaused
 from ._libcst_internals import ParserOutput, VerbatimStatement
 from .source import line_breaks, line_offsets

@@ -7,8 +7,7 @@ from __future__ import annotations
 import bisect
 from typing import Callable, Collection, Dict, List, Optional, Set, Tuple
 
-import libcst as cst
-
+from ._lazy import cst
 from ._libcst_internals import OffsetCodegenState, VerbatimStatement
 from .parse import ast_module, first_line
 from .source import line_offsets

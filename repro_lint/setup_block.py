@@ -41,8 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-import libcst as cst
-
+from ._lazy import cst
 from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
 from .classify import is_seed_named
 from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor

@@ -53,8 +53,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-import libcst as cst
-
+from ._lazy import cst
 from .children import node_kinds, syntax_children
 from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PARSERS, ENTROPY_RESULTS
 from .classify import classify_call

@@ -6,8 +6,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
-import libcst as cst
-
+from ._lazy import cst
 from .children import _REVERSED_FIELDS, _child_fields, _node_types
 from .rules.base import FileContext
 

@@ -19,8 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import DATALOADERS, ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit

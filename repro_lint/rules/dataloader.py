@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import DISTRIBUTED_SAMPLER_SHUFFLE_POSITION, DISTRIBUTED_SAMPLERS, LOADER_WORKER_INIT, OWN_SAMPLER_KEYWORD
 from ..catalog import RANDOM_SAMPLERS, SAMPLER_EPOCH_SETTERS, SHUFFLES_ITSELF
 from ..diagnostics import SAFE, UNSAFE

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import (
     ENV_SWITCHES, NCCL_AS_HCCL, NCCL_GROUP, PROCESS_GROUP, PROCESS_GROUP_INITS, device_named, may_be_hccl,
 )

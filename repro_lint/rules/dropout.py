@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import DROPOUT_CALLS, DROPOUT_MODULES, FUNCTIONAL_DROPOUT, FUNCTIONAL_DROPOUT_TRAINING
 from ..diagnostics import SAFE
 from ..syntax import cst_generic_origin, int_value

@@ -5,8 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterator, List, Optional, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import (
     DEBUG_MODE,
     USE_DETERMINISTIC,

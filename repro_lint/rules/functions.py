@@ -13,8 +13,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..classify import is_known
 from ..children import syntax_children
 from ..names import ImportTable, dotted_name

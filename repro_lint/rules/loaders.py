@@ -20,8 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import DATALOADERS, FACTORY_WORD, PARTIALS, loader_position
 from ..values import Chain, Const, Values, all_consts, shadowed
 from .base import Analysis, Rule, ValueScan, loader_factory_switches, value_of

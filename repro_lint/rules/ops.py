@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import PARTIALS
 from ..opcatalog import (
     DEFAULT_DEVICE_SETTERS,

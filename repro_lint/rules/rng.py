@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Set, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from .. import catalog
 from ..diagnostics import SAFE
 from ..names import dotted_name

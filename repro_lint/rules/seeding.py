@@ -17,8 +17,7 @@ import os
 from dataclasses import replace
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from .. import catalog
 from ..children import node_kinds, syntax_children
 from ..classify import (

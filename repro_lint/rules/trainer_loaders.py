@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, List, Sequence, Set, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import LIGHTNING_LOADER_CALLS, LIGHTNING_LOADER_HOOKS
 from ..children import syntax_children
 from ..syntax import names_feeding

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-import libcst as cst
-
+from .._lazy import cst
 from ..catalog import ARITHMETIC_BUILTINS, PARTIALS, SEEDING_CALLS, WORKER_DEPENDENT_CALLS
 from ..names import ImportTable
 from ..syntax import MISSING, UNKNOWN
