@@ -597,7 +597,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     import compileall
 
     compileall.compile_dir(str(REPO / "repro_lint"), quiet=1)
+    # and the code LibCST's classes generate, which repro-lint keeps beside its bytecode
+    # (``repro_lint._lazy``), written by one import where bytecode may be written
+    quiet_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-c", "from repro_lint._lazy import cst; cst.Module"], cwd=str(REPO), env=quiet_env, check=False)
     print(f"machine: {machine()}")
+    print("environment: " + ", ".join(f"{k}={os.environ.get(k, '')!r}" for k in ("PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED")))
     if args.flake8:
         flake8_version = subprocess.run([args.flake8, "--version"], capture_output=True, text=True).stdout.strip()
         print(f"flake8 for the comparison: {args.flake8} ({flake8_version.splitlines()[0] if flake8_version else '?'})")

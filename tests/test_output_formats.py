@@ -311,3 +311,37 @@ def test_integration_docs_snippets_match_the_hooks_options_and_formats():
     formats_table = docs.split("### Output formats", 1)[1].split("\n#", 1)[0]
     rows = re.findall(r"^\| `(\w+)`(?: / `(\w+)`)?", formats_table, re.MULTILINE)
     assert {f for row in rows for f in row if f} == set(FORMATS)  # every format documented, no other
+
+
+class _CountingStream:
+    """A stream that counts the writes it is given, as an unbuffered stdout turns each into a
+    system call (``PYTHONUNBUFFERED=1``)."""
+
+    def __init__(self) -> None:
+        self.writes: list = []
+
+    def write(self, text: str) -> int:
+        self.writes.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "full", "json", "sarif", "github"])
+def test_the_report_is_written_with_one_write(tree: Path, fmt: str, monkeypatch):
+    """``json.dump`` of 237 findings wrote 41,000 pieces, each a system call where stdout is
+    unbuffered; the report is now written whole."""
+    from repro_lint.cli import run_check
+
+    stream = _CountingStream()
+    monkeypatch.chdir(tree)
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert run_check([".", "--output-format", fmt, "--no-cache"]) == 1
+    text = "".join(stream.writes)
+    assert "RPL201" in text and len(stream.writes) == 1
+    if fmt in ("json", "sarif"):
+        json.loads(text)
