@@ -11,7 +11,7 @@ import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from .notebook import CellIndex, Notebook, NotebookError, is_notebook, read_notebook
 
@@ -252,7 +252,27 @@ def without_prose(text: str) -> str:
     A regular scan, not a tokenizer (a tenth of ``tokenize``'s time on the same text, and it
     never fails): what it can misread is an f-string that nests its own quote and a ``#`` or
     ``'''`` (Python 3.12), which only makes it drop the rest of that line."""
-    return "".join([match.group() if match.lastgroup != "prose" else " " for match in _PROSE.finditer(text)])
+    global _last_prose
+    last = _last_prose
+    if last is not None and last[0] is text:
+        return last[1]
+    code = "".join([match.group() if match.lastgroup != "prose" else " " for match in _PROSE.finditer(text)])
+    _last_prose = (text, code)
+    return code
+
+
+#: the last text :func:`without_prose` was given, and its answer: the prefilter's word search
+#: and the entry-point checks (:func:`in_code`) ask it of the same text in turn
+_last_prose: Optional[Tuple[str, str]] = None
+
+
+def in_code(check: Callable[[str], object], text: str) -> bool:
+    """Does ``check`` hold for ``text`` without its prose (:func:`without_prose`)? A cheap text
+    check that gates an ``ast`` pass (an entry point's ``__main__`` or training call) answers for
+    the code alone: docstrings and comments are full of such words (``loss.backward()`` in a
+    usage example) and no ``ast`` fact comes from them. ``check`` runs on the whole text first,
+    and the prose is taken out only when it holds there."""
+    return bool(check(text)) and bool(check(without_prose(text)))
 
 
 

@@ -869,3 +869,39 @@ def test_files_to_parse_are_linted_in_groups_of_neighbours(tmp_path: Path):
         assert group == in_order[start : start + len(group)]  # neighbours, in path order
     assert files.index(tmp_path / "huge.py") in [index for index, _ in tasks[0][1]]  # the biggest group first
     assert [cost for cost, _ in tasks] == sorted((cost for cost, _ in tasks), reverse=True)
+
+
+def test_prose_is_no_reason_for_an_ast_pass(tmp_path: Path, monkeypatch):
+    """The cheap text checks that gate an entry point's facts (its ``__main__`` or a training
+    call) read the code alone: a library module whose docstring shows ``loss.backward()`` and
+    whose comment says ``if __name__ == "__main__":`` is no entry point, and its facts are never
+    extracted; the same words in its code still count."""
+    from repro_lint import context as engine_context
+    from repro_lint.source import in_code, without_prose
+
+    extracted: List[str] = []
+    original = engine_context.extract_facts
+    monkeypatch.setattr(engine_context, "extract_facts", lambda path, text: extracted.append(str(path)) or original(path, text))
+    prose = tmp_path / "ops.py"
+    prose.write_text(
+        'def scatter(x):\n    """May be nondeterministic on CUDA.\n\n    Example::\n\n        loss = scatter(x).sum()\n'
+        '        loss.backward()\n        optimizer.step()\n    """\n    return x\n\n'
+        '# if __name__ == "__main__":  (run as a script in the tests)\n',
+        encoding="utf-8",
+    )
+    code = tmp_path / "train.py"
+    code.write_text(
+        "import torch\n\ndef main():\n    torch.use_deterministic_algorithms(True)\n    loss = model().sum()\n"
+        "    loss.backward()\n\nif __name__ == '__main__':\n    main()\n",
+        encoding="utf-8",
+    )
+    settings = Settings(root=tmp_path, select=["ALL"])
+    project = ProjectContext(settings, [prose, code])
+    assert not project.is_entry_point(prose) and extracted == []
+    assert project.is_entry_point(code) and extracted == [str(code)]
+    # the check runs on the whole text first; the prose is taken out only when it holds there
+    assert in_code(lambda text: "backward" in text, "x.backward()  # and backward\n")
+    assert not in_code(lambda text: "backward" in text, 'x.step()  # not backward\n"""backward"""\n')
+    text = prose.read_text(encoding="utf-8")
+    assert without_prose(text) is without_prose(text) and "backward" not in without_prose(text)
+
