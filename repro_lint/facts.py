@@ -66,7 +66,7 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
-from .source import in_code
+from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
 MODULE_BODY = "<module>"
@@ -2613,12 +2613,19 @@ def _when_run(facts: ModuleFacts, test: Callable[[BodyFacts], bool], main: bool 
 
 #: ``import`` then ``*``, with what may stand between them in a star import (spaces, tabs,
 #: line continuations): a text without it star-imports nothing (:attr:`ModuleFacts.star_imports`)
-_STAR_IMPORT = re.compile(r"\bimport(?:[ \t\f]|\\(?:\r\n|\r|\n))*\*")
+#: ``import`` then ``*`` (spaces and line continuations between): the word's start is checked
+#: apart, since a leading ``\b`` keeps the regular expression engine from searching for the
+#: literal ``import`` at C speed (all the project corpus's texts: 203 ms with it, 10 ms without)
+_STAR_IMPORT = re.compile(r"import(?:[ \t\f]|\\(?:\r\n|\r|\n))*\*")
 
 
 def may_star_import(source: str) -> bool:
     """Can ``source`` hold a star import (``from m import *``)? False means it holds none."""
-    return _STAR_IMPORT.search(source) is not None
+    for match in _STAR_IMPORT.finditer(source):
+        start = match.start()
+        if not start or not is_name_char(source[start - 1]):
+            return True
+    return False
 
 
 def might_be_entry_point(source: str) -> bool:

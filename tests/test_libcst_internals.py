@@ -148,9 +148,101 @@ def test_positions_fall_back_to_the_whole_module_where_statements_cannot_be_plac
     module = cst.parse_module(newer)
     import sys
 
-    if sys.version_info < (3, 12):
-        assert statement_spans(module, newer, [module.body[-1]]) is None
+    # the statements are placed by a scan of the text, not by CPython's parser: syntax newer
+    # than the running Python's is placed too
+    assert statement_spans(module, newer, [module.body[-1]]) is not None
     assert node_positions(module, newer, [module.body[-1]])(module.body[-1]) == ((2, 0), (2, 5))
+
+
+NESTED = '''"""doc"""
+class A(Base):
+    """class doc"""
+
+    # a comment
+    @property
+    @other(
+        2)
+    def p(self):
+        if self.x:
+            return 1
+        elif self.y:  # why
+            return 2
+        else:
+            try:
+                v = f(
+      1)  # continued lines may dedent
+            except* ValueError:
+                v = \\
+                    3
+            finally:
+                pass
+        return g("""
+not code
+    def q(): pass
+""")
+
+  # a comment at an odd column
+    async def q(self): await r()
+    class Inner:
+\t# a comment indented by a tab
+        def m(self):
+            return 4; x = 5
+def t():
+\tif x:
+\t\treturn 1
+\telse:
+\t\tpass
+for i in range(3):
+    print(i)
+else:
+    print("done")
+with open(p) as fh:
+    while fh:
+        fh.read()
+match command:
+    case "go":
+        go()
+    case _:
+        stop()
+'''
+
+
+def test_positions_inside_compound_statements_generate_only_the_statement_that_holds_them():
+    """A target inside the indented body of a compound statement (a method of a class, the
+    ``else`` of a loop is not its body) is placed by generating the statement of that body
+    alone, with its blocks' indentation: the spans are those of the whole pass, and the
+    statements around it are not generated."""
+    from repro_lint.positions import statement_spans
+
+    for text, step in [(NESTED, 1), (NESTED.replace("\n", "\r\n"), 1)] + [(path.read_text(encoding="utf-8"), 97) for path in SAMPLES]:
+        module = cst.parse_module(text)
+        whole = node_positions(module, text)
+        for node in _all_nodes(module)[::step]:
+            spans = statement_spans(module, text, [node])
+            assert spans is not None, node
+            assert node_positions(module, text, [node])(node) == whole(node)
+    module = cst.parse_module(NESTED)
+    call = next(n for n in _all_nodes(module) if isinstance(n, cst.Call) and cst.Module([]).code_for_node(n.func) == "r")
+    spans = statement_spans(module, NESTED, [call])
+    assert spans is not None and spans[call] == whole_offsets(module)[call]
+    cls = module.body[1]
+    assert cls not in spans and cls.body.body[-2] in spans  # ``async def q`` alone
+    # the lines a fix is placed at: a blank line before a nested statement, the end of a line
+    method = cls.body.body[1]
+    blank = method.leading_lines[0]
+    end = method.body.body[0].body.body[0].trailing_whitespace
+    spans = statement_spans(module, NESTED, [blank, end])
+    assert spans is not None and cls not in spans
+    offsets = whole_offsets(module)
+    assert spans[blank] == offsets[blank] and spans[end] == offsets[end]
+
+
+def whole_offsets(module):
+    from repro_lint._libcst_internals import OffsetCodegenState
+
+    state = OffsetCodegenState(module)
+    module._codegen(state)
+    return state.spans
 
 
 def _node_classes():

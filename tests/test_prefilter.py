@@ -905,3 +905,24 @@ def test_prose_is_no_reason_for_an_ast_pass(tmp_path: Path, monkeypatch):
     text = prose.read_text(encoding="utf-8")
     assert without_prose(text) is without_prose(text) and "backward" not in without_prose(text)
 
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import torch\nloader = DataLoader(ds, num_workers=4)  # comment\n",
+        "x_1 = f(a.b, c[d], **kw) + 2e10 - 0x_ff\n\tif y:\n\r\n  z\f= '''s t''' \"u\"\n",
+        "données = torch.randn(3)\nπ = 3.14\nfor ñ in range(2): pass\n",
+        "a\u00a0b = 1\nc\u2028d = 2\n",  # non-ASCII spaces and line separators cut names as \w does
+        "",
+    ],
+)
+def test_names_are_the_runs_a_regular_expression_finds(text: str):
+    """The prefilter's names of a text (cut by bytes.translate when it is ASCII) are what
+    ``\\w+`` finds, in ASCII and in any other text."""
+    import re
+
+    from repro_lint.source import names_in
+
+    assert names_in(text) == frozenset(re.findall(r"\w+", text))
+    assert names_in(without_prose(text)) == frozenset(re.findall(r"\w+", without_prose(text)))

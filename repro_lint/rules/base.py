@@ -24,7 +24,7 @@ from ..catalog import DATALOADERS, ENVIRON, ENVIRON_SETTERS, FACTORY_WORD
 from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
-from ..source import without_prose
+from ..source import is_name_char, without_prose
 from ..syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_module_constants, cst_slots, literal_argument, string_value
 from ..facts import UNKNOWN_ARGUMENTS
 from ..values import Candidates, Values, literal_truth, skipped_branch
@@ -39,10 +39,6 @@ RULES: Dict[str, Type["Rule"]] = {}
 A = TypeVar("A", bound="Analysis")
 
 
-def _name_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
 def mentions(text: str, word: str, whole: bool) -> bool:
     """Does ``text`` contain ``word`` (with ``whole``: as a whole identifier, not inside a
     longer name: ``pad`` is not in ``padding``, ``put_`` is not in ``index_put_``)?
@@ -53,7 +49,7 @@ def mentions(text: str, word: str, whole: bool) -> bool:
     size = len(word)
     while start >= 0:
         end = start + size
-        if (start == 0 or not _name_char(text[start - 1])) and (end == len(text) or not _name_char(text[end])):
+        if (start == 0 or not is_name_char(text[start - 1])) and (end == len(text) or not is_name_char(text[end])):
             return True
         start = text.find(word, start + 1)
     return False
