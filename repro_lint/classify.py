@@ -136,6 +136,10 @@ def _pretrained(args: CallArgs) -> bool:
     return weights is not MISSING and weights is not UNKNOWN and args.value("weights", None) is not None
 
 
+#: the keywords of :data:`~repro_lint.catalog.DEVICE_KEYWORDS`
+_DEVICE_KEYWORD_NAMES = frozenset(keyword for keyword, _ in catalog.DEVICE_KEYWORDS)
+
+
 def classify_call(qualified: Optional[str], method: Optional[str], args: CallArgs) -> CallEffect:
     """Classify a call from its import-qualified name (None when its head was not imported),
     the attribute it calls (``x.cuda()`` -> ``cuda``) and its arguments."""
@@ -283,7 +287,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         # (``from_pretrained`` builds a pretrained object, which replaces no other model's
         # weights: a tokenizer's or a backbone's does not load the head's)
         uses.add(LOAD)
-    for keyword, names in catalog.DEVICE_KEYWORDS:
+    for keyword, names in catalog.DEVICE_KEYWORDS if args.may_name(_DEVICE_KEYWORD_NAMES) else ():
         if args.node(keyword, None) in (MISSING, UNKNOWN):
             continue  # not given (most calls), or maybe inside ``**kwargs``: no string, no evidence
         device = catalog.device_named(args.strings(keyword, None), names)

@@ -438,6 +438,15 @@ class CallArgs:
             slots = self._slot_list = self._slots()
         return bind(slots, name, position, self.expand)
 
+    def may_name(self, names: FrozenSet[str]) -> bool:
+        """Can a keyword argument bind one of the parameters ``names``: one of them written,
+        or a ``**`` argument? False: :meth:`node` of each of them, given no position, is
+        :data:`MISSING` (most calls name none of a classifier's keywords)."""
+        slots = self._slot_list
+        if slots is None:
+            slots = self._slot_list = self._slots()
+        return any(keyword in names if keyword is not None else star == "**" for keyword, star, _ in slots)
+
     def value(self, name: str, position: Optional[int]) -> Any:
         """The literal value bound to parameter ``name``, or :data:`MISSING`, or
         :data:`UNKNOWN` (not a literal, or hidden by ``*args``/``**kwargs``)."""

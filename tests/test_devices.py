@@ -782,3 +782,24 @@ def test_rpl202_placed_at_a_device_a_config_object_of_another_module_declares(tm
     )
     found = lint_files_in([tmp_path / "main.py"], tmp_path, ["RPL202"])
     assert [(d.code, d.line) for d in found] == expected
+
+
+def test_a_call_that_may_name_no_keyword_binds_none_of_them():
+    """``CallArgs.may_name`` lets the classifier skip its keyword questions: when it says no,
+    each of those parameters is MISSING by keyword; when a keyword or ``**`` may bind one, it
+    says yes."""
+    import ast
+
+    from repro_lint.syntax import MISSING, AstArgs, CstArgs
+    import libcst as cst
+
+    names = frozenset({"device", "accelerator"})
+    cases = {
+        "f(x)": False, "f(x, *rest)": False, "f(x, dev='cuda')": False, "f(device='cuda')": True,
+        "f(x, accelerator=a)": True, "f(**kw)": True, "f(x, **{'device': 'cuda'})": True, "f()": False,
+    }
+    for text, expected in cases.items():
+        for args in (AstArgs(ast.parse(text).body[0].value), CstArgs(cst.parse_expression(text))):
+            assert args.may_name(names) is expected, text
+            if not expected:
+                assert all(args.node(name, None) is MISSING for name in names)
