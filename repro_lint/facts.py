@@ -402,13 +402,20 @@ MODULE_SELF_METHODS = frozenset(
 
 
 def _dotted(node: ast.AST) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+    """``a.b.c`` for a chain of attributes on a name, else None (asked of most callees,
+    targets and arguments: a name alone, the most common, costs one type check)."""
+    node_type = type(node)
+    if node_type is ast.Name:
+        return node.id  # type: ignore[attr-defined]
+    if node_type is not ast.Attribute:
         return None
-    parts.append(node.id)
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is not ast.Name:
+        return None
+    parts.append(node.id)  # type: ignore[attr-defined]
     return ".".join(reversed(parts))
 
 
@@ -568,6 +575,8 @@ def _device_in(arg: ast.AST) -> Optional[str]:
         return None
     if isinstance(arg, ast.Constant):  # most arguments: a name or a literal, nothing to walk
         return device_named((arg.value,)) if isinstance(arg.value, str) else None
+    if _dotted(arg) is not None:
+        return None  # ``args.device``: names only
     return device_named([n.value for n in _walk(arg) if isinstance(n, ast.Constant) and isinstance(n.value, str)])
 
 
@@ -861,13 +870,14 @@ class _FactsCollector(ast.NodeVisitor):
 
     def generic_visit(self, node: ast.AST) -> None:
         visit = self.visit
+        leaves = _LEAF_TYPES  # (what ``visit`` would skip: not called for them at all)
         for name in _child_fields(type(node)):
             value = getattr(node, name, None)
             if isinstance(value, list):
                 for item in value:
-                    if isinstance(item, ast.AST):
+                    if type(item) not in leaves and isinstance(item, ast.AST):
                         visit(item)
-            elif isinstance(value, ast.AST):
+            elif type(value) not in leaves and isinstance(value, ast.AST):
                 visit(value)
 
     def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
@@ -2274,8 +2284,11 @@ class _FactsCollector(ast.NodeVisitor):
                 return True
         else:
             receiver = func
+        loaded = self.loaded.get(id(self.current)) if self.loaded else None
+        if not loaded:
+            return False  # (most bodies load no model)
         named = _dotted(receiver) if isinstance(receiver, (ast.Name, ast.Attribute)) else None
-        return named is not None and named in self.loaded.get(id(self.current), ())
+        return named is not None and named in loaded
 
     def _container(self, value: Optional[ast.AST]) -> Optional[ast.AST]:
         """The display a value holds its objects in: itself, or what torch's module containers
@@ -2502,6 +2515,16 @@ def _follows_data_device(test: ast.AST) -> bool:
         left = test.left
         return isinstance(left, ast.Attribute) and left.attr == "type" and isinstance(left.value, ast.Attribute) and left.value.attr == "device"
     return False
+
+
+#: the concrete node types of :data:`_LEAVES` that no ``visit_`` method of the collector handles:
+#: ``generic_visit`` does not call ``visit`` for them (names and constants are about half the
+#: nodes below a statement)
+_LEAF_TYPES = frozenset(
+    node_type for node_type in vars(ast).values()
+    if isinstance(node_type, type) and issubclass(node_type, _LEAVES)
+    and getattr(_FactsCollector, "visit_" + node_type.__name__, None) in (None, getattr(ast.NodeVisitor, "visit_" + node_type.__name__, None))
+)
 
 
 def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:

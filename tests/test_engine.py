@@ -358,6 +358,41 @@ def test_the_facts_walk_is_asts_without_expression_contexts():
     assert checked > 10_000
 
 
+def test_the_facts_pass_skips_only_what_it_would_not_look_at(monkeypatch):
+    """``generic_visit`` does not call ``visit`` for names, constants and operators, which no
+    handler of the collector takes: the facts are those of a pass that visits them; and
+    ``_dotted`` (a name alone answered first) names what the loop over attributes names."""
+    import ast
+    import pickle
+
+    import repro_lint.facts as facts_module
+
+    def dotted(node):
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        return ".".join(reversed([*parts, node.id])) if isinstance(node, ast.Name) else None
+
+    assert facts_module._LEAF_TYPES and all(
+        getattr(facts_module._FactsCollector, "visit_" + t.__name__, None) in (None, getattr(ast.NodeVisitor, "visit_" + t.__name__, None))
+        for t in facts_module._LEAF_TYPES
+    )
+    root = Path(__file__).resolve().parent.parent
+    paths = sorted((root / "repro_lint").glob("*.py"))[:10] + sorted((root / "examples").rglob("*.py"))
+    checked = 0
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            assert facts_module._dotted(node) == dotted(node)
+            checked += 1
+        fast = pickle.dumps(facts_module.extract_facts(path, text))
+        with monkeypatch.context() as patch:
+            patch.setattr(facts_module, "_LEAF_TYPES", frozenset())
+            assert pickle.dumps(facts_module.extract_facts(path, text)) == fast, path
+    assert checked > 10_000
+
+
 @pytest.mark.parametrize(
     "text, star",
     [
