@@ -26,18 +26,21 @@ def node_positions(
 
     Without ``targets``, every node of ``module`` can be asked about (one code generation pass
     over the module). With ``targets`` (and ``text``), only those nodes can: code generation
-    then runs over the top-level statements that hold them alone, each from its own offset in
+    then runs over the innermost statements that hold them alone, each from its own offset in
     ``text`` (see :func:`statement_spans`); where that cannot be done exactly, over the module.
     """
     spans: Optional[Offsets] = None
     popped = ""
+    text_lines: List[int] = []
     if targets is not None and text is not None:
-        spans = statement_spans(module, text, targets)
+        text_lines = line_offsets(text)
+        spans = statement_spans(module, text, targets, text_lines)
     if spans is None:
         state = OffsetCodegenState(module)
         module._codegen(state)
         spans, popped = state.spans, state.popped
-    text_lines: List[int] = []
+        if popped:
+            text_lines = []  # (the lines of the text with the newline the pass dropped)
 
     def position(offset: int) -> Tuple[int, int]:
         if not text_lines:
@@ -52,7 +55,7 @@ def node_positions(
     return where
 
 
-def statement_spans(module: cst.Module, text: str, targets: Collection[cst.CSTNode]) -> Optional[Offsets]:
+def statement_spans(module: cst.Module, text: str, targets: Collection[cst.CSTNode], breaks: Optional[List[int]] = None) -> Optional[Offsets]:
     """The offsets of every node inside the statements of ``module`` that hold ``targets``, as
     a code generation pass over the whole module records them; None when that cannot be had
     this way (then generate the whole module).
@@ -64,7 +67,8 @@ def statement_spans(module: cst.Module, text: str, targets: Collection[cst.CSTNo
     holds it is generated, from its own offset and with the indentation of the blocks around
     it: a finding in a large class costs the line it is on, not the class (the project
     corpus: 47 KB generated instead of 774 KB). Each statement generated must be exactly the
-    text found at its offset, or the whole pass is used.
+    text found at its offset, or the whole pass is used. ``breaks``: the text's line offsets
+    (:func:`~repro_lint.source.line_offsets`), when the caller has them.
     """
     if not module.has_trailing_newline or not targets:
         return None  # the whole pass drops the last newline: let it do so
@@ -72,12 +76,15 @@ def statement_spans(module: cst.Module, text: str, targets: Collection[cst.CSTNo
     if paths is None:
         return None
     lines = code_lines(text)
-    breaks = line_offsets(text)
+    if breaks is None:
+        breaks = line_offsets(text)
     top = [index for index, offset in enumerate(lines) if text[offset] not in _INDENTATION]
     firsts = _first_lines(module.body, top, lines, text)
     if firsts is None:
         return None
     state = OffsetCodegenState(module)
+    #: the first lines of a block's statements, by the block (two targets in one class)
+    placed: Dict[int, Optional[List[int]]] = {}
     for path in paths:
         first = firsts[path[0][0]]
         indents: List[str] = []
@@ -85,15 +92,17 @@ def statement_spans(module: cst.Module, text: str, targets: Collection[cst.CSTNo
             # the statements of ``owner``'s indented body, one level deeper
             block = owner.body  # type: ignore[attr-defined]
             indents.append(block.indent if block.indent is not None else module.default_indent)
-            inner = "".join(indents)
-            body: List[int] = []
-            for index in range(first + len(getattr(owner, "decorators", ())) + 1, len(lines)):
-                offset = lines[index]
-                if not text.startswith(inner, offset):
-                    break  # the end of the block
-                if text[offset + len(inner)] not in _INDENTATION:
-                    body.append(index)
-            found = _first_lines(block.body, body, lines, text, len(inner))
+            if id(block) not in placed:
+                inner = "".join(indents)
+                body: List[int] = []
+                for index in range(first + len(getattr(owner, "decorators", ())) + 1, len(lines)):
+                    offset = lines[index]
+                    if not text.startswith(inner, offset):
+                        break  # the end of the block
+                    if text[offset + len(inner)] not in _INDENTATION:
+                        body.append(index)
+                placed[id(block)] = _first_lines(block.body, body, lines, text, len(inner))
+            found = placed[id(block)]
             if found is None:
                 return None
             first = found[position]
