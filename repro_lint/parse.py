@@ -152,8 +152,10 @@ def code_lines(text: str) -> List[int]:
     return [start for start, _ in _logical_lines(text) if holds_code(text, start)]
 
 
+#: what a line's indentation is made of
+INDENTATION = " \t\f"
 #: a line whose indentation is followed by code (not a comment, nor the line's end)
-_HOLDS_CODE = re.compile(r"[ \t\f]*[^ \t\f\r\n#]")
+_HOLDS_CODE = re.compile(rf"[{INDENTATION}]*[^{INDENTATION}\r\n#]")
 
 
 def _depth_bound(text: str, start: int, end: int) -> int:

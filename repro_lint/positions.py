@@ -9,7 +9,7 @@ from typing import Callable, Collection, Dict, List, Optional, Sequence, Set, Tu
 
 from ._lazy import cst
 from ._libcst_internals import OffsetCodegenState, VerbatimStatement
-from .parse import code_lines
+from .parse import INDENTATION, code_lines
 from .source import line_offsets
 from .children import syntax_children
 
@@ -119,8 +119,7 @@ def statement_spans(module: cst.Module, text: str, targets: Collection[cst.CSTNo
     return state.spans
 
 
-#: what a line's indentation is made of
-_INDENTATION = frozenset(" \t\f")
+_INDENTATION = frozenset(INDENTATION)
 
 #: a statement, and its position in the statements of the module or block that holds it
 Step = Tuple[int, cst.BaseStatement]

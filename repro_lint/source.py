@@ -266,8 +266,6 @@ def without_prose(text: str) -> str:
 _last_prose: Optional[Tuple[str, str]] = None
 
 
-#: every byte that is not an ASCII name character, made a space (see :func:`names_in`)
-_NOT_NAME = bytes(byte if chr(byte).isalnum() and byte < 128 or byte == ord("_") else 32 for byte in range(256))
 #: a maximal run of name characters: ``\w`` is what ``str.isalnum()`` accepts, and ``_``
 NAME_RUN = re.compile(r"\w+")
 
@@ -284,6 +282,10 @@ def names_in(text: str) -> FrozenSet[str]:
 def is_name_char(char: str) -> bool:
     """Can ``char`` be part of a name (what ``\\w`` matches: ``str.isalnum()``, and ``_``)?"""
     return char.isalnum() or char == "_"
+
+
+#: every byte that is not an ASCII name character, made a space (see :func:`names_in`)
+_NOT_NAME = bytes(byte if byte < 128 and is_name_char(chr(byte)) else 32 for byte in range(256))
 
 
 def in_code(check: Callable[[str], object], text: str) -> bool:

@@ -433,19 +433,20 @@ class CallArgs:
 
     def node(self, name: str, position: Optional[int]) -> Any:
         """The expression bound to parameter ``name``, or :data:`MISSING` / :data:`UNKNOWN`."""
+        return bind(self._known_slots(), name, position, self.expand)
+
+    def _known_slots(self) -> Sequence[Slot]:
+        """:meth:`_slots`, computed at the first question."""
         slots = self._slot_list
         if slots is None:
             slots = self._slot_list = self._slots()
-        return bind(slots, name, position, self.expand)
+        return slots
 
     def may_name(self, names: FrozenSet[str]) -> bool:
         """Can a keyword argument bind one of the parameters ``names``: one of them written,
         or a ``**`` argument? False: :meth:`node` of each of them, given no position, is
         :data:`MISSING` (most calls name none of a classifier's keywords)."""
-        slots = self._slot_list
-        if slots is None:
-            slots = self._slot_list = self._slots()
-        return any(keyword in names if keyword is not None else star == "**" for keyword, star, _ in slots)
+        return any(keyword in names if keyword is not None else star == "**" for keyword, star, _ in self._known_slots())
 
     def value(self, name: str, position: Optional[int]) -> Any:
         """The literal value bound to parameter ``name``, or :data:`MISSING`, or
