@@ -338,6 +338,19 @@ class ModuleFacts:
     #: ``*`` when it may set any (``setattr``, ``vars(args).update``): options whose default
     #: does not hold
     set_attributes: FrozenSet[str] = frozenset()
+    #: the last names of what the module calls (``np.random.seed(x)``: ``seed``; a callee that is
+    #: neither a name nor an attribute gives none), and of what its imports and alias
+    #: assignments (``ms = torch.manual_seed``) bind names to: a rule whose findings all need a
+    #: call named with one of its words has none where these hold none of them
+    #: (:attr:`~repro_lint.rules.base.Rule.called_words`). Dead branches count (``if False:``)
+    called: FrozenSet[str] = frozenset()
+    #: the length and ``hash`` of the text these facts are of (a process forked from the one
+    #: that extracted them sees the same ``hash``), see :meth:`of_text`
+    text_key: Tuple[int, int] = (0, 0)
+
+    def of_text(self, text: str) -> bool:
+        """Are these the facts of ``text`` (not of another version of the file)?"""
+        return self.text_key == (len(text), hash(text))
 
     def body(self, name: str) -> Optional[BodyFacts]:
         if name in (MODULE_BODY, IMPORTED_BODY):
@@ -883,6 +896,10 @@ class _FactsCollector(ast.NodeVisitor):
     def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
         self.facts = facts
         self.is_package = is_package
+        #: :attr:`ModuleFacts.called` as found so far, and the alias assignments (the name bound,
+        #: the head of the dotted value, its last name) that count once their head is bound
+        self.called: Set[str] = set()
+        self.alias_candidates: List[Tuple[str, str, str]] = []
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
         #: per body (by id): the names bound to what ``torch.load`` returns (see :meth:`_loaded_module`)
@@ -1127,6 +1144,7 @@ class _FactsCollector(ast.NodeVisitor):
         return (first, *(f"{other}.{rest}" if rest else other for other in others))
 
     def visit_Import(self, node: ast.Import) -> None:
+        _note_bindings(node, self.called, self.alias_candidates)
         for alias in node.names:
             if alias.asname:
                 self._bind_import(alias.asname, alias.name)
@@ -1142,6 +1160,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self.current.uses.add(NCCL_AS_HCCL)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        _note_bindings(node, self.called, self.alias_candidates)
         base = self._relative_base(node.level or 0, node.module)
         if base is None:
             return
@@ -1331,6 +1350,11 @@ class _FactsCollector(ast.NodeVisitor):
         return LoaderClass(base, tuple(a.arg for a in positional[1:]), frozenset(fixed), forwards, defaults)
 
     def visit_Call(self, node: ast.Call) -> None:
+        func = node.func  # (:func:`_note_call`, inline: every call of the module comes here)
+        if type(func) is ast.Attribute:
+            self.called.add(func.attr)
+        elif type(func) is ast.Name:
+            self.called.add(func.id)
         body = self.current
         if self._loaded_module(node):
             body.uses.add(LOAD)
@@ -2135,6 +2159,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        if type(node.value) in _DOTTED_TYPES:
+            _note_bindings(node, self.called, self.alias_candidates)
         if self._torch_load(node.value):
             # ``model = torch.load(path)``: weights only if the name is then used as a model
             for target in node.targets:
@@ -2404,9 +2430,16 @@ class _FactsCollector(ast.NodeVisitor):
 
     def _if(self, node: ast.If) -> None:
         if isinstance(node.test, ast.Constant):
-            # ``if False:`` never runs its body (``if True:`` never its ``else``)
+            # ``if False:`` never runs its body (``if True:`` never its ``else``); the rules read
+            # it all the same, so what it calls and binds counts for :attr:`ModuleFacts.called`
             for stmt in node.body if node.test.value else node.orelse:
                 self.visit(stmt)
+            for stmt in node.orelse if node.test.value else node.body:
+                for inner in ast.walk(stmt):
+                    if type(inner) is ast.Call:
+                        _note_call(inner, self.called)
+                    else:
+                        _note_bindings(inner, self.called, self.alias_candidates)
             return
         if _follows_data_device(node.test) and not self.asking_about_device:
             # ``if x.is_cuda: y = y.cuda()``: the code follows where its input already is,
@@ -2527,6 +2560,61 @@ _LEAF_TYPES = frozenset(
 )
 
 
+#: the expressions an alias assignment binds (``ms = torch.manual_seed``)
+_DOTTED_TYPES = (ast.Name, ast.Attribute)
+
+
+def _note_call(node: ast.Call, called: Set[str]) -> None:
+    """Add the last name of ``node``'s callee to ``called`` (:attr:`ModuleFacts.called`)."""
+    func = node.func
+    if type(func) is ast.Attribute:
+        called.add(func.attr)  # type: ignore[attr-defined]
+    elif type(func) is ast.Name:
+        called.add(func.id)  # type: ignore[attr-defined]
+
+
+def _note_bindings(node: ast.AST, called: Set[str], candidates: List[Tuple[str, str, str]]) -> None:
+    """For :attr:`ModuleFacts.called`: the last names of what an import binds (``from torch
+    import manual_seed as ms``: ``manual_seed``), and an assignment of a dotted name to a name
+    (``ms = torch.manual_seed``), which binds it as the import table does once the head is bound
+    (:func:`_called`)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
+            called.add(alias.name.rpartition(".")[2])
+            if isinstance(node, ast.Import):
+                called.add(alias.name.partition(".")[0])
+            candidates.append((alias.asname or alias.name.partition(".")[0], "", ""))
+    elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Name, ast.Attribute)):
+        dotted = _dotted(node.value)
+        if dotted is not None:
+            head, _, rest = dotted.partition(".")
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    candidates.append((target.id, head, rest.rpartition(".")[2] or head))
+
+
+def _called(collector: "_FactsCollector", star_imports: bool) -> FrozenSet[str]:
+    """:attr:`ModuleFacts.called`: the callees' last names, and the last names the imports and
+    the alias assignments whose head an import or another such assignment binds (any head,
+    after a star import) bind names to, wherever in the module each binding is."""
+    called = collector.called
+    bound = {name for name, head, _ in collector.alias_candidates if not head}
+    pending = [(name, head, last) for name, head, last in collector.alias_candidates if head]
+    changed = True
+    while changed and pending:
+        changed = False
+        left = []
+        for name, head, last in pending:
+            if star_imports or head in bound:
+                called.add(last)
+                bound.add(name)
+                changed = True
+            else:
+                left.append((name, head, last))
+        pending = left
+    return frozenset(called)
+
+
 def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
     """Facts of one module, or None if it does not parse (RPL001 reports that elsewhere)."""
     name, is_package = module_name_for(path)
@@ -2547,6 +2635,8 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             collector.own_classes = frozenset(node.name for node in tree.body if isinstance(node, ast.ClassDef))
             collector.visit(tree)
             collector.resolve_loader_workers()
+            facts.called = _called(collector, bool(facts.star_imports))
+            facts.text_key = (len(source), hash(source))
             facts.set_attributes = frozenset(collector.set_attributes)
             if collector.renamed:
                 bound = _top_level_bindings(tree)

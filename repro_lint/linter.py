@@ -27,7 +27,7 @@ from .positions import node_positions
 from .rules import all_rules, selected_codes
 from .edits import NodeEdit, file_width
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
-from .rules.functions import kept_tree, linting
+from .rules.functions import keep_tree, kept_tree, linting
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, compile_check, compiles, decode_file, NAME_RUN, names_in, read_bytes, too_large, with_tabs_expanded, without_prose
@@ -98,6 +98,7 @@ class Linter:
         #: display path -> the words another process found in its text (:meth:`take_hint`)
         self._hints: Dict[str, WordsHint] = {}
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
+        self._words_by_rule = dict(self._rule_words)
         self._whole_words = frozenset(word for rule_type, words in self._rule_words if rule_type.whole_words for word in words)
         self._also_words = frozenset(word for rule_type in self.rule_types for word in rule_type.also_triggers)
         self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
@@ -234,6 +235,9 @@ class Linter:
                     self.project.prepared and not rule_type.may_report_on(self.project.entry_summary(path, text))
                 ):
                     rules.remove(rule_type)
+        facts = self.project.known_facts(path, text) if path is not None and any(r.called_words for r in rules) else None
+        if facts is not None:  # a rule whose words the module never calls (``seed`` only in ``args.seed``)
+            rules = [r for r in rules if not r.called_words or r.calls_its_words(facts.called, self._words_by_rule[r])]
         if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
             rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]
         if path is not None and any(rule.entry_points_only for rule in rules):
@@ -381,6 +385,8 @@ class Linter:
                 result = self._lint_file_context(file, result)
         finally:
             file.close()
+        if not expanded and project.prepared and project.reached(path):
+            keep_tree(file_text, module)  # an entry point's path runs its code: an evaluation may read it
         if expanded:
             result.diagnostics = [replace(d, fix=None) for d in result.diagnostics]
         return result

@@ -733,11 +733,26 @@ def test_the_import_index_is_built_once_before_the_survey_workers(tmp_path: Path
     assert sorted(line.split()[1] for line in lines) == sorted(map(str, files))  # each file once
 
 
+def _count_parses(monkeypatch) -> List[str]:
+    """The texts the linter and the evaluations parse from now on (none kept from before)."""
+    import repro_lint.linter as linter_module
+    import repro_lint.rules.functions as functions
+
+    parsed: List[str] = []
+
+    def counting(real):
+        return lambda text, *args, **kwargs: parsed.append(text) or real(text, *args, **kwargs)
+
+    monkeypatch.setattr(linter_module, "parse_module", counting(linter_module.parse_module))
+    monkeypatch.setattr(functions, "parse_module", counting(functions.parse_module))
+    monkeypatch.setattr(functions, "_kept", type(functions._kept)())
+    return parsed
+
+
 def test_an_evaluation_that_reads_the_linted_module_takes_its_tree(tmp_path: Path, monkeypatch):
     """A script that calls its own loader factory (``get_data_loaders`` defined above ``run``)
     has the factory read as a project function: the module read is the linted file itself, so
     its tree is the one the linter parsed, not a second parse of the same text."""
-    import repro_lint.linter as linter_module
     import repro_lint.rules.functions as functions
 
     script = tmp_path / "train.py"
@@ -761,18 +776,50 @@ def test_an_evaluation_that_reads_the_linted_module_takes_its_tree(tmp_path: Pat
         ),
         encoding="utf-8",
     )
-    parsed: List[str] = []
-
-    def counting(real):
-        return lambda text, *args, **kwargs: parsed.append(text) or real(text, *args, **kwargs)
-
-    monkeypatch.setattr(linter_module, "parse_module", counting(linter_module.parse_module))
-    monkeypatch.setattr(functions, "parse_module", counting(functions.parse_module))
-    monkeypatch.setattr(functions, "_kept", type(functions._kept)())
+    parsed = _count_parses(monkeypatch)
     found = lint_files_in([script], tmp_path, ["RPL301"])
     assert [(d.code, d.line) for d in found] == [("RPL301", 4)]
     assert len(parsed) == 1  # the linter's parse; the factory's evaluation took that tree
     assert functions._linting is None  # and the linted file is let go of after its lint
+
+
+def test_a_linted_module_an_entry_point_reaches_is_kept_for_the_evaluations_after_it(tmp_path: Path, monkeypatch):
+    """A module whose code an entry point's path runs keeps its linted tree (within the bound of
+    kept trees): an evaluation in the same process that reads it later (a loader factory the
+    entry point calls) takes that tree instead of parsing the text again. A module no entry
+    point reaches is let go of."""
+    import repro_lint.rules.functions as functions
+
+    helpers = tmp_path / "helpers.py"
+    helpers.write_text(
+        "from torch.utils.data import DataLoader\n\n"
+        "def build_loader(workers):\n    return DataLoader(range(8), num_workers=workers)\n",
+        encoding="utf-8",
+    )
+    other = tmp_path / "other.py"
+    other.write_text("from torch.utils.data import DataLoader\n\nloader = DataLoader(range(8))\n", encoding="utf-8")
+    script = tmp_path / "train.py"
+    script.write_text(
+        "from helpers import build_loader\n\nif __name__ == '__main__':\n    for batch in build_loader(4):\n        pass\n",
+        encoding="utf-8",
+    )
+    parsed = _count_parses(monkeypatch)
+    read: List[str] = []
+    real_tree = functions._tree
+    monkeypatch.setattr(functions, "_tree", lambda text: read.append(text) or real_tree(text))
+    files = [helpers, other, script]
+    settings = Settings(root=tmp_path, select=["RPL301"])
+    project = ProjectContext(settings, files)
+    project.prepare(files)
+    assert project.reached(helpers) and project.reached(script) and not project.reached(other)
+    linter = Linter(settings, project)
+    results = {path.name: linter.lint_path(path) for path in files}
+    # the factory's finding, at its own loader: its callers give it workers
+    assert [(d.code, d.line) for d in results["helpers.py"].diagnostics] == [("RPL301", 4)]
+    helpers_text, other_text = helpers.read_text(encoding="utf-8"), other.read_text(encoding="utf-8")
+    assert helpers_text in read  # linting train.py read the factory's module...
+    assert parsed.count(helpers_text) == 1  # ...and took the linted tree
+    assert functions.kept_tree(helpers_text) is not None and functions.kept_tree(other_text) is None
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -334,6 +334,14 @@ class Rule:
     #: constructor, ``RandomState``; RPL501 a call that resolves into ``torch.nn.functional``,
     #: which only an import spelling ``functional`` makes). Empty: no second condition
     also_triggers: ClassVar[Tuple[str, ...]] = ()
+    #: every finding of the rule needs a call named with one of its trigger words (as the
+    #: prefilter matches them): the callee's last name as written (``np.random.seed``), or the
+    #: last name of what an import or alias assignment bound the callee's name to (``from torch
+    #: import manual_seed as ms``). Where a module's ``ast`` facts are at hand, a rule whose
+    #: words occur in none of the names it calls or binds (:attr:`ModuleFacts.called
+    #: <repro_lint.facts.ModuleFacts.called>`: ``args.seed`` is neither) is left out of it
+    #: without parsing the file for it
+    called_words: ClassVar[bool] = False
     #: the trigger words are looked for in comments too (``noqa``); every other rule's words
     #: count only outside comments and triple-quoted strings, which no rule reads
     reads_comments: ClassVar[bool] = False
@@ -385,6 +393,16 @@ class Rule:
         return any(mentions(text, word, cls.whole_words) for word in cls.trigger_words(settings)) and (
             not cls.also_triggers or any(mentions(text, word, True) for word in cls.also_triggers)
         )
+
+    @classmethod
+    def calls_its_words(cls, called: FrozenSet[str], words: FrozenSet[str]) -> bool:
+        """For a :attr:`called_words` rule: does a module that calls or binds the names
+        ``called`` (:attr:`ModuleFacts.called <repro_lint.facts.ModuleFacts.called>`) name one
+        with one of ``words`` (its trigger words), as its prefilter matches them?"""
+        if cls.whole_words:
+            return not called.isdisjoint(words)
+        joined = "\n".join(called)
+        return any(word in joined for word in words)
 
     @classmethod
     def may_report_on(cls, summary: Any) -> bool:

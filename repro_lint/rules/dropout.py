@@ -35,6 +35,7 @@ class FunctionalDropoutAlwaysOn(Rule):
     fix = SAFE
     fix_message = "Pass training={owner}.training"
     triggers = ("dropout",)
+    called_words = True
     #: ``FUNCTIONAL_DROPOUT`` is reached only through an import that spells ``functional``
     also_triggers = ("functional",)
 

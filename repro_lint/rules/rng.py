@@ -294,6 +294,9 @@ class NumpySeedOutOfRange(Rule):
     fix = SAFE
     fix_message = "Reduce the seed modulo 2**32"
     triggers = ("seed", "RandomState")
+    #: a call of NumPy's ``seed`` or ``RandomState`` names it whole, as written, imported or aliased
+    whole_words = True
+    called_words = True
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)

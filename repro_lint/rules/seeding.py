@@ -1485,6 +1485,7 @@ class SeedAfterRngUse(Rule):
         "between runs: seed first, before building the model or drawing random numbers"
     )
     triggers = _seed_call_words()
+    called_words = True
     needs_project = True
     uses = (KwargsDicts, SeedingScan)
 

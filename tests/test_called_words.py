@@ -1,0 +1,245 @@
+"""Rules whose findings all need a call named with one of their words (``Rule.called_words``)
+are left out of a module whose ``ast`` facts say it calls and binds no such name: the names the
+facts record (``ModuleFacts.called``), that the gate never changes the findings, and that the
+catalogs behind those rules name every such call with one of the rule's words."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+from typing import List, Set
+
+import pytest
+
+from repro_lint import catalog
+from repro_lint.config import Settings
+from repro_lint.context import ProjectContext
+from repro_lint.engine import Linter
+from repro_lint.facts import extract_facts
+from repro_lint.rules import all_rules
+
+from test_prefilter import REPO, _findings, corpus, real_files, unfiltered  # noqa: F401 (fixtures)
+
+CALLED_WORD_RULES = [rule for rule in all_rules().values() if rule.called_words]
+
+
+def _called(code: str) -> Set[str]:
+    facts = extract_facts(Path("mod.py"), textwrap.dedent(code))
+    assert facts is not None
+    return set(facts.called)
+
+
+def test_the_rules_that_declare_it():
+    assert {rule.code for rule in CALLED_WORD_RULES} == {"RPL105", "RPL109", "RPL501"}
+
+
+def test_callees_everywhere_count_by_their_last_name():
+    called = _called(
+        """
+        import numpy as np
+
+        @decorate(seed_flag=True)
+        class Model(Base):
+            table = build_table()
+
+            def forward(self, x, fn=lambda y: shuffle_it(y)):
+                values = [transform(v) for v in x]
+                return self.head(np.random.seed(0)).sum()
+
+        if __name__ == "__main__":
+            main()
+        """
+    )
+    assert {"decorate", "build_table", "shuffle_it", "transform", "head", "seed", "sum", "main"} <= called
+    # names that are read or passed, not called, are not callees
+    assert "seed_flag" not in called and "x" not in called and "Base" not in called
+
+
+def test_a_name_read_as_an_attribute_is_not_a_call():
+    called = _called(
+        """
+        def train(args):
+            seed = args.seed
+            run(seed=seed, worker_seed=args.worker_seed)
+        """
+    )
+    assert not any("seed" in name for name in called)
+
+
+def test_imports_and_alias_assignments_count_by_what_they_bind():
+    called = _called(
+        """
+        import torch
+        import torch.nn.functional as F
+        from numpy.random import RandomState as RS
+        t = torch
+        ms = t.manual_seed
+        drop = F.dropout
+        local = config.seed          # ``config`` is bound by no import: not an alias
+        """
+    )
+    assert {"RandomState", "manual_seed", "dropout", "functional", "torch"} <= called
+    assert "seed" not in called
+
+
+def test_an_alias_assignment_counts_wherever_its_head_is_imported():
+    # the import table binds aliases in source order; the facts count an assignment whose head
+    # any import of the module binds, which is never less
+    called = _called(
+        """
+        def setup():
+            seed_all = rng.manual_seed
+            seed_all(0)
+
+        import torch as rng
+        """
+    )
+    assert "manual_seed" in called
+
+
+def test_after_a_star_import_any_alias_assignment_counts():
+    called = _called(
+        """
+        from helpers import *
+        ms = torch.manual_seed
+        """
+    )
+    assert "manual_seed" in called
+
+
+def test_dead_branches_count_too():
+    called = _called(
+        """
+        import torch
+        if False:
+            torch.manual_seed(0)
+            from numpy.random import seed as np_seed
+        if 1:
+            pass
+        else:
+            F.dropout(x)
+        """
+    )
+    assert {"manual_seed", "seed", "dropout"} <= called
+
+
+def _callee_names(tree: ast.AST) -> Set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                names.add(func.attr)
+            elif isinstance(func, ast.Name):
+                names.add(func.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(alias.name.rpartition(".")[2] for alias in node.names)
+    return names
+
+
+def test_every_callee_and_import_of_real_files_is_recorded():
+    files: List[Path] = list(real_files()) + sorted((REPO / "repro_lint").glob("**/*.py"))
+    assert len(files) > 100
+    checked = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        facts = extract_facts(path, text)
+        if facts is None:
+            continue  # syntax newer than this Python (torch's py312_intrinsics.py)
+        checked += 1
+        missing = _callee_names(ast.parse(text)) - facts.called
+        assert not missing, f"{path}: {sorted(missing)[:5]}"
+    assert checked > 100
+
+
+def test_the_catalogs_name_every_call_these_rules_need_with_one_of_their_words():
+    """What makes ``called_words`` true of each rule: the calls it reports at (or needs) are
+    these catalogs' entries, or calls named with its words by construction (RPL105's
+    ``seed``-named project helpers)."""
+    rules = all_rules()
+    settings = Settings(root=REPO)
+
+    def named(code: str, qualified: str) -> bool:
+        last = qualified.rpartition(".")[2]
+        return any(word in last for word in rules[code].trigger_words(settings))
+
+    # (a helper that seeds only implicitly, ``TrainingArguments``, is no seeding call of RPL105's)
+    helpers = [name for name, helper in catalog.SEED_HELPERS.items() if helper.seeds and not helper.implicit]
+    seeding = [*catalog.SEED_CALLS, *helpers, *catalog.ENTROPY_RESEEDS, *catalog.TRAINER_KEYWORD_DICTS]
+    assert seeding and all(named("RPL105", name) for name in seeding)
+    assert all(named("RPL109", name) for name in catalog.NUMPY_SEEDERS)
+    assert all(named("RPL501", name) for name in catalog.FUNCTIONAL_DROPOUT)
+
+
+def test_same_findings_when_every_modules_facts_are_at_hand(corpus: List[Path], unfiltered):  # noqa: F811
+    """With every module's facts extracted before linting (as a run has most of them), the
+    rules left out by the names a module calls change no finding, and some are left out."""
+    settings = Settings(root=REPO, select=["ALL"])
+    project = ProjectContext(settings, corpus)
+    for path in corpus:
+        project.facts(path)
+    linter = Linter(settings, project)
+    results = [linter.lint_path(p) for p in corpus]
+    assert _findings(results) == _findings(unfiltered)
+    left_out = 0
+    for path in corpus:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        words_only = Linter(settings, ProjectContext(settings, corpus)).rules_for(text, str(path))
+        left_out += len(set(words_only) - set(linter.rules_for(text, str(path))))
+    assert left_out > 0
+
+
+def test_every_finding_of_these_rules_is_in_a_module_that_calls_one_of_their_words(corpus: List[Path], unfiltered):  # noqa: F811
+    """The per-rule form of the gate's soundness, over the unfiltered findings."""
+    settings = Settings(root=REPO, select=["ALL"])
+    codes = {rule.code: rule for rule in CALLED_WORD_RULES}
+    checked = 0
+    for path, result in zip(corpus, unfiltered):
+        found = {d.code for d in result.diagnostics} & set(codes)
+        if not found:
+            continue
+        facts = extract_facts(path, path.read_text(encoding="utf-8", errors="replace"))
+        assert facts is not None
+        joined = "\n".join(facts.called)
+        for code in found:
+            assert any(word in joined for word in codes[code].trigger_words(settings)), f"{code} in {path}"
+            checked += 1
+    assert checked >= 3
+
+
+def _rules_for(tmp_path: Path, code: str, *, facts_first: bool) -> List[str]:
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(code), encoding="utf-8")
+    settings = Settings(root=tmp_path, select=["RPL105", "RPL109"])
+    project = ProjectContext(settings, [path])
+    text = path.read_text(encoding="utf-8")
+    if facts_first:
+        project.facts(path)
+    return sorted(rule.code for rule in Linter(settings, project).rules_for(text, str(path)))
+
+
+@pytest.mark.parametrize(
+    "code, by_words, kept",
+    [
+        ("def build(args):\n    return Dataset(seed=args.seed)\n", ["RPL105", "RPL109"], []),
+        ("import numpy as np\nnp.random.seed(0)\n", ["RPL105", "RPL109"], ["RPL105", "RPL109"]),
+        ("from torch import manual_seed as ms\nms(0)\n", ["RPL105"], ["RPL105"]),
+        ("import torch\nreseed = torch.manual_seed\nreseed(0)\n", ["RPL105"], ["RPL105"]),
+        ("from numpy.random import RandomState as RS\nrs = RS(args.seed)\n", ["RPL105", "RPL109"], ["RPL109"]),
+    ],
+)
+def test_a_module_is_not_parsed_for_a_rule_whose_words_it_never_calls(tmp_path: Path, code: str, by_words: List[str], kept: List[str]):
+    assert _rules_for(tmp_path, code, facts_first=False) == by_words  # no facts at hand: the words decide
+    assert _rules_for(tmp_path, code, facts_first=True) == kept
+
+
+def test_facts_of_another_text_leave_no_rule_out(tmp_path: Path):
+    path = tmp_path / "train.py"
+    path.write_text("def build(args):\n    return Dataset(seed=args.seed)\n", encoding="utf-8")
+    settings = Settings(root=tmp_path, select=["RPL105"])
+    project = ProjectContext(settings, [path])
+    project.facts(path)
+    edited = "import torch\n\ndef build(args):\n    torch.manual_seed(args.seed)\n"
+    assert project.known_facts(path, edited) is None
+    assert [rule.code for rule in Linter(settings, project).rules_for(edited, str(path))] == ["RPL105"]
