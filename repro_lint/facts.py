@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Set, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from ._gc import GCPaused
 from .classify import (
@@ -66,6 +66,7 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
+from .opcatalog import OpCall, op_names
 from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
@@ -344,6 +345,13 @@ class ModuleFacts:
     #: call named with one of its words has none where these hold none of them
     #: (:attr:`~repro_lint.rules.base.Rule.called_words`). Dead branches count (``if False:``)
     called: FrozenSet[str] = frozenset()
+    #: of those, the names an import or alias assignment binds under another name (``from
+    #: torch.nn.functional import interpolate as up``: ``interpolate``)
+    rebound: FrozenSet[str] = frozenset()
+    #: the calls of a name an op of the catalog has (``F.interpolate(x, mode="nearest")``, also
+    #: through ``partial``), with the literal values of their arguments: what the op rules'
+    #: :func:`~repro_lint.opcatalog.may_match` reads (dead branches count)
+    op_calls: FrozenSet[OpCall] = frozenset()
     #: the length and ``hash`` of the text these facts are of (a process forked from the one
     #: that extracted them sees the same ``hash``), see :meth:`of_text`
     text_key: Tuple[int, int] = (0, 0)
@@ -900,6 +908,8 @@ class _FactsCollector(ast.NodeVisitor):
         #: the head of the dotted value, its last name) that count once their head is bound
         self.called: Set[str] = set()
         self.alias_candidates: List[Tuple[str, str, str]] = []
+        self.rebound: Set[str] = set()
+        self.op_calls: Set[OpCall] = set()
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
         #: per body (by id): the names bound to what ``torch.load`` returns (see :meth:`_loaded_module`)
@@ -1144,7 +1154,7 @@ class _FactsCollector(ast.NodeVisitor):
         return (first, *(f"{other}.{rest}" if rest else other for other in others))
 
     def visit_Import(self, node: ast.Import) -> None:
-        _note_bindings(node, self.called, self.alias_candidates)
+        _note_bindings(node, self.called, self.alias_candidates, self.rebound)
         for alias in node.names:
             if alias.asname:
                 self._bind_import(alias.asname, alias.name)
@@ -1160,7 +1170,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self.current.uses.add(NCCL_AS_HCCL)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        _note_bindings(node, self.called, self.alias_candidates)
+        _note_bindings(node, self.called, self.alias_candidates, self.rebound)
         base = self._relative_base(node.level or 0, node.module)
         if base is None:
             return
@@ -1351,10 +1361,11 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func  # (:func:`_note_call`, inline: every call of the module comes here)
-        if type(func) is ast.Attribute:
-            self.called.add(func.attr)
-        elif type(func) is ast.Name:
-            self.called.add(func.id)
+        callee = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None  # type: ignore[attr-defined]
+        if callee is not None:
+            self.called.add(callee)
+            if callee in _OP_NAMES or callee == "partial":
+                _note_op_call(node, callee, self.op_calls)
         body = self.current
         if self._loaded_module(node):
             body.uses.add(LOAD)
@@ -2160,7 +2171,7 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if type(node.value) in _DOTTED_TYPES:
-            _note_bindings(node, self.called, self.alias_candidates)
+            _note_bindings(node, self.called, self.alias_candidates, self.rebound)
         if self._torch_load(node.value):
             # ``model = torch.load(path)``: weights only if the name is then used as a model
             for target in node.targets:
@@ -2437,9 +2448,9 @@ class _FactsCollector(ast.NodeVisitor):
             for stmt in node.orelse if node.test.value else node.body:
                 for inner in ast.walk(stmt):
                     if type(inner) is ast.Call:
-                        _note_call(inner, self.called)
+                        _note_call(inner, self.called, self.op_calls)
                     else:
-                        _note_bindings(inner, self.called, self.alias_candidates)
+                        _note_bindings(inner, self.called, self.alias_candidates, self.rebound)
             return
         if _follows_data_device(node.test) and not self.asking_about_device:
             # ``if x.is_cuda: y = y.cuda()``: the code follows where its input already is,
@@ -2560,27 +2571,59 @@ _LEAF_TYPES = frozenset(
 )
 
 
+#: the names of the ops of the catalog (:attr:`ModuleFacts.op_calls`)
+_OP_NAMES = op_names()
+
 #: the expressions an alias assignment binds (``ms = torch.manual_seed``)
 _DOTTED_TYPES = (ast.Name, ast.Attribute)
 
 
-def _note_call(node: ast.Call, called: Set[str]) -> None:
-    """Add the last name of ``node``'s callee to ``called`` (:attr:`ModuleFacts.called`)."""
+def _note_call(node: ast.Call, called: Set[str], op_calls: Set[OpCall]) -> None:
+    """Add the last name of ``node``'s callee to ``called`` (:attr:`ModuleFacts.called`), and
+    the call to ``op_calls`` where an op has that name (:attr:`ModuleFacts.op_calls`)."""
     func = node.func
-    if type(func) is ast.Attribute:
-        called.add(func.attr)  # type: ignore[attr-defined]
-    elif type(func) is ast.Name:
-        called.add(func.id)  # type: ignore[attr-defined]
+    callee = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None  # type: ignore[attr-defined]
+    if callee is not None:
+        called.add(callee)
+        if callee in _OP_NAMES or callee == "partial":
+            _note_op_call(node, callee, op_calls)
 
 
-def _note_bindings(node: ast.AST, called: Set[str], candidates: List[Tuple[str, str, str]]) -> None:
+def _note_op_call(node: ast.Call, callee: str, op_calls: Set[OpCall]) -> None:
+    """Add the call ``node`` of ``callee``, an op's name, to ``op_calls`` with the literal values
+    of its arguments; ``partial(F.interpolate, mode=...)`` as the op called with the rest."""
+    args: Sequence[ast.expr] = node.args
+    if callee == "partial":
+        first = args[0] if args and type(args[0]) is not ast.Starred else None
+        callee = first.attr if type(first) is ast.Attribute else first.id if type(first) is ast.Name else ""  # type: ignore[union-attr]
+        if callee not in _OP_NAMES:
+            return
+        args = args[1:]
+    slots = [(None, "*" if type(arg) is ast.Starred else "", _literal_argument(arg)) for arg in args]
+    slots += [(k.arg, "" if k.arg is not None else "**", _literal_argument(k.value)) for k in node.keywords]
+    op_calls.add((callee, tuple(slots)))
+
+
+def _literal_argument(node: ast.AST) -> Any:
+    """An argument as :meth:`~repro_lint.opcatalog.Condition.decides` takes it: its literal
+    value, a tuple of those for a tuple or list display, else UNKNOWN."""
+    if type(node) in (ast.Tuple, ast.List):
+        elements = node.elts  # type: ignore[attr-defined]
+        return UNKNOWN if any(type(e) is ast.Starred for e in elements) else tuple(ast_literal(e) for e in elements)
+    return ast_literal(node)
+
+
+def _note_bindings(node: ast.AST, called: Set[str], candidates: List[Tuple[str, str, str]], rebound: Set[str]) -> None:
     """For :attr:`ModuleFacts.called`: the last names of what an import binds (``from torch
-    import manual_seed as ms``: ``manual_seed``), and an assignment of a dotted name to a name
-    (``ms = torch.manual_seed``), which binds it as the import table does once the head is bound
-    (:func:`_called`)."""
+    import manual_seed as ms``: ``manual_seed``, also :attr:`ModuleFacts.rebound`), and an
+    assignment of a dotted name to a name (``ms = torch.manual_seed``), which binds it as the
+    import table does once the head is bound (:func:`_called`)."""
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         for alias in node.names:
-            called.add(alias.name.rpartition(".")[2])
+            last = alias.name.rpartition(".")[2]
+            called.add(last)
+            if alias.asname is not None and alias.asname != last:
+                rebound.add(last)
             if isinstance(node, ast.Import):
                 called.add(alias.name.partition(".")[0])
             candidates.append((alias.asname or alias.name.partition(".")[0], "", ""))
@@ -2596,7 +2639,8 @@ def _note_bindings(node: ast.AST, called: Set[str], candidates: List[Tuple[str, 
 def _called(collector: "_FactsCollector", star_imports: bool) -> FrozenSet[str]:
     """:attr:`ModuleFacts.called`: the callees' last names, and the last names the imports and
     the alias assignments whose head an import or another such assignment binds (any head,
-    after a star import) bind names to, wherever in the module each binding is."""
+    after a star import) bind names to, wherever in the module each binding is (those bound
+    under another name join :attr:`ModuleFacts.rebound`)."""
     called = collector.called
     bound = {name for name, head, _ in collector.alias_candidates if not head}
     pending = [(name, head, last) for name, head, last in collector.alias_candidates if head]
@@ -2607,6 +2651,8 @@ def _called(collector: "_FactsCollector", star_imports: bool) -> FrozenSet[str]:
         for name, head, last in pending:
             if star_imports or head in bound:
                 called.add(last)
+                if name != last:
+                    collector.rebound.add(last)
                 bound.add(name)
                 changed = True
             else:
@@ -2636,6 +2682,8 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             collector.visit(tree)
             collector.resolve_loader_workers()
             facts.called = _called(collector, bool(facts.star_imports))
+            facts.rebound = frozenset(collector.rebound)
+            facts.op_calls = frozenset(collector.op_calls)
             facts.text_key = (len(source), hash(source))
             facts.set_attributes = frozenset(collector.set_attributes)
             if collector.renamed:

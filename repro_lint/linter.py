@@ -87,9 +87,8 @@ class Linter:
         #: the tree :meth:`_parse` made of a text with its indentation's tabs expanded, until linted
         self._expanded: Optional[cst.Module] = None
         self.words: Tuple[str, ...] = tuple(sorted({w for r in self.rule_types for w in r.trigger_words(settings)}))
-        #: words made only of name characters are looked for among the text's names (see
-        #: :meth:`_words_of`); the others (``.npu``, ``models.``) in the text itself
-        #: the words of rules that read comments (``noqa``) are looked for in the whole text
+        #: words of name characters are looked for among the text's names (:meth:`_words_of`), the others
+        #: (``.npu``) in its code; the words of rules that read comments (``noqa``) in the whole text
         self._comment_words = tuple(sorted({w for r in self.rule_types if r.reads_comments for w in r.trigger_words(settings)}))
         code_words = [word for word in self.words if word not in self._comment_words]
         self._name_words = tuple(word for word in code_words if NAME_RUN.fullmatch(word))
@@ -98,7 +97,8 @@ class Linter:
         #: display path -> the words another process found in its text (:meth:`take_hint`)
         self._hints: Dict[str, WordsHint] = {}
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
-        self._words_by_rule = dict(self._rule_words)
+        self._words_by_rule = dict(self._rule_words)  # and the rules a module's facts may leave out:
+        self._facts_gated = frozenset(r for r in self.rule_types if r.called_words or r.may_fire_in.__func__ is not Rule.may_fire_in.__func__)  # type: ignore[attr-defined]
         self._whole_words = frozenset(word for rule_type, words in self._rule_words if rule_type.whole_words for word in words)
         self._also_words = frozenset(word for rule_type in self.rule_types for word in rule_type.also_triggers)
         self._entry_only = any(rule_type.entry_points_only for rule_type in self.rule_types)
@@ -235,9 +235,9 @@ class Linter:
                     self.project.prepared and not rule_type.may_report_on(self.project.entry_summary(path, text))
                 ):
                     rules.remove(rule_type)
-        facts = self.project.known_facts(path, text) if path is not None and any(r.called_words for r in rules) else None
-        if facts is not None:  # a rule whose words the module never calls (``seed`` only in ``args.seed``)
-            rules = [r for r in rules if not r.called_words or r.calls_its_words(facts.called, self._words_by_rule[r])]
+        facts = self.project.known_facts(path, text) if path is not None and not self._facts_gated.isdisjoint(rules) else None
+        if facts is not None:  # what the module's facts rule out (``seed`` only in ``args.seed``, Rule.may_fire_in)
+            rules = [r for r in rules if r not in self._facts_gated or r.may_fire_in(facts, self._words_by_rule[r], self.settings, self.project, path)]
         if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
             rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]
         if path is not None and any(rule.entry_points_only for rule in rules):

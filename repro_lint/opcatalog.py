@@ -29,7 +29,9 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .syntax import MISSING, UNKNOWN, bind
 
 Version = Tuple[int, int]
 
@@ -80,6 +82,35 @@ class Condition:
     default: object = None
     #: a second condition that must hold too (``F.pad``: the mode and the length of ``pad``)
     also: Optional["Condition"] = None
+
+    def position(self, form: str) -> Optional[int]:
+        """Where :attr:`param` is passed by position in ``form`` (``function``, ``method``,
+        ``module``), if it can be."""
+        return {"function": self.function_position, "method": self.method_position, "module": self.module_position}[form]
+
+    def decides(self, given: Any) -> Optional[bool]:
+        """Whether this test (not :attr:`also`) holds of a call whose argument for
+        :attr:`param` is ``given``: a literal value, a tuple for a tuple or list display (with
+        :data:`~repro_lint.syntax.UNKNOWN` for an element that is not a literal),
+        :data:`~repro_lint.syntax.MISSING` when the call passes none, UNKNOWN for any other
+        expression. None when that alone does not decide it: the rules then read more (the
+        values a name takes, the input's rank or dtype, ``repro_lint/rules/ops.py``), and a
+        module whose calls none of this decides may hold the op (:func:`may_match`)."""
+        if self.test == "equals":
+            value = self.default if given is MISSING else given
+            return None if value is UNKNOWN else value in self.values
+        if self.test == "present":
+            return given is not MISSING and given is not None
+        if self.test == "not_global":
+            if given is MISSING:
+                return False
+            sizes = given if isinstance(given, tuple) else (given,)
+            if sizes and all(size == 1 and not isinstance(size, bool) for size in sizes):
+                return False  # ``1``, ``(1, 1)``: a global pool
+            return None if any(size is UNKNOWN for size in sizes) else True
+        if self.test == "length":
+            return len(given) in self.values if isinstance(given, tuple) else bool(self.default)
+        return None
 
 
 @dataclass(frozen=True)
@@ -449,6 +480,54 @@ def may_raise(name: str, version: Version) -> bool:
     if candidates is None and "." in name:
         candidates = methods.get(name.rsplit(".", 1)[1])
     return any(op.condition is None and op.category(version) == RAISES for op in candidates or ())
+
+
+@functools.lru_cache(maxsize=None)
+def op_names() -> FrozenSet[str]:
+    """The last names of every op's functions and classes, and its methods: a call whose callee
+    is named so may be one (the module facts record such calls, :func:`may_match`)."""
+    functions, methods, modules = _by_name()
+    return frozenset([*(n.rsplit(".", 1)[-1] for n in (*functions, *modules)), *methods])
+
+
+#: a call as the module facts record it for :func:`may_match`: its callee's last name, and each
+#: argument as (keyword or None, ``"*"``/``"**"``/``""``, its literal value as
+#: :meth:`Condition.decides` takes it)
+OpCall = Tuple[str, Tuple[Tuple[Optional[str], str, Any], ...]]
+
+
+def literal_verdict(condition: Condition, form: str, slots: Sequence[Tuple[Optional[str], str, Any]]) -> Optional[bool]:
+    """Whether ``condition`` (with :attr:`~Condition.also`) holds of a call of ``form`` with
+    arguments ``slots`` (:data:`OpCall`) as far as their literal values decide it; None where
+    they do not (``*args`` or ``**kwargs`` may pass the argument, a value is not a literal)."""
+    starred = any(star for _, star, _ in slots)
+    verdict: Optional[bool] = True
+    current: Optional[Condition] = condition
+    while current is not None:
+        given = bind(slots, current.param, current.position(form))
+        decided = None if given is UNKNOWN or (given is MISSING and starred) else current.decides(given)
+        if decided is False:
+            return False
+        if decided is None:
+            verdict = None
+        current = current.also
+    return verdict
+
+
+def may_match(calls: Iterable[OpCall], wanted: Callable[[Op], bool]) -> bool:
+    """Can one of ``calls`` be an op that ``wanted`` accepts, in any form its callee's name may
+    be (function, class or Tensor method), as far as its literal arguments tell? False only
+    where each is decided not to be one (``F.interpolate(x, mode="nearest")``,
+    ``nn.AdaptiveAvgPool2d(1)``, ``x.bincount()``): the op rules cannot report on such calls."""
+    functions, methods, modules = _by_name()
+    for name, slots in calls:
+        candidates = [(op, "function") for key, ops in functions.items() if key.rsplit(".", 1)[-1] == name for op in ops]
+        candidates += [(op, "module") for key, ops in modules.items() if key.rsplit(".", 1)[-1] == name for op in ops]
+        candidates += [(op, "method") for op in methods.get(name, ())]
+        for op, form in candidates:
+            if wanted(op) and (op.condition is None or literal_verdict(op.condition, form, slots) is not False):
+                return True
+    return False
 
 
 def index_by_name() -> Tuple[Dict[str, List[Op]], Dict[str, List[Op]], Dict[str, List[Op]]]:

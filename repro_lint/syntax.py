@@ -484,6 +484,11 @@ class AstArgs(CallArgs):
     def _slots(self) -> Sequence[Slot]:
         return ast_slots(self.call)
 
+    def may_name(self, names: FrozenSet[str]) -> bool:
+        # the keywords as :func:`ast_slots` gives them (positional slots name nothing), without
+        # building the slots of a call that is asked nothing else (most calls of a module)
+        return any(k.arg is None or k.arg in names for k in self.call.keywords)
+
     def _literal(self, node: Any) -> Any:
         if self.attributes is not None and isinstance(node, (ast.Attribute, ast.Name)):
             return self.attributes(node)

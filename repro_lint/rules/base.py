@@ -405,6 +405,16 @@ class Rule:
         return any(word in joined for word in words)
 
     @classmethod
+    def may_fire_in(cls, facts: Any, words: FrozenSet[str], settings: "Settings", project: Any, path: str) -> bool:
+        """Can the rule report in the module whose ``ast`` facts are ``facts``
+        (:class:`~repro_lint.facts.ModuleFacts`, of the text being linted; one of ``words``,
+        its trigger words under ``settings``, is in its code)? False leaves the rule out of the file without
+        parsing it for it, so it must be False only where the rule would report nothing. A
+        :attr:`called_words` rule asks :meth:`calls_its_words`; a rule may say more (the op
+        rules read the literal arguments of the module's op calls)."""
+        return not cls.called_words or cls.calls_its_words(facts.called, words)
+
+    @classmethod
     def may_report_on(cls, summary: Any) -> bool:
         """For an entry-point rule: can it report on an entry point whose execution path has
         ``summary`` (:class:`~repro_lint.context.Summary`)? False only where its own first test

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .._lazy import cst
 from ..catalog import PARTIALS
@@ -22,12 +22,14 @@ from ..opcatalog import (
     EINOPS_PATTERNS,
     einops_output_rank,
     index_by_name,
+    may_match,
+    op_names,
 )
 from ..values import INTEGER, NUMPY, Const, any_const, dict_entries, is_dict_display
 from .base import Analysis, Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
 from ..classify import is_known
-from ..syntax import cst_literal, int_value, string_value
+from ..syntax import MISSING, UNKNOWN, cst_literal, int_value, string_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
 
@@ -171,42 +173,39 @@ def _holds(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
 
 
 def _holds_one(rule: Rule, cond: Condition, form: str, call: cst.Call) -> bool:
-    position = {
-        "function": cond.function_position,
-        "method": cond.method_position,
-        "module": cond.module_position,
-    }[form]
-    arg = argument(call, cond.param, position) if cond.param else None
+    # what a literal argument, or none, decides is the catalog's (Condition.decides), which
+    # the module facts' op calls are read with too (opcatalog.may_match)
+    arg = argument(call, cond.param, cond.position(form)) if cond.param else None
     unknown_args = arg is None and (has_star_kwargs(call) or any(a.star == "*" for a in call.args))
     if cond.test == "equals":
         if arg is None and unknown_args:
             # ``F.interpolate(x, **self.upsample_cfg)``: what the mappings passed give it
             given = _from_mappings(rule, call, cond.param, cond.default)
-            return given is not None and any_const(given, lambda v: v in cond.values)
+            return given is not None and any_const(given, lambda v: bool(cond.decides(v)))
         if arg is None:
-            return cond.default in cond.values
+            return bool(cond.decides(MISSING))
         # a literal, or what a parameter's default and the file's calls give (mode=mode)
-        return any_const(value_of(rule, arg.value), lambda v: v in cond.values)
+        return any_const(value_of(rule, arg.value), lambda v: bool(cond.decides(v)))
     if cond.test == "present":
-        return arg is not None and cst_literal(arg.value) is not None
+        return bool(cond.decides(MISSING if arg is None else cst_literal(arg.value)))
     if cond.test == "length":
         # a list or tuple display without starred parts: its length; else the condition's default
         value = arg.value if arg is not None else None
         if isinstance(value, (cst.Tuple, cst.List)) and not any(
             isinstance(e, cst.StarredElement) for e in value.elements
         ):
-            return len(value.elements) in cond.values
-        return bool(cond.default)
+            return bool(cond.decides(tuple(UNKNOWN for _ in value.elements)))
+        return bool(cond.decides(MISSING if value is None else UNKNOWN))
     if cond.test == "tensor":
         if keyword_arg(call, "value") is not None or arg is None:
             return False
         return not _is_number(arg.value) and not _numeric(rule, arg.value)
     if cond.test == "not_global":
         if arg is None:
-            return False
+            return bool(cond.decides(MISSING))
         value = arg.value
-        if int_value(value) == 1:
-            return False
+        if cond.decides(cst_literal(value)) is False:
+            return False  # ``1``
         if isinstance(value, (cst.Tuple, cst.List)) and value.elements and all(
             int_value(e.value) == 1 or _global_size_value(rule, e.value) for e in value.elements
         ):
@@ -321,6 +320,27 @@ def _where(op: Op) -> str:
     return f"{op.device}, {op.passes} pass"
 
 
+def _may_hold_ops(facts: Any, project: Any, path: str, wanted: Callable[[Op], bool]) -> bool:
+    """Can a call of the module whose facts are ``facts`` be an op that ``wanted`` accepts, as
+    :func:`matched` reads calls? Its calls of an op's name whose literal arguments do not rule
+    that out (:func:`~repro_lint.opcatalog.may_match`), an op imported or aliased under another
+    name, a star import that binds one, or a project function that stands for one
+    (:meth:`~repro_lint.context.ProjectContext.library_name`)."""
+    if may_match(facts.op_calls, wanted) or not facts.rebound.isdisjoint(op_names()):
+        return True
+    if facts.star_imports and any(name in FUNCTIONS or name in MODULES for name in project.star_library_names(path).values()):
+        return True
+    names = op_names()
+    for body in (facts.module_body, facts.main_body, *facts.functions.values()):
+        for name in body.imported:
+            if name.rsplit(".", 1)[-1] in names or name in FUNCTIONS or name in MODULES or is_known(name):
+                continue  # recorded as an op call, or a library's own name
+            other = project.library_name(name)
+            if other is not None and (other in FUNCTIONS or other in MODULES):
+                return True
+    return False
+
+
 class NondeterministicOp(Rule):
     code = "RPL401"
     name = "nondeterministic-op"
@@ -332,6 +352,11 @@ class NondeterministicOp(Rule):
     )
     triggers = _triggers(DETERMINISTIC, forward_only=True)
     whole_words = True
+
+    @classmethod
+    def may_fire_in(cls, facts, words, settings, project, path) -> bool:  # type: ignore[no-untyped-def]
+        version = settings.torch_version
+        return _may_hold_ops(facts, project, path, lambda op: op.category(version) == DETERMINISTIC and op.passes == FORWARD)
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
@@ -370,6 +395,11 @@ class OpWithoutDeterministicImplementation(Rule):
     )
     triggers = _triggers(RAISES, forward_only=False)
     whole_words = True
+
+    @classmethod
+    def may_fire_in(cls, facts, words, settings, project, path) -> bool:  # type: ignore[no-untyped-def]
+        version = settings.torch_version
+        return _may_hold_ops(facts, project, path, lambda op: op.category(version) == RAISES)
 
     def visit_Call(self, node: cst.Call) -> None:
         version = self.file.settings.torch_version

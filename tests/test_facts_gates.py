@@ -1,7 +1,10 @@
-"""Rules whose findings all need a call named with one of their words (``Rule.called_words``)
-are left out of a module whose ``ast`` facts say it calls and binds no such name: the names the
-facts record (``ModuleFacts.called``), that the gate never changes the findings, and that the
-catalogs behind those rules name every such call with one of the rule's words."""
+"""Rules that a module's ``ast`` facts rule out (``Rule.may_fire_in``) are left out of it without
+parsing it for them. Rules whose findings all need a call named with one of their words
+(``Rule.called_words``): the names the facts record (``ModuleFacts.called``), and that the
+catalogs behind those rules name every such call with one of the rule's words. The op rules: the
+op calls the facts record with their literal arguments (``ModuleFacts.op_calls``), read with the
+catalog's own conditions, never rule out a call the rules report. And the gates never change the
+findings."""
 
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ import pytest
 
 from repro_lint import catalog
 from repro_lint.config import Settings
+from repro_lint.opcatalog import DETERMINISTIC, FORWARD, MISSING, OPS, RAISES, UNKNOWN, Condition, literal_verdict, may_match
 from repro_lint.context import ProjectContext
 from repro_lint.engine import Linter
 from repro_lint.facts import extract_facts
 from repro_lint.rules import all_rules
 
+from conftest import lint_files_in
 from test_prefilter import REPO, _findings, corpus, real_files, unfiltered  # noqa: F401 (fixtures)
 
 CALLED_WORD_RULES = [rule for rule in all_rules().values() if rule.called_words]
@@ -30,7 +35,7 @@ def _called(code: str) -> Set[str]:
     return set(facts.called)
 
 
-def test_the_rules_that_declare_it():
+def test_the_rules_that_declare_called_words():
     assert {rule.code for rule in CALLED_WORD_RULES} == {"RPL105", "RPL109", "RPL501"}
 
 
@@ -243,3 +248,161 @@ def test_facts_of_another_text_leave_no_rule_out(tmp_path: Path):
     edited = "import torch\n\ndef build(args):\n    torch.manual_seed(args.seed)\n"
     assert project.known_facts(path, edited) is None
     assert [rule.code for rule in Linter(settings, project).rules_for(edited, str(path))] == ["RPL105"]
+
+
+# -- the op rules (RPL401, RPL402) ------------------------------------------------------------------
+
+
+def _op_calls(code: str):
+    facts = extract_facts(Path("mod.py"), textwrap.dedent(code))
+    assert facts is not None
+    return facts
+
+
+def test_op_calls_are_recorded_with_their_literal_arguments():
+    facts = _op_calls(
+        """
+        import torch.nn as nn
+        import torch.nn.functional as F
+        from functools import partial
+        y = F.interpolate(x, scale_factor=2, mode="nearest")
+        pool = nn.AdaptiveAvgPool2d((1, 1))
+        up = partial(F.interpolate, mode=args.mode)
+        counts = t.bincount(*rest, minlength=3)
+        if False:
+            z = x.median(0)
+        """
+    )
+    assert ("interpolate", ((None, "", UNKNOWN), ("scale_factor", "", 2), ("mode", "", "nearest"))) in facts.op_calls
+    assert ("AdaptiveAvgPool2d", ((None, "", (1, 1)),)) in facts.op_calls
+    assert ("interpolate", (("mode", "", UNKNOWN),)) in facts.op_calls  # the op, given the rest
+    assert ("bincount", ((None, "*", UNKNOWN), ("minlength", "", 3))) in facts.op_calls
+    assert ("median", ((None, "", 0),)) in facts.op_calls  # a dead branch counts too
+    assert not any(name == "partial" for name, _ in facts.op_calls)
+
+
+def test_an_op_bound_under_another_name_is_rebound():
+    assert "interpolate" in _op_calls("from torch.nn.functional import interpolate as up\n").rebound
+    assert "interpolate" in _op_calls("import torch.nn.functional as F\nresize = F.interpolate\n").rebound
+    assert "interpolate" not in _op_calls("from torch.nn.functional import interpolate\n").rebound
+
+
+@pytest.mark.parametrize(
+    "test, given, decided",
+    [
+        (Condition("equals", "mode", values=("bicubic",), default="nearest"), MISSING, False),
+        (Condition("equals", "mode", values=("bicubic",), default="nearest"), "bicubic", True),
+        (Condition("equals", "mode", values=("bicubic",), default="nearest"), UNKNOWN, None),
+        (Condition("present", "weights"), MISSING, False),
+        (Condition("present", "weights"), None, False),
+        (Condition("present", "weights"), UNKNOWN, True),
+        (Condition("not_global", "output_size"), 1, False),
+        (Condition("not_global", "output_size"), (1, 1), False),
+        (Condition("not_global", "output_size"), (7, 7), True),
+        (Condition("not_global", "output_size"), (UNKNOWN, 1), None),
+        (Condition("not_global", "output_size"), True, True),
+        (Condition("length", "pad", values=(2, 6), default=True), (1, 1, 1, 1), False),
+        (Condition("length", "pad", values=(2, 6), default=True), (UNKNOWN, UNKNOWN), True),
+        (Condition("length", "pad", values=(2, 6), default=True), UNKNOWN, True),
+        (Condition("spatial", "reduction"), "mean", None),
+    ],
+)
+def test_what_a_literal_argument_decides(test: Condition, given, decided):
+    assert test.decides(given) is decided
+
+
+def test_star_arguments_leave_a_condition_undecided():
+    mode = Condition("equals", "mode", function_position=3, values=("bicubic",), default="nearest")
+    assert literal_verdict(mode, "function", ((None, "", UNKNOWN),)) is False
+    assert literal_verdict(mode, "function", ((None, "", UNKNOWN), (None, "**", UNKNOWN))) is None
+    assert literal_verdict(mode, "function", ((None, "*", UNKNOWN),)) is None
+
+
+def _variants(op):
+    """Calls of ``op`` in each of its forms, with the literal arguments its condition reads."""
+    condition, values = op.condition, [MISSING]
+    while condition is not None:
+        values += [*condition.values, condition.default, None, 1, (1, 1), (1, 1, 1, 1), (3, 3), "other"]
+        condition = condition.also
+    texts = []
+    for form, names in (("function", op.functions), ("module", op.modules), ("method", op.methods)):
+        for name in names:
+            callee = f"torch.{name[len('torch.'):]}" if form != "method" else f"x.{name}"
+            params = []
+            condition = op.condition
+            while condition is not None:
+                params.append(condition.param)
+                condition = condition.also
+            for value in values:
+                keywords = ", ".join(f"{param}={value!r}" for param in params) if value is not MISSING else ""
+                first = "" if form == "module" else "x4d, "
+                texts.append(f"{callee}({first}{keywords})".replace("(, ", "(").replace(", )", ")"))
+    return texts
+
+
+@pytest.mark.parametrize("code", ["RPL401", "RPL402"])
+def test_the_op_calls_a_rule_reports_are_never_ruled_out(tmp_path: Path, code: str):
+    """Soundness over the whole catalog: every op, in each of its forms, called with the literal
+    arguments its conditions read (and without them); where the rule reports a call, the facts
+    of that call say it may be the op."""
+    version = Settings(root=tmp_path).torch_version
+    wanted = {
+        "RPL401": lambda op: op.category(version) == DETERMINISTIC and op.passes == FORWARD,
+        "RPL402": lambda op: op.category(version) == RAISES,
+    }[code]
+    header = "import torch\nimport torch.nn\nimport torch.nn.functional\nx4d = torch.zeros(1, 2, 3, 4).cuda()\nx = x4d\n"
+    reported = 0
+    for op in OPS:
+        for call in _variants(op):
+            text = header + f"y = {call}\n"
+            path = tmp_path / "snippet.py"
+            path.write_text(text, encoding="utf-8")
+            settings = Settings(root=tmp_path, select=[code])
+            result = Linter(settings, ProjectContext(settings, [path]), prefilter=False).lint_path(path)
+            if any(d.code == code for d in result.diagnostics):
+                reported += 1
+                facts = extract_facts(path, text)
+                assert facts is not None and may_match(facts.op_calls, wanted), call
+    assert reported > 10
+
+
+def _rules_with_facts(tmp_path: Path, files, select: List[str]) -> List[str]:
+    paths = []
+    for name, code in files.items():
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(code), encoding="utf-8")
+        paths.append(path)
+    settings = Settings(root=tmp_path, select=select)
+    project = ProjectContext(settings, paths)
+    for path in paths:
+        project.facts(path)
+    main = paths[-1]
+    return sorted(rule.code for rule in Linter(settings, project).rules_for(main.read_text(encoding="utf-8"), str(main)))
+
+
+@pytest.mark.parametrize(
+    "code, kept",
+    [
+        ("import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2)\n", []),  # nearest, by default
+        ("import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2, mode='bicubic')\n", ["RPL402"]),
+        ("import torch.nn.functional as F\ny = F.interpolate(x, scale_factor=2, mode=mode)\n", ["RPL402"]),
+        ("import torch.nn.functional as F\ny = F.interpolate(x, **cfg)\n", ["RPL402"]),
+        ("import torch.nn as nn\npool = nn.AdaptiveAvgPool2d(1)\nself.pad = 1\n", []),
+        ("from torch.nn.functional import interpolate as up\ny = up(x, scale_factor=2)\n", ["RPL402"]),
+        ("from functools import partial\nimport torch.nn.functional as F\nup = partial(F.interpolate, mode='bicubic')\n", ["RPL402"]),
+    ],
+)
+def test_a_module_is_not_parsed_for_op_calls_its_literal_arguments_rule_out(tmp_path: Path, code: str, kept: List[str]):
+    assert _rules_with_facts(tmp_path, {"train.py": code}, ["RPL402"]) == kept
+
+
+def test_a_project_name_for_an_op_keeps_the_rule(tmp_path: Path):
+    """``resize`` that a project module binds to ``F.interpolate`` is the op where it is called
+    (as the rule reads it, :meth:`ProjectContext.library_name`)."""
+    files = {
+        "layers.py": "import torch.nn.functional as F\nresize = F.interpolate\n",
+        "train.py": "from layers import resize\nself.pad = 1\ny = resize(x, scale_factor=2, mode='bicubic')\n",
+    }
+    assert _rules_with_facts(tmp_path, files, ["RPL402"]) == ["RPL402"]
+    found = lint_files_in([tmp_path / "layers.py", tmp_path / "train.py"], tmp_path, ["RPL402"])
+    assert [(d.code, d.path.endswith("train.py")) for d in found] == [("RPL402", True)]
