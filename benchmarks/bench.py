@@ -2,8 +2,8 @@
 
 - repro-lint cold (``--no-cache``), cold filling the cache, warm (unchanged tree), one file,
   ``--version``;
-- the LibCST parse-only floor: ``libcst.parse_module`` on exactly the files repro-lint parsed
-  (those that passed the prefilter), on the same number of processes;
+- the LibCST parse-only floor: ``libcst.parse_module`` on exactly the files a cold run of
+  repro-lint parsed (those that passed its prefilter), on the same number of processes;
 - flake8 with its default rules on the whole tree, same number of processes, run from a side
   environment that holds flake8 alone (``--flake8 PATH``, or built in the workdir), so that no
   plugin, this package's included, adds to its time;
@@ -232,26 +232,20 @@ def count_lines(files: Sequence[Path]) -> int:
     return total
 
 
-def parsed_files(root: Path, target: str) -> List[Path]:
-    """The files repro-lint parses (those that pass its prefilter), as repro-lint decides."""
+def parsed_files(root: Path, target: str, jobs: int) -> List[Path]:
+    """The files repro-lint parses, as a cold run with ``jobs`` processes decides (the words of
+    the prefilter, the entry points' summaries, what the modules' facts rule out): one such run,
+    in this process's Python, reporting which files it parsed."""
     from repro_lint.config import load_settings
     from repro_lint.context import ProjectContext
     from repro_lint.discovery import discover
-    from repro_lint.engine import Linter
-    from repro_lint.source import SourceError, read_source
+    from repro_lint.engine import Linter, lint_files
 
     settings = load_settings(start=root / target)
     files = list(discover([str(root / target)], settings))
-    linter = Linter(settings, ProjectContext(settings, files))
-    found = []
-    for path in files:
-        try:
-            text = read_source(path).text
-        except SourceError:
-            continue
-        if linter.needs_parse(text, str(path)):
-            found.append(path)
-    return found
+    project = ProjectContext(settings, files)
+    results = lint_files(lambda: Linter(settings, project), files, jobs=jobs, project=project)
+    return [path for path, result in zip(files, results) if result.parsed]
 
 
 def all_files(root: Path, target: str) -> List[Path]:
@@ -440,7 +434,7 @@ def load() -> str:
 def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -> None:
     files = all_files(root, target)
     lines = count_lines(files)
-    parsed = parsed_files(root, target)
+    parsed = parsed_files(root, target, args.jobs)
     parsed_lines = count_lines(parsed)
     print(f"\n== {name}: {root / target}")
     print(f"  {len(files)} files, {lines:,} lines; {len(parsed)} files ({parsed_lines:,} lines) pass the prefilter and are parsed")

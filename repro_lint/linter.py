@@ -237,7 +237,7 @@ class Linter:
                     rules.remove(rule_type)
         facts = self.project.known_facts(path, text) if path is not None and not self._facts_gated.isdisjoint(rules) else None
         if facts is not None:  # what the module's facts rule out (``seed`` only in ``args.seed``, Rule.may_fire_in)
-            rules = [r for r in rules if r not in self._facts_gated or r.may_fire_in(facts, self._words_by_rule[r], self.settings, self.project, path)]
+            rules = [r for r in rules if r not in self._facts_gated or r.may_fire_in(facts, self._words_by_rule[r], self.settings, self.project, path, text)]
         if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):
             rules += [rule for rule in self.rule_types if rule.entry_points_only and rule not in rules]
         if path is not None and any(rule.entry_points_only for rule in rules):

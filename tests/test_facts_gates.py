@@ -406,3 +406,34 @@ def test_a_project_name_for_an_op_keeps_the_rule(tmp_path: Path):
     assert _rules_with_facts(tmp_path, files, ["RPL402"]) == ["RPL402"]
     found = lint_files_in([tmp_path / "layers.py", tmp_path / "train.py"], tmp_path, ["RPL402"])
     assert [(d.code, d.path.endswith("train.py")) for d in found] == [("RPL402", True)]
+
+
+# -- the loader rules (RPL301, RPL302) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code, kept",
+    [
+        # ``loader`` only in the names of variables: no call can build one
+        ("def evaluate(model, val_loader):\n    for batch in val_loader:\n        model(batch)\n", []),
+        ("from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n", ["RPL301", "RPL302"]),
+        ("import torch.utils.data as tud\nmake = partial(tud.DataLoader, num_workers=2)\ntrain_loader = make(ds)\n", ["RPL301", "RPL302"]),
+        ("from torch.utils import data\nfn = data.DataLoader\ntrain_loader = fn(ds)\n", ["RPL301", "RPL302"]),
+        ("train_loader = build_LOADER(cfg)\n", ["RPL301", "RPL302"]),  # a factory, in any case
+        ("import torch.utils.data as tud\ntrain_loader = tud.DataLoader(ds)\nsampler = tud.RandomSampler(ds)\n", ["RPL301", "RPL302"]),
+        ("from torch.utils.data import DataLoader\nclass Feeder(DataLoader):\n    pass\nval_loader = Feeder(ds)\n", ["RPL301", "RPL302"]),
+    ],
+)
+def test_a_module_is_not_parsed_for_loaders_it_cannot_build(tmp_path: Path, code: str, kept: List[str]):
+    assert _rules_with_facts(tmp_path, {"train.py": code}, ["RPL301", "RPL302"]) == kept
+
+
+def test_a_project_loader_class_by_another_name_keeps_the_rules(tmp_path: Path):
+    """``Feeder`` derives from DataLoader in another module: a call of it builds a loader."""
+    files = {
+        "data.py": "from torch.utils.data import DataLoader\n\nclass Feeder(DataLoader):\n    pass\n",
+        "train.py": "from data import Feeder\n\ntrain_loader = Feeder(range(8), num_workers=4)\n",
+    }
+    assert _rules_with_facts(tmp_path, files, ["RPL301", "RPL302"]) == ["RPL301", "RPL302"]
+    found = lint_files_in([tmp_path / "data.py", tmp_path / "train.py"], tmp_path, ["RPL301"])
+    assert [(d.code, d.path.endswith("train.py"), d.line) for d in found] == [("RPL301", True, 3)]

@@ -13,7 +13,7 @@ from ..children import syntax_children
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, factory_loaders, forwarded_switch_off, loader_call, none_on_every_path, off_in_factory
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, factory_loaders, forwarded_switch_off, loader_call, may_build_loader, none_on_every_path, off_in_factory
 from .trainer_loaders import in_loader_hook, seeded_by_library
 from .seeding import UnseededTorch
 
@@ -175,6 +175,10 @@ class DataLoaderWorkerInitMissing(Rule):
     triggers = LOADER_NAMES + FACTORY_TRIGGERS
     uses = (KwargsDicts,)
 
+    @classmethod
+    def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
+        return may_build_loader(facts, words, project, text)
+
     def visit_Call(self, node: cst.Call) -> None:
         call = loader_call(self, node)
         if call is None:
@@ -309,6 +313,10 @@ class ShuffleWithoutGenerator(Rule):
     triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + FACTORY_TRIGGERS
     whole_words = False
     uses = (KwargsDicts,)
+
+    @classmethod
+    def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
+        return may_build_loader(facts, words, project, text)
 
     def visit_Call(self, node: cst.Call) -> None:
         call = loader_call(self, node)

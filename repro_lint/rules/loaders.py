@@ -18,14 +18,20 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .._lazy import cst
 from ..catalog import DATALOADERS, FACTORY_WORD, PARTIALS, loader_position
 from ..values import Chain, Const, Values, all_consts, shadowed
-from .base import Analysis, Rule, ValueScan, loader_factory_switches, value_of
+from .base import Analysis, Rule, ValueScan, loader_factory_switches, mentions, value_of
 from ..children import syntax_children
 from ..syntax import MISSING, assigned_targets
+from ..source import without_prose
+from ..classify import is_known
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import ProjectContext
+    from ..facts import ModuleFacts
 
 #: a statement that binds a name to a (dotted) name, or to a choice of names: ``fn = DataLoader``,
 #: ``fn: type = loaders.Fast``, ``fn = A if fast else B``; the only shapes a loader is called
@@ -158,6 +164,28 @@ class LocalLoaders(Analysis):
         if base is None:
             return None
         return LoaderSpec(base.qualified, base.params, base.fixed, base.forwards, base.prefix + tuple(value.args[1:]), base.short, base.defaults)
+
+
+def may_build_loader(facts: "ModuleFacts", words: FrozenSet[str], project: "ProjectContext", text: str) -> bool:
+    """Can a call of the module whose facts are ``facts`` (of ``text``) build a loader or a
+    sampler as :func:`loader_call`, the rules' factory checks (:func:`factory_loaders`) and
+    RPL302's samplers read calls, ``words`` being the rule's trigger words? A callee or an
+    import named with one of them (``DataLoader``, ``RandomSampler``; a factory's ``loader`` in
+    any case), a class of the module that may derive from a loader, a star import, a library
+    loader or sampler named as a value (``partial(DataLoader, ...)``, ``loader_fn =
+    DataLoader``), or a project loader class imported or called (:meth:`ProjectContext.loader_class`).
+    False: ``loader`` only in the names of variables (``train_loader``), and no call can be one."""
+    joined = "\n".join(facts.called)
+    if any(word in joined for word in words) or FACTORY_WORD in joined.lower():
+        return True
+    if facts.loaders or facts.star_imports:
+        return True
+    code = without_prose(text)
+    if any(mentions(code, word, True) for word in words if word not in FACTORY_TRIGGERS):
+        return True
+    bodies = (facts.module_body, facts.main_body, *facts.functions.values())
+    names = {*facts.aliases.values(), *(name for body in bodies for name in body.imported)}
+    return any(project.loader_class(name) is not None for name in names if not is_known(name))
 
 
 def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:

@@ -354,7 +354,7 @@ class NondeterministicOp(Rule):
     whole_words = True
 
     @classmethod
-    def may_fire_in(cls, facts, words, settings, project, path) -> bool:  # type: ignore[no-untyped-def]
+    def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
         version = settings.torch_version
         return _may_hold_ops(facts, project, path, lambda op: op.category(version) == DETERMINISTIC and op.passes == FORWARD)
 
@@ -397,7 +397,7 @@ class OpWithoutDeterministicImplementation(Rule):
     whole_words = True
 
     @classmethod
-    def may_fire_in(cls, facts, words, settings, project, path) -> bool:  # type: ignore[no-untyped-def]
+    def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
         version = settings.torch_version
         return _may_hold_ops(facts, project, path, lambda op: op.category(version) == RAISES)
 
