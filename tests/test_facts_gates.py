@@ -437,3 +437,27 @@ def test_a_project_loader_class_by_another_name_keeps_the_rules(tmp_path: Path):
     assert _rules_with_facts(tmp_path, files, ["RPL301", "RPL302"]) == ["RPL301", "RPL302"]
     found = lint_files_in([tmp_path / "data.py", tmp_path / "train.py"], tmp_path, ["RPL301"])
     assert [(d.code, d.path.endswith("train.py"), d.line) for d in found] == [("RPL301", True, 3)]
+
+
+# -- RPL601 ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code, kept",
+    [
+        # an NPU helper module that starts no process group, and is no entry point
+        ("import torch\n\ndef to_device(x):\n    return x.npu() if torch.npu.is_available() else x\n", []),
+        ("import torch.distributed as dist\n\ndef setup():\n    dist.init_process_group(backend='hccl')\n", ["RPL601"]),
+        ("from torch.distributed import init_process_group as start\nstart('hccl')\n", ["RPL601"]),
+    ],
+)
+def test_a_module_is_not_parsed_for_a_process_group_it_cannot_start(tmp_path: Path, code: str, kept: List[str]):
+    assert _rules_with_facts(tmp_path, {"helpers.py": code}, ["RPL601"]) == kept
+
+
+def test_an_npu_entry_point_whose_group_starts_elsewhere_keeps_rpl601(tmp_path: Path):
+    files = {
+        "dist_utils.py": "import torch.distributed as dist\n\ndef setup(backend):\n    dist.init_process_group(backend=backend)\n",
+        "train.py": "import torch\nimport torch_npu\nfrom dist_utils import setup\n\nif __name__ == '__main__':\n    setup('hccl')\n    torch.randn(2).npu()\n",
+    }
+    assert _rules_with_facts(tmp_path, files, ["RPL601"]) == ["RPL601"]

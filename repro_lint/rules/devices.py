@@ -13,6 +13,9 @@ from ..syntax import is_main_guard, string_value
 from ..values import Const
 from .base import NodeEdit, Rule, ValueScan, argument, enclosing_statement, import_edit, indentation, value_of
 
+#: the last names of the calls that start a process group
+_INIT_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in PROCESS_GROUP_INITS)
+
 VARIABLE = "HCCL_DETERMINISTIC"
 SETTING = f'os.environ.setdefault("{VARIABLE}", "true")'
 
@@ -36,6 +39,14 @@ class HcclDeterministicMissing(Rule):
     @classmethod
     def may_report_on(cls, summary: Any) -> bool:
         return "npu" in summary.uses and (PROCESS_GROUP in summary.uses or NCCL_GROUP in summary.uses)
+
+    @classmethod
+    def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
+        # a call of a process-group start (the callee's or its import's last name), or an entry
+        # point whose path may start one on an NPU (reported at its guard, :meth:`leave_Module`)
+        if not facts.called.isdisjoint(_INIT_NAMES):
+            return True
+        return project.is_entry_point(path, text) and (not project.prepared or cls.may_report_on(project.entry_summary(path, text)))
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
