@@ -343,8 +343,11 @@ class ModuleFacts:
     #: neither a name nor an attribute gives none), and of what its imports and alias
     #: assignments (``ms = torch.manual_seed``) bind names to: a rule whose findings all need a
     #: call named with one of its words has none where these hold none of them
-    #: (:attr:`~repro_lint.rules.base.Rule.called_words`). Dead branches count (``if False:``)
-    called: FrozenSet[str] = frozenset()
+    #: (:attr:`~repro_lint.rules.base.Rule.called_words`). Dead branches count (``if False:``).
+    #: Kept as one text, each name on a line of its own (``"\nseed\nmanual_seed\n"``): the
+    #: gates search it as a text, and it takes a quarter of a set's memory (1.5 MB against 5.8
+    #: MB for the facts of torch's 2,284 modules); :meth:`calls` asks it for one name
+    called: str = "\n"
     #: of those, the names an import or alias assignment binds under another name (``from
     #: torch.nn.functional import interpolate as up``: ``interpolate``)
     rebound: FrozenSet[str] = frozenset()
@@ -355,6 +358,10 @@ class ModuleFacts:
     #: the length and ``hash`` of the text these facts are of (a process forked from the one
     #: that extracted them sees the same ``hash``), see :meth:`of_text`
     text_key: Tuple[int, int] = (0, 0)
+
+    def calls(self, name: str) -> bool:
+        """Is ``name`` one of :attr:`called`?"""
+        return f"\n{name}\n" in self.called
 
     def of_text(self, text: str) -> bool:
         """Are these the facts of ``text`` (not of another version of the file)?"""
@@ -2636,7 +2643,7 @@ def _note_bindings(node: ast.AST, called: Set[str], candidates: List[Tuple[str, 
                     candidates.append((target.id, head, rest.rpartition(".")[2] or head))
 
 
-def _called(collector: "_FactsCollector", star_imports: bool) -> FrozenSet[str]:
+def _called(collector: "_FactsCollector", star_imports: bool) -> str:
     """:attr:`ModuleFacts.called`: the callees' last names, and the last names the imports and
     the alias assignments whose head an import or another such assignment binds (any head,
     after a star import) bind names to, wherever in the module each binding is (those bound
@@ -2658,7 +2665,7 @@ def _called(collector: "_FactsCollector", star_imports: bool) -> FrozenSet[str]:
             else:
                 left.append((name, head, last))
         pending = left
-    return frozenset(called)
+    return "\n" + "\n".join(sorted(called)) + "\n"
 
 
 def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:

@@ -395,14 +395,13 @@ class Rule:
         )
 
     @classmethod
-    def calls_its_words(cls, called: FrozenSet[str], words: FrozenSet[str]) -> bool:
+    def calls_its_words(cls, called: str, words: FrozenSet[str]) -> bool:
         """For a :attr:`called_words` rule: does a module that calls or binds the names
-        ``called`` (:attr:`ModuleFacts.called <repro_lint.facts.ModuleFacts.called>`) name one
-        with one of ``words`` (its trigger words), as its prefilter matches them?"""
+        ``called`` (:attr:`ModuleFacts.called <repro_lint.facts.ModuleFacts.called>`, one per
+        line) name one with one of ``words`` (its trigger words), as its prefilter matches them?"""
         if cls.whole_words:
-            return not called.isdisjoint(words)
-        joined = "\n".join(called)
-        return any(word in joined for word in words)
+            return any(f"\n{word}\n" in called for word in words)
+        return any(word in called for word in words)
 
     @classmethod
     def may_fire_in(cls, facts: Any, words: FrozenSet[str], settings: "Settings", project: Any, path: str, text: str) -> bool:

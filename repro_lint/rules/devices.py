@@ -44,7 +44,7 @@ class HcclDeterministicMissing(Rule):
     def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
         # a call of a process-group start (the callee's or its import's last name), or an entry
         # point whose path may start one on an NPU (reported at its guard, :meth:`leave_Module`)
-        if not facts.called.isdisjoint(_INIT_NAMES):
+        if any(map(facts.calls, _INIT_NAMES)):
             return True
         return project.is_entry_point(path, text) and (not project.prepared or cls.may_report_on(project.entry_summary(path, text)))
 

@@ -175,8 +175,7 @@ def may_build_loader(facts: "ModuleFacts", words: FrozenSet[str], project: "Proj
     loader or sampler named as a value (``partial(DataLoader, ...)``, ``loader_fn =
     DataLoader``), or a project loader class imported or called (:meth:`ProjectContext.loader_class`).
     False: ``loader`` only in the names of variables (``train_loader``), and no call can be one."""
-    joined = "\n".join(facts.called)
-    if any(word in joined for word in words) or FACTORY_WORD in joined.lower():
+    if any(word in facts.called for word in words) or FACTORY_WORD in facts.called.lower():
         return True
     if facts.loaders or facts.star_imports:
         return True
