@@ -266,8 +266,6 @@ class ProjectContext:
         self._sent: Set[str] = set()
         self._closures: Dict[Node, Summary] = {}
         self._entries: Dict[Tuple[str, Optional[str]], Summary] = {}
-        #: the modules those summaries reach, and how many summaries that was of (:meth:`reached`)
-        self._reached: Tuple[int, FrozenSet[str]] = (0, frozenset())
         #: answers of :meth:`any_file_mentions` and :meth:`sets_anywhere`
         self._words: Dict[str, bool] = {}
         self._caller_arguments: Dict[Tuple[Node, bool, bool], Any] = {}
@@ -581,7 +579,6 @@ class ProjectContext:
         self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
         self._closures.clear()
         self._entries.clear()
-        self._reached = (0, frozenset())
         self._enables_determinism = None
         self._seeds_workers = None
         self._program_index = None
@@ -1903,15 +1900,6 @@ class ProjectContext:
             facts = self.facts(key, source)
             self._entries[(key, console)] = EMPTY if facts is None else self.closure(self.entry_starts(key, console))
         return self._entries[(key, console)]
-
-    def reached(self, path: "str | Path") -> bool:
-        """Does the execution path of an entry point whose summary this process knows reach
-        code of the module at ``path`` (its own, or one it calls into)? Its evaluations may then
-        read that module (:mod:`repro_lint.rules.functions`)."""
-        if self._reached[0] != len(self._entries):
-            modules = frozenset(module for summary in self._entries.values() for module, _ in summary.reached)
-            self._reached = (len(self._entries), modules)
-        return os.path.abspath(path) in self._reached[1]
 
     def entry_starts(self, path: "str | Path", console: Optional[str] = None) -> List[Node]:
         """Where the execution path of entry point ``path`` starts: its top level, its

@@ -27,7 +27,7 @@ from .positions import node_positions
 from .rules import all_rules, selected_codes
 from .edits import NodeEdit, file_width
 from .rules.base import FileContext, ImportTracker, PendingReport, Rule, mentions
-from .rules.functions import keep_tree, kept_tree, linting
+from .rules.functions import kept_tree, linting
 from .rules.core import UnreadableFile
 from .rules.suppression import UnusedNoqa, unused_noqa
 from .source import Source, SourceError, compile_check, compiles, decode_file, NAME_RUN, names_in, read_bytes, too_large, with_tabs_expanded, without_prose
@@ -385,8 +385,6 @@ class Linter:
                 result = self._lint_file_context(file, result)
         finally:
             file.close()
-        if not expanded and project.prepared and project.reached(path):
-            keep_tree(file_text, module)  # an entry point's path runs its code: an evaluation may read it
         if expanded:
             result.diagnostics = [replace(d, fix=None) for d in result.diagnostics]
         return result

@@ -783,45 +783,6 @@ def test_an_evaluation_that_reads_the_linted_module_takes_its_tree(tmp_path: Pat
     assert functions._linting is None  # and the linted file is let go of after its lint
 
 
-def test_a_linted_module_an_entry_point_reaches_is_kept_for_the_evaluations_after_it(tmp_path: Path, monkeypatch):
-    """A module whose code an entry point's path runs keeps its linted tree (within the bound of
-    kept trees): an evaluation in the same process that reads it later (a loader factory the
-    entry point calls) takes that tree instead of parsing the text again. A module no entry
-    point reaches is let go of."""
-    import repro_lint.rules.functions as functions
-
-    helpers = tmp_path / "helpers.py"
-    helpers.write_text(
-        "from torch.utils.data import DataLoader\n\n"
-        "def build_loader(workers):\n    return DataLoader(range(8), num_workers=workers)\n",
-        encoding="utf-8",
-    )
-    other = tmp_path / "other.py"
-    other.write_text("from torch.utils.data import DataLoader\n\nloader = DataLoader(range(8))\n", encoding="utf-8")
-    script = tmp_path / "train.py"
-    script.write_text(
-        "from helpers import build_loader\n\nif __name__ == '__main__':\n    for batch in build_loader(4):\n        pass\n",
-        encoding="utf-8",
-    )
-    parsed = _count_parses(monkeypatch)
-    read: List[str] = []
-    real_tree = functions._tree
-    monkeypatch.setattr(functions, "_tree", lambda text: read.append(text) or real_tree(text))
-    files = [helpers, other, script]
-    settings = Settings(root=tmp_path, select=["RPL301"])
-    project = ProjectContext(settings, files)
-    project.prepare(files)
-    assert project.reached(helpers) and project.reached(script) and not project.reached(other)
-    linter = Linter(settings, project)
-    results = {path.name: linter.lint_path(path) for path in files}
-    # the factory's finding, at its own loader: its callers give it workers
-    assert [(d.code, d.line) for d in results["helpers.py"].diagnostics] == [("RPL301", 4)]
-    helpers_text, other_text = helpers.read_text(encoding="utf-8"), other.read_text(encoding="utf-8")
-    assert helpers_text in read  # linting train.py read the factory's module...
-    assert parsed.count(helpers_text) == 1  # ...and took the linted tree
-    assert functions.kept_tree(helpers_text) is not None and functions.kept_tree(other_text) is None
-
-
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_each_files_words_are_searched_once_in_a_run(tmp_path: Path, monkeypatch, jobs: int):
     """The process that decides to parse a file (the survey's worker, or the parent) hands the

@@ -77,11 +77,11 @@ def _tree(text: str) -> Optional[cst.Module]:
             module = parse_module(expanded) if expanded is not None else None
         except (cst.ParserSyntaxError, RecursionError):
             module = None
-    keep_tree(text, module)
+    _keep(text, module)
     return module
 
 
-def keep_tree(text: str, module: Optional[cst.Module]) -> None:
+def _keep(text: str, module: Optional[cst.Module]) -> None:
     """Keep ``module`` as the tree of ``text`` for the evaluations and the linting that ask
     for it next (:data:`KEPT_SOURCE_BYTES` of source in all, the texts asked for last kept)."""
     if len(text) <= KEPT_SOURCE_BYTES:
