@@ -97,7 +97,8 @@ class Linter:
         #: display path -> the words another process found in its text (:meth:`take_hint`)
         self._hints: Dict[str, WordsHint] = {}
         self._rule_words = [(rule_type, frozenset(rule_type.trigger_words(settings))) for rule_type in self.rule_types]
-        self._words_by_rule = dict(self._rule_words)  # and the rules a module's facts may leave out:
+        self._words_by_rule = dict(self._rule_words)
+        #: the rules that a module's facts may leave out (:meth:`Rule.may_fire_in`)
         self._facts_gated = frozenset(r for r in self.rule_types if r.called_words or r.may_fire_in.__func__ is not Rule.may_fire_in.__func__)  # type: ignore[attr-defined]
         self._whole_words = frozenset(word for rule_type, words in self._rule_words if rule_type.whole_words for word in words)
         self._also_words = frozenset(word for rule_type in self.rule_types for word in rule_type.also_triggers)

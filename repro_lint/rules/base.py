@@ -407,10 +407,10 @@ class Rule:
     def may_fire_in(cls, facts: Any, words: FrozenSet[str], settings: "Settings", project: Any, path: str, text: str) -> bool:
         """Can the rule report in the module whose ``ast`` facts are ``facts``
         (:class:`~repro_lint.facts.ModuleFacts`, of ``text``, being linted as ``path``; one of
-        ``words``, its trigger words under ``settings``, is in its code)? False leaves the rule out of the file without
-        parsing it for it, so it must be False only where the rule would report nothing. A
-        :attr:`called_words` rule asks :meth:`calls_its_words`; a rule may say more (the op
-        rules read the literal arguments of the module's op calls)."""
+        ``words``, its trigger words under ``settings``, is in its code)? False leaves the rule
+        out of the file without parsing it for it, so it must be False only where the rule
+        would report nothing. A :attr:`called_words` rule asks :meth:`calls_its_words`; a rule
+        may say more (the op rules read the literal arguments of the module's op calls)."""
         return not cls.called_words or cls.calls_its_words(facts.called, words)
 
     @classmethod

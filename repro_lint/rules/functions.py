@@ -77,18 +77,11 @@ def _tree(text: str) -> Optional[cst.Module]:
             module = parse_module(expanded) if expanded is not None else None
         except (cst.ParserSyntaxError, RecursionError):
             module = None
-    _keep(text, module)
-    return module
-
-
-def _keep(text: str, module: Optional[cst.Module]) -> None:
-    """Keep ``module`` as the tree of ``text`` for the evaluations and the linting that ask
-    for it next (:data:`KEPT_SOURCE_BYTES` of source in all, the texts asked for last kept)."""
     if len(text) <= KEPT_SOURCE_BYTES:
         _kept[text] = module
-        _kept.move_to_end(text)
         while sum(len(kept) for kept in _kept) > KEPT_SOURCE_BYTES:
             _kept.popitem(last=False)
+    return module
 
 
 def _targets(node: "cst.Assign | cst.AugAssign | cst.AnnAssign") -> List[cst.BaseExpression]:
