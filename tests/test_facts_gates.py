@@ -464,3 +464,15 @@ def test_an_npu_entry_point_whose_group_starts_elsewhere_keeps_rpl601(tmp_path: 
     }
     assert _rules_with_facts(tmp_path, files, ["RPL601"]) == ["RPL601"]
 
+
+
+def test_a_project_loader_class_named_through_its_module_keeps_the_rules(tmp_path: Path):
+    """``def build(ds, klass=data.Feeder)``: the class is named, not called, through the module
+    that defines it, and called by a parameter's name."""
+    files = {
+        "data.py": "from torch.utils.data import DataLoader\n\nclass Feeder(DataLoader):\n    pass\n",
+        "train.py": "import data\n\ndef build(ds, klass=data.Feeder):\n    train_loader = klass(ds, num_workers=4)\n    return train_loader\n",
+    }
+    assert _rules_with_facts(tmp_path, files, ["RPL301"]) == ["RPL301"]
+    found = lint_files_in([tmp_path / "data.py", tmp_path / "train.py"], tmp_path, ["RPL301"])
+    assert [(d.code, d.path.endswith("train.py")) for d in found] == [("RPL301", True)]

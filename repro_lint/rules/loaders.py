@@ -173,7 +173,8 @@ def may_build_loader(facts: "ModuleFacts", words: FrozenSet[str], project: "Proj
     import named with one of them (``DataLoader``, ``RandomSampler``; a factory's ``loader`` in
     any case), a class of the module that may derive from a loader, a star import, a library
     loader or sampler named as a value (``partial(DataLoader, ...)``, ``loader_fn =
-    DataLoader``), or a project loader class imported or called (:meth:`ProjectContext.loader_class`).
+    DataLoader``), or a project loader class imported, called or named through its module
+    (:meth:`ProjectContext.loader_class`).
     False: ``loader`` only in the names of variables (``train_loader``), and no call can be one."""
     if any(word in facts.called for word in words) or FACTORY_WORD in facts.called.lower():
         return True
@@ -184,6 +185,11 @@ def may_build_loader(facts: "ModuleFacts", words: FrozenSet[str], project: "Proj
         return True
     bodies = (facts.module_body, facts.main_body, *facts.functions.values())
     names = {*facts.aliases.values(), *(name for body in bodies for name in body.imported)}
+    # a project class named through its module, not called there (``partial(data.Feeder, ...)``)
+    modules = {local: target for local, target in facts.aliases.items() if not is_known(target) and project.resolve_module(target) is not None}
+    if modules:
+        named = re.compile(r"\b(%s)((?:\.[A-Za-z_]\w*)+)" % "|".join(map(re.escape, modules)))
+        names.update(modules[found.group(1)] + found.group(2) for found in named.finditer(code))
     return any(project.loader_class(name) is not None for name in names if not is_known(name))
 
 
