@@ -1367,12 +1367,7 @@ class _FactsCollector(ast.NodeVisitor):
         return LoaderClass(base, tuple(a.arg for a in positional[1:]), frozenset(fixed), forwards, defaults)
 
     def visit_Call(self, node: ast.Call) -> None:
-        func = node.func  # (:func:`_note_call`, inline: every call of the module comes here)
-        callee = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None  # type: ignore[attr-defined]
-        if callee is not None:
-            self.called.add(callee)
-            if callee in _OP_NAMES or callee == "partial":
-                _note_op_call(node, callee, self.op_calls)
+        _note_call(node, self.called, self.op_calls)
         body = self.current
         if self._loaded_module(node):
             body.uses.add(LOAD)
