@@ -351,6 +351,13 @@ class ModuleFacts:
     #: of those, the names an import or alias assignment binds under another name (``from
     #: torch.nn.functional import interpolate as up``: ``interpolate``)
     rebound: FrozenSet[str] = frozenset()
+    #: the attributes the module's assignments set on a dotted name whose head an import or an
+    #: alias assignment binds (any head, after a star import), each as the object's last name
+    #: and the attribute on a line of its own (``torch.backends.cudnn.benchmark = True``:
+    #: ``cudnn.benchmark``; ``a.b, c.d = 1, 2``: both); dead branches count. A rule that
+    #: reports an attribute set on a module it names (RPL201, RPL205) has nothing to report
+    #: where none is set so. One text, as :attr:`called`
+    assigned: str = "\n"
     #: the calls of a name an op of the catalog has (``F.interpolate(x, mode="nearest")``, also
     #: through ``partial``), with the literal values of their arguments: what the op rules'
     #: :func:`~repro_lint.opcatalog.may_match` reads (dead branches count)
@@ -362,6 +369,15 @@ class ModuleFacts:
     def calls(self, name: str) -> bool:
         """Is ``name`` one of :attr:`called`?"""
         return f"\n{name}\n" in self.called
+
+    def sets_attribute_on(self, name: str) -> bool:
+        """Does an assignment set an attribute on an object named ``name`` (its last name)
+        (:attr:`assigned`)?"""
+        return f"\n{name}." in self.assigned
+
+    def sets_attribute(self, attribute: str) -> bool:
+        """Does an assignment set ``attribute`` on a dotted name (:attr:`assigned`)?"""
+        return f".{attribute}\n" in self.assigned
 
     def of_text(self, text: str) -> bool:
         """Are these the facts of ``text`` (not of another version of the file)?"""
@@ -917,6 +933,11 @@ class _FactsCollector(ast.NodeVisitor):
         self.alias_candidates: List[Tuple[str, str, str]] = []
         self.rebound: Set[str] = set()
         self.op_calls: Set[OpCall] = set()
+        #: the attributes assignments set on dotted names: (head, last name, attribute), for
+        #: :attr:`ModuleFacts.assigned` once the bound heads are known
+        self.assigned: List[Tuple[str, str, str]] = []
+        #: the names the imports and alias assignments bind (set by :func:`_called`)
+        self.bound: Set[str] = set()
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
         #: per body (by id): the names bound to what ``torch.load`` returns (see :meth:`_loaded_module`)
@@ -2172,6 +2193,7 @@ class _FactsCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        _note_assigned(node, self.assigned)
         if type(node.value) in _DOTTED_TYPES:
             _note_bindings(node, self.called, self.alias_candidates, self.rebound)
         if self._torch_load(node.value):
@@ -2452,6 +2474,8 @@ class _FactsCollector(ast.NodeVisitor):
                     if type(inner) is ast.Call:
                         _note_call(inner, self.called, self.op_calls)
                     else:
+                        if type(inner) is ast.Assign:
+                            _note_assigned(inner, self.assigned)
                         _note_bindings(inner, self.called, self.alias_candidates, self.rebound)
             return
         if _follows_data_device(node.test) and not self.asking_about_device:
@@ -2638,11 +2662,37 @@ def _note_bindings(node: ast.AST, called: Set[str], candidates: List[Tuple[str, 
                     candidates.append((target.id, head, rest.rpartition(".")[2] or head))
 
 
+def _note_assigned(node: ast.Assign, found: List[Tuple[str, str, str]]) -> None:
+    """Add each attribute that ``node`` sets on a dotted name (also as an element of a tuple
+    or list target) to ``found``, as (head, the object's last name, attribute)."""
+    targets = list(node.targets)
+    while targets:
+        target = targets.pop()
+        kind = type(target)
+        if kind is ast.Attribute:
+            dotted = _dotted(target.value)  # type: ignore[attr-defined]
+            if dotted is not None:
+                head, _, rest = dotted.partition(".")
+                found.append((head, rest.rpartition(".")[2] or head, target.attr))  # type: ignore[attr-defined]
+        elif kind is ast.Tuple or kind is ast.List:
+            targets.extend(target.elts)  # type: ignore[attr-defined]
+        elif kind is ast.Starred:
+            targets.append(target.value)  # type: ignore[attr-defined]
+
+
+def _assigned(collector: "_FactsCollector", bound: Set[str], star_imports: bool) -> str:
+    """:attr:`ModuleFacts.assigned`: of the attributes set on dotted names, those whose head
+    ``bound`` holds (the names imports and alias assignments bind; any, after a star import)."""
+    lines = {f"{last}.{attr}" for head, last, attr in collector.assigned if star_imports or head in bound}
+    return "\n" + "\n".join(sorted(lines)) + "\n" if lines else "\n"
+
+
 def _called(collector: "_FactsCollector", star_imports: bool) -> str:
     """:attr:`ModuleFacts.called`: the callees' last names, and the last names the imports and
     the alias assignments whose head an import or another such assignment binds (any head,
     after a star import) bind names to, wherever in the module each binding is (those bound
-    under another name join :attr:`ModuleFacts.rebound`)."""
+    under another name join :attr:`ModuleFacts.rebound`; the names bound are left in
+    ``collector.bound``)."""
     called = collector.called
     bound = {name for name, head, _ in collector.alias_candidates if not head}
     pending = [(name, head, last) for name, head, last in collector.alias_candidates if head]
@@ -2660,6 +2710,7 @@ def _called(collector: "_FactsCollector", star_imports: bool) -> str:
             else:
                 left.append((name, head, last))
         pending = left
+    collector.bound = bound
     return "\n" + "\n".join(sorted(called)) + "\n"
 
 
@@ -2684,6 +2735,7 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             collector.visit(tree)
             collector.resolve_loader_workers()
             facts.called = _called(collector, bool(facts.star_imports))
+            facts.assigned = _assigned(collector, collector.bound, bool(facts.star_imports))
             facts.rebound = frozenset(collector.rebound)
             facts.op_calls = frozenset(collector.op_calls)
             facts.text_key = (len(source), hash(source))

@@ -151,6 +151,15 @@ def _batches(files: Sequence[Path], sized: Iterable[Tuple[int, int]], limit: int
         yield batch_bytes, batch
 
 
+def _neighbour_groups(files: Sequence[Path], sized: Iterable[Tuple[int, int]], jobs: int) -> List[Tuple[int, Task]]:
+    """The files of ``sized`` ((index, size) pairs) in about ``LINT_GROUPS_PER_JOB * jobs``
+    groups of neighbours in path order (a group ends at the file that fills it, so a big file
+    makes its group big): (bytes, group) per group, in path order."""
+    neighbours = sorted(sized, key=lambda item: files[item[0]].parts)
+    group = max(1, sum(size + FILE_COST for _, size in neighbours) // (LINT_GROUPS_PER_JOB * max(1, jobs)))
+    return list(_batches(files, neighbours, group))
+
+
 def pool(state: Any, jobs: int) -> "ProcessPoolExecutor":
     """A pool of ``jobs`` worker processes that work with ``state`` (:func:`worker_state`):
     the linter and the fixer both run their workers here."""
@@ -194,15 +203,16 @@ CHECK_COST = 8  # a syntax-only check is roughly this many times cheaper than a 
 #: facts of each file for the project context (an ``ast`` pass over the whole project: the
 #: largest serial part of a cold run otherwise; docs/performance.md has the figures)
 SURVEY_MIN_BYTES = 4 * 1024 * 1024
-#: a survey task holds files of about this many bytes
-SURVEY_TASK_BYTES = 256 * 1024
 #: the files to parse are linted in this many groups per worker, each of files next to each
 #: other in path order: the modules one file's evaluation reads (its package's, its siblings')
 #: are parsed once per worker that needs them, and the fewer workers need them, the fewer
 #: parses (project corpus, 2 workers: 64 such parses instead of 77, 543 LibCST parses in all
 #: instead of 562, and 237 modules' facts extracted instead of 265; a group per folder gave 70
 #: and 554). A group is a few per cent of the work, so the workers still finish together
-#: (biggest first).
+#: (biggest first). The survey's files go in such groups too: the modules whose facts the gates
+#: and the entry-point questions read are then extracted by one worker (project corpus: 1.66 MB
+#: of modules extracted by both workers, 0.64 MB in groups; 256 KB batches of the biggest files
+#: first before), and it ends no later on torch's source.
 LINT_GROUPS_PER_JOB = 8
 
 
@@ -316,8 +326,7 @@ class _Run:
         learnt meanwhile (the module facts the entry-point questions needed, and what
         :meth:`~repro_lint.context.ProjectContext.survey` learns of each file), before the lint
         workers are forked."""
-        biggest_first = sorted(todo, key=lambda item: -item[1])
-        tasks = [task for _, task in _batches(self.files, biggest_first, SURVEY_TASK_BYTES)]
+        tasks = self.survey_tasks(todo, jobs)
         sorted_: Dict[int, Tuple[bool, int]] = {}
         self.project.index_imports()  # the workers ask it for their entry points: built once, inherited
         with pool(self.linter, jobs) as workers:
@@ -332,6 +341,11 @@ class _Run:
         for index, _ in todo:  # in the order the files were given, as without workers
             kind, size = sorted_[index]
             (self.parse if kind else self.check).append((index, size))
+
+    def survey_tasks(self, todo: List[Tuple[int, int]], jobs: int) -> List[Task]:
+        """The survey's tasks for the files ``todo`` ((index, size) pairs): groups of
+        neighbours, as :meth:`tasks` makes, biggest first."""
+        return [task for _, task in sorted(_neighbour_groups(self.files, todo, jobs), key=lambda group: -group[0])]
 
     def _answer(self, index: int, entry: Dict[str, Any]) -> bool:
         assert self.cache is not None
@@ -371,9 +385,7 @@ class _Run:
         ``LINT_GROUPS_PER_JOB * jobs`` groups of neighbours in path order (a group ends at the
         file that fills it, so a big file makes its group big, and first); syntax-only checks
         go in batches."""
-        neighbours = sorted(self.parse, key=lambda item: self.files[item[0]].parts)
-        group = max(1, sum(size + FILE_COST for _, size in neighbours) // (LINT_GROUPS_PER_JOB * max(1, jobs)))
-        tasks = list(_batches(self.files, neighbours, group))
+        tasks = _neighbour_groups(self.files, self.parse, jobs)
         for batch_bytes, batch in _batches(self.files, self.check, CHECK_BATCH_BYTES):
             tasks.append((batch_bytes // CHECK_COST, batch))
         tasks.sort(key=lambda task: -task[0])

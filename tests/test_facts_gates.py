@@ -410,6 +410,20 @@ def test_a_project_name_for_an_op_keeps_the_rule(tmp_path: Path):
     assert [(d.code, d.path.endswith("train.py")) for d in found] == [("RPL402", True)]
 
 
+@pytest.mark.parametrize("enables, kept", [(True, []), (False, ["RPL401"])])
+def test_a_module_that_runs_with_deterministic_algorithms_is_not_parsed_for_rpl401(tmp_path: Path, enables: bool, kept: List[str]):
+    """The program that runs ``model.py`` turns deterministic algorithms on: RPL401 reports none
+    of its ops, so the file is not parsed for it."""
+    switch = "torch.use_deterministic_algorithms(True)" if enables else "torch.backends.cudnn.deterministic = True"
+    files = {
+        "train.py": f"import torch\nfrom model import accumulate\n\nif __name__ == '__main__':\n    {switch}\n    accumulate(torch.zeros(4, device='cuda'))\n",
+        "model.py": "import torch\n\ndef accumulate(x):\n    return x.index_add_(0, torch.arange(4, device='cuda'), x)\n",
+    }
+    assert _rules_with_facts(tmp_path, files, ["RPL401"]) == kept
+    found = lint_files_in([tmp_path / "train.py", tmp_path / "model.py"], tmp_path, ["RPL401"])
+    assert [(d.code, d.path.endswith("model.py")) for d in found] == [(code, True) for code in kept]
+
+
 # -- the loader rules (RPL301, RPL302) -----------------------------------------------------------
 
 
@@ -476,3 +490,81 @@ def test_a_project_loader_class_named_through_its_module_keeps_the_rules(tmp_pat
     assert _rules_with_facts(tmp_path, files, ["RPL301"]) == ["RPL301"]
     found = lint_files_in([tmp_path / "data.py", tmp_path / "train.py"], tmp_path, ["RPL301"])
     assert [(d.code, d.path.endswith("train.py")) for d in found] == [("RPL301", True)]
+
+
+# -- the backend flag rules (RPL201, RPL205) --------------------------------------------------------
+
+
+def test_attributes_set_on_imported_names_are_recorded():
+    facts = _op_calls(
+        """
+        import torch
+        from torch.backends import cudnn as cb
+        import torch.backends.cuda
+        back = torch.backends
+
+        torch.backends.cudnn.benchmark = True
+        cb.deterministc, back.mkldnn.enabled = True, False
+        [torch.backends.cuda.matmul.allow_tf32, *rest] = flags
+        self.benchmark = True          # ``self`` is bound by no import
+        args.benchmark = False         # nor ``args``
+        if False:
+            torch.backends.cudnn.enable = False
+        """
+    )
+    assert set(facts.assigned.split("\n")) - {""} == {
+        "cudnn.benchmark", "cb.deterministc", "mkldnn.enabled", "matmul.allow_tf32", "cudnn.enable",
+    }
+    assert facts.sets_attribute("benchmark") and facts.sets_attribute_on("mkldnn")
+    assert not facts.sets_attribute("enabl") and not facts.sets_attribute_on("self")
+    assert "cudnn" in facts.rebound
+
+
+@pytest.mark.parametrize(
+    "code, kept",
+    [
+        # the words, but no flag set and no call that sets one
+        ("import torch\n\nif torch.backends.cudnn.is_available():\n    print(torch.backends.cudnn.version())\n", []),
+        ("def run(args):\n    if args.benchmark:\n        timeit(args)\n    args.benchmark = False\n", []),
+        ("import torch\ntorch.backends.cudnn.benchmark = True\n", ["RPL201", "RPL205"]),
+        ("from torch.backends import cudnn\ncudnn.enable = False\n", ["RPL205"]),
+        ("import torch.backends.cudnn as cb\ncb.deterministc = True\n", ["RPL205"]),
+        ("import torch\nflags = torch.backends.cuda\nflags.matmul.allow_fp16 = True\n", ["RPL205"]),
+        ("import torch\nwith torch.backends.cudnn.flags(enabled=True, benchmark=True):\n    pass\n", ["RPL201"]),
+        ("import torch\nsetattr(torch.backends.cudnn, 'benchmark', True)\n", ["RPL201"]),
+        ("from lightning import Trainer\ntrainer = Trainer(benchmark=True)\n", ["RPL201"]),
+        ("import pytorch_lightning as pl\n\nclass T(pl.Trainer):\n    def __init__(self):\n        super().__init__(benchmark=True)\n", ["RPL201"]),
+        ("from lightning.pytorch.cli import LightningCLI\nLightningCLI(trainer_defaults={'benchmark': True})\n", ["RPL201"]),
+    ],
+)
+def test_a_module_is_not_parsed_for_backend_flags_it_never_sets(tmp_path: Path, code: str, kept: List[str]):
+    assert _rules_with_facts(tmp_path, {"train.py": code}, ["RPL201", "RPL205"]) == kept
+
+
+def test_a_backend_module_bound_in_a_star_imported_module_keeps_rpl205(tmp_path: Path):
+    """``cb`` is cuDNN's module in ``helpers``, and the star import binds it here."""
+    files = {
+        "helpers.py": "import torch.backends.cudnn as cb\n",
+        "train.py": "from helpers import *\n\nname = 'cudnn'\ncb.enable = False\n",
+    }
+    assert _rules_with_facts(tmp_path, files, ["RPL205"]) == ["RPL205"]
+    found = lint_files_in([tmp_path / "helpers.py", tmp_path / "train.py"], tmp_path, ["RPL205"])
+    assert [(d.code, d.path.endswith("train.py"), d.line) for d in found] == [("RPL205", True, 4)]
+
+
+@pytest.mark.parametrize("code", ["RPL201", "RPL205"])
+def test_every_finding_of_the_backend_flag_rules_is_in_a_module_they_may_fire_in(corpus: List[Path], unfiltered, code: str):  # noqa: F811
+    """The gates' soundness over the unfiltered findings (the rule book's examples among them)."""
+    settings = Settings(root=REPO, select=["ALL"])
+    rule = all_rules()[code]
+    project = ProjectContext(settings, corpus)
+    words = frozenset(rule.trigger_words(settings))
+    checked = 0
+    for path, result in zip(corpus, unfiltered):
+        if not any(d.code == code for d in result.diagnostics):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        facts = extract_facts(path, text)
+        assert facts is not None and rule.may_fire_in(facts, words, settings, project, str(path), text), path
+        checked += 1
+    assert checked >= 2

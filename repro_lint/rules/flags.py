@@ -15,6 +15,7 @@ from ..catalog import (
     CUBLAS_WORKSPACE_VALUES,
     CUDA_STARTERS,
     CUDNN_FLAGS_PARAMS,
+    TRAINER_KEYWORD_DICTS,
     DEVICE_METHODS,
     HCCL_DETERMINISTIC_VALUES,
     HCCL_FALSY,
@@ -33,6 +34,12 @@ from ..values import any_const
 from .base import KwargsDicts, NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
 
 CUDNN = "torch.backends.cudnn"
+
+#: the last names of the classes whose ``benchmark`` keyword RPL201 reads: the Trainers, and
+#: what builds one from a dict of its keywords (``LightningCLI(trainer_defaults=...)``)
+_BENCHMARK_CLASSES = frozenset(name.rsplit(".", 1)[-1] for name in (*TRAINERS_WITH_BENCHMARK, *TRAINER_KEYWORD_DICTS))
+#: the last names of the calls RPL201 reads: those, ``cudnn.flags`` and ``setattr``
+_BENCHMARK_CALLS = _BENCHMARK_CLASSES | {"flags", "setattr"}
 
 
 def assigned_attributes(node: cst.Assign) -> Iterator[Tuple[cst.Attribute, Optional[cst.BaseExpression]]]:
@@ -54,6 +61,17 @@ class CudnnBenchmarkEnabled(Rule):
     triggers = ("benchmark", "cudnn")  # cudnn.flags(enabled, benchmark, ...) takes it by position
     whole_words = True
     uses = (KwargsDicts,)  # a Trainer's keywords in a dict (LightningCLI's trainer_defaults)
+
+    @classmethod
+    def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
+        # ``cudnn.benchmark = True`` sets an attribute of that name on an imported name; a call
+        # it reads is named so (the callee's or its import's last name); ``super().__init__(
+        # benchmark=True)`` builds the library class a class of the module derives from
+        return (
+            facts.sets_attribute("benchmark")
+            or any(map(facts.calls, _BENCHMARK_CALLS))
+            or any(base.rsplit(".", 1)[-1] in _BENCHMARK_CLASSES for bases in facts.bases.values() for base, _ in bases)
+        )
 
     def _flip(self, value: cst.CSTNode) -> Tuple[List[NodeEdit], Optional[str]]:
         """Report and flip ``value`` to False. A comment at the end of the line described the
@@ -152,6 +170,13 @@ class UnknownBackendFlag(Rule):
     fix_message = "Assign {module}.{suggestion} instead"
     triggers = tuple(sorted({module.rsplit(".", 1)[-1] for module in BACKEND_ATTRIBUTES}))
     whole_words = True
+
+    @classmethod
+    def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
+        # an attribute set on a backend module named as itself (``torch.backends.cudnn``, ``from
+        # torch.backends import cudnn``), or bound under another name (``import ... as cb``, here
+        # or in a module star-imported)
+        return bool(facts.star_imports) or any(facts.sets_attribute_on(name) or name in facts.rebound for name in cls.triggers)
 
     def _check(self, target: cst.Attribute) -> Optional[Tuple[str, str]]:
         module = self.qualify(target.value)

@@ -356,7 +356,12 @@ class NondeterministicOp(Rule):
     @classmethod
     def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
         version = settings.torch_version
-        return _may_hold_ops(facts, project, path, lambda op: op.category(version) == DETERMINISTIC and op.passes == FORWARD)
+        if not _may_hold_ops(facts, project, path, lambda op: op.category(version) == DETERMINISTIC and op.passes == FORWARD):
+            return False
+        # where the project turns deterministic algorithms on in a program that runs the module,
+        # :meth:`leave_Module` reports nothing (asked once the entry points' summaries are known:
+        # the survey's workers would compute them all)
+        return not (project.prepared and project.enables_determinism(path))
 
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
