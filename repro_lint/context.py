@@ -257,7 +257,9 @@ class ProjectContext:
         #: the file whose imports are being resolved (see :meth:`importing`)
         self._importer: Optional[str] = None
         self._module_files = ModuleFiles(self._roots)
-        self._nodes: Dict[Node, Optional[_NodeInfo]] = {}
+        #: what each node of the call graph does (:meth:`_node`), by file and name: a file's
+        #: are forgotten together (:meth:`forget`, twice per fixed file)
+        self._nodes: Dict[str, Dict[str, Optional[_NodeInfo]]] = {}
         #: what a project name stands for when handed on (see :meth:`_object_nodes`)
         self._objects: Dict[Tuple[str, bool, Tuple[str, ...]], Tuple[Node, ...]] = {}
         #: the names ``from <module> import *`` binds, by module path (see :meth:`_star_names`)
@@ -565,7 +567,7 @@ class ProjectContext:
         flagged = self._entry.pop(key, None) is not None
         self._mentions_determinism.pop(key, None)
         # everything derived from the call graph may have gone through that file
-        self._nodes = {node: info for node, info in self._nodes.items() if node[0] != key}
+        self._nodes.pop(key, None)
         self._objects.clear()
         self._stars.clear()
         self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
@@ -576,7 +578,10 @@ class ProjectContext:
         self._derived.clear()
         self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
         self._calling.clear()
-        self._imports_of = {k: v for k, v in self._imports_of.items() if os.path.abspath(k) != key}
+        # (keyed as the run names its files: only a key with the file's name may be this file)
+        name = os.path.basename(key)
+        for known in [k for k in self._imports_of if k.endswith(name) and os.path.abspath(k) == key]:
+            del self._imports_of[known]
         self._closures.clear()
         self._entries.clear()
         self._enables_determinism = None
@@ -942,9 +947,12 @@ class ProjectContext:
         return _local_target(facts, name)
 
     def _node(self, node: Node) -> Optional[_NodeInfo]:
-        if node in self._nodes:
-            return self._nodes[node]
-        self._nodes[node] = None  # a cycle through this node sees nothing more
+        known = self._nodes.get(node[0])
+        if known is None:
+            known = self._nodes[node[0]] = {}
+        elif node[1] in known:
+            return known[node[1]]
+        known[node[1]] = None  # a cycle through this node sees nothing more
         facts = self.facts(node[0])
         info = None
         if facts is not None:
@@ -953,7 +961,7 @@ class ProjectContext:
                 info = self._node_info(facts, node[1])
             finally:
                 self._importer = outer
-        self._nodes[node] = info
+        known[node[1]] = info
         return info
 
     def _node_info(self, facts: ModuleFacts, name: str) -> Optional[_NodeInfo]:

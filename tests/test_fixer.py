@@ -312,6 +312,28 @@ def test_forgetting_an_entry_point_after_prepare_keeps_it_among_the_entry_points
     assert project.entry_points() == {main}
 
 
+def test_a_learnt_text_is_what_the_imports_index_reads(tmp_path: Path):
+    """The modules a fixed text imports replace those of the text it had, for a file named as
+    the run names it (relative to where it runs), and the text on disk comes back after."""
+    from repro_lint.config import Settings
+    from repro_lint.context import ProjectContext
+
+    write(tmp_path, {"main.py": "import torch\n", "helpers.py": "x = 1\n", "other/main.py": "y = 2\n"})
+    settings = Settings(root=tmp_path)
+    files = [Path("main.py"), Path("helpers.py"), Path("other/main.py")]
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        project = ProjectContext(settings, files)
+        assert project.is_imported("torch") and not project.is_imported("helpers")
+        project.learn_text("main.py", "import helpers\n")
+        assert project.is_imported("helpers") and not project.is_imported("torch")
+        project.learn_text(str(tmp_path / "main.py"), None)
+        assert project.is_imported("torch") and not project.is_imported("helpers")
+    finally:
+        os.chdir(cwd)
+
+
 def test_diff_lints_only_with_the_rules_that_can_fix(tmp_path: Path, monkeypatch, capsys):
     from repro_lint import linter as linter_module
 
