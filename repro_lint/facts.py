@@ -936,8 +936,6 @@ class _FactsCollector(ast.NodeVisitor):
         #: the attributes assignments set on dotted names: (head, last name, attribute), for
         #: :attr:`ModuleFacts.assigned` once the bound heads are known
         self.assigned: List[Tuple[str, str, str]] = []
-        #: the names the imports and alias assignments bind (set by :func:`_called`)
-        self.bound: Set[str] = set()
         #: inside the arguments of a call that reports on a device (``DEVICE_INFO_CALLS``)
         self.asking_about_device = False
         #: per body (by id): the names bound to what ``torch.load`` returns (see :meth:`_loaded_module`)
@@ -2687,12 +2685,12 @@ def _assigned(collector: "_FactsCollector", bound: Set[str], star_imports: bool)
     return "\n" + "\n".join(sorted(lines)) + "\n" if lines else "\n"
 
 
-def _called(collector: "_FactsCollector", star_imports: bool) -> str:
+def _called(collector: "_FactsCollector", star_imports: bool) -> Tuple[str, Set[str]]:
     """:attr:`ModuleFacts.called`: the callees' last names, and the last names the imports and
     the alias assignments whose head an import or another such assignment binds (any head,
     after a star import) bind names to, wherever in the module each binding is (those bound
-    under another name join :attr:`ModuleFacts.rebound`; the names bound are left in
-    ``collector.bound``)."""
+    under another name join :attr:`ModuleFacts.rebound`); and the names the imports and alias
+    assignments bind."""
     called = collector.called
     bound = {name for name, head, _ in collector.alias_candidates if not head}
     pending = [(name, head, last) for name, head, last in collector.alias_candidates if head]
@@ -2710,8 +2708,7 @@ def _called(collector: "_FactsCollector", star_imports: bool) -> str:
             else:
                 left.append((name, head, last))
         pending = left
-    collector.bound = bound
-    return "\n" + "\n".join(sorted(called)) + "\n"
+    return "\n" + "\n".join(sorted(called)) + "\n", bound
 
 
 #: the sets of :class:`BodyFacts` (an empty set takes 216 bytes, and most bodies leave most of
@@ -2752,8 +2749,8 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             collector.own_classes = frozenset(node.name for node in tree.body if isinstance(node, ast.ClassDef))
             collector.visit(tree)
             collector.resolve_loader_workers()
-            facts.called = _called(collector, bool(facts.star_imports))
-            facts.assigned = _assigned(collector, collector.bound, bool(facts.star_imports))
+            facts.called, bound = _called(collector, bool(facts.star_imports))
+            facts.assigned = _assigned(collector, bound, bool(facts.star_imports))
             facts.rebound = frozenset(collector.rebound)
             facts.op_calls = frozenset(collector.op_calls)
             facts.text_key = (len(source), hash(source))
