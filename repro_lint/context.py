@@ -202,6 +202,52 @@ class _NodeInfo:
     called: int = 0
 
 
+#: the tables of :class:`ProjectContext` keyed by a file's absolute path that hold what was
+#: learnt from that file's text alone (:meth:`ProjectContext.forget` drops its entries)
+_OWN = ("_facts", "_entry", "_mentions_determinism", "_nodes", "_attributes")
+
+#: the answers :class:`ProjectContext` derives from the call graph or from every file's text,
+#: which a change to any file may change: what :meth:`ProjectContext.forget` starts again
+#: (a new table, or None: not computed)
+_DERIVED: Dict[str, Optional[Callable[[], Any]]] = {
+    "_objects": dict,
+    "_stars": dict,
+    "_settings": dict,
+    "_words": dict,
+    "_caller_arguments": dict,
+    "_never_called": set,
+    "_derived": dict,
+    "_calling": dict,
+    "_closures": dict,
+    "_entries": dict,
+    "_mentioning": dict,
+    "_imported": None,
+    "_enables_determinism": None,
+    "_seeds_workers": None,
+    "_program_index": None,
+}
+
+
+class _Before:
+    """What :meth:`ProjectContext.trying` keeps of a project before the fixes of one file."""
+
+    #: marks a file that had no entry in a table
+    NONE: Any = object()
+
+    def __init__(
+        self, key: str, text: Optional[str], own: Dict[str, Any], sent: bool, imports: Dict[str, FrozenSet[str]], derived: Dict[str, Any]
+    ) -> None:
+        self.key, self.text, self.own, self.sent, self.imports, self.derived = key, text, own, sent, imports, derived
+        self.changed = False  # the file's text changed meanwhile
+        self.others = False  # another file's did
+
+    def forgot(self, key: str) -> None:
+        if key == self.key:
+            self.changed = True
+        else:
+            self.others = True
+
+
 class ProjectContext:
     """Entry points, module facts and effects for one run. Cheap to build; facts are computed on
     demand, and :meth:`prepare` computes everything the entry points need in the parent process
@@ -230,9 +276,9 @@ class ProjectContext:
         self._imports_of: Dict[str, FrozenSet[str]] = {}
         #: the files whose text holds a method call, by its text (see :meth:`_files_calling`)
         self._calling: Dict[str, List[Path]] = {}
-        #: per class (module path, class name): its ``self.attr = Cls()`` attributes -> the method
-        #: that sets each
-        self._attributes: Dict[Tuple[str, str], Dict[str, BodyFacts]] = {}
+        #: per module path and class name: the class's ``self.attr = Cls()`` attributes -> the
+        #: method that sets each
+        self._attributes: Dict[str, Dict[str, Dict[str, BodyFacts]]] = {}
         #: files whose entry-point answer depended on that index
         self._asked_importers: Set[str] = set()
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
@@ -287,6 +333,8 @@ class ProjectContext:
         self._console_files: Tuple[str, ...] = ()
         #: when a set, the absolute paths of the files consulted (read, or looked for) are added
         self.consulted: Optional[Set[str]] = None
+        #: the file whose fixes are being tried (:meth:`trying`), and what was known before
+        self._trial: Optional[_Before] = None
 
     def consult(self, path: "str | Path") -> None:
         """Record that an answer depends on the file at ``path`` (its content, or that it is
@@ -553,43 +601,83 @@ class ProjectContext:
             self._texts[key] = text
         self.forget(key)
 
-    def given_text(self, path: "str | Path") -> Optional[str]:
-        """The text :meth:`learn_text` gave the file at ``path``, or None (the one on disk)."""
-        return self._texts.get(os.path.abspath(path))
-
     def forget(self, path: "str | Path") -> None:
         """Drop what was learnt from ``path``'s text (it changed, e.g. after a fix). Once
         :meth:`prepare` has run, every file's entry-point flag stays known (:meth:`entry_points`
         lists the flags): the file's is decided again, from its text now."""
         key = os.path.abspath(path)
+        if self._trial is not None:
+            self._trial.forgot(key)
         self._facts.pop(key, None)
         self._sent.discard(key)
         flagged = self._entry.pop(key, None) is not None
         self._mentions_determinism.pop(key, None)
-        # everything derived from the call graph may have gone through that file
         self._nodes.pop(key, None)
-        self._objects.clear()
-        self._stars.clear()
-        self._attributes = {k: v for k, v in self._attributes.items() if k[0] != key}
-        self._settings.clear()
-        self._words.clear()
-        self._caller_arguments.clear()
-        self._never_called.clear()
-        self._derived.clear()
-        self._imported = None  # rebuilt from the other files' imports, kept in _imports_of
-        self._calling.clear()
-        # (keyed as the run names its files: only a key with the file's name may be this file)
-        name = os.path.basename(key)
-        for known in [k for k in self._imports_of if k.endswith(name) and os.path.abspath(k) == key]:
+        self._attributes.pop(key, None)
+        for known in self._imports_keys(key):
             del self._imports_of[known]
-        self._closures.clear()
-        self._entries.clear()
-        self._enables_determinism = None
-        self._seeds_workers = None
-        self._program_index = None
-        self._mentioning.clear()
+        # everything derived from the call graph may have gone through that file: new tables,
+        # not the old ones emptied (:meth:`trying` may hold those)
+        for name, make in _DERIVED.items():
+            setattr(self, name, make() if make is not None else None)
         if flagged and self._prepared:
             self.is_entry_point(key)
+
+    def _imports_keys(self, key: str) -> List[str]:
+        """The keys of ``_imports_of`` (paths as the run names its files) that name the file
+        at absolute path ``key``: only a key with the file's name may be it."""
+        name = os.path.basename(key)
+        return [k for k in self._imports_of if k.endswith(name) and os.path.abspath(k) == key]
+
+    @contextmanager
+    def trying(self, path: "str | Path") -> Iterator[None]:
+        """While the fixes of the file at ``path`` are tried: the texts :meth:`learn_text`
+        gives it meanwhile are its own until the end, when it has the text it had before
+        again. What the project knew then comes back as it was, instead of being derived again
+        from that text, unless another file's text changed meanwhile (then the file's text is
+        learnt again, as :meth:`learn_text` does)."""
+        key = os.path.abspath(path)
+        before = _Before(
+            key,
+            self._texts.get(key),
+            {table: getattr(self, table).get(key, _Before.NONE) for table in _OWN},
+            key in self._sent,
+            {k: self._imports_of[k] for k in self._imports_keys(key)},
+            {name: getattr(self, name) for name in _DERIVED},
+        )
+        outer, self._trial = self._trial, before
+        try:
+            yield
+        finally:
+            self._trial = outer
+            if before.others or (before.changed and outer is not None):
+                self.learn_text(key, before.text)
+            elif before.changed:
+                self._restore(before)
+
+    def _restore(self, before: "_Before") -> None:
+        """Take back what :meth:`trying` kept of the project before the fixes of a file
+        (``before.key``), whose text was the only one to change meanwhile."""
+        key = before.key
+        if before.text is None:
+            self._texts.pop(key, None)
+        else:
+            self._texts[key] = before.text
+        for table, value in before.own.items():
+            known = getattr(self, table)
+            if value is _Before.NONE:
+                known.pop(key, None)
+            else:
+                known[key] = value
+        if before.sent:
+            self._sent.add(key)
+        else:
+            self._sent.discard(key)
+        for known in self._imports_keys(key):
+            del self._imports_of[known]
+        self._imports_of.update(before.imports)
+        for name, value in before.derived.items():
+            setattr(self, name, value)
 
     def resolve_module(self, dotted: str) -> Optional[Path]:
         """The project file defining module ``dotted`` (searched in the project's source roots;
@@ -1538,10 +1626,10 @@ class ProjectContext:
         methods sets (``self.buffer = Buffer()`` in ``__init__``)."""
         callees, where = body.instances.get(name), body
         if callees is None and name.startswith("self.") and body.owner:
-            key = (facts.path, body.owner)
-            attributes = self._attributes.get(key)
+            classes = self._attributes.setdefault(facts.path, {})
+            attributes = classes.get(body.owner)
             if attributes is None:
-                attributes = self._attributes[key] = {
+                attributes = classes[body.owner] = {
                     attr: method
                     for method in facts.functions.values() if method.owner == body.owner
                     for attr in method.instances if attr.startswith("self.")

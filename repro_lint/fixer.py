@@ -283,8 +283,6 @@ class FixOutcome:
     fixed: Counter = field(default_factory=Counter)
     errors: List[InternalError] = field(default_factory=list)
     passes: int = 0
-    #: has a new text been linted (and learnt by the project context)?
-    tried: bool = False
 
     @property
     def fixed_count(self) -> int:
@@ -320,20 +318,17 @@ def fix_source(
     Each pass lints the new text, and the project context takes it as the file's text for that
     (:meth:`~repro_lint.context.ProjectContext.learn_text`: every question about the file reads
     it, not only those the file's own lint asks first); when the fixes are done, the file has
-    the text it had before again. So every file is fixed against the texts the run found,
-    whichever files the same process fixed before (a file whose fix seeds at startup does not
-    change the fixes of a file that imports it), and the diffs do not depend on ``--jobs`` or
-    on how the files fall to the workers; the files are written once every file is fixed
-    (:func:`fix_files`).
+    the text it had before again, and the project context what it knew before
+    (:meth:`~repro_lint.context.ProjectContext.trying`). So every file is fixed against the
+    texts the run found, whichever files the same process fixed before (a file whose fix seeds
+    at startup does not change the fixes of a file that imports it), and the diffs do not
+    depend on ``--jobs`` or on how the files fall to the workers; the files are written once
+    every file is fixed (:func:`fix_files`).
     """
     result = result or linter.lint_source(path, source)
     outcome = FixOutcome(source.text, result)
-    before = linter.project.given_text(path)
-    try:
+    with linter.project.trying(path):
         return _passes(linter, path, source, unsafe, max_passes, outcome)
-    finally:
-        if outcome.tried:
-            linter.project.learn_text(path, before)
 
 
 def _passes(linter: Linter, path: str, source: Source, unsafe: bool, max_passes: int, outcome: FixOutcome) -> FixOutcome:
@@ -376,7 +371,6 @@ def _passes(linter: Linter, path: str, source: Source, unsafe: bool, max_passes:
         outcome.passes += 1
         outcome.fixed.update(d.code for d in step.applied)
         linter.project.learn_text(path, text)  # what it knew of the file (entry point, seeding) was of the old text
-        outcome.tried = True
         result = linter.lint_source(path, source.with_text(text), module=parsed)
     else:
         pending = [d for d in result.diagnostics if is_selected(d, unsafe)]

@@ -334,6 +334,36 @@ def test_a_learnt_text_is_what_the_imports_index_reads(tmp_path: Path):
         os.chdir(cwd)
 
 
+def test_after_a_files_fixes_are_tried_the_project_knows_what_it_knew_before(tmp_path: Path):
+    """:meth:`ProjectContext.trying`: the texts a file gets while its fixes are tried are its
+    own until the end; then what was known of the project comes back as it was (not derived
+    again), unless another file's text changed meanwhile."""
+    main_text = "import torch\nimport lib\n\nif __name__ == '__main__':\n    lib.run()\n"
+    project = _prepared_project(tmp_path, {"main.py": main_text, "lib.py": "def run():\n    pass\n"})
+    main, lib = str(tmp_path / "main.py"), str(tmp_path / "lib.py")
+    summary, facts = project.entry_summary(main), project.facts(lib)
+    assert "torch" not in summary.effects and project.is_imported("lib")
+    entries, imported = project._entries, project._imported
+    with project.trying(lib):
+        project.learn_text(lib, "import torch\n\ndef run():\n    torch.manual_seed(0)\n")
+        assert project.facts(lib) is not facts and "torch" in project.entry_summary(main).effects
+    assert project.text(lib) == "def run():\n    pass\n" and project.facts(lib) is facts
+    # the answers of before, not answers derived again from the same text
+    assert project._entries is entries and project._imported is imported
+    assert project.entry_summary(main) is summary
+    # another file changed while lib.py's fixes were tried: lib.py's text is learnt again
+    with project.trying(lib):
+        project.learn_text(lib, "import torch\n\ndef run():\n    torch.manual_seed(0)\n")
+        project.learn_text(main, main_text + "# changed\n")
+    assert project.text(lib) == "def run():\n    pass\n" and project.facts(lib) is not facts
+    assert project._entries is not entries and project.text(main).endswith("# changed\n")
+    assert "torch" not in project.entry_summary(main).effects
+    # nothing learnt meanwhile: nothing is taken back (answers found meanwhile stay)
+    with project.trying(lib):
+        found = project.entry_summary(main)
+    assert project.entry_summary(main) is found
+
+
 def test_diff_lints_only_with_the_rules_that_can_fix(tmp_path: Path, monkeypatch, capsys):
     from repro_lint import linter as linter_module
 
