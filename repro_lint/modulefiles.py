@@ -98,6 +98,7 @@ class ModuleFiles:
         self._ambiguous: Optional[FrozenSet[str]] = None
         self._prefix_set: Optional[FrozenSet[str]] = None
         self._around: Dict[str, Tuple[str, ...]] = {}
+        self._folder_of: Dict[str, str] = {}  # importer -> its folder (asked once per name it imports)
 
     def _is_file(self, prefix: str, folders: List[str], name: str) -> bool:
         """Is ``prefix + folders... / name`` a file? (``prefix`` ends with a separator.)"""
@@ -144,7 +145,9 @@ class ModuleFiles:
         importer's own folders come first on its ``sys.path``. Empty when it is not ambiguous."""
         if importer is None or not head or len(self._holding(head)) < 2:
             return ()
-        folder = os.path.dirname(os.path.abspath(importer))
+        folder = self._folder_of.get(importer)
+        if folder is None:
+            folder = self._folder_of[importer] = os.path.dirname(os.path.abspath(importer))
         found = self._around.get(folder)
         if found is None:
             # the roots holding the importer are the folders above it that are roots: walked up
