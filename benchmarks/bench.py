@@ -11,7 +11,8 @@
   sample of the files, extrapolated by line count (it is too slow to run on all of them);
 - ruff (``--ruff PATH``, or the one beside this Python) with its default rules, no cache;
 - ``--diff`` cold (what ``--fix`` computes, writing nothing) against the lint-only cold run;
-- ``--growth``: cold runs on 1, 2 and 4 copies of the corpus in one tree;
+- ``--growth``: cold runs on 1, 2 and 4 copies of the corpus in one tree, in rounds
+  (``--growth-repeat``: one of each per round, the ratios taken within each round too);
 - wall time, CPU time (user + system, all processes), peak RSS of the largest process and of
   the whole process tree (sampled), the number of findings of each tool, lines per second
   and ratios. Measurements repeated ``--repeat``/``--repeat-cold`` times show the median
@@ -506,17 +507,22 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
 
 
 def bench_growth(root: Path, target: str, single: Runs, args: argparse.Namespace) -> None:
-    """Cold runs on 2 and 4 copies of the corpus in one tree (hard links), against one."""
-    print(f"  growth (cold, --no-cache, {args.growth_repeat} run(s) each; load average before: {load()}):")
-    print(f"    1 x: {single.wall:7.2f} s wall {single.cpu:7.2f} s cpu {single.peak_mb:5.0f} MB peak {single.tree_mb:5.0f} MB tree")
+    """Cold runs on 1, 2 and 4 copies of the corpus in one tree (hard links), in rounds (one of
+    each per round, so that the host's load drifts over all three alike), against one copy;
+    ``single``, the cold runs measured before, is shown beside them."""
+    print(f"  growth (cold, --no-cache, {args.growth_repeat} round(s); load average before: {load()}):")
+    print(f"    1 x, measured above: {single.wall:7.2f} s wall {single.cpu:7.2f} s cpu")
+    lint = repro_lint_command() + [".", "--jobs", str(args.jobs), "--output-format", "json", "--exit-zero", "--no-cache"]
+    commands: Dict[str, Tuple[Sequence[str], Path]] = {"1": (lint, root / target)}
     for copies in (2, 4):
-        tree = corpora.copies(root / target, root.parent / f"{root.name}-x{copies}", copies)
-        lint = repro_lint_command() + [".", "--jobs", str(args.jobs), "--output-format", "json", "--exit-zero", "--no-cache"]
-        runs = repeated(lint, tree, args.growth_repeat)
-        print(
-            f"    {copies} x: {runs.wall:7.2f} s wall {runs.cpu:7.2f} s cpu {runs.peak_mb:5.0f} MB peak {runs.tree_mb:5.0f} MB tree"
-            f"  ({runs.wall / single.wall:.2f} x wall, {runs.cpu / single.cpu:.2f} x cpu; {json_count(runs.stdout)} findings)"
-        )
+        commands[str(copies)] = (lint, corpora.copies(root / target, root.parent / f"{root.name}-x{copies}", copies))
+    measured = in_rounds(commands, args.growth_repeat)
+    one = measured["1"]
+    for copies, runs in measured.items():
+        line = f"    {copies} x: {runs.wall:7.2f} s wall {runs.cpu:7.2f} s cpu {runs.peak_mb:5.0f} MB peak {runs.tree_mb:5.0f} MB tree"
+        if copies != "1":
+            line += f"  ({runs.wall / one.wall:.2f} x wall, {runs.cpu / one.cpu:.2f} x cpu{paired(runs, one)}; {json_count(runs.stdout)} findings)"
+        print(line)
 
 
 def bench_startup(args: argparse.Namespace, workdir: Path) -> None:
@@ -576,7 +582,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--ruff", metavar="PATH", help="ruff executable (default: the one beside this Python, or on PATH)")
     parser.add_argument("--no-diff", dest="diff", action="store_false", help="skip the --diff cold run")
     parser.add_argument("--growth", action="store_true", help="also cold runs on 2 and 4 copies of each corpus in one tree")
-    parser.add_argument("--growth-repeat", type=int, default=1, help="runs of each growth measurement (median and spread)")
+    parser.add_argument("--growth-repeat", type=int, default=1, help="rounds of the growth measurement (1, 2 and 4 copies once each per round)")
     parser.add_argument("--torchfix", metavar="PATH", help="TorchFix executable, installed in a separate environment")
     parser.add_argument("--torchfix-sample", type=float, default=0.05, help="fraction of files TorchFix runs on")
     parser.add_argument("--flake8", metavar="PATH", help="flake8 executable of an environment without plugins (default: built in the workdir)")
