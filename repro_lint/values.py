@@ -2244,9 +2244,11 @@ class Values:
             changed: Set[str] = set()
             if self.source is None or re.search(r"\.\w+\s*(\[[^\]]*\]\s*)?[-+*/|&%]?=[^=]|setattr|set_defaults|__dict__|vars\(", self.source):
                 stack: List[cst.CSTNode] = [self.module]
+                kinds = _CHANGING_KINDS
                 while stack:
                     node = stack.pop()
-                    changed |= _changed_attributes(node)
+                    if type(node) in kinds:
+                        changed |= _changed_attributes(node)
                     stack.extend(syntax_children(node))
             self._changed = frozenset(changed)
         return self._changed
@@ -2299,8 +2301,10 @@ class Values:
                     _option(node, chain, options)
                 elif short is not None:
                     calls.setdefault(short, []).append((node, chain))
-            inner = chain + (node,)
-            stack.extend((child, inner) for child in reversed(syntax_children(node)))
+            children = syntax_children(node)
+            if children:  # (most nodes are names and literals: no chain made for them)
+                inner = chain + (node,)
+                stack.extend((child, inner) for child in reversed(children))
         # (and the classes nested in the module's classes: ``self.Net(...)`` builds ``Agent.Net``)
         defined = {f.name.value for f, _ in self.functions().values()} | _class_names(self.module) | _nested_class_names(self.module)
         self._calls = {name: found for name, found in calls.items() if name in defined}
