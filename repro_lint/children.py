@@ -82,6 +82,13 @@ def node_kinds(*classes: type) -> FrozenSet[type]:
     return frozenset(found)
 
 
+#: the kinds that searches through subtrees test most (``type(node) in CALLS``)
+CALLS = node_kinds(cst.Call)
+ASSIGNMENTS = node_kinds(cst.Assign, cst.AnnAssign, cst.AugAssign)
+#: the nodes whose bodies are scopes of their own: functions, classes and lambdas
+DEFINITIONS = node_kinds(cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
 def syntax_children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """``node.children`` without whitespace, comments and punctuation, in source order, and
     cheaper (LibCST builds ``children`` by running a visitor over the node)."""

@@ -50,7 +50,7 @@ from .opcatalog import may_raise
 from .rules.base import Analysis, FileContext, ValueScan
 from .syntax import is_main_guard, string_value
 from .values import Const
-from .children import syntax_children
+from .children import node_kinds, syntax_children
 
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches
 DETERMINISTIC = "deterministic"
@@ -80,17 +80,28 @@ def _small_statements(stmt: cst.CSTNode) -> Sequence[cst.BaseSmallStatement]:
     return stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ()
 
 
+#: (node types, for ``type(node) in ...``: LibCST's nodes are ABCs, and ``isinstance`` is
+#: about ten times slower on a type that does not match; see :func:`~repro_lint.children.node_kinds`)
+_DEFINITIONS = node_kinds(cst.FunctionDef, cst.ClassDef)
+_SUITES = node_kinds(cst.BaseSuite)
+_IFS = node_kinds(cst.If)
+_CLAUSES = node_kinds(cst.Else, cst.Finally)
+_INDENTED = node_kinds(cst.IndentedBlock)
+_ONE_LINE = node_kinds(cst.SimpleStatementSuite)
+
+
 def _blocks(stmt: cst.CSTNode) -> Iterator[cst.BaseSuite]:
     """The suites of a compound statement that run at the same level (not def/class bodies)."""
-    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+    if type(stmt) in _DEFINITIONS:
         return
     for name in ("body", "orelse", "finalbody"):
         suite = getattr(stmt, name, None)
-        if isinstance(suite, cst.BaseSuite):
+        kind = type(suite)
+        if kind in _SUITES:
             yield suite
-        elif isinstance(suite, cst.If):  # an elif
+        elif kind in _IFS:  # an elif
             yield from _blocks(suite)
-        elif isinstance(suite, (cst.Else, cst.Finally)):
+        elif kind in _CLAUSES:
             yield suite.body
     for handler in getattr(stmt, "handlers", ()) or ():
         yield handler.body
@@ -102,14 +113,15 @@ def _statements(body: Iterable[cst.CSTNode], into_functions: bool = False) -> It
     while stack:
         stmt = stack.pop()
         yield stmt
-        if into_functions and isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            suites: List[cst.BaseSuite] = [stmt.body]
+        if into_functions and type(stmt) in _DEFINITIONS:
+            suites: List[cst.BaseSuite] = [stmt.body]  # type: ignore[attr-defined]
         else:
             suites = list(_blocks(stmt))
         for suite in reversed(suites):
-            if isinstance(suite, cst.IndentedBlock):
+            kind = type(suite)
+            if kind in _INDENTED:
                 stack.extend(reversed(suite.body))
-            elif isinstance(suite, cst.SimpleStatementSuite):
+            elif kind in _ONE_LINE:
                 stack.append(cst.SimpleStatementLine(body=suite.body))
 
 
@@ -156,9 +168,10 @@ class SeedOption:
     always_set: bool
 
 
-def seed_option(module: cst.Module) -> Optional[SeedOption]:
-    """The ``add_argument("--seed", ...)`` of the module's parser, anywhere in the module."""
-    for stmt in _statements(module.body, into_functions=True):
+def seed_option(module: cst.Module, everything: Optional[Sequence[cst.CSTNode]] = None) -> Optional[SeedOption]:
+    """The ``add_argument("--seed", ...)`` of the module's parser, anywhere in the module
+    (``everything``: its statements, all of them, when known)."""
+    for stmt in everything if everything is not None else _statements(module.body, into_functions=True):
         for small in _small_statements(stmt):
             call = small.value if isinstance(small, cst.Expr) else None
             if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
@@ -365,11 +378,14 @@ def _seeds_before_guard(module: cst.Module, guard: cst.If, option: Optional["See
     return False
 
 
-def placement(module: cst.Module, entry_functions: Sequence[str] = ()) -> Optional[Placement]:
+def placement(
+    module: cst.Module, entry_functions: Sequence[str] = (), everything: Optional[Sequence[cst.CSTNode]] = None
+) -> Optional[Placement]:
     """Where the block goes, and which seed it uses (see the module doc); ``entry_functions``:
     the functions console scripts call in this module (None when none is defined at its top
-    level: no place runs before the program)."""
-    option = seed_option(module)
+    level: no place runs before the program); ``everything``: all the module's statements,
+    when known."""
+    option = seed_option(module, everything)
     if entry_functions:
         function = _entry_function(module, entry_functions)
         return _in_function(module, function, option, None, top=True) if function is not None else None
@@ -479,7 +495,8 @@ def _never_none(file: FileContext, place: Placement) -> Optional[str]:
 
 def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
     module = file.module
-    place = placement(module, file.project.console_functions(file.path))
+    everything = list(_statements(module.body, into_functions=True))
+    place = placement(module, file.project.console_functions(file.path), everything)
     if place is None:
         return None
     default_seed = str(file.settings.seed)
@@ -492,9 +509,9 @@ def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, Im
     else:
         before = list(place.statements[: place.index])
     bound = import_table(file, _statements(before))
-    everywhere = import_table(file, _statements(module.body, into_functions=True))
+    everywhere = import_table(file, everything)
     existing = _statement_texts(module, _statements(list(before) + list(place.statements[place.index:])))
-    assigned = _assignments(everywhere, module, _statements(module.body, into_functions=True))
+    assigned = _assignments(everywhere, module, everything)
     return place, seed, bound, everywhere, existing, assigned
 
 

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ._lazy import cst
-from .children import node_kinds, syntax_children
+from .children import ASSIGNMENTS, CALLS, DEFINITIONS, node_kinds, syntax_children
 from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PARSERS, ENTROPY_RESULTS
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
@@ -121,6 +121,10 @@ _MAX_DEPTH = 6
 _MAX_STEPS = 20_000
 #: the children of a compound statement that hold statements
 _STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
+#: the same as node types (``type(node) in``: ``isinstance`` on LibCST's ABCs is slow when it fails)
+_STATEMENT_PART_KINDS = node_kinds(*_STATEMENT_PARTS)
+#: the statement parts that hold statements
+_HOLDING_STATEMENTS = node_kinds(cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)
 #: the kinds of receiver :meth:`Values.kind` tells apart (INTEGER: a tensor of integers or bools)
 NUMPY, TORCH, INTEGER = "numpy", "torch", "integer"
 #: the kind of ``self.<attr>`` asked again while its own assignments are being classified
@@ -1952,14 +1956,17 @@ class Values:
             stack: List[Tuple[cst.CSTNode, Chain]] = [(function.body, (*above, function))]
             while stack:
                 node, where = stack.pop()
-                if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                kind = type(node)
+                if kind in DEFINITIONS:
                     continue
-                if isinstance(node, cst.Call):
-                    seed = seed_of(values.qualify(node.func) if values.qualify is not None else None, node)
+                if kind in CALLS:
+                    seed = seed_of(values.qualify(node.func) if values.qualify is not None else None, node)  # type: ignore[attr-defined]
                     if seed is not None and inner._drawn_in(inner.of(seed, where + (node,), 1)):
                         return True
-                inner_chain = where + (node,)
-                stack.extend((child, inner_chain) for child in syntax_children(node))
+                children = syntax_children(node)
+                if children:
+                    inner_chain = where + (node,)
+                    stack.extend((child, inner_chain) for child in children)
             return False
         finally:
             self._steps = inner._steps
@@ -2190,9 +2197,9 @@ class Values:
                 node, chain = stack.pop()
                 if isinstance(node, cst.FunctionDef):
                     functions[id(node)] = (node, chain)
-                if isinstance(node, (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
+                if type(node) in _HOLDING_STATEMENTS:
                     inner = chain + (node,)
-                    stack.extend((child, inner) for child in syntax_children(node) if isinstance(child, _STATEMENT_PARTS))
+                    stack.extend((child, inner) for child in syntax_children(node) if type(child) in _STATEMENT_PART_KINDS)
             self._functions = functions
         return self._functions
 
@@ -2334,7 +2341,7 @@ def _bindings(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
             for param in (*params.posonly_params, *params.params, *params.kwonly_params):
                 if param.default is not None:
                     found.setdefault(param.name.value, []).append(param.default)
-        stack.extend(child for child in syntax_children(node) if isinstance(child, _STATEMENT_PARTS))
+        stack.extend(child for child in syntax_children(node) if type(child) in _STATEMENT_PART_KINDS)
     return found
 
 
@@ -2351,7 +2358,7 @@ def _bind(found: Dict[str, List[cst.BaseExpression]], target: cst.BaseExpression
 
 
 #: every node type :meth:`Values._index` looks at
-_INDEXED_KINDS = node_kinds(cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Call)
+_INDEXED_KINDS = ASSIGNMENTS | CALLS
 
 
 def parses_command_line(call: cst.Call) -> bool:
@@ -2795,7 +2802,7 @@ def target_names(target: cst.CSTNode, attributes: bool = False) -> List[str]:
     return []
 
 
-_CHANGING_KINDS = node_kinds(cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Call)
+_CHANGING_KINDS = ASSIGNMENTS | CALLS
 
 
 def _changed_attributes(node: cst.CSTNode) -> Set[str]:

@@ -29,7 +29,7 @@ from ..syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, DictS
 from ..facts import UNKNOWN_ARGUMENTS
 from ..values import Candidates, Values, literal_truth, skipped_branch
 from .functions import ProjectModules
-from ..children import syntax_children
+from ..children import ASSIGNMENTS, CALLS, node_kinds, syntax_children
 
 if TYPE_CHECKING:  # pragma: no cover - the engine passes them in; rules never import them
     from ..config import Settings
@@ -497,12 +497,16 @@ class ImportTracker(Analysis):
         if len(node.targets) == 1:
             # a function's local variable (``dist = parser.add_argument_group(...)``) does not
             # unbind the module's import of that name for the other functions
-            local = any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in self.file.ancestors)
+            local = any(type(n) in _FUNCTIONS for n in self.file.ancestors)
             self.file.names.add_assignment(node.targets[0].target, node.value, forget=not local)
 
 
 def _on_self(node: Any) -> bool:
     return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+
+
+#: (for ``type(node) in``: a failed ``isinstance`` on LibCST's ABCs is slow)
+_FUNCTIONS = node_kinds(cst.FunctionDef, cst.Lambda)
 
 
 def _self_dicts(cls: cst.ClassDef) -> Dict[str, cst.BaseExpression]:
@@ -517,8 +521,9 @@ def _self_dicts(cls: cst.ClassDef) -> Dict[str, cst.BaseExpression]:
         stack: List[cst.CSTNode] = [method.body]
         while stack:
             node = stack.pop()
-            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            kind = type(node)
+            if kind in ASSIGNMENTS:
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]  # type: ignore[attr-defined]
                 for target in targets:
                     inner = target.value if isinstance(target, cst.Subscript) else target
                     if not _on_self(inner):
@@ -529,7 +534,7 @@ def _self_dicts(cls: cst.ClassDef) -> Dict[str, cst.BaseExpression]:
                         stored[attr] = value
                     else:
                         changed.add(attr)
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _on_self(node.func.value):
+            elif kind in CALLS and isinstance(node.func, cst.Attribute) and _on_self(node.func.value):  # type: ignore[attr-defined]
                 changed.add(node.func.value.attr.value)  # type: ignore[attr-defined]  # ``self.x.update(...)``
             stack.extend(syntax_children(node))
     return {attr: value for attr, value in stored.items() if attr not in changed}

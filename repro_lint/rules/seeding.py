@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .._lazy import cst
 from .. import catalog
-from ..children import node_kinds, syntax_children
+from ..children import DEFINITIONS, syntax_children
 from ..classify import (
     ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, SHUFFLES, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
     CallEffect, classify_call, is_device_name, is_seed_named, is_seed_parameter, placed_option_devices,
@@ -1434,8 +1434,6 @@ def _feeds(names: FrozenSet[str], feeding: Set[str]) -> bool:
 
 #: a line of small statements, or the small statements after a compound statement's colon
 _SIMPLE_STATEMENTS = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
-#: code that is only defined where it is written: its calls do not run there
-_DEFINITION_KINDS = node_kinds(cst.Lambda, cst.FunctionDef, cst.ClassDef)
 
 
 def _assigned_names(stmt: cst.CSTNode) -> FrozenSet[str]:
@@ -1664,8 +1662,8 @@ class SeedAfterRngUse(Rule):
                 if site is not None:
                     self._event(site, flow, assigned)
                 continue
-            if type(current) in _DEFINITION_KINDS:
-                continue
+            if type(current) in DEFINITIONS:
+                continue  # code only defined where it is written: its calls do not run there
             stack.append((current, True))
             stack.extend((child, False) for child in reversed(syntax_children(current)))
 
