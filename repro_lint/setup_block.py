@@ -50,7 +50,7 @@ from .opcatalog import may_raise
 from .rules.base import Analysis, FileContext, ValueScan
 from .syntax import is_main_guard, string_value
 from .values import Const
-from .children import node_kinds, syntax_children
+from .children import DEFINITIONS, node_kinds, syntax_children
 
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches
 DETERMINISTIC = "deterministic"
@@ -81,8 +81,8 @@ def _small_statements(stmt: cst.CSTNode) -> Sequence[cst.BaseSmallStatement]:
 
 
 #: (node types, for ``type(node) in ...``: LibCST's nodes are ABCs, and ``isinstance`` is
-#: about ten times slower on a type that does not match; see :func:`~repro_lint.children.node_kinds`)
-_DEFINITIONS = node_kinds(cst.FunctionDef, cst.ClassDef)
+#: about ten times slower on a type that does not match; see :func:`~repro_lint.children.node_kinds`;
+#: ``DEFINITIONS``, a function's or class's: no statement is a lambda)
 _SUITES = node_kinds(cst.BaseSuite)
 _IFS = node_kinds(cst.If)
 _CLAUSES = node_kinds(cst.Else, cst.Finally)
@@ -92,7 +92,7 @@ _ONE_LINE = node_kinds(cst.SimpleStatementSuite)
 
 def _blocks(stmt: cst.CSTNode) -> Iterator[cst.BaseSuite]:
     """The suites of a compound statement that run at the same level (not def/class bodies)."""
-    if type(stmt) in _DEFINITIONS:
+    if type(stmt) in DEFINITIONS:
         return
     for name in ("body", "orelse", "finalbody"):
         suite = getattr(stmt, name, None)
@@ -113,7 +113,7 @@ def _statements(body: Iterable[cst.CSTNode], into_functions: bool = False) -> It
     while stack:
         stmt = stack.pop()
         yield stmt
-        if into_functions and type(stmt) in _DEFINITIONS:
+        if into_functions and type(stmt) in DEFINITIONS:
             suites: List[cst.BaseSuite] = [stmt.body]  # type: ignore[attr-defined]
         else:
             suites = list(_blocks(stmt))

@@ -119,12 +119,10 @@ Chain = Tuple[cst.CSTNode, ...]
 _MAX_DEPTH = 6
 #: evaluation steps per module (see ``Values._steps``)
 _MAX_STEPS = 20_000
-#: the children of a compound statement that hold statements
-_STATEMENT_PARTS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally, cst.SimpleStatementLine)
-#: the same as node types (``type(node) in``: ``isinstance`` on LibCST's ABCs is slow when it fails)
-_STATEMENT_PART_KINDS = node_kinds(*_STATEMENT_PARTS)
-#: the statement parts that hold statements
+#: the parts of a compound statement that hold statements (as node types, for ``type(node)
+#: in``: a failed ``isinstance`` on LibCST's ABCs is slow), and those with a line of small ones
 _HOLDING_STATEMENTS = node_kinds(cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)
+_STATEMENT_PART_KINDS = _HOLDING_STATEMENTS | node_kinds(cst.SimpleStatementLine)
 #: the kinds of receiver :meth:`Values.kind` tells apart (INTEGER: a tensor of integers or bools)
 NUMPY, TORCH, INTEGER = "numpy", "torch", "integer"
 #: the kind of ``self.<attr>`` asked again while its own assignments are being classified
