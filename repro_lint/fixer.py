@@ -540,9 +540,9 @@ def _codes_of(outcome: FixOutcome) -> str:
 
 # -- many files ---------------------------------------------------------------------------------
 
-def _fix_in_worker(path: Path) -> FileFix:
+def _fix_in_worker(task: runs.Task) -> List[Tuple[int, FileFix]]:
     linter, options = worker_state()
-    return _fix_path(linter, path, **options)
+    return [(index, _fix_path(linter, path, **options)) for index, path in task]
 
 
 @dataclass
@@ -587,9 +587,13 @@ def fix_files(
     if jobs <= 1 or len(files) < 2 or work_of(files) < runs.POOL_MIN_WORK:
         fixed = [_fix_path(linter, f, **options) for f in files]
     else:
-        chunksize = max(1, min(16, len(files) // (jobs * 8)))
+        # groups of neighbours, as the lint workers get them: the modules one file's
+        # evaluation reads are then read by fewer workers
+        found: Dict[int, FileFix] = {}
         with pool((linter, options), jobs) as workers:
-            fixed = list(workers.map(_fix_in_worker, files, chunksize=chunksize))
+            for done in workers.map(_fix_in_worker, runs.fix_groups(files, jobs)):
+                found.update(done)
+        fixed = [found[index] for index in range(len(files))]
     return FixRun([write_fix(item) for item in fixed])
 
 

@@ -364,6 +364,37 @@ def test_after_a_files_fixes_are_tried_the_project_knows_what_it_knew_before(tmp
     assert project.entry_summary(main) is found
 
 
+def test_fix_workers_get_groups_of_neighbours_and_results_come_back_in_order(tmp_path: Path, monkeypatch):
+    """``--fix``/``--diff`` with workers: every file in exactly one group of files next to each
+    other in path order (sized on disk, the group of the biggest first), and the results in the
+    order of the files given, as one process gives them."""
+    from repro_lint import run as engine_run
+    from repro_lint.discovery import display_path
+    from repro_lint.fixer import fix_files
+
+    names = {f"{package}/m{i:02d}.py": BENCHMARK if i % 3 == 0 else "x = 1\n" for package in ("alpha", "beta") for i in range(10)}
+    names["huge.py"] = BENCHMARK + "y = 0\n" * 5_000
+    write(tmp_path, names)
+    files = [tmp_path / name for name in reversed(list(names))]  # not in path order
+    jobs = 2
+    groups = engine_run.fix_groups(files, jobs)
+    indices = [[index for index, _ in task] for task in groups]
+    assert sorted(index for group in indices for index in group) == list(range(len(files)))
+    assert all(files[index] == path for task in groups for index, path in task)
+    assert 1 < len(groups) <= engine_run.FIX_GROUPS_PER_JOB * jobs
+    in_order = sorted(range(len(files)), key=lambda index: files[index].parts)
+    for group in indices:
+        start = in_order.index(group[0])
+        assert group == in_order[start : start + len(group)]
+    assert files.index(tmp_path / "huge.py") in indices[0]
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    parallel = fix_files(linter_for(tmp_path), files, write=False, diff=True, jobs=jobs)
+    serial = fix_files(linter_for(tmp_path), files, write=False, diff=True, jobs=1)
+    assert [item.path for item in parallel.files] == [item.path for item in serial.files] == [display_path(p) for p in files]
+    assert [item.diff for item in parallel.files] == [item.diff for item in serial.files]
+    assert sum(1 for item in parallel.files if item.diff) == 9  # benchmark = True in 8 modules and huge.py
+
+
 def test_diff_lints_only_with_the_rules_that_can_fix(tmp_path: Path, monkeypatch, capsys):
     from repro_lint import linter as linter_module
 
