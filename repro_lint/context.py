@@ -235,17 +235,22 @@ class _Before:
     NONE: Any = object()
 
     def __init__(
-        self, key: str, text: Optional[str], own: Dict[str, Any], sent: bool, imports: Dict[str, FrozenSet[str]], derived: Dict[str, Any]
+        self, key: str, text: Optional[str], own: Dict[str, Any], sent: bool, imports: Dict[str, FrozenSet[str]], derived: Dict[str, Any],
+        outer: "Optional[_Before]",
     ) -> None:
         self.key, self.text, self.own, self.sent, self.imports, self.derived = key, text, own, sent, imports, derived
+        self.outer = outer  # the trial this one runs in, if any: it sees every change too
         self.changed = False  # the file's text changed meanwhile
         self.others = False  # another file's did
 
     def forgot(self, key: str) -> None:
-        if key == self.key:
-            self.changed = True
-        else:
-            self.others = True
+        trial: Optional[_Before] = self
+        while trial is not None:
+            if key == trial.key:
+                trial.changed = True
+            else:
+                trial.others = True
+            trial = trial.outer
 
 
 class ProjectContext:
@@ -651,13 +656,14 @@ class ProjectContext:
             key in self._sent,
             {k: self._imports_of[k] for k in self._imports_keys(key)},
             {name: getattr(self, name) for name in _DERIVED},
+            self._trial,
         )
-        outer, self._trial = self._trial, before
+        self._trial = before
         try:
             yield
         finally:
-            self._trial = outer
-            if before.others or (before.changed and outer is not None):
+            self._trial = before.outer
+            if before.others:
                 self.learn_text(key, before.text)
             elif before.changed:
                 self._restore(before)

@@ -362,6 +362,23 @@ def test_after_a_files_fixes_are_tried_the_project_knows_what_it_knew_before(tmp
     with project.trying(lib):
         found = project.entry_summary(main)
     assert project.entry_summary(main) is found
+    # a trial inside another: every change the inner one sees, the outer one sees too
+    project.learn_text(main, main_text)
+    entries = project._entries
+    with project.trying(main):
+        with project.trying(lib):
+            project.learn_text(lib, "import torch\n\ndef run():\n    torch.manual_seed(0)\n")
+        assert project._entries is entries  # lib.py alone changed: taken back
+    # main.py's trial cannot tell lib.py's text came back as it was: derived again
+    assert project._entries is not entries and project.text(main) == main_text
+    entries = project._entries
+    with project.trying(lib):
+        with project.trying(lib):
+            project.learn_text(lib, "import torch\n\ndef run():\n    torch.manual_seed(0)\n")
+            project.learn_text(main, main_text + "# changed again\n")
+    # lib.py has its text again; main.py changed meanwhile, so nothing of before is taken back
+    assert project.text(lib) == "def run():\n    pass\n" and project._entries is not entries
+    assert "torch" not in project.entry_summary(main).effects
 
 
 def test_fix_workers_get_groups_of_neighbours_and_results_come_back_in_order(tmp_path: Path, monkeypatch):
