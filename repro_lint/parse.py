@@ -1,5 +1,5 @@
-"""Parsing: LibCST's parse without its validation, in chunks for large files, and the
-CPython syntax check used for files no rule can fire on.
+"""Parsing: LibCST's parse without its validation, in groups of statements for large files
+(:mod:`repro_lint.groups`), after a check of how deeply the text nests.
 
 :func:`parse_module` gives the same tree as ``libcst.parse_module``, faster and in less
 memory (see :mod:`repro_lint._libcst_internals` for what it changes inside LibCST).
@@ -12,59 +12,21 @@ import re
 import sys
 import warnings
 from collections.abc import Iterator
-from typing import Dict, List, Optional, Tuple
+from typing import List
 
 from ._lazy import cst
 from ._gc import GCPaused
-from ._libcst_internals import ParserOutput, VerbatimStatement
-from .source import line_breaks, line_offsets
-from .syntax import ast_module
+from ._libcst_internals import ParserOutput
+from . import groups
+from .groups import CHUNK_SIZE
+from .source import INDENTATION
 
 #: files longer than this (characters) are parsed one group of top-level statements at a time:
 #: LibCST's native parser needs several hundred bytes of memory per source byte while it runs
-CHUNKED_ABOVE = 384 * 1024
-#: the size of one group (a single statement larger than this is one group of its own)
-CHUNK_SIZE = 128 * 1024
-#: a top-level statement longer than twice ``CHUNK_SIZE`` that binds a list display
-#: (``op_db: List[OpInfo] = [OpInfo(...), ...]``) is parsed as its groups of elements: the
-#: native parser holds about 430 bytes per byte of the text it parses (a 660 KB list took
-#: 286 MB), and the whole tree it gives is a tenth of that
-#: a top-level statement at least this long that only binds literal data (a table of numbers
-#: and strings, as generated code holds) is kept as its text, not parsed: no rule looks inside
-#: such a statement, and LibCST would need over a gigabyte per megabyte of it
-VERBATIM_ABOVE = 64 * 1024
-
-
-#: literal data: constants, containers of them, signs, and names read as values (``torch.float16``)
-_LITERAL_NODES = (
-    ast.Constant, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd, ast.Name, ast.Attribute,
-)
-_ANNOTATION_NODES = (ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.Constant, ast.Load, ast.BinOp, ast.BitOr)
-
-
-def _only(node: Optional[ast.AST], kinds: Tuple[type, ...]) -> bool:
-    return node is None or all(isinstance(child, kinds) for child in ast.walk(node))
-
-
-def _binds_only_literals(stmt: ast.stmt) -> bool:
-    """``NAME = <literal>``, ``NAME: <type> = <literal>`` or a bare literal: numbers, strings,
-    names read as values, and dicts, lists, tuples and sets of them (nothing is called,
-    subscripted, computed or assigned inside it)."""
-    if isinstance(stmt, ast.Assign):
-        return all(isinstance(t, ast.Name) for t in stmt.targets) and _only(stmt.value, _LITERAL_NODES)
-    if isinstance(stmt, ast.AnnAssign):
-        return (
-            isinstance(stmt.target, ast.Name)
-            and stmt.value is not None
-            and _only(stmt.annotation, _ANNOTATION_NODES)
-            and _only(stmt.value, _LITERAL_NODES)
-        )
-    if isinstance(stmt, ast.Expr):
-        return _only(stmt.value, _LITERAL_NODES)
-    return False
-
-
-
+#: (torch's source, 2 jobs: at 384 KB, ``_meta_registrations.py``, 293 KB, raised a worker's
+#: peak by 114 MB and ``_inductor/lowering.py`` by 77 MB; at 128 KB by 60 and 28 MB, for about
+#: 2 % more CPU on the 42 files between the two sizes, which also build an ``ast``)
+CHUNKED_ABOVE = 128 * 1024
 # -- nesting: what LibCST and the recursive steps after it can take ----------------------------
 
 #: the deepest expression (levels of the ``ast`` tree) that is analysed. Measured: LibCST's
@@ -152,8 +114,6 @@ def code_lines(text: str) -> List[int]:
     return [start for start, _ in _logical_lines(text) if holds_code(text, start)]
 
 
-#: what a line's indentation is made of
-INDENTATION = " \t\f"
 #: a line whose indentation is followed by code (not a comment, nor the line's end)
 _HOLDS_CODE = re.compile(rf"[{INDENTATION}]*[^{INDENTATION}\r\n#]")
 
@@ -264,209 +224,9 @@ def parse_module(text: str, chunked_above: int = CHUNKED_ABOVE, chunk_size: int 
     with ParserOutput(), GCPaused():
         if len(text) > chunked_above:
             try:
-                module = _parse_in_chunks(text, chunk_size)
+                module = groups.parse_in_groups(text, chunk_size)
             except Exception:
                 module = None  # the whole-file parse below raises the error, with its real position
             if module is not None:
                 return module
         return cst.parse_module(text)
-
-
-def first_line(stmt: ast.stmt) -> int:
-    """The line a top-level statement's code starts on (its first decorator's, if any)."""
-    return min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
-
-
-#: a list display split into groups: the offsets of its ``[`` and ``]``, and the offsets
-#: just after the commas where its element groups are cut
-Split = Tuple[int, int, List[int]]
-
-
-def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict[int, int], Dict[int, Split]]]:
-    """Offsets where the text may be cut between top-level statements (so that every piece
-    is a module of its own), about ``chunk_size`` apart; the pieces that hold one large
-    literal-data statement alone, to keep verbatim (see :data:`VERBATIM_ABOVE`): their start
-    and the end of the statement's last line; and the pieces that hold one large statement
-    binding a list display alone, to parse in groups of elements. None when the text does
-    not parse with ``ast`` (newer syntax than this Python's, or an error): then it is
-    parsed whole."""
-    if _mixed_line_breaks(text):
-        return None
-    tree = ast_module(text)
-    if tree is None:
-        return None
-    lines = line_offsets(text) + [len(text)]
-    cuts = [0]
-    verbatim: Dict[int, int] = {}
-    split: Dict[int, Split] = {}
-    last_end = 0
-    body = tree.body
-    for number, stmt in enumerate(body):
-        first = first_line(stmt)
-        end = stmt.end_lineno or stmt.lineno
-        if first > last_end:
-            offset = lines[first - 1]
-            following = first_line(body[number + 1]) if number + 1 < len(body) else None
-            # alone on its lines; the last statement only when a line break ends it (a verbatim
-            # statement must not be the token a module without a final newline drops)
-            alone = following > end if following is not None else text[lines[end] - 1 : lines[end]] in ("\n", "\r")
-            size = lines[end] - offset
-            groups = _element_groups(text, lines, stmt, chunk_size) if alone and size > 2 * chunk_size else None
-            if alone and (groups is not None or (last_end and size >= VERBATIM_ABOVE and _binds_only_literals(stmt))):
-                # alone in its piece, with the comment and blank lines up to the next statement
-                if offset > cuts[-1]:
-                    cuts.append(offset)
-                if groups is not None:
-                    split[offset] = groups
-                else:
-                    verbatim[offset] = lines[end]
-                if following is not None:
-                    cuts.append(lines[following - 1])
-            elif last_end and offset > cuts[-1] and offset - cuts[-1] >= chunk_size and len(text) - offset >= chunk_size // 2:
-                cuts.append(offset)
-        last_end = max(last_end, end)
-    return (cuts, verbatim, split) if len(cuts) > 1 else None
-
-
-def _mixed_line_breaks(text: str) -> bool:
-    """Has ``text`` carriage returns other than all its line breaks being ``\r\n``?"""
-    if "\r" not in text:
-        return False
-    _, lf, cr = line_breaks(text)
-    return lf > 0 or cr > 0
-
-
-def _offset(text: str, lines: List[int], line: int, col: int) -> int:
-    """The character offset of ``ast``'s (line, UTF-8 byte column)."""
-    start = lines[line - 1]
-    return start + len(text[start : lines[line]].encode("utf-8")[:col].decode("utf-8", "replace"))
-
-
-def _element_groups(text: str, lines: List[int], stmt: ast.stmt, chunk_size: int) -> Optional[Split]:
-    """Where to cut the list display that ``stmt`` binds (``NAME = [...]``, ``NAME: T = [...]``)
-    into groups of elements about ``chunk_size`` long: just after the comma that follows an
-    element (found between the two elements' ``ast`` spans, where only brackets, blanks,
-    comments and that comma can be). None for any other statement."""
-    value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
-    if not isinstance(value, ast.List) or len(value.elts) < 2:
-        return None
-    if value.end_lineno is None or value.end_col_offset is None:
-        return None
-    opening = _offset(text, lines, value.lineno, value.col_offset)
-    closing = _offset(text, lines, value.end_lineno, value.end_col_offset) - 1
-    if text[opening] != "[" or text[closing] != "]":
-        return None
-    cuts: List[int] = []
-    last = opening
-    for before, after in zip(value.elts, value.elts[1:]):
-        if before.end_lineno is None or before.end_col_offset is None:
-            return None
-        start = _offset(text, lines, before.end_lineno, before.end_col_offset)
-        stop = _offset(text, lines, after.lineno, after.col_offset)
-        comma = _comma(text, start, stop)
-        if comma is None:
-            return None
-        if comma + 1 - last >= chunk_size:
-            cuts.append(comma + 1)
-            last = comma + 1
-    return (opening, closing, cuts) if cuts else None
-
-
-def _comma(text: str, start: int, stop: int) -> Optional[int]:
-    """The offset of the first comma in ``text[start:stop]`` outside comments."""
-    position = start
-    while position < stop:
-        char = text[position]
-        if char == ",":
-            return position
-        if char == "#":
-            newline = text.find("\n", position, stop)
-            if newline < 0:
-                return None
-            position = newline
-        position += 1
-    return None
-
-
-def _parse_in_chunks(text: str, chunk_size: int) -> Optional[cst.Module]:
-    found = _chunk_offsets(text, chunk_size)
-    if found is None:
-        return None
-    cuts, verbatim, split = found
-    cuts.append(len(text))
-    first: Optional[cst.Module] = None
-    body: List[cst.BaseStatement] = []
-    pending: List[cst.EmptyLine] = []  # comment and blank lines waiting for the next statement
-    pieces: List[cst.Module] = []
-    for start, stop in zip(cuts, cuts[1:]):
-        if start in verbatim:
-            end = verbatim[start]
-            after = cst.parse_module(text[end:stop])  # only comment and blank lines
-            statement = VerbatimStatement(text[start:end])
-            piece = after.with_changes(
-                body=[statement], header=[], footer=[*after.header, *after.footer],
-                has_trailing_newline=after.has_trailing_newline or end == stop,
-            )
-        elif start in split:
-            piece = _parse_split(text, start, stop, split[start])
-        else:
-            piece = cst.parse_module(text[start:stop])
-        pieces.append(piece)
-        if first is None:
-            first = piece
-            body.extend(piece.body)
-            pending = list(piece.footer)
-            continue
-        # a whole-file parse gives these lines to the next statement's leading_lines
-        lead = pending + list(piece.header)
-        statements = list(piece.body)
-        if statements:
-            if lead:
-                statements[0] = statements[0].with_changes(leading_lines=lead + list(statements[0].leading_lines))
-            pending = list(piece.footer)
-        else:
-            pending = lead + list(piece.footer)
-        body.extend(statements)
-    assert first is not None
-    # what a whole-file parse detects: the first indentation of the file, the last piece's end
-    indent = next(
-        (p.default_indent for p in pieces if any(isinstance(getattr(s, "body", None), cst.IndentedBlock) for s in p.body)),
-        first.default_indent,
-    )
-    return first.with_changes(
-        body=body, footer=pending, default_indent=indent, has_trailing_newline=pieces[-1].has_trailing_newline
-    )
-
-
-
-
-def _parse_split(text: str, start: int, stop: int, groups: Split) -> cst.Module:
-    """The piece ``text[start:stop]``, whose statement binds the list display ``groups``
-    describes, parsed as the statement with an empty list and each group of elements on its
-    own, then put together as a whole parse gives it: the whitespace after a cut comma
-    (the next group's ``[``'s) belongs to that comma."""
-    opening, closing, cuts = groups
-    skeleton = cst.parse_module(text[start : opening + 1] + text[closing:stop])
-    line = skeleton.body[0] if len(skeleton.body) == 1 else None
-    small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
-    if not isinstance(small, (cst.Assign, cst.AnnAssign)) or not isinstance(small.value, cst.List):
-        raise ValueError("not the statement that was split")
-    bounds = [opening + 1, *cuts, closing]
-    elements: List[cst.BaseElement] = []
-    first: Optional[cst.List] = None
-    last: Optional[cst.List] = None
-    for low, high in zip(bounds, bounds[1:]):
-        group = cst.parse_expression("[" + text[low:high] + "]")
-        if not isinstance(group, cst.List) or not group.elements:
-            raise ValueError("a group is not a list of elements")
-        if last is not None:
-            tail = elements[-1]
-            if not isinstance(tail.comma, cst.Comma):
-                raise ValueError("a group does not end with a comma")
-            elements[-1] = tail.with_changes(comma=tail.comma.with_changes(whitespace_after=group.lbracket.whitespace_after))
-        elements.extend(group.elements)
-        first = first or group
-        last = group
-    assert first is not None and last is not None
-    value = small.value.with_changes(elements=elements, lbracket=first.lbracket, rbracket=last.rbracket)
-    return skeleton.with_changes(body=[line.with_changes(body=[small.with_changes(value=value)])])

@@ -9,7 +9,8 @@ from typing import Callable, Collection, Dict, List, Optional, Sequence, Set, Tu
 
 from ._lazy import cst
 from ._libcst_internals import OffsetCodegenState, VerbatimStatement
-from .parse import INDENTATION, code_lines
+from .parse import code_lines
+from .source import INDENTATION
 from .source import line_offsets
 from .children import syntax_children
 

@@ -157,6 +157,10 @@ def read_text(path: "str | os.PathLike[str]") -> Optional[str]:
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
+#: what a line's indentation is made of
+INDENTATION = " \t\f"
+
+
 def line_offsets(text: str) -> list:
     """Offsets of the start of every line, with the same notion of a line break as LibCST
     (``\\n``, ``\\r\\n`` or a lone ``\\r``)."""

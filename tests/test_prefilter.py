@@ -229,6 +229,22 @@ def test_parallel_run_gives_the_in_process_findings(corpus: List[Path]):
 
 # -- the parse --------------------------------------------------------------------------------
 
+#: a class whose body holds comments at every indentation, blank lines with and without
+#: spaces, decorators, a docstring, a nested class in the middle and one at the end
+CLASSES = (
+    "import os\n\n"
+    "class A:\n    x = 1\n\n    # between\n  # dedented between\n    \n"
+    "    def f(self):\n        pass\n        # deep trailing\n    # class trailing\n# module trailing\n\n"
+    "@dec\nclass B(Base,\n        metaclass=M):  # header comment\n    # before first\n    '''doc'''\n"
+    "    @property\n    # between decorator and def\n    def p(self):\n        return 1\n"
+    "    class Inner:\n        a = 1\n        b = 2\n        # inner trailing\n    # after inner\n    c = 3\n"
+    "    class Last:\n        d = 4\n\n        class Deepest:\n            e = 5\n            f = 6\n"
+    "                # deeper trailing\n            # deepest trailing\n        # last trailing\n"
+    "    # B trailing\n  # odd\n# end\n"
+    "z = B()\n"
+)
+
+
 TRICKY = [
     "# leading comment\n\nimport os\n\n\n# between\n@decorator\n# inside decorators\ndef f():\n    x = 1\n    # indented trailing\n\n# dedented\nclass C:\n    pass\n# at the end\n",
     "a = 1; b = 2\nc = 3\n",
@@ -247,6 +263,19 @@ TRICKY = [
     "x = [\r\n    1,\r\n    2,  # two\r\n    3,\r\n]\r\nq = 1\r\n",
     "a = 1\nb = [\r\n    1,\r\n    2,\r\n]\r\nc = 3\rd = [4,\r 5]\n",
     "s = ['\u00e9', '\u00fc', '\u00df', '\u00f8', '\u00e6']\nq = [1, 2, 3]\r\n",
+    # classes, parsed in groups of their body's statements (and nested classes in theirs)
+    CLASSES,
+    "class A:\r\n    x = 1\r\n\r\n    # c\r\n    def f(self):\r\n        return 1\r\n    y = 2\r\n",
+    "class T:\n\tx = 1\n\tdef f(self):\n\t\treturn 1\n\t# tab trailing\n",
+    "class N:\n    a = 1\n    b = 2",
+    "class N:\n    a = 1\n    b = 2\n    # no final line break",
+    "class S: x = 1\ny = 2\n",
+    "class S:\n    a = 1; b = 2\n    c = 3\n",
+    "class S:\n    a = 1\n    b = [\n  1,\n]\n    c = 3\n",
+    "if x:\n    class D:\n        a = 1\n        b = 2\n",
+    "class O:\n    class I:\n        a = 1\n        b = 2\n        # i trailing\n    # o trailing\n# m\nc = 1\n",
+    # a file whose first block is indented otherwise than the next ones
+    "try:\n   import x\nexcept ImportError:\n   x = None\n\n\nclass C:\n    a = 1\n    def f(self):\n        return 2\n\n\ndef g():\n    if x:\n      return 1\n",
 ]
 
 
@@ -262,23 +291,63 @@ def test_a_large_list_display_is_parsed_in_groups_of_elements(monkeypatch):
     """A statement that binds a long list (generated tables of calls, ``op_db = [OpInfo(...),
     ...]``) is parsed one group of elements at a time: the native parser's memory follows the
     text it is given. The tree is the whole parse's."""
-    from repro_lint import parse as engine_parse
+    from repro_lint import groups as engine_groups
 
     rows = "".join(f"    OpInfo('op{i}', ref=lambda x: x + {i}, skips=(DecorateInfo(skip, 'T', 'test_{i}'),)),  # {i}, row\n" for i in range(400))
     text = f"import torch\n\nop_db: List[OpInfo] = [\n{rows}]\n\n\ndef f():\n    return op_db\n"
     groups = []
-    original = engine_parse._parse_split
-    monkeypatch.setattr(engine_parse, "_parse_split", lambda *args: groups.append(args[3]) or original(*args))
+    original = engine_groups._parse_split
+    monkeypatch.setattr(engine_groups, "_parse_split", lambda *args: groups.append(args[3]) or original(*args))
     module = parse_module(text, chunked_above=0, chunk_size=4096)
     assert len(groups) == 1 and len(groups[0][2]) >= 8  # cut into at least nine groups
     assert module.code == text
     assert module.deep_equals(cst.parse_module(text))
 
 
-def test_a_statement_that_is_not_a_plain_list_binding_is_not_split(monkeypatch):
-    from repro_lint import parse as engine_parse
+def test_a_large_class_is_parsed_in_groups_of_its_statements(monkeypatch):
+    """A large class (``DistributedTest`` in torch's tests is 431 KB) is parsed one group of
+    its body's statements at a time, a large class inside it in groups of its own body; the
+    tree is the whole parse's, comments and blank lines where the whole parse puts them."""
+    from repro_lint import groups as engine_groups
 
-    monkeypatch.setattr(engine_parse, "_parse_split", lambda *args: pytest.fail("split"))
+    methods = "".join(f"    # method {i}\n    def test_{i}(self):\n        return self.run({i})  # {i}\n\n" for i in range(300))
+    inner = "".join(f"        def case_{i}(self):\n            pass\n      # odd {i}\n" for i in range(200))
+    text = f"import torch\n\n\nclass Big(Base):\n{methods}    class Nested:\n{inner}    # end of Nested\n\n{methods}\n# after\nx = Big()\n"
+    parsed = []
+    original = engine_groups._parse_class
+    monkeypatch.setattr(engine_groups, "_parse_class", lambda *args: parsed.append(args[5].name) or original(*args))
+    groups = []
+    original_groups = engine_groups._body_groups
+    monkeypatch.setattr(engine_groups, "_body_groups", lambda *args: groups.append(list(original_groups(*args))) or groups[-1])
+    module = parse_module(text, chunked_above=0, chunk_size=4096)
+    assert parsed == ["Big", "Nested"]
+    assert len(groups[0]) >= 8 and len(groups[1]) >= 2
+    assert module.code == text
+    assert module.deep_equals(cst.parse_module(text))
+    # a class that holds one large class alone, as ``DistributedTest`` holds ``_DistTestBase``
+    wrapped = "class DistributedTest:\n    class _DistTestBase(Base):\n" + methods.replace("\n    ", "\n        ").replace("    # method 0", "        # method 0", 1) + "\n\nx = 1\n"
+    parsed.clear()
+    module = parse_module(wrapped, chunked_above=0, chunk_size=4096)
+    assert parsed == ["DistributedTest", "_DistTestBase"]
+    assert module.code == wrapped
+    assert module.deep_equals(cst.parse_module(wrapped))
+
+
+def test_a_files_first_indentation_holds_for_the_blocks_of_every_group():
+    """LibCST writes ``indent=None`` for a block indented as the first block of the module
+    it parsed: a group parsed on its own must say so of the file's first indentation, or
+    its blocks are written (and their positions computed) with another one."""
+    text = "try:\n   import x\nexcept ImportError:\n   x = None\n\n\n" + "".join(f"def f{i}():\n    if x:\n        return {i}\n\n\n" for i in range(50))
+    module = parse_module(text, chunked_above=0, chunk_size=256)
+    assert module.default_indent == "   "
+    assert module.code == text
+    assert module.deep_equals(cst.parse_module(text))
+
+
+def test_a_statement_that_is_not_a_plain_list_binding_is_not_split(monkeypatch):
+    from repro_lint import groups as engine_groups
+
+    monkeypatch.setattr(engine_groups, "_parse_split", lambda *args: pytest.fail("split"))
     for text in (
         "x = [1, 2, 3] + [4, 5, 6]\ny = 1\n",
         "x = {1: 2, 3: 4, 5: 6}\ny = 1\n",
@@ -371,7 +440,7 @@ def test_a_failing_statement_group_parse_falls_back_to_the_whole_file(monkeypatc
     def failing(text, chunk_size):
         raise cst.ParserSyntaxError("in a group", lines=["x"], raw_line=1, raw_column=0)
 
-    monkeypatch.setattr(engine_parse, "_parse_in_chunks", failing)
+    monkeypatch.setattr(engine_parse.groups, "parse_in_groups", failing)
     good = "a = 1\n" * 50
     assert parse_module(good, chunked_above=0, chunk_size=16).deep_equals(cst.parse_module(good))
     bad = "a = 1\n" * 50 + "b = (\n"
@@ -463,7 +532,7 @@ def _table_module(newline: str = "\n", value: str = "({i}, 'x{i}', torch.float16
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_large_literal_table_is_kept_verbatim_and_the_rest_is_the_whole_file_parse(newline: str):
     from repro_lint._libcst_internals import VerbatimStatement
-    from repro_lint.parse import VERBATIM_ABOVE
+    from repro_lint.groups import VERBATIM_ABOVE
     from repro_lint.positions import node_positions
 
     text = _table_module(newline)
