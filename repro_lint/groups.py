@@ -220,10 +220,11 @@ def parse_in_groups(text: str, chunk_size: int) -> Optional[cst.Module]:
     pending: List[cst.EmptyLine] = []  # comment and blank lines waiting for the next statement
     for number, piece in enumerate(pieces):
         statements = list(piece.body)
-        if piece.default_indent != indent and statements and not isinstance(statements[0], VerbatimStatement):
+        if piece.default_indent != indent:
             # its blocks indented as its first one say so by ``indent=None``, which means the
-            # file's first indentation in the whole tree
-            statements = [s.visit(_Reindented(piece.default_indent, indent)) for s in statements]  # type: ignore[misc]
+            # file's first indentation in the whole tree (only compound statements hold blocks)
+            reindented = _Reindented(piece.default_indent, indent)
+            statements = [s if type(s) in _NO_BLOCKS else s.visit(reindented) for s in statements]  # type: ignore[misc]
         if number == 0:
             body.extend(statements)
             pending = list(piece.footer)
@@ -240,6 +241,10 @@ def parse_in_groups(text: str, chunk_size: int) -> Optional[cst.Module]:
     return pieces[0].with_changes(
         body=body, footer=pending, default_indent=indent, has_trailing_newline=pieces[-1].has_trailing_newline
     )
+
+
+#: statements that hold no indented block
+_NO_BLOCKS = (cst.SimpleStatementLine, VerbatimStatement)
 
 
 class _Reindented(cst.CSTTransformer):
