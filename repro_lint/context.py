@@ -563,14 +563,21 @@ class ProjectContext:
         ``path`` from its text alone: whether it mentions determinism. Returns what is known of
         the file, for :meth:`absorb` in another process.
 
-        Its facts are not extracted here: only the files some question reaches need them
-        (1,014 of the 1,519 files of the project corpus), and the questions that decide whether
-        to parse a file have asked for those they need already (:meth:`unsent_facts` hands them
-        on). Extracting every file's facts in the survey's workers, as an earlier version did,
-        took 38 % more ``ast`` passes on that corpus (1,522 against 1,103), and more memory on
-        torch's source (``docs/performance.md``)."""
+        Its facts are extracted here only where a question of the run reaches them: a file
+        that mentions determinism, whose facts :meth:`prepare` reads (whether the project turns
+        deterministic algorithms on) before the lint workers are forked, is extracted here, in
+        parallel, instead of there, one after the other (torch's source: 184 such files, 3.8 s
+        of the parent's 4.2 s in ``prepare``); the questions that decide whether to parse a file
+        have asked for those they need already (:meth:`unsent_facts` hands them all on).
+        Extracting every file's facts in the survey's workers, as an earlier version did, took
+        38 % more ``ast`` passes on the project corpus (1,522 against 1,103: only 1,014 of its
+        1,519 files are reached by a question), and more memory on torch's source
+        (``docs/performance.md``)."""
         key = os.path.abspath(path)
-        return (self._entry.get(key), self._mentions(key))
+        mentions = self._mentions(key)
+        if mentions:
+            self.facts(key)
+        return (self._entry.get(key), mentions)
 
     def absorb(self, path: "str | Path", learnt: "Learnt") -> None:
         """Take what :meth:`survey` learnt of ``path`` (in another process) as known here."""

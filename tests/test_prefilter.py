@@ -670,26 +670,38 @@ def _log_parallel_calls(monkeypatch, function: str, log: Path) -> Path:
     return log
 
 
+def _project_with_modules(tmp_path: Path, texts: Dict[str, str], stem: str, body: str, count: int = 4) -> Tuple[Path, List[str]]:
+    """A project folder holding ``texts`` (file name -> text) and ``count`` modules
+    ``<stem><i>.py`` whose text is ``body`` with ``{i}`` filled in; the folder and the modules."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name, text in texts.items():
+        (project / name).write_text(text, encoding="utf-8")
+    modules = []
+    for i in range(count):
+        path = project / f"{stem}{i}.py"
+        path.write_text(body.replace("{i}", str(i)), encoding="utf-8")
+        modules.append(str(path))
+    return project, modules
+
+
 def test_the_survey_extracts_no_facts_that_no_question_needs(tmp_path: Path, monkeypatch):
     """The survey's workers extract a module's facts only when deciding whether to parse a
     file asks for them (an entry point's call graph); a library module that no file imports,
     and that is no entry point, is parsed for its own findings but its facts are never
     extracted, in any process. The findings are those of one process."""
     extracted = _log_parallel_calls(monkeypatch, "extract_facts", tmp_path / "extracted.txt")
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "helpers.py").write_text("import random\n\ndef set_seed(seed):\n    random.seed(seed)\n", encoding="utf-8")
-    (project / "train.py").write_text(
-        "import torch\nfrom helpers import set_seed\n\ndef main():\n    set_seed(0)\n"
-        "    model = torch.nn.Linear(2, 2).cuda()\n    model(torch.rand(2)).sum().backward()\n\n"
-        "if __name__ == '__main__':\n    main()\n",
-        encoding="utf-8",
+    project, unused = _project_with_modules(
+        tmp_path,
+        {
+            "helpers.py": "import random\n\ndef set_seed(seed):\n    random.seed(seed)\n",
+            "train.py": "import torch\nfrom helpers import set_seed\n\ndef main():\n    set_seed(0)\n"
+            "    model = torch.nn.Linear(2, 2).cuda()\n    model(torch.rand(2)).sum().backward()\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+        },
+        "kernels",
+        "import torch\n\ndef fast{i}():\n    torch.backends.cudnn.benchmark = True\n",
     )
-    unused = []
-    for i in range(4):
-        path = project / f"kernels{i}.py"
-        path.write_text(f"import torch\n\ndef fast{i}():\n    torch.backends.cudnn.benchmark = True\n", encoding="utf-8")
-        unused.append(str(path))
     files = sorted(project.glob("*.py"))
     settings = Settings(root=project, select=["ALL"])
 
@@ -707,6 +719,43 @@ def test_the_survey_extracts_no_facts_that_no_question_needs(tmp_path: Path, mon
     parallel_extracted = {line.split()[1] for line in lines}
     assert str(project / "helpers.py") in parallel_extracted  # the entry point's call graph
     assert parallel_extracted == serial_extracted and not parallel_extracted & set(unused)
+
+
+def test_the_facts_the_determinism_question_reads_are_extracted_by_the_survey(tmp_path: Path, monkeypatch):
+    """Whether the project turns deterministic algorithms on is asked in the parent before the
+    lint workers are forked, and reads the facts of every file that mentions determinism: the
+    survey's workers extract them (in parallel, each once) and hand them on, and the parent
+    extracts none of them itself. The findings are those of one process."""
+    import os
+
+    extracted = _log_parallel_calls(monkeypatch, "extract_facts", tmp_path / "extracted.txt")
+    project, mentioning = _project_with_modules(
+        tmp_path,
+        {
+            "train.py": "import torch\n\ndef main():\n    x = torch.zeros(3).index_add_(0, torch.tensor([0]), torch.ones(1))\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+        },
+        "determinism",
+        "import torch\n\ndef strict{i}():\n    torch.use_deterministic_algorithms(True)\n",
+    )
+    files = sorted(project.glob("*.py"))
+    settings = Settings(root=project, select=["ALL"])
+
+    def run(jobs: int) -> Tuple[List[Tuple], List[Tuple[int, str]]]:
+        extracted.unlink(missing_ok=True)
+        context = ProjectContext(settings, files)
+        results = lint_files(Linter(settings, context), files, jobs=jobs)
+        assert not [e for r in results for e in r.errors]
+        assert context.enables_determinism()
+        lines = extracted.read_text(encoding="utf-8").splitlines()
+        return _findings(results), [(int(pid), path) for pid, path in (line.split() for line in lines)]
+
+    serial, _ = run(1)
+    parallel, calls = run(2)
+    assert parallel == serial
+    by_workers = [path for pid, path in calls if pid != os.getpid()]
+    assert sorted(path for path in by_workers if path in mentioning) == sorted(mentioning)  # each once
+    assert not [path for pid, path in calls if pid == os.getpid() and path in mentioning]
 
 
 def test_facts_sent_between_processes_keep_only_what_they_hold(tmp_path: Path):
