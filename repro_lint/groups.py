@@ -312,12 +312,10 @@ _STAND_IN = "class _:"
 def _starts_line(text: str, lines: List[int], stmt: ast.stmt) -> bool:
     """Does ``stmt`` (its first decorator, if any) start its line, after the indentation?"""
     start = lines[first_line(stmt) - 1]
-    return _INDENT.match(text, start).end() - start == (stmt.col_offset if not getattr(stmt, "decorator_list", None) else _decorator_col(stmt))
-
-
-def _decorator_col(stmt: ast.stmt) -> int:
-    first = min(stmt.decorator_list, key=lambda d: (d.lineno, d.col_offset))  # type: ignore[attr-defined]
-    return first.col_offset - 1  # the ``@`` before the expression (no space may follow it here)
+    code = _INDENT.match(text, start).end()  # type: ignore[union-attr]
+    if getattr(stmt, "decorator_list", None):
+        return text.startswith("@", code)
+    return code - start == stmt.col_offset  # (indentation is ASCII: as many bytes as characters)
 
 
 def _splittable_class(text: str, lines: List[int], stmt: ast.stmt) -> bool:
@@ -399,7 +397,7 @@ def _parse_class(
     followed: List[cst.EmptyLine] = []
     for number, (low, high, nested) in enumerate(groups):
         last = number == len(groups) - 1
-        follow = follower if last else inner
+        follow = follower if last else inner  # (within the class's block unless last)
         if nested is not None:
             classdef, footers, followed, _ = _parse_class(text, lines, chain, low, high, nested, chunk_size, newline, follow)
             group: List[cst.BaseStatement] = [classdef]
@@ -413,12 +411,12 @@ def _parse_class(
             followed = []
             if follow is not None:
                 # the stand-in follower: the last statement of the class's block or of the one around it
-                holder = blocks[-1] if follow is inner else blocks[-2]
+                holder = blocks[-2] if last else blocks[-1]
                 stand_in = holder.body[-1]
                 if not isinstance(stand_in, cst.SimpleStatementLine) or not isinstance(stand_in.body[0], cst.Pass):
                     raise ValueError("the follower is not where it was put")
                 followed = list(stand_in.leading_lines)
-                if follow is inner:
+                if not last:
                     group.pop()
             footers = [list(level.footer) for level in blocks]
         if not group:

@@ -271,6 +271,7 @@ TRICKY = [
     "class N:\n    a = 1\n    b = 2\n    # no final line break",
     "class S: x = 1\ny = 2\n",
     "class S:\n    a = 1; b = 2\n    c = 3\n",
+    "class D:\n    @ staticmethod\n    # c\n    @(lambda f: f)\n    def f():\n        pass\n    x = 1\n",
     "class S:\n    a = 1\n    b = [\n  1,\n]\n    c = 3\n",
     "if x:\n    class D:\n        a = 1\n        b = 2\n",
     "class O:\n    class I:\n        a = 1\n        b = 2\n        # i trailing\n    # o trailing\n# m\nc = 1\n",
