@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ._lazy import cst
 from ._libcst_internals import VerbatimStatement
@@ -71,7 +71,17 @@ def first_line(stmt: ast.stmt) -> int:
 Split = Tuple[int, int, List[int]]
 
 
-def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict[int, int], Dict[int, Split], Dict[int, ast.ClassDef]]]:
+class _Plan(NamedTuple):
+    """Where to cut a text (see :func:`_chunk_offsets`), and its lines' offsets."""
+
+    cuts: List[int]
+    verbatim: Dict[int, int]
+    split: Dict[int, Split]
+    classes: Dict[int, ast.ClassDef]
+    lines: List[int]
+
+
+def _chunk_offsets(text: str, chunk_size: int) -> Optional[_Plan]:
     """Offsets where the text may be cut between top-level statements (so that every piece
     is a module of its own), about ``chunk_size`` apart; the pieces that hold one large
     literal-data statement alone, to keep verbatim (see :data:`VERBATIM_ABOVE`): their start
@@ -120,7 +130,7 @@ def _chunk_offsets(text: str, chunk_size: int) -> Optional[Tuple[List[int], Dict
             elif last_end and offset > cuts[-1] and offset - cuts[-1] >= chunk_size and len(text) - offset >= chunk_size // 2:
                 cuts.append(offset)
         last_end = max(last_end, end)
-    return (cuts, verbatim, split, classes) if len(cuts) > 1 else None
+    return _Plan(cuts, verbatim, split, classes, lines) if len(cuts) > 1 else None
 
 
 def _mixed_line_breaks(text: str) -> bool:
@@ -191,9 +201,8 @@ def parse_in_groups(text: str, chunk_size: int) -> Optional[cst.Module]:
     found = _chunk_offsets(text, chunk_size)
     if found is None:
         return None
-    cuts, verbatim, split, classes = found
+    cuts, verbatim, split, classes, lines = found
     cuts.append(len(text))
-    lines = line_offsets(text) + [len(text)] if classes else []
     pieces: List[cst.Module] = []
     for start, stop in zip(cuts, cuts[1:]):
         if start in verbatim:
@@ -267,8 +276,6 @@ class _Reindented(cst.CSTTransformer):
         return updated_node.with_changes(indent=self._indent(updated_node.indent))
 
 
-
-
 def _parse_split(text: str, start: int, stop: int, groups: Split) -> cst.Module:
     """The piece ``text[start:stop]``, whose statement binds the list display ``groups``
     describes, parsed as the statement with an empty list and each group of elements on its
@@ -324,7 +331,7 @@ def _splittable_class(text: str, lines: List[int], stmt: ast.stmt) -> bool:
     class (``class DistributedTest:`` holds ``class _DistTestBase:`` alone)?"""
     if not isinstance(stmt, ast.ClassDef) or not stmt.body:
         return False
-    if len(stmt.body) == 1 and not (_starts_line(text, lines, stmt.body[0]) and _splittable_class(text, lines, stmt.body[0])):
+    if len(stmt.body) == 1 and not _splittable_class(text, lines, stmt.body[0]):
         return False
     previous = None
     for child in stmt.body:
