@@ -161,6 +161,21 @@ def test_no_large_module_without_a_stated_reason():
     assert too_large == []
 
 
+def test_no_unused_import_or_undefined_name():
+    """pyflakes' checks (ruff's ``F`` rules) hold over the package, its tests and the benchmark:
+    an unused import or a name used without a definition (in an annotation too) is a mistake."""
+    ruff = Path(sys.executable).parent / "ruff"
+    if not ruff.exists():  # pragma: no cover - installed with the test extra
+        import pytest
+
+        pytest.skip("ruff is not installed")
+    done = subprocess.run(
+        [str(ruff), "check", "--isolated", "--select", "F", "--output-format", "concise", "repro_lint", "tests", "benchmarks"],
+        cwd=REPO, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_special_codes_are_declared_on_their_rules():
     from repro_lint.report.sarif import level
     from repro_lint.rules import all_rules

@@ -146,7 +146,6 @@ def test_positions_fall_back_to_the_whole_module_where_statements_cannot_be_plac
     assert statement_spans(module, text, [module]) is None  # the module is no top-level statement
     newer = "type Alias = int\nx = 1\n"  # PEP 695: LibCST parses it, CPython 3.11 does not
     module = cst.parse_module(newer)
-    import sys
 
     # the statements are placed by a scan of the text, not by CPython's parser: syntax newer
     # than the running Python's is placed too

@@ -436,7 +436,7 @@ def test_statement_group_parse_keeps_the_files_first_indentation():
 def test_a_failing_statement_group_parse_falls_back_to_the_whole_file(monkeypatch):
     """Positions in an error from one group would be relative to the group: the whole file is
     parsed instead, so errors carry their real position (and a good file still parses)."""
-    from repro_lint import parse as engine_parse, run as engine_run
+    from repro_lint import parse as engine_parse
 
     def failing(text, chunk_size):
         raise cst.ParserSyntaxError("in a group", lines=["x"], raw_line=1, raw_column=0)
@@ -608,7 +608,7 @@ def test_fixing_a_file_with_a_verbatim_table_keeps_the_table(tmp_path: Path):
 def test_the_survey_in_worker_processes_learns_what_one_process_learns(corpus: List[Path], tmp_path: Path, monkeypatch):
     """With many files, workers sort them and compute the project context's facts; the parent
     then knows what it would have learnt by itself, and finds the same."""
-    from repro_lint import parse as engine_parse, run as engine_run
+    from repro_lint import run as engine_run
 
     script = tmp_path / "train_with_torch.py"
     script.write_text(

@@ -21,7 +21,7 @@ from .._lazy import cst
 from .. import catalog
 from ..children import DEFINITIONS, syntax_children
 from ..classify import (
-    ALL_GENERATORS, DETERMINISM, DEVICE_USES, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, SHUFFLES, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
+    ALL_GENERATORS, DETERMINISM, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, SHUFFLES, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
     CallEffect, classify_call, is_device_name, is_seed_named, is_seed_parameter, placed_option_devices,
 )
 from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
