@@ -219,6 +219,28 @@ def test_rpl001_is_decided_by_libcst_when_cpython_disagrees(tmp_path: Path):
     assert diag.code == "RPL001" and diag.line == 1  # CPython's words and position
 
 
+def test_a_file_whose_ast_facts_are_held_is_not_compiled_again(tmp_path: Path, monkeypatch):
+    import repro_lint.linter as linter_module
+
+    compiled: List[str] = []
+    real = linter_module.compiles
+    monkeypatch.setattr(linter_module, "compiles", lambda text, path, bytecode: compiled.append(Path(path).name) or real(text, path, bytecode))
+    settings = Settings(root=tmp_path)
+    project = ProjectContext(settings)
+    linter = Linter(settings, project)
+    held, other = tmp_path / "held.py", tmp_path / "other.py"
+    for path in (held, other):
+        # ``return`` outside a function: only the compiler rejects it, LibCST reads it
+        path.write_text("x = 1\nreturn x\n", encoding="utf-8")
+    assert project.facts(held) is not None  # asked by some question of the run
+    assert linter.lint_path(held).diagnostics == [] and linter.lint_path(other).diagnostics == []
+    assert compiled == ["other.py"]
+    # facts of another version of the file answer nothing
+    held.write_text("def f(:\n    pass\n", encoding="utf-8")
+    (diag,) = linter.lint_path(held).diagnostics
+    assert diag.code == "RPL001" and compiled == ["other.py", "held.py"]
+
+
 def test_parallel_run_gives_the_in_process_findings(corpus: List[Path]):
     settings = Settings(root=REPO, select=["ALL"])
     serial = lint_files(Linter(settings, ProjectContext(settings, corpus)), corpus, jobs=1)
