@@ -136,6 +136,34 @@ def _survey_task(task: Task) -> Tuple[List[Tuple[int, bool, int, "Optional[Learn
     return done, linter.project.unsent_facts()
 
 
+def survey_tasks(files: Sequence[Path], todo: List[Tuple[int, int]], jobs: int) -> List[Task]:
+    """The survey's tasks for the files ``todo`` ((index, size) pairs of ``files``): groups of
+    neighbours, as the lint workers get them, biggest first."""
+    return [task for _, task in sorted(_neighbour_groups(files, todo, jobs), key=lambda group: -group[0])]
+
+
+def survey(linter: Linter, files: Sequence[Path], todo: List[Tuple[int, int]], jobs: int) -> Dict[int, Tuple[bool, int]]:
+    """Must each file of ``todo`` ((index, size) pairs of ``files``) be parsed, and its size
+    (index -> (must, size)), decided in ``jobs`` worker processes. What the project context
+    learnt meanwhile (the module facts the entry-point questions needed, and what
+    :meth:`~repro_lint.context.ProjectContext.survey` learns of each file) and what the
+    prefilter found in each file are taken here, so that the workers forked next, to lint or
+    to fix, inherit them."""
+    project = linter.project
+    sorted_: Dict[int, Tuple[bool, int]] = {}
+    project.index_imports()  # the workers ask it for their entry points: built once, inherited
+    with pool(linter, jobs) as workers:
+        for done, facts in workers.map(_survey_task, survey_tasks(files, todo, jobs)):
+            project.absorb_facts(facts)
+            for index, kind, size, learnt, hint in done:
+                sorted_[index] = (kind, size)
+                if hint is not None:
+                    linter.take_hint(display_path(files[index]), hint)
+                if learnt is not None:
+                    project.absorb(files[index], learnt)
+    return sorted_
+
+
 def _batches(files: Sequence[Path], sized: Iterable[Tuple[int, int]], limit: int) -> Iterator[Tuple[int, Task]]:
     """The files of ``sized`` ((index, size) pairs) in order, in groups of about ``limit``
     bytes, counting FILE_COST per file: (bytes, group) per group."""
@@ -174,7 +202,7 @@ def pool(state: Any, jobs: int) -> "ProcessPoolExecutor":
     return ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state, os.getpid()))
 
 
-def _size(path: Path) -> int:
+def file_size(path: Path) -> int:
     """The bytes of a file not yet read (0 when it cannot be read: its worker reports it)."""
     try:
         return path.stat().st_size
@@ -184,13 +212,13 @@ def _size(path: Path) -> int:
 
 def work_of(files: Sequence[Path]) -> int:
     """The cost model for files not yet read: their bytes plus FILE_COST each."""
-    return sum(_size(path) + FILE_COST for path in files)
+    return sum(file_size(path) + FILE_COST for path in files)
 
 
 def fix_groups(files: Sequence[Path], jobs: int) -> List[Task]:
     """The fixer's tasks: every file of ``files`` (not read yet: sized on disk) in
     :data:`FIX_GROUPS_PER_JOB` groups of neighbours per job, biggest first."""
-    groups = _neighbour_groups(files, [(index, _size(path)) for index, path in enumerate(files)], jobs, FIX_GROUPS_PER_JOB)
+    groups = _neighbour_groups(files, [(index, file_size(path)) for index, path in enumerate(files)], jobs, FIX_GROUPS_PER_JOB)
     return [task for _, task in sorted(groups, key=lambda group: -group[0])]
 
 
@@ -339,30 +367,15 @@ class _Run:
             return None
 
     def _survey(self, todo: List[Tuple[int, int]], jobs: int) -> None:
-        """:meth:`_sort` the files in worker processes, and take here what the project context
-        learnt meanwhile (the module facts the entry-point questions needed, and what
-        :meth:`~repro_lint.context.ProjectContext.survey` learns of each file), before the lint
+        """:meth:`_sort` the files in worker processes (:func:`survey`), before the lint
         workers are forked."""
-        tasks = self.survey_tasks(todo, jobs)
-        sorted_: Dict[int, Tuple[bool, int]] = {}
-        self.project.index_imports()  # the workers ask it for their entry points: built once, inherited
-        with pool(self.linter, jobs) as workers:
-            for done, facts in workers.map(_survey_task, tasks):
-                self.project.absorb_facts(facts)
-                for index, kind, size, learnt, hint in done:
-                    sorted_[index] = (kind, size)
-                    if hint is not None:
-                        self.linter.take_hint(display_path(self.files[index]), hint)
-                    if learnt is not None:
-                        self.project.absorb(self.files[index], learnt)
+        sorted_ = survey(self.linter, self.files, todo, jobs)
         for index, _ in todo:  # in the order the files were given, as without workers
             kind, size = sorted_[index]
             (self.parse if kind else self.check).append((index, size))
 
     def survey_tasks(self, todo: List[Tuple[int, int]], jobs: int) -> List[Task]:
-        """The survey's tasks for the files ``todo`` ((index, size) pairs): groups of
-        neighbours, as :meth:`tasks` makes, biggest first."""
-        return [task for _, task in sorted(_neighbour_groups(self.files, todo, jobs), key=lambda group: -group[0])]
+        return survey_tasks(self.files, todo, jobs)
 
     def _answer(self, index: int, entry: Dict[str, Any]) -> bool:
         assert self.cache is not None

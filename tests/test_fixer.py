@@ -412,6 +412,45 @@ def test_fix_workers_get_groups_of_neighbours_and_results_come_back_in_order(tmp
     assert sum(1 for item in parallel.files if item.diff) == 9  # benchmark = True in 8 modules and huge.py
 
 
+def test_fix_workers_start_from_a_survey_made_in_worker_processes(tmp_path: Path, monkeypatch):
+    """With many files, ``--fix``/``--diff`` readies the project context as a lint run does: the
+    survey's workers decide which files to parse and extract the facts the questions need (here
+    those of the modules that mention determinism, which the parent reads before forking the
+    fix workers), and the parent extracts none of them itself; the diffs are one process's."""
+    from repro_lint import context as engine_context, run as engine_run
+    from repro_lint.fixer import fix_files
+
+    log = tmp_path / "extracted.txt"
+    original = engine_context.extract_facts
+
+    def logged(path, text):
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {path}\n")
+        return original(path, text)
+
+    monkeypatch.setattr(engine_context, "extract_facts", logged)
+    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    project = tmp_path / "project"
+    names = {f"strict{i}.py": "import torch\n\ndef strict():\n    torch.use_deterministic_algorithms(True)\n" for i in range(4)}
+    names["train.py"] = "import torch\n\ndef main():\n    torch.backends.cudnn.benchmark = True\n\nif __name__ == '__main__':\n    main()\n"
+    write(project, names)
+    files = sorted(project.glob("*.py"))
+
+    def run(jobs: int):
+        log.unlink(missing_ok=True)
+        done = fix_files(linter_for(project), files, write=False, diff=True, jobs=jobs)
+        calls = [(int(pid), path) for pid, path in (line.split() for line in log.read_text(encoding="utf-8").splitlines())]
+        return [item.diff for item in done.files], calls
+
+    serial, _ = run(1)
+    parallel, calls = run(2)
+    assert parallel == serial and sum(1 for diff in serial if diff) == 1  # train.py's benchmark
+    strict = {str(project / name) for name in names if name.startswith("strict")}
+    assert strict <= {path for pid, path in calls if pid != os.getpid()}
+    assert not [path for pid, path in calls if pid == os.getpid() and path in strict]
+
+
 def test_diff_lints_only_with_the_rules_that_can_fix(tmp_path: Path, monkeypatch, capsys):
     from repro_lint import linter as linter_module
 
