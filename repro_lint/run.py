@@ -374,9 +374,6 @@ class _Run:
             kind, size = sorted_[index]
             (self.parse if kind else self.check).append((index, size))
 
-    def survey_tasks(self, todo: List[Tuple[int, int]], jobs: int) -> List[Task]:
-        return survey_tasks(self.files, todo, jobs)
-
     def _answer(self, index: int, entry: Dict[str, Any]) -> bool:
         assert self.cache is not None
         shown = display_path(self.files[index])

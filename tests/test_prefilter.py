@@ -1019,7 +1019,7 @@ def test_files_to_parse_are_linted_in_groups_of_neighbours(tmp_path: Path):
     assert files.index(tmp_path / "huge.py") in [index for index, _ in tasks[0][1]]  # the biggest group first
     assert [cost for cost, _ in tasks] == sorted((cost for cost, _ in tasks), reverse=True)
     # the survey's files go to its workers in such groups too
-    survey = run.survey_tasks(run.parse, jobs)
+    survey = engine_run.survey_tasks(files, run.parse, jobs)
     assert sorted(index for task in survey for index, _ in task) == sorted(shuffled)
     assert len(survey) <= engine_run.LINT_GROUPS_PER_JOB * jobs
     for task in survey:
