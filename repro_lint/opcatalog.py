@@ -739,6 +739,12 @@ CPU_FACTORIES = FACTORIES | frozenset(
 #: what moves the default device of new tensors away from the CPU (a ``with torch.device(...)``
 #: block does too)
 DEFAULT_DEVICE_SETTERS = ("set_default_device", "set_default_tensor_type")
+#: Tensor methods of the catalog that the array libraries' objects have too (NumPy's arrays and
+#: pandas' Series and DataFrames: ``df.steps.cumsum()``, ``series.median(0)``), and those
+#: libraries (the top-level names a module imports): on a receiver of unknown type, in a module
+#: that imports one of them and nothing named for torch, such a call is taken for theirs
+ARRAY_METHODS = frozenset({"cumsum", "median"})
+ARRAY_LIBRARIES = frozenset({"numpy", "pandas", "xarray", "dask", "cupy", "jax"})
 RESHAPES = frozenset({"view", "reshape", "permute", "expand"})
 #: tensor methods that swap or move two dimensions: ``x.transpose(1, 2)`` has at least 3
 AXIS_SWAPS = frozenset({"transpose", "swapaxes", "swapdims", "movedim"})

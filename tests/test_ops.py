@@ -972,6 +972,30 @@ def test_rpl402_an_attribute_assigned_from_itself_is_what_its_other_values_are(l
     assert codes(lint(code, select=["RPL402"], torch_version_text=CUMSUM_RAISES)) == expected
 
 
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        # stable-baselines3's results_plotter: a DataFrame's column, in a module without torch
+        ("import numpy as np\n\ndef plot(data_frame, n):\n    return data_frame[data_frame.l.cumsum() <= n]\n", []),
+        # numpy's own tests: a masked array from a helper
+        ("import numpy.ma as ma\n\ndef check(data):\n    mx = data[5]\n    return mx.cumsum(0)\n", []),
+        ("import pandas as pd\n\ndef middle(frame):\n    return frame.reward.median(0)\n", []),
+        # the same calls where the module imports torch, or a library named for it
+        ("import numpy as np\nimport torch\n\ndef plot(data_frame, n):\n    return data_frame.l.cumsum(0)\n", ["RPL401"]),
+        ("import numpy as np\nimport pytorch_lightning as pl\n\ndef f(t):\n    return t.cumsum(0)\n", ["RPL401"]),
+        ("import pandas as pd\nimport torch\n\ndef middle(frame):\n    return frame.reward.median(0)\n", ["RPL402"]),
+        # an import inside a function counts too
+        ("def f(t):\n    import numpy as np\n    import torch\n    return t.cumsum(0)\n", ["RPL401"]),
+        # no array library: a helper that tensors are handed to
+        ("def f(t):\n    return t.cumsum(0)\n", ["RPL401"]),
+        # a method NumPy's and pandas' objects do not have
+        ("import numpy as np\n\ndef f(t, i, v):\n    t.index_add_(0, i, v)\n", ["RPL401"]),
+    ],
+)
+def test_a_method_array_libraries_share_is_theirs_in_a_module_that_imports_one_and_no_torch(lint, code, expected):
+    assert codes(lint(code, select=["RPL401", "RPL402"])) == expected
+
+
 def test_rpl401_and_rpl402_match_each_call_against_the_catalog_once(tmp_path, monkeypatch):
     """Both rules ask which catalog ops a call is; the file's answer for each call is shared,
     and both still report what they report alone."""

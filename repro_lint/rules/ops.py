@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Tuple
+from pathlib import Path
 
 from .._lazy import cst
 from ..catalog import PARTIALS
 from ..opcatalog import (
+    ARRAY_LIBRARIES,
+    ARRAY_METHODS,
     DEFAULT_DEVICE_SETTERS,
     DETERMINISTIC,
     FORWARD,
@@ -29,6 +32,7 @@ from ..values import INTEGER, NUMPY, Const, any_const, dict_entries, is_dict_dis
 from .base import Analysis, Rule, ValueScan, argument, has_star_kwargs, keyword_arg, receiver_root, value_of
 from .flags import enables_determinism
 from ..classify import is_known
+from ..facts import imported_modules
 from ..syntax import MISSING, UNKNOWN, cst_literal, int_value, string_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
@@ -87,6 +91,15 @@ class _Matches(Analysis):
     def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
         super().__init__(file)
         self.found: Dict[int, Tuple[List[Op], str]] = {}
+        self._array_module: Optional[bool] = None
+
+    def array_module(self) -> bool:
+        """Does the module import an array library (:data:`ARRAY_LIBRARIES`) and nothing whose
+        name mentions torch (``torch``, ``torchvision``, ``pytorch_lightning``, ``torch_npu``)?"""
+        if self._array_module is None:
+            roots = {name.split(".", 1)[0] for name in imported_modules(Path(self.file.path), self.file.source)}
+            self._array_module = not roots.isdisjoint(ARRAY_LIBRARIES) and not any("torch" in root for root in roots)
+        return self._array_module
 
 
 def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
@@ -125,6 +138,8 @@ def _matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
         kind = values.kind(func.value, rule.file.ancestors, rule.qualify)
         if kind == NUMPY:
             return [], ""  # arr.cumsum() on an array made by np.*, .numpy(), .tolist() or a list
+        if kind is None and func.attr.value in ARRAY_METHODS and rule.file.analysis(_Matches).array_module():
+            return [], ""  # df.steps.cumsum() in a module that imports pandas or NumPy, and no torch
         if kind is None and func.attr.value in rule.file.project.named_class_methods(rule.file.path, rule.file.source):
             return [], ""  # v.median(200) where the module names a project class with its own median()
         cls = values.own_object(func.value, rule.file.ancestors)
