@@ -626,6 +626,27 @@ SEEDING_CALLS = frozenset(
     }
 )
 
+#: the top-level packages of the libraries this catalog knows to run on torch: those whose
+#: seeding helpers seed torch's generator or switch its determinism (Lightning, transformers,
+#: accelerate, MMEngine, MONAI, fastai, msprobe, ...) and those whose DataLoaders it lists (DGL,
+#: PyG, MONAI); with every package named for torch (:func:`builds_on_torch`), they tell a
+#: program that runs torch from one that only names its devices (a code generator's table of
+#: dispatch keys, ``{is_cuda_dispatch_key: "cuda"}``)
+TORCH_LIBRARIES = frozenset({"torch"}) | frozenset(
+    name.split(".", 1)[0]
+    for name in [n for n, h in SEED_HELPERS.items() if "torch" in h.seeds or h.determinism or h.always] + list(DATALOADERS)
+    if name.split(".", 1)[0]
+)
+
+
+def builds_on_torch(module: str) -> bool:
+    """Is the (dotted) module torch, or part of a library built on it: a top-level package
+    named for torch (``torchvision``, ``pytorch_lightning``, ``torch_npu``) or one of
+    :data:`TORCH_LIBRARIES`?"""
+    root = module.split(".", 1)[0]
+    return "torch" in root or root in TORCH_LIBRARIES
+
+
 #: calls that build a Trainer with the keywords of a dict they are given: qualified name ->
 #: ((parameter, position) of the dict, the Trainer built). Every rule that reads a Trainer's
 #: keywords (``benchmark``, ``deterministic``, ``accelerator``, ``gpus``) reads that dict's keys.

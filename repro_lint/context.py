@@ -60,7 +60,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Map
 
 
 from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
-from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, WORKER_SEEDED, is_on
+from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, TORCH_LIBRARIES, WORKER_SEEDED, builds_on_torch, is_on
 from .classify import (
     ALL_GENERATORS, DETERMINISM, ENTROPY, CallEffect, DROPOUT_LAYER, INIT, LOAD, PRETRAINED, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, setting_device, UNNAMED,
 )
@@ -2266,6 +2266,37 @@ class ProjectContext:
         if key not in self._derived:
             self._derived[key] = compute()
         return self._derived[key]
+
+    def runs_torch(self, path: "str | Path", summary: Summary) -> bool:
+        """Does the program of the entry point at ``path``, whose execution path ``summary``
+        is, import torch or a library built on it (:func:`~repro_lint.catalog.builds_on_torch`)
+        in the entry point or in a module its path reaches? A program that does not runs
+        nothing on a device through torch, whatever device strings it holds (a code
+        generator's table of dispatch keys); one that hands its device to another library
+        leaves torch's switches to it. (A text scan of the imports: one in a docstring counts.)"""
+        modules = sorted({os.path.abspath(path)} | {module for module, _ in summary.reached})
+        for module in modules:
+            self.consult(module)
+        return any(self.remembered(("imports torch", module), lambda module=module: self._imports_torch(module)) for module in modules)
+
+    def _imports_torch(self, path: str) -> bool:
+        """Does the module at ``path`` import torch or a library built on it? One the catalog
+        knows (:data:`~repro_lint.catalog.TORCH_LIBRARIES`) counts wherever it is, in torch's own
+        source too; a package only named for torch counts where it is not the project's own
+        (torch's code generator ``torchgen``, linted with its project): then its modules count
+        where the path reaches them. So does a star import of a module outside the project:
+        the names it binds are not known (``from common import *``, then ``Model().cuda()``)."""
+        text = self.text(path)
+        if text is None:
+            return False
+        roots = {name.split(".", 1)[0] for name in imported_modules(Path(path), text)}
+        facts = self.facts(path)
+        with self.importing(path):
+            if facts is not None and any(self.resolve_module(module) is None for module in facts.star_imports):
+                return True
+            return any(
+                builds_on_torch(root) and (root in TORCH_LIBRARIES or self.resolve_module(root) is None) for root in sorted(roots)
+            )
 
     def never_called(self, path: "str | Path", function: str) -> bool:
         """Does nothing in the project call ``function`` of module ``path`` (named as

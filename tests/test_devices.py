@@ -803,3 +803,63 @@ def test_a_call_that_may_name_no_keyword_binds_none_of_them():
             assert args.may_name(names) is expected, text
             if not expected:
                 assert all(args.node(name, None) is MISSING for name in names)
+
+
+@pytest.mark.parametrize(
+    "imports, expected",
+    [
+        ("import argparse\n", []),  # a code generator: device names in a table, no torch
+        ("import argparse\n\nimport torch\n", ["RPL202"]),
+        ("import argparse\n\nfrom transformers import Trainer\n", ["RPL202"]),  # a library built on torch
+        ("import argparse\n\nimport torchvision\n", ["RPL202"]),  # a package named for torch
+        # the names a star import of a module outside the project binds are not known
+        ("import argparse\n\nfrom common import *\n", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_program_that_imports_no_torch_runs_nothing_on_a_device(tmp_path, imports, expected):
+    """torch's ``torchgen``: ``dispatch_device_map = {is_cuda_dispatch_key: "cuda", ...}`` in
+    ``model.py``, read by generator scripts that write C++ and never import torch. Its own
+    package is named for torch: that name is the project's, not a library's."""
+    write(
+        tmp_path,
+        {
+            "torchgen/__init__.py": "",
+            "torchgen/model.py": "def is_cuda_key(k):\n    return k.startswith('CUDA')\n\n\n"
+            "dispatch_device_map = {is_cuda_key: 'cuda'}\n\n\ndef parse(args, device):\n    return args.to(device)\n",
+            "torchgen/gen.py": f"{imports}\nfrom torchgen.model import dispatch_device_map, parse\n\n\ndef main():\n"
+            "    parser = argparse.ArgumentParser()\n    parse(parser.parse_args(), 'x')\n    print(dispatch_device_map)\n\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("models_import, expected", [("import torch\n", ["RPL202"]), ("", [])])
+def test_rpl202_torch_imported_by_a_module_the_path_reaches_counts(tmp_path, models_import, expected):
+    """The entry point itself may import no torch: the module whose function it calls does."""
+    write(
+        tmp_path,
+        {
+            "models.py": f"{models_import}\n\ndef build(device='cuda'):\n    return make_model().to(device)\n",
+            "train.py": "from models import build\n\nif __name__ == '__main__':\n    build()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected
+
+
+def test_rpl202_torch_itself_counts_in_its_own_source(tmp_path):
+    """Linting torch's source, ``import torch`` resolves to the project's own package: it is
+    still torch (a benchmark script of ``torch/utils/benchmark/examples`` runs on CUDA)."""
+    write(
+        tmp_path,
+        {
+            "torch/__init__.py": "",
+            "torch/utils/__init__.py": "",
+            "torch/utils/bench.py": "import torch\n\n\ndef run():\n    x = torch.ones(3, device='cuda')\n    return x\n\n\n"
+            "if __name__ == '__main__':\n    run()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL202", "bench.py")]

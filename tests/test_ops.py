@@ -983,6 +983,8 @@ def test_rpl402_an_attribute_assigned_from_itself_is_what_its_other_values_are(l
         # the same calls where the module imports torch, or a library named for it
         ("import numpy as np\nimport torch\n\ndef plot(data_frame, n):\n    return data_frame.l.cumsum(0)\n", ["RPL401"]),
         ("import numpy as np\nimport pytorch_lightning as pl\n\ndef f(t):\n    return t.cumsum(0)\n", ["RPL401"]),
+        # a library the catalog knows to run on torch hands tensors over too
+        ("import numpy as np\nfrom transformers import AutoModel\n\ndef f(t):\n    return t.cumsum(0)\n", ["RPL401"]),
         ("import pandas as pd\nimport torch\n\ndef middle(frame):\n    return frame.reward.median(0)\n", ["RPL402"]),
         # an import inside a function counts too
         ("def f(t):\n    import numpy as np\n    import torch\n    return t.cumsum(0)\n", ["RPL401"]),

@@ -1082,7 +1082,7 @@ def test_rpl202_device_option_read_in_another_file(tmp_path):
                 parser.add_argument("--device", type=str, default="cuda")
                 return parser.parse_args()
         """,
-        "train.py": "from options import parse\n\nif __name__ == '__main__':\n    args = parse()\n",
+        "train.py": "import torch\n\nfrom options import parse\n\nif __name__ == '__main__':\n    args = parse()\n",
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL202"])) == ["RPL202"]
 

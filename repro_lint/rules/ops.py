@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from pathlib import Path
 
 from .._lazy import cst
-from ..catalog import PARTIALS
+from ..catalog import PARTIALS, builds_on_torch
 from ..opcatalog import (
     ARRAY_LIBRARIES,
     ARRAY_METHODS,
@@ -94,11 +94,12 @@ class _Matches(Analysis):
         self._array_module: Optional[bool] = None
 
     def array_module(self) -> bool:
-        """Does the module import an array library (:data:`ARRAY_LIBRARIES`) and nothing whose
-        name mentions torch (``torch``, ``torchvision``, ``pytorch_lightning``, ``torch_npu``)?"""
+        """Does the module import an array library (:data:`ARRAY_LIBRARIES`) and nothing built
+        on torch (:func:`~repro_lint.catalog.builds_on_torch`: ``torch``, ``torchvision``,
+        ``pytorch_lightning``, ``transformers``)?"""
         if self._array_module is None:
             roots = {name.split(".", 1)[0] for name in imported_modules(Path(self.file.path), self.file.source)}
-            self._array_module = not roots.isdisjoint(ARRAY_LIBRARIES) and not any("torch" in root for root in roots)
+            self._array_module = not roots.isdisjoint(ARRAY_LIBRARIES) and not any(map(builds_on_torch, roots))
         return self._array_module
 
 

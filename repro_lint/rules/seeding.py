@@ -1367,7 +1367,7 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         if devices:
             on_default = scan.devices_on_default(summary, frozenset(devices))  # asked once, not per device
             devices = [d for d in devices if d in on_default]
-        if not devices:
+        if not devices or not self.file.project.runs_torch(self.file.path, summary):
             return
         # the devices named for what they are; "an accelerator" (Fabric, accelerate,
         # DataParallel, a GPU count) only when no evidence names one (CUDA is an accelerator)
