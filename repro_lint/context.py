@@ -82,6 +82,7 @@ from .facts import (
     ParamAttr,
     ParamValue,
     ParsedOptions,
+    RETURNED_CALL,
     SelfValue,
     SUPER_CALL,
     BodyFacts,
@@ -2425,7 +2426,7 @@ class ProjectContext:
         files = self._importers(node) if not anywhere else [Path(node[0])] + [f for f in self._files_calling(called) if os.path.abspath(f) != node[0]]
         for file in files[1 if elsewhere else 0 :]:
             text = self.text(file)
-            if text is None or name not in text or (anywhere and called not in text and os.path.abspath(file) != node[0]):
+            if text is None or (name not in text and ")(" not in text) or (anywhere and called not in text and os.path.abspath(file) != node[0]):
                 continue
             if len(text) > CALLERS_READ_LIMIT:
                 # a generated or table-sized module: not read for its literals
@@ -2464,7 +2465,12 @@ class ProjectContext:
                         elif unreadable():  # handed on: called where we cannot see
                             return None
                 for index, call in enumerate(body.calls):
-                    if call.rsplit(".", 1)[-1] != name or not calls_it(facts, body, call):
+                    if call.startswith(RETURNED_CALL):
+                        # ``get_dataset_fn(kind)(args, is_train=True)``: a call of each function
+                        # the project function returns
+                        if method or node not in self._made_classes(facts, body.name, body, call, functions=True):
+                            continue
+                    elif call.rsplit(".", 1)[-1] != name or not calls_it(facts, body, call):
                         continue
                     positional, passed = self._call_literals(str(facts.path), body.name, index, options=True, mapped=mapped)
                     if len(positional) == UNKNOWN_ARGUMENTS:

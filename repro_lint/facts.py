@@ -1000,6 +1000,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.parsed_names: Set[str] = set()
         #: the classes the module defines at its top level
         self.own_classes: FrozenSet[str] = frozenset()
+        #: the names of the module's top-level functions (see :meth:`_returns_function`)
+        self.own_functions: FrozenSet[str] = frozenset()
         #: the options given a default by ``parser.set_defaults(...)``
         self.parser_defaults: Set[str] = set()
         self.dicts = DictScopes(
@@ -1112,6 +1114,18 @@ class _FactsCollector(ast.NodeVisitor):
                 if target.attr == "group":
                     self.cli_groups.add(node.name)  # a subgroup: its own commands run too
         return command
+
+    def _returns_function(self, name: str) -> bool:
+        """Is ``name``, returned by the function being visited, a function of the module's top
+        level or an imported one (not a class, a parameter or a local of the function)?"""
+        if _names_class(name) or name in self.parameters:
+            return False
+        if name not in self.own_functions and self.imported(name) is None:
+            return False
+        node = self.function_node
+        return node is None or not any(
+            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(node)
+        )
 
     def _parameter(self, value: Any) -> Optional[str]:
         """The name of the current function's parameter that ``value`` reads by itself, else None."""
@@ -2167,6 +2181,13 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``def get_sampler(dim): def sample(n): ...; return sample``: calling what it
                 # returns runs the nested function
                 self.current.returns.append(element.id)
+            elif isinstance(element, ast.Name) and self.scope and self._returns_function(element.id):
+                # ``def get_dataset_fn(kind): ... return get_csv_dataset``: calling what it returns,
+                # ``get_dataset_fn(kind)(args, is_train=True)``, runs that function
+                qualified = self.imported(element.id)
+                if qualified is not None:
+                    self.current.imported.add(qualified)
+                self.current.returns.append(qualified or element.id)
             elif self.scope:
                 # a class itself (``return Net``, ``return REGISTRY[name]``, a local bound to
                 # classes): calling what the function returns builds it
@@ -2747,6 +2768,7 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             # the module's own classes, also those defined below their first use
             # (``nn.ModuleList([equi_2_to_2(m, n) for ...])`` in a class above ``equi_2_to_2``)
             collector.own_classes = frozenset(node.name for node in tree.body if isinstance(node, ast.ClassDef))
+            collector.own_functions = frozenset(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
             collector.visit(tree)
             collector.resolve_loader_workers()
             facts.called, bound = _called(collector, bool(facts.star_imports))

@@ -993,3 +993,28 @@ def test_rpl304_built_in_private_methods_only_a_loader_hook_reaches(lint, hook, 
         f"    def {hook}(self):\n        return self._build(self.ds)\n"
     )
     assert codes(lint(code, select=["RPL304"])) == expected
+
+
+@pytest.mark.parametrize(
+    "train_flag, expected",
+    [("True", ["RPL302", "RPL302"]), ("False", [])],
+)
+def test_rpl302_shuffle_from_the_calls_of_what_a_dispatcher_returns(tmp_path, train_flag, expected):
+    """open_clip's data.py: ``get_dataset_fn(path, kind)`` returns ``get_csv_dataset`` or
+    ``get_synthetic_dataset``; ``get_data`` calls what it returns with ``is_train=True``, and each
+    builds ``DataLoader(..., shuffle=is_train and sampler is None)``."""
+    loader = (
+        "(args, is_train):\n    sampler = DistributedSampler(args.data) if args.distributed and is_train else None\n"
+        "    shuffle = is_train and sampler is None\n    return DataLoader(args.data, shuffle=shuffle, sampler=sampler)\n\n\n"
+    )
+    write(
+        tmp_path,
+        {
+            "data.py": "from torch.utils.data import DataLoader, DistributedSampler\n\n\n"
+            f"def get_csv_dataset{loader}def get_synthetic_dataset{loader}"
+            "def get_dataset_fn(kind):\n    if kind == 'csv':\n        return get_csv_dataset\n    return get_synthetic_dataset\n\n\n"
+            f"def get_data(args):\n    return get_dataset_fn(args.kind)(args, is_train={train_flag})\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
+    assert [d.code for d in found] == expected

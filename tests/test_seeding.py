@@ -5212,6 +5212,42 @@ def test_a_function_a_factory_defines_and_returns_runs_where_it_is_called(lint, 
 
 
 @pytest.mark.parametrize(
+    "main, expected",
+    [
+        # the module-level function the dispatcher returns, called: it draws
+        ("print(get_data_fn('csv')(4))", ["RPL102"]),
+        ("fn = get_data_fn('csv')\n    print(fn(4))", ["RPL102"]),
+        # returned but never called
+        ("print(get_data_fn('csv'))", []),
+    ],
+)
+def test_a_module_function_a_dispatcher_returns_runs_where_it_is_called(tmp_path, main, expected):
+    """open_clip's ``get_dataset_fn(path, kind)`` returns ``get_csv_dataset`` (or another of
+    the module's functions, or one it imports), and ``get_data`` calls what it returns."""
+    write(
+        tmp_path,
+        {
+            "synthetic.py": "def get_synthetic(n):\n    return list(range(n))\n",
+            "data.py": "import numpy as np\n\nfrom synthetic import get_synthetic\n\n\ndef get_csv(n):\n    return np.random.randn(n)\n\n\n"
+            "def get_data_fn(kind):\n    if kind == 'csv':\n        return get_csv\n    return get_synthetic\n",
+            "train.py": f"from data import get_data_fn\n\nif __name__ == '__main__':\n    {main}\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL102"])
+    assert [d.code for d in found] == expected
+
+
+def test_a_local_named_as_a_module_function_is_not_that_function_when_returned(lint):
+    """``train = build(); return train`` returns the local, not the module's ``train()``."""
+    code = (
+        "import numpy as np\n\n\ndef train(n):\n    return np.random.randn(n)\n\n\n"
+        "def build(n):\n    return list(range(n))\n\n\ndef make(n):\n    train = build(n)\n    return train\n\n\n"
+        "if __name__ == '__main__':\n    make(3)(4)\n"
+    )
+    assert codes(lint(code, select=["RPL102"])) == []
+
+
+@pytest.mark.parametrize(
     "imported, built",
     [
         ("from torchvision.transforms import transforms", "transforms.RandomHorizontalFlip()"),
