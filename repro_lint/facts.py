@@ -1435,6 +1435,10 @@ class _FactsCollector(ast.NodeVisitor):
             name = node.func.value.id  # ``model_dict[args.model](...)``: each class the dict holds
         elif name is None and isinstance(node.func, ast.Subscript) and isinstance(node.func.value, ast.Name):
             table = self.imported(node.func.value.id)
+            if table is None and self.facts.module_name and node.func.value.id not in self.parameters:
+                # a dict of this module's own (``GETTERS = {"csv": get_csv}`` at its top level,
+                # maybe below the function that calls an entry)
+                table = f"{self.facts.module_name}.{node.func.value.id}"
             if table is not None and node.func.value.id not in self.current.local_params:
                 # ``DATASET_GETTERS[args.dataset](...)`` on a dict imported from a project module:
                 # any class it holds (:attr:`ModuleFacts.tables`), as a name looked up there

@@ -5237,6 +5237,25 @@ def test_a_module_function_a_dispatcher_returns_runs_where_it_is_called(tmp_path
     assert [d.code for d in found] == expected
 
 
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("GETTERS['csv'](4)", ["RPL102"]),
+        ("run('csv')", ["RPL102"]),  # in a function above the table
+        ("print('csv')", []),  # neither the table nor the function that calls it used
+    ],
+)
+def test_an_entry_of_a_dict_of_the_module_s_own_functions_runs_where_it_is_called(lint, call, expected):
+    """``GETTERS = {"csv": get_csv, ...}`` at the top level, ``GETTERS[kind](...)`` in the same
+    module, as where another module imports the dict."""
+    code = (
+        "import numpy as np\n\n\ndef run(kind):\n    return GETTERS[kind](4)\n\n\ndef get_csv(n):\n    return np.random.randn(n)\n\n\n"
+        "def get_synthetic(n):\n    return list(range(n))\n\n\nGETTERS = {'csv': get_csv, 'synthetic': get_synthetic}\n\n"
+        f"if __name__ == '__main__':\n    {call}\n"
+    )
+    assert codes(lint(code, select=["RPL102"])) == expected
+
+
 def test_a_local_named_as_a_module_function_is_not_that_function_when_returned(lint):
     """``train = build(); return train`` returns the local, not the module's ``train()``."""
     code = (
