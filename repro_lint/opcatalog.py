@@ -736,6 +736,16 @@ FACTORIES = frozenset(f"torch.{name}" for name in ("randn", "rand", "zeros", "on
 CPU_FACTORIES = FACTORIES | frozenset(
     f"torch.{name}" for name in ("tensor", "arange", "eye", "linspace", "randint", "randperm", "from_numpy", "empty_strided")
 )
+#: the context managers (also used as decorators) under which autograd records nothing, so no
+#: backward pass runs through the ops called there ("bwd": "only if grad is required",
+#: NONDETERMINISM.md section 3): qualified name -> None (always), or the (parameter,
+#: position) whose literal value says so, the value that turns gradients off, and the value
+#: when it is not passed (``torch.inference_mode(False)`` records them)
+NO_GRAD_CONTEXTS: Dict[str, Optional[Tuple[str, int, bool, Optional[bool]]]] = {
+    **{f"{module}.no_grad": None for module in ("torch", "torch.autograd", "torch.autograd.grad_mode")},
+    **{f"{module}.inference_mode": ("mode", 0, True, True) for module in ("torch", "torch.autograd", "torch.autograd.grad_mode")},
+    **{f"{module}.set_grad_enabled": ("mode", 0, False, None) for module in ("torch", "torch.autograd", "torch.autograd.grad_mode")},
+}
 #: what moves the default device of new tensors away from the CPU (a ``with torch.device(...)``
 #: block does too)
 DEFAULT_DEVICE_SETTERS = ("set_default_device", "set_default_tensor_type")

@@ -1018,3 +1018,34 @@ def test_rpl401_and_rpl402_match_each_call_against_the_catalog_once(tmp_path, mo
     both = codes(lint_files_in([path], tmp_path, ["RPL401", "RPL402"]))
     assert sorted(both) == sorted(alone["RPL401"] + alone["RPL402"]) and alone["RPL401"] and alone["RPL402"]
     assert asked and len(asked) == len(set(asked))  # each call once, though both rules asked
+
+
+@pytest.mark.parametrize(
+    "wrap, expected",
+    [
+        ("def resize(x):\n    return F.interpolate(x, scale_factor=2, mode='bicubic')\n", ["RPL402"]),
+        # no gradient is recorded: the backward pass, where the op has no deterministic kernel, never runs
+        ("def resize(x):\n    with torch.no_grad():\n        return F.interpolate(x, scale_factor=2, mode='bicubic')\n", []),
+        ("@torch.no_grad()\ndef resize(x):\n    return F.interpolate(x, scale_factor=2, mode='bicubic')\n", []),
+        ("@torch.no_grad\ndef resize(x):\n    return F.interpolate(x, scale_factor=2, mode='bicubic')\n", []),
+        ("@torch.inference_mode()\ndef resize(x):\n    return F.interpolate(x, scale_factor=2, mode='bicubic')\n", []),
+        ("def resize(x):\n    with torch.set_grad_enabled(False):\n        return F.interpolate(x, scale_factor=2, mode='bicubic')\n", []),
+        ("def resize(x):\n    with torch.autograd.no_grad(), open('f') as f:\n        return F.interpolate(x, scale_factor=2, mode='bicubic')\n", []),
+        # gradients recorded after all
+        ("def resize(x):\n    with torch.set_grad_enabled(True):\n        return F.interpolate(x, scale_factor=2, mode='bicubic')\n", ["RPL402"]),
+        ("def resize(x):\n    with torch.set_grad_enabled(x.requires_grad):\n        return F.interpolate(x, scale_factor=2, mode='bicubic')\n", ["RPL402"]),
+        ("def resize(x):\n    with torch.inference_mode(False):\n        return F.interpolate(x, scale_factor=2, mode='bicubic')\n", ["RPL402"]),
+        ("@torch.enable_grad()\ndef resize(x):\n    return F.interpolate(x, scale_factor=2, mode='bicubic')\n", ["RPL402"]),
+        # a function defined in the block runs where it is called
+        ("def resize(x):\n    with torch.no_grad():\n        def up(y):\n            return F.interpolate(y, scale_factor=2, mode='bicubic')\n    return up(x)\n", ["RPL402"]),
+        # a layer built there runs where it is called
+        ("def build():\n    with torch.no_grad():\n        return torch.nn.AdaptiveAvgPool2d((2, 2))\n", ["RPL402"]),
+        ("def pool(x):\n    with torch.no_grad():\n        return F.adaptive_avg_pool2d(x, (2, 2))\n", []),
+        # an op whose forward pass has no deterministic kernel is reported there too
+        ("def hist(x):\n    with torch.no_grad():\n        return torch.histc(x.cuda(), bins=4)\n", ["RPL402"]),
+    ],
+)
+def test_rpl402_a_backward_only_op_where_autograd_records_nothing(lint, wrap, expected):
+    """nnU-Net's ``resample_torch``: ``F.interpolate`` inside ``with torch.no_grad():``."""
+    code = f"import torch\nimport torch.nn.functional as F\n\n\n{wrap}"
+    assert codes(lint(code, select=["RPL402"])) == expected

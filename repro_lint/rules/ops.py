@@ -10,9 +10,11 @@ from ..catalog import PARTIALS, builds_on_torch
 from ..opcatalog import (
     ARRAY_LIBRARIES,
     ARRAY_METHODS,
+    BACKWARD,
     DEFAULT_DEVICE_SETTERS,
     DETERMINISTIC,
     FORWARD,
+    NO_GRAD_CONTEXTS,
     OPS,
     RAISES,
     Condition,
@@ -357,6 +359,37 @@ def _may_hold_ops(facts: Any, project: Any, path: str, wanted: Callable[[Op], bo
     return False
 
 
+def _turns_grad_off(rule: Rule, node: cst.BaseExpression) -> bool:
+    """Does ``node``, a ``with`` item or a decorator, turn autograd off (``torch.no_grad()``,
+    ``@torch.inference_mode()``, ``torch.set_grad_enabled(False)``: :data:`NO_GRAD_CONTEXTS`)?"""
+    call = node if isinstance(node, cst.Call) else None
+    name = rule.qualify(call.func if call is not None else node)
+    if name not in NO_GRAD_CONTEXTS:
+        return False
+    spec = NO_GRAD_CONTEXTS[name]
+    if spec is None:
+        return True
+    param, position, off, default = spec
+    given = argument(call, param, position) if call is not None else None
+    value = cst_literal(given.value) if given is not None else default
+    return value is off
+
+
+def _without_grad(rule: Rule) -> bool:
+    """Is the node being visited in a ``with`` block, or a function decorated, that turns
+    autograd off? Not looked for beyond the function around it: what its callers do decides
+    the rest."""
+    for node in reversed(rule.file.ancestors):
+        if isinstance(node, cst.With):
+            if any(_turns_grad_off(rule, item.item) for item in node.items):
+                return True
+        elif isinstance(node, cst.FunctionDef):
+            return any(_turns_grad_off(rule, decorator.decorator) for decorator in node.decorators)
+        elif isinstance(node, (cst.Lambda, cst.ClassDef)):
+            return False
+    return False
+
+
 class NondeterministicOp(Rule):
     code = "RPL401"
     name = "nondeterministic-op"
@@ -427,6 +460,10 @@ class OpWithoutDeterministicImplementation(Rule):
         ops, called = matched(self, node)
         for op in ops:
             if op.category(version) != RAISES:
+                continue
+            if op.passes == BACKWARD and not called.rsplit(".", 1)[-1][:1].isupper() and _without_grad(self):
+                # no gradient is recorded there: its backward pass never runs (a layer built
+                # there, ``nn.AdaptiveAvgPool2d(2)``, runs where it is called)
                 continue
             advice = op.alternative or (
                 "there is no deterministic alternative: run it on CPU, or keep it and accept the "
