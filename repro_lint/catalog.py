@@ -125,6 +125,17 @@ START_ONLY_ENV = {
     "PYTHONHASHSEED": "Python reads it only when the interpreter starts",
 }
 
+#: calls that start a new interpreter (or another program), which reads the environment as it
+#: starts: ``PYTHONHASHSEED`` set before one of them, in the same function, is set for it
+#: (NONDETERMINISM.md section 1: "subprocess, spawn children"; torch's ``spawn`` and
+#: ``start_processes`` start their workers with the spawn method by default)
+NEW_PROCESS_CALLS = frozenset(
+    {f"subprocess.{name}" for name in ("Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput")}
+    | {f"os.{name}" for name in ("system", "popen", "posix_spawn", "posix_spawnp")}
+    | {f"os.{kind}{suffix}" for kind in ("execv", "execl", "spawnv", "spawnl") for suffix in ("", "e", "p", "pe")}
+    | {f"torch.multiprocessing{module}.{name}" for module in ("", ".spawn") for name in ("spawn", "start_processes")}
+)
+
 #: calls after which CUDA/NPU (or a process group) has started in this process
 CUDA_STARTERS = frozenset(
     {

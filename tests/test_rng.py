@@ -44,6 +44,31 @@ def test_rpl104_quiet(lint, code):
     assert codes(lint(code, select=["RPL104"])) == []
 
 
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        # sympy's run_in_subprocess_with_hash_randomization: set for the interpreter it starts
+        ("os.environ['PYTHONHASHSEED'] = str(seed)\n    subprocess.run(['python', 'train.py'], check=True)", []),
+        ("if not os.getenv('PYTHONHASHSEED'):\n        os.environ['PYTHONHASHSEED'] = '0'\n"
+         "    try:\n        p = subprocess.Popen(['python', '-c', 'pass'])\n    finally:\n        pass", []),
+        ("os.environ.setdefault('PYTHONHASHSEED', '0')\n    os.execv(sys.executable, [sys.executable, 'train.py'])", []),
+        ("os.environ['PYTHONHASHSEED'] = '0'\n    mp.spawn(work, nprocs=2)", []),  # spawn children start fresh
+        # a process started before the setting, or none: the running interpreter's hash is unchanged
+        ("subprocess.run(['ls'])\n    os.environ['PYTHONHASHSEED'] = str(seed)", ["RPL104"]),
+        ("os.environ['PYTHONHASHSEED'] = str(seed)\n    random.seed(seed)", ["RPL104"]),
+        # one a nested function would start, where it is called
+        ("os.environ['PYTHONHASHSEED'] = '0'\n\n    def later():\n        subprocess.run(['ls'])", ["RPL104"]),
+    ],
+)
+def test_rpl104_a_setting_for_the_interpreter_the_function_starts_next(lint, body, expected):
+    code = (
+        "import os\nimport random\nimport subprocess\nimport sys\n\nimport torch.multiprocessing as mp\n\n\n"
+        "def work(rank):\n    pass\n\n\n"
+        f"def run(seed):\n    {body}\n"
+    )
+    assert codes(lint(code, select=["RPL104"])) == expected
+
+
 # -- RPL106 ------------------------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from ..diagnostics import SAFE
 from ..names import dotted_name
 from ..syntax import cst_generic_origin, cst_literal, int_value
 from .base import Rule, ValueScan, argument, environ_writes, keyword_arg, short
-from ..children import syntax_children
+from ..children import CALLS, DEFINITIONS, syntax_children
 
 
 # -- RPL104 -----------------------------------------------------------------------------------------
@@ -35,9 +35,32 @@ class HashSeedSetAtRuntime(Rule):
     def _check(self, node: cst.CSTNode) -> None:
         for name, _value, anchor in environ_writes(self.qualify, node, self.file.module_constants):
             if name == HASHSEED:
+                if self._starts_process_after(node):
+                    return  # set for the interpreter started next (a launcher, a test runner)
                 # a call is reported whole (one finding for ``update(...)``), an assignment at its target
                 self.report(node if isinstance(node, cst.Call) else anchor)
                 return
+
+    def _starts_process_after(self, node: cst.CSTNode) -> bool:
+        """Does the function around ``node`` (or the module's top level) start a new
+        interpreter after it (:data:`~repro_lint.catalog.NEW_PROCESS_CALLS`)? Nested functions
+        and classes do not count: they run where they are called."""
+        scope = next((a for a in reversed(self.file.ancestors) if isinstance(a, (cst.FunctionDef, cst.Module))), None)
+        if scope is None:
+            return False
+        stack: List[cst.CSTNode] = [scope.body] if isinstance(scope, cst.FunctionDef) else list(reversed(scope.body))
+        seen = False
+        while stack:
+            current = stack.pop()
+            if current is node:
+                seen = True
+                continue
+            if type(current) in DEFINITIONS:
+                continue
+            if seen and type(current) in CALLS and self.qualify(current.func) in catalog.NEW_PROCESS_CALLS:  # type: ignore[attr-defined]
+                return True
+            stack.extend(reversed(syntax_children(current)))
+        return False
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._check(node)
