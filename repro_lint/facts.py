@@ -13,6 +13,7 @@ walking each tree more than once.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import warnings
@@ -68,7 +69,7 @@ from .catalog import (
 from .names import resolve_relative
 from .opcatalog import OpCall, op_names
 from .source import in_code, is_name_char
-from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
+from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default, stable_module_dict
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -2767,6 +2768,7 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
         facts = ModuleFacts(str(path), name)
         try:
             collector = _FactsCollector(facts, is_package)
+            collector.dicts.stable = functools.lru_cache(maxsize=None)(lambda name: stable_module_dict(source, name))
             if CONSTANT_LINE.search(source):
                 collector.constants[0].update(_module_constants(tree))
             # the module's own classes, also those defined below their first use

@@ -186,6 +186,13 @@ class DictScopes:
         self._choice = choice
         self._join = join
         self.scopes: List[Dict[str, KnownDict]] = [{}]
+        #: the names each scope has bound so far (to a dict or not)
+        self._bound: List[Set[str]] = [set()]
+        #: ``stable(name)``: does the module bind ``name`` once, at its top level, and never
+        #: change what it holds (:func:`stable_module_dict`)? Then a function that does not bind
+        #: the name itself sees the module's dict (``LOADER_KW = {"num_workers": 4}`` above
+        #: ``def main(): DataLoader(data, **LOADER_KW)``). None: functions see their own only
+        self.stable: Optional[Callable[[str], bool]] = None
 
     def enter(self, rest: Optional[str] = None, caller_keys: Optional[Callable[[], Optional[FrozenSet[str]]]] = None) -> None:
         """A function's body begins; ``rest`` is its ``**kwargs`` parameter, if any: a dict
@@ -196,9 +203,11 @@ class DictScopes:
             self.scopes.append({})
         else:
             self.scopes.append({rest: KnownDict(caller_keys=caller_keys or _unknown_callers)})
+        self._bound.append(set())
 
     def leave(self) -> None:
         self.scopes.pop()
+        self._bound.pop()
 
     def dict_of(self, node: Any) -> Optional[KnownDict]:
         """The contents of a dict expression, or None if it is not one we can follow."""
@@ -212,6 +221,9 @@ class DictScopes:
             return self._either(*split)
         name = self._name(node)
         tracked = self.scopes[-1].get(name) if name is not None else None
+        if tracked is None and name is not None and len(self.scopes) > 1 and name not in self._bound[-1] and name in self.scopes[0]:
+            if self.stable is not None and self.stable(name):
+                tracked = self.scopes[0][name]  # the module's own dict, which nothing changes
         if tracked is not None:
             return tracked.seen()
         return None
@@ -255,6 +267,7 @@ class DictScopes:
     def assign(self, name: str, value: Any) -> None:
         """``name = value``: tracked from now on if ``value`` is a dict we can follow."""
         known = self.dict_of(value)
+        self._bound[-1].add(name)
         if known is not None:
             self.scopes[-1][name] = known
         else:
@@ -290,6 +303,22 @@ class DictScopes:
 
 #: the methods of a dict that :meth:`DictScopes.method` follows
 DICT_METHODS = frozenset({"update", "setdefault", "pop"})
+
+
+def stable_module_dict(source: str, name: str) -> bool:
+    """Does the module's text bind ``name`` once, at its top level (``NAME = {...}``), and
+    never change it: no ``NAME[key] = ...``, ``del NAME[...]``, mutating method
+    (``update``, ``pop``, ``setdefault``, ``clear``, ``popitem``), augmented assignment, nor
+    ``global NAME``? (A text check, comments and strings included: a mention there only makes
+    the answer no.)"""
+    word = re.escape(name)
+    if len(re.findall(rf"^{word}\s*(?::[^=\n]*)?=(?!=)", source, re.MULTILINE)) != 1:
+        return False
+    changed = (
+        rf"\b{word}\s*\[[^\]\n]*\]\s*(?:[-+*/|&^%@]|//|<<|>>|\*\*)?=(?!=)|\b{word}\s*\.\s*(?:update|pop|setdefault|clear|popitem|__setitem__)\s*\("
+        rf"|\bdel\s+{word}\b|\bglobal\b[^\n]*\b{word}\b|\b{word}\s*(?:[-+*/|&^%@]|//|<<|>>|\*\*)=|^[ \t]+{word}\s*=(?!=)|\b{word}\s*:="
+    )
+    return re.search(changed, source, re.MULTILINE) is None
 
 
 def cst_slots(args: Sequence[cst.Arg]) -> List[Slot]:

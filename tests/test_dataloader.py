@@ -1018,3 +1018,34 @@ def test_rpl302_shuffle_from_the_calls_of_what_a_dispatcher_returns(tmp_path, tr
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "elsewhere, expected",
+    [
+        ("", ["RPL301", "RPL302"]),
+        # the dict changes somewhere: what the call passes is not known (the benefit of the doubt)
+        ("\n\ndef no_workers():\n    LOADER_KW['num_workers'] = 0\n", []),
+        ("\n\ndef no_workers():\n    LOADER_KW.update(num_workers=0)\n", []),
+        ("\nLOADER_KW = {}\n", []),
+    ],
+)
+def test_a_dict_of_loader_keywords_bound_at_the_top_level_and_never_changed(lint, elsewhere, expected):
+    """``LOADER_KW = {"num_workers": 4, "shuffle": True}`` at the module's top level, passed as
+    ``**LOADER_KW`` inside a function."""
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n"
+        "LOADER_KW = {'num_workers': 4, 'shuffle': True, 'pin_memory': True}\n\n\n"
+        "def main():\n    torch.manual_seed(0)\n    return DataLoader(torch.arange(10), **LOADER_KW)\n"
+        f"{elsewhere}"
+    )
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == expected
+
+
+def test_a_function_that_binds_the_name_itself_uses_its_own(lint):
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n"
+        "KW = {'num_workers': 4, 'shuffle': True}\n\n\n"
+        "def main(kwargs):\n    KW = kwargs\n    return DataLoader(torch.arange(10), **KW)\n"
+    )
+    assert codes(lint(code, select=["RPL301", "RPL302"])) == []
