@@ -863,3 +863,12 @@ def test_rpl202_torch_itself_counts_in_its_own_source(tmp_path):
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
     assert [(d.code, d.path.rsplit("/", 1)[-1]) for d in found] == [("RPL202", "bench.py")]
+
+
+def test_rpl601_message_names_the_migration_module(lint):
+    code = (
+        "import torch_npu\nfrom torch_npu.contrib import transfer_to_npu\nimport torch.distributed as dist\n"
+        "dist.init_process_group(backend='nccl')\n"
+    )
+    (found,) = lint(code, select=["RPL601"])
+    assert '(transfer_to_npu, which turns backend="nccl" into HCCL) but never sets' in found.message

@@ -442,3 +442,19 @@ def test_may_star_import_is_false_only_for_texts_without_one(text, star):
     facts = extract_facts(Path("m.py"), text) if "reimport" not in text and "é" not in text and ";" not in text else None
     if facts is not None:
         assert bool(facts.star_imports) is star
+
+
+@pytest.mark.parametrize(
+    "code, shown",
+    [
+        ("self._prepare(\n    group_id,\n    batch,\n)", "self._prepare(group_id, batch,)"),
+        ("x = [\n    1,\n    2\n]", "x = [1, 2]"),
+        ("a  +\n   b", "a + b"),
+        ("print('( x')", "print('( x')"),  # a string's own spaces stay
+        ("f(" + "a, " * 30 + ")", ("f(" + "a, " * 30)[:45] + "..."),  # cut to 48 characters
+    ],
+)
+def test_code_quoted_in_a_message_is_joined_as_written_on_one_line(code, shown):
+    from repro_lint.rules.base import short
+
+    assert short(code) == shown

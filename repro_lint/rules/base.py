@@ -761,9 +761,16 @@ def indentation(module: cst.Module, ancestors: Sequence[cst.CSTNode]) -> str:
 
 
 def short(code: str, limit: int = 48) -> str:
-    """``code`` on one line, cut to ``limit`` characters (for messages)."""
-    code = " ".join(code.split())
-    return code if len(code) <= limit else code[: limit - 3] + "..."
+    """``code`` on one line, cut to ``limit`` characters (for messages): its lines joined by a
+    space, except after an opening bracket and before a closing one (``f(\n    x,\n)`` reads
+    ``f(x,)``)."""
+    joined = ""
+    for line in code.splitlines():
+        part = " ".join(line.split())
+        if not part:
+            continue
+        joined += part if not joined or joined[-1] in "([{" or part[0] in ")]}" else " " + part
+    return joined if len(joined) <= limit else joined[: limit - 3] + "..."
 
 
 def receiver_root(node: cst.CSTNode) -> cst.CSTNode:

@@ -66,7 +66,7 @@ class HcclDeterministicMissing(Rule):
             # at the call, or set just before it (``args.dist_backend = "hccl"``)
             how = f'backend="{known}"'
         elif known is not None and known.lower() == "nccl" and self._nccl_is_hccl():
-            how = 'transfer_to_npu, which turns backend="nccl" into HCCL,'
+            how = 'transfer_to_npu, which turns backend="nccl" into HCCL'
         elif not may_be_hccl(known):
             return
         elif self.file.names.imports_module("torch_npu"):
