@@ -1260,6 +1260,8 @@ class ProjectContext:
         whose methods whoever receives it calls; a project module passed on, whose public names
         whoever receives it may use."""
         if ref in body.imported:
+            if ref in body.built_refs and self.resolve_module(ref) is not None:
+                return ()  # a module only looked at (``inspect.getfile(accelerate)``): nothing of it runs
             if ref in body.built_refs:  # only looked at, or built here: not built again
                 return tuple((n[0], OBJECT_PREFIX + n[1][len(INSTANCE_PREFIX) :]) if n[1].startswith(INSTANCE_PREFIX) else n for n in self._object_nodes(ref))
             return self._object_nodes(ref)

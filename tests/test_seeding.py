@@ -6372,3 +6372,26 @@ if __name__ == "__main__":
     main()
 """
     assert codes(lint(code, select=["RPL102"])) == expected
+
+
+@pytest.mark.parametrize(
+    "use, expected",
+    [
+        ("inspect.getfile(tools)", []),  # only looked at: nothing of it runs
+        ("run_all(tools)", ["RPL103"]),  # handed to a function that may call any of its names
+    ],
+)
+def test_a_project_module_only_inspected_runs_nothing_of_it(tmp_path, use, expected):
+    """accelerate's ``path_in_accelerate_package``: ``inspect.getfile(accelerate)`` looks at the
+    package, which calls none of its public functions."""
+    write(
+        tmp_path,
+        {
+            "tools/__init__.py": "import random\n\n\ndef jitter():\n    return random.random()\n",
+            "helpers.py": "def run_all(module):\n    return module\n",
+            "train.py": "import inspect\n\nimport tools\nfrom helpers import run_all\n\n\n"
+            f"def where():\n    return {use}\n\n\nif __name__ == '__main__':\n    where()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL103"])
+    assert [d.code for d in found] == expected
