@@ -943,6 +943,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.loaded: Dict[int, Set[str]] = {}
         #: inside the ``try`` of a function's import probe (see :meth:`visit_Try`)
         self.import_probe = False
+        #: visiting the body of an ``if`` that asks whether a device is there (``if
+        #: is_npu_available(): import torch_npu``): an import of a device's module there names
+        #: a device the module supports, as a module's default device does (see ``_device_used``)
+        self.availability_guard = False
         #: the devices the call being visited already counted as evidence by its effect
         self.counted_devices: FrozenSet[str] = frozenset()
         #: the function being visited (None at the top level)
@@ -1206,7 +1210,7 @@ class _FactsCollector(ast.NodeVisitor):
                     self.facts.dotted_imports += (alias.name,)
             device = DEVICE_MODULES.get(alias.name.split(".")[0])
             if device is not None and not self.import_probe:
-                self._device_used(device)
+                self._device_used(device, declared=self.availability_guard)
             if alias.name in NCCL_TO_HCCL_MODULES:
                 self.current.uses.add(NCCL_AS_HCCL)
 
@@ -1217,7 +1221,7 @@ class _FactsCollector(ast.NodeVisitor):
             return
         device = DEVICE_MODULES.get(base.split(".")[0])
         if device is not None and not self.import_probe:
-            self._device_used(device)
+            self._device_used(device, declared=self.availability_guard)
         if base in NCCL_TO_HCCL_MODULES or any(f"{base}.{alias.name}" in NCCL_TO_HCCL_MODULES for alias in node.names):
             self.current.uses.add(NCCL_AS_HCCL)  # ``from torch_npu.contrib import transfer_to_npu``
         for alias in node.names:
@@ -2442,11 +2446,22 @@ class _FactsCollector(ast.NodeVisitor):
         decidable = _decidable_test(node.test)
         self.branch_depth += decidable
         in_if, self.in_if = self.in_if, True
+        guarded = self.availability_guard
         try:
-            self._if(node)
+            if _asks_availability(node.test) and not guarded:
+                self.visit(node.test)
+                self.availability_guard = True
+                for stmt in node.body:
+                    self.visit(stmt)
+                self.availability_guard = False
+                for stmt in node.orelse:
+                    self.visit(stmt)
+            else:
+                self._if(node)
         finally:
             self.branch_depth -= decidable
             self.in_if = in_if
+            self.availability_guard = guarded
 
     def _own_kwargs(self) -> Optional[str]:
         """The name of the current function's own ``**`` parameter (``kwargs``), if any."""
@@ -2572,6 +2587,16 @@ def _is_stub(statements: List[ast.stmt]) -> bool:
 
 #: the builtins a test the values can decide may call (``len(gpus) > 1``)
 _DECIDABLE_CALLS = frozenset({"len", "bool", "int", "str", "float", "isinstance"})
+
+
+def _asks_availability(test: ast.AST) -> bool:
+    """Does an ``if`` test ask whether a device (or its library) is there: a call named for
+    availability (``is_npu_available()``, ``torch.npu.is_available()``,
+    ``is_torch_npu_available()``)?"""
+    return any(
+        isinstance(node, ast.Call) and "available" in ((_dotted(node.func) or "").rsplit(".", 1)[-1])
+        for node in _walk(test)
+    )
 
 
 def _decidable_test(test: ast.AST) -> bool:

@@ -872,3 +872,33 @@ def test_rpl601_message_names_the_migration_module(lint):
     )
     (found,) = lint(code, select=["RPL601"])
     assert '(transfer_to_npu, which turns backend="nccl" into HCCL) but never sets' in found.message
+
+
+@pytest.mark.parametrize(
+    "entry, expected",
+    [
+        # accelerate's estimate command: imports state.py, which imports torch_npu where an NPU is
+        # there, and places nothing on a device
+        ("import torch\n\nimport support\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    print(support.NAME)\n", []),
+        # a program that places something on a device named elsewhere runs on it
+        ("import torch\n\nimport support\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+         "    torch.nn.Linear(2, 2).to(support.pick())\n", ["RPL202"]),
+        # the entry point's own top level imports it: that program uses the NPU where there is one
+        ("import torch\n\nif torch.npu.is_available():\n    import torch_npu\n\nif __name__ == '__main__':\n"
+         "    torch.manual_seed(0)\n", ["RPL202"]),
+        # not under an availability test: the import is the evidence wherever it is
+        ("import torch\n\nimport plain\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    print(plain.NAME)\n", ["RPL202"]),
+    ],
+)
+def test_rpl202_torch_npu_imported_where_an_npu_is_available_is_a_supported_device(tmp_path, entry, expected):
+    write(
+        tmp_path,
+        {
+            "support.py": "import torch\n\n\ndef is_npu_available():\n    return False\n\n\n"
+            "if is_npu_available():\n    import torch_npu\n\nNAME = 'x'\n\n\ndef pick(name=None):\n    return name\n",
+            "plain.py": "import torch\nimport torch_npu\n\nNAME = 'x'\n",
+            "train.py": entry,
+        },
+    )
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected

@@ -345,3 +345,12 @@ def test_the_report_is_written_with_one_write(tree: Path, fmt: str, monkeypatch)
     assert "RPL201" in text and len(stream.writes) == 1
     if fmt in ("json", "sarif"):
         json.loads(text)
+
+
+def test_a_sarif_short_description_too_long_for_code_scanning_keeps_the_sentence_s_head():
+    from repro_lint.report.sarif import _first_sentence
+
+    long = "Reports an entry point that runs on CUDA (" + "`x`, " * 300 + "and more). Then more."
+    assert _first_sentence(long) == "Reports an entry point that runs on CUDA."
+    assert _first_sentence("Reports `a`.\nThen b.") == "Reports `a`."
+    assert len(_first_sentence("Reports " + "word " * 400 + "end.")) <= 1000

@@ -31,9 +31,23 @@ def _section(page: str, heading: str) -> str:
     return " ".join(section(page, heading).split())
 
 
+#: how long a short description may grow before its parenthetical details are left out (GitHub
+#: code scanning takes at most 1,024 characters)
+SHORT_DESCRIPTION = 1000
+
+
 def _first_sentence(text: str) -> str:
-    match = re.match(r"(.+?[.!?])(\s|$)", text)
-    return match.group(1) if match else text
+    """The first sentence of a rule's "What it does"; a long one up to its first parenthesis
+    (``Reports an entry point whose execution path runs on CUDA or an Ascend NPU``), and never
+    more than :data:`SHORT_DESCRIPTION` characters and an ellipsis."""
+    match = re.match(r"(.+?[.!?])(\s|$)", text, re.DOTALL)
+    sentence = " ".join((match.group(1) if match else text).split())
+    if len(sentence) <= SHORT_DESCRIPTION:
+        return sentence
+    head = sentence.split(" (", 1)[0].rstrip(",;:")
+    if len(head) <= SHORT_DESCRIPTION:
+        return head + "."
+    return head[: SHORT_DESCRIPTION - 3].rstrip() + "..."
 
 
 def level(code: str) -> str:
