@@ -13,7 +13,6 @@ walking each tree more than once.
 from __future__ import annotations
 
 import ast
-import functools
 import os
 import re
 import warnings
@@ -69,7 +68,7 @@ from .catalog import (
 from .names import resolve_relative
 from .opcatalog import OpCall, op_names
 from .source import in_code, is_name_char
-from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default, stable_module_dict
+from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -943,9 +942,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.loaded: Dict[int, Set[str]] = {}
         #: inside the ``try`` of a function's import probe (see :meth:`visit_Try`)
         self.import_probe = False
-        #: visiting the body of an ``if`` that asks whether a device is there (``if
-        #: is_npu_available(): import torch_npu``): an import of a device's module there names
-        #: a device the module supports, as a module's default device does (see ``_device_used``)
+        #: visiting an ``if`` that asks whether a device is there (``if is_npu_available():
+        #: import torch_npu``): an import of a device's module there names a device the module
+        #: supports, as a module's default device does (see ``_device_used``)
         self.availability_guard = False
         #: the devices the call being visited already counted as evidence by its effect
         self.counted_devices: FrozenSet[str] = frozenset()
@@ -2447,17 +2446,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.branch_depth += decidable
         in_if, self.in_if = self.in_if, True
         guarded = self.availability_guard
+        self.availability_guard = guarded or _asks_availability(node.test)
         try:
-            if _asks_availability(node.test) and not guarded:
-                self.visit(node.test)
-                self.availability_guard = True
-                for stmt in node.body:
-                    self.visit(stmt)
-                self.availability_guard = False
-                for stmt in node.orelse:
-                    self.visit(stmt)
-            else:
-                self._if(node)
+            self._if(node)
         finally:
             self.branch_depth -= decidable
             self.in_if = in_if
@@ -2793,7 +2784,7 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
         facts = ModuleFacts(str(path), name)
         try:
             collector = _FactsCollector(facts, is_package)
-            collector.dicts.stable = functools.lru_cache(maxsize=None)(lambda name: stable_module_dict(source, name))
+            collector.dicts.source = source
             if CONSTANT_LINE.search(source):
                 collector.constants[0].update(_module_constants(tree))
             # the module's own classes, also those defined below their first use

@@ -188,11 +188,12 @@ class DictScopes:
         self.scopes: List[Dict[str, KnownDict]] = [{}]
         #: the names each scope has bound so far (to a dict or not)
         self._bound: List[Set[str]] = [set()]
-        #: ``stable(name)``: does the module bind ``name`` once, at its top level, and never
-        #: change what it holds (:func:`stable_module_dict`)? Then a function that does not bind
-        #: the name itself sees the module's dict (``LOADER_KW = {"num_workers": 4}`` above
-        #: ``def main(): DataLoader(data, **LOADER_KW)``). None: functions see their own only
-        self.stable: Optional[Callable[[str], bool]] = None
+        #: the module's text, where the tree is a whole module: a dict its top level binds once
+        #: and nothing changes (:func:`stable_module_dict`) is what a function that does not bind
+        #: the name itself sees (``LOADER_KW = {"num_workers": 4}`` above ``def main():
+        #: DataLoader(data, **LOADER_KW)``). None: functions see their own dicts only
+        self.source: Optional[str] = None
+        self._stable: Dict[str, bool] = {}
 
     def enter(self, rest: Optional[str] = None, caller_keys: Optional[Callable[[], Optional[FrozenSet[str]]]] = None) -> None:
         """A function's body begins; ``rest`` is its ``**kwargs`` parameter, if any: a dict
@@ -222,7 +223,9 @@ class DictScopes:
         name = self._name(node)
         tracked = self.scopes[-1].get(name) if name is not None else None
         if tracked is None and name is not None and len(self.scopes) > 1 and name not in self._bound[-1] and name in self.scopes[0]:
-            if self.stable is not None and self.stable(name):
+            if self.source is not None and name not in self._stable:
+                self._stable[name] = stable_module_dict(self.source, name)
+            if self._stable.get(name):
                 tracked = self.scopes[0][name]  # the module's own dict, which nothing changes
         if tracked is not None:
             return tracked.seen()

@@ -16,7 +16,6 @@ default path) are defined against each other; each rule family's own analyses li
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
@@ -26,7 +25,7 @@ from ..diagnostics import SAFE, UNSAFE
 from ..edits import NodeEdit, import_edit
 from ..names import ImportTable
 from ..source import is_name_char, without_prose
-from ..syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_module_constants, cst_slots, literal_argument, stable_module_dict, string_value
+from ..syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, DictScopes, Item, bind, cst_module_constants, cst_slots, literal_argument, string_value
 from ..facts import UNKNOWN_ARGUMENTS
 from ..values import Candidates, Values, literal_truth, skipped_branch
 from .functions import ProjectModules
@@ -574,7 +573,7 @@ class KwargsDicts(Analysis):
             lambda node: (node.test, node.body, node.orelse) if isinstance(node, cst.IfExp) else None,
             lambda test, body, orelse: cst.IfExp(test=test, body=body, orelse=orelse),
         )
-        self.scopes.stable = functools.lru_cache(maxsize=None)(lambda name: stable_module_dict(file.source, name))
+        self.scopes.source = file.source
         self.dict_of = self.scopes.dict_of
         #: per enclosing class: the dicts its ``__init__`` stores on ``self`` (see :func:`_self_dicts`)
         self._classes: List[Dict[str, cst.BaseExpression]] = []
