@@ -2518,9 +2518,15 @@ class ProjectContext:
         imports ``hubconf.py``)? Such a module is a library too, even with a ``__main__`` block:
         what it imports, its importers import. So is the module of a console script, which the
         installed wrapper imports: a fix there must not make the installed program depend on
-        repro-lint."""
+        repro-lint. So is every module of a regular package (a folder with ``__init__.py``, the
+        ``__init__.py`` itself included): the package is what ``pip install`` ships, and code
+        outside the run (its users, a registry that imports by name) may import any of its
+        modules, even one with a ``__main__`` demo that nothing here imports (pip's vendored
+        ``rich/layout.py``). Only a script outside a package is a program alone."""
         if os.path.basename(path) in FRAMEWORK_IMPORTED_FILES or self.console_functions(path):
             return True
+        if (os.path.basename(path) == "__init__.py" or "." in module) and not is_notebook(path):
+            return True  # a module of a package (a notebook beside one is no module of it)
         parts = module.split(".")
         return any(self.is_imported(".".join(parts[cut:])) for cut in range(len(parts)))
 

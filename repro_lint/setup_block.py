@@ -545,7 +545,8 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
 
     # the runtime call seeds every generator: where the run selects no seeding rule, the block
     # writes the switches themselves (what RPL202 asks for, and nothing the user switched off)
-    # and a module that others import gets no run-time dependency on repro-lint
+    # and a module that others import, or a module of a package, gets no run-time dependency
+    # on repro-lint
     inline = not file.may_import_runtime or not (allowed & set(GENERATORS))
     if inline:
 

@@ -85,6 +85,20 @@ def test_fix_edits_cells_keeps_outputs_ids_metadata_and_a_second_fix_changes_not
     assert (tmp_path / "train.ipynb").read_bytes() == data
 
 
+def test_a_notebook_in_a_package_folder_is_still_a_script(tmp_path: Path):
+    """A notebook is no module of the package beside it (nothing can import it), so its fix
+    uses the runtime as any script's does, while the package's own module gets torch alone."""
+    write(tmp_path, {"mypkg/__init__.py": "", "mypkg/train.ipynb": dump(THREE_HAZARDS), "mypkg/train.py": "".join(
+        "".join(c["source"]) if isinstance(c, dict) else c for c in THREE_HAZARDS["cells"][1:]).replace(
+        "benchmark = True", "benchmark = True\n")})
+    proc = run_cli(["mypkg", "--no-cache", "--fix", "--unsafe-fixes", "--select", "RPL302"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    fixed = json.loads((tmp_path / "mypkg/train.ipynb").read_bytes())
+    assert "from repro_lint.runtime import make_generator" in "".join(fixed["cells"][1]["source"])
+    module = (tmp_path / "mypkg/train.py").read_text()
+    assert "repro_lint" not in module and "generator=torch.Generator()" in module, module
+
+
 @pytest.mark.parametrize("indent", [1, 2, None])
 def test_a_notebook_with_nothing_to_fix_stays_byte_identical(tmp_path: Path, indent):
     raw = dump(notebook("import torch\ntorch.backends.cudnn.benchmark = False\n", "x = 1  # é"), indent=indent)

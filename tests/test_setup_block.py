@@ -590,6 +590,46 @@ def test_a_script_that_other_files_import_gains_no_runtime_import(tmp_path):
     assert "from repro_lint.runtime import seed_everything" in (tmp_path / "train.py").read_text()
 
 
+def test_a_module_of_a_package_gains_no_runtime_import(tmp_path):
+    """A module of a package is what pip installs and what code outside the tree may import,
+    even when nothing here imports it: a ``__main__`` demo in a package module (pip's vendored
+    ``rich/layout.py``), a ``python -m pkg.train`` entry point, a package's ``__main__.py`` and
+    a script in a folder with ``__init__.py`` all get the inline block and the torch-only
+    generator, and no repro-lint import. scripts/train.py, outside any package and imported
+    by nothing, keeps the runtime block and its worker seeding."""
+    from conftest import run_cli, write
+
+    body = (
+        "import torch\nfrom torch.utils.data import DataLoader\n{imports}\n\n"
+        "def main():\n    model = torch.nn.Linear(2, 2).cuda()\n"
+        "    for batch in DataLoader(list(range(8)), shuffle=True, num_workers=2):\n        model(batch)\n\n\n"
+        "if __name__ == \"__main__\":\n    main()\n"
+    )
+    write(tmp_path, {
+        "pyproject.toml": "[tool.repro-lint]\n",
+        "mypkg/__init__.py": "",
+        "mypkg/layout.py": body.format(imports="from .model import Net\n"),
+        "mypkg/train.py": body.format(imports="from mypkg.model import Net\n"),
+        "mypkg/__main__.py": body.format(imports=""),
+        "mypkg/model.py": "import torch\n\n\nclass Net(torch.nn.Module):\n    pass\n",
+        "tools/__init__.py": "",
+        "tools/run.py": body.format(imports=""),
+        "scripts/train.py": body.format(imports="from mypkg.model import Net\n"),
+    })
+    done = run_cli(["--fix", "--no-cache", "."], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    for name in ("mypkg/layout.py", "mypkg/train.py", "mypkg/__main__.py", "tools/run.py"):
+        text = (tmp_path / name).read_text()
+        assert "repro_lint" not in text, f"{name}:\n{text}"
+        assert "torch.manual_seed(0)" in text and "torch.use_deterministic_algorithms(True)" in text, f"{name}:\n{text}"
+        assert "generator=torch.Generator().manual_seed(torch.initial_seed())" in text, f"{name}:\n{text}"
+        assert "worker_init_fn" not in text, f"{name}:\n{text}"  # RPL301's fix needs the runtime
+        compile(text, name, "exec")
+    script = (tmp_path / "scripts/train.py").read_text()
+    assert "from repro_lint.runtime import make_generator, seed_everything, seed_worker" in script, script
+    assert "worker_init_fn=seed_worker" in script, script
+
+
 def test_the_block_follows_the_imports_a_main_block_starts_with(tmp_path):
     """hubconf.py's shape: the __main__ block starts with its own imports; the block goes after
     them and uses the names they bind (no second numpy import at the top)."""

@@ -295,9 +295,10 @@ class FileContext:
     @property
     def may_import_runtime(self) -> bool:
         """May a fix make this file import ``repro_lint.runtime``? Only with
-        ``fix-style = "runtime"``, in a module that nothing imports: a module others import
-        (even one with a ``__main__`` block) must not make its importers depend on repro-lint,
-        so its fixes use torch, NumPy and ``random`` alone. (Fixes that are not the setup
+        ``fix-style = "runtime"``, in a script outside any package that nothing imports
+        (:meth:`~repro_lint.context.ProjectContext.is_library`): a module others import, or
+        one of a package others may import (even one with a ``__main__`` block), must not make
+        its importers depend on repro-lint, so its fixes use torch, NumPy and ``random`` alone. (Fixes that are not the setup
         block also ask :attr:`is_entry_point`: a library's own code gets no runtime either.)"""
         return self.settings.fix_style == "runtime" and not self.project.is_library(self.path, self.module_name)
 
