@@ -362,6 +362,8 @@ DROPOUT_CALLS = FUNCTIONAL_DROPOUT | frozenset(
 
 #: the global generators the seeding rules track
 GENERATORS = ("torch", "numpy", "random")
+#: the effect of seeding only the device generators (``torch.cuda.manual_seed_all``)
+DEVICE_SEEDS = "cuda"
 #: effects beyond the generators: ``cuda`` (only the device generators were seeded: not the CPU
 #: generator that initialises weights), ``deterministic`` (``torch.use_deterministic_algorithms``
 #: on) and ``cudnn_deterministic`` (``torch.backends.cudnn.deterministic = True`` only)
@@ -393,17 +395,17 @@ SEED_CALLS: Dict[str, FrozenSet[str]] = {
     "random.seed": frozenset({"random"}),
     "random.setstate": frozenset({"random"}),
     # device generators only: the CPU generator that initialises weights stays unseeded
-    "torch.cuda.manual_seed": frozenset({"cuda"}),
-    "torch.cuda.manual_seed_all": frozenset({"cuda"}),
-    "torch.cuda.random.manual_seed": frozenset({"cuda"}),
-    "torch.cuda.random.manual_seed_all": frozenset({"cuda"}),
-    "torch.npu.manual_seed": frozenset({"cuda"}),
-    "torch.npu.manual_seed_all": frozenset({"cuda"}),
-    "torch_npu.npu.manual_seed": frozenset({"cuda"}),
-    "torch_npu.npu.manual_seed_all": frozenset({"cuda"}),
-    "torch.xpu.manual_seed": frozenset({"cuda"}),
-    "torch.xpu.manual_seed_all": frozenset({"cuda"}),
-    "torch.mps.manual_seed": frozenset({"cuda"}),
+    "torch.cuda.manual_seed": frozenset({DEVICE_SEEDS}),
+    "torch.cuda.manual_seed_all": frozenset({DEVICE_SEEDS}),
+    "torch.cuda.random.manual_seed": frozenset({DEVICE_SEEDS}),
+    "torch.cuda.random.manual_seed_all": frozenset({DEVICE_SEEDS}),
+    "torch.npu.manual_seed": frozenset({DEVICE_SEEDS}),
+    "torch.npu.manual_seed_all": frozenset({DEVICE_SEEDS}),
+    "torch_npu.npu.manual_seed": frozenset({DEVICE_SEEDS}),
+    "torch_npu.npu.manual_seed_all": frozenset({DEVICE_SEEDS}),
+    "torch.xpu.manual_seed": frozenset({DEVICE_SEEDS}),
+    "torch.xpu.manual_seed_all": frozenset({DEVICE_SEEDS}),
+    "torch.mps.manual_seed": frozenset({DEVICE_SEEDS}),
 }
 
 #: calls that reseed a global generator from OS entropy when the seed is left out (or None):

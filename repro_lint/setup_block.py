@@ -30,7 +30,14 @@ What it contains, by ``fix-style``:
   ``torch.backends.cudnn.benchmark = False``, ``torch.backends.cudnn.deterministic = True``,
   ``torch.use_deterministic_algorithms(True)``, and, when the target torch is older than 2.10,
   ``os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")`` first. It uses the names the
-  file already imports (``np`` for NumPy) and adds only the imports it lacks.
+  file already imports (``np`` for NumPy) and adds only the imports it lacks. No seed for a
+  generator the entry point's path seeds already, unless a finding asks for it.
+
+The runtime call seeds every generator again, so it is written only where that changes
+nothing: where the path seeds no generator, or only through the program's seeding calls right
+before the block, with the block's own seed (see :func:`_reseeded_alike`). Anywhere else (a
+project helper that adds the rank, ``set_seed(seed, device_specific=True)``) the block is the
+inline one, even with ``fix-style = "runtime"``: it must never throw the program's seed away.
 
 It is one module because where the block goes decides what it may hold (the names bound
 there, the seed available there) and how its edits are laid out around it.
@@ -42,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ._lazy import cst
-from .catalog import CUBLAS_CHECK_REMOVED, GENERATORS
+from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS, SEED_HELPERS, SEEDING_CALLS
 from .classify import is_seed_named
 from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
@@ -289,6 +296,44 @@ def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def _reseeded_alike(file: FileContext, place: Placement) -> FrozenSet[str]:
+    """The generators that the program's own seeding calls right before the block (one
+    statement each, nothing between them and the block) seed with the very seed the block
+    reuses: calls that seed with their first argument as it is (``torch.manual_seed(args.seed)``,
+    ``set_seed(args.seed)``, ``L.seed_everything(SEED, workers=True)``; the catalog's
+    ``SEEDING_CALLS``), given nothing else that may change the seed (accelerate's
+    ``set_seed(seed, device_specific=True)`` adds the process index, a project's
+    ``seed_all(args.seed, rank)`` may add anything). Seeding those again with that seed, before
+    anything draws, changes nothing; seeding any other generator the program seeds might."""
+    found: Set[str] = set()
+    for stmt in reversed(place.statements[: place.index]):
+        seeds = _seeds_with(file, stmt, place.seed)
+        if not seeds:
+            break
+        found |= seeds
+    return frozenset(found)
+
+
+def _seeds_with(file: FileContext, stmt: cst.CSTNode, seed: Optional[str]) -> FrozenSet[str]:
+    """What the statement ``stmt``, one call that seeds with ``seed`` as it is, seeds (see
+    :func:`_reseeded_alike`); empty for any other statement."""
+    small = _small_statements(stmt)
+    call = small[0].value if len(small) == 1 and isinstance(small[0], cst.Expr) else None
+    if not isinstance(call, cst.Call) or not call.args or file.code_for(call.args[0].value) != seed:
+        return frozenset()
+    name = file.qualify(call.func)
+    if name not in SEEDING_CALLS:
+        return frozenset()
+    helper = SEED_HELPERS.get(name)
+    harmless = [arg for arg in (helper.determinism_arg, helper.workers_arg) if arg is not None] if helper else []
+    for position, arg in enumerate(call.args[1:], start=1):
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if arg.star or not any(keyword == p if keyword is not None else position == i for p, i in harmless):
+            return frozenset()
+    seeds = SEED_CALLS.get(name) or (helper.seeds if helper else frozenset())
+    return seeds | {DEVICE_SEEDS} if "torch" in seeds else seeds  # torch's seed is every device's
+
+
 def _is_import_statement(stmt: cst.CSTNode) -> bool:
     small = _small_statements(stmt)
     return bool(small) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in small)
@@ -529,7 +574,8 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     # deterministic algorithms on where the entry point reaches an op without a deterministic
     # implementation would make it raise on CUDA: then they only warn (warn_only=True)
     warn_only = file.analysis(SetupBlockState).reaches_raising_op()
-    wanted = set(generators) | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
+    generators = set(generators)
+    wanted = generators | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
     if "torch" in wanted and DETERMINISTIC in allowed:
         wanted.add(DETERMINISTIC)  # the canonical block: seeds and switches together
 
@@ -547,8 +593,16 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     # writes the switches themselves (what RPL202 asks for, and nothing the user switched off)
     # and a module that others import, or a module of a package, gets no run-time dependency
     # on repro-lint
-    inline = not file.may_import_runtime or not (allowed & set(GENERATORS))
+    # and where the program seeds a generator itself with what may be another seed than the
+    # block's, the runtime call (which seeds them all) would throw the program's seed away
+    summary = file.project.entry_summary(file.path, file.source)
+    seeded = {g for g in (*GENERATORS, DEVICE_SEEDS) if summary.seeds(g)}
+    reseeds = bool(seeded) and not seeded <= _reseeded_alike(file, place)
+    inline = not file.may_import_runtime or not (allowed & set(GENERATORS)) or reseeds
     if inline:
+        # a generator that no finding asked for and that the entry point's path seeds already
+        # (``set_seed(42)`` just above, a library helper) gets no second seeding line
+        wanted -= {g for g in GENERATORS if g not in generators and g in seeded}
 
         def name(qualified: str, default: str, statement: str) -> Tuple[str, Optional[str]]:
             local = bound.local_name(qualified)

@@ -722,3 +722,71 @@ def test_a_reused_seed_that_is_none_by_default_gets_the_configured_seed(tmp_path
     fixed = SEEDED_WITH_AN_OPTIONAL_SEED.format(default="7", seeding=seeding)
     outcome = fix_text(tmp_path, fixed, ["RPL103"], dedent=False, fix_style=style)
     assert f"({seed})" in outcome.text and "is not None" not in outcome.text, outcome.text
+
+
+@pytest.mark.parametrize("seeding, seeded", [
+    ("from accelerate.utils import set_seed\n\nset_seed(42)\n", {"random", "numpy", "torch"}),
+    ("from helpers import seed_all\n\nseed_all(42)\n", {"torch"}),
+    ("torch.manual_seed(42)\n", {"torch"}),
+])
+def test_the_inline_block_seeds_nothing_the_path_seeds_already(tmp_path, seeding, seeded):
+    """Only RPL202 is reported where the program seeds every generator it uses itself (a
+    library helper, its own helper module, torch's call): the inline block sets the switches
+    and writes no second seeding line for a generator already seeded on the path. A generator
+    the path leaves unseeded (``random`` beside a torch-only helper) is still reported and
+    seeded."""
+    from fixtools import fix_text
+
+    (tmp_path / "helpers.py").write_text("import torch\n\n\ndef seed_all(seed):\n    torch.manual_seed(seed)\n")
+    code = (
+        "import random\n\nimport numpy as np\nimport torch\n" + seeding
+        + "\nmodel = torch.nn.Linear(2, 2).cuda()\nx = np.random.rand(2) + random.random()\n"
+    )
+    outcome = fix_text(tmp_path, code, ["RPL1", "RPL202"], dedent=False, fix_style="inline")
+    text = outcome.text
+    assert "torch.use_deterministic_algorithms(True)" in text, text
+    written = {"torch": "torch.manual_seed(42)", "numpy": "np.random.seed(42)", "random": "random.seed(42)"}
+    for generator, line in written.items():
+        expected = 1 if generator in seeded and line in seeding else 0 if generator in seeded else 1
+        assert text.splitlines().count(line) == expected, f"{generator}:\n{text}"
+
+
+_SEEDED_MAIN = (
+    "import argparse\nimport random\n\nimport numpy as np\nimport torch\n{imports}\n\n"
+    "def seed_all(seed, rank):\n    torch.manual_seed(seed + rank)\n\n\n"
+    "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--seed\", type=int, default=0)\n"
+    "    parser.add_argument(\"--rank\", type=int, default=0)\n    args = parser.parse_args()\n{seeding}"
+    "    model = torch.nn.Linear(2, 2).cuda()\n    x = np.random.rand(2) + random.random()\n\n\n"
+    "if __name__ == \"__main__\":\n    main()\n"
+)
+
+
+@pytest.mark.parametrize("imports, seeding, runtime", [
+    # the program's own calls seed with the block's seed, nothing between: seeding again is a no-op
+    ("", "    torch.manual_seed(args.seed)\n", True),
+    ("", "    random.seed(args.seed)\n    np.random.seed(args.seed)\n    torch.manual_seed(args.seed)\n", True),
+    ("import lightning as L\n", "    L.seed_everything(args.seed, workers=True)\n", True),
+    ("from accelerate.utils import set_seed\n", "    set_seed(args.seed)\n", True),
+    # the seed the program gives may not be the block's: the runtime call would replace it
+    ("from accelerate.utils import set_seed\n", "    set_seed(args.seed, device_specific=True)\n", False),
+    ("", "    seed_all(args.seed, args.rank)\n", False),
+    ("", "    np.random.seed(args.seed)\n    print(np.random.rand())\n    torch.manual_seed(args.seed)\n", False),
+])
+def test_the_runtime_block_never_reseeds_what_the_program_seeds_its_own_way(tmp_path, imports, seeding, runtime):
+    """seed_everything(SEED) seeds every generator again. Right after the program's own
+    seeding calls with that very seed it changes nothing, and the runtime block is kept; where
+    the program seeds in a way the block cannot repeat (a helper that adds the rank, accelerate's
+    device_specific seed, a draw between two seeding calls), it would throw the program's seed
+    away, so the block writes only what the findings ask for (the generators left unseeded)
+    and the switches, as plain calls."""
+    from fixtools import fix_text
+
+    code = _SEEDED_MAIN.format(imports=imports, seeding=seeding)
+    text = fix_text(tmp_path, code, ["RPL1", "RPL202"], dedent=False).text
+    assert ("seed_everything(args.seed)" in text) == runtime, text
+    assert ("repro_lint" in text) == runtime, text
+    if not runtime:
+        assert "torch.use_deterministic_algorithms(True)" in text, text
+        added = [line.strip() for line in text.splitlines() if line not in code.splitlines()]
+        assert not any(line.startswith("torch.manual_seed") for line in added), text  # never reseeded
+    compile(text, "train.py", "exec")
