@@ -408,3 +408,44 @@ def test_rpl201_an_option_assigned_on_some_paths_only(lint, condition, expected)
         "    parser.add_argument('--benchmark', action='store_true')\n    main(parser.parse_args())\n"
     )
     assert codes(lint(code, select=["RPL201"])) == expected
+
+
+_GUARDED_BENCHMARK = (
+    "import argparse\n\nimport torch\n\nENV = {{'cudnn_benchmark': {env}}}\n\n\n"
+    "class Runner:\n    def __init__(self, cfg, cudnn_benchmark={default}):\n        if {test}:\n"
+    "            torch.backends.cudnn.benchmark = True\n\n\n"
+    "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--benchmark', action='store_true')\n    parser.add_argument('--slow', action='store_false')\n"
+    "    args = parser.parse_args()\n    Runner(args)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "test, default, env, expected, fixed",
+    [
+        # set only where a setting asks for it: ``cudnn.benchmark = <setting>`` written as a branch
+        ("cudnn_benchmark", "False", "False", [], None),  # mmengine's _setup_env(cudnn_benchmark=False)
+        ("cfg.get('cudnn_benchmark')", "False", "False", [], None),  # mmengine's runner: a config read
+        ("cfg.benchmark", "False", "False", [], None),  # the parsed options: --benchmark is off
+        ("cfg['benchmark']", "False", "False", [], None),
+        ("not cudnn_benchmark", "True", "False", [], None),
+        ("cfg.benchmark and torch.cuda.is_available()", "False", "False", [], None),
+        # on where the program runs with its defaults: reported, and the other paths keep the choice
+        ("cudnn_benchmark", "True", "False", ["RPL201"], False),
+        ("ENV['cudnn_benchmark']", "False", "True", ["RPL201"], False),
+        # the machine decides, not the user: reported and fixed
+        ("torch.cuda.is_available()", "False", "False", ["RPL201"], True),
+        ("torch.cuda.is_available() or cudnn_benchmark", "False", "False", ["RPL201"], True),
+        ("True", "False", "False", ["RPL201"], True),
+    ],
+)
+def test_rpl201_a_literal_set_only_where_a_setting_asks_for_it(lint, test, default, env, expected, fixed):
+    """``if cudnn_benchmark: cudnn.benchmark = True`` is ``cudnn.benchmark = cudnn_benchmark``:
+    the user's choice where the setting is off by default or read at run time, as the
+    assignment of the setting itself is; flipping the literal to False would only make the
+    setting do nothing. A test that asks the machine (``torch.cuda.is_available()``) is no
+    setting: reported and fixed as before."""
+    found = lint(_GUARDED_BENCHMARK.format(test=test, default=default, env=env), select=["RPL201"])
+    assert codes(found) == expected
+    if found:
+        assert (found[0].fix is not None) == fixed

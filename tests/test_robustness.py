@@ -93,7 +93,7 @@ def test_very_long_lines_and_deep_nesting(tmp_path: Path):
 def test_deeply_nested_blocks(tmp_path: Path):
     lines = ["import torch"]
     for depth in range(60):
-        lines.append("    " * depth + "if x:")
+        lines.append("    " * depth + "if torch.cuda.is_available():")  # (``if x:`` reads a setting)
     lines.append("    " * 60 + "torch.backends.cudnn.benchmark = True")
     assert codes(one(tmp_path, "blocks.py", "\n".join(lines) + "\n")) == ["RPL201"]
 

@@ -30,8 +30,9 @@ from ..catalog import (
 from ..classify import switch_effect, trainer_built
 from ..syntax import CstArgs, assigned_pairs, int_value, string_value
 from ..diagnostics import SAFE, UNSAFE
-from ..values import any_const
-from .base import KwargsDicts, NodeEdit, Rule, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
+from ..names import dotted_name
+from ..values import OPEN, Const, any_const
+from .base import KwargsDicts, NodeEdit, Rule, ValueScan, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
 
 CUDNN = "torch.backends.cudnn"
 
@@ -94,12 +95,45 @@ class CudnnBenchmarkEnabled(Rule):
 
     def _flip_literal(self, value: cst.BaseExpression) -> Tuple[List[NodeEdit], Optional[str]]:
         """The fix flips a literal True; a value true only on the default path has no fix (the
-        user's other paths keep their choice)."""
-        return self._flip(value) if is_true(value) else ([], None)
+        user's other paths keep their choice), nor a literal set only where an option asks
+        for it (see :meth:`_option_guard`)."""
+        return self._flip(value) if is_true(value) and self._option_guard() is None else ([], None)
+
+    def _option_guard(self) -> Optional[bool]:
+        """``if args.benchmark: cudnn.benchmark = True`` is ``cudnn.benchmark = args.benchmark``
+        written as a branch: the user's choice where the option is. For the ``if``s around the
+        node (in its function) whose branch holding it is taken only where a setting says so
+        (:func:`_option_reads`: ``args.benchmark``, ``cfg.get("benchmark")``, ``not fast``, one
+        side of an ``and``; not ``torch.cuda.is_available()``, which asks the machine): False
+        when the default path does not take such a branch, or takes it on a value the program
+        does not fix (a parameter, a config read); True when the setting is on there
+        (reported, no fix: the other paths keep the user's choice); None when there is none."""
+        ancestors = self.file.ancestors
+        values = self.file.analysis(ValueScan).values
+        on = None
+        for index in range(len(ancestors) - 1, 0, -1):
+            node = ancestors[index - 1]
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                break
+            if not isinstance(node, cst.If) or ancestors[index] is not node.body:
+                continue
+            for read in _option_reads(node.test):
+                truth = values.truth(read, ancestors[:index])
+                if truth is None:
+                    found = value_of(self, read)
+                    if found is not None and any(c is not OPEN and not isinstance(c, Const) and not _option_reads(c) for c in found):
+                        continue  # what the program computes (``on = torch.cuda.is_available()``)
+                    truth = any_const(found, bool)
+                if not truth:
+                    return False
+                on = True
+        return on
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target, value in assigned_attributes(node):
             if target.attr.value == "benchmark" and self.qualify(target.value) == CUDNN and value is not None and self._on(value):
+                if is_true(value) and self._option_guard() is False:
+                    continue  # set only where the user's option asks for it
                 edits, applicability = self._flip_literal(value)
                 self.report(target, edits=edits, applicability=applicability)
 
@@ -155,6 +189,24 @@ class CudnnBenchmarkEnabled(Rule):
         if string_value(attr) == "benchmark" and is_true(value) and self.qualify(obj) == CUDNN:
             edits, applicability = self._flip(value)
             self.report(call, edits=edits, applicability=applicability)
+
+
+def _option_reads(test: object) -> List[cst.BaseExpression]:
+    """The parts of an ``if`` test that must hold for its branch and that read a setting:
+    the test itself when it is one (``benchmark``, ``args.benchmark``, ``self.cfg.fast``,
+    ``cfg["benchmark"]``, ``cfg.get("benchmark")``, ``not args.fast``), else such operands of an
+    ``and``; never a call that asks the machine (``torch.cuda.is_available()``) or a comparison."""
+    if isinstance(test, cst.BooleanOperation):
+        return _option_reads(test.left) + _option_reads(test.right) if isinstance(test.operator, cst.And) else []
+    inner = test.expression if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) else test
+    if isinstance(inner, cst.Call):
+        func = inner.func
+        reads = isinstance(func, cst.Attribute) and func.attr.value == "get" and bool(inner.args) and string_value(inner.args[0].value) is not None
+    elif isinstance(inner, cst.Subscript):
+        reads = len(inner.slice) == 1 and isinstance(inner.slice[0].slice, cst.Index) and string_value(inner.slice[0].slice.value) is not None
+    else:
+        reads = isinstance(inner, (cst.Name, cst.Attribute)) and dotted_name(inner) is not None and dotted_name(inner) not in ("True", "False", "None")
+    return [test] if reads else []  # type: ignore[list-item]
 
 
 def suggest(attribute: str, module: str) -> Optional[str]:
