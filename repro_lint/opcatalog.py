@@ -514,17 +514,34 @@ def literal_verdict(condition: Condition, form: str, slots: Sequence[Tuple[Optio
     return verdict
 
 
+def _named(name: str) -> List[Tuple[Op, str]]:
+    """The ops a call whose callee's last name is ``name`` may be, each with the form it would
+    take (``"function"``, ``"module"``: a layer built, ``"method"``: a Tensor method)."""
+    functions, methods, modules = _by_name()
+    candidates = [(op, "function") for key, ops in functions.items() if key.rsplit(".", 1)[-1] == name for op in ops]
+    candidates += [(op, "module") for key, ops in modules.items() if key.rsplit(".", 1)[-1] == name for op in ops]
+    return candidates + [(op, "method") for op in methods.get(name, ())]
+
+
+def surely_raises(calls: Iterable[OpCall], version: Version) -> bool:
+    """Is one of ``calls`` (:data:`OpCall`) an op that raises under deterministic mode in torch
+    ``version`` for the literal arguments it is given (``nn.AdaptiveAvgPool2d(3)``,
+    ``F.interpolate(x, mode="bicubic")``)? Its condition must be decided to hold, not merely
+    possible: with :func:`may_raise`, what the setup block asks before it turns strict mode on."""
+    for name, slots in calls:
+        for op, form in _named(name):
+            if op.condition is not None and op.category(version) == RAISES and literal_verdict(op.condition, form, slots):
+                return True
+    return False
+
+
 def may_match(calls: Iterable[OpCall], wanted: Callable[[Op], bool]) -> bool:
     """Can one of ``calls`` be an op that ``wanted`` accepts, in any form its callee's name may
     be (function, class or Tensor method), as far as its literal arguments tell? False only
     where each is decided not to be one (``F.interpolate(x, mode="nearest")``,
     ``nn.AdaptiveAvgPool2d(1)``, ``x.bincount()``): the op rules cannot report on such calls."""
-    functions, methods, modules = _by_name()
     for name, slots in calls:
-        candidates = [(op, "function") for key, ops in functions.items() if key.rsplit(".", 1)[-1] == name for op in ops]
-        candidates += [(op, "module") for key, ops in modules.items() if key.rsplit(".", 1)[-1] == name for op in ops]
-        candidates += [(op, "method") for op in methods.get(name, ())]
-        for op, form in candidates:
+        for op, form in _named(name):
             if wanted(op) and (op.condition is None or literal_verdict(op.condition, form, slots) is not False):
                 return True
     return False

@@ -53,7 +53,7 @@ from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS,
 from .classify import is_seed_named
 from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
-from .opcatalog import may_raise
+from .opcatalog import may_raise, surely_raises
 from .rules.base import Analysis, FileContext, ValueScan
 from .syntax import is_main_guard, string_value
 from .values import Const
@@ -689,11 +689,19 @@ class SetupBlockState(Analysis):
 
     def reaches_raising_op(self) -> bool:
         """Does the entry point's execution path call an op that raises under deterministic
-        mode whatever its arguments? (Once per file: every finding's block asks.)"""
+        mode whatever its arguments, or does a module it reaches call one with the literal
+        arguments that make it raise (``nn.AdaptiveAvgPool2d(3)``, the op calls of a module are
+        its facts', not a body's: the module of a reached function counts whole)? (Once per
+        file: every finding's block asks.)"""
         if self._raising is None:
             file = self.file
+            project = file.project
             version = file.settings.torch_version
-            self._raising = any(may_raise(call, version) for call in file.project.entry_calls(file.path, file.source))
+            self._raising = any(may_raise(call, version) for call in project.entry_calls(file.path, file.source))
+            if not self._raising:
+                modules = {module for module, _ in project.entry_summary(file.path, file.source).reached} | {file.path}
+                facts = [project.facts(module) for module in sorted(modules)]
+                self._raising = any(surely_raises(f.op_calls, version) for f in facts if f is not None)
         return self._raising
 
 

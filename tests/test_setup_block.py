@@ -457,6 +457,29 @@ def test_the_block_only_warns_where_the_entry_point_reaches_an_op_that_would_rai
     assert "torch.use_deterministic_algorithms(True)" in outcome.text
 
 
+@pytest.mark.parametrize("layer, warns", [
+    ("nn.AdaptiveAvgPool2d(3)", True),  # CSAIL's pyramid pooling: raises in backward for these sizes
+    ("nn.AdaptiveAvgPool2d((2, 2))", True),
+    ("nn.Upsample(scale_factor=2, mode='bicubic')", True),
+    ("nn.AdaptiveAvgPool2d(1)", False),  # a global pool is a mean: deterministic
+    ("nn.Upsample(scale_factor=2)", False),  # nearest
+    ("nn.AdaptiveAvgPool2d(size)", False),  # not decided: strict, as before
+])
+def test_the_block_warns_where_a_module_on_the_path_calls_an_op_with_arguments_that_raise(tmp_path, layer, warns):
+    """An op that raises under deterministic mode only for some arguments counts where a module
+    the entry point reaches calls it with literal arguments that decide it."""
+    from conftest import write
+    from fixtools import fix_text
+
+    write(tmp_path, {"model.py": f"import torch.nn as nn\n\n\ndef build(size=3):\n    return nn.Sequential(nn.Conv2d(3, 8, 3), {layer})\n"})
+    script = (
+        "import torch\nfrom model import build\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        "    net = build().cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL101", "RPL202"], dedent=False).text
+    assert ("seed_everything(0, warn_only=True)" if warns else "seed_everything(0)\n") in text, text
+
+
 MAIN_WITH_ARGPARSE = """\
 import argparse
 
