@@ -1721,6 +1721,17 @@ class ProjectContext:
                 found.append((name, node))
         return found
 
+    def project_class(self, qualified: str) -> Optional[Tuple[str, str]]:
+        """The path of the module that defines the project class ``qualified`` names (followed
+        through re-exports: ``from .config import Cfg`` in a package's ``__init__``) and the
+        class's name there; None for a name that is not a project class."""
+        if is_known(qualified):
+            return None
+        node = self._resolve_qualified(qualified)
+        if node is None or not node[1].startswith(CLASS_PREFIX):
+            return None
+        return str(node[0]), node[1][len(CLASS_PREFIX) :]
+
     def class_method_modules(self, qualified: str, method: str) -> Optional[List[str]]:
         """For ``qualified`` (``pkg.opts.TrainOptions``) a project class that has ``method``
         (its own or a project base's): the paths of the modules of the class and of its project

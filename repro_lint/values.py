@@ -193,8 +193,12 @@ class Values:
         methods: Optional[Callable[[Optional[str]], Optional[Tuple["Values", cst.FunctionDef, Chain]]]] = None,
         uncalled: Optional[Callable[[str], bool]] = None,
         option_modules: Optional[Callable[[Optional[str], str], Optional[List["Values"]]]] = None,
+        class_module: Optional[Callable[[Optional[str]], Optional[Tuple["Values", str]]]] = None,
     ) -> None:
         self.module = module
+        #: the evaluator of the module of a project class of another module, and the class's
+        #: name there, by the class's qualified name (a config class: ``cfg = Config()``)
+        self.class_module = class_module
         #: a method of a project class of another module, by qualified name (``pkg.mod.Base.__init__``),
         #: with its module's evaluator and the method's enclosing nodes
         self.methods = methods
@@ -1048,11 +1052,17 @@ class Values:
             name = dotted_name(call.func)
             cls = next((c for c in _module_classes(self.module) if c.name.value == name), None)
             plain = _plain_options_class(self.module, name) if cls is None or not (cls.bases or _defines_init(cls)) else None
+            owner: Values = self
+            if cls is None and plain is None and not call.args:
+                # the same, for a class of another project module (``from config import Config``)
+                elsewhere = self.class_module(self.qualify(call.func)) if self.class_module is not None and self.qualify is not None else None
+                if elsewhere is not None:
+                    owner, plain = elsewhere[0], _plain_options_class(elsewhere[0].module, elsewhere[1])
             if plain is not None and not call.args:
                 # ``main(Options())`` with ``class Options: cuda: bool = False`` (no ``__init__``,
                 # no base): the class body's value
                 declared = _class_attribute(plain, attr)
-                got = self.of(declared, (), depth + 1) if declared is not None else None
+                got = owner.of(declared, (), depth + 1) if declared is not None else None
                 if got is None:
                     return None
                 found.extend(got)
@@ -2085,7 +2095,10 @@ class Values:
         """An evaluator of this module for one call of one of its functions: the call's
         arguments bound to the function's parameters, its own decisions of tests (the
         indexes, which do not depend on the call, shared)."""
-        inner = Values(self.module, self.source, self.resolve, self.qualify, self.callers, uncalled=self.uncalled, option_modules=self.option_modules)
+        inner = Values(
+            self.module, self.source, self.resolve, self.qualify, self.callers, uncalled=self.uncalled,
+            option_modules=self.option_modules, class_module=self.class_module,
+        )
         inner._functions, inner._calls, inner._options = self.functions(), self._calls, self._options
         inner._binds, inner._self_index, inner._heir_index = self._binds, self._self_index, self._heir_index
         inner._module_defs = self._module_defs

@@ -326,6 +326,9 @@ def test_rpl301_fix_replaces_an_explicit_none(lint):
         "kw = dict(shuffle=True)\nreturn DataLoader(ds, **kw)\n",
         "return functools.partial(DataLoader, batch_size=4, shuffle=True)\n",
         "return DataLoader(ds, shuffle=True, generator=None)\n",
+        # MixMatch's loaders: a partial bound in the function, shuffled where it is called
+        "get_loader = functools.partial(DataLoader, batch_size=8)\nreturn get_loader(ds, shuffle=True)\n",
+        "get_loader = functools.partial(DataLoader, shuffle=True)\nreturn get_loader(ds, batch_size=8)\n",
     ],
 )
 def test_rpl302_dataloader_shuffle(lint, code):

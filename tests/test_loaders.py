@@ -2434,3 +2434,31 @@ def test_a_star_import_spelt_with_other_spacing_binds_the_same_names(tmp_path, s
     )
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL302"])
     assert [d.code for d in found] == ["RPL302"]
+
+
+@pytest.mark.parametrize("config, expected", [
+    # DACON hand-gesture's trainer: a plain config class in config.py, no worker processes
+    ("class TrainerConfig:\n    batch_size = 32\n    num_workers = 0\n    shuffle = False\n", []),
+    ("class TrainerConfig:\n    batch_size = 32\n    num_workers = 4\n    shuffle = True\n", ["RPL301", "RPL302"]),
+    # the same as a dataclass's field defaults
+    ("from dataclasses import dataclass\n\n\n@dataclass\nclass TrainerConfig:\n    num_workers: int = 0\n    shuffle: bool = False\n", []),
+    ("from dataclasses import dataclass\n\n\n@dataclass\nclass TrainerConfig:\n    num_workers: int = 2\n    shuffle: bool = True\n", ["RPL301", "RPL302"]),
+])
+def test_a_config_class_of_another_module_gives_the_loader_its_values(tmp_path, config, expected):
+    """``Trainer(TrainerConfig())`` with the class in config.py: its body's values are what
+    ``self.config.num_workers`` and ``cfg.shuffle`` hold, as they are for a class in the same
+    module (no worker processes with 0: nothing to seed; no shuffling with False)."""
+    write(tmp_path, {
+        "config.py": config,
+        "train.py": (
+            "import torch\nfrom torch.utils.data import DataLoader\n\nfrom config import TrainerConfig\n\n\n"
+            "class Trainer:\n    def __init__(self, config):\n        self.config = config\n\n"
+            "    def run_epoch(self, dataset):\n"
+            "        loader = DataLoader(dataset, batch_size=self.config.batch_size if hasattr(self.config, 'batch_size') else 8,\n"
+            "                            num_workers=self.config.num_workers, shuffle=self.config.shuffle)\n"
+            "        for batch in loader:\n            print(batch)\n\n\n"
+            "if __name__ == \"__main__\":\n    torch.manual_seed(0)\n    Trainer(TrainerConfig()).run_epoch(list(range(64)))\n"
+        ),
+    })
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301", "RPL302"])
+    assert sorted(codes(found)) == expected

@@ -96,7 +96,7 @@ class ValueScan(Analysis):
         self.values = Values(
             file.module, file.source, self.modules.resolver(file.qualify), file.qualify, self._callers,
             attributes=self.modules.object_attributes, methods=self.modules.method, uncalled=self._uncalled,
-            option_modules=self.modules.option_modules,
+            option_modules=self.modules.option_modules, class_module=self.modules.class_module,
         )
         self._constants: Optional[Values] = None
 

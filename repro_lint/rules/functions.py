@@ -159,6 +159,7 @@ class ProjectModules:
                 lambda function, elsewhere=False: project.caller_arguments(path, function, elsewhere),
                 attributes=self.object_attributes, methods=self.method,
                 uncalled=lambda function: project.never_called(path, function), option_modules=self.option_modules,
+                class_module=self.class_module,
             )
         return self._evaluators[path]
 
@@ -179,6 +180,17 @@ class ProjectModules:
                 return None
             found.append(read[2])
         return found
+
+    def class_module(self, qualified: Optional[str]) -> Optional[Tuple[Values, str]]:
+        """The evaluator of the module that defines the project class ``qualified`` names,
+        and the class's name there (a config class of another module: ``cfg = Config()``,
+        then ``cfg.num_workers``); None for a name that is not a project class."""
+        if qualified is None or self.project is None or "." not in qualified:
+            return None
+        found = self.project.project_class(qualified)
+        facts = self.project.facts(found[0]) if found is not None else None
+        read = self.read(facts) if facts is not None else None
+        return (read[2], found[1]) if read is not None and found is not None else None
 
     def object_attributes(self, qualified: Optional[str]) -> Optional[Dict[str, Any]]:
         """The literal values a project module gives the attributes of an object it binds once
@@ -242,5 +254,8 @@ class ProjectModules:
             if module is not None:
                 table = ImportTable()
                 table.aliases.update(facts.aliases)
-                self._read[path] = (module, table, Values(module, text, self.resolver(table.qualify), table.qualify, methods=self.method))
+                self._read[path] = (
+                    module, table,
+                    Values(module, text, self.resolver(table.qualify), table.qualify, methods=self.method, class_module=self.class_module),
+                )
         return self._read[path]

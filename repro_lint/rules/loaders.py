@@ -39,6 +39,8 @@ if TYPE_CHECKING:  # pragma: no cover
 _ASSIGNED = re.compile(
     r"(?:^|;)[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[A-Za-z_][\w.]*[ \t]*(?=$|#|;|if\b)", re.MULTILINE
 )
+#: a name bound to a partial (``get_loader = partial(DataLoader, batch_size=8)``, in a function too)
+_PARTIAL_BOUND = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:functools\.)?partial\(", re.MULTILINE)
 #: a parameter whose default is a class (``def loader(dataset, klass=DataLoader)``)
 _CLASS_DEFAULT = re.compile(r"[(,][ \t\n]*([A-Za-z_]\w*)[ \t]*(?::[^=,)\n]*)?=[ \t]*(?:[a-z_]\w*\.)*[A-Z]\w*[ \t]*(?=[,)])")
 
@@ -113,6 +115,7 @@ class LocalLoaders(Analysis):
         super().__init__(file)
         self.specs: Dict[str, LoaderSpec] = {}
         self._assigned: Optional[FrozenSet[str]] = None
+        self._partials: Optional[FrozenSet[str]] = None
         #: the loader each call builds (by the call node's id; the tree outlives the analysis)
         self.calls: Dict[int, Optional[LoaderCall]] = {}
         #: project loader classes, by qualified name
@@ -124,6 +127,14 @@ class LocalLoaders(Analysis):
                         spec = self._partial(small.value)
                         if spec is not None:
                             self.specs[small.targets[0].target.value] = spec
+
+    @property
+    def partial_names(self) -> FrozenSet[str]:
+        """The names the file's text binds to a ``partial(...)``, anywhere (one scan of the
+        text, when first asked): the names a loader bound in a function may be called through."""
+        if self._partials is None:
+            self._partials = frozenset(_PARTIAL_BOUND.findall(self.file.source))
+        return self._partials
 
     @property
     def assigned_names(self) -> FrozenSet[str]:
@@ -207,7 +218,7 @@ def loader_call(rule: Rule, node: cst.Call) -> Optional[LoaderCall]:
 def _loader_call(rule: Rule, local: LocalLoaders, node: cst.Call) -> Optional[LoaderCall]:
     spec = local.spec_of(node.func)
     if spec is None and isinstance(node.func, cst.Name):
-        spec = _aliased(rule, local, node.func)
+        spec = _aliased(rule, local, node.func) or _bound_partial(rule, local, node.func)
     if spec is not None:
         positional = [a for a in spec.prefix if a.keyword is None]
         keywords = [a for a in spec.prefix if a.keyword is not None]
@@ -225,6 +236,17 @@ def _aliased(rule: Rule, local: LocalLoaders, func: cst.Name) -> Optional[Loader
     default path (:meth:`~repro_lint.values.Values.names`)."""
     found = aliased_names(rule, func, lambda n: local.spec_of(n) is not None)
     return next((s for s in map(local.spec_of, found) if s is not None), None)
+
+
+def _bound_partial(rule: Rule, local: LocalLoaders, func: cst.Name) -> Optional[LoaderSpec]:
+    """A loader called through a name that a function binds to a partial of it
+    (``get_loader = partial(DataLoader, batch_size=bs)``, then ``get_loader(ds, shuffle=True)``),
+    as a module-level partial is: the partial's arguments come first."""
+    if func.value not in local.partial_names:
+        return None
+    found = rule.file.analysis(ValueScan).values.of(func, rule.file.ancestors)
+    specs = [local._partial(c) for c in found or () if isinstance(c, cst.Call)]
+    return specs[0] if len(specs) == 1 else None
 
 
 def aliased_names(rule: Rule, func: cst.BaseExpression, wanted: Callable[[cst.BaseExpression], bool]) -> List[cst.BaseExpression]:
