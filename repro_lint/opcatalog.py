@@ -192,6 +192,14 @@ _REFLECT_2D = (
 )
 _REFLECT = Condition("equals", "mode", 2, None, None, ("reflect",), "constant")
 
+#: torch_scatter's sums (PyG's message passing): its Python ``scatter_sum`` is
+#: ``out.scatter_add_(dim, index, src)`` and ``scatter_mean`` divides such a sum, so each is
+#: torch's ``scatter_add_`` (atomics on CUDA; the maintainer: "non-deterministic by design",
+#: rusty1s/pytorch_scatter#226; under the flag it is torch's op that answers, pyg-team/
+#: pytorch_geometric#3175); ``scatter(reduce="max")`` and ``"mul"`` are its own kernels, and
+#: ``scatter(..., reduce=...)`` is left out with them (one name for every reduction)
+_TORCH_SCATTER_SUMS = ("torch_scatter.scatter_add", "torch_scatter.scatter_sum", "torch_scatter.scatter_mean")
+
 OPS: Tuple[Op, ...] = (
     # ---- A: deterministic under the flag ------------------------------------------------
     *(
@@ -247,7 +255,7 @@ OPS: Tuple[Op, ...] = (
     ),
     Op(
         "scatter_add", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
-        functions=("torch.scatter_add",), methods=("scatter_add", "scatter_add_"), passes=FORWARD,
+        functions=("torch.scatter_add", *_TORCH_SCATTER_SUMS), methods=("scatter_add", "scatter_add_"), passes=FORWARD,
     ),
     Op(
         "gather", "torch.gather when called on a CUDA tensor that requires grad", A,

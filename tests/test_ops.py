@@ -731,7 +731,8 @@ def test_rpl402_cumsum_of_a_one_hot_mask_or_an_all_any_reduction_is_an_integer_s
     "imported, call, expected",
     [
         # pykeen: an optional dependency whose fallback is None is still that module where it is used
-        ("try:\n    import torch_scatter\nexcept ImportError:\n    torch_scatter = None\n", "torch_scatter.scatter_add(x, i, dim=0)", []),
+        ("try:\n    import torch_scatter\nexcept ImportError:\n    torch_scatter = None\n", "torch_scatter.scatter_max(x, i, dim=0)", []),
+        ("try:\n    import torch_scatter\nexcept ImportError:\n    torch_scatter = None\n", "torch_scatter.scatter_add(x, i, dim=0)", ["RPL401"]),
         ("try:\n    import torch.nn.functional as F\nexcept ImportError:\n    F = None\n", "F.interpolate(x, scale_factor=2, mode='bicubic')", ["RPL402"]),
         # rebound to something else: not the module any more (a tensor, maybe)
         ("import torch_scatter\ntorch_scatter = torch.zeros(3)\n", "torch_scatter.scatter_add(0, i, x)", ["RPL401"]),
@@ -1049,3 +1050,23 @@ def test_rpl402_a_backward_only_op_where_autograd_records_nothing(lint, wrap, ex
     """nnU-Net's ``resample_torch``: ``F.interpolate`` inside ``with torch.no_grad():``."""
     code = f"import torch\nimport torch.nn.functional as F\n\n\n{wrap}"
     assert codes(lint(code, select=["RPL402"])) == expected
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        # torch_scatter's sums are torch's scatter_add_ (its Python scatter_sum; scatter_mean divides one)
+        ("torch_scatter.scatter_add(x, index, dim=0)", ["RPL401"]),
+        ("scatter_sum(x, index, dim=0)", ["RPL401"]),
+        ("scatter_mean(x, index, dim=0, dim_size=4)", ["RPL401"]),
+        # its own kernels, and ``scatter`` whose reduction may be any of them: not listed
+        ("torch_scatter.scatter_max(x, index, dim=0)", []),
+        ("torch_scatter.scatter(x, index, dim=0, reduce='max')", []),
+    ],
+)
+def test_rpl401_torch_scatters_sums_are_torchs_scatter_add(lint, call, expected):
+    code = (
+        "import torch\nimport torch_scatter\nfrom torch_scatter import scatter_mean, scatter_sum\n\n\n"
+        f"def aggregate(x, index):\n    return {call}\n"
+    )
+    assert codes(lint(code, select=["RPL401"])) == expected
