@@ -58,6 +58,14 @@ def test_rpl104_quiet(lint, code):
         ("os.environ['PYTHONHASHSEED'] = str(seed)\n    random.seed(seed)", ["RPL104"]),
         # one a nested function would start, where it is called
         ("os.environ['PYTHONHASHSEED'] = '0'\n\n    def later():\n        subprocess.run(['ls'])", ["RPL104"]),
+        # sympy's finally: the value the interpreter started with, put back after the process
+        ("saved = os.getenv('PYTHONHASHSEED')\n    os.environ['PYTHONHASHSEED'] = '0'\n    subprocess.run(['ls'])\n"
+         "    os.environ['PYTHONHASHSEED'] = saved", []),
+        ("saved = os.environ.get('PYTHONHASHSEED', '')\n    os.environ['PYTHONHASHSEED'] = saved", []),
+        ("saved = os.environ['PYTHONHASHSEED']\n    os.environ['PYTHONHASHSEED'] = saved", []),
+        # another variable's value, or the saved one changed: a setting
+        ("saved = os.getenv('SEED')\n    os.environ['PYTHONHASHSEED'] = saved", ["RPL104"]),
+        ("saved = os.getenv('PYTHONHASHSEED') or '0'\n    os.environ['PYTHONHASHSEED'] = saved", ["RPL104"]),
     ],
 )
 def test_rpl104_a_setting_for_the_interpreter_the_function_starts_next(lint, body, expected):

@@ -11,7 +11,7 @@ from .._lazy import cst
 from .. import catalog
 from ..diagnostics import SAFE
 from ..names import dotted_name
-from ..syntax import cst_generic_origin, cst_literal, int_value
+from ..syntax import cst_generic_origin, cst_literal, int_value, string_value
 from .base import Rule, ValueScan, argument, environ_writes, keyword_arg, short
 from ..children import CALLS, DEFINITIONS, syntax_children
 
@@ -19,6 +19,16 @@ from ..children import CALLS, DEFINITIONS, syntax_children
 # -- RPL104 -----------------------------------------------------------------------------------------
 
 HASHSEED = "PYTHONHASHSEED"
+
+
+def _reads_hashseed(qualify: "object", candidate: object) -> bool:
+    """Is ``candidate`` (a value the evaluator found) a read of PYTHONHASHSEED from the
+    environment: ``os.getenv("PYTHONHASHSEED")``, ``os.environ.get(...)``, ``os.environ[...]``?"""
+    if isinstance(candidate, cst.Call) and candidate.args and string_value(candidate.args[0].value) == HASHSEED:
+        return qualify(candidate.func) in ("os.getenv", "os.environ.get")  # type: ignore[operator]
+    if isinstance(candidate, cst.Subscript) and len(candidate.slice) == 1 and isinstance(candidate.slice[0].slice, cst.Index):
+        return qualify(candidate.value) == "os.environ" and string_value(candidate.slice[0].slice.value) == HASHSEED  # type: ignore[operator]
+    return False
 
 
 class HashSeedSetAtRuntime(Rule):
@@ -33,13 +43,25 @@ class HashSeedSetAtRuntime(Rule):
     whole_words = True
 
     def _check(self, node: cst.CSTNode) -> None:
-        for name, _value, anchor in environ_writes(self.qualify, node, self.file.module_constants):
+        for name, value, anchor in environ_writes(self.qualify, node, self.file.module_constants):
             if name == HASHSEED:
                 if self._starts_process_after(node):
                     return  # set for the interpreter started next (a launcher, a test runner)
+                if value is not None and self._restores(value):
+                    return  # the value it had before, put back (after starting the process that needed another)
                 # a call is reported whole (one finding for ``update(...)``), an assignment at its target
                 self.report(node if isinstance(node, cst.Call) else anchor)
                 return
+
+    def _restores(self, value: cst.BaseExpression) -> bool:
+        """Is ``value`` the variable as the program read it before (``saved =
+        os.getenv("PYTHONHASHSEED")`` ... ``os.environ["PYTHONHASHSEED"] = saved``, SymPy's test
+        runner in its ``finally:``)? Putting back what the interpreter started with changes
+        nothing about this interpreter's hashing."""
+        if not isinstance(value, cst.Name):
+            return False
+        found = self.file.analysis(ValueScan).values.of(value, self.file.ancestors)
+        return bool(found) and all(_reads_hashseed(self.qualify, c) for c in found)  # type: ignore[union-attr]
 
     def _starts_process_after(self, node: cst.CSTNode) -> bool:
         """Does the function around ``node`` (or the module's top level) start a new
