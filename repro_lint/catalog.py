@@ -125,6 +125,11 @@ START_ONLY_ENV = {
     "PYTHONHASHSEED": "Python reads it only when the interpreter starts",
 }
 
+#: torch's calls that run a function (their first argument, ``fn``) in new processes started with
+#: the spawn method: each child imports the module afresh (not as ``__main__``) and calls the
+#: function, so nothing the parent seeded or switched reaches it (NONDETERMINISM.md section 1)
+SPAWN_CALLS = frozenset(f"torch.multiprocessing{module}.{name}" for module in ("", ".spawn") for name in ("spawn", "start_processes"))
+
 #: calls that start a new interpreter (or another program), which reads the environment as it
 #: starts: ``PYTHONHASHSEED`` set before one of them, in the same function, is set for it
 #: (NONDETERMINISM.md section 1: "subprocess, spawn children"; torch's ``spawn`` and
@@ -133,7 +138,7 @@ NEW_PROCESS_CALLS = frozenset(
     {f"subprocess.{name}" for name in ("Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput")}
     | {f"os.{name}" for name in ("system", "popen", "posix_spawn", "posix_spawnp")}
     | {f"os.{kind}{suffix}" for kind in ("execv", "execl", "spawnv", "spawnl") for suffix in ("", "e", "p", "pe")}
-    | {f"torch.multiprocessing{module}.{name}" for module in ("", ".spawn") for name in ("spawn", "start_processes")}
+    | SPAWN_CALLS
 )
 
 #: calls after which CUDA/NPU (or a process group) has started in this process

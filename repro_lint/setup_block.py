@@ -20,6 +20,8 @@ Where the block goes:
   in it that makes the seed available: the installed program starts there, and importing the
   module stays free of side effects. When that function is not defined at the module's top
   level (a method, a name imported from elsewhere), there is no safe place: no fix.
+- likewise at the top of a module-level function that ``torch.multiprocessing.spawn(fn, ...)``
+  runs: its children import the module afresh and never run the ``__main__`` block.
 
 What it contains, by ``fix-style``:
 
@@ -49,13 +51,13 @@ from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ._lazy import cst
-from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS, SEED_HELPERS, SEEDING_CALLS
+from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS, SEED_HELPERS, SEEDING_CALLS, SPAWN_CALLS
 from .classify import is_seed_named
 from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
 from .opcatalog import may_raise, surely_raises
 from .rules.base import Analysis, FileContext, ValueScan
-from .syntax import is_main_guard, string_value
+from .syntax import CstArgs, is_main_guard, string_value
 from .values import Const
 from .children import DEFINITIONS, node_kinds, syntax_children
 
@@ -94,6 +96,8 @@ _SUITES = node_kinds(cst.BaseSuite)
 _IFS = node_kinds(cst.If)
 _CLAUSES = node_kinds(cst.Else, cst.Finally)
 _INDENTED = node_kinds(cst.IndentedBlock)
+#: the nodes whose parts run on some paths only (``if``/``elif``, ``x if c else y``, ``match``)
+_CHOICES = node_kinds(cst.If, cst.IfExp, cst.Match)
 _ONE_LINE = node_kinds(cst.SimpleStatementSuite)
 
 
@@ -294,6 +298,32 @@ def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
         if name is not None and is_seed_named(name, True):
             return module.code_for_node(call.args[0].value)
     return None
+
+
+def _spawned_functions(file: FileContext) -> Tuple[str, ...]:
+    """The module-level functions of the file that ``torch.multiprocessing.spawn(fn, ...)`` (or
+    ``start_processes``) runs in new processes: the program trains there, in children that
+    import the module afresh and never run its ``__main__`` block, so the block goes at the top
+    of the function, as for a console script's. Only where every run spawns: a spawn under an
+    ``if`` (nnU-Net's ``if num_gpus > 1: mp.spawn(run_ddp, ...) else:`` training in the
+    process itself) leaves the block where the other path needs it."""
+    if "spawn" not in file.source and "start_processes" not in file.source:
+        return ()
+    defined = {s.name.value for s in file.module.body if isinstance(s, cst.FunctionDef)}
+    found: List[str] = []
+    stack: List[Tuple[cst.CSTNode, bool]] = [(file.module, False)]
+    while stack:
+        node, conditional = stack.pop()
+        inner = conditional or (type(node) in _CHOICES and not is_main_guard(node))
+        stack.extend((child, inner) for child in syntax_children(node))
+        if type(node) is not cst.Call or file.qualify(node.func) not in SPAWN_CALLS:  # type: ignore[attr-defined]
+            continue
+        target = CstArgs(node).node("fn", 0)
+        if conditional:
+            return ()
+        if isinstance(target, cst.Name) and target.value in defined and target.value not in found:
+            found.append(target.value)
+    return tuple(found)
 
 
 def _reseeded_alike(file: FileContext, place: Placement) -> FrozenSet[str]:
@@ -541,7 +571,7 @@ def _never_none(file: FileContext, place: Placement) -> Optional[str]:
 def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
     module = file.module
     everything = list(_statements(module.body, into_functions=True))
-    place = placement(module, file.project.console_functions(file.path), everything)
+    place = placement(module, file.project.console_functions(file.path) or _spawned_functions(file), everything)
     if place is None:
         return None
     default_seed = str(file.settings.seed)

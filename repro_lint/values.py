@@ -793,10 +793,15 @@ class Values:
                 below = node.body if _holds(node.body, expr) else node.orelse if _holds(node.orelse, expr) else None
             if below is node.body or below is node.orelse:
                 pinned = _pinned(node.test, dotted, below is node.body)
-                if pinned is None:
+                truth = _truthiness(node.test, dotted, below is node.body) if pinned is None and found else None
+                if pinned is None and truth is None:
                     continue
                 if isinstance(node, cst.If) and not self._untouched(dotted, chain, index + 1):
                     return found  # rebound after the test
+                if pinned is None:
+                    # ``if not train:`` leaves the values of ``train`` that are false there
+                    kept = [c for c in found or () if not isinstance(c, Const) or bool(c.value) is truth]
+                    return kept or found
                 return [Const(v) for v in pinned]
         return found
 
@@ -2526,6 +2531,20 @@ def _pinned(test: cst.BaseExpression, dotted: str, holds: bool) -> Optional[List
             return None
         return literals
     return None
+
+
+def _truthiness(test: cst.BaseExpression, dotted: str, holds: bool) -> Optional[bool]:
+    """Whether the name (or ``a.b``) ``dotted`` is true where ``test`` holds (or, with
+    ``holds`` False, where it fails), when the test decides it: ``x``, ``not x``, a part of an
+    ``and`` that holds or an ``or`` that fails; None otherwise."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _truthiness(test.expression, dotted, not holds)
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And if holds else cst.Or):
+            left = _truthiness(test.left, dotted, holds)
+            return left if left is not None else _truthiness(test.right, dotted, holds)
+        return None
+    return holds if isinstance(test, (cst.Name, cst.Attribute)) and dotted_name(test) == dotted else None
 
 
 def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:

@@ -1052,3 +1052,22 @@ def test_a_function_that_binds_the_name_itself_uses_its_own(lint):
         "def main(kwargs):\n    KW = kwargs\n    return DataLoader(torch.arange(10), **KW)\n"
     )
     assert codes(lint(code, select=["RPL301", "RPL302"])) == []
+
+
+@pytest.mark.parametrize("test, expected", [
+    ("not train", []),  # vocos's datamodule: the validation loader, where train is False
+    ("not train and self.val_loader is None", []),
+    ("train", ["RPL302"]),
+    ("train or self.always", ["RPL302"]),  # does not decide train
+])
+def test_rpl302_a_flag_that_the_branch_around_the_loader_decides(lint, test, expected):
+    """The callers pass train=True and train=False; inside ``if not train:`` only False reaches
+    ``shuffle=train``."""
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass DM:\n"
+        "    def _make(self, train):\n"
+        f"        if {test}:\n            self.loader = DataLoader(self.ds, batch_size=8, shuffle=train)\n\n"
+        "    def train_dataloader(self):\n        self._make(train=True)\n        return self.loader\n\n"
+        "    def val_dataloader(self):\n        self._make(train=False)\n        return self.loader\n"
+    )
+    assert codes(lint(code, select=["RPL302"])) == expected

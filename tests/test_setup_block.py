@@ -813,3 +813,33 @@ def test_the_runtime_block_never_reseeds_what_the_program_seeds_its_own_way(tmp_
         added = [line.strip() for line in text.splitlines() if line not in code.splitlines()]
         assert not any(line.startswith("torch.manual_seed") for line in added), text  # never reseeded
     compile(text, "train.py", "exec")
+
+
+@pytest.mark.parametrize("spawn, in_child", [
+    ("mp.spawn(example, args=(2,), nprocs=2, join=True)", True),
+    ("mp.start_processes(example, args=(2,), nprocs=2, start_method='spawn')", True),
+    ("torch.multiprocessing.spawn(fn=example, args=(2,), nprocs=2)", True),
+    ("if __name__ == '__main__':\n        mp.spawn(example, args=(2,), nprocs=2)", True),  # (a guard of its own)
+    # nnU-Net's run_training: several GPUs spawn, one trains in the process itself
+    ("if torch.cuda.device_count() > 1:\n        mp.spawn(example, args=(2,), nprocs=2)\n    else:\n        example(0, 1)", False),
+])
+def test_the_block_goes_where_spawned_processes_train(tmp_path, spawn, in_child):
+    """torch.multiprocessing.spawn runs the function in children that import the module afresh
+    and never run its __main__ block: a block there would seed and switch the parent only, and
+    the children would train unseeded. The block goes at the top of the spawned function, where
+    every run spawns; a spawn on some paths only leaves it in the __main__ block."""
+    from fixtools import fix_text
+
+    code = (
+        "import os\n\nimport torch\nimport torch.distributed as dist\nimport torch.multiprocessing as mp\nimport torch.nn as nn\n\n\n"
+        "def example(rank, world_size):\n    dist.init_process_group('gloo', rank=rank, world_size=world_size)\n"
+        "    model = nn.Linear(10, 10).cuda()\n    model(torch.randn(20, 10).cuda())\n\n\n"
+        f"def ddp_main():\n    {spawn}\n\n\n"
+        "if __name__ == \"__main__\":\n    os.environ['MASTER_ADDR'] = 'localhost'\n    ddp_main()\n"
+    )
+    text = fix_text(tmp_path, code, ["RPL101", "RPL202"], dedent=False).text
+    lines = text.splitlines()
+    assert (lines[lines.index("def example(rank, world_size):") + 1] == "    seed_everything(0)") == in_child, text
+    assert (lines[lines.index('if __name__ == "__main__":') + 1] == "    seed_everything(0)") != in_child, text
+    assert text.count("seed_everything(0)") == 1, text
+    compile(text, "train.py", "exec")
