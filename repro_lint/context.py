@@ -2050,6 +2050,15 @@ class ProjectContext:
             starts += self.console_nodes(key, console)
         return starts
 
+    def spawned_summary(self, path: "str | Path", function: str) -> Summary:
+        """What a process that ``torch.multiprocessing.spawn`` starts to run the module-level
+        ``function`` of module ``path`` does: it imports the module afresh (its top level, not
+        its ``__main__`` block) and calls the function, with nothing of its parent's generators
+        or switches."""
+        key = os.path.abspath(path)
+        self.consult(ALL_FILES)
+        return self.closure([(key, MODULE_BODY), (key, function)])
+
     def entry_summary_without(
         self,
         path: "str | Path",

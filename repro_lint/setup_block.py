@@ -307,10 +307,21 @@ def _spawned_functions(file: FileContext) -> Tuple[str, ...]:
     of the function, as for a console script's. Only where every run spawns: a spawn under an
     ``if`` (nnU-Net's ``if num_gpus > 1: mp.spawn(run_ddp, ...) else:`` training in the
     process itself) leaves the block where the other path needs it."""
-    if "spawn" not in file.source and "start_processes" not in file.source:
+    targets = spawn_targets(file)
+    if any(conditional for _, conditional, _ in targets):
         return ()
+    return tuple(dict.fromkeys(name for name, _, _ in targets))
+
+
+def spawn_targets(file: FileContext) -> List[Tuple[str, bool, cst.Call]]:
+    """The calls of the file that run a module-level function of it in spawned processes
+    (``torch.multiprocessing.spawn(fn, ...)``, ``start_processes``; :data:`SPAWN_CALLS`): for
+    each, the function's name, whether the call is made on some paths only (under an ``if``
+    other than the ``__main__`` guard, a conditional expression, a ``match``), and the call."""
+    if "spawn" not in file.source and "start_processes" not in file.source:
+        return []
     defined = {s.name.value for s in file.module.body if isinstance(s, cst.FunctionDef)}
-    found: List[str] = []
+    found: List[Tuple[str, bool, cst.Call]] = []
     stack: List[Tuple[cst.CSTNode, bool]] = [(file.module, False)]
     while stack:
         node, conditional = stack.pop()
@@ -319,11 +330,9 @@ def _spawned_functions(file: FileContext) -> Tuple[str, ...]:
         if type(node) is not cst.Call or file.qualify(node.func) not in SPAWN_CALLS:  # type: ignore[attr-defined]
             continue
         target = CstArgs(node).node("fn", 0)
-        if conditional:
-            return ()
-        if isinstance(target, cst.Name) and target.value in defined and target.value not in found:
-            found.append(target.value)
-    return tuple(found)
+        if isinstance(target, cst.Name) and target.value in defined:
+            found.append((target.value, conditional, node))  # type: ignore[arg-type]
+    return found
 
 
 def _reseeded_alike(file: FileContext, place: Placement) -> FrozenSet[str]:

@@ -6395,3 +6395,32 @@ def test_a_project_module_only_inspected_runs_nothing_of_it(tmp_path, use, expec
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL103"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("child, expected", [
+    # the parent seeds and switches; the spawned children do neither
+    ("", ["RPL101", "RPL202"]),
+    # the children seed and switch themselves
+    ("torch.manual_seed(0)\n    torch.use_deterministic_algorithms(True)\n    ", []),
+    ("torch.manual_seed(rank)\n    ", ["RPL202"]),
+])
+def test_spawned_children_inherit_neither_the_parents_seed_nor_its_switches(tmp_path, child, expected):
+    """torch.multiprocessing.spawn starts fresh interpreters that import the module (not as
+    __main__) and call the function: the parent's torch.manual_seed and deterministic mode do
+    not reach them, so the program trains unseeded. Reported at the spawn call, with the
+    setup block at the top of the spawned function as the fix."""
+    from conftest import lint_files_in
+
+    code = (
+        "import torch\nimport torch.multiprocessing as mp\nimport torch.nn as nn\n\n\n"
+        f"def example(rank, world_size):\n    {child}model = nn.Linear(10, 10).cuda()\n    model(torch.randn(20, 10).cuda())\n\n\n"
+        "if __name__ == \"__main__\":\n    torch.manual_seed(0)\n    torch.use_deterministic_algorithms(True)\n"
+        "    mp.spawn(example, args=(2,), nprocs=2, join=True)\n"
+    )
+    (tmp_path / "train.py").write_text(code)
+    found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL101", "RPL202"])
+    assert sorted(d.code for d in found) == expected
+    for diagnostic in found:
+        assert diagnostic.start[0] == code.splitlines().index("    mp.spawn(example, args=(2,), nprocs=2, join=True)") + 1
+        assert "mp.spawn(...)" in diagnostic.message
+        assert diagnostic.fix is not None

@@ -28,7 +28,7 @@ from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
 from ..names import dotted_name, module_name_of
-from ..setup_block import setup_block_edits
+from ..setup_block import setup_block_edits, spawn_targets
 from ..syntax import UNKNOWN, CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
@@ -1211,6 +1211,31 @@ class _EntryPointRule(Rule):
             return []
         return setup_block_edits(self.file, needs, covered(self.file))
 
+    def spawned_without(self, summary: Summary, needs: str, lacks: Callable[[Summary], bool]) -> bool:
+        """Report (and say so) where the entry point's path starts processes with
+        ``torch.multiprocessing.spawn(fn, ...)`` whose own path (the module's top level and
+        ``fn``, as a spawned child runs them) ``lacks`` what the parent set: the children inherit
+        none of its generators or switches. ``needs``: the setup block's kind that mends it
+        (the block goes into ``fn`` only where every run spawns: elsewhere, no fix)."""
+        reached = summary.reached_in(self.file.path)
+        for function, conditional, call in spawn_targets(self.file):
+            if function not in reached or not lacks(self.file.project.spawned_summary(self.file.path, function)):
+                continue
+            what = "deterministic algorithms" if needs == "deterministic" else f"the seed of {RNG_NAMES[needs]}"
+            self.report(
+                call, message=SPAWNED_MESSAGE.format(call=short(self.file.code_for(call.func)), function=function, what=what),
+                edits=[] if conditional else setup_block_edits(self.file, {needs}, covered(self.file)),
+            )
+            return True
+        return False
+
+
+SPAWNED_MESSAGE = (
+    "the processes that {call}(...) starts import this module afresh and run {function}() without "
+    "{what} that this program sets (spawned children inherit no RNG state and no switches): "
+    "set it at the top of {function}, e.g. repro_lint.runtime.seed_everything(seed)"
+)
+
 
 class _UnseededGenerator(_EntryPointRule):
     generator = ""
@@ -1248,6 +1273,9 @@ class _UnseededGenerator(_EntryPointRule):
                         holds="holds" if _in_body(site, branch, scan) else "does not hold",
                     ),
                 )
+                return
+            generator = self.generator
+            self.spawned_without(summary, generator, lambda child: child.uses_generator(generator) and not child.seeds(generator))
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
         self.report(where, message=self.message_for(summary), edits=self.setup_edits(scan, {self.generator}))
@@ -1378,6 +1406,8 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
             if guarded is not None:
                 switch, branch = guarded
                 self.report(switch, message=SWITCH_OFF_DEFAULT_MESSAGE.format(device=device, test=short(self.file.code_for(branch.test))))
+                return
+            self.spawned_without(summary, "deterministic", lambda child: bool(set(DEVICES) & child.uses) and not child.deterministic)
             return
         # "an accelerator" is placed at a use of CUDA or an NPU too, where the file names one
         # that the summary could not (``torch.device("cuda" ...)`` with ``torch`` bound by a
