@@ -628,15 +628,12 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
         if needs is not None and needs not in imports:
             imports.append(needs)
 
-    # the runtime call seeds every generator: where the run selects no seeding rule, the block
-    # writes the switches themselves (what RPL202 asks for, and nothing the user switched off)
-    # and a module that others import, or a module of a package, gets no run-time dependency
-    # on repro-lint
-    # and where the program seeds a generator itself with what may be another seed than the
-    # block's, the runtime call (which seeds them all) would throw the program's seed away
-    summary = file.project.entry_summary(file.path, file.source)
-    seeded = {g for g in (*GENERATORS, DEVICE_SEEDS) if summary.seeds(g)}
-    reseeds = bool(seeded) and not seeded <= _reseeded_alike(file, place)
+    # the runtime call seeds every generator, so the block is the inline one where the run
+    # selects no seeding rule (the switches alone: what RPL202 asks for, nothing the user
+    # switched off), in a module that others import or of a package (no run-time dependency on
+    # repro-lint), and where the program seeds a generator itself with what may be another seed
+    # than the block's (the runtime call would throw the program's seed away)
+    seeded, reseeds = file.analysis(SetupBlockState).program_seeds()
     inline = not file.may_import_runtime or not (allowed & set(GENERATORS)) or reseeds
     if inline:
         # a generator that no finding asked for and that the entry point's path seeds already
@@ -717,6 +714,7 @@ class SetupBlockState(Analysis):
         self.edits: List[NodeEdit] = []
         self._raising: Optional[bool] = None
         self._basis: Any = False
+        self._seeds: Optional[Tuple[FrozenSet[str], bool]] = None
 
     def basis(self) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
         """What every block of this file starts from, whatever its findings ask for: the
@@ -726,12 +724,24 @@ class SetupBlockState(Analysis):
             self._basis = _basis(self.file)
         return self._basis  # type: ignore[return-value]
 
+    def program_seeds(self) -> Tuple[FrozenSet[str], bool]:
+        """What the entry point's path seeds itself (generators, and the device generators),
+        and whether the runtime call would seed any of them again with what may be another
+        seed than the program's (:func:`_reseeded_alike`). Once per file."""
+        if self._seeds is None:
+            file = self.file
+            basis = self.basis()
+            summary = file.project.entry_summary(file.path, file.source)
+            seeded = frozenset(g for g in (*GENERATORS, DEVICE_SEEDS) if summary.seeds(g))
+            self._seeds = seeded, bool(seeded) and basis is not None and not seeded <= _reseeded_alike(file, basis[0])
+        return self._seeds
+
     def reaches_raising_op(self) -> bool:
         """Does the entry point's execution path call an op that raises under deterministic
-        mode whatever its arguments, or does a module it reaches call one with the literal
-        arguments that make it raise (``nn.AdaptiveAvgPool2d(3)``, the op calls of a module are
-        its facts', not a body's: the module of a reached function counts whole)? (Once per
-        file: every finding's block asks.)"""
+        mode whatever its arguments, or does a module it reaches call one with literal
+        arguments that make it raise (``nn.AdaptiveAvgPool2d(3)``)? A module's op calls are
+        known for the whole module, not per function: a reached module counts whole. (Once
+        per file: every finding's block asks.)"""
         if self._raising is None:
             file = self.file
             project = file.project
