@@ -317,7 +317,13 @@ def spawn_targets(file: FileContext) -> List[Tuple[str, bool, cst.Call]]:
     """The calls of the file that run a module-level function of it in spawned processes
     (``torch.multiprocessing.spawn(fn, ...)``, ``start_processes``; :data:`SPAWN_CALLS`): for
     each, the function's name, whether the call is made on some paths only (under an ``if``
-    other than the ``__main__`` guard, a conditional expression, a ``match``), and the call."""
+    other than the ``__main__`` guard, a conditional expression, a ``match``), and the call.
+    Found once per file: the block's placement and each seeding rule ask."""
+    return file.analysis(SetupBlockState).spawns()
+
+
+def _spawn_targets(file: FileContext) -> List[Tuple[str, bool, cst.Call]]:
+    """:func:`spawn_targets`, found by walking the module."""
     if "spawn" not in file.source and "start_processes" not in file.source:
         return []
     defined = {s.name.value for s in file.module.body if isinstance(s, cst.FunctionDef)}
@@ -715,6 +721,7 @@ class SetupBlockState(Analysis):
         self._raising: Optional[bool] = None
         self._basis: Any = False
         self._seeds: Optional[Tuple[FrozenSet[str], bool]] = None
+        self._spawns: Optional[List[Tuple[str, bool, cst.Call]]] = None
 
     def basis(self) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
         """What every block of this file starts from, whatever its findings ask for: the
@@ -723,6 +730,12 @@ class SetupBlockState(Analysis):
         if self._basis is False:
             self._basis = _basis(self.file)
         return self._basis  # type: ignore[return-value]
+
+    def spawns(self) -> List[Tuple[str, bool, cst.Call]]:
+        """:func:`spawn_targets` of the file, found once."""
+        if self._spawns is None:
+            self._spawns = _spawn_targets(self.file)
+        return self._spawns
 
     def program_seeds(self) -> Tuple[FrozenSet[str], bool]:
         """What the entry point's path seeds itself (generators, and the device generators),

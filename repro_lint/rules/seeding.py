@@ -1211,8 +1211,8 @@ class _EntryPointRule(Rule):
             return []
         return setup_block_edits(self.file, needs, covered(self.file))
 
-    def spawned_without(self, summary: Summary, needs: str, lacks: Callable[[Summary], bool]) -> bool:
-        """Report (and say so) where the entry point's path starts processes with
+    def spawned_without(self, scan: SeedingScan, summary: Summary, needs: str, lacks: Callable[[Summary], bool]) -> None:
+        """Report where the entry point's path starts processes with
         ``torch.multiprocessing.spawn(fn, ...)`` whose own path (the module's top level and
         ``fn``, as a spawned child runs them) ``lacks`` what the parent set: the children inherit
         none of its generators or switches. ``needs``: the setup block's kind that mends it
@@ -1224,10 +1224,9 @@ class _EntryPointRule(Rule):
             what = "deterministic algorithms" if needs == "deterministic" else f"the seed of {RNG_NAMES[needs]}"
             self.report(
                 call, message=SPAWNED_MESSAGE.format(call=short(self.file.code_for(call.func)), function=function, what=what),
-                edits=[] if conditional else setup_block_edits(self.file, {needs}, covered(self.file)),
+                edits=[] if conditional else self.setup_edits(scan, {needs}),
             )
-            return True
-        return False
+            return
 
 
 SPAWNED_MESSAGE = (
@@ -1275,7 +1274,7 @@ class _UnseededGenerator(_EntryPointRule):
                 )
                 return
             generator = self.generator
-            self.spawned_without(summary, generator, lambda child: child.uses_generator(generator) and not child.seeds(generator))
+            self.spawned_without(scan, summary, generator, lambda child: child.uses_generator(generator) and not child.seeds(generator))
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
         self.report(where, message=self.message_for(summary), edits=self.setup_edits(scan, {self.generator}))
@@ -1407,7 +1406,7 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
                 switch, branch = guarded
                 self.report(switch, message=SWITCH_OFF_DEFAULT_MESSAGE.format(device=device, test=short(self.file.code_for(branch.test))))
                 return
-            self.spawned_without(summary, "deterministic", lambda child: bool(set(DEVICES) & child.uses) and not child.deterministic)
+            self.spawned_without(scan, summary, "deterministic", lambda child: bool(set(DEVICES) & child.uses) and not child.deterministic)
             return
         # "an accelerator" is placed at a use of CUDA or an NPU too, where the file names one
         # that the summary could not (``torch.device("cuda" ...)`` with ``torch`` bound by a
