@@ -670,7 +670,9 @@ def builds_on_torch(module: str) -> bool:
 #: keywords (``benchmark``, ``deterministic``, ``accelerator``, ``gpus``) reads that dict's keys.
 TRAINER_KEYWORD_DICTS: Dict[str, Tuple[Tuple[str, int], str]] = {
     **{name: (("trainer_defaults", 5), "lightning.pytorch.Trainer") for name in LIGHTNING_CLIS},
-    LIGHTNING_CLI_1X: (("trainer_defaults", 7), "pytorch_lightning.Trainer"),
+    # (1.x's CLI builds its Trainer from the options it parsed, with 1.x's defaults, as
+    # ``from_argparse_args`` does: on the CPU unless they say otherwise)
+    LIGHTNING_CLI_1X: (("trainer_defaults", 7), "pytorch_lightning.Trainer.from_argparse_args"),
 }
 
 #: calls that draw from torch's global generator when they run
@@ -988,6 +990,23 @@ DEVICE_COUNT_KEYWORDS: Dict[str, Tuple[str, str]] = {
     f"{module}.Trainer{factory}": ("gpus", "cuda")
     for module in ("pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer")
     for factory in ("", ".from_argparse_args")
+}
+#: trainers that run on the accelerator when there is one, unless an argument says where:
+#: qualified name -> the (parameter, position) that does, or None where no argument of the
+#: call does. Lightning 2's ``Trainer()`` takes ``accelerator="auto"`` by default (a given
+#: ``accelerator`` is read as the device keyword it is; Lightning 1.x's ``gpus`` as the count
+#: it is, and its ``from_argparse_args`` is not here: 1.x ran on the CPU by default).
+#: transformers' Trainer (and TRL's, built on it) places the model on its
+#: ``TrainingArguments``' device, the accelerator unless ``use_cpu=True`` is set there.
+ACCELERATOR_BY_DEFAULT: Dict[str, Optional[Tuple[str, Optional[int]]]] = {
+    **{
+        f"{module}.Trainer": ("accelerator", None)
+        for module in (
+            "lightning", "lightning.pytorch", "lightning.pytorch.trainer", "lightning.pytorch.trainer.trainer",
+            "pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer",
+        )
+    },
+    **{name: None for name, helper in SEED_HELPERS.items() if helper is _HF_TRAINER},
 }
 #: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
 #: says where the program runs when started as documented: option name -> ``name`` (the

@@ -304,6 +304,11 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             uses.add(device)
         elif given is UNKNOWN:
             uses.add(PLACES)
+    if qualified in catalog.ACCELERATOR_BY_DEFAULT:
+        where = catalog.ACCELERATOR_BY_DEFAULT[qualified]
+        # (``Trainer(**cfg.trainer)`` may name the device inside the dict: no evidence)
+        if where is None or (args.node(*where) is MISSING and args.value("gpus", None) is MISSING):
+            uses.add("accelerator")
     if method == catalog.OPTION_DECLARATION[0]:
         device = option_device(args)
         if device:

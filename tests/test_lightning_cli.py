@@ -81,7 +81,11 @@ def test_trainer_defaults_without_benchmark_are_quiet(lint, args):
 
 @pytest.mark.parametrize(
     "defaults",
-    ['{"accelerator": "auto"}', '{"accelerator": "gpu", "devices": 2}', 'dict(accelerator="cuda")'],
+    [
+        '{"accelerator": "auto"}', '{"accelerator": "gpu", "devices": 2}', 'dict(accelerator="cuda")',
+        # the Trainer's own default, ``accelerator="auto"``
+        "None", "{}", '{"max_epochs": 3}',
+    ],
 )
 def test_trainer_defaults_accelerator_is_device_evidence(lint, defaults):
     found = lint(script(MODERN[0], f", trainer_defaults={defaults}"), select=["RPL202"])
@@ -91,6 +95,8 @@ def test_trainer_defaults_accelerator_is_device_evidence(lint, defaults):
 def test_the_1x_cli_counts_gpus(lint):
     assert codes(lint(script(OLD, ', trainer_defaults={"gpus": 1}'), select=["RPL202"])) == ["RPL202"]
     assert codes(lint(script(OLD, ', trainer_defaults={"gpus": 0}'), select=["RPL202"])) == []
+    # 1.x's Trainer ran on the CPU by default
+    assert codes(lint(script(OLD, ""), select=["RPL202"])) == []
 
 
 @pytest.mark.parametrize(
@@ -98,8 +104,6 @@ def test_the_1x_cli_counts_gpus(lint):
     [
         '{"accelerator": "gpu", "deterministic": True}',
         '{"accelerator": "cpu"}',
-        "None",
-        "{}",
     ],
 )
 def test_deterministic_or_cpu_trainer_defaults_are_quiet(lint, defaults):

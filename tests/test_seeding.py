@@ -1026,6 +1026,11 @@ def test_entry_point_text_check(source, expected):
         ("import lightning as L", "trainer = L.Trainer(accelerator='auto', devices=1)"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='npu', devices=8)"),  # Ascend's Lightning plugin
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=2)"),
+        # Lightning 2's default, ``accelerator="auto"``; transformers' Trainer, on the accelerator there is
+        ("import lightning as L", "trainer = L.Trainer(max_epochs=1)"),
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer()"),
+        ("from transformers import Trainer", "trainer = Trainer(model, args)"),
+        ("from trl import SFTTrainer", "trainer = SFTTrainer(model=model)"),
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=-1)"),  # every GPU there is
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus='-1')"),
         ("", "x = torch.ones(3, device='npu:0')"),
@@ -1055,6 +1060,9 @@ def test_rpl202_device_evidence(lint, imports, device_code):
         ("", "ok = torch.accelerator.is_available()"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='cpu', devices=2)"),
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=0)"),
+        # the accelerator may be named in the dict; Lightning 1.x's options default to the CPU
+        ("import lightning as L", "trainer = L.Trainer(**config['trainer'])"),
+        ("import pytorch_lightning as pl", "trainer = pl.Trainer.from_argparse_args(args)"),
         ("", "config = {'device': 'cpu'}"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--device', default='cpu')"),
         ("import argparse", "argparse.ArgumentParser().add_argument('--gpus', type=int, default=0)"),
@@ -1307,7 +1315,8 @@ def test_an_object_handed_to_a_framework_runs_all_its_methods(tmp_path):
                 L.Trainer().fit(model)
         """,
     }
-    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == ["RPL101"]
+    # (the Trainer takes the accelerator when there is one: RPL202 too)
+    assert codes(lint_tree(tmp_path, files, select=FILE_LEVEL, only="train.py")) == ["RPL101", "RPL202"]
 
 
 def test_a_main_block_that_only_builds_an_object_runs_its_constructor(lint):
