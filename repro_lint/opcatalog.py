@@ -199,6 +199,11 @@ _REFLECT = Condition("equals", "mode", 2, None, None, ("reflect",), "constant")
 #: pytorch_geometric#3175); ``scatter(reduce="max")`` and ``"mul"`` are its own kernels, and
 #: ``scatter(..., reduce=...)`` is left out with them (one name for every reduction)
 _TORCH_SCATTER_SUMS = ("torch_scatter.scatter_add", "torch_scatter.scatter_sum", "torch_scatter.scatter_mean")
+#: the one name for every reduction, where the reduction is a sum: ``torch_scatter.scatter(src,
+#: index, dim=-1, out=None, dim_size=None, reduce="sum")`` calls ``scatter_sum`` for ``"sum"`` and
+#: ``"add"``, ``scatter_mean`` for ``"mean"``; PyG's ``torch_geometric.utils.scatter(src, index,
+#: dim=0, dim_size=None, reduce="sum")`` calls ``scatter_add_`` itself for those three
+_SUM_REDUCTIONS = ("sum", "add", "mean")
 
 OPS: Tuple[Op, ...] = (
     # ---- A: deterministic under the flag ------------------------------------------------
@@ -256,6 +261,16 @@ OPS: Tuple[Op, ...] = (
     Op(
         "scatter_add", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
         functions=("torch.scatter_add", *_TORCH_SCATTER_SUMS), methods=("scatter_add", "scatter_add_"), passes=FORWARD,
+    ),
+    Op(
+        "scatter(reduce=sum/mean)", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
+        functions=("torch_scatter.scatter",), passes=FORWARD,
+        condition=Condition("equals", "reduce", 5, None, None, _SUM_REDUCTIONS, "sum"),
+    ),
+    Op(
+        "scatter(reduce=sum/mean)", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
+        functions=("torch_geometric.utils.scatter",), passes=FORWARD,
+        condition=Condition("equals", "reduce", 4, None, None, _SUM_REDUCTIONS, "sum"),
     ),
     Op(
         "gather", "torch.gather when called on a CUDA tensor that requires grad", A,

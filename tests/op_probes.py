@@ -190,6 +190,14 @@ def probes(torch: Any, device: str) -> List[Probe]:
         src = torch.rand(4096, device=device) + 0.5
         return [torch.zeros(64, device=device).scatter_reduce_(0, bins(4096, 64), src, reduce=reduce)]
 
+    def scattered_sum(mean: bool) -> Any:
+        src, index = torch.rand(4096, 8, device=device), bins(4096, 64)
+        out = src.new_zeros(64, 8).scatter_add_(0, index.view(-1, 1).expand_as(src), src)
+        if not mean:
+            return out
+        count = src.new_zeros(64).scatter_add_(0, index, src.new_ones(4096)).clamp(min=1)
+        return out / count.view(-1, 1)
+
     def upsample_bilinear() -> List[Any]:
         x = leaf(4, 8, 16, 16)
         return back(module(nn.UpsamplingBilinear2d, scale_factor=2)(x), x)
@@ -260,6 +268,10 @@ def probes(torch: Any, device: str) -> List[Probe]:
         Probe("index_put(accumulate=True)", "", "catalog", lambda: index_put(True)),
         Probe("scatter_add", "", "catalog", lambda: [torch.zeros(64, device=device).scatter_add_(
             0, bins(4096, 64), torch.rand(4096, device=device))]),
+        # torch_scatter's and PyG's ``scatter`` with a sum or mean reduction: the torch op they call
+        # (``src.new_zeros(size).scatter_add_(dim, index, src)``, the mean divided by the counts)
+        Probe("scatter(reduce=sum/mean)", "sum", "catalog", lambda: [scattered_sum(False)]),
+        Probe("scatter(reduce=sum/mean)", "mean", "catalog", lambda: [scattered_sum(True)]),
         Probe("gather", "", "catalog", gathered),
         Probe("index_add", "", "catalog", lambda: [torch.zeros(64, 8, device=device).index_add_(
             0, bins(4096, 64), torch.rand(4096, 8, device=device))]),

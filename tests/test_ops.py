@@ -1059,14 +1059,26 @@ def test_rpl402_a_backward_only_op_where_autograd_records_nothing(lint, wrap, ex
         ("torch_scatter.scatter_add(x, index, dim=0)", ["RPL401"]),
         ("scatter_sum(x, index, dim=0)", ["RPL401"]),
         ("scatter_mean(x, index, dim=0, dim_size=4)", ["RPL401"]),
-        # its own kernels, and ``scatter`` whose reduction may be any of them: not listed
+        # ``scatter``, the one name for every reduction: a sum by default, or "add" or "mean"
+        ("torch_scatter.scatter(x, index, dim=0)", ["RPL401"]),
+        ("torch_scatter.scatter(x, index, dim=0, reduce='mean')", ["RPL401"]),
+        ("torch_scatter.scatter(x, index, 0, None, None, 'add')", ["RPL401"]),
+        ("torch_scatter.scatter(x, index, dim=0, reduce=reduction)", ["RPL401"]),  # its default, a sum
+        ("torch_scatter.scatter(x, index, dim=0, reduce=unknown)", []),  # as any op's unknown mode
+        # PyG's, which calls scatter_add_ itself for those
+        ("pyg_utils.scatter(x, index, 0, None, 'sum')", ["RPL401"]),
+        ("pyg_utils.scatter(x, index, reduce='mean')", ["RPL401"]),
+        # its own kernels: not listed
         ("torch_scatter.scatter_max(x, index, dim=0)", []),
         ("torch_scatter.scatter(x, index, dim=0, reduce='max')", []),
+        ("torch_scatter.scatter(x, index, 0, None, None, 'mul')", []),
+        ("pyg_utils.scatter(x, index, reduce='max')", []),
     ],
 )
 def test_rpl401_torch_scatters_sums_are_torchs_scatter_add(lint, call, expected):
     code = (
-        "import torch\nimport torch_scatter\nfrom torch_scatter import scatter_mean, scatter_sum\n\n\n"
-        f"def aggregate(x, index):\n    return {call}\n"
+        "import torch\nimport torch_scatter\nfrom torch_scatter import scatter_mean, scatter_sum\n"
+        "import torch_geometric.utils as pyg_utils\n\n\n"
+        f"def aggregate(x, index, unknown, reduction='sum'):\n    return {call}\n"
     )
     assert codes(lint(code, select=["RPL401"])) == expected
