@@ -597,14 +597,14 @@ def cst_module_constants(module: cst.Module) -> Dict[str, Any]:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 for target in assigned_targets(small):
-                    for name in (n.value for n in _cst_names(target)):
+                    for name in (n.value for n in cst_names(target)):
                         counts[name] = counts.get(name, 0) + 1
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                     values[small.targets[0].target.value] = cst_literal(small.value)
             continue
         if isinstance(stmt, cst.BaseCompoundStatement):
             if isinstance(stmt, cst.For):
-                for name in (n.value for n in _cst_names(stmt.target)):
+                for name in (n.value for n in cst_names(stmt.target)):
                     counts[name] = counts.get(name, 0) + 1
             for child in stmt.children:
                 if isinstance(child, cst.BaseSuite) and isinstance(child.body, (list, tuple)):
@@ -616,11 +616,11 @@ def cst_module_constants(module: cst.Module) -> Dict[str, Any]:
     return {name: value for name, value in values.items() if name.isupper() and counts.get(name) == 1 and value is not UNKNOWN}
 
 
-def _cst_names(node: cst.CSTNode) -> List[cst.Name]:
+def cst_names(node: cst.CSTNode) -> List[cst.Name]:
     if isinstance(node, cst.Name):
         return [node]
     if isinstance(node, (cst.Tuple, cst.List)):
-        return [n for e in node.elements for n in _cst_names(e.value)]
+        return [n for e in node.elements for n in cst_names(e.value)]
     return []
 
 

@@ -229,6 +229,69 @@ def test_a_determinism_switch_off_the_default_path_is_not_held_back(lint):
     assert codes(lint(code, select=SEEDING)) == []
 
 
+@pytest.mark.parametrize(
+    "binding, test, expected",
+    [
+        # a constant of the code, which no run chooses (boostcamp's ``deterministic = False``)
+        ("DETERMINISTIC = False", "DETERMINISTIC", ["RPL202"]),
+        ("deterministic = False", "deterministic", ["RPL202"]),
+        ("reproducible = 0", "reproducible", ["RPL202"]),
+        # chosen at run time, or bound more than once: the user's choice, as an option is
+        ("deterministic = args.deterministic", "deterministic", []),
+        ("deterministic = False\n            if args.exact:\n                deterministic = True", "deterministic", []),
+        ("deterministic = os.environ.get('DETERMINISTIC') == '1'", "deterministic", []),
+    ],
+)
+def test_a_determinism_switch_under_a_constant_of_the_code(lint, binding, test, expected):
+    code = f"""
+        import argparse
+        import os
+        import torch
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--deterministic", action="store_true")
+            parser.add_argument("--exact", action="store_true")
+            args = parser.parse_args()
+            {binding}
+            torch.manual_seed(0)
+            if {test}:
+                torch.use_deterministic_algorithms(True)
+            model = torch.nn.Linear(4, 2).cuda()
+    """
+    found = lint(code, select=["RPL202"])
+    assert codes(found) == expected
+    if expected:
+        assert f"only when `{test}` holds" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("main()", ["RPL202"]),  # no call passes it: it holds its default
+        ("main(deterministic=args.deterministic)", []),  # an option made for it
+    ],
+)
+def test_a_determinism_switch_under_a_parameter(lint, call, expected):
+    code = f"""
+        import argparse
+        import torch
+
+        def main(deterministic=False):
+            torch.manual_seed(0)
+            if deterministic:
+                torch.use_deterministic_algorithms(True)
+            model = torch.nn.Linear(4, 2).cuda()
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--deterministic", action="store_true")
+            args = parser.parse_args()
+            {call}
+    """
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
 def test_fix_leaves_a_seed_set_only_when_given_alone(tmp_path):
     from conftest import run_cli
 

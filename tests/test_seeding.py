@@ -908,8 +908,13 @@ def test_rpl105_walks_only_the_functions_that_seed(lint, monkeypatch):
         # a lambda or nested function only defined here
         ("f = lambda: torch.randn(3)\ntorch.manual_seed(0)", []),
         ("def g():\n    return torch.randn(3)\ntorch.manual_seed(0)", []),
-        # the generator seeded only by a Trainer side effect is not a seeding call
-        ("model = Net()\ntrainer = transformers.Trainer(model=model)", []),
+        # a Trainer that seeds as it is built seeds after the model given to it drew its weights
+        ("model = Net()\ntrainer = transformers.Trainer(model=model)", ["RPL105"]),
+        ("trainer = transformers.Trainer(model=Net())", ["RPL105"]),
+        ("torch.manual_seed(0)\nmodel = Net()\ntrainer = transformers.Trainer(model=model)", []),
+        ("trainer = transformers.Trainer(model_init=lambda: Net())", []),
+        ("trainer = transformers.Trainer(model_init=Net)", []),
+        ("args = transformers.TrainingArguments('out', full_determinism=True)\nmodel = Net()", []),
         # OpenMMLab's DistSamplerSeedHook sets the sampler's epoch: it seeds no generator
         ("model = Net()\nhook = DistSamplerSeedHook()", []),
         ("model = Net()\nhook = DistSamplerSeedHook()\ntorch.manual_seed(0)", ["RPL105"]),

@@ -29,7 +29,7 @@ from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits, spawn_targets
-from ..syntax import UNKNOWN, CstArgs, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
+from ..syntax import UNKNOWN, CstArgs, cst_names, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -335,7 +335,12 @@ class SeedingScan(Analysis):
         """Does the test name an option made for determinism (``if args.deterministic:``)? Then
         the switch is the user's choice, as ``deterministic=args.deterministic`` is: it counts."""
         test = self.file.code_for(branch.test).lower()
-        return any(word in test for word in catalog.DETERMINISM_OPTION_WORDS)
+        if not any(word in test for word in catalog.DETERMINISM_OPTION_WORDS):
+            return False
+        # ``deterministic = False`` bound once in the code, then ``if deterministic:``: a
+        # constant, which no run chooses
+        name = branch.test.expression if isinstance(branch.test, cst.UnaryOperation) and isinstance(branch.test.operator, cst.Not) else branch.test
+        return not (isinstance(name, cst.Name) and _literal_constant(self.file.module, name.value))
 
     def devices_on_default(self, summary: Summary, devices: FrozenSet[str]) -> List[str]:
         """The ``devices`` the entry point still runs on when this file's calls that use them
@@ -1370,6 +1375,29 @@ def covered(file) -> FrozenSet[str]:  # type: ignore[no-untyped-def]
     return frozenset(kind for kind, code in kinds.items() if code in file.codes)
 
 
+def _literal_constant(module: cst.Module, name: str) -> bool:
+    """Does ``module`` bind ``name`` exactly once, by an assignment of a literal (``deterministic
+    = False``), and never as a parameter, a loop or ``with`` target, or through ``global``?"""
+    bindings = 0
+    literal = False
+    stack: List[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Param) and node.name.value == name:
+            return False
+        if isinstance(node, (cst.Global, cst.Nonlocal)) and any(item.name.value == name for item in node.names):
+            return False
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.NamedExpr)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [getattr(node, "target", None) or getattr(node, "name", None)]
+            for target in targets:
+                if any(n.value == name for n in cst_names(target)):
+                    bindings += 1
+                    value = cst_literal(node.value) if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(target, cst.Name) else UNKNOWN
+                    literal = value is not UNKNOWN and (value is None or isinstance(value, (bool, int)))
+        stack.extend(syntax_children(node))
+    return bindings == 1 and literal
+
+
 class DeterministicAlgorithmsOff(_EntryPointRule):
     code = "RPL202"
     name = "deterministic-algorithms-off"
@@ -1422,7 +1450,8 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
 def _seed_call_words() -> Tuple[str, ...]:
     """Every seeding call is named with ``seed`` or one of these words."""
     words = {"seed"}
-    names = list(catalog.SEED_CALLS) + [n for n, h in catalog.SEED_HELPERS.items() if not h.implicit]
+    # (a Trainer that seeds as it is built is one: ``Trainer``, ``SFTTrainer``)
+    names = list(catalog.SEED_CALLS) + [n for n, h in catalog.SEED_HELPERS.items() if h.seeds or not h.implicit]
     for name in names:
         last = name.rsplit(".", 1)[-1]
         if "seed" not in last:
@@ -1504,6 +1533,15 @@ def _mentioned_names(node: cst.CSTNode) -> Set[str]:
     return names
 
 
+#: RPL105 at a Trainer that seeds as it is built (transformers' ``Trainer.__init__`` calls
+#: ``set_seed(args.seed)``), given a model whose weights were drawn before it
+BUILT_BEFORE_TRAINER_MESSAGE = (
+    "{seed}() seeds {generator} only as it is built, after `{use}` already drew from it, so that draw "
+    "differs between runs: seed first (e.g. transformers.set_seed(seed) before building the model), "
+    "or pass model_init= so that the Trainer builds the model after seeding"
+)
+
+
 class SeedAfterRngUse(Rule):
     code = "RPL105"
     name = "seed-after-rng-use"
@@ -1550,8 +1588,7 @@ class SeedAfterRngUse(Rule):
         if direct and self._restores(site):
             return frozenset()
         if direct:
-            helper = catalog.SEED_HELPERS.get(site.name or "")
-            return frozenset() if helper is not None and helper.implicit else direct
+            return direct
         if site.name is None or site.effect.known:
             return frozenset()
         configured = site.name in self.file.settings.seed_functions
@@ -1698,6 +1735,24 @@ class SeedAfterRngUse(Rule):
 
     def _event(self, site: CallSite, flow: _Flow, assigned: FrozenSet[str]) -> None:
         seeds = self._seeded_by[id(site)]
+        helper = catalog.SEED_HELPERS.get(site.name or "") if seeds else None
+        if helper is not None and helper.implicit:
+            # a Trainer that seeds as it is built: its arguments (the model) are no seed, and
+            # what they draw (``Trainer(model=Net())``) is drawn before it seeds
+            late = [(g, draws[0][0]) for g in GENERATORS if g in seeds and g not in flow.seeded and (draws := flow.unseeded.get(g))]
+            if late:
+                generator, use = late[0]
+                self.report(
+                    site.node,
+                    message=BUILT_BEFORE_TRAINER_MESSAGE.format(
+                        seed=dotted_name(site.node.func) or short(self.file.code_for(site.node.func)),
+                        use=short(self.file.code_for(use)), generator=RNG_NAMES[generator],
+                    ),
+                )
+            flow.seeded |= seeds
+            for generator in seeds:
+                flow.unseeded.pop(generator, None)
+            return
         if seeds:
             # a draw that only picks the seed (``seed = random.randint(...)``, then
             # ``random.seed(seed)``) is what the user meant: not reported
