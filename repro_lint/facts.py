@@ -44,6 +44,7 @@ from .catalog import (
     NCCL_AS_HCCL,
     NCCL_TO_HCCL_MODULES,
     DEVICE_CONSTRUCTORS,
+    DEVICE_KEYWORDS,
     EMPTY_WEIGHT_CONTEXTS,
     PARTIALS,
     DEVICE_INFO_CALLS,
@@ -1556,8 +1557,17 @@ class _FactsCollector(ast.NodeVisitor):
                 declared = qualified in DEVICE_CONSTRUCTORS and body is self.facts.module_body
                 body.uses |= uses - DEVICE_USES if declared else uses
                 body.draws |= draws
+                # ``torch.device("cuda" if args.cuda else "cpu")``: named in one branch of a
+                # conditional expression the default path's values may decide, as under an ``if``
+                chosen = any(
+                    isinstance(argument, ast.IfExp) and _decidable_test(argument.test)
+                    for argument in _device_argument_nodes(node, method, qualified)
+                ) if devices else False
+                self.branch_depth += chosen
+                body.branches = body.branches or chosen
                 for device in devices:
                     self._device_used(device, declared, guarded)
+                self.branch_depth -= chosen
                 counted |= devices
             if PLACES in effect.uses or (method == "to" and not effect.uses & DEVICE_USES):
                 self._device_variable(qualified, method, args)
@@ -2588,6 +2598,18 @@ def _asks_availability(test: ast.AST) -> bool:
         isinstance(node, ast.Call) and "available" in ((_dotted(node.func) or "").rsplit(".", 1)[-1])
         for node in _walk(test)
     )
+
+
+def _device_argument_nodes(call: ast.Call, method: Optional[str], qualified: Optional[str]) -> List[ast.AST]:
+    """The expressions a call names its device with: ``.to(x)``'s first argument, a device
+    keyword (``device=``, ``accelerator=``), the device constructor's argument (``torch.device(x)``)."""
+    found: List[ast.AST] = [k.value for k in call.keywords if k.arg in _DEVICE_KEYWORD_NAMES]
+    if (method == "to" or qualified in DEVICE_CONSTRUCTORS) and call.args:
+        found.append(call.args[0])
+    return found
+
+
+_DEVICE_KEYWORD_NAMES = frozenset({"device", "type", *(keyword for keyword, _ in DEVICE_KEYWORDS)})
 
 
 def _decidable_test(test: ast.AST) -> bool:

@@ -445,6 +445,31 @@ def test_rpl202_a_device_another_module_uses_only_under_an_option_handed_through
 
 
 @pytest.mark.parametrize(
+    "action, expected",
+    [
+        # soft-actor-critic: ``torch.device("cuda" if args.cuda else "cpu")`` in the agent's
+        # module, ``--cuda`` off by default, as ``if args.cuda:`` there is read
+        ("store_true", []),
+        ("store_false", [12]),
+    ],
+)
+def test_rpl202_a_device_another_module_names_in_a_conditional_expression(tmp_path, action, expected):
+    write(
+        tmp_path,
+        {
+            "agent.py": "import torch\n\n\nclass Agent:\n    def __init__(self, args):\n"
+            "        self.device = torch.device(\"cuda\" if args.cuda else \"cpu\")\n"
+            "        self.net = torch.nn.Linear(4, 2).to(self.device)\n",
+            "main.py": "import argparse\n\nimport torch\nfrom agent import Agent\n\nparser = argparse.ArgumentParser()\n"
+            f"parser.add_argument('--seed', type=int, default=0)\nparser.add_argument('--cuda', action='{action}')\n"
+            "args = parser.parse_args()\n\ntorch.manual_seed(args.seed)\nagent = Agent(args)\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [(d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("main.py", line) for line in expected]
+
+
+@pytest.mark.parametrize(
     "default, call, expected",
     [
         # boltz: the accelerator is a parameter whose default Lightning reads as the GPU

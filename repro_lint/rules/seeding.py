@@ -859,7 +859,7 @@ class SeedingScan(Analysis):
         the default path does not take (``"cuda" if args.cuda else "cpu"``, ``--cuda`` off by
         default)?"""
         node = site.node
-        choices = [e for e in _device_arguments(site) if isinstance(e, cst.IfExp)]
+        choices = [e for e in _device_arguments(site.node, site.name) if isinstance(e, cst.IfExp)]
         if not choices:
             return False
         values = self.file.analysis(ValueScan).values
@@ -877,7 +877,7 @@ class SeedingScan(Analysis):
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
         if method != "to" and not site.effect.known:
             return False
-        expressions = [e for e in _device_arguments(site) if not isinstance(e, cst.SimpleString)]
+        expressions = [e for e in _device_arguments(site.node, site.name) if not isinstance(e, cst.SimpleString)]
         if not expressions:
             return False
         values = self.file.analysis(ValueScan).values
@@ -1052,8 +1052,11 @@ def _off_default_in(
         if not used and callee is None:
             continue  # not asked about, or already known to run on the default path
         skipped = values.skipped_branch(chain + (call,)) is not None  # type: ignore[union-attr]
+        # (``torch.device("cuda" if args.cuda else "cpu")``: named in a branch the path does not take)
+        choices = [e for e in _device_arguments(call, qualified) if isinstance(e, cst.IfExp)] if used and not skipped else []
         for device in used:
-            devices_off.setdefault(device, []).append(skipped)
+            off = skipped or bool(choices) and all(_branch_not_naming(values, choice, chain + (call,), device) for choice in choices)
+            devices_off.setdefault(device, []).append(off)
         if callee is not None:
             targets_off[callee] = skipped
     held = frozenset(d for d, flags in devices_off.items() if all(flags) and len(flags) == body.device_events.get(d))
@@ -1103,17 +1106,16 @@ def _comes_first(module: cst.Module, first: cst.CSTNode, second: cst.CSTNode) ->
     return False
 
 
-def _device_arguments(site: CallSite) -> List[cst.BaseExpression]:
-    """The expressions a call names its device with: ``.to(x)``'s first argument or ``device=``,
-    and the device constructor's argument (``torch.device(x)``)."""
-    node = site.node
+def _device_arguments(node: cst.Call, name: Optional[str]) -> List[cst.BaseExpression]:
+    """The expressions a call (of qualified ``name``) names its device with: ``.to(x)``'s first
+    argument or ``device=``, and the device constructor's argument (``torch.device(x)``)."""
     method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
     args = CstArgs(node)
     found = [args.node("device", 0 if method == "to" else None)]
     # the other device keywords by keyword only: Lightning's ``Trainer(accelerator=accelerator)``
     found += [args.node(keyword, None) for keyword, _ in catalog.DEVICE_KEYWORDS if keyword != "device"]
-    if site.name in catalog.DEVICE_CONSTRUCTORS:
-        found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[site.name]))
+    if name in catalog.DEVICE_CONSTRUCTORS:
+        found.append(args.node(*catalog.DEVICE_CONSTRUCTORS[name]))
     return [e for e in found if isinstance(e, cst.BaseExpression)]
 
 
