@@ -525,6 +525,11 @@ _DETECTRON2 = SeedHelper(_ALL3, seed_elsewhere=True)
 # given; seed=None (seeding from entropy and restoring the cuDNN flags) is not told apart
 _MONAI = SeedHelper(_ALL3, ("use_deterministic_algorithms", 1), _DET, always=_CUDNN)
 _FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
+# stable-baselines3 (common/base_class.py, common/utils.py): an algorithm built with ``seed=``
+# calls ``set_random_seed(seed, using_cuda=...)`` (random, NumPy, torch; cuDNN's deterministic
+# mode and no benchmark on CUDA) before it builds its policy; with ``seed=None``, the default, it
+# seeds nothing and the policy's weights come from the global generator (:data:`SB3_ALGORITHMS`)
+_SB3 = SeedHelper(_ALL3, always=_CUDNN, seeding_arg=("seed", None), seeding_default=False)
 # OpenMMLab 1.x / 0.x codebases before MMEngine: mmcv 1.x (mmcv/runner/utils.py:
 # set_random_seed(seed, deterministic=False, use_rank_shift=False)) and the copies that mmdet 2.x,
 # mmcls 0.x and mmseg 0.x export from their apis (set_random_seed(seed, deterministic=False)) seed
@@ -557,6 +562,17 @@ NOT_TRAINING_FIT = ("sklearn.", "gym.", "gymnasium.")
 #: adept's ``env_mgr``, ``env_manager``, ``env_pool``, ``vec_env``)
 ENVIRONMENT_NAME = re.compile(
     r"^(?:\w+_)?envs?(?:_(?:mgr|manager|pool|wrapper|runner|group|workers?))?$|^environments?$", re.IGNORECASE
+)
+
+#: stable-baselines3's and sb3-contrib's algorithms, as imported: built without a seed, they draw
+#: their policy's weights from the global torch generator, and run on the accelerator there is
+#: (``device="auto"``) unless told otherwise
+SB3_ALGORITHMS = frozenset(
+    [f"stable_baselines3.{name}" for name in ("A2C", "DDPG", "DQN", "PPO", "SAC", "TD3")]
+    + [
+        f"stable_baselines3.{name.lower()}.{name}" for name in ("A2C", "DDPG", "DQN", "PPO", "SAC", "TD3")
+    ]
+    + [f"sb3_contrib.{name}" for name in ("ARS", "CrossQ", "MaskablePPO", "QRDQN", "RecurrentPPO", "TQC", "TRPO")]
 )
 
 #: known library helpers, by qualified name
@@ -620,6 +636,7 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
         f"fastai.{module}.set_seed": _FASTAI
         for module in ("torch_core", "basics", "vision.all", "text.all", "tabular.all", "collab")
     },
+    **{name: _SB3 for name in SB3_ALGORITHMS},
     "monai.utils.set_determinism": _MONAI,
     "monai.utils.misc.set_determinism": _MONAI,
     "msprobe.pytorch.seed_all": _MSPROBE,
@@ -991,7 +1008,8 @@ DEVICE_COUNT_KEYWORDS: Dict[str, Tuple[str, str]] = {
     for module in ("pytorch_lightning", "pytorch_lightning.trainer", "pytorch_lightning.trainer.trainer")
     for factory in ("", ".from_argparse_args")
 }
-#: trainers that run on the accelerator when there is one, unless an argument says where:
+#: trainers (and stable-baselines3's algorithms, whose ``device="auto"`` is the default) that run
+#: on the accelerator when there is one, unless an argument says where:
 #: qualified name -> the (parameter, position) that does, or None where no argument of the
 #: call does. Lightning 2's ``Trainer()`` takes ``accelerator="auto"`` by default (a given
 #: ``accelerator`` is read as the device keyword it is; Lightning 1.x's ``gpus`` as the count
@@ -1007,6 +1025,7 @@ ACCELERATOR_BY_DEFAULT: Dict[str, Optional[Tuple[str, Optional[int]]]] = {
         )
     },
     **{name: None for name, helper in SEED_HELPERS.items() if helper is _HF_TRAINER},
+    **{name: ("device", None) for name in SB3_ALGORITHMS},
 }
 #: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
 #: says where the program runs when started as documented: option name -> ``name`` (the

@@ -307,8 +307,12 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
     if qualified in catalog.ACCELERATOR_BY_DEFAULT:
         where = catalog.ACCELERATOR_BY_DEFAULT[qualified]
         # (``Trainer(**cfg.trainer)`` may name the device inside the dict: no evidence)
-        if where is None or (args.node(*where) is MISSING and args.value("gpus", None) is MISSING):
+        if where is None or (args.node(*where) is MISSING and args.value("gpus", None) is MISSING) or args.value(*where) == "auto":
             uses.add("accelerator")
+    if qualified in catalog.SB3_ALGORITHMS and args.value("seed", None) in (MISSING, None):
+        # built without a seed: the policy's weights, drawn as it is built
+        draws.add("torch")
+        uses.add(INIT)
     if method == catalog.OPTION_DECLARATION[0]:
         device = option_device(args)
         if device:

@@ -999,6 +999,32 @@ def test_a_method_array_libraries_share_is_theirs_in_a_module_that_imports_one_a
     assert codes(lint(code, select=["RPL401", "RPL402"])) == expected
 
 
+@pytest.mark.parametrize(
+    "package, expected",
+    [
+        # stable-baselines3's own results_plotter: its package is known to run on torch, but a
+        # module of it counts for what it imports (pandas, and the package's monitor)
+        ("stable_baselines3", []),
+        # a user's module that imports that library: it may hand tensors over
+        ("mypkg", ["RPL401"]),
+    ],
+)
+def test_a_module_of_a_torch_library_counts_for_what_it_imports(tmp_path, package, expected):
+    write(
+        tmp_path,
+        {
+            f"{package}/__init__.py": "",
+            f"{package}/common/__init__.py": "",
+            f"{package}/common/monitor.py": "def load_results(path):\n    return path\n",
+            f"{package}/common/results_plotter.py": "import numpy as np\n"
+            "from stable_baselines3.common.monitor import load_results\n\n\n"
+            "def plot(folder, n):\n    data_frame = load_results(folder)\n    return data_frame[data_frame.l.cumsum() <= n]\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("results_plotter.py")), tmp_path, ["RPL401"])
+    assert [d.code for d in found] == expected
+
+
 def test_rpl401_and_rpl402_match_each_call_against_the_catalog_once(tmp_path, monkeypatch):
     """Both rules ask which catalog ops a call is; the file's answer for each call is shared,
     and both still report what they report alone."""

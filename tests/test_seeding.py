@@ -6438,3 +6438,28 @@ def test_spawned_children_inherit_neither_the_parents_seed_nor_its_switches(tmp_
         assert diagnostic.start[0] == code.splitlines().index("    mp.spawn(example, args=(2,), nprocs=2, join=True)") + 1
         assert "mp.spawn(...)" in diagnostic.message
         assert diagnostic.fix is not None
+
+
+@pytest.mark.parametrize(
+    "build, expected",
+    [
+        # stable-baselines3: without a seed the policy's weights come from the global generator,
+        # on the accelerator there is (``device="auto"``)
+        ("PPO('MlpPolicy', env)", ["RPL101", "RPL202"]),
+        ("PPO('MlpPolicy', env, device='cpu')", ["RPL101"]),
+        ("PPO('MlpPolicy', env, seed=None, device='auto')", ["RPL101", "RPL202"]),
+        # with a seed, set_random_seed seeds random, NumPy and torch first (and turns cuDNN's
+        # deterministic mode on where it runs on CUDA)
+        ("PPO('MlpPolicy', env, seed=0)", []),
+        ("PPO('MlpPolicy', env, seed=args.seed, device='cpu')", []),
+        ("PPO.load('agent.zip', env=env, device='cpu')", []),
+    ],
+)
+def test_stable_baselines3_algorithms(lint, build, expected):
+    code = (
+        "import argparse\n\nimport gymnasium as gym\nfrom stable_baselines3 import PPO\n\n"
+        "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--seed', type=int, default=0)\n    args = parser.parse_args()\n"
+        f"    env = gym.make('CartPole-v1')\n    model = {build}\n    model.learn(total_timesteps=1000)\n"
+    )
+    assert sorted(codes(lint(code, select=FILE_LEVEL))) == expected

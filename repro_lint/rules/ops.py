@@ -96,13 +96,26 @@ class _Matches(Analysis):
         self._array_module: Optional[bool] = None
 
     def array_module(self) -> bool:
-        """Does the module import an array library (:data:`ARRAY_LIBRARIES`) and nothing built
+        """Does the module import an array library (:data:`ARRAY_LIBRARIES`) and no library built
         on torch (:func:`~repro_lint.catalog.builds_on_torch`: ``torch``, ``torchvision``,
-        ``pytorch_lightning``, ``transformers``)?"""
+        ``pytorch_lightning``, ``transformers``)? The project's own package counts for what its
+        modules import, not for its name (stable-baselines3's ``results_plotter``, which imports
+        pandas and ``stable_baselines3.common.monitor``)."""
         if self._array_module is None:
             roots = {name.split(".", 1)[0] for name in imported_modules(Path(self.file.path), self.file.source)}
-            self._array_module = not roots.isdisjoint(ARRAY_LIBRARIES) and not any(map(builds_on_torch, roots))
+            self._array_module = not roots.isdisjoint(ARRAY_LIBRARIES) and not any(
+                builds_on_torch(root) and not self._own_package(root) for root in roots
+            )
         return self._array_module
+
+    def _own_package(self, root: str) -> bool:
+        """Is ``root`` the package of the module's own file, found in the project, and not named
+        for torch (torch's own modules, torchvision's, deal in tensors)?"""
+        if self.file.module_name.split(".", 1)[0] != root or "torch" in root:
+            return False
+        project = self.file.project
+        with project.importing(self.file.path):
+            return project.resolve_module(root) is not None
 
 
 def matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
