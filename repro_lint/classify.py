@@ -77,22 +77,30 @@ def placed_option_devices(uses: "Set[str] | FrozenSet[str]", placed: bool = Fals
 
 
 def _transformers_model(qualified: str, args: CallArgs) -> Optional[str]:
-    """``draw`` for a transformers model built from scratch, ``use`` for a pretrained one or a
-    collator that masks at random (not one that pads, ``DataCollatorWithPadding``, nor a
-    language-modelling one given ``mlm=False``), None for anything else (tokenizers, configs)."""
+    """``draw`` for a transformers or diffusers model built from scratch (``BertModel(config)``,
+    ``AutoModel.from_config(config)``, ``UNet2DModel(...)``, ``AutoencoderKL(...)``), ``pretrained``
+    for one loaded (``from_pretrained``), ``use`` for a collator that masks at random (not one that
+    pads, ``DataCollatorWithPadding``, nor a language-modelling one given ``mlm=False``), None for
+    anything else (tokenizers, configs, schedulers). The class is the first capitalised part of
+    the name (``diffusers.models.UNet2DModel``)."""
     parts = qualified.split(".")
-    if len(parts) < 2 or not parts[1][:1].isupper():
+    at = next((i for i, part in enumerate(parts[1:], 1) if part[:1].isupper()), None)
+    if at is None:
         return None
-    cls = parts[1]
+    cls, rest = parts[at], parts[at + 1 :]
     if cls.startswith("DataCollator"):
-        if len(parts) != 2 or cls not in catalog.MASKING_COLLATORS:
+        if parts[0] != "transformers" or at != 1 or rest or cls not in catalog.MASKING_COLLATORS:
             return None
         return None if args.value(*catalog.MASKING_COLLATORS[cls]) is False else "use"
-    if not (cls.endswith("Model") or "For" in cls or (cls.startswith("Auto") and "Model" in cls)):
+    if not (cls.endswith("Model") or "For" in cls or (cls.startswith("Auto") and "Model" in cls) or cls.startswith(_DIFFUSERS_MODELS)):
         return None
-    if len(parts) == 2 or parts[2] == "from_config":
+    if not rest or rest[0] == "from_config":
         return "draw"
-    return "pretrained" if parts[2] == "from_pretrained" else None
+    return "pretrained" if rest[0] == "from_pretrained" else None
+
+
+#: diffusers' model classes whose names do not end in ``Model`` (``AutoencoderKL``)
+_DIFFUSERS_MODELS = ("Autoencoder", "UNet")
 
 
 @dataclass(frozen=True)
@@ -237,7 +245,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             if qualified[7:] in catalog.RANDOM_FUNCTIONS:
                 draws.add("random")
                 uses.add("random")
-        elif qualified.startswith("transformers."):
+        elif qualified.startswith(("transformers.", "diffusers.")):
             kind = _transformers_model(qualified, args)
             if kind == "draw":
                 draws.add("torch")

@@ -559,6 +559,36 @@ if __name__ == "__main__":
     assert codes(lint(code, select=["RPL101"])) == expected
 
 
+@pytest.mark.parametrize(
+    "built, expected",
+    [
+        # diffusers' models built from scratch draw their weights; loaded ones do not
+        ("model = UNet2DModel(sample_size=32, in_channels=3, out_channels=3)", ["RPL101"]),
+        ("model = UNet2DModel.from_config(config)", ["RPL101"]),
+        ("model = AutoencoderKL()", ["RPL101"]),
+        ("model = UNet2DModel.from_pretrained('google/ddpm-cifar10-32')", []),
+        # transformers' models named by their module
+        ("model = modeling_bert.BertModel(config)", ["RPL101"]),
+        ("model = modeling_bert.BertModel.from_pretrained('bert-base-uncased')", []),
+        # a scheduler holds no weights
+        ("model = DDPMScheduler(num_train_timesteps=1000)", []),
+    ],
+)
+def test_diffusers_and_transformers_models_built_from_scratch(lint, built, expected):
+    code = f"""\
+import torch
+from diffusers import DDPMScheduler, UNet2DModel
+from diffusers.models import AutoencoderKL
+from transformers.models.bert import modeling_bert
+
+if __name__ == "__main__":
+    config = {{}}
+    {built}
+    print(model)
+"""
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
 def test_a_training_script_without_main_block(lint):
     code = """
         import torch
