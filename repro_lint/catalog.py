@@ -785,6 +785,10 @@ def initialises_weights(qualified: str) -> bool:
     return qualified in TORCH_INIT or qualified.startswith(TORCH_INIT_PREFIXES) or builds_library_layer(qualified)
 
 
+#: keywords of transformers' ``from_pretrained`` that size a task model's head (its labels): a
+#: head the checkpoint does not hold is initialised at random, the usual case when fine-tuning a
+#: base checkpoint (transformers' ``TrainingArguments.seed`` documentation: use ``model_init``)
+HEAD_SIZE_KEYWORDS = ("num_labels", "id2label")
 #: transformers' collators that draw their masks from torch's generator when they are called:
 #: class -> (the switch that turns masking off when False, its position)
 MASKING_COLLATORS: Dict[str, Tuple[str, Optional[int]]] = {

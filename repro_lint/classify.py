@@ -96,7 +96,13 @@ def _transformers_model(qualified: str, args: CallArgs) -> Optional[str]:
         return None
     if not rest or rest[0] == "from_config":
         return "draw"
-    return "pretrained" if rest[0] == "from_pretrained" else None
+    if rest[0] != "from_pretrained":
+        return None
+    # a task model given its labels (``AutoModelForSequenceClassification.from_pretrained(ckpt,
+    # num_labels=3)``): a head of that size, which a base checkpoint does not hold, is drawn
+    if "For" in cls and any(args.value(keyword, None) is not MISSING for keyword in catalog.HEAD_SIZE_KEYWORDS):
+        return "draw"
+    return "pretrained"
 
 
 #: diffusers' model classes whose names do not end in ``Model`` (``AutoencoderKL``)

@@ -572,6 +572,11 @@ if __name__ == "__main__":
         ("model = modeling_bert.BertModel.from_pretrained('bert-base-uncased')", []),
         # a scheduler holds no weights
         ("model = DDPMScheduler(num_train_timesteps=1000)", []),
+        # a task model given its labels: a head a base checkpoint does not hold, drawn
+        ("model = AutoModelForSequenceClassification.from_pretrained('bert-base-uncased', num_labels=3)", ["RPL101"]),
+        ("model = AutoModelForTokenClassification.from_pretrained('bert-base-cased', id2label=labels)", ["RPL101"]),
+        ("model = AutoModelForSequenceClassification.from_pretrained('bert-base-uncased')", []),
+        ("model = AutoModel.from_pretrained('bert-base-uncased', num_labels=3)", []),  # no task head
     ],
 )
 def test_diffusers_and_transformers_models_built_from_scratch(lint, built, expected):
@@ -579,10 +584,12 @@ def test_diffusers_and_transformers_models_built_from_scratch(lint, built, expec
 import torch
 from diffusers import DDPMScheduler, UNet2DModel
 from diffusers.models import AutoencoderKL
+from transformers import AutoModel, AutoModelForSequenceClassification, AutoModelForTokenClassification
 from transformers.models.bert import modeling_bert
 
 if __name__ == "__main__":
     config = {{}}
+    labels = {{0: "O", 1: "PER"}}
     {built}
     print(model)
 """
@@ -944,6 +951,11 @@ def test_rpl105_walks_only_the_functions_that_seed(lint, monkeypatch):
         ("torch.manual_seed(0)\nmodel = Net()\ntrainer = transformers.Trainer(model=model)", []),
         ("trainer = transformers.Trainer(model_init=lambda: Net())", []),
         ("trainer = transformers.Trainer(model_init=Net)", []),
+        # a base checkpoint given a task head of its size: the head is drawn before the Trainer seeds
+        ("m = transformers.AutoModelForSequenceClassification.from_pretrained('bert-base-uncased', num_labels=2)\n"
+         "trainer = transformers.Trainer(model=m)", ["RPL105"]),
+        ("m = transformers.AutoModelForSequenceClassification.from_pretrained('my-finetuned')\n"
+         "trainer = transformers.Trainer(model=m)", []),
         ("args = transformers.TrainingArguments('out', full_determinism=True)\nmodel = Net()", []),
         # OpenMMLab's DistSamplerSeedHook sets the sampler's epoch: it seeds no generator
         ("model = Net()\nhook = DistSamplerSeedHook()", []),
