@@ -488,8 +488,12 @@ class SeedHelper:
     determinism_default: bool = False
     #: effects it has whatever the arguments
     always: FrozenSet[str] = frozenset()
-    #: it seeds as a side effect of building something else (a Trainer): not a seeding call
+    #: it seeds as a side effect of building something else (a Trainer, an RL algorithm): not a
+    #: seeding call of its own
     implicit: bool = False
+    #: it is given a model built before it (a Trainer): what building that model drew comes
+    #: before its seeding (RPL105)
+    given_model: bool = False
     #: its first argument is not the seed (detectron2's ``default_setup(cfg, args)``)
     seed_elsewhere: bool = False
     #: the (parameter, position) of the seed when leaving it out (or None) draws a fresh one
@@ -512,7 +516,7 @@ _LIGHTNING_SEED = SeedHelper(_ALL3, workers_arg=("workers", 1))  # no cudnn flag
 _LIGHTNING_TRAINER = SeedHelper(frozenset(), ("deterministic", None), _DET)
 _HF_SET_SEED = SeedHelper(_ALL3, ("deterministic", 1), _DET)
 _HF_FULL = SeedHelper(_ALL3, always=_FULL)
-_HF_TRAINER = SeedHelper(_ALL3, implicit=True)  # Trainer.__init__ calls set_seed(args.seed)
+_HF_TRAINER = SeedHelper(_ALL3, implicit=True, given_model=True)  # Trainer.__init__ calls set_seed(args.seed)
 _HF_ARGS = SeedHelper(frozenset(), ("full_determinism", None), _FULL, implicit=True)
 _ACCELERATE = SeedHelper(_ALL3, ("deterministic", 2), _DET)
 _MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL, entropy_seed=("seed", 0))
@@ -529,7 +533,7 @@ _FASTAI = SeedHelper(_ALL3, ("reproducible", 1), _CUDNN)  # cudnn flags only
 # calls ``set_random_seed(seed, using_cuda=...)`` (random, NumPy, torch; cuDNN's deterministic
 # mode and no benchmark on CUDA) before it builds its policy; with ``seed=None``, the default, it
 # seeds nothing and the policy's weights come from the global generator (:data:`SB3_ALGORITHMS`)
-_SB3 = SeedHelper(_ALL3, always=_CUDNN, seeding_arg=("seed", None), seeding_default=False)
+_SB3 = SeedHelper(_ALL3, always=_CUDNN, implicit=True, seeding_arg=("seed", None), seeding_default=False)
 # OpenMMLab 1.x / 0.x codebases before MMEngine: mmcv 1.x (mmcv/runner/utils.py:
 # set_random_seed(seed, deterministic=False, use_rank_shift=False)) and the copies that mmdet 2.x,
 # mmcls 0.x and mmseg 0.x export from their apis (set_random_seed(seed, deterministic=False)) seed

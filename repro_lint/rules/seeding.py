@@ -1452,8 +1452,8 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
 def _seed_call_words() -> Tuple[str, ...]:
     """Every seeding call is named with ``seed`` or one of these words."""
     words = {"seed"}
-    # (a Trainer that seeds as it is built is one: ``Trainer``, ``SFTTrainer``)
-    names = list(catalog.SEED_CALLS) + [n for n, h in catalog.SEED_HELPERS.items() if h.seeds or not h.implicit]
+    # (a Trainer that seeds as it is built, given the model, is one: ``Trainer``, ``SFTTrainer``)
+    names = list(catalog.SEED_CALLS) + [n for n, h in catalog.SEED_HELPERS.items() if not h.implicit or h.given_model]
     for name in names:
         last = name.rsplit(".", 1)[-1]
         if "seed" not in last:
@@ -1590,7 +1590,10 @@ class SeedAfterRngUse(Rule):
         if direct and self._restores(site):
             return frozenset()
         if direct:
-            return direct
+            # (one that seeds as it builds something else is a seeding call here only where it is
+            # given a model built before it: a Trainer)
+            helper = catalog.SEED_HELPERS.get(site.name or "")
+            return frozenset() if helper is not None and helper.implicit and not helper.given_model else direct
         if site.name is None or site.effect.known:
             return frozenset()
         configured = site.name in self.file.settings.seed_functions
@@ -1738,7 +1741,7 @@ class SeedAfterRngUse(Rule):
     def _event(self, site: CallSite, flow: _Flow, assigned: FrozenSet[str]) -> None:
         seeds = self._seeded_by[id(site)]
         helper = catalog.SEED_HELPERS.get(site.name or "") if seeds else None
-        if helper is not None and helper.implicit:
+        if helper is not None and helper.given_model:
             # a Trainer that seeds as it is built: its arguments (the model) are no seed, and
             # what they draw (``Trainer(model=Net())``) is drawn before it seeds
             late = [(g, draws[0][0]) for g in GENERATORS if g in seeds and g not in flow.seeded and (draws := flow.unseeded.get(g))]
