@@ -406,14 +406,15 @@ def is_device_name(name: str) -> bool:
     return "device" in last.lower() or last.lower() == "accelerator" or (last.startswith("cuda") and not last.isupper())
 
 
-#: what a setting named ``accelerator`` may name, in Lightning's words (``"auto"`` names none)
-LIGHTNING_ACCELERATORS = tuple(name for name in dict(catalog.DEVICE_KEYWORDS)["accelerator"] if name != "auto")
+#: what a setting named ``accelerator`` may name, in Lightning's words (``"auto"``, a Trainer's
+#: default, is the accelerator there is, as ``Trainer(accelerator="auto")`` and ``Trainer()`` are)
+LIGHTNING_ACCELERATORS = dict(catalog.DEVICE_KEYWORDS)["accelerator"]
 
 
 def setting_device(name: str, value: object) -> Optional[str]:
     """The accelerator a device setting or parameter named ``name`` names with the string
-    ``value`` (``device="cuda:0"``; ``accelerator="gpu"`` in Lightning's words, lower case),
-    else None (``"cpu"``, ``"auto"``, not a string)."""
+    ``value`` (``device="cuda:0"``; ``accelerator="gpu"`` or ``"auto"`` in Lightning's words,
+    lower case), else None (``"cpu"``, not a string)."""
     if not isinstance(value, str):
         return None
     if name.rsplit(".", 1)[-1].lower() == "accelerator":

@@ -478,7 +478,7 @@ def test_rpl202_a_device_another_module_names_in_a_conditional_expression(tmp_pa
         ("'gpu'", "predict('cpu')", False),  # the only call passes the CPU
         ("'gpu'", "predict(accelerator='cpu')", False),
         ("'cpu'", "predict()", False),
-        ("'auto'", "predict()", False),  # Lightning's choice at run time: no evidence here
+        ("'auto'", "predict()", True),  # Lightning's default: the accelerator there is, as a bare Trainer()
         ("'GPU'", "predict()", False),  # not Lightning's spelling
     ],
 )

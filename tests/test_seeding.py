@@ -1073,6 +1073,7 @@ def test_entry_point_text_check(source, expected):
         ("from lightning_fabric import Fabric", "fabric = Fabric(accelerator='auto')"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='gpu', devices=2)"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='auto', devices=1)"),
+        ("import lightning as L", "accelerator = 'auto'\n    trainer = L.Trainer(accelerator=accelerator)"),
         ("import lightning as L", "trainer = L.Trainer(accelerator='npu', devices=8)"),  # Ascend's Lightning plugin
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=2)"),
         # Lightning 2's default, ``accelerator="auto"``; transformers' Trainer, on the accelerator there is
