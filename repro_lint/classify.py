@@ -151,7 +151,7 @@ def _pretrained(args: CallArgs) -> bool:
 
 
 #: the keywords of :data:`~repro_lint.catalog.DEVICE_KEYWORDS`
-_DEVICE_KEYWORD_NAMES = frozenset(keyword for keyword, _ in catalog.DEVICE_KEYWORDS)
+DEVICE_KEYWORD_NAMES = frozenset(keyword for keyword, _ in catalog.DEVICE_KEYWORDS)
 
 
 def classify_call(qualified: Optional[str], method: Optional[str], args: CallArgs) -> CallEffect:
@@ -301,7 +301,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         # (``from_pretrained`` builds a pretrained object, which replaces no other model's
         # weights: a tokenizer's or a backbone's does not load the head's)
         uses.add(LOAD)
-    for keyword, names in catalog.DEVICE_KEYWORDS if args.may_name(_DEVICE_KEYWORD_NAMES) else ():
+    for keyword, names in catalog.DEVICE_KEYWORDS if args.may_name(DEVICE_KEYWORD_NAMES) else ():
         if args.node(keyword, None) in (MISSING, UNKNOWN):
             continue  # not given (most calls), or maybe inside ``**kwargs``: no string, no evidence
         device = catalog.device_named(args.strings(keyword, None), names)
@@ -320,8 +320,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             uses.add(PLACES)
     if qualified in catalog.ACCELERATOR_BY_DEFAULT:
         where = catalog.ACCELERATOR_BY_DEFAULT[qualified]
-        # (``Trainer(**cfg.trainer)`` may name the device inside the dict: no evidence)
-        if where is None or (args.node(*where) is MISSING and args.value("gpus", None) is MISSING) or args.value(*where) == "auto":
+        # (``Trainer(**cfg.trainer)`` may name the device inside the dict: no evidence; a count
+        # of devices given, Lightning 1.x's ``gpus=``, is read as the count it is)
+        counts = catalog.DEVICE_COUNT_KEYWORDS.get(qualified)
+        if where is None or (args.node(*where) is MISSING and (counts is None or args.value(counts[0], None) is MISSING)) or args.value(*where) == "auto":
             uses.add("accelerator")
     if qualified in catalog.SB3_ALGORITHMS and args.value("seed", None) in (MISSING, None):
         # built without a seed: the policy's weights, drawn as it is built

@@ -24,7 +24,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, Iterator,
 
 from ._gc import GCPaused
 from .classify import (
-    ALL_GENERATORS, DEVICE_USES, ENTROPY, INIT, LOAD, NO_EFFECT, PRETRAINED, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter, LIGHTNING_ACCELERATORS, setting_device,
+    ALL_GENERATORS, DEVICE_KEYWORD_NAMES, DEVICE_USES, ENTROPY, INIT, LOAD, NO_EFFECT, PRETRAINED, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter, LIGHTNING_ACCELERATORS, setting_device,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -44,7 +44,6 @@ from .catalog import (
     NCCL_AS_HCCL,
     NCCL_TO_HCCL_MODULES,
     DEVICE_CONSTRUCTORS,
-    DEVICE_KEYWORDS,
     EMPTY_WEIGHT_CONTEXTS,
     PARTIALS,
     DEVICE_INFO_CALLS,
@@ -2601,15 +2600,16 @@ def _asks_availability(test: ast.AST) -> bool:
 
 
 def _device_argument_nodes(call: ast.Call, method: Optional[str], qualified: Optional[str]) -> List[ast.AST]:
-    """The expressions a call names its device with: ``.to(x)``'s first argument, a device
-    keyword (``device=``, ``accelerator=``), the device constructor's argument (``torch.device(x)``)."""
-    found: List[ast.AST] = [k.value for k in call.keywords if k.arg in _DEVICE_KEYWORD_NAMES]
-    if (method == "to" or qualified in DEVICE_CONSTRUCTORS) and call.args:
-        found.append(call.args[0])
+    """The expressions a call names its device with, as the seeding rules read them on LibCST's
+    tree: ``.to(x)``'s first argument, a device keyword (``device=``, ``accelerator=``), the device
+    constructor's argument (``torch.device(x)``, :data:`~repro_lint.catalog.DEVICE_CONSTRUCTORS`)."""
+    constructor = DEVICE_CONSTRUCTORS.get(qualified or "")
+    names = DEVICE_KEYWORD_NAMES | {constructor[0]} if constructor is not None else DEVICE_KEYWORD_NAMES
+    found: List[ast.AST] = [k.value for k in call.keywords if k.arg in names]
+    position = 0 if method == "to" else constructor[1] if constructor is not None else None
+    if position is not None and len(call.args) > position:
+        found.append(call.args[position])
     return found
-
-
-_DEVICE_KEYWORD_NAMES = frozenset({"device", "type", *(keyword for keyword, _ in DEVICE_KEYWORDS)})
 
 
 def _decidable_test(test: ast.AST) -> bool:
