@@ -954,6 +954,9 @@ DEVICE_CALLS: Dict[str, str] = {
     },
     # Lightning Fabric places the model and data itself, on ``accelerator="auto"`` by default
     **{name: "accelerator" for name in FABRICS},
+    # DeepSpeed's engine moves the model to the local rank's accelerator
+    # (``get_accelerator().device_name(local_rank)``: CUDA, or an NPU through torch_npu)
+    "deepspeed.initialize": "accelerator",
 }
 #: of those, the ones an argument keeps on the CPU: name -> (parameter, position, the literal
 #: value that does: accelerate's ``cpu=True``, Fabric's ``accelerator="cpu"``)

@@ -1889,7 +1889,11 @@ class ProjectContext:
         else:
             head, dot, method = call.partition(".")
             if "." in method:
-                return None
+                # an attribute known to hold an object (``train_loader.dataset.ng_sample()``:
+                # the dataset the DataLoader was given)
+                head, dot, method = call.rpartition(".")
+                if head not in body.instances:
+                    return None
         classes = self._instance_classes(facts, scope, body, head) or self._made_classes(facts, scope, body, head)
         if not classes and not dot:
             # what a project function returned, called: a function it defined and returned
@@ -2547,7 +2551,13 @@ class ProjectContext:
             return True
         if (os.path.basename(path) == "__init__.py" or "." in module) and not is_notebook(path):
             return True  # a module of a package (a notebook beside one is no module of it)
+        # (named by its folders too: ``from src.callback.patch_mask import *`` imports
+        # ``src/callback/patch_mask.py`` where ``src`` and ``callback`` have no ``__init__.py``)
         parts = module.split(".")
+        folders = os.path.dirname(os.path.abspath(path)).split(os.sep)
+        del folders[len(folders) - len(parts) + 1:]  # those the module's name holds
+        while folders and folders[-1].isidentifier():
+            parts.insert(0, folders.pop())
         return any(self.is_imported(".".join(parts[cut:])) for cut in range(len(parts)))
 
     def seeds_workers(self, path: "str | Path | None" = None) -> bool:

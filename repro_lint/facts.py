@@ -465,12 +465,13 @@ def _dotted(node: ast.AST) -> Optional[str]:
 
 
 
-def _constructed(node: ast.AST) -> List[str]:
+def _constructed(node: ast.AST, own_classes: FrozenSet[str] = frozenset()) -> List[str]:
     """What an argument hands on besides a plain name: the classes (by convention,
-    capitalised names) of the objects built in it, and the names it holds, alone, in a list,
-    tuple or set, as a dict's values, or in a conditional: ``Net()``, ``[Blur(3), Crop(8)]``,
-    ``Blur(3) if blur else None``, ``{"train": train, "eval": evaluate}`` (a command table
-    given to ``fire.Fire``), ``[on_epoch_end]``."""
+    capitalised names, or ``own_classes``, the module's, whatever their names:
+    ``train_dataset_loader()``) of the objects built in it, and the names it holds, alone, in a
+    list, tuple or set, as a dict's values, or in a conditional: ``Net()``, ``[Blur(3),
+    Crop(8)]``, ``Blur(3) if blur else None``, ``{"train": train, "eval": evaluate}`` (a
+    command table given to ``fire.Fire``), ``[on_epoch_end]``."""
     found: List[str] = []
     stack = [node]
     while stack:
@@ -485,7 +486,7 @@ def _constructed(node: ast.AST) -> List[str]:
             stack.append(item.value)
         elif isinstance(item, ast.Call):
             name = _dotted(item.func)
-            if name is not None and _names_class(name):
+            if name is not None and (_names_class(name) or name in own_classes):
                 found.append(name)
         elif item is not node:
             name = _dotted(item)
@@ -1614,7 +1615,7 @@ class _FactsCollector(ast.NodeVisitor):
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
             # (a local bound to classes, ``Net = BernNet`` then ``RunExp(Net)``: each of them)
-            for passed in [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg):
+            for passed in [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg, self.own_classes):
                 # (a module's name the body rebinds to an object it builds, ``logger =
                 # logger.Logger(path)``, is that object)
                 qualified_ref = self.imported(passed) if passed not in body.instances else None
@@ -1688,13 +1689,13 @@ class _FactsCollector(ast.NodeVisitor):
         arguments), and those of every value bound to the local names among them (in any
         branch), again."""
         found: List[str] = []
-        stack: List[str] = [self.imported(built) or built for built in _constructed(value)]
+        stack: List[str] = [self.imported(built) or built for built in _constructed(value, self.own_classes)]
         for node in ast.walk(value):
             if isinstance(node, ast.Call):
                 stack.extend(
                     self.imported(built) or built
                     for arg in (*node.args, *(k.value for k in node.keywords))
-                    for built in _constructed(arg)
+                    for built in _constructed(arg, self.own_classes)
                 )
         stack.extend(self._handed(value))
         seen: Set[str] = set()
@@ -2007,6 +2008,14 @@ class _FactsCollector(ast.NodeVisitor):
                         known = self.current.instances.get(receiver, ())
                         first, *others = self.imported_all(callee)
                         self.current.instances[receiver] = tuple(dict.fromkeys((*known, first or callee, *others)))
+                        params = DATALOADERS.get(first or "")
+                        if params is not None:
+                            # ``loader.dataset`` is the dataset it was given (``train_loader =
+                            # DataLoader(train_dataset)``, then ``train_loader.dataset.ng_sample()``)
+                            given = AstArgs(built).node(params[0], 0)
+                            held = self.current.instances.get(_dotted(given) or "") if isinstance(given, ast.AST) else None
+                            if held:
+                                self.current.instances[f"{receiver}.{params[0]}"] = held
                     elif callee is not None and not _handed_back(target, built, 0):
                         # ``model = build()``, ``self.model = self.get_model()``: what it returns
                         self.current.made_by[receiver] = self.imported(callee) or callee
@@ -2272,7 +2281,7 @@ class _FactsCollector(ast.NodeVisitor):
             if isinstance(target, ast.Name):
                 self.value_refs[target.id] = self.current.refs[start:]
                 if isinstance(node.value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
-                    self.display_refs[target.id] = _constructed(node.value)
+                    self.display_refs[target.id] = _constructed(node.value, self.own_classes)
                 else:
                     self.display_refs.pop(target.id, None)
                 self.bound_refs.setdefault(target.id, []).extend(self.current.refs[start:])

@@ -71,6 +71,14 @@ SETUP_CALLS = frozenset(
     {"ArgumentParser", "add_argument", "add_argument_group", "add_mutually_exclusive_group", "set_defaults"}
     | set(PARSE_CALLS)
 )
+#: calls, as written, that set up the process and draw from no generator: the block may come
+#: after them (``warnings.simplefilter("ignore")`` before the parser that defines ``--seed``)
+PROCESS_SETUP_CALLS = frozenset({
+    "warnings.simplefilter", "warnings.filterwarnings", "logging.basicConfig", "logging.getLogger",
+    "os.makedirs", "os.environ.setdefault", "os.environ.get", "os.getenv", "sys.path.append", "sys.path.insert",
+    "print", "torch.set_printoptions", "np.set_printoptions", "numpy.set_printoptions", "matplotlib.use",
+    "torch.set_num_threads",
+})
 SEED_OPTIONS = ("--seed", "--random-seed", "--random_seed", "--manual-seed", "--manual_seed", "--rng-seed")
 
 
@@ -225,8 +233,9 @@ def _parsed_args(stmt: cst.CSTNode) -> Optional[str]:
 
 
 def _does_work(stmt: cst.CSTNode) -> bool:
-    """Does the statement call anything beyond setting up an argument parser? (Definitions and
-    imports do not: their bodies run later.) The block must come before such a statement."""
+    """Does the statement call anything beyond setting up an argument parser or the process
+    (``PROCESS_SETUP_CALLS``)? (Definitions and imports do not: their bodies run later.) The
+    block must come before such a statement."""
     if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
         return False
     stack: List[cst.CSTNode] = [stmt]
@@ -237,7 +246,7 @@ def _does_work(stmt: cst.CSTNode) -> bool:
         if isinstance(node, cst.Call):
             func = node.func
             called = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-            if called not in SETUP_CALLS:
+            if called not in SETUP_CALLS and dotted_name(func) not in PROCESS_SETUP_CALLS:
                 return True
         stack.extend(syntax_children(node))
     return False

@@ -60,7 +60,7 @@ from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, EINOPS_INTEGER_REDUCTIONS, EINOPS_PATTERNS, FROM_DATA, INDEX_RESULTS, INTEGER_TENSOR_TYPES, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, assigned_targets, bind, cst_literal, cst_slots, is_main_guard, literal_argument, option_default, string_value
+from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, assigned_pairs, assigned_targets, bind, cst_literal, cst_slots, is_main_guard, literal_argument, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -2135,7 +2135,7 @@ class Values:
                 if isinstance(stmt, cst.FunctionDef):
                     defs.setdefault(stmt.name.value, []).append(stmt)
                 else:
-                    others |= _bound_names(stmt)
+                    others |= bound_names(stmt)
             self._module_defs = {name: found[0] for name, found in defs.items() if len(found) == 1 and name not in others}
         return self._module_defs
 
@@ -2191,7 +2191,7 @@ class Values:
         function, function_chain = scope
         if _first_param(function) != expr.value or not _is_bound_method(function, function_chain):
             return None
-        if _binds_elsewhere(function, expr.value) or any(expr.value in _bound_names(stmt) for stmt in _statements(function.body)):
+        if _binds_elsewhere(function, expr.value) or any(expr.value in bound_names(stmt) for stmt in _statements(function.body)):
             return None  # rebound in the method
         return next((n for n in reversed(function_chain[-2:]) if isinstance(n, cst.ClassDef)), None)
 
@@ -2941,14 +2941,14 @@ def _tuple_element(value: cst.BaseExpression, index: int) -> Optional[cst.BaseEx
     return value.elements[index].value if index < len(value.elements) else None
 
 
-#: every node type :func:`_bound_names` looks at (the others are only searched through)
+#: every node type :func:`bound_names` looks at (the others are only searched through)
 _BINDING_KINDS = node_kinds(
     cst.FunctionDef, cst.ClassDef, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem, cst.Import,
     cst.ImportFrom, cst.ExceptHandler, cst.NamedExpr, cst.Lambda,
 )
 
 
-def _bound_names(node: cst.CSTNode) -> Set[str]:
+def bound_names(node: cst.CSTNode) -> Set[str]:
     """The names a statement binds (assignment and loop targets, ``with ... as``, imports,
     ``def``/``class``, ``except ... as``, walrus), not looking into nested functions and classes."""
     names: Set[str] = set()
@@ -2997,7 +2997,7 @@ def _local_names(function: cst.FunctionDef) -> FrozenSet[str]:
         if isinstance(star, cst.Param):
             names.add(star.name.value)
     for stmt in _statements(function.body):
-        names |= _bound_names(stmt)
+        names |= bound_names(stmt)
     return frozenset(names)
 
 
@@ -3085,10 +3085,15 @@ def _self_assignments(
             if type(node) not in _SELF_ASSIGNMENT_KINDS:
                 pass
             elif isinstance(node, cst.Assign):
-                for target in node.targets:
-                    t = target.target
-                    if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == me:
-                        index.setdefault(t.attr.value, []).append(node.value)
+                # (``self.shuffle_train, self.shuffle_val = shuffle_train, shuffle_val``: each its
+                # own; an element of what a call returns, ``self.a, self.b = f()``, is unknown, as
+                # the call's value is)
+                for t, value in assigned_pairs(node):
+                    for element in (e.value for e in t.elements) if isinstance(t, (cst.Tuple, cst.List)) else (t,):
+                        if isinstance(element, cst.StarredElement):
+                            element = element.value
+                        if isinstance(element, cst.Attribute) and isinstance(element.value, cst.Name) and element.value.value == me:
+                            index.setdefault(element.attr.value, []).append(value)  # type: ignore[arg-type]
             elif isinstance(node, cst.FunctionDef) and node is not function:
                 continue
             elif isinstance(node, cst.For) and _mentions_locals(node.iter):

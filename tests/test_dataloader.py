@@ -431,6 +431,107 @@ def test_rpl302_fixed_script_still_obeys_its_seed(lint, tmp_path):
     assert order(1) != order(2)
 
 
+SEEDED_AFTER_THE_LOADER = SEEDED_SCRIPT.replace(
+    "    torch.manual_seed(args.seed)\n    loader = DataLoader(list(range(12)), batch_size=12, shuffle=True)\n",
+    "    loader = DataLoader(list(range(12)), batch_size=12, shuffle=True)\n    torch.manual_seed(args.seed)\n",
+)
+
+
+@pytest.mark.parametrize(
+    "style, generator",
+    [("runtime", "make_generator(args.seed)"), ("inline", "torch.Generator().manual_seed(args.seed)")],
+)
+def test_rpl302_passes_the_seed_the_script_gives_torch_right_after_the_loader(lint, style, generator):
+    """``make_generator()`` would take the seed torch had when the loader was built, drawn at
+    random: the fix passes the seed of the seeding statement that follows, known there."""
+    found = lint(SEEDED_AFTER_THE_LOADER, select=["RPL101", "RPL302"], fix_style=style)
+    assert codes(found) == ["RPL302"]
+    assert found[0].fix is not None and found[0].fix.applicability == "safe"
+    assert f"generator={generator})" in apply_fixes(SEEDED_AFTER_THE_LOADER, found)
+
+
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+@pytest.mark.parametrize(
+    "script",
+    [
+        # the seed's name is bound only after the loader
+        SEEDED_AFTER_THE_LOADER.replace("torch.manual_seed(args.seed)", "seed = args.seed\n    torch.manual_seed(seed)"),
+        # seeded under a condition after the loader
+        SEEDED_AFTER_THE_LOADER.replace(
+            "    torch.manual_seed(args.seed)\n", "    if args.seed is not None:\n        torch.manual_seed(args.seed)\n"
+        ),
+        # the function that builds it is called before the seed
+        SEEDED_AFTER_THE_LOADER.replace(
+            "    loader = DataLoader(list(range(12)), batch_size=12, shuffle=True)\n",
+            "    loader = build()\n",
+        ).replace("\n\ndef main():", "\n\ndef build():\n    return DataLoader(list(range(12)), batch_size=12, shuffle=True)\n\n\ndef main():"),
+        # seeded in the epoch loop, after the loader is built (diffusers' unconditional example)
+        SEEDED_SCRIPT.replace("    torch.manual_seed(args.seed)\n", "").replace(
+            "    print(next(iter(loader)).tolist())\n",
+            "    for epoch in range(2):\n        if epoch > 0:\n            torch.manual_seed(args.seed)\n"
+            "        print(next(iter(loader)).tolist())\n",
+        ),
+    ],
+)
+def test_rpl302_has_no_fix_where_the_script_seeds_torch_only_after_the_loader(lint, script, style):
+    """The generator would take the seed torch had when the loader was built, drawn at random,
+    where the sampler drew its order from the seeded RNG as it was iterated."""
+    found = lint(script, select=["RPL101", "RPL302"], fix_style=style)
+    assert codes(found) == ["RPL302"]
+    assert found[0].fix is None
+
+
+@pytest.mark.parametrize(
+    "seeding",
+    [
+        # the caller seeds before it calls the function that builds the loader
+        "def build():\n    return DataLoader(list(range(12)), shuffle=True)\n\n\ndef main():\n"
+        "    torch.manual_seed(0)\n    loader = build()\n",
+        # seeded before in the same body, under a condition
+        "def main(seed=0):\n    if seed is not None:\n        torch.manual_seed(seed)\n"
+        "    loader = DataLoader(list(range(12)), shuffle=True)\n    torch.manual_seed(1)\n",
+    ],
+)
+def test_rpl302_keeps_its_fix_where_torch_may_be_seeded_before_the_loader(lint, seeding):
+    code = "import torch\nfrom torch.utils.data import DataLoader\n\n\n" + seeding + (
+        "    for x in loader:\n        x.float().sum()\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    found = lint(code, select=["RPL302"])
+    assert codes(found) == ["RPL302"]
+    assert found[0].fix is not None and found[0].fix.applicability == "safe"
+    assert "generator=make_generator()" in apply_fixes(code, found)
+
+
+def test_a_script_seeded_after_its_loader_already_repeats_its_order(lint, tmp_path):
+    """Why the fix above is withheld: the sampler draws its order from the global RNG as it is
+    iterated, after the seed, so the script repeats its order; a generator seeded with
+    ``torch.initial_seed()`` as the loader is built would not."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    pytest.importorskip("torch")
+
+    def orders(text: str) -> list:
+        script = tmp_path / "train_after.py"
+        script.write_text(text)
+        env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+        runs = [subprocess.run([sys.executable, str(script), "--seed", "1"], capture_output=True, text=True, env=env, timeout=120) for _ in range(2)]
+        assert all(run.returncode == 0 for run in runs), runs[0].stderr
+        return [run.stdout.strip() for run in runs]
+
+    same = orders(SEEDED_AFTER_THE_LOADER)
+    assert same[0] == same[1]
+    with_generator = SEEDED_AFTER_THE_LOADER.replace(
+        "shuffle=True)", "shuffle=True, generator=torch.Generator().manual_seed(torch.initial_seed()))"
+    )
+    differ = orders(with_generator)
+    assert differ[0] != differ[1]  # 12! orders: the same one twice by chance is negligible
+    fixed = orders(apply_fixes(SEEDED_AFTER_THE_LOADER, lint(SEEDED_AFTER_THE_LOADER, select=["RPL302"])))
+    assert fixed[0] == fixed[1]
+
+
 @pytest.mark.parametrize("style", ["runtime", "inline"])
 def test_a_library_module_never_gains_a_repro_lint_import(lint, style):
     """A module that is not an entry point: RPL301 has no fix, RPL302 only an unsafe one that

@@ -264,6 +264,24 @@ def test_no_workers_on_the_default_path(lint):
             "    def train_dataloader(self):\n        return DataLoader([], shuffle=self.shuffle)\n",
             ["RPL302"],
         ),
+        # ... in one statement with another (PatchTST's ``DataLoaders``), and from a call's result
+        (
+            "class DM:\n    def __init__(self, shuffle_train=True, shuffle_val=False):\n"
+            "        self.shuffle_train, self.shuffle_val = shuffle_train, shuffle_val\n"
+            "    def train_dataloader(self):\n        return DataLoader([], shuffle=self.shuffle_train)\n",
+            ["RPL302"],
+        ),
+        (
+            "class DM:\n    def __init__(self, shuffle_train=True, shuffle_val=False):\n"
+            "        self.shuffle_train, self.shuffle_val = shuffle_train, shuffle_val\n"
+            "    def val_dataloader(self):\n        return DataLoader([], shuffle=self.shuffle_val)\n",
+            [],
+        ),
+        (
+            "class DM:\n    shuffle = False\n    def __init__(self, flags):\n        self.shuffle, self.other = flags.pair()\n"
+            "    def train_dataloader(self):\n        return DataLoader([], shuffle=self.shuffle)\n",
+            [],
+        ),
         (
             "class DM:\n    def __init__(self, shuffle: bool = False):\n        self.save_hyperparameters()\n"
             "    def train_dataloader(self):\n        return DataLoader([], shuffle=self.hparams.shuffle)\n",

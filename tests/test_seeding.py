@@ -1081,6 +1081,8 @@ def test_entry_point_text_check(source, expected):
         ("import pytorch_lightning as pl", "trainer = pl.Trainer()"),
         ("from transformers import Trainer", "trainer = Trainer(model, args)"),
         ("from trl import SFTTrainer", "trainer = SFTTrainer(model=model)"),
+        # DeepSpeed's engine moves the model to the local rank's accelerator
+        ("import deepspeed", "engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters())"),
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus=-1)"),  # every GPU there is
         ("import pytorch_lightning as pl", "trainer = pl.Trainer(gpus='-1')"),
         ("", "x = torch.ones(3, device='npu:0')"),
@@ -3109,6 +3111,83 @@ def test_what_an_object_keeps_from_its_construction_runs_where_the_object_is_use
             main()
     """
     assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL103"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize("call", ["train_loader.dataset.ng_sample()", "train_dataset.ng_sample()"])
+def test_a_method_of_the_dataset_a_loader_holds_is_the_dataset_s(tmp_path, call):
+    """BPR-pytorch's ``train_loader.dataset.ng_sample()``: a DataLoader's ``dataset`` is the
+    dataset it was given; the finding is at that call, the first that leads to the draw."""
+    files = {
+        "data_utils.py": """
+            import numpy as np
+            import torch.utils.data as data
+
+
+            class NegData(data.Dataset):
+                def __init__(self, features):
+                    self.features = features
+
+                def ng_sample(self):
+                    self.fill = [(u, np.random.randint(10)) for u in self.features]
+
+                def __len__(self):
+                    return len(self.features)
+
+                def __getitem__(self, idx):
+                    return self.fill[idx]
+        """,
+        "main.py": f"""
+            import torch
+            import torch.utils.data as data
+
+            import data_utils
+
+            torch.manual_seed(0)
+            model = torch.nn.Linear(1, 1)
+            train_dataset = data_utils.NegData([0, 1])
+            train_loader = data.DataLoader(train_dataset, batch_size=2)
+            for epoch in range(2):
+                {call}
+                for batch in train_loader:
+                    model(batch[1].float()[:, None]).sum().backward()
+        """,
+    }
+    found = lint_tree(tmp_path, files, select=["RPL102"], only="main.py")
+    assert [(f.code, f.line) for f in found] == [("RPL102", 12)]
+
+
+@pytest.mark.parametrize("name", ["TrainDataset", "train_dataset_loader"])
+def test_a_dataset_built_where_it_is_handed_on_is_followed_whatever_its_class_is_named(tmp_path, name):
+    """clovaai/voxceleb_trainer's ``class train_dataset_loader(Dataset)``, built in the loader's
+    arguments: a class of the module is one whatever its name, not only a capitalised one."""
+    code = f"""
+        import random
+
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+
+        class {name}(Dataset):
+            def __len__(self):
+                return 8
+
+            def __getitem__(self, index):
+                return torch.full((4,), random.random())
+
+
+        def main():
+            torch.manual_seed(0)
+            model = torch.nn.Linear(4, 1)
+            for batch in DataLoader({name}(), batch_size=4):
+                model(batch).sum().backward()
+
+
+        if __name__ == "__main__":
+            main()
+    """
+    found = lint_tree(tmp_path, {"train.py": code}, select=["RPL103"], only="train.py")
+    assert codes(found) == ["RPL103"]
+    assert found[0].line == 13  # the draw in ``__getitem__``
 
 
 def test_a_dataset_class_runs_in_workers_but_is_built_in_the_main_process(tmp_path):

@@ -177,6 +177,47 @@ def test_parsed_args_seed_is_used_after_parse_args(block):
     assert "    args = parser.parse_args()\n    seed_everything(args.seed)\n    model = " in fixed
 
 
+@pytest.mark.parametrize(
+    "setup",
+    ['warnings.simplefilter("ignore")', "logging.basicConfig(level=logging.INFO)", 'sys.path.append("..")', 'print("start")'],
+)
+def test_the_block_waits_for_the_seed_past_statements_that_only_set_up_the_process(block, setup):
+    """clovaai/voxceleb_trainer's shape: a warnings filter between the imports and the module's
+    parser; the block in front of it would seed with the configured 0, whatever ``--seed`` says."""
+    fixed = block(
+        f'''\
+        import argparse
+        import logging
+        import sys
+        import warnings
+        import torch
+        {setup}
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--seed", type=int, default=10)
+        args = parser.parse_args()
+        model = torch.nn.Linear(2, 2)
+        '''
+    )
+    assert "args = parser.parse_args()\nseed_everything(args.seed)\nmodel = " in fixed
+    assert "seed_everything(0)" not in fixed
+
+
+def test_a_call_that_may_draw_before_the_parser_keeps_the_block_above_it(block):
+    fixed = block(
+        '''\
+        import argparse
+        import torch
+        noise = torch.randn(3)
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--seed", type=int, default=10)
+        args = parser.parse_args()
+        '''
+    )
+    assert "seed_everything(0)\nnoise = torch.randn(3)" in fixed
+
+
 def test_optional_seed_option_falls_back_to_the_configured_seed(block):
     fixed = block(
         '''\
@@ -611,6 +652,25 @@ def test_a_script_that_other_files_import_gains_no_runtime_import(tmp_path):
         assert "repro_lint" not in text and "torch.manual_seed(0)" in text, f"{name}:\n{text}"
         assert "torch.use_deterministic_algorithms(True)" in text
     assert "from repro_lint.runtime import seed_everything" in (tmp_path / "train.py").read_text()
+
+
+def test_a_module_of_a_namespace_package_others_import_gains_no_runtime_import(tmp_path):
+    """PatchTST's shape: ``from src.callback.patch_mask import *`` where ``src`` and
+    ``callback`` have no ``__init__.py``; patch_mask.py has a ``__main__`` demo. The importer's
+    name for it holds its folders."""
+    from conftest import run_cli, write
+
+    demo = "import torch\n\n\nif __name__ == \"__main__\":\n    print(torch.randn(2, 3))\n"
+    write(tmp_path, {
+        "pyproject.toml": "[tool.repro-lint]\n",
+        "src/callback/patch_mask.py": demo,
+        "pretrain.py": "from src.callback.patch_mask import *\n\n" + demo,
+    })
+    done = run_cli(["--fix", "--no-cache", "."], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    module = (tmp_path / "src/callback/patch_mask.py").read_text()
+    assert "repro_lint" not in module and "torch.manual_seed(0)" in module, module
+    assert "from repro_lint.runtime import seed_everything" in (tmp_path / "pretrain.py").read_text()
 
 
 def test_a_module_of_a_package_gains_no_runtime_import(tmp_path):

@@ -15,7 +15,7 @@ from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
 from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, factory_loaders, forwarded_switch_off, loader_call, may_build_loader, none_on_every_path, off_in_factory
 from .trainer_loaders import in_loader_hook, seeded_by_library
-from .seeding import UnseededTorch
+from .seeding import UnseededTorch, seed_given_after, seeded_only_after
 
 RUNTIME = "repro_lint.runtime"
 
@@ -360,7 +360,7 @@ class ShuffleWithoutGenerator(Rule):
         generator = bound(self, args, "generator", position)
         if generator is UNKNOWN or (isinstance(generator, cst.BaseExpression) and not _is_none(generator) and not none_on_every_path(self, generator)):
             return
-        expression, imported, applicability = seeded_generator(self)
+        expression, imported, applicability = seeded_generator(self, node)
         edits: List[NodeEdit] = []
         if expression is not None and fixable:
             edits = add_keyword(self, node, generator, "generator", expression)
@@ -398,7 +398,7 @@ def _own_sampler(rule: Rule, call: LoaderCall) -> bool:
     return given is UNKNOWN or not all_consts(value_of(rule, given), lambda v: not v)
 
 
-def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str]:
+def seeded_generator(rule: Rule, node: cst.Call) -> Tuple[Optional[str], Optional[NodeEdit], str]:
     """The ``generator=`` a fix passes, the import it needs, and how safe it is.
 
     The generator follows the seed the program already gives torch, so ``--seed 1`` and
@@ -406,18 +406,20 @@ def seeded_generator(rule: Rule) -> Tuple[Optional[str], Optional[NodeEdit], str
     its own: ``make_generator()`` (which defaults to that seed) in an entry point, or, without
     repro-lint, ``torch.Generator().manual_seed(torch.initial_seed())``. The configured
     ``seed`` is written only where nothing seeds torch on the entry point's path and RPL101,
-    whose fix inserts the seeding block in the same run, is not selected. A module
-    that is not an entry point gets only the torch form, as an unsafe fix: it changes the
-    order for every caller, and it may not start to depend on repro-lint."""
+    whose fix inserts the seeding block in the same run, is not selected. A module that is not
+    an entry point gets only the torch form, as an unsafe fix: it changes the order for every
+    caller, and may not start to depend on repro-lint. An entry point that seeds torch only
+    after the loader (``node``) gets that seed (:func:`seed_given_after`), or no fix."""
     file = rule.file
-    settings = file.settings
     entry = file.is_entry_point
-    seeded = (
-        not entry
-        or UnseededTorch.code in file.codes  # its setup block seeds torch in the same fix
-        or file.project.entry_summary(file.path, file.source).seeds("torch")
-    )
-    seed = "" if seeded else str(settings.seed)
+    path_seeds = entry and file.project.entry_summary(file.path, file.source).seeds("torch")
+    seeded = not entry or UnseededTorch.code in file.codes or path_seeds  # (RPL101's block seeds it)
+    seed = "" if seeded else str(file.settings.seed)
+    if path_seeds and seeded_only_after(rule, node, "torch"):
+        later = seed_given_after(rule, node, "torch")
+        if later is None:
+            return None, None, SAFE
+        seed = file.code_for(later)  # the seed the script gives torch next (``set_seed(seed)``)
     if entry and file.may_import_runtime:
         usable, imported = runtime_name(rule, "make_generator")
         return (f"make_generator({seed})", imported, SAFE) if usable else (None, None, SAFE)

@@ -12,10 +12,11 @@ Seeding mistakes visible in one file alone are in :mod:`repro_lint.rules.rng`.
 
 from __future__ import annotations
 
+import builtins
 import copy
 import os
 from dataclasses import replace
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from .._lazy import cst
 from .. import catalog
@@ -30,7 +31,7 @@ from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_objec
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits, spawn_targets
 from ..syntax import UNKNOWN, CstArgs, cst_names, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
-from ..values import DRAWN, Const, bind_parameter, drawing_call
+from ..values import DRAWN, Const, bind_parameter, bound_names, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
 RNG_NAMES = {"torch": "the torch RNG", "numpy": "NumPy's global RNG", "random": "Python's random RNG"}
@@ -49,6 +50,41 @@ class CallSite:
         self.name = name
         self.imported = imported
         self.effect = effect
+
+
+def call_site(file, node: cst.Call, body: str) -> Optional[CallSite]:  # type: ignore[no-untyped-def]
+    """A call of ``body`` (named as in the module facts) classified as the seeding rules read
+    it: what it does by itself and the name the project context resolves, or None for a call
+    of nothing named that does nothing known (``f()()``). The rule declares :class:`KwargsDicts`."""
+    written = dotted_name(node.func)
+    qualified = file.qualify(node.func)
+    method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+    effect = classify_call(qualified, method, CstArgs(node, file.analysis(KwargsDicts).expand, file.module_constants))
+    if any(use.startswith(OPTION_DEVICE) for use in effect.uses):
+        # an option declared in the file being linted: where its device shows (the project
+        # context decides whether it counts for the execution path)
+        effect = replace(effect, uses=frozenset(placed_option_devices(effect.uses, True)))
+    name = qualified or written
+    imported = qualified is not None
+    if name is None and method is not None:
+        built = _built_on_the_spot(node.func)  # type: ignore[arg-type]
+        if built is not None:
+            # ``TrainOptions().parse()``: named as the project's facts name it, resolved
+            # through their instances
+            name, imported = f"{built}.{method}", False
+        else:
+            name = f"{UNNAMED}.{method}"
+    if name is None and effect is NO_EFFECT:
+        return None
+    return CallSite(node, body, name, imported, effect)
+
+
+def _built_on_the_spot(func: cst.Attribute) -> Optional[str]:
+    """For a method of an object of a class built on the spot (``TrainOptions().parse``):
+    the name the project's facts give that object (``TrainOptions()``), else None."""
+    value = func.value
+    built = dotted_name(value.func) if isinstance(value, cst.Call) else None
+    return built_object_name(built) if built is not None else None
 
 
 class SeedingScan(Analysis):
@@ -117,27 +153,10 @@ class SeedingScan(Analysis):
         self._call(node)
 
     def _call(self, node: cst.Call) -> None:
-        written = dotted_name(node.func)
-        qualified = self.file.qualify(node.func)
-        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
-        effect = classify_call(qualified, method, CstArgs(node, self.file.analysis(KwargsDicts).expand, self.file.module_constants))
-        if any(use.startswith(OPTION_DEVICE) for use in effect.uses):
-            # an option declared in the file being linted: where its device shows (the project
-            # context decides whether it counts for the execution path)
-            effect = replace(effect, uses=frozenset(placed_option_devices(effect.uses, True)))
-        name = qualified or written
-        imported = qualified is not None
-        if name is None and method is not None:
-            built = self._built_on_the_spot(node.func)  # type: ignore[arg-type]
-            if built is not None:
-                # ``TrainOptions().parse()``: named as the project's facts name it, resolved
-                # through their instances
-                name, imported = f"{built}.{method}", False
-            else:
-                name = f"{UNNAMED}.{method}"
-        if name is None and effect is NO_EFFECT:
+        site = call_site(self.file, node, self.body())
+        if site is None:
             return
-        site = CallSite(node, self.body(), name, imported, effect)
+        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
         if self._named_devices and (method == "to" or any(a.keyword is not None and a.keyword.value == "device" for a in node.args)):
             given = CstArgs(node).node("device", 0 if method == "to" else None)
             named = self._named_devices.get((self._scope_key(), given.value)) if isinstance(given, cst.Name) else None
@@ -145,19 +164,12 @@ class SeedingScan(Analysis):
                 self.named_device_calls[id(node)] = named
         self.calls.append(site)
         self.by_node[id(node)] = site
+        effect = site.effect
         if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses or effect.draws:
             # a project call (its arguments may be asked about), or a seeding call, a
             # determinism switch, a generator's or a device's use (whether it runs, where it
             # is reported; which device a variable names)
             self.chains[id(node)] = tuple(self.file.ancestors)
-
-    @staticmethod
-    def _built_on_the_spot(func: cst.Attribute) -> Optional[str]:
-        """For a method of an object of a class built on the spot (``TrainOptions().parse``):
-        the name the project's facts give that object (``TrainOptions()``), else None."""
-        value = func.value
-        built = dotted_name(value.func) if isinstance(value, cst.Call) else None
-        return built_object_name(built) if built is not None else None
 
     def _scope_key(self) -> str:
         body = self.body()
@@ -1461,6 +1473,181 @@ def _seed_call_words() -> Tuple[str, ...]:
     return tuple(sorted(words))
 
 
+def seeded_by(file, site: CallSite, star_imports: bool, restores: Callable[[CallSite], bool] = lambda site: False) -> FrozenSet[str]:  # type: ignore[no-untyped-def]
+    """The generators a call seeds, as RPL105 orders them: a library seeding call (not one that
+    ``restores`` a state a getter gave before), a helper that seeds as it builds something
+    else only where it is given a model built before it (a Trainer), and a project function
+    named as a seeding one (or configured in ``seed-functions``) by what its body seeds.
+    ``star_imports``: does the module star-import (a seeding name may come from one)?"""
+    direct = site.effect.effects & frozenset(GENERATORS)
+    if direct and restores(site):
+        return frozenset()
+    if direct:
+        # (one that seeds as it builds something else is a seeding call here only where it is
+        # given a model built before it: a Trainer)
+        helper = catalog.SEED_HELPERS.get(site.name or "")
+        return frozenset() if helper is not None and helper.implicit and not helper.given_model else direct
+    if site.name is None or site.effect.known:
+        return frozenset()
+    configured = site.name in file.settings.seed_functions
+    if not (configured or is_seed_named(site.name, site.imported, star_imports)):
+        return frozenset()
+    return file.project.call_summary(file.path, site.body, site.name, site.imported).effects & frozenset(GENERATORS)
+
+
+def star_imports(file) -> bool:  # type: ignore[no-untyped-def]
+    """Does the module star-import (a seeding name may come from one)? The facts are asked
+    only where its text can."""
+    return may_star_import(file.source) and bool(getattr(file.project.facts(file.path, file.source), "star_imports", ()))
+
+
+def seeded_only_after(rule: Rule, node: cst.Call, generator: str) -> bool:
+    """Is ``generator`` seeded in the body that runs ``node`` (the call ``rule`` is visiting: a
+    function's body, or the module's top level with its ``__main__`` block) only after
+    ``node``, and never before it? The order is RPL105's: arguments before their call, and the
+    calls of code only defined there (a nested function, a lambda) left out. Where the body
+    seeds nowhere, and it is a top-level function of the module, its calls in the module are
+    asked the same (``loader = build_loader()``, then ``set_seed(seed)``), each of them one
+    level up; a body without calls of it (its caller may have seeded first) is not."""
+    return _seed_order(rule.file, tuple(rule.file.ancestors), node, generator, star_imports(rule.file)) is True
+
+
+def _seed_order(file, chain: Tuple[cst.CSTNode, ...], node: cst.CSTNode, generator: str, stars: bool, depth: int = 0) -> Optional[bool]:  # type: ignore[no-untyped-def]
+    """True: the body holding ``node`` (``chain``: its enclosing nodes) seeds ``generator``
+    only after it; False: before it (or its callers do); None: neither is known."""
+    inner = _innermost_function(chain)
+    if any(type(n) in DEFINITIONS for n in chain[(inner or 0) + 1:]):
+        return None  # in a lambda or a class body inside the body: it runs at another time
+    if inner is not None:
+        name = _body_name(chain, inner)
+        statements = [(name, stmt) for stmt in chain[inner].body.body]  # type: ignore[attr-defined]
+    else:
+        statements = [(MAIN_BODY if is_main_guard(stmt) else MODULE_BODY, stmt) for stmt in file.module.body]
+    reached = False
+    for body, stmt in statements:
+        for call in _calls_in_order(stmt):
+            if call is node:
+                reached = True
+            elif generator in _seeds_of(file, call, body, stars):
+                return reached
+    if inner != 1 or depth >= 2:
+        return None
+    # a top-level function seeding nowhere: where the module calls it
+    function = chain[1].name.value  # type: ignore[attr-defined]
+    orders = [
+        _seed_order(file, enclosing, call, generator, stars, depth + 1)
+        for call, enclosing in _calls_of(file.module, function)
+    ]
+    if not orders:
+        return None
+    if False in orders:
+        return False  # one of them seeds first
+    return True if None not in orders else None
+
+
+def seed_given_after(rule: Rule, node: cst.Call, generator: str) -> Optional[cst.BaseExpression]:
+    """The seed given to the first call that seeds ``generator`` after the statement that holds
+    ``node`` (the call ``rule`` is visiting), in the same block of statements and not under a
+    statement of its own (an ``if``, a loop), where every name that seed reads is bound before
+    that statement: a parameter of the function, a name an earlier statement of a block around
+    it binds, a module's name (in a function) or a builtin; else None. ``loader =
+    DataLoader(...)``, then ``set_seed(seed)`` gives ``seed``."""
+    file = rule.file
+    chain = tuple(file.ancestors)
+    level = max(i for i, n in enumerate(chain) if type(n) in (cst.IndentedBlock, cst.Module))
+    block, statement = chain[level], chain[level + 1]
+    inner = _innermost_function(chain)
+    body = _body_name(chain, inner) if inner is not None else MAIN_BODY if any(is_main_guard(n) for n in chain) else MODULE_BODY
+    stars = star_imports(file)
+    siblings = list(block.body)  # type: ignore[attr-defined]
+    seed: Optional[cst.BaseExpression] = None
+    for sibling in siblings[siblings.index(statement) + 1:]:
+        seeding = [call for call in _calls_in_order(sibling) if generator in _seeds_of(file, call, body, stars)]
+        if seeding:
+            if not isinstance(sibling, _SIMPLE_STATEMENTS):
+                return None  # seeded under a condition or in a loop
+            seed = _seed_argument(seeding[0])
+            break
+    if seed is None:
+        return None
+    bound: Set[str] = set(dir(builtins))
+    if inner is not None:
+        function = chain[inner]
+        params = function.params  # type: ignore[attr-defined]
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params, params.star_arg, params.star_kwarg):
+            if isinstance(param, cst.Param):
+                bound.add(param.name.value)
+        for stmt in file.module.body:
+            bound |= bound_names(stmt)
+    for index, holder in enumerate(chain):
+        if type(holder) in (cst.IndentedBlock, cst.Module) and index + 1 < len(chain):
+            statements = list(holder.body)  # type: ignore[attr-defined]
+            if chain[index + 1] in statements:
+                for earlier in statements[: statements.index(chain[index + 1])]:
+                    bound |= bound_names(earlier)
+    return seed if _names_read(seed) <= bound else None
+
+
+def _names_read(expr: cst.CSTNode) -> Set[str]:
+    """The names an expression reads (``args`` for ``int(args.seed)``, with ``int``; not the
+    attribute ``seed``, nor the names a lambda or comprehension binds itself)."""
+    names: Set[str] = set()
+    stack = [expr]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is cst.Name:
+            names.add(current.value)  # type: ignore[attr-defined]
+        elif kind is cst.Attribute:
+            stack.append(current.value)  # type: ignore[attr-defined]
+        elif kind in DEFINITIONS or kind in (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
+            names.add("<scope>")  # binds names of its own: not followed
+        else:
+            stack.extend(syntax_children(current))
+    return names
+
+
+def _innermost_function(chain: Tuple[cst.CSTNode, ...]) -> Optional[int]:
+    return max((i for i, n in enumerate(chain) if type(n) is cst.FunctionDef), default=None)
+
+
+def _body_name(chain: Tuple[cst.CSTNode, ...], inner: int) -> str:
+    """The facts' name of the body of function ``chain[inner]`` (``f``, ``C.m``)."""
+    return ".".join(n.name.value for n in chain[: inner + 1] if type(n) in (cst.FunctionDef, cst.ClassDef))  # type: ignore[attr-defined]
+
+
+def _calls_in_order(statement: cst.CSTNode) -> Iterator[cst.Call]:
+    """The calls of a statement in evaluation order (arguments before their call), leaving out
+    code only defined there (a nested function, a lambda, a class)."""
+    stack: List[Tuple[cst.CSTNode, bool]] = [(statement, False)]
+    while stack:
+        current, leaving = stack.pop()
+        if leaving:
+            if type(current) is cst.Call:
+                yield current  # type: ignore[misc]
+        elif type(current) not in DEFINITIONS:
+            stack.append((current, True))
+            stack.extend((child, False) for child in reversed(syntax_children(current)))
+
+
+def _seeds_of(file, call: cst.Call, body: str, stars: bool) -> FrozenSet[str]:  # type: ignore[no-untyped-def]
+    site = call_site(file, call, body)
+    return seeded_by(file, site, stars) if site is not None else frozenset()
+
+
+def _calls_of(module: cst.Module, function: str) -> List[Tuple[cst.Call, Tuple[cst.CSTNode, ...]]]:
+    """The calls ``function(...)`` of a module, each with its enclosing nodes."""
+    found: List[Tuple[cst.Call, Tuple[cst.CSTNode, ...]]] = []
+    stack: List[Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]] = [(module, ())]
+    while stack:
+        current, chain = stack.pop()
+        if type(current) is cst.Call and type(current.func) is cst.Name and current.func.value == function:  # type: ignore[attr-defined]
+            found.append((current, chain))  # type: ignore[arg-type]
+        inner = chain + (current,)
+        stack.extend((child, inner) for child in syntax_children(current))
+    return found
+
+
 #: a draw: the call, and the names its statement assigns (``seed = random.randint(...)``)
 Draw = Tuple[cst.Call, FrozenSet[str]]
 
@@ -1562,9 +1749,8 @@ class SeedAfterRngUse(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         scan = self.file.analysis(SeedingScan)
-        source = self.file.source
         #: does the module star-import (the facts are asked only where its text can)?
-        self._star_imports = may_star_import(source) and bool(getattr(self.file.project.facts(self.file.path, source), "star_imports", ()))
+        self._star_imports = star_imports(self.file)
         #: what each call seeds, asked once here and read again where the walk meets the call
         self._seeded_by = {id(site): self._seeds(site) for site in scan.calls}
         seeding = [site for site in scan.calls if self._seeded_by[id(site)]]
@@ -1586,20 +1772,7 @@ class SeedAfterRngUse(Rule):
 
     # -- what a call does -------------------------------------------------------------------
     def _seeds(self, site: CallSite) -> FrozenSet[str]:
-        direct = site.effect.effects & frozenset(GENERATORS)
-        if direct and self._restores(site):
-            return frozenset()
-        if direct:
-            # (one that seeds as it builds something else is a seeding call here only where it is
-            # given a model built before it: a Trainer)
-            helper = catalog.SEED_HELPERS.get(site.name or "")
-            return frozenset() if helper is not None and helper.implicit and not helper.given_model else direct
-        if site.name is None or site.effect.known:
-            return frozenset()
-        configured = site.name in self.file.settings.seed_functions
-        if not (configured or is_seed_named(site.name, site.imported, self._star_imports)):
-            return frozenset()
-        return self.file.analysis(SeedingScan).call_summary(site).effects & frozenset(GENERATORS)
+        return seeded_by(self.file, site, self._star_imports, self._restores)
 
     def _restores(self, site: CallSite) -> bool:
         """Is the call a generator's state set back to what a getter gave before
