@@ -497,7 +497,7 @@ class SeedHelper:
     #: its first argument is not the seed (detectron2's ``default_setup(cfg, args)``)
     seed_elsewhere: bool = False
     #: the (parameter, position) of the seed when leaving it out (or None) draws a fresh one
-    entropy_seed: Optional[Tuple[str, int]] = None
+    entropy_seed: Optional[Tuple[str, Optional[int]]] = None
     #: the (parameter, position) whose true value makes the library seed DataLoader workers
     workers_arg: Optional[Tuple[str, Optional[int]]] = None
     #: the (parameter, position) whose literal ``False`` or ``None`` means it seeds nothing at
@@ -505,6 +505,12 @@ class SeedHelper:
     #: argument is not passed
     seeding_arg: Optional[Tuple[str, Optional[int]]] = None
     seeding_default: bool = True
+    #: it builds a model itself after it seeds (MMEngine's Runner, from a config): a draw of
+    #: initial weights from torch's generator
+    builds_model: bool = False
+    #: the (parameter, position) of a dict whose keys are the parameters above (MMEngine's
+    #: ``Runner(randomness=dict(seed=0, deterministic=True))``); None: the call's own
+    options: Optional[Tuple[str, Optional[int]]] = None
 
 
 _ALL3 = frozenset(GENERATORS)
@@ -521,6 +527,16 @@ _HF_ARGS = SeedHelper(frozenset(), ("full_determinism", None), _FULL, implicit=T
 _ACCELERATE = SeedHelper(_ALL3, ("deterministic", 2), _DET)
 _MMENGINE = SeedHelper(_ALL3, ("deterministic", 1), _FULL, entropy_seed=("seed", 0))
 _DETECTRON2_SEED = SeedHelper(_ALL3, entropy_seed=("seed", 0))  # never enables deterministic algorithms
+# MMEngine's Runner (mmengine/runner/runner.py) calls ``set_random_seed(**randomness)`` as it is
+# built, before it builds a model given as a config (one given built was drawn before); its
+# default ``randomness=dict(seed=None)`` draws a seed at random; ``Runner.from_cfg(cfg)`` reads
+# ``cfg.randomness``, which the program's config decides (a value chosen at run time)
+_MMENGINE_RUNNER = SeedHelper(
+    _ALL3, ("deterministic", None), _FULL, implicit=True, entropy_seed=("seed", None), builds_model=True, options=("randomness", None)
+)
+_MMENGINE_FROM_CFG = SeedHelper(_ALL3, None, _FULL, determinism_default=True, implicit=True, builds_model=True)
+#: MMEngine's Runner, as it is imported
+MMENGINE_RUNNERS = ("mmengine.runner.Runner", "mmengine.runner.runner.Runner")
 _DETECTRON2 = SeedHelper(_ALL3, seed_elsewhere=True)
 # MONAI (monai/utils/misc.py): set_determinism(seed=np.iinfo(np.uint32).max,
 # use_deterministic_algorithms=None, additional_settings=None) seeds torch, random and NumPy
@@ -626,6 +642,8 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     "accelerate.utils.random.set_seed": _ACCELERATE,
     "mmengine.runner.set_random_seed": _MMENGINE,
     "mmengine.runner.utils.set_random_seed": _MMENGINE,
+    **{name: _MMENGINE_RUNNER for name in MMENGINE_RUNNERS},
+    **{f"{name}.from_cfg": _MMENGINE_FROM_CFG for name in MMENGINE_RUNNERS},
     **{
         f"{module}.set_random_seed": _OPENMMLAB_0X
         for module in (
@@ -1037,6 +1055,8 @@ ACCELERATOR_BY_DEFAULT: Dict[str, Optional[Tuple[str, Optional[int]]]] = {
     },
     **{name: None for name, helper in SEED_HELPERS.items() if helper is _HF_TRAINER},
     **{name: ("device", None) for name in SB3_ALGORITHMS},
+    # MMEngine's Runner moves the model to ``get_device()``: an NPU, CUDA, MLU or MPS when there is one
+    **{name: None for name, helper in SEED_HELPERS.items() if helper in (_MMENGINE_RUNNER, _MMENGINE_FROM_CFG)},
 }
 #: command-line options (``parser.add_argument("--device", default="cuda")``) whose default
 #: says where the program runs when started as documented: option name -> ``name`` (the

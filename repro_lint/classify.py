@@ -174,19 +174,22 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             effects.add(ENTROPY + reseed[0])
         elif qualified in catalog.SEED_CALLS:
             effects |= catalog.SEED_CALLS[qualified]
-        elif helper is not None and _helper_seeds(helper, args):
-            entropy = helper.entropy_seed is not None and args.value(*helper.entropy_seed) in (MISSING, None)
+        elif helper is not None and _helper_seeds(helper, options := args.spread(*helper.options) if helper.options else args):
+            entropy = helper.entropy_seed is not None and options.value(*helper.entropy_seed) in (MISSING, None)
             effects |= {ENTROPY + g for g in helper.seeds} if entropy else helper.seeds
             effects |= helper.always
             on = helper.determinism_default
             if helper.determinism_arg is not None:
-                value = args.value(*helper.determinism_arg)
+                value = options.value(*helper.determinism_arg)
                 if value is not MISSING:
                     on = catalog.is_on(value)
             if on:
                 effects |= helper.determinism
+            if helper.builds_model:
+                draws.add("torch")
+                uses.add(INIT)
             if helper.workers_arg is not None:
-                workers = args.value(*helper.workers_arg)
+                workers = options.value(*helper.workers_arg)
                 if workers is not MISSING and catalog.is_on(workers):
                     effects.add(catalog.SEEDS_WORKERS)
         elif qualified in catalog.DETERMINISM_SWITCHES:

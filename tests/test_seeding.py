@@ -6587,3 +6587,55 @@ def test_stable_baselines3_algorithms(lint, build, expected):
         f"    env = gym.make('CartPole-v1')\n    model = {build}\n    model.learn(total_timesteps=1000)\n"
     )
     assert sorted(codes(lint(code, select=FILE_LEVEL))) == expected
+
+
+# -- MMEngine's Runner ---------------------------------------------------------------------------
+
+
+MMENGINE_SCRIPT = """\
+import torch
+from mmengine.runner import Runner
+
+
+def main():
+    runner = Runner(model=dict(type="ResNet"), work_dir="work"{randomness})
+    runner.train()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize(
+    "randomness, expected",
+    [
+        # its default, ``randomness=dict(seed=None)``: a seed drawn at random; no deterministic algorithms
+        ("", ["RPL101", "RPL202"]),
+        (", randomness=dict(seed=None)", ["RPL101", "RPL202"]),
+        (", randomness=dict(seed=0)", ["RPL202"]),
+        (", randomness=dict(seed=0, deterministic=True)", []),
+        (", randomness={'seed': 0, 'deterministic': True}", []),
+        (", randomness=cfg_randomness", []),  # chosen at run time: the benefit of the doubt
+    ],
+)
+def test_mmengine_runner_seeds_as_it_is_built_and_runs_on_the_accelerator(lint, randomness, expected):
+    """MMEngine's Runner calls ``set_random_seed(**randomness)`` as it is built, then builds the
+    model from its config and moves it to ``get_device()``: the accelerator there is."""
+    code = MMENGINE_SCRIPT.format(randomness=randomness).replace("def main():", "def main(cfg_randomness=None):")
+    found = lint(code, select=["RPL101", "RPL202"])
+    assert codes(found) == expected
+    for finding in found:
+        assert finding.line == 6  # at the Runner
+    if "RPL101" in expected:
+        unseeded = found[0]
+        assert "Runner(...) reseeds the torch RNG from OS entropy" in unseeded.message
+        assert "randomness=dict(seed=...)" in unseeded.message
+        assert unseeded.fix is None  # a setup block before it would be reseeded again
+
+
+def test_mmengine_runner_from_a_config_is_what_the_config_says(lint):
+    code = MMENGINE_SCRIPT.replace(
+        'Runner(model=dict(type="ResNet"), work_dir="work"{randomness})', "Runner.from_cfg(Config.fromfile(path))"
+    ).replace("def main():", "def main(path='cfg.py'):").replace("import torch\n", "import torch\nfrom mmengine.config import Config\n")
+    assert codes(lint(code, select=["RPL101", "RPL202"])) == []

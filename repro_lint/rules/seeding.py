@@ -1295,8 +1295,24 @@ class _UnseededGenerator(_EntryPointRule):
             generator = self.generator
             self.spawned_without(scan, summary, generator, lambda child: child.uses_generator(generator) and not child.seeds(generator))
             return
+        reseeding = self._reseeded_as_built(scan) if ENTROPY + self.generator in summary.effects else None
+        if reseeding is not None:
+            # (the setup block before it would be reseeded again: no fix)
+            call = f"{short(self.file.code_for(reseeding.node.func))}(...)"
+            self.report(reseeding.node, message=BUILT_ENTROPY_MESSAGE.format(call=call, generator=RNG_NAMES[self.generator]))
+            return
         where = scan.where(summary, summary.generator_uses(self.generator))
         self.report(where, message=self.message_for(summary), edits=self.setup_edits(scan, {self.generator}))
+
+    def _reseeded_as_built(self, scan: SeedingScan) -> Optional[CallSite]:
+        """The call of this file, on the path, that reseeds the generator from entropy as it
+        builds something else (MMEngine's ``Runner(...)`` without ``randomness=dict(seed=...)``)."""
+        reached = scan.entry_summary().reached_in(self.file.path)  # type: ignore[union-attr]
+        for site in scan.calls:
+            helper = catalog.SEED_HELPERS.get(site.name or "")
+            if helper is not None and helper.implicit and ENTROPY + self.generator in site.effect.effects and site.body in reached:
+                return site
+        return None
 
     def message_for(self, summary: Summary) -> str:
         if ENTROPY + self.generator in summary.effects:
@@ -1309,6 +1325,13 @@ RESEEDING_CALLS = {"torch": "torch.seed()", "numpy": "np.random.seed()", "random
 ENTROPY_MESSAGE = (
     "{call} reseeds {generator} from OS entropy, so it is used but never seeded and every run "
     "draws different numbers: pass a seed (or call repro_lint.runtime.seed_everything(seed)) instead"
+)
+
+
+#: RPL101-103 at a call that seeds as it builds something else, from entropy when given no seed
+BUILT_ENTROPY_MESSAGE = (
+    "{call} reseeds {generator} from OS entropy as it is built (it is given no seed), so every run "
+    "draws different numbers after it: give it a seed (MMEngine's Runner: randomness=dict(seed=...))"
 )
 
 
