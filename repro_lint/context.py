@@ -1267,6 +1267,10 @@ class ProjectContext:
             return self._object_nodes(ref)
         found = self._local(facts, name, ref)
         objects = self._instance_classes(facts, name, body, ref) if found is None else ()
+        if not objects and found is None and ref in body.dataset_refs:
+            # a dataset handed to a loader, bound to what a call made (``ds =
+            # train_dataset_loader(...)``, ``ds = build_dataset(cfg)``): the classes it may hold
+            objects = self._made_classes(facts, name, body, ref)
         classes = ((facts.path, found),) if found is not None else objects
         if not classes and facts.star_imports and "." not in ref and "(" not in ref:
             starred = self._star_target(facts, ref)  # ``from ops.transforms import *``

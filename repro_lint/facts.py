@@ -187,6 +187,10 @@ class BodyFacts:
     #: classes only looked at (``isinstance(dm, DataModule)``): the class is not handed on to be
     #: called elsewhere, with arguments that cannot be read
     built_refs: ClassVar[FrozenSet[str]] = frozenset()
+    #: the refs handed to a DataLoader as its dataset (``DataLoader(ds)``): a local bound to
+    #: what a call made (``ds = build_dataset(cfg)``) is followed to the classes it may hold,
+    #: whose dataset methods the loader calls
+    dataset_refs: ClassVar[FrozenSet[str]] = frozenset()
     #: the calls (by index in ``calls``) given the function's own ``**kwargs`` (``super().__init__(
     #: **kwargs)``), with the keywords they also pass by name: a keyword its callers pass and
     #: that neither it nor the call names reaches the callee
@@ -1611,6 +1615,8 @@ class _FactsCollector(ast.NodeVisitor):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
         inspected = name is not None and only_inspects(name, self.imported(name))
         dispatcher = name is not None and self.imported(name) in CLI_DISPATCHERS
+        loader = DATALOADERS.get(self.imported(name) or "") if name is not None else None
+        dataset = AstArgs(node).node(loader[0], 0) if loader is not None else None
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
@@ -1628,6 +1634,8 @@ class _FactsCollector(ast.NodeVisitor):
                     body.imported.add(qualified_ref)
                 if dispatcher:
                     body.cli_refs = body.cli_refs | {qualified_ref or passed}
+                if arg is dataset and ref is not None:
+                    body.dataset_refs = body.dataset_refs | {qualified_ref or passed}
         # ``Pool(2, initializer=init)``: the initializer runs in each worker process (its seeding
         # is theirs, as a DataLoader's worker_init_fn's is)
         pool = (name.rsplit(".", 1)[-1] if name is not None else method) in PROCESS_POOLS
@@ -2848,6 +2856,8 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
         receivers |= {call.rpartition(".")[0] for body in bodies for call in body.calls if call.startswith("self.")}
         # and names called themselves (``sampler = get_sampler(4); sampler(2)``)
         receivers |= {call for body in bodies for call in body.calls if "." not in call or call.startswith("self.")}
+        # and datasets handed to a loader (``ds = build_dataset(cfg)``, then ``DataLoader(ds)``)
+        receivers |= {ref for body in bodies for ref in body.dataset_refs}
         for body in bodies:
             if body.made_by:
                 body.made_by = {name: callee for name, callee in body.made_by.items() if name in receivers}

@@ -3113,6 +3113,68 @@ def test_what_an_object_keeps_from_its_construction_runs_where_the_object_is_use
     assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL103"], only="train.py")) == expected
 
 
+@pytest.mark.parametrize(
+    "built, expected",
+    [
+        ("train_dataset_loader()", ["RPL103"]),  # voxceleb_trainer: a class not named as one
+        ("build('train')", ["RPL103"]),  # a project factory that returns the dataset
+        ("build('train').items", []),  # not the dataset itself
+    ],
+)
+def test_a_dataset_bound_to_a_local_and_handed_to_a_loader_is_followed(tmp_path, built, expected):
+    """A local bound to what a call made, handed to a DataLoader as its dataset: the classes it
+    may hold are followed, as a capitalised class built in place is."""
+    files = {
+        "data.py": """
+            import random
+
+            import torch
+            from torch.utils.data import Dataset
+
+
+            class train_dataset_loader(Dataset):
+                items = [0]
+
+                def __len__(self):
+                    return 8
+
+                def __getitem__(self, index):
+                    return torch.full((4,), random.random())
+
+
+            class Pairs(Dataset):
+                def __len__(self):
+                    return 8
+
+                def __getitem__(self, index):
+                    return torch.full((4,), random.random())
+
+
+            def build(kind):
+                return Pairs()
+        """,
+        "train.py": f"""
+            import torch
+            from torch.utils.data import DataLoader
+
+            from data import build, train_dataset_loader
+
+
+            def main():
+                torch.manual_seed(0)
+                model = torch.nn.Linear(4, 1)
+                ds = {built}
+                for batch in DataLoader(ds, batch_size=4):
+                    model(batch).sum().backward()
+
+
+            if __name__ == "__main__":
+                main()
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
+
+
 @pytest.mark.parametrize("call", ["train_loader.dataset.ng_sample()", "train_dataset.ng_sample()"])
 def test_a_method_of_the_dataset_a_loader_holds_is_the_dataset_s(tmp_path, call):
     """BPR-pytorch's ``train_loader.dataset.ng_sample()``: a DataLoader's ``dataset`` is the
