@@ -942,6 +942,15 @@ def test_rpl105_walks_only_the_functions_that_seed(lint, monkeypatch):
         ("if cond:\n    x = torch.randn(3)\ntorch.manual_seed(0)", ["RPL105"]),
         # building a dropout layer or a DataLoader draws nothing yet
         ("d = nn.Dropout(0.1)\ntorch.manual_seed(0)", []),
+        ("loader = DataLoader(items, shuffle=True)\ntorch.manual_seed(0)", []),
+        # iterating a loader that shuffles from the global generator draws the epoch's order
+        ("loader = DataLoader(items, shuffle=True)\nfor b in loader:\n    print(b)\ntorch.manual_seed(0)", ["RPL105"]),
+        ("loader = DataLoader(items, shuffle=True)\nfor i, b in enumerate(loader):\n    print(b)\ntorch.manual_seed(0)", ["RPL105"]),
+        ("for b in DataLoader(items, shuffle=True):\n    print(b)\ntorch.manual_seed(0)", ["RPL105"]),
+        ("loader = DataLoader(items, shuffle=True)\ntorch.manual_seed(0)\nfor b in loader:\n    print(b)", []),
+        ("loader = DataLoader(items, shuffle=True, generator=g)\nfor b in loader:\n    print(b)\ntorch.manual_seed(0)", []),
+        ("loader = DataLoader(items)\nfor b in loader:\n    print(b)\ntorch.manual_seed(0)", []),
+        ("loader = DataLoader(items, shuffle=True)\nloader = items\nfor b in loader:\n    print(b)\ntorch.manual_seed(0)", []),
         # a lambda or nested function only defined here
         ("f = lambda: torch.randn(3)\ntorch.manual_seed(0)", []),
         ("def g():\n    return torch.randn(3)\ntorch.manual_seed(0)", []),
@@ -967,11 +976,11 @@ def test_rpl105_walks_only_the_functions_that_seed(lint, monkeypatch):
 def test_rpl105_cases(lint, body, expected):
     code = (
         "import random\nimport numpy as np\nimport stable_baselines3\nimport torch\nimport transformers\nfrom torch import nn\n"
-        "from mmcv.runner import DistSamplerSeedHook\n\n"
+        "from mmcv.runner import DistSamplerSeedHook\nfrom torch.utils.data import DataLoader\n\n"
         "def my_seed(s):\n    torch.manual_seed(s)\n\n"
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n\n"
         "    def forward(self, x):\n        return nn.functional.dropout(self.fc(x))\n\n"
-        "def main(cond, items):\n" + textwrap.indent(body, "    ") + "\n"
+        "def main(cond, items, g):\n" + textwrap.indent(body, "    ") + "\n"
     )
     assert codes(lint(code, select=["RPL105"])) == expected
 

@@ -1676,15 +1676,20 @@ Draw = Tuple[cst.Call, FrozenSet[str]]
 
 
 class _Flow:
-    __slots__ = ("seeded", "unseeded")
+    __slots__ = ("seeded", "unseeded", "loaders")
 
-    def __init__(self, seeded: Optional[Set[str]] = None, unseeded: Optional[Dict[str, List[Draw]]] = None) -> None:
+    def __init__(
+        self, seeded: Optional[Set[str]] = None, unseeded: Optional[Dict[str, List[Draw]]] = None, loaders: Optional[Dict[str, cst.Call]] = None
+    ) -> None:
         self.seeded: Set[str] = set(seeded or ())
         #: generator -> the draws from it made before it was seeded
         self.unseeded: Dict[str, List[Draw]] = {g: list(d) for g, d in (unseeded or {}).items()}
+        #: local name -> the DataLoader it holds, shuffling from the global torch generator (it
+        #: draws from it when it is iterated)
+        self.loaders: Dict[str, cst.Call] = dict(loaders or {})
 
     def copy(self) -> "_Flow":
-        return _Flow(self.seeded, self.unseeded)
+        return _Flow(self.seeded, self.unseeded, self.loaders)
 
     def merge(self, *others: "_Flow") -> None:
         for other in others:
@@ -1692,6 +1697,7 @@ class _Flow:
             for generator, draws in other.unseeded.items():
                 mine = self.unseeded.setdefault(generator, [])
                 mine.extend(d for d in draws if d not in mine)
+            self.loaders.update(other.loaders)
         for generator in self.seeded:
             self.unseeded.pop(generator, None)
 
@@ -1854,6 +1860,8 @@ class SeedAfterRngUse(Rule):
             flow.merge(then, other)
         elif isinstance(stmt, (cst.For, cst.While)):
             self._calls(stmt.iter if isinstance(stmt, cst.For) else stmt.test, flow)
+            if isinstance(stmt, cst.For):
+                self._iterated(stmt.iter, flow)
             self._block(stmt.body, flow, pending)
             self._block(stmt.orelse, flow, pending)
         elif isinstance(stmt, cst.With):
@@ -1885,6 +1893,12 @@ class SeedAfterRngUse(Rule):
                         self._import(small, flow)
             assigned = _assigned_names(stmt)
             self._calls(stmt, flow, assigned)
+            for name in assigned:
+                flow.loaders.pop(name, None)
+            if len(assigned) == 1 and isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign):
+                value = stmt.body[0].value
+                if isinstance(value, cst.Call) and self._shuffled_loader(value):
+                    flow.loaders[next(iter(assigned))] = value  # ``loader = DataLoader(ds, shuffle=True)``
             if assigned and flow.unseeded and isinstance(stmt, _SIMPLE_STATEMENTS):
                 # a drawn value passed on (``config_seed = ...randint()``, then
                 # ``self.config["seed"] = config_seed``): the draw is stored there too
@@ -1896,6 +1910,20 @@ class SeedAfterRngUse(Rule):
                         used.add(name)  # the value itself, not what a call makes of it
                 for generator, draws in flow.unseeded.items():
                     flow.unseeded[generator] = [(call, names | assigned if names & used else names) for call, names in draws]
+
+    def _shuffled_loader(self, call: cst.Call) -> bool:
+        """A DataLoader (or sampler) that draws its order from the global torch generator."""
+        site = self.file.analysis(SeedingScan).by_node.get(id(call))
+        return site is not None and SHUFFLES in site.effect.uses and "torch" in site.effect.uses
+
+    def _iterated(self, expr: cst.BaseExpression, flow: _Flow) -> None:
+        """A loop over a shuffled DataLoader (``for batch in loader:``, ``for i, b in
+        enumerate(loader):``) draws the epoch's order from torch's generator."""
+        while isinstance(expr, cst.Call) and dotted_name(expr.func) in ("enumerate", "iter", "tqdm", "tqdm.tqdm") and expr.args:
+            expr = expr.args[0].value
+        loader = expr if isinstance(expr, cst.Call) and self._shuffled_loader(expr) else flow.loaders.get(dotted_name(expr) or "")
+        if loader is not None and "torch" not in flow.seeded:
+            flow.unseeded.setdefault("torch", []).append((loader, frozenset()))
 
     def _import(self, node: "cst.Import | cst.ImportFrom", flow: _Flow) -> None:
         """An import of project modules runs their top levels: what they draw from a generator
