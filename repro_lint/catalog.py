@@ -744,6 +744,8 @@ TORCH_INIT = frozenset(
     # timm's factory under each name it is imported by (``from timm.models import create_model``)
     + ["timm.create_model", "timm.models.create_model", "timm.models._factory.create_model", "timm.models.factory.create_model"]
     + ["torchvision.models.get_model"]
+    # PEFT's adapters (LoRA's A matrices: kaiming_uniform_) initialised as they are added
+    + ["peft.get_peft_model", "peft.mapping.get_peft_model", "peft.mapping_func.get_peft_model"]
     # segmentation_models_pytorch's architectures (``smp.Unet(...)``): a decoder and a head
     # initialised at random, also beside an encoder given ``encoder_weights="imagenet"``
     + [f"segmentation_models_pytorch.{n}" for n in (

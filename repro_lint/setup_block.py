@@ -35,6 +35,10 @@ What it contains, by ``fix-style``:
   file already imports (``np`` for NumPy) and adds only the imports it lacks. No seed for a
   generator the entry point's path seeds already, unless a finding asks for it.
 
+Where the entry point's path turns deterministic algorithms on itself, the block holds the
+seeds alone (``seed_everything(SEED, deterministic=False)``, or no switch lines), and a switch the
+file sets to any value is never written again.
+
 The runtime call seeds every generator again, so it is written only where that changes
 nothing: where the path seeds no generator, or only through the program's seeding calls right
 before the block, with the block's own seed (see :func:`_reseeded_alike`). Anywhere else (a
@@ -630,15 +634,24 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     warn_only = file.analysis(SetupBlockState).reaches_raising_op()
     generators = set(generators)
     wanted = generators | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
-    if "torch" in wanted and DETERMINISTIC in allowed:
-        wanted.add(DETERMINISTIC)  # the canonical block: seeds and switches together
+    # the canonical block: seeds and switches together, unless the program turns deterministic
+    # algorithms on itself (``cudnn.deterministic = True`` counts, as for RPL202): then a finding
+    # about a seed gets the seed alone, and the program's switches stay as they are
+    # (not in a function that mp.spawn runs: its processes never run what the parent turned on)
+    spawned = place.function is not None and place.function.name.value in _spawned_functions(file)
+    own_switches = not spawned and file.project.entry_summary(file.path, file.source).deterministic
+    if "torch" in wanted and DETERMINISTIC in allowed and not own_switches:
+        wanted.add(DETERMINISTIC)
+    switched = {target for target, _ in assigned}  # a switch the file sets, to any value, is its own
 
     lines: List[str] = []
     imports: List[str] = []
 
     def add(line: str, needs: Optional[str] = None, sets: Optional[Tuple[str, str]] = None) -> None:
-        if line in existing or (sets is not None and sets in assigned):
-            return  # already there (in these words, or in others): never a second copy
+        if line in existing or (sets is not None and sets[0] in switched):
+            # already there (in these words, or in others), or set by the file to another value
+            # (``cudnn.benchmark = True`` a few lines below: RPL201's finding, not the block's)
+            return
         lines.append(line)
         if needs is not None and needs not in imports:
             imports.append(needs)
@@ -694,7 +707,12 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
             if everywhere.aliases.get(local, RUNTIME_SEED) != RUNTIME_SEED:
                 local = "repro_seed_everything"  # the file has another seed_everything
                 needs += f" as {local}"
-        add(f"{local}({seed}{', warn_only=True' if warn_only else ''})", needs)
+        plain = f"{local}({seed}{', warn_only=True' if warn_only else ''})"
+        alone = f"{local}({seed}, deterministic=False)"  # the seeds alone, the program's switches kept
+        # (the block already there counts as the program's switches for a second ``--fix``,
+        # which finds it in either words)
+        if plain not in existing and alone not in existing:
+            add(alone if own_switches else plain, needs)
     return Block(lines, imports, place)
 
 

@@ -1252,7 +1252,11 @@ class Values:
         chain = tuple(n for n in chain if not isinstance(n, cst.Module))
         scope = self._enclosing(chain)
         if scope is None:
-            return None
+            if any(isinstance(n, (cst.ClassDef, cst.Lambda)) for n in chain):
+                return None
+            # the module's top level (a script, or its ``__main__`` block): what it binds before the use
+            reached = _reaching(self.module.body, name.value, chain, _undecided, (), self._binds)
+            return [value for value, _ in reached] if isinstance(reached, list) else None
         function, function_chain = scope
         parameter = _parameter(function, name.value)
         body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
@@ -2789,11 +2793,14 @@ def _guard_taken(stmt: cst.If, truth: Truth) -> bool:
 
 
 def _always_leaves(statements: Sequence[cst.CSTNode]) -> bool:
-    return any(
-        isinstance(small, (cst.Raise, cst.Return))
-        for stmt in statements if isinstance(stmt, cst.SimpleStatementLine)
-        for small in stmt.body
-    )
+    """Do ``statements`` always ``raise`` or ``return``: one of them does, or an ``if`` whose
+    every branch does (``elif args.gpu is not None: ... raise`` / ``else: raise``, MoCo's)?"""
+    for stmt in statements:
+        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(small, (cst.Raise, cst.Return)) for small in stmt.body):
+            return True
+        if isinstance(stmt, cst.If) and stmt.orelse is not None and _always_leaves(_statements(stmt.body)) and _always_leaves(_statements(stmt.orelse)):
+            return True
+    return False
 
 
 def _blocks(stmt: cst.CSTNode) -> List[cst.CSTNode]:

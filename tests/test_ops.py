@@ -286,6 +286,10 @@ def test_cumsum_moves_from_rpl402_to_rpl401_with_the_torch_version(lint):
         "    logits = rearrange(logits, 'b n c -> b c n')\n    return F.cross_entropy(logits[:, :, :n], t[:, :n])\n",
         "import torch.nn.functional as F\nl = F.cross_entropy(x.view(4, 2, 5, 3)[0], t)\n",  # one index of a rank-4 tensor
         "import torch.nn.functional as F\nl = F.cross_entropy(x.view(2, 5)[:, None], t)\n",  # None adds an axis
+        # through a name the module's top level (a script, a notebook, its __main__ block) binds
+        "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(2, 3, 8, 8, device='cuda')\nl = F.cross_entropy(logits, t)\n",
+        "import torch\nimport torch.nn.functional as F\nif __name__ == '__main__':\n"
+        "    logits = torch.randn(2, 3, 8, 8, device='cuda')\n    l = F.cross_entropy(logits, t)\n",
     ],
 )
 def test_rpl402_ops_without_a_deterministic_implementation(lint, code):

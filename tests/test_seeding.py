@@ -965,6 +965,11 @@ def test_rpl105_walks_only_the_functions_that_seed(lint, monkeypatch):
          "trainer = transformers.Trainer(model=m)", ["RPL105"]),
         ("m = transformers.AutoModelForSequenceClassification.from_pretrained('my-finetuned')\n"
          "trainer = transformers.Trainer(model=m)", []),
+        # PEFT's LoRA adapters are drawn as they are added (tloen/alpaca-lora)
+        ("m = transformers.AutoModelForCausalLM.from_pretrained('base')\nm = peft.get_peft_model(m, items)\n"
+         "trainer = transformers.Trainer(model=m)", ["RPL105"]),
+        ("torch.manual_seed(0)\nm = peft.get_peft_model(transformers.AutoModelForCausalLM.from_pretrained('base'), items)\n"
+         "trainer = transformers.Trainer(model=m)", []),
         # an RL algorithm seeds as it builds itself, and is given no model: no seeding call here
         ("x = torch.randn(3)\nagent = stable_baselines3.PPO('MlpPolicy', 'CartPole-v1', seed=0)", []),
         ("args = transformers.TrainingArguments('out', full_determinism=True)\nmodel = Net()", []),
@@ -975,7 +980,7 @@ def test_rpl105_walks_only_the_functions_that_seed(lint, monkeypatch):
 )
 def test_rpl105_cases(lint, body, expected):
     code = (
-        "import random\nimport numpy as np\nimport stable_baselines3\nimport torch\nimport transformers\nfrom torch import nn\n"
+        "import random\nimport numpy as np\nimport peft\nimport stable_baselines3\nimport torch\nimport transformers\nfrom torch import nn\n"
         "from mmcv.runner import DistSamplerSeedHook\nfrom torch.utils.data import DataLoader\n\n"
         "def my_seed(s):\n    torch.manual_seed(s)\n\n"
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n\n"

@@ -218,6 +218,66 @@ def test_a_call_that_may_draw_before_the_parser_keeps_the_block_above_it(block):
     assert "seed_everything(0)\nnoise = torch.randn(3)" in fixed
 
 
+OWN_SWITCHES = """\
+import numpy as np
+import torch
+import torch.backends.cudnn as cudnn
+
+
+def main():
+    if torch.cuda.is_available():
+        cudnn.deterministic = True
+        cudnn.benchmark = True
+    print(np.random.uniform(0.9, 1.1))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("style", ["inline", "runtime"])
+def test_a_program_that_turns_determinism_on_itself_gets_the_seeds_alone(block, style):
+    """sthalles/SimCLR's shape: the file sets cuDNN's switches itself (``deterministic = True``,
+    which RPL202 counts, and ``benchmark = True``, which RPL201 reports). A finding about NumPy's
+    seed gets the seed: no ``benchmark = False`` that the file's own line overrides, and no
+    deterministic algorithms that no finding asked for."""
+    fixed = block(OWN_SWITCHES, generators=("numpy",), dedent=False, fix_style=style)
+    assert "use_deterministic_algorithms" not in fixed
+    assert "torch.backends.cudnn.benchmark = False" not in fixed
+    if style == "inline":
+        assert "    np.random.seed(0)\n" in fixed
+    else:
+        assert "    seed_everything(0, deterministic=False)\n" in fixed
+
+
+def test_a_function_that_mp_spawn_runs_gets_the_switches_the_parent_turned_on(tmp_path):
+    """The children that ``mp.spawn`` starts never run the ``__main__`` block, where the parent
+    turns deterministic algorithms on: their block holds the switches too."""
+    from conftest import run_cli, write
+
+    write(tmp_path, {
+        "pyproject.toml": "[tool.repro-lint]\nfix-style = \"inline\"\n",
+        "train.py": (
+            "import torch\nimport torch.multiprocessing as mp\n\n\ndef worker(rank):\n"
+            "    model = torch.nn.Linear(2, 2)\n    model(torch.ones(1, 2)).sum().backward()\n\n\n"
+            "if __name__ == '__main__':\n    torch.use_deterministic_algorithms(True)\n    mp.spawn(worker, nprocs=2)\n"
+        ),
+    })
+    done = run_cli(["--fix", "--no-cache", "--select", "RPL101,RPL202", "."], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    text = (tmp_path / "train.py").read_text()
+    worker = text[text.index("def worker"):text.index("if __name__")]
+    assert "torch.manual_seed(0)" in worker and "torch.use_deterministic_algorithms(True)" in worker, text
+
+
+def test_a_switch_the_file_sets_to_another_value_is_left_to_its_rule(block):
+    code = OWN_SWITCHES.replace("        cudnn.deterministic = True\n", "")
+    fixed = block(code, generators=("numpy",), dedent=False, fix_style="inline")
+    assert "torch.backends.cudnn.benchmark = False" not in fixed  # RPL201 reports the file's True
+    assert "torch.backends.cudnn.deterministic = True" in fixed and "torch.use_deterministic_algorithms(True)" in fixed
+
+
 def test_optional_seed_option_falls_back_to_the_configured_seed(block):
     fixed = block(
         '''\
