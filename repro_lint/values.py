@@ -1194,6 +1194,8 @@ class Values:
             if tested is not None and all(isinstance(t, Const) for t in tested):
                 found = {bool(t.value) for t in tested}
                 decided = found.pop() if len(found) == 1 else None
+            if decided is None:
+                decided = _passed_guard(test, chain if where is None else where, self.module)
             if self._cut_short == before:
                 truths[key] = decided
             else:
@@ -2790,6 +2792,62 @@ def _guard_taken(stmt: cst.If, truth: Truth) -> bool:
         return False
     taken = truth(stmt.test)
     return (taken is True and body) or (taken is False and orelse)
+
+
+def _passed_guard(test: cst.BaseExpression, chain: Chain, module: cst.Module) -> Optional[bool]:
+    """What a test written as an earlier guard's holds after that guard, in the same function:
+    after ``if args.distributed: ... else: raise ...`` (every other branch raises or returns),
+    ``args.distributed`` is true wherever the code goes on; after ``if not ok: raise``'s
+    ``if`` branch, false. None when no guard tells, or a statement between them binds a name
+    the test reads."""
+    code = module.code_for_node(test)
+    read = _test_names(test)
+    roots = {name.partition(".")[0] for name in read}
+    for index in range(len(chain) - 1, 0, -1):
+        block, inner = chain[index - 1], chain[index]
+        if isinstance(block, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return None
+        statements = _statements(block) if isinstance(block, (cst.IndentedBlock, cst.Else, cst.Finally)) else ()
+        if inner not in statements:
+            continue
+        for stmt in reversed(statements[: statements.index(inner)]):
+            if isinstance(stmt, cst.If) and module.code_for_node(stmt.test) == code and stmt.orelse is not None:
+                if _always_leaves(_statements(stmt.orelse)) and not _always_leaves(_statements(stmt.body)):
+                    return True
+            elif isinstance(stmt, cst.If) and module.code_for_node(stmt.test) == code and _always_leaves(_statements(stmt.body)):
+                return False
+            changed = _changed_attributes_in(stmt)
+            if roots & bound_names(stmt) or read & changed or any(c.endswith(".*") and c[:-2] in roots for c in changed):
+                return None  # the test's names may hold something else after the guard
+    return None
+
+
+def _test_names(test: cst.BaseExpression) -> Set[str]:
+    """The names and attributes a test reads (``args.distributed``; ``ok``)."""
+    names: Set[str] = set()
+    stack: List[cst.CSTNode] = [test]
+    while stack:
+        node = stack.pop()
+        dotted = dotted_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if dotted is not None:
+            names.add(dotted)
+        elif isinstance(node, cst.Attribute):
+            stack.append(node.value)
+        else:
+            stack.extend(syntax_children(node))
+    return names
+
+
+def _changed_attributes_in(stmt: cst.CSTNode) -> Set[str]:
+    """The attributes of names a statement changes (``args.distributed = ...``), anywhere in it."""
+    found: Set[str] = set()
+    stack: List[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        found |= _changed_attributes(node)
+        if type(node) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            stack.extend(syntax_children(node))
+    return found
 
 
 def _always_leaves(statements: Sequence[cst.CSTNode]) -> bool:

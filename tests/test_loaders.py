@@ -317,6 +317,40 @@ def test_values_through_parameters_and_defaults(lint, code, expected):
     assert sorted(codes(lint(code, select=["RPL301", "RPL302"]))) == expected
 
 
+MOCO_WORKER = """\
+from torch.utils.data import DataLoader, DistributedSampler
+
+
+def main_worker(gpu, args, dataset):
+    if args.distributed:
+        print("DistributedDataParallel")
+    elif args.gpu is not None:
+        raise NotImplementedError("Only DistributedDataParallel is supported.")
+    else:
+        raise NotImplementedError("Only DistributedDataParallel is supported.")
+{between}
+    if args.distributed:
+        sampler = DistributedSampler(dataset)
+    else:
+        sampler = None
+    return DataLoader(dataset, shuffle=(sampler is None), sampler=sampler)
+"""
+
+
+@pytest.mark.parametrize(
+    "between, expected",
+    [
+        ("    args.start_epoch = 0\n", []),  # MoCo's and SimSiam's: past the guard, args.distributed holds
+        ("    args.distributed = world_size() > 1\n", ["RPL302"]),  # set again after the guard
+        ("    args = other(args)\n", ["RPL302"]),
+    ],
+)
+def test_a_test_holds_after_a_guard_whose_other_branches_raise(lint, between, expected):
+    """``args.distributed`` is an attribute its caller sets, which the values cannot read; the
+    guard tells anyway: the code after it runs only where the test held."""
+    assert codes(lint(MOCO_WORKER.format(between=between), select=["RPL302"])) == expected
+
+
 def test_a_worker_init_fn_none_only_on_the_default_path_is_not_replaced(lint):
     code = textwrap.dedent(
         """\
