@@ -442,6 +442,37 @@ def cst_strings(node: cst.CSTNode) -> List[str]:
     return found
 
 
+#: what :func:`cst_names_read` gives for code that binds names of its own (a lambda, a comprehension)
+OWN_SCOPE = "<scope>"
+
+
+def cst_names_read(expr: cst.CSTNode, dotted: bool = False) -> Set[str]:
+    """The names an expression reads: their root names (``args`` and ``int`` for
+    ``int(args.seed)``, not the attribute ``seed``), or with ``dotted`` the names and attributes
+    as written (``args.seed``). A lambda or comprehension inside, which binds names of its own,
+    gives :data:`OWN_SCOPE`."""
+    from .children import syntax_children  # LibCST: not imported by a warm run
+    from .names import dotted_name
+
+    names: Set[str] = set()
+    stack = [expr]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        written = dotted_name(current) if dotted and (kind is cst.Name or kind is cst.Attribute) else None
+        if written is not None:
+            names.add(written)
+        elif kind is cst.Name:
+            names.add(current.value)  # type: ignore[attr-defined]
+        elif kind is cst.Attribute:
+            stack.append(current.value)  # type: ignore[attr-defined]
+        elif kind in (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
+            names.add(OWN_SCOPE)
+        else:
+            stack.extend(syntax_children(current))
+    return names
+
+
 # -- the arguments of one call, for the classifier ------------------------------------------------
 
 

@@ -60,7 +60,7 @@ from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
 from .opcatalog import BOOL_RESULTS, COUNT_RESULTS, CPU_FACTORIES, EINOPS_INTEGER_REDUCTIONS, EINOPS_PATTERNS, FROM_DATA, INDEX_RESULTS, INTEGER_TENSOR_TYPES, INTEGER_CASTS, INTEGER_DTYPES, INTEGER_KEEPING, JOINS, SHAPE_ATTRIBUTE, SHAPE_METHOD
-from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, assigned_pairs, assigned_targets, bind, cst_literal, cst_slots, is_main_guard, literal_argument, option_default, string_value
+from .syntax import COMPARISONS, MISSING, UNKNOWN, CstArgs, NoArgs, assigned_pairs, assigned_targets, bind, cst_names_read, cst_literal, cst_slots, is_main_guard, literal_argument, option_default, string_value
 
 
 @dataclass(frozen=True)
@@ -2801,7 +2801,7 @@ def _passed_guard(test: cst.BaseExpression, chain: Chain, module: cst.Module) ->
     ``if`` branch, false. None when no guard tells, or a statement between them binds a name
     the test reads."""
     code = module.code_for_node(test)
-    read = _test_names(test)
+    read = cst_names_read(test, dotted=True)
     roots = {name.partition(".")[0] for name in read}
     for index in range(len(chain) - 1, 0, -1):
         block, inner = chain[index - 1], chain[index]
@@ -2820,22 +2820,6 @@ def _passed_guard(test: cst.BaseExpression, chain: Chain, module: cst.Module) ->
             if roots & bound_names(stmt) or read & changed or any(c.endswith(".*") and c[:-2] in roots for c in changed):
                 return None  # the test's names may hold something else after the guard
     return None
-
-
-def _test_names(test: cst.BaseExpression) -> Set[str]:
-    """The names and attributes a test reads (``args.distributed``; ``ok``)."""
-    names: Set[str] = set()
-    stack: List[cst.CSTNode] = [test]
-    while stack:
-        node = stack.pop()
-        dotted = dotted_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
-        if dotted is not None:
-            names.add(dotted)
-        elif isinstance(node, cst.Attribute):
-            stack.append(node.value)
-        else:
-            stack.extend(syntax_children(node))
-    return names
 
 
 def _changed_attributes_in(stmt: cst.CSTNode) -> Set[str]:

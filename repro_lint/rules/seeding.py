@@ -30,7 +30,7 @@ from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
 from ..names import dotted_name, module_name_of
 from ..setup_block import setup_block_edits, spawn_targets
-from ..syntax import UNKNOWN, CstArgs, cst_names, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
+from ..syntax import UNKNOWN, CstArgs, cst_names, cst_names_read, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, bound_names, drawing_call
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
@@ -1608,26 +1608,7 @@ def seed_given_after(rule: Rule, node: cst.Call, generator: str) -> Optional[cst
             if chain[index + 1] in statements:
                 for earlier in statements[: statements.index(chain[index + 1])]:
                     bound |= bound_names(earlier)
-    return seed if _names_read(seed) <= bound else None
-
-
-def _names_read(expr: cst.CSTNode) -> Set[str]:
-    """The names an expression reads (``args`` for ``int(args.seed)``, with ``int``; not the
-    attribute ``seed``, nor the names a lambda or comprehension binds itself)."""
-    names: Set[str] = set()
-    stack = [expr]
-    while stack:
-        current = stack.pop()
-        kind = type(current)
-        if kind is cst.Name:
-            names.add(current.value)  # type: ignore[attr-defined]
-        elif kind is cst.Attribute:
-            stack.append(current.value)  # type: ignore[attr-defined]
-        elif kind in DEFINITIONS or kind in (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
-            names.add("<scope>")  # binds names of its own: not followed
-        else:
-            stack.extend(syntax_children(current))
-    return names
+    return seed if cst_names_read(seed) <= bound else None
 
 
 def _innermost_function(chain: Tuple[cst.CSTNode, ...]) -> Optional[int]:
