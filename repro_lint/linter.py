@@ -273,11 +273,11 @@ class Linter:
         """Lint ``source`` (in memory) as the file ``path``; see :meth:`lint_bytes`. ``module``:
         its text already parsed (the fixer parses a fixed text to check it before linting it)."""
         result = self._lint_source(path, source, module)
+        for message, line, col in getattr(source, "unparsed", ()):  # a notebook's cells that are not Python, left out
+            result.diagnostics = sorted([*result.diagnostics, *self._unreadable(path, message, line, col, source.text).diagnostics], key=lambda d: (d.start, d.code))
         cells = getattr(source, "index", None)  # a notebook: findings carry its cells
-        if cells is not None:
-            result.diagnostics = [replace(d, cells=cells) for d in result.diagnostics]
-        if keep_source:
-            result.source = source
+        result.diagnostics = [replace(d, cells=cells) for d in result.diagnostics] if cells is not None else result.diagnostics
+        result.source = source if keep_source else result.source
         return result
 
     def _lint_source(self, path: str, source: Source, module: Optional[cst.Module] = None) -> FileResult:

@@ -11,7 +11,9 @@ followed by a boundary line (a comment, :data:`BOUNDARY`), so that:
 
 IPython syntax that is not Python (``%magic``, ``!shell``, ``x = !cmd``, ``obj?``, and whole
 ``%%cell`` magics) is replaced, line for line, by placeholders that parse and that no rule
-reports on; writing back restores the original lines. A notebook is read and written with
+reports on; writing back restores the original lines. A cell that is not Python even so (an
+exercise's ``lr = ``) is left out the same way, every line a comment of its own length, and
+:attr:`Notebook.unparsed` says where (RPL001): the other cells are linted. A notebook is read and written with
 :mod:`json`: nbformat's writer normalizes the whole file (indentation, key order, line
 splitting), whereas here an unchanged notebook is never written and a changed one is written
 with its own indentation, key order and escaping, only the sources of the changed cells
@@ -145,20 +147,60 @@ def placeholder_lines(source: str) -> Tuple[List[str], Dict[int, str]]:
     return lines, replaced
 
 
+def _syntax_error(text: str) -> Optional[Tuple[str, int, int]]:
+    """Why ``text`` is not Python: (message, 1-based line, 0-based column), or None."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # warnings about the user's code are not ours to print
+            ast.parse(text)
+    except SyntaxError as exc:
+        return exc.msg, max(exc.lineno or 1, 1), max((exc.offset or 1) - 1, 0)
+    except (ValueError, RecursionError, MemoryError) as exc:  # a null byte; nested too deeply
+        return f"{type(exc).__name__}: {exc}", 1, 0
+    return None
+
+
+def _commented(line: str) -> str:
+    """``line`` as a comment of the same length (an empty or blank line as it is)."""
+    stripped = line.lstrip()
+    if not stripped:
+        return line
+    indent = line[: len(line) - len(stripped)]
+    return f"{indent}#{stripped[1:]}"
+
+
 @dataclass
 class Cell:
     """One code cell: its place in the notebook's ``cells`` list, its source as written, and
-    how that source was stored (a list of lines, or one string)."""
+    how that source was stored (a list of lines, or one string). A cell that is not Python
+    even with IPython's syntax set aside (an exercise's ``lr = ``) is left out of the lintable
+    text, each of its lines a comment of the same length, and :attr:`unparsed` says why: the
+    other cells are linted (a kernel runs each cell on its own, so one that does not parse
+    stops only itself)."""
 
     position: int
     source: str
     as_list: bool
     lines: List[str] = field(default_factory=list)  # with placeholders
     replaced: Dict[int, str] = field(default_factory=dict)
+    #: why the cell is not Python: (message, 1-based line in the cell, 0-based column)
+    unparsed: Optional[Tuple[str, int, int]] = None
 
     def __post_init__(self) -> None:
         if not self.lines:
-            self.lines, self.replaced = placeholder_lines(self.source)
+            first = next((line.strip() for line in self.source.split("\n") if line.strip()), "")
+            if first.startswith("%%") or _syntax_error(self.source) is not None:
+                self.lines, self.replaced = placeholder_lines(self.source)
+                self.unparsed = _syntax_error("\n".join(self.lines))
+            else:  # Python as it is (the common case): parsed once
+                self.lines = self.source.split("\n")
+            if self.unparsed is not None:
+                original = self.source.split("\n")
+                self.lines = [_commented(line) for line in original]
+                self.replaced = {i: line for i, line in enumerate(original) if self.lines[i] != line}
 
     @property
     def text(self) -> str:
@@ -212,6 +254,16 @@ class Notebook:
             f"{cell.source}{'' if not cell.source or cell.source.endswith(chr(10)) else chr(10)}{boundary}\n" for cell in cells
         )
         self.index = CellIndex(tuple(starts), tuple(cell.position + 1 for cell in cells))
+
+    @property
+    def unparsed(self) -> List[Tuple[str, int, int]]:
+        """Each code cell left out of :attr:`text` as not Python (:attr:`Cell.unparsed`): a
+        message that names it, and the text line and column of its error."""
+        return [
+            (f"cell {self.index.numbers[i]} cannot be parsed: {cell.unparsed[0]}; it was left out and the other cells "
+             f"were linted", self.index.starts[i] + cell.unparsed[1] - 1, cell.unparsed[2])
+            for i, cell in enumerate(self.cells) if cell.unparsed is not None
+        ]
 
     # -- text -> cells ----------------------------------------------------------------------
     def with_text(self, text: str) -> "Notebook":

@@ -83,6 +83,11 @@ class NotebookSource(Source):
     def shown_text(self) -> str:
         return self.notebook.shown_text
 
+    @property
+    def unparsed(self) -> "list[tuple[str, int, int]]":
+        """(message, text line, column) of each cell left out as not Python (RPL001)."""
+        return self.notebook.unparsed
+
     def encode(self, text: str) -> bytes:
         return self.notebook.with_text(text).dumps()
 

@@ -176,6 +176,34 @@ def test_an_invalid_notebook_is_rpl001_and_the_run_goes_on(tmp_path: Path, raw, 
     assert any(ln.startswith("train.py:2:1: RPL201") for ln in proc.stdout.splitlines())
 
 
+def test_a_cell_that_is_not_python_is_rpl001_and_the_other_cells_are_linted(tmp_path: Path):
+    """A course notebook's fill-in-the-blank cell (``lr = ``): a kernel runs each cell on its
+    own, so it stops only itself. It is reported where it fails, left out of what is linted,
+    and kept byte for byte by a fix of the other cells."""
+    blank = "# TODO: choose a learning rate\nlr = \n"
+    nb = notebook(MARKDOWN, "import torch\nmodel = torch.nn.Linear(2, 2)\n", blank, "torch.backends.cudnn.benchmark = True\n")
+    write(tmp_path, {"course.ipynb": dump(nb)})
+    proc = run_cli(["course.ipynb", "--no-cache", "--select", "RPL0,RPL201"], tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    found = [ln for ln in proc.stdout.splitlines() if ln.startswith("course.ipynb:")]
+    assert [ln.split(" ", 2)[:2] for ln in found] == [["course.ipynb:cell", "3:2:6:"], ["course.ipynb:cell", "4:1:1:"]]
+    assert " RPL001 cell 3 cannot be parsed: invalid syntax; it was left out and the other cells were linted" in found[0]
+    assert " RPL201 " in found[1]
+    fixed = run_cli(["course.ipynb", "--no-cache", "--fix", "--select", "RPL201"], tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    cells = json.loads((tmp_path / "course.ipynb").read_text())["cells"]
+    assert "".join(cells[2]["source"]) == blank
+    assert "".join(cells[3]["source"]) == "torch.backends.cudnn.benchmark = False\n"
+
+
+def test_a_cell_left_out_keeps_each_line_s_length():
+    nb = from_cells(["x = 1\n", "    y = (\n", "%%bash\nls\n"])
+    assert [cell.unparsed is not None for cell in nb.cells] == [False, True, False]
+    assert nb.cells[1].lines[0] == "    # = (" and len(nb.cells[1].lines[0]) == len("    y = (")
+    assert nb.with_text(nb.text).cell_sources() == ["x = 1\n", "    y = (\n", "%%bash\nls\n"]
+    assert nb.unparsed == [(nb.unparsed[0][0], 3, 3)] and nb.unparsed[0][0].startswith("cell 2 cannot be parsed: ")
+
+
 def test_a_notebook_is_an_entry_point_and_a_module_with_the_same_code_is_not(tmp_path: Path):
     code = "import torch\nmodel = torch.nn.Linear(2, 2)\nx = torch.rand(3)\n"
     # lib.py is imported (else its top level, which builds a model, would make it a script too)
