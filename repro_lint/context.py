@@ -1122,6 +1122,11 @@ class ProjectContext:
             return None
         edges: List[Node] = []
         effects = set(body.effects)
+        if name not in (MODULE_BODY, MAIN_BODY, IMPORTED_BODY):
+            # code of a module runs only once the module is imported, which ran its top level:
+            # what that seeds is seeded before (``np.random.seed(0)`` at the top of the module
+            # whose transform draws, imported one module away: sthalles/SimCLR)
+            effects |= facts.module_body.effects & ALL_GENERATORS
         # an option's device counts where the path runs the code that declares it; in the top
         # level of a module it only imports, where the path places something too
         uses = set(body.uses) if name == IMPORTED_BODY else placed_option_devices(body.uses, True)

@@ -3189,6 +3189,21 @@ def test_a_dataset_bound_to_a_local_and_handed_to_a_loader_is_followed(tmp_path,
     assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
 
 
+@pytest.mark.parametrize("seeding, expected", [("np.random.seed(0)\n", []), ("", ["RPL102"])])
+def test_a_module_whose_code_runs_was_imported_and_its_top_level_seeded(tmp_path, seeding, expected):
+    """sthalles/SimCLR: ``np.random.seed(0)`` at the top of the module whose transform draws,
+    which the entry point imports through another module: the seed runs before any draw."""
+    files = {
+        "blur.py": f"import numpy as np\n{seeding}\n\nclass Blur:\n    def __call__(self, x):\n        return x * np.random.uniform(0.9, 1.1)\n",
+        "pipeline.py": "from blur import Blur\n\n\ndef build():\n    return Blur()\n",
+        "train.py": (
+            "import torch\n\nfrom pipeline import build\n\n\ndef main():\n    torch.manual_seed(0)\n    blur = build()\n"
+            "    model = torch.nn.Linear(2, 2)\n    model(blur(torch.ones(2))).sum().backward()\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102"], only="train.py")) == expected
+
+
 @pytest.mark.parametrize("call", ["train_loader.dataset.ng_sample()", "train_dataset.ng_sample()"])
 def test_a_method_of_the_dataset_a_loader_holds_is_the_dataset_s(tmp_path, call):
     """BPR-pytorch's ``train_loader.dataset.ng_sample()``: a DataLoader's ``dataset`` is the
