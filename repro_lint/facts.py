@@ -1613,9 +1613,10 @@ class _FactsCollector(ast.NodeVisitor):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
         if _is_super_call(node):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
-        inspected = name is not None and only_inspects(name, self.imported(name))
-        dispatcher = name is not None and self.imported(name) in CLI_DISPATCHERS
-        loader = DATALOADERS.get(self.imported(name) or "") if name is not None else None
+        callee = self.imported(name) if name is not None else None  # (asked once: a hot path)
+        inspected = name is not None and only_inspects(name, callee)
+        dispatcher = callee in CLI_DISPATCHERS
+        loader = DATALOADERS.get(callee or "")
         dataset = AstArgs(node).node(loader[0], 0) if loader is not None else None
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
