@@ -1927,21 +1927,13 @@ class SeedAfterRngUse(Rule):
                 flow.unseeded.setdefault(generator, []).append((node, frozenset()))  # type: ignore[arg-type]
 
     def _calls(self, node: cst.CSTNode, flow: _Flow, assigned: FrozenSet[str] = frozenset()) -> None:
-        """The calls inside ``node`` in evaluation order (arguments before the call), skipping
-        code that is only defined here (lambdas, nested functions)."""
+        """The calls inside ``node`` in evaluation order (:func:`_calls_in_order`), each an
+        event of the flow."""
         by_node = self.file.analysis(SeedingScan).by_node
-        stack: List[Tuple[cst.CSTNode, bool]] = [(node, False)]
-        while stack:
-            current, leaving = stack.pop()
-            if leaving:
-                site = by_node.get(id(current))
-                if site is not None:
-                    self._event(site, flow, assigned)
-                continue
-            if type(current) in DEFINITIONS:
-                continue  # code only defined where it is written: its calls do not run there
-            stack.append((current, True))
-            stack.extend((child, False) for child in reversed(syntax_children(current)))
+        for call in _calls_in_order(node):
+            site = by_node.get(id(call))
+            if site is not None:
+                self._event(site, flow, assigned)
 
     def _event(self, site: CallSite, flow: _Flow, assigned: FrozenSet[str]) -> None:
         seeds = self._seeded_by[id(site)]
