@@ -2272,13 +2272,7 @@ class Values:
         if self._changed is None:
             changed: Set[str] = set()
             if self.source is None or re.search(r"\.\w+\s*(\[[^\]]*\]\s*)?[-+*/|&%]?=[^=]|setattr|set_defaults|__dict__|vars\(", self.source):
-                stack: List[cst.CSTNode] = [self.module]
-                kinds = _CHANGING_KINDS
-                while stack:
-                    node = stack.pop()
-                    if type(node) in kinds:
-                        changed |= _changed_attributes(node)
-                    stack.extend(syntax_children(node))
+                changed = _changed_attributes_in(self.module, into_definitions=True)
             self._changed = frozenset(changed)
         return self._changed
 
@@ -2822,14 +2816,18 @@ def _passed_guard(test: cst.BaseExpression, chain: Chain, module: cst.Module) ->
     return None
 
 
-def _changed_attributes_in(stmt: cst.CSTNode) -> Set[str]:
-    """The attributes of names a statement changes (``args.distributed = ...``), anywhere in it."""
+def _changed_attributes_in(root: cst.CSTNode, into_definitions: bool = False) -> Set[str]:
+    """The attributes of names that the code under ``root`` changes (:func:`_changed_attributes`
+    of each node: ``args.distributed = ...``), not looking into the functions, classes and
+    lambdas it defines unless ``into_definitions``."""
     found: Set[str] = set()
-    stack: List[cst.CSTNode] = [stmt]
+    stack: List[cst.CSTNode] = [root]
     while stack:
         node = stack.pop()
-        found |= _changed_attributes(node)
-        if type(node) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        kind = type(node)
+        if kind in _CHANGING_KINDS:
+            found |= _changed_attributes(node)
+        if into_definitions or kind not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
             stack.extend(syntax_children(node))
     return found
 
