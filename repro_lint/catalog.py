@@ -862,6 +862,29 @@ SKLEARN_NUMPY_DRAWS: Dict[str, Tuple[bool, Optional[bool]]] = {
     "sklearn.utils.shuffle": (True, None),
     "sklearn.utils.resample": (True, None),
 }
+#: Hugging Face ``datasets``: ``Dataset.shuffle()`` and ``Dataset.train_test_split()`` given
+#: neither a seed nor a generator take their generator from NumPy's global state
+#: (``datasets.fingerprint``: ``_, seed, pos, *_ = np.random.get_state()``, then
+#: ``np.random.default_rng(seed)``), so each call draws from it as ``np.random.permutation``
+#: does. The method (named as :data:`HF_DATASET_METHOD` plus its name) -> the arguments that
+#: seed it, as (keyword, position) (``DatasetDict.shuffle`` takes ``seeds`` first), and its
+#: ``shuffle`` parameter (on by default), or None when it always shuffles. A streaming
+#: ``IterableDataset.shuffle(buffer_size=...)`` draws a fresh seed from OS entropy instead: a call
+#: given ``buffer_size`` is not counted.
+HF_DATASET_METHOD = "datasets.Dataset."
+HF_DATASET_DRAWS: Dict[str, Tuple[Tuple[Tuple[str, Optional[int]], ...], Optional[Tuple[str, int]]]] = {
+    HF_DATASET_METHOD + "shuffle": ((("seed", 0), ("seeds", None), ("generator", 1), ("generators", None)), None),
+    HF_DATASET_METHOD + "train_test_split": ((("seed", 4), ("generator", 5)), ("shuffle", 2)),
+}
+#: the method names of :data:`HF_DATASET_DRAWS`
+HF_DATASET_METHODS = frozenset(name[len(HF_DATASET_METHOD):] for name in HF_DATASET_DRAWS)
+#: what a module imports from ``datasets`` that shows the datasets it calls those methods of
+#: are Hugging Face's (``import datasets`` alone does not: many projects have a ``datasets``
+#: package of their own)
+HF_DATASET_IMPORTS = frozenset(
+    f"datasets.{name}"
+    for name in ("load_dataset", "load_from_disk", "Dataset", "DatasetDict", "concatenate_datasets", "interleave_datasets")
+)
 #: Python's ``random`` module: ``random.<name>`` draws from its global generator
 RANDOM_FUNCTIONS = frozenset(
     {

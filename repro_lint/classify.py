@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import FrozenSet, Optional, Set, Tuple
+from typing import FrozenSet, Iterable, Optional, Set, Tuple
 
 from . import catalog
 from .syntax import MISSING, UNKNOWN, CallArgs, NoArgs
@@ -250,6 +250,13 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 uses.add("numpy")
                 if at_call:
                     draws.add("numpy")
+        elif qualified in catalog.HF_DATASET_DRAWS:
+            seeds, shuffle_param = catalog.HF_DATASET_DRAWS[qualified]
+            shuffle = args.value(*shuffle_param) if shuffle_param is not None else MISSING
+            shuffles = shuffle is MISSING or (shuffle is not UNKNOWN and catalog.is_on(shuffle))
+            if shuffles and all(args.value(*seed) in (MISSING, None) for seed in seeds) and args.node("buffer_size", None) is MISSING:
+                draws.add("numpy")
+                uses.add("numpy")
         elif qualified.startswith("random.") and qualified.count(".") == 1:
             if qualified[7:] in catalog.RANDOM_FUNCTIONS:
                 draws.add("random")
@@ -394,6 +401,18 @@ def _default_device(option: str, args: CallArgs, keyword: str) -> Optional[str]:
         return catalog.device_named(args.strings(keyword, None), names)
     # a number of GPUs, or of NPUs in an NPU program: the accelerator it has
     return catalog.device_counted(args.value(keyword, None), "accelerator")
+
+
+def library_method(method: Optional[str], imported: Iterable[str]) -> Optional[str]:
+    """The library method that a call of ``method`` on an object of no known origin stands for,
+    by what the module imports (``imported``: the qualified names its imports bind), else None:
+    ``data["train"].shuffle()`` in a module that imports ``load_dataset`` from Hugging Face's
+    ``datasets`` is ``Dataset.shuffle`` (:data:`~repro_lint.catalog.HF_DATASET_DRAWS`)."""
+    if method not in catalog.HF_DATASET_METHODS:
+        return None
+    if not any(name in catalog.HF_DATASET_IMPORTS for name in imported):
+        return None
+    return catalog.HF_DATASET_METHOD + method
 
 
 @functools.lru_cache(maxsize=4096)  # the catalog does not change; many calls share a name

@@ -24,7 +24,7 @@ from typing import Any, Callable, ClassVar, Dict, FrozenSet, Iterable, Iterator,
 
 from ._gc import GCPaused
 from .classify import (
-    ALL_GENERATORS, DEVICE_KEYWORD_NAMES, DEVICE_USES, ENTROPY, INIT, LOAD, NO_EFFECT, PRETRAINED, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, is_seed_parameter, LIGHTNING_ACCELERATORS, setting_device,
+    ALL_GENERATORS, DEVICE_KEYWORD_NAMES, DEVICE_USES, ENTROPY, INIT, LOAD, NO_EFFECT, PRETRAINED, SHUFFLES, OPTION_DEVICE, PLACES, SCRIPT_WORDS, TRAIN, TRAIN_MARKERS, TRAINING_METHODS, UNNAMED, classify_call, is_device_name, library_method, is_seed_parameter, LIGHTNING_ACCELERATORS, setting_device,
 )
 from .catalog import (
     ENVIRONMENT_NAME,
@@ -1477,7 +1477,9 @@ class _FactsCollector(ast.NodeVisitor):
                     body.imported.add(stored)
                 if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not estimator:
                     body.trains = True
-            effect = classify_call(qualified, method, args)
+            # (``data["train"].shuffle()`` in a module that imports ``load_dataset``: the library's)
+            library = library_method(method, self.facts.aliases.values()) if qualified is None and method is not None else None
+            effect = classify_call(library or qualified, method, args)
             if qualified in DATALOADERS and SHUFFLES not in effect.uses and self._forwards_own_kwargs(node):
                 # ``DataLoader(data, shuffle=True, **kwargs)`` in ``def make_loader(args, **kwargs)``:
                 # the callers' extra keywords (workers, pinned memory) rarely hold a generator, and

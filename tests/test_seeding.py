@@ -3364,6 +3364,82 @@ def test_scikit_learn_splits_without_a_random_state_draw_from_numpy(tmp_path, sp
         assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"], only="train.py")) == []
 
 
+@pytest.mark.parametrize(
+    "imports, split, expected",
+    [
+        ("from datasets import load_dataset", 'data["train"].shuffle()', ["RPL102"]),  # NumPy's global state
+        ("from datasets import load_dataset", 'data["train"].shuffle(seed=None)', ["RPL102"]),
+        ("from datasets import load_dataset", 'data["train"].shuffle(seed=42)', []),
+        ("from datasets import load_dataset", 'data["train"].shuffle(42)', []),
+        ("from datasets import load_dataset", "data.shuffle(seeds={'train': 1})", []),  # a DatasetDict
+        ("from datasets import load_dataset", "data.shuffle(generator=rng)", []),
+        ("from datasets import load_dataset", 'data["train"].train_test_split(test_size=0.1)', ["RPL102"]),
+        ("from datasets import load_dataset", 'data["train"].train_test_split(0.1, None, True, None, None)', ["RPL102"]),
+        ("from datasets import load_dataset", 'data["train"].train_test_split(test_size=0.1, seed=42)', []),
+        ("from datasets import load_dataset", 'data["train"].train_test_split(test_size=0.1, shuffle=False)', []),
+        # streaming: an IterableDataset seeds its buffer from OS entropy, not from NumPy's state
+        ("from datasets import load_dataset", 'data["train"].shuffle(buffer_size=1000)', []),
+        # no sign that the datasets are Hugging Face's: a project's ``datasets`` package
+        ("import datasets; load_dataset = datasets.load", 'data["train"].shuffle()', []),
+        ("from torchvision import datasets; load_dataset = datasets.load", 'data["train"].shuffle()', []),
+    ],
+)
+def test_hugging_face_dataset_shuffles_without_a_seed_draw_from_numpy(tmp_path, imports, split, expected):
+    """Hugging Face's ``Dataset.shuffle()`` and ``train_test_split()`` given no seed derive their
+    generator from NumPy's global state: the example order changes between runs unless NumPy
+    is seeded. The method is known by the module's imports (its object by no name)."""
+    files = {
+        "data.py": f"""
+            {imports}
+
+
+            def split(path, rng=None):
+                data = load_dataset("json", data_files=path)
+                return {split}
+        """,
+        "train.py": """
+            import torch
+
+            from data import split
+
+            if __name__ == "__main__":
+                torch.manual_seed(0)
+                print(split("data.json"))
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"])) == expected
+    if expected:
+        files["train.py"] = files["train.py"].replace("torch.manual_seed(0)", "torch.manual_seed(0)\n                np.random.seed(0)")
+        files["train.py"] = "import numpy as np\n" + textwrap.dedent(files["train.py"])
+        assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"], only="train.py")) == []
+
+
+def test_hugging_face_shuffle_before_a_trainer_seeds_is_reported_at_the_trainer(tmp_path):
+    """``transformers.Trainer`` seeds NumPy only as it is built: a ``Dataset.shuffle()`` before it
+    drew from the unseeded state (RPL105, citing the shuffle); one after it, or seeded, did not."""
+    program = """
+        import transformers
+        from datasets import load_dataset
+
+
+        def train(path):
+            data = load_dataset("json", data_files=path)
+            {before}
+            trainer = transformers.Trainer(model=None, train_dataset=data["train"], args=transformers.TrainingArguments("out"))
+            {after}
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            train("data.json")
+    """
+    shuffle = 'data["train"] = data["train"].shuffle()'
+    found = lint_tree(tmp_path, {"train.py": program.format(before=shuffle, after="pass")}, select=["RPL105"], only="train.py")
+    assert codes(found) == ["RPL105"] and '`data["train"].shuffle()`' in found[0].message
+    for before, after in (("pass", shuffle), (shuffle.replace("shuffle()", "shuffle(seed=1)"), "pass")):
+        assert codes(lint_tree(tmp_path, {"train.py": program.format(before=before, after=after)}, select=["RPL105"], only="train.py")) == [], before
+
+
 @pytest.mark.parametrize("torch_seed, expected", [("torch.manual_seed(0)", []), ("pass", ["RPL103"])])
 def test_what_workers_draw_follows_torch_seed(tmp_path, torch_seed, expected):
     """Each DataLoader worker seeds ``random`` from a seed drawn from torch's generator: its

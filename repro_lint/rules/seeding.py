@@ -23,7 +23,7 @@ from .. import catalog
 from ..children import DEFINITIONS, syntax_children
 from ..classify import (
     ALL_GENERATORS, DETERMINISM, DEVICES, ENTROPY, ENTRY_WORDS, GENERATORS, INIT, LOAD, NO_EFFECT, SHUFFLES, TRAIN, OPTION_DEVICE, PLACES, UNNAMED,
-    CallEffect, classify_call, is_device_name, is_seed_named, is_seed_parameter, placed_option_devices,
+    CallEffect, classify_call, is_device_name, library_method, is_seed_named, is_seed_parameter, placed_option_devices,
 )
 from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
@@ -59,7 +59,9 @@ def call_site(file, node: cst.Call, body: str) -> Optional[CallSite]:  # type: i
     written = dotted_name(node.func)
     qualified = file.qualify(node.func)
     method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
-    effect = classify_call(qualified, method, CstArgs(node, file.analysis(KwargsDicts).expand, file.module_constants))
+    # (``data["train"].shuffle()`` in a module that imports ``load_dataset``: the library's)
+    library = library_method(method, file.names.aliases.values()) if qualified is None and method is not None else None
+    effect = classify_call(library or qualified, method, CstArgs(node, file.analysis(KwargsDicts).expand, file.module_constants))
     if any(use.startswith(OPTION_DEVICE) for use in effect.uses):
         # an option declared in the file being linted: where its device shows (the project
         # context decides whether it counts for the execution path)
