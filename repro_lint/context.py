@@ -127,6 +127,10 @@ Node = Tuple[str, str]
 #: joins a function's name and the parameters that are off in a call (``setup|deterministic``):
 #: the node for that call, without what the function does only when they are on
 VARIANT = "|"
+#: among a variant's parameters: the function makes what DataLoader workers run (a dataset factory
+#: whose result the caller hands to a loader with worker processes): the objects it hands on, in
+#: its own body and its callees', run in those workers (never a parameter's name)
+FOR_WORKERS = ">workers"
 
 #: consulted by answers that may depend on any file of the run (the results cache then keys
 #: the file on all of them)
@@ -1151,20 +1155,24 @@ class ProjectContext:
                 uses |= held
                 draws |= body.guarded_draws.get(param, frozenset())
         skipped = {index for param, calls in body.guarded_calls.items() if param in offs for index in calls}
+        for_workers = FOR_WORKERS in offs
+        factories = _worker_factories(body)
         for index, call in enumerate(body.calls):
             if index in skipped:
                 continue  # made only under ``if <parameter>:``, off in this variant
             # a keyword left off for this body stays off where its ``**kwargs`` is passed on
             inherited = offs if off and index in body.kwargs_forwarded else ()
+            # (what a dataset factory the workers' dataset comes from hands on runs there)
+            mark = _for_workers if for_workers or call in factories else _unmarked
             method = self._called_methods(facts, name, body, call)
             if method is not None:
                 # each with the effects it makes under ``if seed is not None:`` left out when
                 # this call leaves them off (``Sampler().sample(3)``), as for a function
-                edges.extend(self._variant(target, facts.path, name, index, inherited) for target in method)
+                edges.extend(mark(self._variant(target, facts.path, name, index, inherited)) for target in method)
                 continue
             target = self.resolve_call(facts, name, call, call in body.imported)
             if isinstance(target, tuple):
-                edges.append(self._variant(target, facts.path, name, index, inherited))
+                edges.append(mark(self._variant(target, facts.path, name, index, inherited)))
                 if target[1].startswith(CLASS_PREFIX):
                     uses |= self._loader_uses(target, facts.path, name, index)
                 if index in body.call_devices:
@@ -1185,7 +1193,7 @@ class ProjectContext:
         workers: List[Node] = []
         for ref in body.refs:
             # a callback that DataLoader workers run (``worker_init_fn``) runs in their processes
-            (workers if ref in body.worker_refs else edges).extend(self._ref_targets(facts, name, body, ref))
+            (workers if for_workers or ref in body.worker_refs else edges).extend(self._ref_targets(facts, name, body, ref))
         if body.owner is not None and name.rpartition(".")[2] not in CONSTRUCTION_METHODS:
             # what the object's construction stored on it is used by its other methods
             for method in CONSTRUCTION_METHODS:
@@ -2745,6 +2753,26 @@ def _guard_off(callee: BodyFacts, param: str, value: object) -> bool:
         return not compare(value, literal)
     except TypeError:  # ``None > 0``: the program would fail there
         return False
+
+
+def _worker_factories(body: BodyFacts) -> FrozenSet[str]:
+    """The calls (as ``body.calls`` names them) that make a dataset the body hands to DataLoader
+    workers (``ds = Factory(root).get_dataset(name)``, then ``DataLoader(ds, num_workers=4)``),
+    each made once in the body (else another of its results may stay in the main process)."""
+    made = [body.made_by[ref] for ref in body.dataset_refs if ref in body.worker_refs and ref in body.made_by]
+    return frozenset(call for call in made if body.calls.count(call) == 1)
+
+
+def _for_workers(node: Node) -> Node:
+    """The variant of call-graph node ``node`` that makes what DataLoader workers run
+    (:data:`FOR_WORKERS`): a function's; a class built or an object handed on is itself."""
+    if node[1].startswith((CLASS_PREFIX, INSTANCE_PREFIX, OBJECT_PREFIX)) or FOR_WORKERS in node[1]:
+        return node
+    return (node[0], f"{node[1]}{',' if VARIANT in node[1] else VARIANT}{FOR_WORKERS}")
+
+
+def _unmarked(node: Node) -> Node:
+    return node
 
 
 def _variant_node(target: Node, off: List[str]) -> Node:

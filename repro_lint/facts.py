@@ -2030,6 +2030,9 @@ class _FactsCollector(ast.NodeVisitor):
                     elif callee is not None and not _handed_back(target, built, 0):
                         # ``model = build()``, ``self.model = self.get_model()``: what it returns
                         self.current.made_by[receiver] = self.imported(callee) or callee
+                    elif callee is None and _is_built_method(built.func) and not _handed_back(target, built, 0):
+                        # ``ds = DatasetFactory(root).get_dataset(name)``: what that method returns
+                        self.current.made_by[receiver] = self._built_method(built.func)  # type: ignore[arg-type]
             # an element of what a project function returns (``model, name = build()``,
             # ``model = initialization(cfg)[0]``): one of the classes it returns
             element = value.value if isinstance(value, ast.Subscript) and isinstance(ast_literal(value.slice), int) else None

@@ -3189,6 +3189,52 @@ def test_a_dataset_bound_to_a_local_and_handed_to_a_loader_is_followed(tmp_path,
     assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
 
 
+@pytest.mark.parametrize(
+    "make, workers, expected",
+    [
+        # the transform goes into the dataset the factory returns, which workers run
+        ('ds = Factory("./data").get_dataset("cifar10")', 2, []),
+        ('ds = make_dataset("./data")', 2, []),
+        ('ds = make_dataset("./data")', 0, ["RPL102"]),  # no workers: the main process runs it
+        # made twice: the other dataset is iterated in the main process
+        ('ds = make_dataset("./data")\n    for x in make_dataset("./val"):\n        pass', 2, ["RPL102"]),
+    ],
+)
+def test_what_a_dataset_factory_hands_on_runs_in_the_workers_of_the_loader_given_its_result(tmp_path, make, workers, expected):
+    """A project factory (a function, or a method of an object built on the spot: sthalles/SimCLR's
+    ``ContrastiveLearningDataset(root).get_dataset(name)``) returns a library dataset built with a
+    project transform that draws from NumPy; the caller hands the result to a DataLoader with
+    worker processes: the transform runs there, where NumPy follows torch's seed (RPL103's page,
+    "Other shapes"), so a seeded torch leaves nothing to report. Without workers it is the main
+    process's draw (RPL102)."""
+    files = {
+        "blur.py": "import numpy as np\n\n\nclass Blur:\n    def __call__(self, img):\n        return img * np.random.uniform(0.1, 2.0)\n",
+        "ds.py": """
+            from torchvision import datasets, transforms
+
+            from blur import Blur
+
+
+            class Factory:
+                def __init__(self, root):
+                    self.root = root
+
+                def get_dataset(self, name):
+                    return datasets.CIFAR10(self.root, train=True, transform=transforms.Compose([Blur()]), download=True)
+
+
+            def make_dataset(root):
+                return datasets.CIFAR10(root, train=True, transform=transforms.Compose([Blur()]), download=True)
+        """,
+        "run.py": (
+            "import torch\n\nfrom ds import Factory, make_dataset\n\n\ndef main():\n    torch.manual_seed(0)\n"
+            f"    {make}\n    loader = torch.utils.data.DataLoader(ds, batch_size=4, num_workers={workers})\n"
+            "    for batch in loader:\n        pass\n\n\nif __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"])) == expected
+
+
 @pytest.mark.parametrize("seeding, expected", [("np.random.seed(0)\n", []), ("", ["RPL102"])])
 def test_a_module_whose_code_runs_was_imported_and_its_top_level_seeded(tmp_path, seeding, expected):
     """sthalles/SimCLR: ``np.random.seed(0)`` at the top of the module whose transform draws,
