@@ -876,6 +876,8 @@ HF_DATASET_DRAWS: Dict[str, Tuple[Tuple[Tuple[str, Optional[int]], ...], Optiona
     HF_DATASET_METHOD + "shuffle": ((("seed", 0), ("seeds", None), ("generator", 1), ("generators", None)), None),
     HF_DATASET_METHOD + "train_test_split": ((("seed", 4), ("generator", 5)), ("shuffle", 2)),
 }
+#: the library calls that draw from a global generator unless an argument seeds them
+SEEDED_DRAWS = frozenset((*SKLEARN_NUMPY_DRAWS, *HF_DATASET_DRAWS))
 #: the method names of :data:`HF_DATASET_DRAWS`
 HF_DATASET_METHODS = frozenset(name[len(HF_DATASET_METHOD):] for name in HF_DATASET_DRAWS)
 #: what a module imports from ``datasets`` that shows the datasets it calls those methods of
@@ -1055,6 +1057,10 @@ DEVICE_KEYWORDS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("device", ("cuda", "npu")),
     ("accelerator", ("cuda", "npu", "gpu", "auto")),
 )
+#: libraries that run on a device of their own, with kernels torch's switches do not govern:
+#: ``device="cuda"`` given to them (ONNX Runtime's on-device training ``Module``, a JAX or
+#: TensorFlow call) places nothing of torch there
+OTHER_RUNTIMES = ("onnxruntime.", "tensorflow.", "jax.", "jaxlib.", "cupy.", "tensorrt.", "paddle.", "mxnet.")
 #: constructors with a keyword that counts GPUs (Lightning 1.x ``Trainer(gpus=2)``): qualified
 #: name -> (keyword, device); a literal above 0 means that device
 DEVICE_COUNT_KEYWORDS: Dict[str, Tuple[str, str]] = {

@@ -311,7 +311,8 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         # (``from_pretrained`` builds a pretrained object, which replaces no other model's
         # weights: a tokenizer's or a backbone's does not load the head's)
         uses.add(LOAD)
-    for keyword, names in catalog.DEVICE_KEYWORDS if args.may_name(DEVICE_KEYWORD_NAMES) else ():
+    other_runtime = qualified is not None and qualified.startswith(catalog.OTHER_RUNTIMES)
+    for keyword, names in catalog.DEVICE_KEYWORDS if args.may_name(DEVICE_KEYWORD_NAMES) and not other_runtime else ():
         if args.node(keyword, None) in (MISSING, UNKNOWN):
             continue  # not given (most calls), or maybe inside ``**kwargs``: no string, no evidence
         device = catalog.device_named(args.strings(keyword, None), names)

@@ -28,6 +28,8 @@ from .classify import (
 )
 from .catalog import (
     ENVIRONMENT_NAME,
+    OTHER_RUNTIMES,
+    SEEDED_DRAWS,
     NOT_NONE_HELPERS,
     ENTROPY_RESEEDS,
     ACCELERATOR_PREFIXES,
@@ -66,7 +68,7 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
-from .opcatalog import OpCall, op_names
+from .opcatalog import SPATIAL_INPUTS, OpCall, VisibleRank, op_names, spatial_rank
 from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
@@ -968,6 +970,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.import_alternatives: Dict[str, Tuple[str, ...]] = {}
         #: whether the visit is inside any ``if`` of the current body
         self.in_if = False
+        #: how many lambdas hold the node being visited (see :meth:`visit_Lambda`)
+        self.in_lambda = 0
+        #: how many conditional expressions (``a if test else b``) hold the node being visited
+        self.in_ifexp = 0
         self.scope: List[str] = []
         #: per scope entry: is it a class?
         self.kinds: List[bool] = []
@@ -998,6 +1004,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.renamed: Dict[str, str] = {}
         #: DataLoaders that may have workers: (body, ``num_workers``, its dataset's refs)
         self.loader_workers: List[Tuple[BodyFacts, Any, List[str]]] = []
+        #: the calls that draw when their seed options default to None (:meth:`_seed_from_option`)
+        self.option_draws: List[Tuple[BodyFacts, Tuple[str, ...], FrozenSet[str], FrozenSet[str]]] = []
         #: the parameter names of the enclosing functions (they shadow the module's imports)
         self.parameters: FrozenSet[str] = frozenset()
         #: per scope, the local names bound to one literal so far
@@ -1049,7 +1057,7 @@ class _FactsCollector(ast.NodeVisitor):
         as ``if deterministic:`` around it would (``parameter_test``: as that comparison of it
         with a literal would)."""
         effects = {e for e in effects if e not in self.isolated}
-        if not effects:
+        if not effects or self.in_lambda:
             return
         guard = self.guard if self.guard is not None else parameter
         if guard is not None:
@@ -1409,7 +1417,7 @@ class _FactsCollector(ast.NodeVisitor):
         return LoaderClass(base, tuple(a.arg for a in positional[1:]), frozenset(fixed), forwards, defaults)
 
     def visit_Call(self, node: ast.Call) -> None:
-        _note_call(node, self.called, self.op_calls)
+        _note_call(node, self.called, self.op_calls, self.facts.aliases)
         body = self.current
         if self._loaded_module(node):
             body.uses.add(LOAD)
@@ -1480,6 +1488,8 @@ class _FactsCollector(ast.NodeVisitor):
             # (``data["train"].shuffle()`` in a module that imports ``load_dataset``: the library's)
             library = library_method(method, self.facts.aliases.values()) if qualified is None and method is not None else None
             effect = classify_call(library or qualified, method, args)
+            if not effect.draws and (library or qualified) in SEEDED_DRAWS and not (self.in_if or self.in_ifexp):
+                self._seed_from_option(body, library or qualified, method, node)  # type: ignore[arg-type]
             if qualified in DATALOADERS and SHUFFLES not in effect.uses and self._forwards_own_kwargs(node):
                 # ``DataLoader(data, shuffle=True, **kwargs)`` in ``def make_loader(args, **kwargs)``:
                 # the callers' extra keywords (workers, pinned memory) rarely hold a generator, and
@@ -1587,7 +1597,8 @@ class _FactsCollector(ast.NodeVisitor):
                         kept[len(body.calls) - 1] = kept[primary]
                 if primary in body.mapped_literals:
                     body.mapped_literals = {**body.mapped_literals, len(body.calls) - 1: body.mapped_literals[primary]}
-        if (method == "to" or any(k.arg == "device" for k in node.keywords)) and self.imported(name or "") not in PARTIALS:
+        callee_name = self.imported(name or "") or ""
+        if (method == "to" or any(k.arg == "device" for k in node.keywords)) and callee_name not in PARTIALS and not callee_name.startswith(OTHER_RUNTIMES):
             device = args.node("device", 0 if method == "to" else None)
             # one piece of evidence per call: ``torch.tensor(x, device="cuda")`` is counted once
             self.counted_devices, outer = frozenset(counted), self.counted_devices
@@ -1718,6 +1729,32 @@ class _FactsCollector(ast.NodeVisitor):
             found.append(ref)
             stack.extend(self.bound_refs.get(ref, ()))
         return found
+
+    def _seed_from_option(self, body: BodyFacts, qualified: str, method: Optional[str], node: ast.Call) -> None:
+        """``ds.train_test_split(test_size=0.1, seed=args.seed)``, outside any ``if`` (or ``a if
+        test else b``, which may test the seed: ``if args.seed is not None``): with the
+        module's options taking their defaults, a seed option that defaults to None seeds
+        nothing, so the call draws from the global generator as with no seed. Decided once the
+        module's options are all known (:meth:`resolve_option_draws`)."""
+        dests: List[str] = []
+
+        def literal(arg: ast.AST) -> Any:
+            found = self._constant(arg)
+            if isinstance(found, OptionValue):
+                dests.append(found.dest)
+                return None
+            return UNKNOWN if isinstance(found, ParsedOptions) else found
+
+        effect = classify_call(qualified, method, AstArgs(node, self.dicts.expand, literal))
+        if effect.draws and dests:
+            self.option_draws.append((body, tuple(dests), effect.draws, effect.uses))
+
+    def resolve_option_draws(self) -> None:
+        """The calls of :meth:`_seed_from_option` whose options all default to None draw."""
+        for body, dests, draws, uses in self.option_draws:
+            if all(dest in self.facts.options and self.facts.options[dest] is None for dest in dests):
+                body.draws |= draws
+                body.uses |= uses
 
     def resolve_loader_workers(self) -> None:
         """The dataset refs of the loaders whose workers are known now (see
@@ -2510,7 +2547,25 @@ class _FactsCollector(ast.NodeVisitor):
         key = test.left.value
         return None if key in self.current.params else key
 
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        """``worker_init_fn=lambda worker_id: np.random.seed(worker_id)``: what a lambda's body
+        seeds or switches on happens where the lambda is called (in each DataLoader worker,
+        there), not where it is written; what it calls and draws still counts (``sorted(items,
+        key=lambda _: random.random())`` draws at once)."""
+        self.in_lambda += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self.in_lambda -= 1
+
     def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.in_ifexp += 1
+        try:
+            self._ifexp(node)
+        finally:
+            self.in_ifexp -= 1
+
+    def _ifexp(self, node: ast.IfExp) -> None:
         """``A if training else B``, with ``training`` a parameter: ``A`` runs only when it
         holds, as under ``if training:``."""
         guard = self._parameter(node.test) if self.guard is None and isinstance(node.test, ast.Name) else None
@@ -2534,7 +2589,7 @@ class _FactsCollector(ast.NodeVisitor):
             for stmt in node.orelse if node.test.value else node.body:
                 for inner in ast.walk(stmt):
                     if type(inner) is ast.Call:
-                        _note_call(inner, self.called, self.op_calls)
+                        _note_call(inner, self.called, self.op_calls, self.facts.aliases)
                     else:
                         if type(inner) is ast.Assign:
                             _note_assigned(inner, self.assigned)
@@ -2689,18 +2744,19 @@ _OP_NAMES = op_names()
 _DOTTED_TYPES = (ast.Name, ast.Attribute)
 
 
-def _note_call(node: ast.Call, called: Set[str], op_calls: Set[OpCall]) -> None:
+def _note_call(node: ast.Call, called: Set[str], op_calls: Set[OpCall], aliases: Mapping[str, str]) -> None:
     """Add the last name of ``node``'s callee to ``called`` (:attr:`ModuleFacts.called`), and
-    the call to ``op_calls`` where an op has that name (:attr:`ModuleFacts.op_calls`)."""
+    the call to ``op_calls`` where an op has that name (:attr:`ModuleFacts.op_calls`);
+    ``aliases``: the names the module's imports bind so far."""
     func = node.func
     callee = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None  # type: ignore[attr-defined]
     if callee is not None:
         called.add(callee)
         if callee in _OP_NAMES or callee == "partial":
-            _note_op_call(node, callee, op_calls)
+            _note_op_call(node, callee, op_calls, aliases)
 
 
-def _note_op_call(node: ast.Call, callee: str, op_calls: Set[OpCall]) -> None:
+def _note_op_call(node: ast.Call, callee: str, op_calls: Set[OpCall], aliases: Mapping[str, str]) -> None:
     """Add the call ``node`` of ``callee``, an op's name, to ``op_calls`` with the literal values
     of its arguments; ``partial(F.interpolate, mode=...)`` as the op called with the rest."""
     args: Sequence[ast.expr] = node.args
@@ -2711,8 +2767,28 @@ def _note_op_call(node: ast.Call, callee: str, op_calls: Set[OpCall]) -> None:
             return
         args = args[1:]
     slots = [(None, "*" if type(arg) is ast.Starred else "", _literal_argument(arg)) for arg in args]
+    if callee in SPATIAL_INPUTS and slots and not slots[0][1]:
+        # ``F.cross_entropy(logits.transpose(1, 2), target)``: an input that shows its rank
+        rank = _shown_rank(args[0], aliases)
+        if rank:
+            slots[0] = (None, "", VisibleRank(rank))
     slots += [(k.arg, "" if k.arg is not None else "**", _literal_argument(k.value)) for k in node.keywords]
     op_calls.add((callee, tuple(slots)))
+
+
+def _shown_rank(node: ast.AST, aliases: Mapping[str, str]) -> int:
+    """The rank a Tensor method call shows by itself (:func:`~repro_lint.opcatalog.spatial_rank`;
+    not through a name it is bound to), else 0; a call of a function of an imported module
+    (``torch.transpose(x, 1, 2)``, its head in ``aliases``) is no method."""
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.keywords:  # type: ignore[attr-defined]
+        return 0
+    positional = node.args  # type: ignore[attr-defined]
+    if any(type(arg) is ast.Starred for arg in positional) or type(node.func.value) is ast.Name and node.func.value.id in aliases:  # type: ignore[attr-defined]
+        return 0  # ``torch.transpose(x, 1, 2)``: the input is an argument, not the receiver
+    if len(positional) == 1 and type(positional[0]) in (ast.Tuple, ast.List):
+        positional = positional[0].elts  # ``x.view((n, c, h, w))``
+    values = [v if isinstance((v := ast_literal(arg)), int) and not isinstance(v, bool) else None for arg in positional]
+    return spatial_rank(node.func.attr, values)  # type: ignore[attr-defined]
 
 
 def _literal_argument(node: ast.AST) -> Any:
@@ -2838,6 +2914,7 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
             collector.own_functions = frozenset(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
             collector.visit(tree)
             collector.resolve_loader_workers()
+            collector.resolve_option_draws()
             facts.called, bound = _called(collector, bool(facts.star_imports))
             facts.assigned = _assigned(collector, bound, bool(facts.star_imports))
             facts.rebound = frozenset(collector.rebound)

@@ -546,6 +546,43 @@ def _named(name: str) -> List[Tuple[Op, str]]:
     return candidates + [(op, "method") for op in methods.get(name, ())]
 
 
+@dataclass(frozen=True)
+class VisibleRank:
+    """In an :data:`OpCall`, the input of an op whose condition is ``spatial`` when the
+    expression passed shows its rank itself (``logits.transpose(1, 2)``: at least 3;
+    ``x.view(n, c, h, w)``: 4), as ``repro_lint/rules/ops.py`` reads it on the call alone; any
+    other argument there is no literal (UNKNOWN)."""
+
+    rank: int
+
+
+#: the ops' functions whose condition is ``spatial`` (their input's rank decides)
+SPATIAL_INPUTS = frozenset({"nll_loss", "cross_entropy"})
+
+
+def spatial_rank(method: str, positional: Sequence[Optional[int]]) -> int:
+    """The rank a Tensor method call shows (``x.view(a, b, c)``: 3; ``x.transpose(1, 2)``: at
+    least 3), given its positional arguments as integers (None where not one), else 0: as
+    ``repro_lint/rules/ops.py``'s ``_rank`` reads a call of :data:`RESHAPES` or :data:`AXIS_SWAPS`."""
+    if method in RESHAPES:
+        return len(positional)
+    if method in AXIS_SWAPS and len(positional) == 2 and all(d is not None and d >= 0 for d in positional):
+        return max(positional) + 1  # type: ignore[type-var,operator]
+    return 0
+
+
+def _surely_spatial(condition: Condition, form: str, slots: Sequence[Tuple[Optional[str], str, Any]]) -> bool:
+    """Does a call (:data:`OpCall`) of an op whose condition is ``spatial`` show an input of
+    rank 3 or more and leave the reduction at ``mean`` or ``sum``?"""
+    if form != "function" or any(star for _, star, _ in slots):
+        return False
+    given = bind(slots, "input", 0)
+    if not (isinstance(given, VisibleRank) and given.rank >= 3):
+        return False
+    reduction = bind(slots, condition.param, condition.position(form))
+    return reduction is MISSING or reduction in ("mean", "sum")
+
+
 def surely_raises(calls: Iterable[OpCall], version: Version) -> bool:
     """Is one of ``calls`` (:data:`OpCall`) an op that raises under deterministic mode in torch
     ``version`` for the literal arguments it is given (``nn.AdaptiveAvgPool2d(3)``,
@@ -553,7 +590,9 @@ def surely_raises(calls: Iterable[OpCall], version: Version) -> bool:
     possible: with :func:`may_raise`, what the setup block asks before it turns strict mode on."""
     for name, slots in calls:
         for op, form in _named(name):
-            if op.condition is not None and op.category(version) == RAISES and literal_verdict(op.condition, form, slots):
+            if op.condition is None or op.category(version) != RAISES:
+                continue
+            if literal_verdict(op.condition, form, slots) or (op.condition.test == "spatial" and _surely_spatial(op.condition, form, slots)):
                 return True
     return False
 

@@ -714,6 +714,75 @@ def test_rpl202_determinism_switches(lint, imports, switch, expected):
 
 
 @pytest.mark.parametrize(
+    "init, main_seed, expected",
+    [
+        # Pointnet_Pointnet2_pytorch's train_semseg.py: the lambda seeds each worker, not the main process
+        ("lambda x: np.random.seed(x + int(time.time()))", "", ["RPL102"]),
+        ("lambda x: np.random.seed(x + int(time.time()))", "np.random.seed(0)", []),
+        ("lambda x: (random.seed(x), np.random.seed(x))", "", ["RPL102", "RPL103"]),
+    ],
+)
+def test_what_a_lambda_worker_init_fn_seeds_is_not_seeded_in_the_main_process(tmp_path, init, main_seed, expected):
+    """A ``lambda`` given as ``worker_init_fn`` runs in each worker process: the NumPy draws the
+    main process makes on each batch stay unseeded, as with a ``partial`` of a function."""
+    code = f"""
+        import random
+        import time
+
+        import numpy as np
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def augment(batch):
+            return batch * np.random.uniform(0.8, 1.25) * random.random()
+
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            {main_seed or "pass"}
+            data = torch.arange(64.0).reshape(16, 4)
+            loader = DataLoader(data, batch_size=4, num_workers=2, worker_init_fn={init})
+            for batch in loader:
+                print(augment(batch.numpy()))
+    """
+    if "(random.seed" not in init:
+        code = code.replace(" * random.random()", "")  # only NumPy draws
+    assert sorted(codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL001", "RPL102", "RPL103"]))) == expected
+
+
+@pytest.mark.parametrize(
+    "placed, expected",
+    [
+        ('model = ort_api.Module("train.onnx", state, "eval.onnx", device="cuda")', []),
+        ('model = jax.device_put(x, device="cuda")', []),
+        # torch's own, or a library built on torch: torch runs there
+        ('model = torch.ones(3, device="cuda")', ["RPL202"]),
+        ('model = SentenceTransformer("m", device="cuda")', ["RPL202"]),
+    ],
+)
+def test_rpl202_a_device_given_to_another_runtime_places_nothing_of_torch(lint, placed, expected):
+    """ONNX Runtime's on-device training ``Module(..., device="cuda")`` (or a JAX call) runs its
+    own kernels, which torch's deterministic switches do not govern: with torch only loading the
+    data on the CPU, the program does not run torch on CUDA."""
+    code = f"""
+        import jax
+        import onnxruntime.training.api as ort_api
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        if __name__ == "__main__":
+            torch.manual_seed(0)
+            state = ort_api.CheckpointState.load_checkpoint("checkpoint")
+            x = torch.ones(3)
+            {placed}
+            for batch in torch.utils.data.DataLoader(list(range(8)), batch_size=2, shuffle=False):
+                print(model, batch)
+    """
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
     "device_code",
     [
         "x = torch.ones(3).npu()",
@@ -3458,6 +3527,43 @@ def test_hugging_face_dataset_shuffles_without_a_seed_draw_from_numpy(tmp_path, 
         files["train.py"] = files["train.py"].replace("torch.manual_seed(0)", "torch.manual_seed(0)\n                np.random.seed(0)")
         files["train.py"] = "import numpy as np\n" + textwrap.dedent(files["train.py"])
         assert codes(lint_tree(tmp_path, files, select=["RPL001", "RPL102"], only="train.py")) == []
+
+
+@pytest.mark.parametrize(
+    "declare, split, expected",
+    [
+        # transformers' no_trainer scripts: ``--seed`` defaults to None, which seeds nothing
+        ('parser.add_argument("--seed", type=int, default=None)', "ds.train_test_split(test_size=0.1, seed=args.seed)", ["RPL102"]),
+        ('parser.add_argument("--seed", type=int)', "ds.shuffle(seed=args.seed)", ["RPL102"]),
+        ('parser.add_argument("--seed", type=int)', "train_test_split(list(range(10)), random_state=args.seed)", ["RPL102"]),
+        ('parser.add_argument("--seed", type=int, default=42)', "ds.train_test_split(test_size=0.1, seed=args.seed)", []),
+        ('parser.add_argument("--seed", type=int, default=42)', "train_test_split(list(range(10)), random_state=args.seed)", []),
+        # an option this module does not declare: its default is not known
+        ('parser.add_argument("--size", type=float)', "ds.train_test_split(test_size=0.1, seed=args.seed)", []),
+        # only where a seed was given: the default path skips it
+        ('parser.add_argument("--seed", type=int)', "ds.shuffle(seed=args.seed) if args.seed is not None else ds", []),
+    ],
+)
+def test_a_seed_option_that_defaults_to_none_seeds_no_library_split(tmp_path, declare, split, expected):
+    """``seed=args.seed`` (``random_state=args.seed``) with ``--seed`` defaulting to None passes
+    None on the default path: the split draws from NumPy's global RNG as with no seed."""
+    code = f"""
+        import argparse
+
+        from datasets import load_dataset
+        from sklearn.model_selection import train_test_split
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            {declare}
+            args = parser.parse_args()
+            ds = load_dataset("imdb", split="train")
+            parts = {split}
+            print(parts)
+    """
+    assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL001", "RPL102"])) == expected
+    guarded = code.replace("            parts = ", "            parts = None\n            if args.seed is not None:\n                parts = ")
+    assert codes(lint_tree(tmp_path, {"train.py": guarded}, select=["RPL001", "RPL102"])) == [], "under the seed's own test"
 
 
 def test_hugging_face_shuffle_before_a_trainer_seeds_is_reported_at_the_trainer(tmp_path):

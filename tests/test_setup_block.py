@@ -581,6 +581,36 @@ def test_the_block_warns_where_a_module_on_the_path_calls_an_op_with_arguments_t
     assert ("seed_everything(0, warn_only=True)" if warns else "seed_everything(0)\n") in text, text
 
 
+@pytest.mark.parametrize("loss, warns", [
+    # DETR's classification loss: (N, queries, classes) swapped to (N, classes, queries)
+    ("F.cross_entropy(logits.transpose(1, 2), target)", True),
+    ("F.cross_entropy(logits.transpose(1, 2), target, weight)", True),
+    ("F.nll_loss(logits.view(n, c, h, w), target, reduction='sum')", True),
+    ("F.cross_entropy(logits.transpose(1, 2), target, reduction='none').mean()", False),
+    ("F.cross_entropy(logits, target)", False),  # the rank is not shown: strict, as before
+    ("F.cross_entropy(torch.transpose(logits, 1, 2), target)", False),  # a function: not read here
+])
+def test_the_block_warns_where_a_module_on_the_path_calls_a_loss_on_spatial_input(tmp_path, loss, warns):
+    """``cross_entropy``/``nll_loss`` on an input that shows rank 3 or more, with the mean or sum
+    reduction, raises under deterministic mode on CUDA (RPL402): a module the entry point
+    reaches that calls it so makes the block only warn."""
+    from conftest import write
+    from fixtools import fix_text
+
+    write(tmp_path, {"criterion.py": (
+        "import torch\nimport torch.nn.functional as F\n\n\n"
+        f"def loss_labels(logits, target, weight=None, n=2, c=3, h=4, w=4):\n    return {loss}\n"
+    )})
+    script = (
+        "import torch\nfrom criterion import loss_labels\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        "    logits = torch.randn(2, 10, 5, device='cuda')\n    print(loss_labels(logits, None))\n\n\n"
+        "if __name__ == \"__main__\":\n    main()\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL202"], dedent=False, fix_style="inline").text
+    expected = "torch.use_deterministic_algorithms(True, warn_only=True)" if warns else "torch.use_deterministic_algorithms(True)\n"
+    assert expected in text, text
+
+
 MAIN_WITH_ARGPARSE = """\
 import argparse
 
