@@ -744,6 +744,25 @@ class ProjectContext:
         body = facts.body(node[1]) if facts else None
         return (facts, body) if facts is not None and body is not None else None
 
+    def resolve_method(self, qualified: str) -> Optional[Tuple[ModuleFacts, BodyFacts]]:
+        """:meth:`resolve_function` for ``pkg.mod.Class.method``, also where the class inherits
+        the method from a project base (``class Exp(BaseExp)`` without an ``__init__`` of its
+        own: ``BaseExp.__init__``, with its module's facts)."""
+        found = self.resolve_function(qualified)
+        if found is not None:
+            return found
+        owner, _, method = qualified.rpartition(".")
+        node = self._resolve_qualified(owner) if owner else None
+        if node is None or not node[1].startswith(CLASS_PREFIX):
+            return None
+        facts = self.facts(node[0])
+        inherited = self._class_methods(facts, node[1][len(CLASS_PREFIX) :], (method,)) if facts is not None else ()
+        if not inherited:
+            return None
+        base_facts = self.facts(inherited[0][0])
+        body = base_facts.body(inherited[0][1]) if base_facts is not None else None
+        return (base_facts, body) if base_facts is not None and body is not None else None
+
     def loader_class(self, qualified: str, depth: int = 0) -> Optional[LoaderBase]:
         """A project class named ``qualified`` (``pkg.mod.Class``, in any module of the
         project) that derives from a DataLoader of ``catalog.DATALOADERS``, through other

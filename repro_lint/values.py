@@ -1424,8 +1424,9 @@ class Values:
     def made_on_cpu(self, expr: cst.BaseExpression, chain: Sequence[cst.CSTNode], qualify: Qualify, depth: int = 0) -> bool:
         """Is ``expr`` visibly a tensor made on the default device: a torch factory call
         (``CPU_FACTORIES``) given no ``device`` (nor a ``**`` that may hold one), outside a
-        ``with torch.device(...)`` block, or ``.cpu()``; a local name when every value that
-        reaches it is one. (Whether the program moves the default device elsewhere is the
+        ``with torch.device(...)`` block, or ``.cpu()``; a torch function of such a tensor
+        that keeps its device (:data:`_FUNCTIONS_ON_INPUT_DEVICE`); a local name when every
+        value that reaches it is one. (Whether the program moves the default device elsewhere is the
         caller's to ask.)"""
         if depth > _MAX_DEPTH:
             self._cut_short += 1
@@ -1441,9 +1442,15 @@ class Values:
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _STAYS_ON_DEVICE and qualify(expr.func) is None:
                 # ``x.cpu().float()``: a conversion or a view of a CPU tensor stays on the CPU
                 return self.made_on_cpu(expr.func.value, chain, qualify, depth + 1)
-            if qualify(expr.func) not in CPU_FACTORIES:
-                return False
+            qualified = qualify(expr.func)
             if any(a.star == "**" or (a.keyword is not None and a.keyword.value == "device") for a in expr.args):
+                return False
+            if qualified in _FUNCTIONS_ON_INPUT_DEVICE:
+                # ``torch.unique_consecutive(torch.tensor(sizes), return_counts=True)[1]`` (DINO's
+                # multi-crop wrapper): a CPU tensor's result stays on the CPU
+                first = expr.args[0] if expr.args and expr.args[0].keyword is None and not expr.args[0].star else None
+                return first is not None and self.made_on_cpu(first.value, chain, qualify, depth + 1)
+            if qualified not in CPU_FACTORIES:
                 return False
             return not any(
                 isinstance(node, cst.With) and any(
@@ -3503,6 +3510,16 @@ _STAYS_ON_DEVICE = frozenset({
     "float", "double", "half", "bfloat16", "int", "long", "short", "bool", "byte", "detach", "clone", "contiguous",
     "view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "abs", "exp", "log", "sqrt",
 })
+#: torch functions whose result is on their first argument's device when given no ``device``
+#: (``torch.unique_consecutive(sizes, return_counts=True)``, ``torch.zeros_like(x)``)
+_FUNCTIONS_ON_INPUT_DEVICE = frozenset(
+    f"torch.{name}"
+    for name in (
+        "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "abs", "exp", "log", "sqrt", "clone", "reshape",
+        "unique", "unique_consecutive", "sort", "argsort", "cumsum", "cumprod", "sum", "mean", "prod", "diff", "flip",
+        "roll", "as_tensor", "zeros_like", "ones_like", "empty_like", "full_like", "topk", "argmax", "argmin",
+    )
+)
 #: attributes of a tensor that are a tensor on its own device (``x.data``, ``x.T``)
 _SAME_TENSOR_ATTRIBUTES = frozenset({"data", "T", "mT", "H", "mH", "real", "imag"})
 #: methods that give an array's or a tensor's numbers as they are (``.item()``, ``.tolist()``), or a clock's (``datetime.now().timestamp()``)

@@ -908,6 +908,23 @@ def test_rpl402_a_cpu_tensor_converted_viewed_or_indexed_stays_on_the_cpu(lint, 
 @pytest.mark.parametrize(
     "expression, expected",
     [
+        # DINO's MultiCropWrapper: the crops' sizes, counted on the CPU
+        ("torch.cumsum(torch.unique_consecutive(torch.tensor([i.shape[-1] for i in x]), return_counts=True)[1], 0)", []),
+        ("torch.cumsum(torch.flip(torch.arange(4), [0]), 0)", []),
+        ("torch.zeros_like(torch.ones(3)).index_add_(0, idx, src)", []),
+        ("torch.cumsum(torch.unique_consecutive(torch.tensor([1, 2], device='cuda'), return_counts=True)[1], 0)", ["RPL401"]),
+        ("torch.cumsum(torch.unique_consecutive(x, return_counts=True)[1], 0)", ["RPL401"]),  # not known to be on the CPU
+        ("torch.cumsum(torch.unique_consecutive(torch.tensor([1, 2]).cuda(), return_counts=True)[1], 0)", ["RPL401"]),
+    ],
+)
+def test_rpl401_a_torch_function_of_a_cpu_tensor_makes_its_result_on_the_cpu(lint, expression, expected):
+    code = f"import torch\n\n\ndef f(x, idx, src):\n    return {expression}\n"
+    assert codes(lint(code, select=["RPL401"], torch_version_text="2.13")) == expected
+
+
+@pytest.mark.parametrize(
+    "expression, expected",
+    [
         ("torch.bincount(x).cumsum(0)", []),  # counts: an int64 tensor (cogdl's graph_utils)
         ("torch.cumsum(torch.bincount(x, minlength=3), 0)", []),
         ("x.bincount().cumsum(0)", []),

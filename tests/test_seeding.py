@@ -3820,6 +3820,9 @@ def test_a_seed_read_from_an_object_built_from_a_project_class(tmp_path, main, e
         """,
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected
+    # YOLOX's exps: a subclass without an ``__init__`` of its own runs its base's
+    files["my_exp.py"] = "import torch.nn as nn\n\nfrom base_exp import BaseExp\n\n\nclass Exp(BaseExp):\n    size = 640\n"
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="train.py")) == expected, "inherited __init__"
 
 
 @pytest.mark.parametrize("module", ["mmdet.apis", "mmcv.runner", "mmseg.apis", "mmcls.apis"])

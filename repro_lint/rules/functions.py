@@ -124,11 +124,12 @@ class ProjectModules:
         return (values, function) if function is not None else None
 
     def method(self, qualified: Optional[str]) -> Optional[Tuple[Values, cst.FunctionDef, Tuple[cst.CSTNode, ...]]]:
-        """The method of a project class that ``qualified`` names (``pkg.mod.Base.__init__``):
-        its module's evaluator, the method, and its enclosing nodes."""
+        """The method of a project class that ``qualified`` names (``pkg.mod.Exp.__init__``), or
+        that the class inherits from a project base: its module's evaluator, the method, and its
+        enclosing nodes."""
         if qualified is None or self.project is None or qualified.count(".") < 2 or is_known(qualified):
             return None
-        resolved = self.project.resolve_function(qualified)
+        resolved = self.project.resolve_method(qualified)
         if resolved is None or resolved[1].name.count(".") != 1:
             return None  # not the project's, or not a method of a module-level class
         facts, body = resolved
