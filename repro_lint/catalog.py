@@ -714,6 +714,10 @@ TRAINER_KEYWORD_DICTS: Dict[str, Tuple[Tuple[str, int], str]] = {
     LIGHTNING_CLI_1X: (("trainer_defaults", 7), "pytorch_lightning.Trainer.from_argparse_args"),
 }
 
+#: PyG's ``Dataset.shuffle(return_perm=False)`` permutes the dataset with ``torch.randperm`` (a
+#: draw from torch's global generator); a module that imports one of PyG's datasets, or its
+#: dataset classes, calls it on them (``TUDataset(root, "MUTAG").shuffle()``)
+PYG_DATASET_METHOD = "torch_geometric.data.Dataset."
 #: calls that draw from torch's global generator when they run
 TORCH_DRAWS = frozenset(
     [f"torch.{n}" for n in (
@@ -725,6 +729,10 @@ TORCH_DRAWS = frozenset(
         "gumbel_softmax", "rrelu", "fractional_max_pool2d", "fractional_max_pool3d",
     )]
     + ["torch.utils.data.random_split"]
+    # PyG's splits and negative sampling (``torch.randperm``, ``torch.randint`` inside)
+    + [f"torch_geometric.utils.{n}" for n in (
+        "negative_sampling", "batched_negative_sampling", "structured_negative_sampling", "train_test_split_edges",
+    )]
 )
 #: calls that draw from torch's global generator to initialise weights: they matter unless the
 #: weights are then loaded from a checkpoint
@@ -765,6 +773,8 @@ TORCH_USES = frozenset(
         "ColorJitter", "AutoAugment", "RandAugment", "TrivialAugmentWide", "AugMix", "GaussianBlur",
         "ElasticTransform",
     )]
+    # PyG's random splits, drawn with ``torch.randperm`` when the transform is applied
+    + [f"torch_geometric.transforms.{n}" for n in ("RandomNodeSplit", "RandomLinkSplit")]
 )
 #: prefixes of torch RNG users: model factories initialise weights, the others use
 TORCH_INIT_PREFIXES = ("torchvision.models.",)
@@ -887,6 +897,17 @@ HF_DATASET_IMPORTS = frozenset(
     f"datasets.{name}"
     for name in ("load_dataset", "load_from_disk", "Dataset", "DatasetDict", "concatenate_datasets", "interleave_datasets")
 )
+#: what a module imports that shows the datasets it calls ``shuffle()`` of are PyG's
+PYG_DATASET_IMPORTS = ("torch_geometric.datasets", "torch_geometric.data.Dataset", "torch_geometric.data.InMemoryDataset")
+#: the methods of library objects of no known origin that the module's imports tell: (the
+#: qualified names, or prefixes of them, whose import shows the objects are the library's, the
+#: method names, how they are named)
+LIBRARY_METHODS: Tuple[Tuple[Tuple[str, ...], FrozenSet[str], str], ...] = (
+    (tuple(HF_DATASET_IMPORTS), HF_DATASET_METHODS, HF_DATASET_METHOD),
+    (PYG_DATASET_IMPORTS, frozenset({"shuffle"}), PYG_DATASET_METHOD),
+)
+#: every method name of :data:`LIBRARY_METHODS`
+LIBRARY_METHOD_NAMES = frozenset(name for _, names, _ in LIBRARY_METHODS for name in names)
 #: Python's ``random`` module: ``random.<name>`` draws from its global generator
 RANDOM_FUNCTIONS = frozenset(
     {
@@ -1140,7 +1161,10 @@ CONFIG_LOADERS = frozenset(
     }
 )
 #: device constructors: qualified name -> (parameter, position) of the device type
-DEVICE_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {"torch.device": ("type", 0)}
+DEVICE_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {"torch.device": ("type", 0), "torch_geometric.device": ("device", 0)}
+#: the device names a constructor of :data:`DEVICE_CONSTRUCTORS` takes, where not torch's:
+#: PyG's ``torch_geometric.device("auto")`` is the accelerator there is (CUDA first)
+DEVICE_CONSTRUCTOR_NAMES: Dict[str, Tuple[str, ...]] = {"torch_geometric.device": (*ACCELERATOR_PREFIXES, "auto")}
 
 
 def device_named(texts: "Any", names: Tuple[str, ...] = ACCELERATOR_PREFIXES) -> Optional[str]:

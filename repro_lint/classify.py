@@ -214,7 +214,11 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
             # layer does; ``training=False`` never draws (left out, or True, it always draws)
             if training not in (False, None):
                 uses.add(DROPOUT_LAYER)
-        elif qualified in catalog.TORCH_DRAWS:
+        elif qualified in catalog.TORCH_DRAWS or (
+            # (not ``rng.shuffle(items)``: PyG's takes only ``return_perm``)
+            qualified == catalog.PYG_DATASET_METHOD + "shuffle"
+            and ((perm := args.value("return_perm", 0)) is MISSING or isinstance(perm, bool))
+        ):
             draws.add("torch")
             uses.add("torch")
         elif qualified in catalog.DROPOUT_MODULES:
@@ -272,7 +276,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 uses.add("torch")
         elif qualified in catalog.DEVICE_CONSTRUCTORS:
             where = catalog.DEVICE_CONSTRUCTORS[qualified]
-            device = catalog.device_named(args.strings(*where))
+            device = catalog.device_named(args.strings(*where), catalog.DEVICE_CONSTRUCTOR_NAMES.get(qualified, catalog.ACCELERATOR_PREFIXES))
             if device:
                 uses.add(device)
             elif args.value(*where) is UNKNOWN:
@@ -408,12 +412,15 @@ def library_method(method: Optional[str], imported: Iterable[str]) -> Optional[s
     """The library method that a call of ``method`` on an object of no known origin stands for,
     by what the module imports (``imported``: the qualified names its imports bind), else None:
     ``data["train"].shuffle()`` in a module that imports ``load_dataset`` from Hugging Face's
-    ``datasets`` is ``Dataset.shuffle`` (:data:`~repro_lint.catalog.HF_DATASET_DRAWS`)."""
-    if method not in catalog.HF_DATASET_METHODS:
+    ``datasets`` is ``Dataset.shuffle`` (:data:`~repro_lint.catalog.HF_DATASET_DRAWS`); in one
+    that imports PyG's datasets, PyG's (:data:`~repro_lint.catalog.LIBRARY_METHODS`)."""
+    if method not in catalog.LIBRARY_METHOD_NAMES:
         return None
-    if not any(name in catalog.HF_DATASET_IMPORTS for name in imported):
-        return None
-    return catalog.HF_DATASET_METHOD + method
+    names = tuple(imported)
+    for evidence, methods, owner in catalog.LIBRARY_METHODS:
+        if method in methods and any(name in evidence or name.startswith(tuple(f"{e}." for e in evidence)) for name in names):
+            return owner + method
+    return None
 
 
 @functools.lru_cache(maxsize=4096)  # the catalog does not change; many calls share a name

@@ -792,12 +792,20 @@ def test_rpl202_a_device_given_to_another_runtime_places_nothing_of_torch(lint, 
         "x = torch.ones(3).to(f'cuda:{rank}')",
         "torch.cuda.set_device(0)",
         "torch.accelerator.set_device_index(rank)",
+        # PyG's examples: "auto" is CUDA when there is one
+        "dev = torch_geometric.device('auto')\n    x = torch.ones(3, device=dev)",
+        "dev = torch_geometric.device('cuda')\n    x = torch.ones(3, device=dev)",
     ],
 )
 def test_rpl202_sees_devices(lint, device_code):
-    code = f"import torch\n\nif __name__ == '__main__':\n    rank = 0\n    {device_code}\n"
+    code = f"import torch\nimport torch_geometric\n\nif __name__ == '__main__':\n    rank = 0\n    {device_code}\n"
     found = lint(code, select=["RPL202"])
-    assert codes(found) == ["RPL202"] and found[0].line == 5
+    assert codes(found) == ["RPL202"] and found[0].line == 6
+
+
+def test_rpl202_pyg_device_cpu_is_no_accelerator(lint):
+    code = "import torch\nimport torch_geometric\n\nif __name__ == '__main__':\n    dev = torch_geometric.device('cpu')\n    x = torch.ones(3, device=dev)\n"
+    assert codes(lint(code, select=["RPL202"])) == []
 
 
 @pytest.mark.parametrize(
@@ -3564,6 +3572,37 @@ def test_a_seed_option_that_defaults_to_none_seeds_no_library_split(tmp_path, de
     assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL001", "RPL102"])) == expected
     guarded = code.replace("            parts = ", "            parts = None\n            if args.seed is not None:\n                parts = ")
     assert codes(lint_tree(tmp_path, {"train.py": guarded}, select=["RPL001", "RPL102"])) == [], "under the seed's own test"
+
+
+@pytest.mark.parametrize(
+    "before, expected",
+    [
+        ("dataset = TUDataset('data', name='MUTAG').shuffle()", ["RPL105"]),  # torch.randperm
+        ("dataset = TUDataset('data', name='MUTAG')\nperm = dataset.shuffle(return_perm=True)", ["RPL105"]),
+        ("edges = train_test_split_edges(data)", ["RPL105"]),
+        ("neg = negative_sampling(data.edge_index)", ["RPL105"]),
+        # not PyG's: an RNG object's shuffle of a list, a NumPy generator
+        ("rng = np.random.default_rng(0)\nrng.shuffle(items)", []),
+        ("dataset = TUDataset('data', name='MUTAG')", []),
+    ],
+)
+def test_pyg_shuffles_splits_and_negative_sampling_draw_from_torch(tmp_path, before, expected):
+    """PyG's ``Dataset.shuffle()`` and its split and negative-sampling utilities draw from torch's
+    global generator: a seed set after them comes too late (RPL105)."""
+    before = before.replace("\n", "\n            ")
+    code = f"""
+        import numpy as np
+        import torch
+        from torch_geometric.datasets import TUDataset
+        from torch_geometric.utils import negative_sampling, train_test_split_edges
+
+        if __name__ == "__main__":
+            data, items = None, [1, 2, 3]
+            {before}
+            torch.manual_seed(0)
+            model = torch.nn.Linear(4, 2)
+    """
+    assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL001", "RPL105"])) == expected
 
 
 def test_hugging_face_shuffle_before_a_trainer_seeds_is_reported_at_the_trainer(tmp_path):
