@@ -892,7 +892,7 @@ SEEDED_DRAWS = frozenset((*SKLEARN_NUMPY_DRAWS, *HF_DATASET_DRAWS))
 HF_DATASET_METHODS = frozenset(name[len(HF_DATASET_METHOD):] for name in HF_DATASET_DRAWS)
 #: what a module imports from ``datasets`` that shows the datasets it calls those methods of
 #: are Hugging Face's (``import datasets`` alone does not: many projects have a ``datasets``
-#: package of their own)
+#: package of their own; ``import datasets`` and a call ``datasets.load_dataset(...)`` do)
 HF_DATASET_IMPORTS = frozenset(
     f"datasets.{name}"
     for name in ("load_dataset", "load_from_disk", "Dataset", "DatasetDict", "concatenate_datasets", "interleave_datasets")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import FrozenSet, Iterable, Optional, Set, Tuple
+from typing import FrozenSet, Mapping, Optional, Set, Tuple
 
 from . import catalog
 from .syntax import MISSING, UNKNOWN, CallArgs, NoArgs
@@ -408,18 +408,27 @@ def _default_device(option: str, args: CallArgs, keyword: str) -> Optional[str]:
     return catalog.device_counted(args.value(keyword, None), "accelerator")
 
 
-def library_method(method: Optional[str], imported: Iterable[str]) -> Optional[str]:
+def library_method(method: Optional[str], aliases: Mapping[str, str], text: str) -> Optional[str]:
     """The library method that a call of ``method`` on an object of no known origin stands for,
-    by what the module imports (``imported``: the qualified names its imports bind), else None:
-    ``data["train"].shuffle()`` in a module that imports ``load_dataset`` from Hugging Face's
-    ``datasets`` is ``Dataset.shuffle`` (:data:`~repro_lint.catalog.HF_DATASET_DRAWS`); in one
-    that imports PyG's datasets, PyG's (:data:`~repro_lint.catalog.LIBRARY_METHODS`)."""
+    by what the module imports (``aliases``: local name -> the qualified name its import binds;
+    ``text``: the module's source), else None: ``data["train"].shuffle()`` in a module that
+    imports ``load_dataset`` from Hugging Face's ``datasets`` is ``Dataset.shuffle``
+    (:data:`~repro_lint.catalog.HF_DATASET_DRAWS`); in one that imports PyG's datasets, PyG's
+    (:data:`~repro_lint.catalog.LIBRARY_METHODS`). A package imported whole counts where the
+    module calls one of those names through it (``import datasets``, then
+    ``datasets.load_dataset(...)``)."""
     if method not in catalog.LIBRARY_METHOD_NAMES:
         return None
-    names = tuple(imported)
     for evidence, methods, owner in catalog.LIBRARY_METHODS:
-        if method in methods and any(name in evidence or name.startswith(tuple(f"{e}." for e in evidence)) for name in names):
-            return owner + method
+        if method not in methods:
+            continue
+        prefixes = tuple(f"{e}." for e in evidence)
+        for local, name in aliases.items():
+            if name in evidence or name.startswith(prefixes):
+                return owner + method
+            # ``import datasets`` (as ``ds``) and ``ds.load_dataset(...)`` in the text
+            if any(e.startswith(f"{name}.") and f"{local}.{e[len(name) + 1:]}(" in text for e in evidence):
+                return owner + method
     return None
 
 

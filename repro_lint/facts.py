@@ -1486,7 +1486,7 @@ class _FactsCollector(ast.NodeVisitor):
                 if callee.rsplit(".", 1)[-1] in TRAINING_METHODS and "." in callee and not estimator:
                     body.trains = True
             # (``data["train"].shuffle()`` in a module that imports ``load_dataset``: the library's)
-            library = library_method(method, self.facts.aliases.values()) if qualified is None and method is not None else None
+            library = library_method(method, self.facts.aliases, self.dicts.source) if qualified is None and method is not None else None
             effect = classify_call(library or qualified, method, args)
             if not effect.draws and (library or qualified) in SEEDED_DRAWS and not (self.in_if or self.in_ifexp):
                 self._seed_from_option(body, library or qualified, method, node)  # type: ignore[arg-type]

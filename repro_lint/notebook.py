@@ -10,7 +10,7 @@ followed by a boundary line (a comment, :data:`BOUNDARY`), so that:
   first line after it (:meth:`Notebook.with_text`).
 
 IPython syntax that is not Python (``%magic``, ``!shell``, ``x = !cmd``, ``obj?``, and whole
-``%%cell`` magics) is replaced, line for line, by placeholders that parse and that no rule
+``%%cell`` magics, but for the first line of one whose body runs as Python, ``%%time``) is replaced, line for line, by placeholders that parse and that no rule
 reports on; writing back restores the original lines. A cell that is not Python even so (an
 exercise's ``lr = ``) is left out the same way, every line a comment of its own length, and
 :attr:`Notebook.unparsed` says where (RPL001): the other cells are linted. A notebook is read and written with
@@ -116,6 +116,17 @@ def _parses(source: str) -> bool:
 _STRINGS = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 
 
+#: cell magics whose body is Python that runs in the notebook's namespace as it is (``%%time``
+#: times it, ``%%capture`` keeps its output): only their first line is IPython's
+PYTHON_CELL_MAGICS = frozenset({"%%time", "%%capture"})
+
+
+def _whole_cell_magic(first: str) -> bool:
+    """Is a cell whose first line (stripped) is ``first`` a cell magic whose body is not
+    Python run as it is (``%%bash``, ``%%writefile``, ``%%timeit``)?"""
+    return first.startswith("%%") and first.split(None, 1)[0] not in PYTHON_CELL_MAGICS
+
+
 def placeholder_lines(source: str) -> Tuple[List[str], Dict[int, str]]:
     """The lines of one cell (without line ends) with IPython syntax replaced, and the
     original of every replaced line by its index. A cell that parses as Python is left alone
@@ -124,8 +135,8 @@ def placeholder_lines(source: str) -> Tuple[List[str], Dict[int, str]]:
     lines = source.split("\n")
     replaced: Dict[int, str] = {}
     first = next((line.strip() for line in lines if line.strip()), "")
-    cell_magic = first.startswith("%%")
-    if not cell_magic and _parses(source):
+    cell_magic = _whole_cell_magic(first)
+    if not first.startswith("%%") and _parses(source):
         return lines, replaced
     continued = False
     depth = 0

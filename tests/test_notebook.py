@@ -136,7 +136,7 @@ def test_indentation_and_ascii_escaping_of_the_file_are_kept():
 def test_ipython_syntax_is_skipped_without_error_and_kept_by_fixes(tmp_path: Path):
     cells = [
         "%matplotlib inline\n!pip install torch\nimport torch\nfiles = !ls\ntorch.manual_seed?\n",
-        "%%time\nthis is not python at all\n",
+        "%%bash\nthis is not python at all\n",
         "for i in range(2):\n    !echo $i\ntorch.backends.cudnn.benchmark = True",
     ]
     write(tmp_path, {"magic.ipynb": dump(notebook(*cells))})
@@ -147,6 +147,24 @@ def test_ipython_syntax_is_skipped_without_error_and_kept_by_fixes(tmp_path: Pat
     assert proc.returncode == 0, proc.stdout + proc.stderr
     sources = ["".join(c["source"]) for c in json.loads((tmp_path / "magic.ipynb").read_text())["cells"]]
     assert sources == cells[:2] + [cells[2].replace("True", "False")]
+
+
+@pytest.mark.parametrize("magic", ["%%time", "%%capture out"])
+def test_the_body_of_a_cell_magic_that_runs_python_is_linted_and_fixed_in_place(tmp_path: Path, magic):
+    """``%%time`` (``%%capture``) runs its body as Python in the notebook: training there is
+    linted like any cell, and a fix keeps the magic as the cell's first line."""
+    cells = ["import torch\n", f"{magic}\ntorch.backends.cudnn.benchmark = True\nmodel = torch.nn.Linear(2, 2)\n"]
+    write(tmp_path, {"timed.ipynb": dump(notebook(*cells))})
+    proc = run_cli(["timed.ipynb", "--no-cache", "--select", "RPL0,RPL201"], tmp_path)
+    assert proc.returncode == 1 and proc.stdout.startswith("timed.ipynb:cell 2:2:1: RPL201"), proc.stdout + proc.stderr
+    proc = run_cli(["timed.ipynb", "--no-cache", "--fix", "--select", "RPL201"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    sources = ["".join(c["source"]) for c in json.loads((tmp_path / "timed.ipynb").read_text())["cells"]]
+    assert sources == [cells[0], cells[1].replace("True", "False")]
+    # a body that is not Python is not Python under ``%%time`` either (the kernel fails there too)
+    write(tmp_path, {"broken.ipynb": dump(notebook(f"{magic}\nimport torch\nlr = \n"))})
+    proc = run_cli(["broken.ipynb", "--no-cache"], tmp_path)
+    assert "broken.ipynb:cell 1:3:" in proc.stdout and "RPL001" in proc.stdout, proc.stdout
 
 
 def test_a_magic_inside_a_block_keeps_the_block_parseable():

@@ -3605,6 +3605,29 @@ def test_pyg_shuffles_splits_and_negative_sampling_draw_from_torch(tmp_path, bef
     assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL001", "RPL105"])) == expected
 
 
+@pytest.mark.parametrize(
+    "imports, load, expected",
+    [
+        # bentrevett's sentiment notebooks: the package imported whole, its loader called through it
+        ("import datasets", "datasets.load_dataset", ["RPL102"]),
+        ("import datasets as hf", "hf.load_dataset", ["RPL102"]),
+        ("import datasets as hf", "hf.load_from_disk", ["RPL102"]),
+        # a project's own ``datasets`` package: nothing of Hugging Face's is called through it
+        ("import datasets", "datasets.build_dataset", []),
+    ],
+)
+def test_hugging_face_datasets_imported_whole_and_called_through(tmp_path, imports, load, expected):
+    code = f"""
+        {imports}
+
+        if __name__ == "__main__":
+            data = {load}("imdb")
+            splits = data["train"].train_test_split(test_size=0.2)
+            print(splits["test"][0])
+    """
+    assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL001", "RPL102"])) == expected
+
+
 def test_hugging_face_shuffle_before_a_trainer_seeds_is_reported_at_the_trainer(tmp_path):
     """``transformers.Trainer`` seeds NumPy only as it is built: a ``Dataset.shuffle()`` before it
     drew from the unseeded state (RPL105, citing the shuffle); one after it, or seeded, did not."""

@@ -60,7 +60,7 @@ def call_site(file, node: cst.Call, body: str) -> Optional[CallSite]:  # type: i
     qualified = file.qualify(node.func)
     method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
     # (``data["train"].shuffle()`` in a module that imports ``load_dataset``: the library's)
-    library = library_method(method, file.names.aliases.values()) if qualified is None and method is not None else None
+    library = library_method(method, file.names.aliases, file.source) if qualified is None and method is not None else None
     effect = classify_call(library or qualified, method, CstArgs(node, file.analysis(KwargsDicts).expand, file.module_constants))
     if any(use.startswith(OPTION_DEVICE) for use in effect.uses):
         # an option declared in the file being linted: where its device shows (the project
