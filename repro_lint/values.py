@@ -906,7 +906,25 @@ class Values:
             assigned = self._attribute_assignments(base.value, attr, chain, depth)
             if isinstance(assigned, list) and assigned:
                 return self._resolve_all(assigned, depth)
+        if isinstance(base, cst.Name):
+            declared = self._class_constant(base, attr, chain, depth)
+            if declared is not None:
+                return declared
         return self._object_attribute(expr, chain, depth) or self._attribute_of_value(base, attr, chain, depth) or [expr]
+
+    def _class_constant(self, base: cst.Name, attr: str, chain: Chain, depth: int) -> Candidates:
+        """``CFG.benchmark`` where ``CFG`` is a class of this module with no base and no
+        ``__init__`` (a notebook's ``class CFG: seed = 42; benchmark = True``), not a local name
+        there, whose body binds ``benchmark`` once and whose attribute this module never changes
+        (``CFG.benchmark = False``, ``setattr``): the class body's value; else None."""
+        cls = _plain_options_class(self.module, base.value)
+        if cls is None or self._lookup(base.value, chain, depth):
+            return None
+        changed = self.changed_attributes()
+        if f"{base.value}.{attr}" in changed or f"{base.value}.*" in changed or f"*.{attr}" in changed:
+            return None
+        declared = _class_attribute(cls, attr)
+        return self.of(declared, (), depth + 1) if declared is not None else None
 
     def _may_hold_options(self, base: cst.Name, chain: Chain, depth: int) -> bool:
         """May ``base`` hold the parsed command-line options where it is used? Not when each

