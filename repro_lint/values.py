@@ -229,6 +229,8 @@ class Values:
         #: what each call of a project function returns, by (call, element)
         self._returns: Dict[Tuple[int, Optional[int]], Candidates] = {}
         self._module_defs: Optional[Dict[str, cst.FunctionDef]] = None
+        #: the names of the module's top-level classes (see :meth:`_class_constant`)
+        self._settings_classes: Optional[FrozenSet[str]] = None
         self._functions: Optional[Dict[int, Tuple[cst.FunctionDef, Chain]]] = None
         self._globals: Optional[Dict[str, List[Tuple[cst.FunctionDef, Chain]]]] = None
         self._calls: Optional[Dict[str, List[Tuple[cst.Call, Chain]]]] = None
@@ -545,7 +547,7 @@ class Values:
         """Is ``node`` inside the function around ``chain`` (none: the module's top level)?"""
         scope = self._enclosing(chain)
         holder = scope[0] if scope is not None else self.module
-        return isinstance(node, cst.CSTNode) and _holds(holder, node)
+        return isinstance(node, cst.CSTNode) and holds_node(holder, node)
 
     def _entry(self, expr: cst.Subscript, chain: Chain, depth: int) -> Candidates:
         """``cfg["mode"]`` where every value ``cfg`` may hold is a dict display or a ``dict(...)``
@@ -790,7 +792,7 @@ class Values:
                 continue
             below = chain[index + 1] if index + 1 < len(chain) else None
             if below is None and isinstance(node, cst.IfExp):  # the use is (in) a branch itself
-                below = node.body if _holds(node.body, expr) else node.orelse if _holds(node.orelse, expr) else None
+                below = node.body if holds_node(node.body, expr) else node.orelse if holds_node(node.orelse, expr) else None
             if below is node.body or below is node.orelse:
                 pinned = _pinned(node.test, dotted, below is node.body)
                 truth = _truthiness(node.test, dotted, below is node.body) if pinned is None and found else None
@@ -917,6 +919,13 @@ class Values:
         ``__init__`` (a notebook's ``class CFG: seed = 42; benchmark = True``), not a local name
         there, whose body binds ``benchmark`` once and whose attribute this module never changes
         (``CFG.benchmark = False``, ``setattr``): the class body's value; else None."""
+        if self._settings_classes is None:
+            # (asked of every attribute of a name: the names of the classes that
+            # ``_plain_options_class`` looks at, the module's and its top-level ``if`` blocks', once)
+            blocks = [self.module.body] + [s.body.body for s in self.module.body if isinstance(s, cst.If) and isinstance(s.body, cst.IndentedBlock)]
+            self._settings_classes = frozenset(s.name.value for body in blocks for s in body if isinstance(s, cst.ClassDef))
+        if base.value not in self._settings_classes:
+            return None
         cls = _plain_options_class(self.module, base.value)
         if cls is None or self._lookup(base.value, chain, depth):
             return None
@@ -2057,7 +2066,7 @@ class Values:
                     got = [Const(None)]
                 else:
                     element = value if index is None else _tuple_element(value, index)
-                    got = inner._parsed_here(element, depth) if element is not None else None
+                    got = inner._parsed_here(element, where, depth) if element is not None else None
                     got = got or (None if element is None else inner.of(element, where, depth + 1))
                 if got is None:
                     return None
@@ -2069,10 +2078,23 @@ class Values:
             self._cut_short += inner._cut_short
         return _dedupe(found) if found else None
 
-    def _parsed_here(self, returned: cst.BaseExpression, depth: int) -> Candidates:
+    def _parsed_here(self, returned: cst.BaseExpression, where: Chain, depth: int) -> Candidates:
         """``return parser.parse_args()`` in a function of this module that declares the
-        options (``opt = parse_opts()`` in 3D-ResNets-style code): this module's options'
-        defaults, as :class:`ParsedOptions`; None for anything else."""
+        options (``opt = parse_opts()`` in 3D-ResNets-style code), or ``return args`` after
+        ``args = parser.parse_args()`` there: this module's options' defaults, as
+        :class:`ParsedOptions`; None for anything else."""
+        function = next((n for n in reversed(where) if isinstance(n, cst.FunctionDef)), None) if isinstance(returned, cst.Name) else None
+        if function is not None and isinstance(function.body, cst.IndentedBlock):
+            # the function's one binding of that name, at its top level (``args = parser.parse_args()``)
+            bound = [
+                small.value
+                for stmt in function.body.body if isinstance(stmt, cst.SimpleStatementLine)
+                for small in stmt.body
+                if isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == returned.value  # type: ignore[attr-defined]
+            ]
+            if len(bound) == 1 and all(p.name.value != returned.value for p in _all_params(function)):  # type: ignore[attr-defined]
+                returned = bound[0]
         if not (isinstance(returned, cst.Call) and parses_command_line(returned) and self.options()):
             return None
         known = tuple((dest, value) for dest, value in self.option_defaults(depth).items() if value is not UNKNOWN)
@@ -2572,7 +2594,7 @@ def _truthiness(test: cst.BaseExpression, dotted: str, holds: bool) -> Optional[
     return holds if isinstance(test, (cst.Name, cst.Attribute)) and dotted_name(test) == dotted else None
 
 
-def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:
+def holds_node(node: cst.CSTNode, target: cst.CSTNode) -> bool:
     """``target`` is ``node`` or inside it."""
     stack = [node]
     while stack:

@@ -401,14 +401,19 @@ def test_rpl202_an_option_read_from_the_options_stored_on_self(lint, parsed, exp
         ("parser.parse_args()", 11),  # --distributed off by default: the if is skipped
         ("parser.parse_args(['--distributed', '1'])", 9),  # options given: not the defaults
         ("parser", 9),  # the parser itself: opt is no options object
+        # 3D-ResNets: bound to a local first, then returned
+        ("args\n    args = parser.parse_args()", 11),
+        ("args\n    args = parser.parse_args(['--distributed', '1'])", 9),
     ],
 )
 def test_rpl202_options_parsed_by_a_helper_of_another_module_decide_the_default_path(tmp_path, returned, expected):
     write(
         tmp_path,
         {
-            "opts.py": f"import argparse\n\n\ndef parse_opts():\n    parser = argparse.ArgumentParser()\n"
-            f"    parser.add_argument('--distributed', default=0, type=int)\n    return {returned}\n",
+            "opts.py": "import argparse\n\n\ndef parse_opts():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('--distributed', default=0, type=int)\n"
+            # (``args\n    args = ...``: the binding goes before the ``return``)
+            + (f"    {returned.split(chr(10), 1)[1].strip()}\n    return args\n" if "\n" in returned else f"    return {returned}\n"),
             "main.py": "import torch\n\nfrom opts import parse_opts\n\nif __name__ == '__main__':\n    opt = parse_opts()\n"
             "    torch.manual_seed(0)\n    if opt.distributed:\n        torch.cuda.set_device(0)\n    else:\n"
             "        device = torch.device('cuda:0')\n    model = torch.nn.Linear(4, 2).to(device)\n",

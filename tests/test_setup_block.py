@@ -611,6 +611,24 @@ def test_the_block_warns_where_a_module_on_the_path_calls_a_loss_on_spatial_inpu
     assert expected in text, text
 
 
+def test_no_seeding_fix_that_would_reuse_a_seed_drawn_at_random(tmp_path):
+    """pytorch-vdsr: ``opt.seed = random.randint(1, 10000)``, then ``torch.manual_seed(opt.seed)``.
+    The block would go after that call and take its seed, drawn from the unseeded ``random``:
+    nothing would become reproducible, so RPL103 gets no fix (RPL101 reports the call, without
+    one); a fixed seed given there keeps the fix."""
+    from fixtools import fix_text
+
+    script = (
+        "import argparse\nimport random\n\nimport torch\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        "    opt = parser.parse_args()\n    opt.seed = {seed}\n    torch.manual_seed(opt.seed)\n"
+        "    print(torch.nn.Linear(4, 4), random.random())\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    )
+    drawn = fix_text(tmp_path, script.format(seed="random.randint(1, 10000)"), ["RPL101", "RPL103"], dedent=False)
+    assert "seed_everything" not in drawn.text and "random.seed(" not in drawn.text, drawn.text
+    fixed = fix_text(tmp_path, script.format(seed="1234"), ["RPL101", "RPL103"], dedent=False)
+    assert "seed_everything(opt.seed)" in fixed.text, fixed.text
+
+
 MAIN_WITH_ARGPARSE = """\
 import argparse
 

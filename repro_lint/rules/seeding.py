@@ -29,9 +29,9 @@ from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
 from ..names import dotted_name, module_name_of
-from ..setup_block import setup_block_edits, spawn_targets
+from ..setup_block import SetupBlockState, setup_block_edits, spawn_targets
 from ..syntax import UNKNOWN, CstArgs, cst_names, cst_names_read, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
-from ..values import DRAWN, Const, bind_parameter, bound_names, drawing_call
+from ..values import DRAWN, Const, bind_parameter, bound_names, drawing_call, holds_node
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
 
 RNG_NAMES = {"torch": "the torch RNG", "numpy": "NumPy's global RNG", "random": "Python's random RNG"}
@@ -1230,7 +1230,25 @@ class _EntryPointRule(Rule):
         finding of another program of the module (:meth:`SeedingScan.programs`) has none."""
         if scan.console is not None and scan.console != self.file.project.console_functions(self.file.path)[0]:
             return []
+        if needs & set(GENERATORS) and self._reuses_drawn_seed(scan):
+            return []  # (a block for the switches alone still mends RPL202)
         return setup_block_edits(self.file, needs, covered(self.file))
+
+    def _reuses_drawn_seed(self, scan: SeedingScan) -> bool:
+        """Would the block go right after the program's own seeding call and take its seed,
+        where that seed is drawn at random on the default path (``opt.seed =
+        random.randint(1, 10000)``, then ``torch.manual_seed(opt.seed)``: pytorch-vdsr)? Seeding
+        with it fixes nothing (RPL101 reports that call, with no fix): no fix either."""
+        basis = self.file.analysis(SetupBlockState).basis()
+        summary = scan.entry_summary()
+        anchor = basis[0].anchor if basis is not None and basis[0].seed is not None else None
+        if anchor is None or summary is None:
+            return False
+        for generator in GENERATORS:
+            drawn = scan.seeded_at_random(summary, generator) if summary.seeds(generator) else None
+            if drawn is not None and holds_node(anchor, drawn.node):
+                return True
+        return False
 
     def spawned_without(self, scan: SeedingScan, summary: Summary, needs: str, lacks: Callable[[Summary], bool]) -> None:
         """Report where the entry point's path starts processes with
