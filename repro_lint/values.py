@@ -2093,7 +2093,9 @@ class Values:
                 if isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == returned.value  # type: ignore[attr-defined]
             ]
-            if len(bound) == 1 and all(p.name.value != returned.value for p in _all_params(function)):  # type: ignore[attr-defined]
+            # and the name read nowhere else (``args.lr *= 2`` before the ``return`` would change
+            # what the defaults say): only that binding and the returned name
+            if len(bound) == 1 and _name_count(function, returned.value) == 2:  # type: ignore[attr-defined]
                 returned = bound[0]
         if not (isinstance(returned, cst.Call) and parses_command_line(returned) and self.options()):
             return None
@@ -2592,6 +2594,18 @@ def _truthiness(test: cst.BaseExpression, dotted: str, holds: bool) -> Optional[
             return left if left is not None else _truthiness(test.right, dotted, holds)
         return None
     return holds if isinstance(test, (cst.Name, cst.Attribute)) and dotted_name(test) == dotted else None
+
+
+def _name_count(node: cst.CSTNode, name: str) -> int:
+    """How many times ``name`` occurs as a name in ``node`` (parameters included)."""
+    count = 0
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value == name:
+            count += 1
+        stack.extend(syntax_children(current))
+    return count
 
 
 def holds_node(node: cst.CSTNode, target: cst.CSTNode) -> bool:

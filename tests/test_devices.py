@@ -404,6 +404,7 @@ def test_rpl202_an_option_read_from_the_options_stored_on_self(lint, parsed, exp
         # 3D-ResNets: bound to a local first, then returned
         ("args\n    args = parser.parse_args()", 11),
         ("args\n    args = parser.parse_args(['--distributed', '1'])", 9),
+        ("args\n    args = parser.parse_args()\n    args.distributed = 1", 9),  # changed before it is returned
     ],
 )
 def test_rpl202_options_parsed_by_a_helper_of_another_module_decide_the_default_path(tmp_path, returned, expected):
