@@ -68,7 +68,7 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
-from .opcatalog import SPATIAL_INPUTS, OpCall, VisibleRank, op_names, spatial_rank
+from .opcatalog import RESHAPES, SPATIAL_INPUTS, OpCall, VisibleRank, op_names, spatial_rank
 from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
@@ -2785,7 +2785,7 @@ def _shown_rank(node: ast.AST, aliases: Mapping[str, str]) -> int:
     positional = node.args  # type: ignore[attr-defined]
     if any(type(arg) is ast.Starred for arg in positional) or type(node.func.value) is ast.Name and node.func.value.id in aliases:  # type: ignore[attr-defined]
         return 0  # ``torch.transpose(x, 1, 2)``: the input is an argument, not the receiver
-    if len(positional) == 1 and type(positional[0]) in (ast.Tuple, ast.List):
+    if node.func.attr in RESHAPES and len(positional) == 1 and type(positional[0]) in (ast.Tuple, ast.List):  # type: ignore[attr-defined]
         positional = positional[0].elts  # ``x.view((n, c, h, w))``
     values = [v if isinstance((v := ast_literal(arg)), int) and not isinstance(v, bool) else None for arg in positional]
     return spatial_rank(node.func.attr, values)  # type: ignore[attr-defined]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from pathlib import Path
 
 from .._lazy import cst
@@ -27,6 +27,7 @@ from ..opcatalog import (
     EINOPS_PATTERNS,
     einops_output_rank,
     index_by_name,
+    spatial_rank,
     may_match,
     op_names,
 )
@@ -331,15 +332,12 @@ def _rank(rule: Rule, node: cst.CSTNode, follow: bool = True) -> int:
     if rule.qualify(node.func) in EINOPS_PATTERNS:
         pattern = string_value(positional[1].value) if len(positional) > 1 else None
         return einops_output_rank(pattern) if pattern is not None else 0
-    if isinstance(node.func, cst.Attribute) and node.func.attr.value in RESHAPES and rule.qualify(node.func) is None:
-        if len(positional) == 1 and isinstance(positional[0].value, (cst.Tuple, cst.List)):
-            return len(positional[0].value.elements)
-        return len(positional)
-    if isinstance(node.func, cst.Attribute) and node.func.attr.value in AXIS_SWAPS and rule.qualify(node.func) is None:
-        dims = [int_value(a.value) for a in positional]
-        if len(dims) == 2 and all(d is not None and d >= 0 for d in dims):
-            return max(dims) + 1  # type: ignore[type-var]
-        return 0
+    method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+    if (method in RESHAPES or method in AXIS_SWAPS) and rule.qualify(node.func) is None:
+        shape: Sequence[Any] = positional
+        if method in RESHAPES and len(positional) == 1 and isinstance(positional[0].value, (cst.Tuple, cst.List)):
+            shape = positional[0].value.elements  # ``x.view((n, c, h, w))``
+        return spatial_rank(method, [int_value(a.value) for a in shape])  # type: ignore[arg-type]
     if rule.qualify(node.func) in FACTORIES and positional:
         if isinstance(positional[0].value, (cst.Tuple, cst.List)):
             return len(positional[0].value.elements)
