@@ -204,6 +204,20 @@ _TORCH_SCATTER_SUMS = ("torch_scatter.scatter_add", "torch_scatter.scatter_sum",
 #: ``"add"``, ``scatter_mean`` for ``"mean"``; PyG's ``torch_geometric.utils.scatter(src, index,
 #: dim=0, dim_size=None, reduce="sum")`` calls ``scatter_add_`` itself for those three
 _SUM_REDUCTIONS = ("sum", "add", "mean")
+#: a sum into a tensor that is not visibly of integers: integer additions give the same total in
+#: any order (degree counts, ``zeros(n, dtype=torch.long).scatter_add_(0, index, ones)``), so the
+#: atomics' varying order changes nothing there
+_FLOATING_SUM = Condition("floating", "dtype")
+_INTEGER_SUMS = "not reported where the tensor summed into is visibly of integers (its sums are exact)"
+#: PyG's graph readouts ``global_add_pool(x, batch, size=None)`` and ``global_mean_pool``:
+#: ``scatter(x, batch, dim=-2, dim_size=size, reduce="sum"/"mean")`` (2.x, ``nn/pool/glob.py``;
+#: torch_scatter's ``scatter(reduce="add"/"mean")`` in 1.x, ``nn/glob/glob.py``), and
+#: ``x.sum(dim)`` when ``batch`` is None; under every name they are imported by
+_PYG_SUM_POOLS = tuple(
+    f"torch_geometric.nn.{module}{name}"
+    for module in ("", "pool.", "pool.glob.", "glob.", "glob.glob.")
+    for name in ("global_add_pool", "global_mean_pool")
+)
 
 OPS: Tuple[Op, ...] = (
     # ---- A: deterministic under the flag ------------------------------------------------
@@ -261,6 +275,7 @@ OPS: Tuple[Op, ...] = (
     Op(
         "scatter_add", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
         functions=("torch.scatter_add", *_TORCH_SCATTER_SUMS), methods=("scatter_add", "scatter_add_"), passes=FORWARD,
+        condition=_FLOATING_SUM, note=_INTEGER_SUMS,
     ),
     Op(
         "scatter(reduce=sum/mean)", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
@@ -273,12 +288,18 @@ OPS: Tuple[Op, ...] = (
         condition=Condition("equals", "reduce", 4, None, None, _SUM_REDUCTIONS, "sum"),
     ),
     Op(
+        "global_add_pool/global_mean_pool(batch)", "torch.Tensor.scatter_add_ when called on a CUDA tensor", A,
+        functions=_PYG_SUM_POOLS, passes=FORWARD, condition=Condition("present", "batch", 1),
+        note="PyG's readouts: a sum or mean scatter over the batch vector (without one, a plain sum)",
+    ),
+    Op(
         "gather", "torch.gather when called on a CUDA tensor that requires grad", A,
         functions=("torch.gather",), methods=("gather",),
     ),
     Op(
         "index_add", "torch.index_add when called on CUDA tensor", A,
         functions=("torch.index_add",), methods=("index_add", "index_add_"), passes=FORWARD,
+        condition=_FLOATING_SUM, note=_INTEGER_SUMS,
     ),
     Op(
         "index_select", "torch.index_select when attempting to differentiate a CUDA tensor", A,

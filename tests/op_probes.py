@@ -272,6 +272,9 @@ def probes(torch: Any, device: str) -> List[Probe]:
         # (``src.new_zeros(size).scatter_add_(dim, index, src)``, the mean divided by the counts)
         Probe("scatter(reduce=sum/mean)", "sum", "catalog", lambda: [scattered_sum(False)]),
         Probe("scatter(reduce=sum/mean)", "mean", "catalog", lambda: [scattered_sum(True)]),
+        # PyG's readouts with a batch vector: the same sums and means over the graphs of a batch
+        Probe("global_add_pool/global_mean_pool(batch)", "add", "catalog", lambda: [scattered_sum(False)]),
+        Probe("global_add_pool/global_mean_pool(batch)", "mean", "catalog", lambda: [scattered_sum(True)]),
         Probe("gather", "", "catalog", gathered),
         Probe("index_add", "", "catalog", lambda: [torch.zeros(64, 8, device=device).index_add_(
             0, bins(4096, 64), torch.rand(4096, 8, device=device))]),

@@ -1129,3 +1129,46 @@ def test_rpl401_torch_scatters_sums_are_torchs_scatter_add(lint, call, expected)
         f"def aggregate(x, index, unknown, reduction='sum'):\n    return {call}\n"
     )
     assert codes(lint(code, select=["RPL401"])) == expected
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        # PyG's readouts over a batch vector are scatter sums and means (pretrain-gnns, mutag_gin)
+        ("global_add_pool(x, batch)", ["RPL401"]),
+        ("gmp(x, batch, size=4)", ["RPL401"]),
+        ("pool.global_mean_pool(x, batch=batch)", ["RPL401"]),
+        # without a batch vector, a plain sum over the nodes
+        ("global_add_pool(x, None)", []),
+        ("global_add_pool(x)", []),
+        ("pool.global_mean_pool(x, batch=None)", []),
+        # a maximum is its own kernel, not a sum
+        ("pool.global_max_pool(x, batch)", []),
+    ],
+)
+def test_rpl401_pyg_sum_and_mean_readouts_are_scatter_sums(lint, call, expected):
+    code = (
+        "import torch\nfrom torch_geometric.nn import global_add_pool, global_mean_pool as gmp\n"
+        "import torch_geometric.nn.pool as pool\n\n\n"
+        f"def readout(x, batch):\n    return {call}\n"
+    )
+    assert codes(lint(code, select=["RPL401"])) == expected
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        # degree counts (PyG-style code): integer sums are exact in any order
+        ("deg = torch.zeros(n, dtype=torch.long, device=ei.device)\n    return deg.scatter_add_(0, ei[1], torch.ones_like(ei[1]))", []),
+        ("deg = torch.zeros(n, dtype=torch.long, device='cuda')\n    return deg.index_add_(0, ei[0], ones)", []),
+        ("return torch_scatter.scatter_add(torch.ones(ei.size(1), dtype=torch.long, device=ei.device), ei[0], dim=0)", []),
+        # floating (the default dtype) or unknown: reported as before
+        ("deg = torch.zeros(n, device=ei.device)\n    return deg.scatter_add_(0, ei[1], torch.ones(ei.size(1), device=ei.device))", ["RPL401"]),
+        ("return torch.zeros(n, dtype=torch.float16, device='cuda').index_add_(0, ei[0], w)", ["RPL401"]),
+        ("return out.index_add_(0, ei[0], w)", ["RPL401"]),
+        ("return torch_scatter.scatter_add(w, ei[0], dim=0)", ["RPL401"]),
+    ],
+)
+def test_rpl401_integer_sums_are_exact_in_any_order(lint, body, expected):
+    code = f"import torch\nimport torch_scatter\n\n\ndef degree(ei, n, out, w, ones):\n    {body}\n"
+    assert codes(lint(code, select=["RPL401"])) == expected
