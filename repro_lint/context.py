@@ -1578,6 +1578,10 @@ class ProjectContext:
             if isinstance(given, ParsedOptions):
                 if not options or caller is None or "*" in caller.set_attributes:
                     return UNKNOWN
+                if given.origin:
+                    # ``build_loader(args)`` after ``args = parse_args()``: the options of the
+                    # module whose function returns them, where it does
+                    return self._returned_options(given.origin, caller.set_attributes)
                 # the defaults of the options the module never sets again (``args.gpu = 0``)
                 return ParsedOptions(tuple((k, v) for k, v in caller.options.items() if k not in caller.set_attributes))
             if not isinstance(given, OptionValue):
@@ -1585,6 +1589,17 @@ class ProjectContext:
             return caller.options.get(given.dest, UNKNOWN) if options and caller is not None else UNKNOWN
 
         return tuple(value(v) for v in positional), {k: value(v) for k, v in keywords.items()}
+
+    def _returned_options(self, origin: str, changed: FrozenSet[str]) -> object:
+        """What a call of project function ``origin`` returns, where that is its module's parsed
+        command-line options (:attr:`~repro_lint.facts.BodyFacts.returns_options`): their
+        defaults, less the options that module or the caller's (``changed``) sets again; else
+        UNKNOWN."""
+        found = self.resolve_method(origin)
+        if found is None or not found[1].returns_options or "*" in found[0].set_attributes:
+            return UNKNOWN
+        facts = found[0]
+        return ParsedOptions(tuple((k, v) for k, v in facts.options.items() if k not in facts.set_attributes and k not in changed))
 
     def _self_value(self, path: str, facts: Optional[ModuleFacts], scope: str, attr: str) -> object:
         """``self.<attr>`` passed by a method (body ``scope`` of module ``path``): what its

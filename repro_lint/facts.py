@@ -224,6 +224,11 @@ class BodyFacts:
     #: device_label, 0))`` after ``from settings import device_label``), import-qualified: the
     #: project context reads what their module assigns (a library's name names none)
     device_vars: ClassVar[FrozenSet[str]] = frozenset()
+    #: every value the function returns is its module's parsed command-line options
+    #: (``return parser.parse_args()``, ``return parser.parse_known_args()[0]``, a local bound
+    #: to them): a call of it, ``args = parse_args()`` or ``opt = TrainOptions().parse()``, gives
+    #: them (:class:`ParsedOptions` with its ``origin``)
+    returns_options: ClassVar[bool] = False
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -616,6 +621,9 @@ def _is_built_method(arg: ast.AST) -> bool:
 _SAVED_STATE = "\0saved state:"
 #: an attribute no literal was set on in the function (see ``_constant``)
 _NOT_SET = object()
+#: the key under which a scope of :attr:`_FactsCollector.constants` keeps the call whose result
+#: a name holds (``args = parse_args()``)
+_RETURNED_BY = "\0returned by:"
 
 
 
@@ -688,6 +696,11 @@ class ParsedOptions:
     fills in the module's option defaults, by destination, once the module is read."""
 
     defaults: Tuple[Tuple[str, Any], ...] = ()
+    #: in facts, where the options are what a call returned (``args = parse_args()``,
+    #: ``main(get_args())``): the function or method called, import-qualified; the context
+    #: gives its module's options where that function returns them
+    #: (:attr:`BodyFacts.returns_options`), and nothing (UNKNOWN) otherwise
+    origin: str = ""
 
     def default(self, dest: str) -> Any:
         """The default of option ``dest``, else UNKNOWN."""
@@ -842,6 +855,15 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     caught = handler.type
     names = [caught] if not isinstance(caught, ast.Tuple) else list(caught.elts)
     return caught is None or any(isinstance(n, ast.Name) and n.id in ("Exception", "BaseException", "ImportError", "ModuleNotFoundError") for n in names)
+
+
+def _returns_parsed(value: ast.AST) -> bool:
+    """Is ``value`` a call that parses the command line (``parser.parse_args()``, any
+    arguments, as :func:`_parsed_options` reads them; ``parser.parse_known_args()[0]``)?"""
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
+        value = value.value
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "parse_known_args"
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "parse_args"
 
 
 def _parsed_options(target: ast.AST, value: Optional[ast.AST]) -> Optional[str]:
@@ -1015,6 +1037,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.set_attributes: Set[str] = set()
         #: the names bound to parsed command-line options (``args = parser.parse_args()``)
         self.parsed_names: Set[str] = set()
+        #: the bodies (by ``id``) that return something other than the parsed options
+        #: (:attr:`BodyFacts.returns_options`)
+        self.other_returns: Set[int] = set()
         #: the classes the module defines at its top level
         self.own_classes: FrozenSet[str] = frozenset()
         #: the names of the module's top-level functions (see :meth:`_returns_function`)
@@ -1921,7 +1946,43 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args" and not node.args and not node.keywords:
             # ``main(parser.parse_args())``: the module's options (not ``parse_args(["--lr", "1"])``)
             return ParsedOptions()
-        return self._constant(node)
+        found = self._constant(node)
+        if found is UNKNOWN:
+            # ``main(get_args())``, or ``build_loader(args)`` after ``args = parse_args()``: what
+            # that project function returns, the parsed options where it returns them
+            origin = self._call_origin(node) if isinstance(node, ast.Call) else self._returned_by(node)
+            if origin:
+                return ParsedOptions(origin=origin)
+        return found
+
+    def _call_origin(self, value: ast.AST) -> Optional[str]:
+        """The function or method a call (``parse_args()``, ``options.parse()``,
+        ``TrainOptions().parse()``) runs, import-qualified (a name of this module by the
+        module's name); None for another expression, or a call through a parameter."""
+        if not isinstance(value, ast.Call):
+            return None
+        func = value.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and not func.value.args:
+            owner = self._own_or_imported(func.value.func, self.own_classes)  # ``TrainOptions().parse()``
+            return f"{owner}.{func.attr}" if owner is not None else None
+        return self._own_or_imported(func, self.own_functions)
+
+    def _own_or_imported(self, func: ast.AST, own: FrozenSet[str]) -> Optional[str]:
+        dotted = _dotted(func)
+        if dotted is None or dotted.partition(".")[0] in self.parameters:
+            return None
+        if dotted in own:
+            return f"{self.facts.module_name}.{dotted}"
+        return self.imported(dotted)
+
+    def _returned_by(self, node: ast.AST) -> Optional[str]:
+        """The call whose result the name ``node`` holds (see :meth:`_bind_constant`): in its
+        function, else at the module's top level."""
+        if not isinstance(node, ast.Name):
+            return None
+        key = _RETURNED_BY + node.id
+        local = self.constants[-1]
+        return local.get(key) if node.id in local or key in local else self.constants[0].get(key)
 
     def _attribute_literal(self, node: ast.Attribute) -> Any:
         """The literal set on ``obj.attr`` earlier in this function (``args.dist_backend =
@@ -1976,6 +2037,12 @@ class _FactsCollector(ast.NodeVisitor):
         if _on_self(target):
             self._store_on_self(target.attr, value)  # type: ignore[attr-defined]
         if isinstance(target, ast.Name):
+            # ``args = parse_args()``: what a project function returns, which the context reads
+            # where the name is passed on (:meth:`_argument_constant`); bound twice to different
+            # calls (or to anything else), none
+            origin = self._call_origin(value) if value is not None else None
+            key, scope = _RETURNED_BY + target.id, self.constants[-1]
+            scope[key] = origin if scope.get(key, origin) == origin else None
             # ``state = random.getstate()``: the call that sets it back restores, it seeds nothing
             getter = self.imported(_dotted(value.func) or "") if isinstance(value, ast.Call) else None
             setter = next((s for s, getters in STATE_GETTERS.items() if getter in getters), None)
@@ -2237,6 +2304,15 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
+        if value is not None and self.scope:
+            found = self._constant(value) if isinstance(value, ast.Name) else None
+            parsed = _returns_parsed(value) or (isinstance(found, ParsedOptions) and not found.origin)
+            body = self.current
+            if not parsed:
+                self.other_returns.add(id(body))
+                body.returns_options = False
+            elif id(body) not in self.other_returns:
+                body.returns_options = True
         if value is not None and (self._torch_load(value) or (_dotted(value) or "") in self.loaded.get(id(self.current), ())):
             self.current.uses.add(LOAD)  # ``return torch.load(path)`` in ``load_model``: a model, may be
         if value is not None and self.scope:

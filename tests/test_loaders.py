@@ -2514,3 +2514,67 @@ def test_a_config_class_of_another_module_gives_the_loader_its_values(tmp_path, 
     })
     found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL301", "RPL302"])
     assert sorted(codes(found)) == expected
+
+
+_HELPER_LOADER = (
+    "import torch.utils.data\n\n\n"
+    "def make(opt, ds):\n"
+    "    return torch.utils.data.DataLoader(ds, shuffle=not opt.serial_batches, num_workers=opt.workers)\n"
+)
+_OPTIONS = (
+    "parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--serial_batches', action='store_true')\n"
+    "    parser.add_argument('--workers', type=int, default={workers})\n"
+)
+
+
+@pytest.mark.parametrize(
+    "files, expected",
+    [
+        # ``args = parse_args()``, a helper of the entry point (pix2pix's shape, and most scripts')
+        (
+            {"train.py": "import argparse\nimport torch\nfrom loader import make\n\n\ndef parse_args():\n    "
+             + _OPTIONS.format(workers=0) + "    return parser.parse_args()\n\n\n"
+             "def main():\n    args = parse_args()\n    torch.manual_seed(0)\n    make(args, list(range(8)))\n\n\nmain()\n"},
+            [("RPL302", 5)],
+        ),
+        # the same, four workers by default: RPL301 too
+        (
+            {"train.py": "import argparse\nimport torch\nfrom loader import make\n\n\ndef parse_args():\n    "
+             + _OPTIONS.format(workers=4) + "    args, _ = parser.parse_known_args()\n    return args\n\n\n"
+             "def main():\n    args = parse_args()\n    torch.manual_seed(0)\n    make(args, list(range(8)))\n\n\nmain()\n"},
+            [("RPL301", 5), ("RPL302", 5)],
+        ),
+        # an options class of another module (``opt = TrainOptions().parse()``), passed on directly
+        (
+            {
+                "options.py": "import argparse\n\n\nclass TrainOptions:\n    def parse(self):\n        "
+                + _OPTIONS.format(workers=0).replace("\n    ", "\n        ") + "        return parser.parse_known_args()[0]\n",
+                "train.py": "import torch\nfrom loader import make\nfrom options import TrainOptions\n\n"
+                "torch.manual_seed(0)\nmake(TrainOptions().parse(), list(range(8)))\n",
+            },
+            [("RPL302", 5)],
+        ),
+        # a helper that returns something else too is not the options: not known, as before
+        (
+            {"train.py": "import argparse\nimport torch\nfrom loader import make\n\n\ndef parse_args(argv):\n    "
+             + _OPTIONS.format(workers=0) + "    if argv:\n        return argv\n    return parser.parse_args()\n\n\n"
+             "def main():\n    args = parse_args(None)\n    torch.manual_seed(0)\n    make(args, list(range(8)))\n\n\nmain()\n"},
+            [("RPL301", 5)],
+        ),
+        # nor a name bound to two different calls
+        (
+            {"train.py": "import argparse\nimport torch\nfrom loader import make\n\n\ndef parse_args():\n    "
+             + _OPTIONS.format(workers=0) + "    return parser.parse_args()\n\n\n"
+             "def main(other):\n    args = parse_args()\n    if other:\n        args = other()\n"
+             "    torch.manual_seed(0)\n    make(args, list(range(8)))\n\n\nmain(None)\n"},
+            [("RPL301", 5)],
+        ),
+    ],
+)
+def test_options_returned_by_a_parse_helper_reach_the_functions_they_are_passed_to(tmp_path, files, expected):
+    """``make(args, ...)`` in ``loader.py`` after ``args = parse_args()``, where the helper
+    returns ``parser.parse_args()``: ``opt.serial_batches`` is False and ``opt.workers`` the
+    option's default on the default path, as for ``args = parser.parse_args()`` in place."""
+    found = lint_project(tmp_path, {"loader.py": _HELPER_LOADER, **files}, select=("RPL301", "RPL302"))
+    assert sorted((d.code, d.line) for d in found) == expected
