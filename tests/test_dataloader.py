@@ -1172,3 +1172,51 @@ def test_rpl302_a_flag_that_the_branch_around_the_loader_decides(lint, test, exp
         "    def val_dataloader(self):\n        self._make(train=False)\n        return self.loader\n"
     )
     assert codes(lint(code, select=["RPL302"])) == expected
+
+
+@pytest.mark.parametrize(
+    "body, fixed",
+    [
+        # built once: the fix
+        ("    loader = make_loader()\n    for epoch in range(3):\n        for x in loader:\n            print(x)\n", True),
+        ("    for x in make_loader():\n        print(x)\n", True),  # a ``for``'s iterable runs once
+        # rebuilt every epoch by the factory (glow-pytorch): a fresh generator each time would
+        # give every epoch the same order, so no fix
+        ("    for epoch in range(3):\n        for x in make_loader():\n            print(x)\n", False),
+        ("    epoch = 0\n    while epoch < 3:\n        loader = make_loader()\n        epoch += 1\n", False),
+        # distinct loaders, each built once (a dict of splits): the fix
+        ("    loaders = {split: make_loader() for split in ['train', 'val']}\n", True),
+    ],
+)
+def test_rpl302_no_fix_for_a_loader_built_again_and_again(lint, body, fixed):
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def make_loader():\n    return DataLoader(list(range(8)), batch_size=8, shuffle=True)\n\n\n"
+        f"def main():\n    torch.manual_seed(0)\n{body}\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    found = lint(code, select=["RPL302"])
+    assert codes(found) == ["RPL302"]
+    assert (found[0].fix is not None) is fixed
+
+
+def test_rpl302_no_fix_for_a_loader_built_in_the_loop_itself(lint):
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\ntorch.manual_seed(0)\n"
+        "for epoch in range(3):\n    loader = DataLoader(list(range(8)), batch_size=8, shuffle=True)\n"
+        "    print(next(iter(loader)))\n"
+    )
+    found = lint(code, select=["RPL302"])
+    assert codes(found) == ["RPL302"] and found[0].fix is None
+
+
+def test_rpl302_a_method_of_the_same_name_called_in_a_loop_is_not_the_factory(lint):
+    """``def train(args)`` builds the loader once; ``model.train()`` in its epoch loop is the
+    model's method (dgcnn, crnn.pytorch): the loader keeps its fix."""
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def train(model):\n    loader = DataLoader(list(range(8)), batch_size=8, shuffle=True)\n"
+        "    for epoch in range(3):\n        model.train()\n        for x in loader:\n            print(x)\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    train(torch.nn.Linear(2, 2))\n"
+    )
+    found = lint(code, select=["RPL302"])
+    assert codes(found) == ["RPL302"] and found[0].fix is not None

@@ -13,7 +13,7 @@ from ..children import syntax_children
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
-from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, factory_loaders, forwarded_switch_off, loader_call, may_build_loader, none_on_every_path, off_in_factory
+from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, built_repeatedly, factory_loaders, forwarded_switch_off, loader_call, may_build_loader, none_on_every_path, off_in_factory
 from .trainer_loaders import in_loader_hook, seeded_by_library
 from .seeding import UnseededTorch, seed_given_after, seeded_only_after
 
@@ -362,7 +362,7 @@ class ShuffleWithoutGenerator(Rule):
             return
         expression, imported, applicability = seeded_generator(self, node)
         edits: List[NodeEdit] = []
-        if expression is not None and fixable:
+        if expression is not None and fixable and not built_repeatedly(self, node):  # (no fix: each epoch one order)
             edits = add_keyword(self, node, generator, "generator", expression)
             if edits and imported is not None:
                 edits.append(imported)

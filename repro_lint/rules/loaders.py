@@ -11,6 +11,10 @@ the positions of its parameters, and what a subclass's own ``__init__`` decides 
 
 Which loaders a Lightning Trainer runs, whose workers it seeds, is
 :mod:`repro_lint.rules.trainer_loaders`.
+
+It is one module because the RPL3xx rules share one reading of a loader call (which calls build
+one, what they are given, through which factories, and whether it is built again and again):
+split, each rule would come to keep a copy of a part of it.
 """
 
 from __future__ import annotations
@@ -469,4 +473,38 @@ def factory_loaders(rule: Rule, node: cst.Call) -> List[FactoryLoader]:
     return rule.file.analysis(Factories).loaders(qualified)
 
 
-# -- worker seeding a library installs ------------------------------------------------------------
+# -- loaders built again and again ----------------------------------------------------------------
+
+#: (a comprehension builds distinct loaders, one per split, each once: ``{x: DataLoader(sets[x])
+#: for x in ["train", "val"]}``)
+_LOOPS = (cst.For, cst.While)
+
+
+def built_repeatedly(rule: Rule, node: cst.Call) -> bool:
+    """Is the loader ``node`` builds made again and again: in a loop of its function (not a
+    ``for``'s iterable), or in a function a loop of the module calls (``for epoch in ...: loader
+    = make_loaders(8)``)? A generator seeded afresh each time would repeat one order per epoch."""
+    inner, chain = node, rule.file.ancestors
+    for here in reversed(chain):
+        if isinstance(here, (cst.FunctionDef, cst.Lambda)):
+            method = any(isinstance(n, cst.ClassDef) for n in chain)
+            return isinstance(here, cst.FunctionDef) and _called_in_loop(rule.file.module, here.name.value, method)
+        if isinstance(here, _LOOPS) and not (isinstance(here, cst.For) and inner is here.iter):
+            return True
+        inner = here
+    return False
+
+
+def _called_in_loop(module: cst.Module, name: str, method: bool) -> bool:
+    """Does a loop of ``module`` call ``name(...)``, or for a method ``self.name(...)``?"""
+    stack: List[Tuple[cst.CSTNode, bool]] = [(module, False)]
+    while stack:
+        node, looped = stack.pop()
+        func = node.func if looped and isinstance(node, cst.Call) else None
+        if method and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            func = func.attr  # ``self.name(...)``
+        if isinstance(func, cst.Name) and func.value == name:
+            return True
+        loop = isinstance(node, _LOOPS)
+        stack.extend((child, looped or (loop and not (isinstance(node, cst.For) and child is node.iter))) for child in syntax_children(node))
+    return False
