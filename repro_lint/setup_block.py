@@ -52,7 +52,7 @@ there, the seed available there) and how its edits are laid out around it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ._lazy import cst
 from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS, SEED_HELPERS, SEEDING_CALLS, SPAWN_CALLS
@@ -215,6 +215,30 @@ def seed_option(module: cst.Module, everything: Optional[Sequence[cst.CSTNode]] 
             )
             return SeedOption(attribute, always)
     return None
+
+
+@dataclass(frozen=True)
+class SeedSource:
+    """Where the script's parsed options give it a seed: this module's own seed option, read
+    where ``args = parser.parse_args()`` parses it, and the seed option of the options that a
+    project function parses and returns (``args = args_parser()`` from ``utils/options.py``,
+    ``opt = TrainOptions().parse()``), as ``returned`` tells from the project's facts."""
+
+    option: Optional[SeedOption]
+    returned: Optional[Callable[[cst.Call], Optional[SeedOption]]] = None
+
+    def seed_of(self, stmt: cst.CSTNode) -> Optional[str]:
+        """The seed a statement that parses the options makes available (``args.seed``), else None."""
+        args = _parsed_args(stmt) if self.option is not None else None
+        if args is not None and self.option is not None:
+            return _seed_expression(args, self.option)
+        for small in _small_statements(stmt) if self.returned is not None else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call):
+                target = small.targets[0].target
+                found = self.returned(small.value) if isinstance(target, cst.Name) else None  # type: ignore[misc]
+                if found is not None:
+                    return _seed_expression(target.value, found)  # type: ignore[attr-defined]
+        return None
 
 
 def _parsed_args(stmt: cst.CSTNode) -> Optional[str]:
@@ -411,7 +435,7 @@ def _later_seed_call(module: cst.Module, statements: Sequence[cst.CSTNode], star
     return None
 
 
-def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional["SeedOption"]) -> Optional[Placement]:
+def _seed_in_called_function(module: cst.Module, guard: cst.If, option: "SeedSource") -> Optional[Placement]:
     """``def main(): args = parser.parse_args(); torch.manual_seed(args.seed); ...`` called from
     the ``__main__`` block: the block goes right after the statement that makes the seed
     available (the parse, or the program's own seeding call), in that function, and uses it."""
@@ -422,7 +446,7 @@ def _seed_in_called_function(module: cst.Module, guard: cst.If, option: Optional
     return None
 
 
-def _in_function(module: cst.Module, function: cst.FunctionDef, option: Optional["SeedOption"], guard: Optional[cst.If], top: bool = False) -> Optional[Placement]:
+def _in_function(module: cst.Module, function: cst.FunctionDef, option: "SeedSource", guard: Optional[cst.If], top: bool = False) -> Optional[Placement]:
     """The place in ``function`` right after the statement that makes the seed available (the
     parse, or the program's own seeding call); with ``top``, else its top (after its docstring
     and the imports it starts with)."""
@@ -433,10 +457,10 @@ def _in_function(module: cst.Module, function: cst.FunctionDef, option: Optional
     found: Optional[Tuple[int, str]] = None
     on_call = False
     for index, stmt in enumerate(body.body):
-        args = _parsed_args(stmt) if option is not None else None
+        parsed = option.seed_of(stmt)
         seeded = _seed_call(module, stmt)
-        if args is not None and option is not None:
-            found = (index, _seed_expression(args, option))
+        if parsed is not None:
+            found = (index, parsed)
         elif seeded is not None:
             found, on_call = (index, seeded), True
         elif _does_work(stmt):
@@ -470,25 +494,27 @@ def _entry_function(module: cst.Module, names: Sequence[str]) -> Optional[cst.Fu
     return next((defined[name] for name in names if name in defined), None)
 
 
-def _seeds_before_guard(module: cst.Module, guard: cst.If, option: Optional["SeedOption"]) -> bool:
+def _seeds_before_guard(module: cst.Module, guard: cst.If, option: "SeedSource") -> bool:
     """Does the module's own top level, before the ``__main__`` block, parse the seed option or
     seed the program (``opt = parser.parse_args()``; ``torch.manual_seed(opt.seed)``)? Then the
     script runs at module level and the guard only finishes it: a block at the top of the guard
     would come after the program's seeding and override its seed."""
     for stmt in module.body[: list(module.body).index(guard)]:
-        if _seed_call(module, stmt) is not None or (option is not None and _parsed_args(stmt) is not None):
+        if _seed_call(module, stmt) is not None or option.seed_of(stmt) is not None:
             return True
     return False
 
 
 def placement(
-    module: cst.Module, entry_functions: Sequence[str] = (), everything: Optional[Sequence[cst.CSTNode]] = None
+    module: cst.Module, entry_functions: Sequence[str] = (), everything: Optional[Sequence[cst.CSTNode]] = None,
+    returned: Optional[Callable[[cst.Call], Optional[SeedOption]]] = None,
 ) -> Optional[Placement]:
     """Where the block goes, and which seed it uses (see the module doc); ``entry_functions``:
     the functions console scripts call in this module (None when none is defined at its top
     level: no place runs before the program); ``everything``: all the module's statements,
-    when known."""
-    option = seed_option(module, everything)
+    when known; ``returned``: the seed option of the options a call of a project function
+    returns (:class:`SeedSource`)."""
+    option = SeedSource(seed_option(module, everything), returned)
     if entry_functions:
         function = _entry_function(module, entry_functions)
         return _in_function(module, function, option, None, top=True) if function is not None else None
@@ -519,10 +545,9 @@ def placement(
         if variable is not None:
             seed, anchor_index = variable, index
             continue
-        args = _parsed_args(stmt) if option is not None else None
-        if args is not None and option is not None:
-            seed = _seed_expression(args, option)
-            anchor_index = index
+        parsed = option.seed_of(stmt)
+        if parsed is not None:
+            seed, anchor_index = parsed, index
             continue
         seeded = _seed_call(module, stmt)
         if seeded is not None:
@@ -596,10 +621,43 @@ def _never_none(file: FileContext, place: Placement) -> Optional[str]:
     return seed
 
 
+def _returned_seed_option(file: FileContext) -> Callable[[cst.Call], Optional[SeedOption]]:
+    """For :class:`SeedSource`: the seed option (``--seed``, :data:`SEED_OPTIONS`) of the
+    options that a call of a project function returns, where every ``return`` of that function
+    gives its module's parsed options (:attr:`~repro_lint.facts.BodyFacts.returns_options`)."""
+
+    def returned(call: cst.Call) -> Optional[SeedOption]:
+        func = call.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and not func.value.args:
+            owner = _project_name(file, func.value.func)  # ``TrainOptions().parse()``
+            qualified = f"{owner}.{func.attr.value}" if owner is not None else None
+        else:
+            qualified = _project_name(file, func)
+        found = file.project.resolve_method(qualified) if qualified is not None else None
+        if found is None or not found[1].returns_options:
+            return None
+        for flag in SEED_OPTIONS:
+            dest = flag.lstrip("-").replace("-", "_")
+            if dest in found[0].options:
+                default = found[0].options[dest]
+                return SeedOption(dest, isinstance(default, int) and not isinstance(default, bool))
+        return None
+
+    return returned
+
+
+def _project_name(file: FileContext, func: cst.BaseExpression) -> Optional[str]:
+    """A callee's qualified name: through the imports, else a top-level name of this module."""
+    qualified = file.qualify(func)
+    if qualified is None and isinstance(func, cst.Name):
+        return f"{file.module_name}.{func.value}"
+    return qualified
+
+
 def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
     module = file.module
     everything = list(_statements(module.body, into_functions=True))
-    place = placement(module, file.project.console_functions(file.path) or _spawned_functions(file), everything)
+    place = placement(module, file.project.console_functions(file.path) or _spawned_functions(file), everything, _returned_seed_option(file))
     if place is None:
         return None
     default_seed = str(file.settings.seed)

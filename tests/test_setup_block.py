@@ -1011,3 +1011,39 @@ def test_the_block_goes_where_spawned_processes_train(tmp_path, spawn, in_child)
     assert (lines[lines.index('if __name__ == "__main__":') + 1] == "    seed_everything(0)") != in_child, text
     assert text.count("seed_everything(0)") == 1, text
     compile(text, "train.py", "exec")
+
+
+@pytest.mark.parametrize(
+    "options, call, seed",
+    [
+        # federated-learning's ``args = args_parser()`` from ``utils/options.py``
+        ("    parser.add_argument('--seed', type=int, default=1)\n    args = parser.parse_args()\n    return args\n",
+         "args_parser()", "args.seed"),
+        # a seed option that may be None: the configured seed in its place
+        ("    parser.add_argument('--seed', type=int)\n    return parser.parse_args()\n",
+         "args_parser()", "args.seed if args.seed is not None else 0"),
+        # a helper that returns something else is not the options: the configured seed
+        ("    parser.add_argument('--seed', type=int, default=1)\n    return vars(parser.parse_args())\n",
+         "args_parser()", None),
+    ],
+)
+def test_the_seed_option_of_options_a_helper_of_another_module_parses(tmp_path, options, call, seed):
+    """``args = args_parser()``: the block follows the parse and seeds with ``args.seed``, the
+    program's own seed, not the configured one above the parse."""
+    from conftest import run_cli, write
+
+    write(tmp_path, {
+        "utils/__init__.py": "",
+        "utils/options.py": "import argparse\n\n\ndef args_parser():\n    parser = argparse.ArgumentParser()\n" + options,
+        "main.py": (
+            "import torch\n\nfrom utils.options import args_parser\n\nif __name__ == '__main__':\n"
+            f"    args = {call}\n    net = torch.nn.Linear(4, 2)\n    print(net(torch.ones(4)))\n"
+        ),
+    })
+    done = run_cli(["--fix", "--no-cache", "--select", "RPL101", "main.py"], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    text = (tmp_path / "main.py").read_text()
+    if seed is None:
+        assert "    seed_everything(0)\n    args = args_parser()\n" in text, text
+    else:
+        assert f"    args = args_parser()\n    seed_everything({seed})\n" in text, text
