@@ -1160,6 +1160,21 @@ CONFIG_LOADERS = frozenset(
         "easydict.EasyDict", "addict.Dict",
     }
 )
+#: calls that move the default device of new tensors, where the program then runs: qualified
+#: name -> (parameter, position) of the device (``torch.set_default_device("cuda")``), or of
+#: the tensor type, whose name tells its device (``set_default_tensor_type(
+#: "torch.cuda.FloatTensor")``, nerf-pytorch)
+DEFAULT_DEVICE_CALLS: Dict[str, Tuple[str, int]] = {
+    "torch.set_default_device": ("device", 0), "torch.set_default_tensor_type": ("t", 0),
+}
+
+
+def default_device_named(texts: "Any") -> Optional[str]:
+    """The accelerator a device name or a tensor type name (``"torch.cuda.FloatTensor"``) of
+    :data:`DEFAULT_DEVICE_CALLS` names, else None."""
+    return device_named([t.split(".")[1] if t.startswith("torch.") and t.count(".") == 2 else t for t in texts])
+
+
 #: device constructors: qualified name -> (parameter, position) of the device type
 DEVICE_CONSTRUCTORS: Dict[str, Tuple[str, int]] = {"torch.device": ("type", 0), "torch_geometric.device": ("device", 0)}
 #: the device names a constructor of :data:`DEVICE_CONSTRUCTORS` takes, where not torch's:

@@ -281,6 +281,10 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 uses.add(device)
             elif args.value(*where) is UNKNOWN:
                 uses.add(PLACES)
+        elif qualified in catalog.DEFAULT_DEVICE_CALLS:
+            device = catalog.default_device_named(args.strings(*catalog.DEFAULT_DEVICE_CALLS[qualified]))
+            if device:
+                uses.add(device)
         elif qualified in catalog.PROCESS_GROUP_INITS:
             backend = args.value(*catalog.PROCESS_GROUP_INITS[qualified])
             if catalog.may_be_hccl(backend) and not (isinstance(backend, str) and "hccl" in backend.lower()):

@@ -1575,6 +1575,13 @@ class ProjectContext:
                 return self._parameter_value(path, scope, given.name)
             if isinstance(given, SelfValue):
                 return self._self_value(path, caller, scope, given.attr)
+            if isinstance(given, ParamAttr):
+                # ``set_random_seed(args.seed)`` in ``def setup_run(args)``: the option's default
+                # where every call passes the parsed options, else read as the module's option
+                passed = self._parameter_value(path, scope, given.param) if options else UNKNOWN
+                if isinstance(passed, ParsedOptions) and passed.default(given.attr) is not UNKNOWN:
+                    return passed.default(given.attr)
+                given = OptionValue(given.attr)
             if isinstance(given, ParsedOptions):
                 if not options or caller is None or "*" in caller.set_attributes:
                     return UNKNOWN

@@ -513,11 +513,14 @@ def _on_self(target: ast.AST) -> bool:
 
 def _strings_in(node: ast.AST) -> List[str]:
     """The string literals of an expression (``"cpu" if ok else "cuda:0"`` gives both); none
-    inside a call, whose result is not those strings (``get_device_name("cuda")``)."""
+    inside a call, whose result is not those strings (``get_device_name("cuda")``), nor inside
+    a comparison, which gives True or False (``x.device.type == "cuda"``)."""
     found: List[str] = []
     stack = [node]
     while stack:
         item = stack.pop()
+        if isinstance(item, ast.Compare):
+            continue
         if isinstance(item, ast.Constant) and isinstance(item.value, str):
             found.append(item.value)
         elif isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute) and item.func.attr == "format":
@@ -525,6 +528,30 @@ def _strings_in(node: ast.AST) -> List[str]:
         elif not isinstance(item, (ast.Call, ast.Lambda)):
             stack.extend(ast.iter_child_nodes(item))
     return found
+
+
+#: calls that answer a question about their arguments with a truth value: a string there is
+#: what is asked about (``hasattr(model, "cuda")``, ``device.startswith("cuda")``), not a value
+_PREDICATE_BUILTINS = frozenset({"hasattr", "isinstance", "issubclass", "callable"})
+_PREDICATE_METHODS = frozenset({"startswith", "endswith"})
+
+
+def _walk_answers(value: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``value`` that may be (part of) what it evaluates to: not those of a
+    comparison or of a predicate call (:data:`_PREDICATE_BUILTINS`), which give True or False
+    (``cuda = hasattr(model, "cuda")``, ``use_gpu = args.device == "cuda"``)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Compare):
+            continue
+        if isinstance(node, ast.Call) and (
+            (isinstance(node.func, ast.Name) and node.func.id in _PREDICATE_BUILTINS)
+            or (isinstance(node.func, ast.Attribute) and node.func.attr in _PREDICATE_METHODS)
+        ):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def _own_methods(value: ast.AST) -> Tuple[str, ...]:
@@ -674,7 +701,9 @@ class ParamValue:
 class ParamAttr:
     """What a class's ``__init__`` stores on ``self`` from an attribute of one of its
     parameters (``self.mode = config.mode``, :attr:`BodyFacts.self_sources`): the project
-    context reads it from the calls of the class (``Solver(config)`` with the parsed options)."""
+    context reads it from the calls of the class (``Solver(config)`` with the parsed options).
+    In :attr:`BodyFacts.call_literals`, a call's argument that is such an attribute of the
+    calling function's parameter (``set_random_seed(args.seed)`` in ``def setup_run(args)``)."""
 
     param: str
     attr: str
@@ -857,18 +886,39 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     return caught is None or any(isinstance(n, ast.Name) and n.id in ("Exception", "BaseException", "ImportError", "ModuleNotFoundError") for n in names)
 
 
+#: the dict methods that change its entries
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
+
+
+def _is_vars(value: Optional[ast.AST]) -> bool:
+    """``vars(x)``: the builtin, given one positional argument."""
+    return (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "vars"
+        and len(value.args) == 1 and not value.keywords
+    )
+
+
 def _returns_parsed(value: ast.AST) -> bool:
-    """Is ``value`` a call that parses the command line (``parser.parse_args()``, any
-    arguments, as :func:`_parsed_options` reads them; ``parser.parse_known_args()[0]``)?"""
+    """Is ``value`` a call that parses the command line (``parser.parse_args()``,
+    ``parser.parse_known_args()[0]``; given ``[]``, the defaults themselves, or a name, most
+    often the caller's ``argv=None``; not a list of options, ``parse_args(["--lr", "1"])``)?"""
     if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0:
         value = value.value
-        return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "parse_known_args"
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "parse_args"
+        method = "parse_known_args"
+    else:
+        method = "parse_args"
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == method):
+        return False
+    given = value.args[0] if len(value.args) == 1 and not value.keywords else None
+    return not value.args and not value.keywords or isinstance(given, ast.Name) or (isinstance(given, (ast.List, ast.Tuple)) and not given.elts)
 
 
 def _parsed_options(target: ast.AST, value: Optional[ast.AST]) -> Optional[str]:
     """The name an assignment binds to parsed command-line options (``args =
-    parser.parse_args()``, ``args, rest = parser.parse_known_args()``), else None."""
+    parser.parse_args()``, ``args, rest = parser.parse_known_args()``), or to a dict of them
+    (``args = vars(parser.parse_args())``, whose entries are the options), else None."""
+    if _is_vars(value) and isinstance(target, ast.Name):
+        value = value.args[0]  # type: ignore[union-attr]
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in PARSE_CALLS):
         return None
     if isinstance(target, ast.Tuple) and target.elts:
@@ -1037,6 +1087,9 @@ class _FactsCollector(ast.NodeVisitor):
         self.set_attributes: Set[str] = set()
         #: the names bound to parsed command-line options (``args = parser.parse_args()``)
         self.parsed_names: Set[str] = set()
+        #: the ``vars(...)`` calls (by ``id``) whose dict of the options is bound to a name of
+        #: :attr:`parsed_names`, whose changes are followed
+        self.options_dicts: Set[int] = set()
         #: the bodies (by ``id``) that return something other than the parsed options
         #: (:attr:`BodyFacts.returns_options`)
         self.other_returns: Set[int] = set()
@@ -1534,8 +1587,10 @@ class _FactsCollector(ast.NodeVisitor):
             if qualified in STATE_GETTERS and node.args and isinstance(node.args[0], ast.Name):
                 if self.constants[-1].get(_SAVED_STATE + node.args[0].id) == qualified:
                     effect = NO_EFFECT  # ``random.setstate(state)`` after ``state = random.getstate()``: a restore
-            if callee in ("setattr", "vars"):
+            if callee == "setattr" or (callee == "vars" and id(node) not in self.options_dicts):
                 self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
+            elif callee is not None and callee.partition(".")[0] in self.parsed_names and callee.rpartition(".")[2] in _DICT_CHANGES:
+                self.set_attributes.add("*")  # ``opt.update(...)`` on ``opt = vars(parser.parse_args())``
             if callee is not None and (node.args or node.keywords) and not effect.known:
                 body.call_literals[len(body.calls) - 1] = _literals(node, self._argument_constant, self.dicts.expand)
                 mapped = _mapped_literals(node, self._argument_constant, body.call_literals[len(body.calls) - 1])
@@ -1946,6 +2001,20 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args" and not node.args and not node.keywords:
             # ``main(parser.parse_args())``: the module's options (not ``parse_args(["--lr", "1"])``)
             return ParsedOptions()
+        if _is_vars(node) and "vars" not in self.facts.aliases and isinstance(self._constant(node.args[0]), ParsedOptions):  # type: ignore[attr-defined]
+            # ``main(vars(args))``: a dict of the options, whose entries the callee reads (``opt["cuda"]``)
+            return self._constant(node.args[0])  # type: ignore[attr-defined]
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and len(self.constants) > 1
+            and node.value.id in self.current.params
+            and node.value.id not in self.constants[-1]
+            and f"{node.value.id}.{node.attr}" not in self.constants[-1]
+        ):
+            # ``set_random_seed(args.seed)`` in ``def setup_run(args)``: the option of the parsed
+            # options the function's callers pass (the module's own option where not known)
+            return ParamAttr(node.value.id, node.attr)
         found = self._constant(node)
         if found is UNKNOWN:
             # ``main(get_args())``, or ``build_loader(args)`` after ``args = parse_args()``: what
@@ -2060,9 +2129,17 @@ class _FactsCollector(ast.NodeVisitor):
         parsed = _parsed_options(target, value)
         if parsed is not None:
             self.parsed_names.add(parsed)
+            if _is_vars(value):
+                # ``opt = vars(parser.parse_args())``: the dict changes only as its name is
+                # changed (item assignments and methods, see ``set_attributes``)
+                self.options_dicts.add(id(value))
         for node in _walk(target):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 self.set_attributes.add(node.attr)  # ``args.gpu = 0``: ``args`` itself is the same object
+            elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.parsed_names:
+                # ``opt["cuda"] = False`` on ``opt = vars(parser.parse_args())``: that option changes
+                key = node.slice.value if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) else "*"
+                self.set_attributes.add(key)
         bound = _bound_names(target)
         for name in (n.id for n in _walk(target) if isinstance(n, ast.Name)):
             if name not in bound and isinstance(self._constant(ast.Name(id=name)), ParsedOptions):
@@ -2266,7 +2343,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self.current.device_params[parameter] = device
             return device is not None
         found = False
-        for node in ast.walk(value):
+        for node in _walk_answers(value):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 strings.append(node.value)
             elif isinstance(node, ast.Call):

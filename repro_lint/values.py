@@ -512,6 +512,13 @@ class Values:
             if container is OPEN:
                 found.append(OPEN)  # a value from callers we cannot see: its entry too
                 continue
+            if isinstance(container, Const) and isinstance(container.value, ParsedOptions):
+                # ``opt["cuda"]`` on ``vars(parser.parse_args())`` handed over: the option's default
+                value = container.value.default(key)
+                if value is UNKNOWN:
+                    return None
+                found.append(Const(value))
+                continue
             if isinstance(container, Const) and isinstance(container.value, dict):
                 if key in container.value:
                     found.append(Const(container.value[key]))
@@ -1221,6 +1228,14 @@ class Values:
             if tested is not None and all(isinstance(t, Const) for t in tested):
                 found = {bool(t.value) for t in tested}
                 decided = found.pop() if len(found) == 1 else None
+            if decided is None and isinstance(test, cst.BooleanOperation) and isinstance(test.operator, (cst.And, cst.Or)):
+                # ``torch.cuda.is_available() and args.cuda`` with ``--cuda`` off: false whatever
+                # the machine has, as ``args.cuda and ...`` is (one false part of an ``and``, one
+                # true part of an ``or``, decides it in either order)
+                decisive = isinstance(test.operator, cst.Or)
+                parts = self._truth(chain, depth)  # (not this closure itself: a cycle would keep the tree alive)
+                if decisive in (parts(test.left, where), parts(test.right, where)):
+                    decided = decisive
             if decided is None:
                 decided = _passed_guard(test, chain if where is None else where, self.module)
             if self._cut_short == before:
@@ -1490,6 +1505,16 @@ class Values:
             if not found or isinstance(found, tuple):
                 return False
             return all(self.made_on_cpu(value, where, qualify, depth + 1) for value, where in found)
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+            return self.made_on_cpu(expr.expression, chain, qualify, depth + 1)
+        if isinstance(expr, cst.BinaryOperation) and not isinstance(expr.operator, cst.MatrixMultiply):
+            # ``(beta2 - beta1) * torch.arange(0, T + 1) / T + beta1`` (minDiffusion's schedule):
+            # a CPU tensor that is not a 0-dim one (``torch.tensor(2.0)``, which may join a CUDA
+            # tensor) makes the result a CPU tensor, or the operation raises
+            return any(
+                not _may_be_scalar_tensor(side, qualify) and self.made_on_cpu(side, chain, qualify, depth + 1)
+                for side in (expr.left, expr.right)
+            )
         return False
 
     def _returned_kind(self, function: cst.FunctionDef, qualify: Qualify, depth: int) -> Optional[str]:
@@ -2427,8 +2452,12 @@ _INDEXED_KINDS = ASSIGNMENTS | CALLS
 
 
 def parses_command_line(call: cst.Call) -> bool:
-    """``parser.parse_args()``: the run's command line, parsed (not ``parse_args(["--lr", "1"])``)."""
-    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "parse_args" and not call.args
+    """``parser.parse_args()``: the run's command line, parsed, or ``parse_args([])``, the
+    defaults themselves (not ``parse_args(["--lr", "1"])``)."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "parse_args"):
+        return False
+    given = call.args[0].value if len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star else None
+    return not call.args or (isinstance(given, (cst.List, cst.Tuple)) and not given.elements)
 
 
 def _only_the_parameter(reached: Any, start: List[Tuple[cst.BaseExpression, Chain]]) -> bool:
@@ -3574,6 +3603,15 @@ _FUNCTIONS_ON_INPUT_DEVICE = frozenset(
         "roll", "as_tensor", "zeros_like", "ones_like", "empty_like", "full_like", "topk", "argmax", "argmin",
     )
 )
+def _may_be_scalar_tensor(expr: cst.BaseExpression, qualify: Qualify) -> bool:
+    """``torch.tensor(2.0)`` and the like: a tensor that may have no dimensions, which torch
+    lets a CPU one join a CUDA tensor's arithmetic (``torch.tensor([1, 2])``, a display, has one)."""
+    if not isinstance(expr, cst.Call) or qualify(expr.func) not in ("torch.tensor", "torch.as_tensor", "torch.scalar_tensor"):
+        return False
+    first = expr.args[0].value if expr.args else None
+    return not isinstance(first, (cst.List, cst.Tuple, cst.ListComp))
+
+
 #: attributes of a tensor that are a tensor on its own device (``x.data``, ``x.T``)
 _SAME_TENSOR_ATTRIBUTES = frozenset({"data", "T", "mT", "H", "mH", "real", "imag"})
 #: methods that give an array's or a tensor's numbers as they are (``.item()``, ``.tolist()``), or a clock's (``datetime.now().timestamp()``)

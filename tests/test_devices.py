@@ -933,3 +933,95 @@ def test_rpl202_torch_npu_imported_where_an_npu_is_available_is_a_supported_devi
     )
     found = lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL202"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "test, expected",
+    [
+        # one false part of an ``and`` decides it, in either order (orobix's prototypical networks)
+        ("torch.cuda.is_available() and args.cuda", []),
+        ("args.cuda and torch.cuda.is_available()", []),
+        # a true part alone does not
+        ("torch.cuda.is_available() and not args.cuda", ["RPL202"]),
+        # one true part of an ``or`` does
+        ("torch.cuda.is_available() or not args.cuda", ["RPL202"]),
+        ("torch.cuda.is_available() or args.cuda", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_device_test_one_part_of_which_decides_it(lint, test, expected):
+    code = (
+        "import argparse\nimport torch\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--cuda', action='store_true')\n    args = parser.parse_args()\n"
+        "    torch.manual_seed(0)\n"
+        f"    device = 'cuda:0' if {test} else 'cpu'\n    model = torch.nn.Linear(2, 2).to(device)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        # a question about the model, not a device (GMvandeVen's continual-learning evaluate.py)
+        ("hasattr(model, 'cuda')", []),
+        ("model.cuda if hasattr(model, 'cuda') else False", []),
+        ("str(next(model.parameters()).device).startswith('cuda')", []),
+        ("next(model.parameters()).device.type == 'cuda'", []),
+        # a device string that is the value
+        ("'cuda' if torch.cuda.is_available() else 'cpu'", ["RPL202"]),
+        ("getattr(model, 'where', 'cuda')", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_predicate_on_a_device_name_is_no_device(lint, value, expected):
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\ndef evaluate(model, dataset):\n"
+        f"    cuda = {value}\n    return DataLoader(dataset, pin_memory=bool(cuda), device=cuda)\n\n\n"
+        "torch.manual_seed(0)\nevaluate(torch.nn.Linear(4, 2), [1])\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        # nerf-pytorch: new tensors and layers are made on CUDA
+        ("torch.set_default_tensor_type('torch.cuda.FloatTensor')", ["RPL202"]),
+        ("torch.set_default_device('cuda')", ["RPL202"]),
+        ("torch.set_default_device('npu:0')", ["RPL202"]),
+        # the CPU
+        ("torch.set_default_tensor_type('torch.FloatTensor')", []),
+        ("torch.set_default_device('cpu')", []),
+    ],
+)
+def test_rpl202_a_default_device_moved_to_an_accelerator(lint, call, expected):
+    code = (
+        "import torch\nfrom torch import nn\n\n\ndef train():\n    torch.manual_seed(0)\n"
+        "    model = nn.Conv2d(3, 3, 3)\n    model(torch.ones(1, 3, 8, 8)).sum().backward()\n\n\n"
+        f"if __name__ == '__main__':\n    {call}\n    train()\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
+
+
+@pytest.mark.parametrize(
+    "parsed, change, expected",
+    [
+        # jakesnell's prototypical networks: ``main(vars(parser.parse_args()))``, ``opt["cuda"]``
+        ("vars(parser.parse_args())", "", []),
+        ("parser.parse_args()", "", []),
+        # a dict of the options the program changes: not the default any more
+        ("vars(parser.parse_args())", "args['cuda'] = torch.cuda.is_available()\n", ["RPL202"]),
+        ("vars(parser.parse_args())", "args.update(cuda=True)\n", ["RPL202"]),
+    ],
+)
+def test_rpl202_a_dict_of_the_options_handed_to_another_module(tmp_path, parsed, change, expected):
+    from conftest import lint_files_in, write
+
+    getter = "opt['cuda']" if parsed.startswith("vars") else "opt.cuda"
+    write(tmp_path, {
+        "run.py": f"import argparse\nimport torch\n\nfrom train import main\n\nparser = argparse.ArgumentParser()\n"
+        f"parser.add_argument('--cuda', action='store_true')\nargs = {parsed}\n{change}main(args)\n",
+        "train.py": f"import torch\n\n\ndef main(opt):\n    torch.manual_seed(0)\n    model = torch.nn.Linear(2, 2)\n"
+        f"    if {getter}:\n        model.cuda()\n",
+    })
+    found = lint_files_in([tmp_path / "run.py", tmp_path / "train.py"], tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected

@@ -2578,3 +2578,17 @@ def test_options_returned_by_a_parse_helper_reach_the_functions_they_are_passed_
     option's default on the default path, as for ``args = parser.parse_args()`` in place."""
     found = lint_project(tmp_path, {"loader.py": _HELPER_LOADER, **files}, select=("RPL301", "RPL302"))
     assert sorted((d.code, d.line) for d in found) == expected
+
+
+@pytest.mark.parametrize("parsed, expected", [("[]", [("RPL302", 8)]), ("", [("RPL302", 8)]), ("['--shuffle', '']", [])])
+def test_a_helper_of_another_module_that_parses_the_defaults_themselves(tmp_path, parsed, expected):
+    """``parser.parse_args([])`` (egnn's ``qm9/args.py``) gives the options' defaults, as a
+    command line with no options does; a list of options gives what it says, unread here."""
+    files = {
+        "args.py": "import argparse\n\n\ndef init_argparse(name):\n    parser = argparse.ArgumentParser()\n"
+        f"    parser.add_argument('--shuffle', type=bool, default=True)\n    return parser.parse_args({parsed})\n",
+        "main.py": "import torch\nfrom torch.utils.data import DataLoader\n\nfrom args import init_argparse\n\n"
+        "torch.manual_seed(0)\nargs = init_argparse('qm9')\nloader = DataLoader(list(range(8)), shuffle=args.shuffle)\n",
+    }
+    found = lint_project(tmp_path, files, select=("RPL302",))
+    assert [(d.code, d.line) for d in found] == expected

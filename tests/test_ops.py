@@ -1172,3 +1172,24 @@ def test_rpl401_pyg_sum_and_mean_readouts_are_scatter_sums(lint, call, expected)
 def test_rpl401_integer_sums_are_exact_in_any_order(lint, body, expected):
     code = f"import torch\nimport torch_scatter\n\n\ndef degree(ei, n, out, w, ones):\n    {body}\n"
     assert codes(lint(code, select=["RPL401"])) == expected
+
+
+@pytest.mark.parametrize(
+    "made, expected",
+    [
+        # a CPU tensor scaled by numbers stays on the CPU (minDiffusion's noise schedule)
+        ("(beta2 - beta1) * torch.arange(0, T + 1, dtype=torch.float32) / T + beta1", []),
+        ("-torch.linspace(0, 1, T)", []),
+        ("1 - torch.arange(T) * torch.arange(T)", []),
+        # a 0-dim CPU tensor may join a CUDA tensor's arithmetic: not known
+        ("torch.tensor(2.0) * x", ["RPL401"]),
+        ("x * beta1", ["RPL401"]),
+        ("torch.arange(T) @ x", ["RPL401"]),
+    ],
+)
+def test_rpl401_arithmetic_of_a_cpu_tensor_stays_on_the_cpu(lint, made, expected):
+    code = (
+        "import torch\n\n\ndef schedule(beta1, beta2, T, x):\n"
+        f"    beta_t = {made}\n    return torch.cumsum(torch.log(1 - beta_t), dim=0)\n"
+    )
+    assert codes(lint(code, select=["RPL401"], torch_version_text="2.13")) == expected

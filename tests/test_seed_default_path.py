@@ -424,3 +424,32 @@ if __name__ == "__main__":
 """
     found = [d for d in lint(code, select=SEEDING) if d.code in ("RPL102", "RPL103")]
     assert sorted(d.code for d in found if "given None" in d.message) == expected
+
+
+@pytest.mark.parametrize("own_seed, expected", [("return args.lr", ["RPL101"]), ("torch.manual_seed(1)\n    return args.lr", [])])
+def test_a_seed_off_the_default_path_at_the_top_level_with_a_function_called_after(lint, own_seed, expected):
+    """mixup-cifar10: ``if args.seed != 0: torch.manual_seed(args.seed)`` at the top level, then
+    a call of the module's own function: the function is not seeded by the top level's guarded
+    call either (unless it seeds torch itself)."""
+    code = (
+        "import argparse\nimport torch\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--seed', default=0, type=int)\nparser.add_argument('--lr', default=0.1, type=float)\n"
+        "args = parser.parse_args()\nif args.seed != 0:\n    torch.manual_seed(args.seed)\n\n\n"
+        f"def get_lr():\n    {own_seed}\n\n\nprint(get_lr())\nnet = torch.nn.Linear(4, 2)\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize("default, expected", [("None", ["RPL101"]), ("0", [])])
+def test_a_guarded_seed_of_a_helper_given_an_option_by_another_modules_function(tmp_path, default, expected):
+    """schnetpack's shape: ``setup_run(args)`` in another module calls
+    ``set_random_seed(args.seed)``, which seeds only ``if seed is not None``: with ``--seed``
+    defaulting to None, the default run is not seeded."""
+    found = lint_project(tmp_path, {
+        "seeding.py": "import torch\n\n\ndef set_random_seed(seed):\n    if seed is not None:\n        torch.manual_seed(seed)\n",
+        "setup_mod.py": "from seeding import set_random_seed\n\n\ndef setup_run(args):\n    set_random_seed(args.seed)\n    return args\n",
+        "train.py": "import argparse\n\nimport torch\n\nfrom setup_mod import setup_run\n\nif __name__ == '__main__':\n"
+        f"    parser = argparse.ArgumentParser()\n    parser.add_argument('--seed', type=int, default={default})\n"
+        "    args = parser.parse_args()\n    setup_run(args)\n    model = torch.nn.Linear(4, 2)\n",
+    })
+    assert sorted(d.code for d in found if d.code.startswith("RPL1")) == expected

@@ -536,6 +536,15 @@ class SeedingScan(Analysis):
             )
             return first, project.entry_summary_without(path, frozenset(), self.file.source, held_uses=held, cut=cut, console=self.console)
         held = frozenset(((key, body), effect) for body, off in own.items() if all(off) for effect in wanted)
+        if MODULE_BODY in own and all(own[MODULE_BODY]) and facts is not None:
+            # the module's functions count what its top level seeds as seeded before them (the
+            # project context): held there too, where a function does not seed it itself
+            held |= frozenset(
+                ((key, name), effect)
+                for name, body in facts.functions.items()
+                for effect in wanted
+                if effect not in body.effects and not any(effect in guarded for guarded in body.guarded.values())
+            )
         return first, project.entry_summary_without(path, frozenset(), self.file.source, held=held, cut=cut, console=self.console)
 
     def where(self, summary: Summary, wanted: FrozenSet[str]) -> cst.CSTNode:
