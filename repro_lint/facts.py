@@ -68,7 +68,7 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
-from .opcatalog import RESHAPES, SPATIAL_INPUTS, OpCall, VisibleRank, op_names, spatial_rank
+from .opcatalog import RESHAPES, SPATIAL_INPUTS, SPATIAL_LOSS_MODULES, OpCall, VisibleRank, op_names, spatial_rank
 from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
@@ -890,6 +890,23 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
 _DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
 
 
+#: the list methods that put what they are given into the list
+_LIST_ADDITIONS = frozenset({"append", "extend", "insert"})
+
+
+def _container_root(node: ast.Call) -> Optional[str]:
+    """The local name under a list that ``node`` adds to (``augs.append(x)``,
+    ``train_transform.transforms.append(x)``: ``augs``, ``train_transform``; not ``self``'s),
+    else None."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr in _LIST_ADDITIONS):
+        return None
+    root = func.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return root.id if isinstance(root, ast.Name) and root.id not in ("self", "cls") else None
+
+
 def _is_vars(value: Optional[ast.AST]) -> bool:
     """``vars(x)``: the builtin, given one positional argument."""
     return (
@@ -1087,6 +1104,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.set_attributes: Set[str] = set()
         #: the names bound to parsed command-line options (``args = parser.parse_args()``)
         self.parsed_names: Set[str] = set()
+        #: names bound to a loss module whose call is an op of the catalog (see :meth:`_loss_module`)
+        self.loss_modules: Dict[str, Tuple[str, Tuple[Tuple[Optional[str], str, Any], ...]]] = {}
         #: the ``vars(...)`` calls (by ``id``) whose dict of the options is bound to a name of
         #: :attr:`parsed_names`, whose changes are followed
         self.options_dicts: Set[int] = set()
@@ -1496,6 +1515,12 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         _note_call(node, self.called, self.op_calls, self.facts.aliases)
+        loss = self.loss_modules.get(_dotted(node.func) or "") if self.loss_modules else None
+        if loss is not None and node.args and not isinstance(node.args[0], ast.Starred):
+            # ``criterion(logits.transpose(1, 2), y)``: the loss function, on an input that shows its rank
+            rank = _shown_rank(node.args[0], self.facts.aliases)
+            if rank:
+                self.op_calls.add((loss[0], ((None, "", VisibleRank(rank)), *loss[1])))
         body = self.current
         if self._loaded_module(node):
             body.uses.add(LOAD)
@@ -1711,11 +1736,20 @@ class _FactsCollector(ast.NodeVisitor):
         dispatcher = callee in CLI_DISPATCHERS
         loader = DATALOADERS.get(callee or "")
         dataset = AstArgs(node).node(loader[0], 0) if loader is not None else None
+        container = _container_root(node)
         for arg in passed_args:
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
             # (a local bound to classes, ``Net = BernNet`` then ``RunExp(Net)``: each of them)
-            for passed in [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg, self.own_classes):
+            refs = [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg, self.own_classes)
+            if container is not None and container not in self.parameters and container not in self.facts.aliases:
+                # ``train_transform.transforms.append(Cutout())``: put into what a local holds, they
+                # go where it goes too, as those of ``Compose([Cutout()])`` do (into a dataset that
+                # DataLoader workers run, ``_built_from``)
+                added = [self.imported(r) or r for r in refs]
+                self.display_refs[container] = [*self.display_refs.get(container, ()), *added]
+                self.bound_refs.setdefault(container, []).extend(added)
+            for passed in refs:
                 # (a module's name the body rebinds to an object it builds, ``logger =
                 # logger.Logger(path)``, is that object)
                 qualified_ref = self.imported(passed) if passed not in body.instances else None
@@ -1753,6 +1787,27 @@ class _FactsCollector(ast.NodeVisitor):
                 self.asking_about_device = False
             return
         self.generic_visit(node)
+
+    def _loss_module(self, target: ast.AST, value: ast.AST) -> None:
+        """``criterion = nn.CrossEntropyLoss(reduction="sum").cuda()`` (or ``self.criterion``):
+        the name's calls are the loss function (:data:`~repro_lint.opcatalog.SPATIAL_LOSS_MODULES`)
+        with the module's ``reduction``; bound to anything else, no longer."""
+        name = _dotted(target)
+        if name is None:
+            return
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("cuda", "to", "npu", "cpu"):
+            value = value.func.value  # moved to a device: the same module
+        function = SPATIAL_LOSS_MODULES.get(self.imported(_dotted(value.func) or "") or "") if isinstance(value, ast.Call) else None
+        if function is None:
+            held = self.loss_modules.get(_dotted(value) or "") if isinstance(value, (ast.Name, ast.Attribute)) else None
+            if held is not None:
+                self.loss_modules[name] = held  # ``criterion = self.criterion``
+            else:
+                self.loss_modules.pop(name, None)
+            return
+        reduction = next((k.value for k in value.keywords if k.arg == "reduction"), None)  # type: ignore[union-attr]
+        keywords = (("reduction", "", _literal_argument(reduction)),) if reduction is not None else ()
+        self.loss_modules[name] = (function, keywords)
 
     def _built_method(self, arg: ast.Attribute) -> str:
         """``Collator(params).collate``, called or handed on: a method of an object built on the
@@ -2467,6 +2522,7 @@ class _FactsCollector(ast.NodeVisitor):
                 self.facts.method_aliases[key] = (qualified or dotted, qualified is not None)
         for target in node.targets:
             value = node.value
+            self._loss_module(target, value)
             if (
                 isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
                 and len(target.elts) == len(value.elts)

@@ -579,6 +579,13 @@ class VisibleRank:
 
 #: the ops' functions whose condition is ``spatial`` (their input's rank decides)
 SPATIAL_INPUTS = frozenset({"nll_loss", "cross_entropy"})
+#: the loss modules whose call is one of those functions with the module's ``reduction``
+#: (``criterion = nn.CrossEntropyLoss()``, then ``criterion(logits.transpose(1, 2), y)``)
+SPATIAL_LOSS_MODULES = {
+    f"torch.nn.{module}{cls}": function
+    for module in ("", "modules.loss.")
+    for cls, function in (("CrossEntropyLoss", "cross_entropy"), ("NLLLoss", "nll_loss"))
+}
 
 
 def spatial_rank(method: str, positional: Sequence[Optional[int]]) -> int:

@@ -855,7 +855,9 @@ class Values:
             arithmetic = _ARITHMETIC.get(type(expr.operator))
             if arithmetic is None:
                 return [expr]
-            folded = self._fold(self.of(expr.left, chain, depth + 1), lambda: self.of(expr.right, chain, depth + 1), arithmetic)
+            # (its operands at the same depth: the nesting of an expression is the source's, finite;
+            # schnetpack's byte swap of a clock seed nests five deep)
+            folded = self._fold(self.of(expr.left, chain, depth), lambda: self.of(expr.right, chain, depth), arithmetic)
             return [expr] if folded is None else folded
         if isinstance(expr, cst.BooleanOperation):
             left = self.of(expr.left, chain, depth + 1)
@@ -3578,6 +3580,12 @@ _ARITHMETIC: Dict[type, Callable[[Any, Any], Any]] = {
     cst.FloorDivide: lambda a, b: a // b,
     cst.Modulo: lambda a, b: a % b,
     cst.Power: lambda a, b: a**b if abs(b) <= 64 else _too_large(),
+    # (a clock's seed folded to 32 bits, ``int(time.time()) & 0xFFFF``, is still drawn)
+    cst.BitAnd: lambda a, b: a & b,
+    cst.BitOr: lambda a, b: a | b,
+    cst.BitXor: lambda a, b: a ^ b,
+    cst.LeftShift: lambda a, b: a << b if 0 <= b <= 64 else _too_large(),
+    cst.RightShift: lambda a, b: a >> b,
 }
 #: the augmented assignments' operators, as the binary operators of :data:`_ARITHMETIC`
 _AUGMENTED: Dict[type, type] = {

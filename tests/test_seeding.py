@@ -4605,6 +4605,14 @@ def test_rpl101_a_use_under_an_option_off_by_default_is_not_where_it_is_reported
         # skrl's own shape: the draw under try/except, then ``seed %= 2 ** 31`` and ``int(seed)``
         ('int.from_bytes(os.urandom(4), "little")\n        seed %= 2 ** 31\n    seed = int(seed)', "set_seed()", [("RPL101", "train.py", 5)]),
         ("40\n        seed += 2", "set_seed()", []),
+        # a clock seed folded with bit operations (schnetpack's byte swap), however deep
+        ("int(time.time()) & 0xFFFF", "set_seed()", [("RPL101", "train.py", 5)]),
+        (
+            "int(time.time() * 1000.0)\n        seed = (((seed & 0xFF000000) >> 24) + ((seed & 0x00FF0000) >> 8)"
+            " + ((seed & 0x0000FF00) << 8) + ((seed & 0x000000FF) << 24))",
+            "set_seed()", [("RPL101", "train.py", 5)],
+        ),
+        ("0xFF00 >> 8", "set_seed()", []),
     ],
 )
 def test_rpl101_a_helper_of_another_module_that_draws_its_own_seed_when_none_is_given(tmp_path, draw, call, expected):
@@ -7023,3 +7031,21 @@ def test_mmengine_runner_from_a_config_is_what_the_config_says(lint):
         'Runner(model=dict(type="ResNet"), work_dir="work"{randomness})', "Runner.from_cfg(Config.fromfile(path))"
     ).replace("def main():", "def main(path='cfg.py'):").replace("import torch\n", "import torch\nfrom mmengine.config import Config\n")
     assert codes(lint(code, select=["RPL101", "RPL202"])) == []
+
+
+@pytest.mark.parametrize("workers, expected", [(2, []), (0, ["RPL102"])])
+def test_a_transform_appended_to_a_compose_goes_where_the_compose_goes(tmp_path, workers, expected):
+    """Cutout's ``train_transform.transforms.append(Cutout())``: as ``Compose([..., Cutout()])``,
+    the NumPy transform runs in the DataLoader workers, which seed NumPy from torch's seed; in
+    the main process (no workers) it draws from the unseeded global NumPy RNG."""
+    files = {
+        "aug.py": "import numpy as np\n\n\nclass Cutout(object):\n    def __call__(self, img):\n"
+        "        y = np.random.randint(32)\n        img[..., y] = 0\n        return img\n",
+        "train.py": "import torch\nfrom torchvision import datasets, transforms\n\nfrom aug import Cutout\n\n"
+        "torch.manual_seed(0)\ntrain_transform = transforms.Compose([])\n"
+        "train_transform.transforms.append(transforms.ToTensor())\ntrain_transform.transforms.append(Cutout())\n"
+        "train_dataset = datasets.CIFAR10(root='data/', train=True, transform=train_transform)\n"
+        f"loader = torch.utils.data.DataLoader(train_dataset, batch_size=8, num_workers={workers})\n"
+        "for x, y in loader:\n    pass\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102", "RPL103"], only="train.py")) == expected

@@ -1047,3 +1047,34 @@ def test_the_seed_option_of_options_a_helper_of_another_module_parses(tmp_path, 
         assert "    seed_everything(0)\n    args = args_parser()\n" in text, text
     else:
         assert f"    args = args_parser()\n    seed_everything({seed})\n" in text, text
+
+
+@pytest.mark.parametrize("made, call, warns", [
+    # a loss module's call is the loss function with the module's reduction
+    ("nn.CrossEntropyLoss()", "criterion(logits.transpose(1, 2), target)", True),
+    ("nn.CrossEntropyLoss(weight=w).cuda()", "criterion(logits.transpose(1, 2), target)", True),
+    ("nn.NLLLoss(reduction='sum')", "criterion(logits.view(n, c, h, w), target)", True),
+    ("nn.CrossEntropyLoss(reduction='none')", "criterion(logits.transpose(1, 2), target).mean()", False),
+    ("nn.CrossEntropyLoss()", "criterion(logits, target)", False),  # the rank is not shown: strict
+    ("nn.MSELoss()", "criterion(logits.transpose(1, 2), target)", False),
+])
+def test_the_block_warns_where_a_loss_module_is_called_on_spatial_input(tmp_path, made, call, warns):
+    """``criterion = nn.CrossEntropyLoss()``, then ``criterion(logits.transpose(1, 2), y)``: the
+    spatial ``nll_loss`` kernel, which raises under deterministic mode on CUDA, as
+    ``F.cross_entropy`` on that input does."""
+    from conftest import write
+    from fixtools import fix_text
+
+    write(tmp_path, {"criterion.py": (
+        "import torch\nimport torch.nn as nn\n\n\nclass Loss(nn.Module):\n"
+        f"    def __init__(self, w=None):\n        super().__init__()\n        self.criterion = {made}\n\n"
+        f"    def forward(self, logits, target, n=2, c=3, h=4, w=4):\n        criterion = self.criterion\n        return {call}\n"
+    )})
+    script = (
+        "import torch\nfrom criterion import Loss\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        "    logits = torch.randn(2, 10, 5, device='cuda')\n    print(Loss()(logits, None))\n\n\n"
+        "if __name__ == \"__main__\":\n    main()\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL202"], dedent=False, fix_style="inline").text
+    expected = "torch.use_deterministic_algorithms(True, warn_only=True)" if warns else "torch.use_deterministic_algorithms(True)\n"
+    assert expected in text, text
