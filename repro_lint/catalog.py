@@ -305,8 +305,9 @@ SHUFFLES_ITSELF = {
 PARTIALS = frozenset({"functools.partial"})
 #: the methods of a LightningModule or LightningDataModule that build the loaders the Trainer runs
 LIGHTNING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader", "test_dataloader", "predict_dataloader"})
-#: Trainer methods that take loaders (``trainer.fit(model, train_loader, val_loader)``)
-LIGHTNING_LOADER_CALLS = frozenset({"fit", "validate", "test", "predict"})
+#: Trainer methods that take loaders (``trainer.fit(model, train_loader, val_loader)``), and
+#: Fabric's ``setup_dataloaders``, which installs the same worker seeding (``_auto_add_worker_init_fn``)
+LIGHTNING_LOADER_CALLS = frozenset({"fit", "validate", "test", "predict", "setup_dataloaders"})
 #: the effect of ``seed_everything(..., workers=True)``: Lightning's Trainer then installs its
 #: rank-aware ``pl_worker_init_function`` on loaders without a ``worker_init_fn``
 SEEDS_WORKERS = "seeds_workers"
@@ -597,6 +598,14 @@ SB3_ALGORITHMS = frozenset(
 
 #: known library helpers, by qualified name
 SEED_HELPERS: Dict[str, SeedHelper] = {
+    # Fabric's static ``seed_everything`` is Lightning's (``fabric.seed_everything(42, workers=True)``)
+    **{
+        f"{fabric}.seed_everything": _LIGHTNING_SEED
+        for fabric in (
+            "lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
+            "lightning_fabric.Fabric", "lightning_fabric.fabric.Fabric",
+        )
+    },
     **{
         f"{module}.seed_everything": _LIGHTNING_SEED
         for module in (
@@ -669,6 +678,10 @@ SEED_HELPERS: Dict[str, SeedHelper] = {
     **{name: _LIGHTNING_CLI for name in LIGHTNING_CLIS},
     LIGHTNING_CLI_1X: _LIGHTNING_CLI_1X,
 }
+#: Lightning's Trainer, as it is imported: it sets ``torch.use_deterministic_algorithms`` itself as
+#: it is built, from its ``deterministic`` argument (Lightning 1.x turns it off when that is not
+#: given, 2.x when it is False), so a switch turned on before it may be undone
+LIGHTNING_TRAINERS = frozenset(name for name, helper in SEED_HELPERS.items() if helper is _LIGHTNING_TRAINER)
 
 #: calls that seed a generator with their first argument (for RPL303): torch's, NumPy's and
 #: Python's own seeding calls (not the state setters), the generators built from a seed, and the
@@ -785,6 +798,9 @@ TORCH_INIT_PREFIXES = ("torchvision.models.",)
 TORCH_LAYER_MODULES = (
     "torch_geometric.nn.", "dgl.nn.", "monai.networks.nets.", "monai.networks.blocks.", "torchrec.models.",
     "timm.models.", "timm.layers.",
+    # meta-learning: torchmeta's layers (``MetaLinear``, ``MetaConv2d``: subclasses of ``nn.Linear``,
+    # ``nn.Conv2d``) and learn2learn's models (``l2l.vision.models.OmniglotCNN``)
+    "torchmeta.modules.", "learn2learn.vision.models.",
 )
 #: classes of those modules that hold no parameters, so that building one draws nothing:
 #: DGL's readouts (``dgl.nn.pytorch.glob``: ``SumPooling()``, ``AvgPooling()``, ``MaxPooling()``,
@@ -793,6 +809,8 @@ TORCH_LAYER_MODULES = (
 #: median, quantile)
 PARAMETER_FREE_LAYERS = {
     "dgl.nn.": frozenset({"SumPooling", "AvgPooling", "MaxPooling", "SortPooling"}),
+    # torchmeta's base class and container (the layers put into them are built by their own calls)
+    "torchmeta.modules.": frozenset({"MetaModule", "MetaSequential"}),
     "torch_geometric.nn.": frozenset({
         "SumAggregation", "MeanAggregation", "MaxAggregation", "MinAggregation", "MulAggregation",
         "VarAggregation", "StdAggregation", "MedianAggregation", "QuantileAggregation",
@@ -905,6 +923,11 @@ PYG_DATASET_IMPORTS = ("torch_geometric.datasets", "torch_geometric.data.Dataset
 LIBRARY_METHODS: Tuple[Tuple[Tuple[str, ...], FrozenSet[str], str], ...] = (
     (tuple(HF_DATASET_IMPORTS), HF_DATASET_METHODS, HF_DATASET_METHOD),
     (PYG_DATASET_IMPORTS, frozenset({"shuffle"}), PYG_DATASET_METHOD),
+    # ``fabric = L.Fabric(...)``, then ``fabric.seed_everything(42, workers=True)``: Lightning's
+    (
+        ("lightning.Fabric", "lightning.fabric.Fabric", "lightning_fabric.Fabric"),
+        frozenset({"seed_everything"}), "lightning.fabric.Fabric.",
+    ),
 )
 #: every method name of :data:`LIBRARY_METHODS`
 LIBRARY_METHOD_NAMES = frozenset(name for _, names, _ in LIBRARY_METHODS for name in names)

@@ -1603,6 +1603,10 @@ class ProjectContext:
         defaults, less the options that module or the caller's (``changed``) sets again; else
         UNKNOWN."""
         found = self.resolve_method(origin)
+        for _ in range(3):  # ``parse()`` returning what ``gather_options()`` returns
+            if found is None or found[1].returns_options or not found[1].returns_origin:
+                break
+            found = self.resolve_method(found[1].returns_origin)
         if found is None or not found[1].returns_options or "*" in found[0].set_attributes:
             return UNKNOWN
         facts = found[0]

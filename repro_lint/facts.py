@@ -229,6 +229,10 @@ class BodyFacts:
     #: to them): a call of it, ``args = parse_args()`` or ``opt = TrainOptions().parse()``, gives
     #: them (:class:`ParsedOptions` with its ``origin``)
     returns_options: ClassVar[bool] = False
+    #: every value the function returns is what another project function returns, by its
+    #: import-qualified name (``return self.opt`` after ``opt = self.gather_options()``): the
+    #: options, where that one returns them
+    returns_origin: ClassVar[str] = ""
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -1104,6 +1108,8 @@ class _FactsCollector(ast.NodeVisitor):
         self.set_attributes: Set[str] = set()
         #: the names bound to parsed command-line options (``args = parser.parse_args()``)
         self.parsed_names: Set[str] = set()
+        #: local names bound to a list or tuple display (see :meth:`_loop_over_functions`)
+        self.function_tables: Dict[str, ast.AST] = {}
         #: names bound to a loss module whose call is an op of the catalog (see :meth:`_loss_module`)
         self.loss_modules: Dict[str, Tuple[str, Tuple[Tuple[Optional[str], str, Any], ...]]] = {}
         #: the ``vars(...)`` calls (by ``id``) whose dict of the options is bound to a name of
@@ -1540,6 +1546,9 @@ class _FactsCollector(ast.NodeVisitor):
             body.made_by[name] = self.imported(maker) or maker
         if name is None and method is not None and _is_super_call(node.func.value) and body.owner is not None:  # type: ignore[attr-defined]
             name = f"{SUPER_CALL}.{method}"  # ``super().__init__(args)``: the base classes' method
+        elif name is None and isinstance(node.func, ast.Call) and _is_built_method(ast.Attribute(value=node.func, attr="__call__")):
+            # ``Aug()(x)``: the object built on the spot is called, which runs its ``__call__``
+            name = self._built_method(ast.Attribute(value=node.func, attr="__call__"))
         elif name is None and method is not None:
             name = f"{UNNAMED}.{method}"  # a method of a computed object: ``Fabric().seed_everything(0)``
             if _is_built_method(node.func):
@@ -1612,10 +1621,14 @@ class _FactsCollector(ast.NodeVisitor):
             if qualified in STATE_GETTERS and node.args and isinstance(node.args[0], ast.Name):
                 if self.constants[-1].get(_SAVED_STATE + node.args[0].id) == qualified:
                     effect = NO_EFFECT  # ``random.setstate(state)`` after ``state = random.getstate()``: a restore
-            if callee == "setattr" or (callee == "vars" and id(node) not in self.options_dicts):
-                self.set_attributes.add("*")  # ``setattr(args, name, value)``, ``vars(args).update(...)``
+            if callee == "setattr":
+                self.set_attributes.add("*")  # ``setattr(args, name, value)``
             elif callee is not None and callee.partition(".")[0] in self.parsed_names and callee.rpartition(".")[2] in _DICT_CHANGES:
                 self.set_attributes.add("*")  # ``opt.update(...)`` on ``opt = vars(parser.parse_args())``
+            elif isinstance(node.func, ast.Attribute) and node.func.attr in _DICT_CHANGES and _is_vars(node.func.value):
+                # ``vars(args).update(...)`` changes any option; only reading ``vars(args)``
+                # (``.items()``, ``**vars(args)``, printing it) changes none
+                self.set_attributes.add("*")
             if callee is not None and (node.args or node.keywords) and not effect.known:
                 body.call_literals[len(body.calls) - 1] = _literals(node, self._argument_constant, self.dicts.expand)
                 mapped = _mapped_literals(node, self._argument_constant, body.call_literals[len(body.calls) - 1])
@@ -2089,6 +2102,8 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and not func.value.args:
             owner = self._own_or_imported(func.value.func, self.own_classes)  # ``TrainOptions().parse()``
             return f"{owner}.{func.attr}" if owner is not None else None
+        if _on_self(func) and self.current.owner is not None and "self" in self.current.local_params:
+            return f"{self.facts.module_name}.{self.current.owner}.{func.attr}"  # type: ignore[attr-defined]  # ``self.gather_options()``
         return self._own_or_imported(func, self.own_functions)
 
     def _own_or_imported(self, func: ast.AST, own: FrozenSet[str]) -> Optional[str]:
@@ -2102,6 +2117,8 @@ class _FactsCollector(ast.NodeVisitor):
     def _returned_by(self, node: ast.AST) -> Optional[str]:
         """The call whose result the name ``node`` holds (see :meth:`_bind_constant`): in its
         function, else at the module's top level."""
+        if _on_self(node):
+            return self.constants[-1].get(_RETURNED_BY + "self." + node.attr)  # type: ignore[attr-defined, no-any-return]
         if not isinstance(node, ast.Name):
             return None
         key = _RETURNED_BY + node.id
@@ -2137,6 +2154,10 @@ class _FactsCollector(ast.NodeVisitor):
         """Record ``self.<attr> = value``: the method has stored it (a later
         ``self.<attr>`` argument is not ``__init__``'s), and an ``__init__`` records its source."""
         self.constants[-1][_SELF_STORED + attr] = True
+        # ``self.opt = opt`` after ``opt = self.gather_options()``: what it holds, for ``return self.opt``
+        origin = self._returned_by(value) if isinstance(value, ast.Name) else self._call_origin(value) if value is not None else None
+        key = _RETURNED_BY + "self." + attr
+        self.constants[-1][key] = origin if self.constants[-1].get(key, origin) == origin else None
         body = self.current
         if body.owner is None or body.name != f"{body.owner}.__init__":
             return
@@ -2188,6 +2209,10 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``opt = vars(parser.parse_args())``: the dict changes only as its name is
                 # changed (item assignments and methods, see ``set_attributes``)
                 self.options_dicts.add(id(value))
+        if (isinstance(target, ast.Name) and _is_vars(value) and id(value) not in self.options_dicts) or (
+            isinstance(target, ast.Subscript) and _is_vars(target.value)
+        ):
+            self.set_attributes.add("*")  # ``d = vars(args)`` (then changed through ``d``), ``vars(args)[k] = v``
         for node in _walk(target):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 self.set_attributes.add(node.attr)  # ``args.gpu = 0``: ``args`` itself is the same object
@@ -2439,12 +2464,24 @@ class _FactsCollector(ast.NodeVisitor):
         if value is not None and self.scope:
             found = self._constant(value) if isinstance(value, ast.Name) else None
             parsed = _returns_parsed(value) or (isinstance(found, ParsedOptions) and not found.origin)
+            # ``return self.opt`` after ``self.opt = opt`` and ``opt = self.gather_options()``
+            # (pix2pix's ``BaseOptions.parse``): what that method returns
+            origin = None if parsed else self._returned_by(value) if isinstance(value, (ast.Name, ast.Attribute)) else self._call_origin(value)
             body = self.current
-            if not parsed:
+            if not parsed and not origin:
                 self.other_returns.add(id(body))
-                body.returns_options = False
-            elif id(body) not in self.other_returns:
-                body.returns_options = True
+                body.returns_options, body.returns_origin = False, ""
+            elif id(body) not in self.other_returns and (not origin or body.returns_origin in ("", origin)):
+                if parsed and not body.returns_origin:
+                    body.returns_options = True
+                elif origin and not body.returns_options:
+                    body.returns_origin = origin
+                else:  # options of its own and another function's: not one answer
+                    self.other_returns.add(id(body))
+                    body.returns_options, body.returns_origin = False, ""
+            else:
+                self.other_returns.add(id(body))
+                body.returns_options, body.returns_origin = False, ""
         if value is not None and (self._torch_load(value) or (_dotted(value) or "") in self.loaded.get(id(self.current), ())):
             self.current.uses.add(LOAD)  # ``return torch.load(path)`` in ``load_model``: a model, may be
         if value is not None and self.scope:
@@ -2523,6 +2560,12 @@ class _FactsCollector(ast.NodeVisitor):
         for target in node.targets:
             value = node.value
             self._loss_module(target, value)
+            if isinstance(target, ast.Name):
+                # ``checks = [("npu", check_npu), ...]``: a table a loop may call the functions of
+                if isinstance(value, (ast.List, ast.Tuple)):
+                    self.function_tables[target.id] = value
+                else:
+                    self.function_tables.pop(target.id, None)
             if (
                 isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
                 and len(target.elts) == len(value.elts)
@@ -2583,6 +2626,9 @@ class _FactsCollector(ast.NodeVisitor):
                 self.bound[node.target.id] = tuple(classes)
             else:
                 self.bound.pop(node.target.id, None)
+        # ``for name, check in checks: check()`` over ``checks = [("npu", check_npu), ...]``: each
+        # function of the table in turn
+        self._loop_over_functions(node)
         # ``for name, agent in agents.items(): agent.act()`` over objects a display built: the
         # loop variable is each of them (``for agent in agents``, ``agents.values()``,
         # ``enumerate(agents)`` too)
@@ -2597,6 +2643,29 @@ class _FactsCollector(ast.NodeVisitor):
             if held:
                 self.current.instances[variable] = held
         self.generic_visit(node)
+
+    def _loop_over_functions(self, node: ast.For) -> None:
+        """Bind the loop variables of ``node`` that take, in turn, each function of a display (of
+        tuples) of the module's or imported functions, iterated directly or through a local name
+        bound to it, so that calling them calls each of those functions."""
+        table = node.iter
+        if isinstance(table, ast.Name):
+            table = self.function_tables.get(table.id)  # type: ignore[assignment]
+        if not isinstance(table, (ast.List, ast.Tuple)) or not table.elts:
+            return
+        targets = node.target.elts if isinstance(node.target, ast.Tuple) else [node.target]
+        for position, target in enumerate(targets):
+            if not isinstance(target, ast.Name) or target.id in self.bound:
+                continue
+            names = []
+            for element in table.elts:
+                item = element.elts[position] if isinstance(node.target, ast.Tuple) and isinstance(element, ast.Tuple) and len(element.elts) == len(targets) else element if not isinstance(node.target, ast.Tuple) else None
+                name = _dotted(item) if item is not None else None
+                if name is None or not (name in self.own_functions or self.imported(name) is not None):
+                    break
+                names.append(name)
+            else:
+                self.bound[target.id] = tuple(names)
 
     def _device_variable(self, qualified: Optional[str], method: Optional[str], args: AstArgs) -> None:
         """Record a device given as a name imported from another module (``torch.device(

@@ -260,6 +260,24 @@ def _parsed_args(stmt: cst.CSTNode) -> Optional[str]:
 
 
 
+#: calls, as written, that set an environment variable
+_ENVIRONMENT_SETTERS = frozenset({"os.environ.setdefault", "os.environ.update", "os.putenv"})
+
+
+def _sets_environment(stmt: cst.CSTNode) -> bool:
+    """``os.environ["CUDA_VISIBLE_DEVICES"] = "2,3"`` (or ``os.environ.setdefault(...)``): the
+    block comes after it, since CUDA reads the variable once, when first asked, and the block
+    asks (``torch.cuda.is_available()``)."""
+    for small in _small_statements(stmt):
+        if isinstance(small, cst.Assign) and any(
+            isinstance(t.target, cst.Subscript) and dotted_name(t.target.value) == "os.environ" for t in small.targets
+        ):
+            return True
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and dotted_name(small.value.func) in _ENVIRONMENT_SETTERS:
+            return True
+    return False
+
+
 def _does_work(stmt: cst.CSTNode) -> bool:
     """Does the statement call anything beyond setting up an argument parser or the process
     (``PROCESS_SETUP_CALLS``)? (Definitions and imports do not: their bodies run later.) The
@@ -376,6 +394,30 @@ def _spawn_targets(file: FileContext) -> List[Tuple[str, bool, cst.Call]]:
         if isinstance(target, cst.Name) and target.value in defined:
             found.append((target.value, conditional, node))  # type: ignore[arg-type]
     return found
+
+
+def _spawned_with_options(file: FileContext, function: cst.FunctionDef, everything: Sequence[cst.CSTNode]) -> Optional[str]:
+    """``mp.spawn(worker, args=(world_size, args))`` after ``args = parser.parse_args()``, with
+    the module's seed option: the seed of the parsed options as the spawned function receives
+    them (``args.seed`` where ``def worker(rank, world_size, args)``), so that the children keep
+    the program's ``--seed``; else None (the configured seed)."""
+    option = seed_option(file.module, everything)
+    parsed = {name for stmt in everything if (name := _parsed_args(stmt)) is not None}
+    if option is None or not parsed:
+        return None
+    params = [p.name.value for p in function.params.params]
+    found: Set[str] = set()
+    for name, _, call in spawn_targets(file):
+        if name != function.name.value:
+            continue
+        given = CstArgs(call).node("args", 1)
+        if not isinstance(given, cst.Tuple):
+            return None  # (no arguments, or not a tuple display: not known)
+        for position, element in enumerate(given.elements):
+            # the children get (rank, *args): the parameter after the rank at that position
+            if isinstance(element.value, cst.Name) and element.value.value in parsed and position + 1 < len(params):
+                found.add(params[position + 1])
+    return _seed_expression(found.pop(), option) if len(found) == 1 else None
 
 
 def _reseeded_alike(file: FileContext, place: Placement) -> FrozenSet[str]:
@@ -545,6 +587,9 @@ def placement(
         if variable is not None:
             seed, anchor_index = variable, index
             continue
+        if _sets_environment(stmt):
+            anchor_index = index  # (the program's own setting of the process, before the block)
+            continue
         parsed = option.seed_of(stmt)
         if parsed is not None:
             seed, anchor_index = parsed, index
@@ -660,6 +705,8 @@ def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, Im
     place = placement(module, file.project.console_functions(file.path) or _spawned_functions(file), everything, _returned_seed_option(file))
     if place is None:
         return None
+    if place.function is not None and place.seed is None:
+        place.seed = _spawned_with_options(file, place.function, everything)
     default_seed = str(file.settings.seed)
     seed = (_never_none(file, place) or default_seed).replace("{default}", default_seed)
     # names bound where the block runs: module-level imports before it, and before it in the guard

@@ -1025,3 +1025,27 @@ def test_rpl202_a_dict_of_the_options_handed_to_another_module(tmp_path, parsed,
     })
     found = lint_files_in([tmp_path / "run.py", tmp_path / "train.py"], tmp_path, ["RPL202"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "after, expected",
+    [
+        # only reading the options through vars() changes none of them (pix2pix's print_options)
+        ("for k, v in sorted(vars(args).items()):\n    print(k, v)\n", []),
+        ("print(vars(args))\n", []),
+        # changing them through vars() may change any
+        ("vars(args).update(json.load(open('cfg.json')))\n", ["RPL202"]),
+        ("vars(args)['cuda'] = True\n", ["RPL202"]),
+    ],
+)
+def test_rpl202_options_read_or_changed_through_vars(tmp_path, after, expected):
+    from conftest import lint_files_in, write
+
+    write(tmp_path, {
+        "run.py": "import argparse\nimport json\n\nfrom train import main\n\nparser = argparse.ArgumentParser()\n"
+        f"parser.add_argument('--cuda', action='store_true')\nargs = parser.parse_args()\n{after}main(args)\n",
+        "train.py": "import torch\n\n\ndef main(opt):\n    torch.manual_seed(0)\n    model = torch.nn.Linear(2, 2)\n"
+        "    if opt.cuda:\n        model.cuda()\n",
+    })
+    found = lint_files_in([tmp_path / "run.py", tmp_path / "train.py"], tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected

@@ -2555,6 +2555,18 @@ _OPTIONS = (
             },
             [("RPL302", 5)],
         ),
+        # pix2pix's BaseOptions: ``parse()`` keeps what ``gather_options()`` parses and returns it
+        (
+            {
+                "options.py": "import argparse\n\n\nclass BaseOptions:\n    def gather_options(self):\n        "
+                + _OPTIONS.format(workers=0).replace("\n    ", "\n        ") + "        return parser.parse_args()\n\n"
+                "    def parse(self):\n        opt = self.gather_options()\n        opt.isTrain = True\n"
+                "        self.opt = opt\n        return self.opt\n\n\nclass TrainOptions(BaseOptions):\n    pass\n",
+                "train.py": "import torch\nfrom loader import make\nfrom options import TrainOptions\n\n"
+                "torch.manual_seed(0)\nopt = TrainOptions().parse()\nmake(opt, list(range(8)))\n",
+            },
+            [("RPL302", 5)],
+        ),
         # a helper that returns something else too is not the options: not known, as before
         (
             {"train.py": "import argparse\nimport torch\nfrom loader import make\n\n\ndef parse_args(argv):\n    "
@@ -2591,4 +2603,25 @@ def test_a_helper_of_another_module_that_parses_the_defaults_themselves(tmp_path
         "torch.manual_seed(0)\nargs = init_argparse('qm9')\nloader = DataLoader(list(range(8)), shuffle=args.shuffle)\n",
     }
     found = lint_project(tmp_path, files, select=("RPL302",))
+    assert [(d.code, d.line) for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "seeding, loader, expected",
+    [
+        # Fabric installs Lightning's worker seeding on the loaders it sets up
+        ("fabric.seed_everything(42, workers=True)", "fabric.setup_dataloaders(DataLoader(data, num_workers=4))", []),
+        ("L.seed_everything(42, workers=True)", "fabric.setup_dataloaders(DataLoader(data, num_workers=4))", []),
+        ("fabric.seed_everything(42, workers=True)", "DataLoader(data, num_workers=4)", [("RPL301", 11)]),  # not set up
+        ("fabric.seed_everything(42)", "fabric.setup_dataloaders(DataLoader(data, num_workers=4))", [("RPL301", 11)]),
+    ],
+)
+def test_rpl301_loaders_fabric_sets_up_after_seeding_workers(tmp_path, seeding, loader, expected):
+    files = {
+        "train.py": "import lightning as L\nimport torch\nfrom torch.utils.data import DataLoader\n\n\n"
+        "def main():\n    fabric = L.Fabric(accelerator='cpu')\n    "
+        f"{seeding}\n    data = torch.ones(64, 4)\n    model = fabric.setup(torch.nn.Linear(4, 1))\n"
+        f"    loader = {loader}\n    for x in loader:\n        model(x).sum()\n\n\nif __name__ == '__main__':\n    main()\n",
+    }
+    found = lint_project(tmp_path, files, select=("RPL301",))
     assert [(d.code, d.line) for d in found] == expected

@@ -6078,7 +6078,8 @@ def test_rpl101_a_method_of_the_object_chosen_in_a_local_name(lint, chosen, expe
         ("for cls in (B,):\n        net = cls()", [("RPL101", 3)]),
         ("for cls in [A, B]:\n        print(cls)", []),  # never built
         ("for cls in [Quiet]:\n        net = cls()", []),  # a class that draws nothing
-        ("for cls in [A, make]:\n        net = cls()", []),  # not only classes: not followed
+        ("for cls in [A, make]:\n        net = cls()", [("RPL101", 3)]),  # a class and a function: each is called
+        ("for cls in [A, 1]:\n        net = cls()", []),  # not only callables of the project: not followed
     ],
 )
 def test_rpl101_a_loop_over_a_list_of_project_classes_builds_each(tmp_path, loop, expected):
@@ -7049,3 +7050,66 @@ def test_a_transform_appended_to_a_compose_goes_where_the_compose_goes(tmp_path,
         "for x, y in loader:\n    pass\n",
     }
     assert codes(lint_tree(tmp_path, files, select=["RPL102", "RPL103"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "imported, built, expected",
+    [
+        # torchmeta's layers subclass nn.Linear/nn.Conv2d (pytorch-meta's MAML example)
+        ("from torchmeta.modules import MetaLinear", "MetaLinear(4, 2)", ["RPL101"]),
+        ("from torchmeta.modules import MetaConv2d", "MetaConv2d(3, 8, 3)", ["RPL101"]),
+        ("import learn2learn as l2l", "l2l.vision.models.OmniglotCNN(5)", ["RPL101"]),
+        # a container holds what is put into it: nothing drawn by itself
+        ("from torchmeta.modules import MetaSequential", "MetaSequential()", []),
+    ],
+)
+def test_rpl101_meta_learning_libraries_layers(lint, imported, built, expected):
+    code = f"import torch\n{imported}\n\nif __name__ == '__main__':\n    model = {built}\n    print(model)\n"
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize(
+    "loop, expected",
+    [
+        # nano-chat-NPU's check script: the checks are called through a table of (name, function)
+        ("checks = [('math', check_math), ('device', check_device)]\n    for name, check in checks:\n        check()\n", ["RPL101"]),
+        ("for check in (check_math, check_device):\n        check()\n", ["RPL101"]),
+        # a table of something else: not followed
+        ("checks = [('math', 1), ('device', 2)]\n    for name, check in checks:\n        print(check)\n", []),
+    ],
+)
+def test_rpl101_functions_called_through_a_table_in_a_loop(lint, loop, expected):
+    code = (
+        "import torch\n\n\ndef check_math():\n    return 1 + 1\n\n\ndef check_device():\n"
+        "    return torch.randn(2, 2)\n\n\ndef main():\n    " + loop + "\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected
+
+
+@pytest.mark.parametrize(
+    "trainer",
+    [
+        "pl.Trainer(gpus=1, max_epochs=1)",  # Lightning 1.x: deterministic=False when not given
+        "pl.Trainer(accelerator='gpu', deterministic=False)",  # 2.x: turned off as it is built
+    ],
+)
+def test_rpl202_no_setup_block_before_a_lightning_trainer_that_sets_the_switch_itself(lint, trainer):
+    """A block before the Trainer would be undone as it is built: no fix, and the message says
+    to pass ``deterministic=True`` to the Trainer."""
+    code = (
+        "import pytorch_lightning as pl\nimport torch\n\n\nclass Net(pl.LightningModule):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.layer = torch.nn.Linear(2, 2)\n\n\n"
+        f"if __name__ == '__main__':\n    pl.seed_everything(0)\n    trainer = {trainer}\n    trainer.fit(Net())\n"
+    )
+    found = [d for d in lint(code, select=["RPL202"])]
+    assert codes(found) == ["RPL202"]
+    assert found[0].fix is None and "deterministic=True to the Lightning Trainer" in found[0].message
+
+
+@pytest.mark.parametrize("call, expected", [("Aug()(x)", ["RPL102"]), ("aug = Aug()\n    aug(x)", ["RPL102"]), ("Aug()", [])])
+def test_rpl102_an_object_built_and_called_in_one_expression_runs_its_call(lint, call, expected):
+    code = (
+        "import numpy as np\n\n\nclass Aug:\n    def __call__(self, x):\n        return x + np.random.rand()\n\n\n"
+        f"def main(x):\n    {call}\n\n\nif __name__ == '__main__':\n    main(1.0)\n"
+    )
+    assert codes(lint(code, select=["RPL102"])) == expected

@@ -1008,7 +1008,8 @@ def test_the_block_goes_where_spawned_processes_train(tmp_path, spawn, in_child)
     text = fix_text(tmp_path, code, ["RPL101", "RPL202"], dedent=False).text
     lines = text.splitlines()
     assert (lines[lines.index("def example(rank, world_size):") + 1] == "    seed_everything(0)") == in_child, text
-    assert (lines[lines.index('if __name__ == "__main__":') + 1] == "    seed_everything(0)") != in_child, text
+    # (in the __main__ block, after the program's own environment setting)
+    assert (lines[lines.index('if __name__ == "__main__":') + 2] == "    seed_everything(0)") != in_child, text
     assert text.count("seed_everything(0)") == 1, text
     compile(text, "train.py", "exec")
 
@@ -1078,3 +1079,43 @@ def test_the_block_warns_where_a_loss_module_is_called_on_spatial_input(tmp_path
     text = fix_text(tmp_path, script, ["RPL202"], dedent=False, fix_style="inline").text
     expected = "torch.use_deterministic_algorithms(True, warn_only=True)" if warns else "torch.use_deterministic_algorithms(True)\n"
     assert expected in text, text
+
+
+@pytest.mark.parametrize(
+    "option, spawn, seed",
+    [
+        # pytorch/examples' fsdp_mnist: the children get the parsed options, and so the program's --seed
+        ("parser.add_argument('--seed', type=int, default=1)", "mp.spawn(worker, args=(2, args), nprocs=2)", "args.seed"),
+        ("parser.add_argument('--seed', type=int)", "mp.spawn(worker, args=(2, args), nprocs=2)", "args.seed if args.seed is not None else 0"),
+        # not handed over, or no seed option: the configured seed
+        ("parser.add_argument('--seed', type=int, default=1)", "mp.spawn(worker, args=(2, None), nprocs=2)", "0"),
+        ("parser.add_argument('--lr', type=float, default=1.0)", "mp.spawn(worker, args=(2, args), nprocs=2)", "0"),
+    ],
+)
+def test_a_spawned_function_seeds_with_the_seed_option_it_is_handed(tmp_path, option, spawn, seed):
+    from conftest import run_cli, write
+
+    write(tmp_path, {
+        "pyproject.toml": "[tool.repro-lint]\nfix-style = \"inline\"\n",
+        "train.py": (
+            "import argparse\nimport torch\nimport torch.multiprocessing as mp\n\n\ndef worker(rank, world_size, args):\n"
+            "    model = torch.nn.Linear(8, 8)\n    model(torch.ones(2, 8)).sum().backward()\n\n\n"
+            f"if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    {option}\n    args = parser.parse_args()\n"
+            f"    torch.manual_seed(1)\n    {spawn}\n"
+        ),
+    })
+    done = run_cli(["--fix", "--no-cache", "--select", "RPL101", "."], tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    text = (tmp_path / "train.py").read_text()
+    assert f"def worker(rank, world_size, args):\n    torch.manual_seed({seed})\n" in text, text
+
+
+@pytest.mark.parametrize("setting", [
+    'os.environ["CUDA_VISIBLE_DEVICES"] = "2,3"',
+    'os.environ.setdefault("CUDA_VISIBLE_DEVICES", "0")',
+])
+def test_the_block_comes_after_the_programs_own_environment_settings(block, setting):
+    """jia-zhuang's ddp_train.py: CUDA reads CUDA_VISIBLE_DEVICES once, when first asked, and the
+    block asks: it goes after the program's setting, not before it."""
+    fixed = block(f"import os\n{setting}\nimport torch\n\nmodel = torch.nn.Linear(8, 8).cuda()\n", dedent=False)
+    assert fixed.index(setting) < fixed.index("seed_everything(0)"), fixed

@@ -1471,6 +1471,11 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         "this entry point runs on {device} but never turns deterministic algorithms on: call "
         "torch.use_deterministic_algorithms(True) (or repro_lint.runtime.seed_everything(seed)) at startup"
     )
+    message_trainer = (
+        "this entry point runs on {device} but never turns deterministic algorithms on: pass "
+        "deterministic=True to the Lightning Trainer, which sets the switch itself as it is built "
+        "(a switch turned on before it is turned off again by Lightning 1.x)"
+    )
 
     @classmethod
     def may_report_on(cls, summary: Summary) -> bool:
@@ -1507,6 +1512,12 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         # star import, before ``nn.DataParallel(model)``)
         wanted = frozenset(devices) | (frozenset(catalog.ACCELERATOR_PREFIXES) if "accelerator" in devices else frozenset())
         where = scan.where(summary, wanted)
+        reached = summary.reached_in(self.file.path)
+        if any(site.name in catalog.LIGHTNING_TRAINERS and site.body in reached for site in scan.calls):
+            # the Trainer sets the switch itself as it is built: a block before it would be undone
+            # (Lightning 1.x, or ``deterministic=False``); the Trainer's own argument is the fix
+            self.report(where, message=self.message_trainer.format(device=device))
+            return
         self.report(where, device=device, edits=self.setup_edits(scan, {"deterministic"}))
 
 

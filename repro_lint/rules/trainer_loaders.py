@@ -6,7 +6,8 @@ RPL3xx rules).
 ``pl_worker_init_function`` on loaders without a ``worker_init_fn`` (reference section 4),
 for the loaders the Trainer runs: those built in a ``*_dataloader`` hook, or passed to
 ``trainer.fit``/``validate``/``test``/``predict`` (directly, or through a combined loader), or
-returned by a module-level factory whose every call hands them there.
+returned by a module-level factory whose every call hands them there; and Fabric's, for the
+loaders passed to ``fabric.setup_dataloaders``.
 """
 
 from __future__ import annotations
@@ -79,6 +80,9 @@ def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
     if isinstance(parent, cst.Return) and function is not None and _module_level(ancestors, function):
         # a factory whose every caller hands what it returns to the Trainer
         return rule.file.project.results_handed_to_trainer(rule.file.path, function.name.value)
+    outer = ancestors[-2] if len(ancestors) >= 2 else None
+    if isinstance(parent, cst.Arg) and isinstance(outer, cst.Call) and isinstance(outer.func, cst.Attribute) and outer.func.attr.value in LIGHTNING_LOADER_CALLS:
+        return True  # built right in the call that hands it over: ``fabric.setup_dataloaders(DataLoader(...))``
     if not isinstance(parent, cst.Assign):
         return False
     names = {t.target.value for t in parent.targets if isinstance(t.target, cst.Name)}
