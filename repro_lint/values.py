@@ -1507,14 +1507,15 @@ class Values:
             if not found or isinstance(found, tuple):
                 return False
             return all(self.made_on_cpu(value, where, qualify, depth + 1) for value, where in found)
+        # (operands at the same depth: an expression's nesting is the source's, finite)
         if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
-            return self.made_on_cpu(expr.expression, chain, qualify, depth + 1)
+            return self.made_on_cpu(expr.expression, chain, qualify, depth)
         if isinstance(expr, cst.BinaryOperation) and not isinstance(expr.operator, cst.MatrixMultiply):
             # ``(beta2 - beta1) * torch.arange(0, T + 1) / T + beta1`` (minDiffusion's schedule):
             # a CPU tensor that is not a 0-dim one (``torch.tensor(2.0)``, which may join a CUDA
             # tensor) makes the result a CPU tensor, or the operation raises
             return any(
-                not _may_be_scalar_tensor(side, qualify) and self.made_on_cpu(side, chain, qualify, depth + 1)
+                not _may_be_scalar_tensor(side, qualify) and self.made_on_cpu(side, chain, qualify, depth)
                 for side in (expr.left, expr.right)
             )
         return False

@@ -1193,3 +1193,15 @@ def test_rpl401_arithmetic_of_a_cpu_tensor_stays_on_the_cpu(lint, made, expected
         f"    beta_t = {made}\n    return torch.cumsum(torch.log(1 - beta_t), dim=0)\n"
     )
     assert codes(lint(code, select=["RPL401"], torch_version_text="2.13")) == expected
+
+
+def test_rpl401_the_cpu_schedule_of_mindiffusion_through_its_locals(lint):
+    """minDiffusion's ``ddpm_schedules``: the CPU tensor reaches ``cumsum`` through four locals
+    and two arithmetic steps; the depth of an expression's own nesting is no limit."""
+    code = (
+        "import torch\n\n\ndef ddpm_schedules(beta1, beta2, T):\n"
+        "    beta_t = (beta2 - beta1) * torch.arange(0, T + 1, dtype=torch.float32) / T + beta1\n"
+        "    alpha_t = 1 - beta_t\n    log_alpha_t = torch.log(alpha_t)\n"
+        "    alphabar_t = torch.cumsum(log_alpha_t, dim=0).exp()\n    return alphabar_t\n"
+    )
+    assert codes(lint(code, select=["RPL401"], torch_version_text="2.13")) == []
