@@ -292,6 +292,9 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
                 uses.add(catalog.PROCESS_GROUP)
             elif isinstance(backend, str) and backend.lower() == "nccl":
                 uses.add(catalog.NCCL_GROUP)  # HCCL where transfer_to_npu is imported
+                # NCCL runs on CUDA devices only (a torchrun script's ``.to(local_rank)``), as
+                # ``.cuda()`` does where transfer_to_npu makes it an NPU's
+                uses.add("cuda")
         elif qualified in catalog.DEVICE_CALLS:
             cpu = catalog.CPU_SWITCHES.get(qualified)
             if cpu is None or args.value(cpu[0], cpu[1]) != cpu[2]:

@@ -1049,3 +1049,24 @@ def test_rpl202_options_read_or_changed_through_vars(tmp_path, after, expected):
     })
     found = lint_files_in([tmp_path / "run.py", tmp_path / "train.py"], tmp_path, ["RPL202"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "group, expected",
+    [
+        # pytorch/examples' multigpu_torchrun.py: NCCL, then ``.to(local_rank)``
+        ("dist.init_process_group(backend='nccl')", ["RPL202"]),
+        ("dist.init_process_group('nccl')", ["RPL202"]),
+        ("dist.init_process_group(backend='gloo')", []),
+        ("if args.distributed:\n        dist.init_process_group(backend='nccl')", []),  # off by default
+    ],
+)
+def test_rpl202_an_nccl_process_group_runs_on_cuda(lint, group, expected):
+    code = (
+        "import argparse\nimport os\nimport torch\nimport torch.distributed as dist\n\n\ndef main():\n"
+        "    parser = argparse.ArgumentParser()\n    parser.add_argument('--distributed', action='store_true')\n"
+        f"    args = parser.parse_args()\n    {group}\n    torch.manual_seed(0)\n"
+        "    local_rank = int(os.environ.get('LOCAL_RANK', 0))\n    model = torch.nn.Linear(8, 8).to(local_rank)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert codes(lint(code, select=["RPL202"])) == expected
