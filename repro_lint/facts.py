@@ -1112,12 +1112,10 @@ class _FactsCollector(ast.NodeVisitor):
         self.function_tables: Dict[str, ast.AST] = {}
         #: names bound to a loss module whose call is an op of the catalog (see :meth:`_loss_module`)
         self.loss_modules: Dict[str, Tuple[str, Tuple[Tuple[Optional[str], str, Any], ...]]] = {}
-        #: the ``vars(...)`` calls (by ``id``) whose dict of the options is bound to a name of
-        #: :attr:`parsed_names`, whose changes are followed
-        self.options_dicts: Set[int] = set()
-        #: the bodies (by ``id``) that return something other than the parsed options
-        #: (:attr:`BodyFacts.returns_options`)
-        self.other_returns: Set[int] = set()
+        #: per body (by ``id``), what its ``return`` statements give: True for its module's
+        #: parsed options, the import-qualified name of a function whose result it returns, None
+        #: for anything else (:attr:`BodyFacts.returns_options`, :attr:`BodyFacts.returns_origin`)
+        self.return_answers: Dict[int, Set[Any]] = {}
         #: the classes the module defines at its top level
         self.own_classes: FrozenSet[str] = frozenset()
         #: the names of the module's top-level functions (see :meth:`_returns_function`)
@@ -2205,14 +2203,13 @@ class _FactsCollector(ast.NodeVisitor):
         parsed = _parsed_options(target, value)
         if parsed is not None:
             self.parsed_names.add(parsed)
-            if _is_vars(value):
-                # ``opt = vars(parser.parse_args())``: the dict changes only as its name is
-                # changed (item assignments and methods, see ``set_attributes``)
-                self.options_dicts.add(id(value))
-        if (isinstance(target, ast.Name) and _is_vars(value) and id(value) not in self.options_dicts) or (
+        # ``opt = vars(parser.parse_args())`` changes only as ``opt`` is changed (item assignments
+        # and methods, below and in ``visit_Call``); ``d = vars(args)`` may change any option
+        # through ``d``, as ``vars(args)[k] = v`` does
+        if (isinstance(target, ast.Name) and _is_vars(value) and parsed is None) or (
             isinstance(target, ast.Subscript) and _is_vars(target.value)
         ):
-            self.set_attributes.add("*")  # ``d = vars(args)`` (then changed through ``d``), ``vars(args)[k] = v``
+            self.set_attributes.add("*")
         for node in _walk(target):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 self.set_attributes.add(node.attr)  # ``args.gpu = 0``: ``args`` itself is the same object
@@ -2468,20 +2465,15 @@ class _FactsCollector(ast.NodeVisitor):
             # (pix2pix's ``BaseOptions.parse``): what that method returns
             origin = None if parsed else self._returned_by(value) if isinstance(value, (ast.Name, ast.Attribute)) else self._call_origin(value)
             body = self.current
-            if not parsed and not origin:
-                self.other_returns.add(id(body))
-                body.returns_options, body.returns_origin = False, ""
-            elif id(body) not in self.other_returns and (not origin or body.returns_origin in ("", origin)):
-                if parsed and not body.returns_origin:
-                    body.returns_options = True
-                elif origin and not body.returns_options:
-                    body.returns_origin = origin
-                else:  # options of its own and another function's: not one answer
-                    self.other_returns.add(id(body))
-                    body.returns_options, body.returns_origin = False, ""
-            else:
-                self.other_returns.add(id(body))
-                body.returns_options, body.returns_origin = False, ""
+            answers = self.return_answers.setdefault(id(body), set())
+            answers.add(True if parsed else origin or None)
+            one = next(iter(answers)) if len(answers) == 1 else None
+            # (set on the body only where it holds: these fields are rare, see BodyFacts)
+            for field, holds in (("returns_options", one is True), ("returns_origin", isinstance(one, str))):
+                if holds:
+                    setattr(body, field, one)
+                elif field in body.__dict__:
+                    delattr(body, field)
         if value is not None and (self._torch_load(value) or (_dotted(value) or "") in self.loaded.get(id(self.current), ())):
             self.current.uses.add(LOAD)  # ``return torch.load(path)`` in ``load_model``: a model, may be
         if value is not None and self.scope:
@@ -2653,13 +2645,15 @@ class _FactsCollector(ast.NodeVisitor):
             table = self.function_tables.get(table.id)  # type: ignore[assignment]
         if not isinstance(table, (ast.List, ast.Tuple)) or not table.elts:
             return
-        targets = node.target.elts if isinstance(node.target, ast.Tuple) else [node.target]
+        tupled = isinstance(node.target, ast.Tuple)
+        targets = node.target.elts if tupled else [node.target]  # type: ignore[attr-defined]
         for position, target in enumerate(targets):
             if not isinstance(target, ast.Name) or target.id in self.bound:
                 continue
             names = []
             for element in table.elts:
-                item = element.elts[position] if isinstance(node.target, ast.Tuple) and isinstance(element, ast.Tuple) and len(element.elts) == len(targets) else element if not isinstance(node.target, ast.Tuple) else None
+                # ``for name, check in [("npu", check_npu), ...]``: each tuple's item at the position
+                item = element if not tupled else element.elts[position] if isinstance(element, ast.Tuple) and len(element.elts) == len(targets) else None
                 name = _dotted(item) if item is not None else None
                 if name is None or not (name in self.own_functions or self.imported(name) is not None):
                     break
