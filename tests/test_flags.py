@@ -339,6 +339,37 @@ def test_rpl201_an_option_declared_where_another_module_builds_the_parser(tmp_pa
     assert codes(lint_files_in(files, tmp_path, ["RPL201"])) == expected
 
 
+@pytest.mark.parametrize(
+    "package_init, imported, default, expected",
+    [
+        # HRNet: ``from lib.config import cfg``, the package re-exporting ``_C as cfg``
+        ("from .default import _C as cfg\n", "from lib.config import cfg", "True", ["RPL201"]),
+        ("from .default import _C as cfg\n", "from lib.config import cfg", "False", []),
+        # SimpleBaseline: ``config = edict()`` (here ``config = _C``, one object under two names)
+        ("", "from lib.config.default import config as cfg", "True", ["RPL201"]),
+        ("", "from lib.config.default import config as cfg", "False", []),
+    ],
+)
+def test_rpl201_a_config_objects_default_read_through_a_reexport_or_an_alias(tmp_path, package_init, imported, default, expected):
+    """``cudnn.benchmark = cfg.CUDNN.BENCHMARK`` with the yacs defaults in ``lib/config/default.py``
+    (``_C.CUDNN.BENCHMARK = True``): on by default, reported (without a fix: a config file may
+    set it otherwise)."""
+    write(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/config/__init__.py": package_init,
+            "lib/config/default.py": "from yacs.config import CfgNode as CN\n\n_C = CN()\n_C.CUDNN = CN()\n"
+            f"_C.CUDNN.BENCHMARK = {default}\nconfig = _C\n",
+            "train.py": f"import torch.backends.cudnn as cudnn\n{imported}\n\n\ndef main():\n"
+            "    cudnn.benchmark = cfg.CUDNN.BENCHMARK\n\n\nif __name__ == '__main__':\n    main()\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL201"])
+    assert codes(found) == expected
+    assert all(d.fix is None for d in found)
+
+
 def test_rpl201_an_option_of_an_options_class_in_another_module(tmp_path):
     """CenterNet, SPADE, pix2pix: ``opt = TrainOptions().parse()``, the options declared by the
     class and its base in other modules (``parser.add_argument`` in ``initialize``)."""

@@ -209,15 +209,23 @@ class ProjectModules:
         module_name, _, name = qualified.rpartition(".")
         path = self.project.resolve_module(module_name)
         facts = self.project.facts(path) if path is not None else None
+        target = facts.aliases.get(name) if facts is not None else None
+        if target is not None and target != qualified and "." in target:
+            # a name the module imports from another project module (a package's ``__init__``
+            # re-exporting yacs's ``from .default import _C as cfg``): that module's object
+            found_there = self.object_attributes(target)
+            self._objects[qualified] = found_there
+            return found_there
         read = self.read(facts) if facts is not None else None
         if read is None:
             return None
         module = read[0]
-        bound = [
-            s.body[0] for s in module.body
-            if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], (cst.Assign, cst.AnnAssign))
-            and name in {dotted_name(t) for t in _targets(s.body[0])}
-        ]
+        names = [name]
+        bound = _top_level_bindings(module, name)
+        if len(bound) == 1 and isinstance(bound[0].value, cst.Name):
+            # ``config = _C`` after ``_C = CN()``: one object under two names
+            names.append(bound[0].value.value)
+            bound = _top_level_bindings(module, names[-1])
         if len(bound) != 1 or not isinstance(bound[0].value, cst.Call):
             return None
         found: Dict[str, Any] = {}
@@ -233,9 +241,10 @@ class ProjectModules:
                 continue
             for target in _targets(node):
                 dotted = dotted_name(target) if isinstance(target, cst.Attribute) else None
-                if dotted is None or not dotted.startswith(name + "."):
+                head = dotted.split(".", 1)[0] if dotted is not None else None
+                if dotted is None or head not in names or dotted == head:
                     continue
-                attribute = dotted[len(name) + 1 :]
+                attribute = dotted[len(head) + 1 :]
                 value = cst_literal(node.value) if isinstance(node, cst.Assign) and len(node.targets) == 1 and node.value is not None else UNKNOWN
                 value = UNKNOWN if value is None else value
                 # (an option the module also assigns holds either value)
@@ -260,3 +269,12 @@ class ProjectModules:
                     Values(module, text, self.resolver(table.qualify), table.qualify, methods=self.method, class_module=self.class_module),
                 )
         return self._read[path]
+
+
+def _top_level_bindings(module: "cst.Module", name: str) -> List[Any]:
+    """The one-statement assignments at ``module``'s top level whose targets include ``name``."""
+    return [
+        s.body[0] for s in module.body
+        if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], (cst.Assign, cst.AnnAssign))
+        and name in {dotted_name(t) for t in _targets(s.body[0])}
+    ]
