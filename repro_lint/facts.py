@@ -68,7 +68,10 @@ from .catalog import (
     LIGHTNING_LOADER_CALLS,
 )
 from .names import resolve_relative
-from .opcatalog import RESHAPES, SPATIAL_INPUTS, SPATIAL_LOSS_MODULES, OpCall, VisibleRank, op_names, spatial_rank
+from .opcatalog import (
+    RESHAPES, SEGMENTATION_LOSS_MODULES, SEGMENTATION_RANK, SPATIAL_INPUTS, SPATIAL_LOSS_MODULES, OpCall, VisibleRank, op_names,
+    spatial_rank,
+)
 from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
@@ -1111,7 +1114,9 @@ class _FactsCollector(ast.NodeVisitor):
         #: local names bound to a list or tuple display (see :meth:`_loop_over_functions`)
         self.function_tables: Dict[str, ast.AST] = {}
         #: names bound to a loss module whose call is an op of the catalog (see :meth:`_loss_module`)
-        self.loss_modules: Dict[str, Tuple[str, Tuple[Tuple[Optional[str], str, Any], ...]]] = {}
+        self.loss_modules: Dict[str, Tuple[str, Tuple[Tuple[Optional[str], str, Any], ...], int]] = {}
+        #: names whose rank an unpacking of their shape showed (``n, c, d, h, w = out.shape``)
+        self.shown_ranks: Dict[str, int] = {}
         #: per body (by ``id``), what its ``return`` statements give: True for its module's
         #: parsed options, the import-qualified name of a function whose result it returns, None
         #: for anything else (:attr:`BodyFacts.returns_options`, :attr:`BodyFacts.returns_origin`)
@@ -1518,11 +1523,11 @@ class _FactsCollector(ast.NodeVisitor):
         return LoaderClass(base, tuple(a.arg for a in positional[1:]), frozenset(fixed), forwards, defaults)
 
     def visit_Call(self, node: ast.Call) -> None:
-        _note_call(node, self.called, self.op_calls, self.facts.aliases)
+        _note_call(node, self.called, self.op_calls, self.facts.aliases, self.shown_ranks)
         loss = self.loss_modules.get(_dotted(node.func) or "") if self.loss_modules else None
         if loss is not None and node.args and not isinstance(node.args[0], ast.Starred):
             # ``criterion(logits.transpose(1, 2), y)``: the loss function, on an input that shows its rank
-            rank = _shown_rank(node.args[0], self.facts.aliases)
+            rank = _shown_rank(node.args[0], self.facts.aliases, self.shown_ranks) or loss[2]
             if rank:
                 self.op_calls.add((loss[0], ((None, "", VisibleRank(rank)), *loss[1])))
         body = self.current
@@ -1802,13 +1807,16 @@ class _FactsCollector(ast.NodeVisitor):
     def _loss_module(self, target: ast.AST, value: ast.AST) -> None:
         """``criterion = nn.CrossEntropyLoss(reduction="sum").cuda()`` (or ``self.criterion``):
         the name's calls are the loss function (:data:`~repro_lint.opcatalog.SPATIAL_LOSS_MODULES`)
-        with the module's ``reduction``; bound to anything else, no longer."""
+        with the module's ``reduction``, on a spatial input for a segmentation loss (MONAI's
+        ``DiceCELoss``, :data:`~repro_lint.opcatalog.SEGMENTATION_LOSS_MODULES`); bound to
+        anything else, no longer."""
         name = _dotted(target)
         if name is None:
             return
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("cuda", "to", "npu", "cpu"):
             value = value.func.value  # moved to a device: the same module
-        function = SPATIAL_LOSS_MODULES.get(self.imported(_dotted(value.func) or "") or "") if isinstance(value, ast.Call) else None
+        qualified = self.imported(_dotted(value.func) or "") or "" if isinstance(value, ast.Call) else ""
+        function = SPATIAL_LOSS_MODULES.get(qualified) or SEGMENTATION_LOSS_MODULES.get(qualified)
         if function is None:
             held = self.loss_modules.get(_dotted(value) or "") if isinstance(value, (ast.Name, ast.Attribute)) else None
             if held is not None:
@@ -1818,7 +1826,23 @@ class _FactsCollector(ast.NodeVisitor):
             return
         reduction = next((k.value for k in value.keywords if k.arg == "reduction"), None)  # type: ignore[union-attr]
         keywords = (("reduction", "", _literal_argument(reduction)),) if reduction is not None else ()
-        self.loss_modules[name] = (function, keywords)
+        self.loss_modules[name] = (function, keywords, SEGMENTATION_RANK if qualified in SEGMENTATION_LOSS_MODULES else 0)
+
+    def _shown_shape(self, target: ast.AST, value: ast.AST) -> None:
+        """``[n, _, d, h, w] = out.shape`` (or ``= out.size()``): ``out`` shows rank 5 to the
+        calls after it (:attr:`shown_ranks`); a name bound to anything else shows none."""
+        if self.shown_ranks and isinstance(target, ast.Name):
+            self.shown_ranks.pop(target.id, None)
+        if isinstance(value, ast.Call) and not value.args and not value.keywords and isinstance(value.func, ast.Attribute) and value.func.attr == "size":
+            value = value.func  # ``out.size()``: its shape
+        if (
+            isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) >= 3
+            and not any(isinstance(e, ast.Starred) for e in target.elts)
+            and isinstance(value, ast.Attribute) and value.attr in ("shape", "size")
+        ):
+            shaped = _dotted(value.value)
+            if shaped is not None:
+                self.shown_ranks[shaped] = len(target.elts)
 
     def _built_method(self, arg: ast.Attribute) -> str:
         """``Collator(params).collate``, called or handed on: a method of an object built on the
@@ -2573,6 +2597,7 @@ class _FactsCollector(ast.NodeVisitor):
         start = len(self.current.refs)
         self.generic_visit(node)
         for target in node.targets:
+            self._shown_shape(target, node.value)
             if isinstance(target, ast.Name):
                 self.value_refs[target.id] = self.current.refs[start:]
                 if isinstance(node.value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
@@ -3016,19 +3041,26 @@ _OP_NAMES = op_names()
 _DOTTED_TYPES = (ast.Name, ast.Attribute)
 
 
-def _note_call(node: ast.Call, called: Set[str], op_calls: Set[OpCall], aliases: Mapping[str, str]) -> None:
+#: no name's rank shown
+_NO_RANKS: Mapping[str, int] = MappingProxyType({})
+
+
+def _note_call(
+    node: ast.Call, called: Set[str], op_calls: Set[OpCall], aliases: Mapping[str, str], ranks: Mapping[str, int] = _NO_RANKS,
+) -> None:
     """Add the last name of ``node``'s callee to ``called`` (:attr:`ModuleFacts.called`), and
     the call to ``op_calls`` where an op has that name (:attr:`ModuleFacts.op_calls`);
-    ``aliases``: the names the module's imports bind so far."""
+    ``aliases``: the names the module's imports bind so far; ``ranks``: the names whose rank
+    an unpacking of their shape showed."""
     func = node.func
     callee = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None  # type: ignore[attr-defined]
     if callee is not None:
         called.add(callee)
         if callee in _OP_NAMES or callee == "partial":
-            _note_op_call(node, callee, op_calls, aliases)
+            _note_op_call(node, callee, op_calls, aliases, ranks)
 
 
-def _note_op_call(node: ast.Call, callee: str, op_calls: Set[OpCall], aliases: Mapping[str, str]) -> None:
+def _note_op_call(node: ast.Call, callee: str, op_calls: Set[OpCall], aliases: Mapping[str, str], ranks: Mapping[str, int]) -> None:
     """Add the call ``node`` of ``callee``, an op's name, to ``op_calls`` with the literal values
     of its arguments; ``partial(F.interpolate, mode=...)`` as the op called with the rest."""
     args: Sequence[ast.expr] = node.args
@@ -3041,17 +3073,20 @@ def _note_op_call(node: ast.Call, callee: str, op_calls: Set[OpCall], aliases: M
     slots = [(None, "*" if type(arg) is ast.Starred else "", _literal_argument(arg)) for arg in args]
     if callee in SPATIAL_INPUTS and slots and not slots[0][1]:
         # ``F.cross_entropy(logits.transpose(1, 2), target)``: an input that shows its rank
-        rank = _shown_rank(args[0], aliases)
+        rank = _shown_rank(args[0], aliases, ranks)
         if rank:
             slots[0] = (None, "", VisibleRank(rank))
     slots += [(k.arg, "" if k.arg is not None else "**", _literal_argument(k.value)) for k in node.keywords]
     op_calls.add((callee, tuple(slots)))
 
 
-def _shown_rank(node: ast.AST, aliases: Mapping[str, str]) -> int:
+def _shown_rank(node: ast.AST, aliases: Mapping[str, str], ranks: Mapping[str, int] = _NO_RANKS) -> int:
     """The rank a Tensor method call shows by itself (:func:`~repro_lint.opcatalog.spatial_rank`;
-    not through a name it is bound to), else 0; a call of a function of an imported module
+    not through a name it is bound to), or that an unpacking of the shape of the name ``node``
+    showed (``ranks``), else 0; a call of a function of an imported module
     (``torch.transpose(x, 1, 2)``, its head in ``aliases``) is no method."""
+    if ranks and type(node) in (ast.Name, ast.Attribute):
+        return ranks.get(_dotted(node) or "", 0)
     if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.keywords:  # type: ignore[attr-defined]
         return 0
     positional = node.args  # type: ignore[attr-defined]

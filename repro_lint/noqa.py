@@ -20,6 +20,15 @@ CODE = r"[A-Z]+[0-9]+"
 NOQA_LINE = re.compile(rf"#\s*noqa(?::[\s]?(?P<codes>{CODE}(?:[,\s]+{CODE})*))?", re.IGNORECASE)
 NOQA_FILE = re.compile(rf"#\s*repro-lint\s*:\s*noqa(?::[\s]?(?P<codes>{CODE}(?:[,\s]+{CODE})*))?", re.IGNORECASE)
 
+#: the start of a comment part that instructs a tool rather than describes the code
+#: (``type: ignore``, ``noqa`` with flake8's codes, ``pylint: disable=...``, ``fmt: skip``,
+#: ``pragma: no cover``, ``nosec``)
+TOOL_DIRECTIVE = re.compile(
+    r"\s*(?:noqa\b|nosec\b|type\s*:|pylint\s*:|pyright\s*:|mypy\s*:|pyre-|fmt\s*:|yapf\s*:|isort\s*:|"
+    r"ruff\s*:|flake8\s*:|pragma\s*:|lint-ignore|lint-fixme|repro-lint\s*:)",
+    re.IGNORECASE,
+)
+
 #: None means "every code"
 Codes = Optional[FrozenSet[str]]
 
@@ -43,11 +52,20 @@ def _comments(source: str) -> Iterator[Tuple[int, int, str]]:
                 yield number, index, line[index:]
 
 
+def tool_directives(comment: str) -> str:
+    """The comment ``comment`` with only its parts that instruct a tool (:data:`TOOL_DIRECTIVE`):
+    itself where every part does, the ``type: ignore`` part alone of ``faster  # type: ignore``,
+    "" where none does."""
+    parts = comment.split("#")[1:]
+    kept = [part.strip() for part in parts if TOOL_DIRECTIVE.match(part)]
+    return comment if len(kept) == len(parts) else "  ".join(f"# {part}" for part in kept)
+
+
 @dataclass
 class NoqaDirective:
     line: int
     column: int
-    text: str  # the matched comment part, e.g. "# noqa: RPL201"
+    text: str  # the matched comment part: the noqa directive and its codes
     codes: Codes
     used: set = field(default_factory=set)
 

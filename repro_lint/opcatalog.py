@@ -586,6 +586,12 @@ SPATIAL_LOSS_MODULES = {
     for module in ("", "modules.loss.")
     for cls, function in (("CrossEntropyLoss", "cross_entropy"), ("NLLLoss", "nll_loss"))
 }
+#: segmentation losses of other libraries whose call is one of those functions on their input,
+#: which their contract makes at least (batch, classes, height, width): MONAI's ``DiceCELoss``
+#: (``nn.CrossEntropyLoss(reduction=reduction)`` on (B, N, H, W[, D]) logits, N > 1)
+SEGMENTATION_LOSS_MODULES = {f"monai.losses.{module}DiceCELoss": "cross_entropy" for module in ("", "dice.")}
+#: the rank the input of a :data:`SEGMENTATION_LOSS_MODULES` call has at least
+SEGMENTATION_RANK = 4
 
 
 def spatial_rank(method: str, positional: Sequence[Optional[int]]) -> int:

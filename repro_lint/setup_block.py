@@ -266,8 +266,8 @@ _ENVIRONMENT_SETTERS = frozenset({"os.environ.setdefault", "os.environ.update", 
 
 def _sets_environment(stmt: cst.CSTNode) -> bool:
     """``os.environ["CUDA_VISIBLE_DEVICES"] = "2,3"`` (or ``os.environ.setdefault(...)``): the
-    block comes after it, since CUDA reads the variable once, when first asked, and the block
-    asks (``torch.cuda.is_available()``)."""
+    block comes after it, as the program's own setup of the process (the block sets variables
+    where the program has not: ``CUBLAS_WORKSPACE_CONFIG``)."""
     for small in _small_statements(stmt):
         if isinstance(small, cst.Assign) and any(
             isinstance(t.target, cst.Subscript) and dotted_name(t.target.value) == "os.environ" for t in small.targets

@@ -317,6 +317,25 @@ def test_rpl201_fix_drops_a_comment_that_would_now_lie(lint):
 
 
 @pytest.mark.parametrize(
+    "comment, kept",
+    [
+        ("  # type: ignore", "  # type: ignore"),
+        ("  # noqa: E501  pylint: disable=line-too-long", "  # noqa: E501  pylint: disable=line-too-long"),
+        ("  # faster  # type: ignore[attr-defined]", "  # type: ignore[attr-defined]"),
+        ("  # fmt: skip", "  # fmt: skip"),
+        ("  # speed up, ignore the type", ""),
+    ],
+)
+def test_rpl201_fix_keeps_the_parts_of_the_comment_that_instruct_a_tool(lint, comment, kept):
+    """``# type: ignore`` or ``# noqa: E501`` says nothing of the value: an instruction to another
+    tool, which still applies to the fixed line."""
+    code = f"import torch\ntorch.backends.cudnn.benchmark = True{comment}\n"
+    (found,) = lint(code, select=["RPL201"])
+    assert found.fix.applicability == "safe"
+    assert apply_fixes(code, [found]) == f"import torch\ntorch.backends.cudnn.benchmark = False{kept}\n"
+
+
+@pytest.mark.parametrize(
     "flag, expected",
     [
         ('parser.add_argument("--not_cuda_benchmark", action="store_true")', ["RPL201"]),  # CenterNet

@@ -257,6 +257,20 @@ def test_cublas_skipped_on_cpu_build(monkeypatch):
     assert by_name(verify())["CUBLAS_WORKSPACE_CONFIG"].status == "skip"
 
 
+def test_seeding_never_initialises_cuda(cuda_build, recwarn):
+    """The block may run before the program's own ``os.environ["CUDA_VISIBLE_DEVICES"] = ...``
+    (set inside ``main()``); CUDA reads the variable once, when first asked, so seeding must not
+    ask (``torch.cuda.is_available()`` and ``device_count()`` would)."""
+    def asks(*args, **kwargs):
+        raise AssertionError("seed_everything initialised CUDA")
+
+    for name in ("is_available", "device_count", "init", "_lazy_init"):
+        cuda_build.setattr(torch.cuda, name, asks)
+    cuda_build.setattr(torch.cuda, "is_initialized", lambda: False)
+    record = seed_everything(5)
+    assert "cuda" in record.seeded  # queued: applied when CUDA is first used
+
+
 @requires_cuda
 def test_cuda_generators_seeded_and_reported(recwarn):  # marker: cuda
     seed_everything(17)

@@ -1058,6 +1058,14 @@ def test_the_seed_option_of_options_a_helper_of_another_module_parses(tmp_path, 
     ("nn.CrossEntropyLoss(reduction='none')", "criterion(logits.transpose(1, 2), target).mean()", False),
     ("nn.CrossEntropyLoss()", "criterion(logits, target)", False),  # the rank is not shown: strict
     ("nn.MSELoss()", "criterion(logits.transpose(1, 2), target)", False),
+    # MedicalNet: the rank shown by an unpacking of the input's shape, before the call
+    ("nn.CrossEntropyLoss(ignore_index=-1)", "[n, _, d, h, w] = logits.shape\n        return criterion(logits, target)", True),
+    ("nn.CrossEntropyLoss()", "n, c, h = logits.size()\n        return criterion(logits, target)", True),
+    ("nn.CrossEntropyLoss()", "n, c = logits.shape\n        return criterion(logits, target)", False),
+    ("nn.CrossEntropyLoss()", "n, c, h = logits.shape\n        logits = logits.view(n, -1)\n        return criterion(logits, target)", False),
+    # MONAI's segmentation loss: cross-entropy on (B, N, H, W[, D]) logits by its contract
+    ("DiceCELoss(to_onehot_y=True, softmax=True)", "criterion(logits, target)", True),
+    ("DiceCELoss(softmax=True, reduction='none')", "criterion(logits, target).mean()", False),
 ])
 def test_the_block_warns_where_a_loss_module_is_called_on_spatial_input(tmp_path, made, call, warns):
     """``criterion = nn.CrossEntropyLoss()``, then ``criterion(logits.transpose(1, 2), y)``: the
@@ -1067,9 +1075,10 @@ def test_the_block_warns_where_a_loss_module_is_called_on_spatial_input(tmp_path
     from fixtools import fix_text
 
     write(tmp_path, {"criterion.py": (
-        "import torch\nimport torch.nn as nn\n\n\nclass Loss(nn.Module):\n"
+        "import torch\nimport torch.nn as nn\nfrom monai.losses import DiceCELoss\n\n\nclass Loss(nn.Module):\n"
         f"    def __init__(self, w=None):\n        super().__init__()\n        self.criterion = {made}\n\n"
-        f"    def forward(self, logits, target, n=2, c=3, h=4, w=4):\n        criterion = self.criterion\n        return {call}\n"
+        f"    def forward(self, logits, target, n=2, c=3, h=4, w=4):\n        criterion = self.criterion\n"
+        + ("        " if "return" in call else "        return ") + f"{call}\n"
     )})
     script = (
         "import torch\nfrom criterion import Loss\n\n\ndef main():\n    torch.manual_seed(0)\n"

@@ -31,6 +31,7 @@ from ..classify import switch_effect, trainer_built
 from ..syntax import CstArgs, assigned_pairs, int_value, string_value
 from ..diagnostics import SAFE, UNSAFE
 from ..names import dotted_name
+from ..noqa import tool_directives
 from ..values import OPEN, Const, any_const
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, argument, enclosing_statement, environ_writes, is_false, is_true, keyword_arg, value_of
 
@@ -77,13 +78,17 @@ class CudnnBenchmarkEnabled(Rule):
     def _flip(self, value: cst.CSTNode) -> Tuple[List[NodeEdit], Optional[str]]:
         """Report and flip ``value`` to False. A comment at the end of the line described the
         old value (``# faster convolutions``) and would now be wrong: the fix drops it when the
-        line holds this statement alone, and is unsafe otherwise."""
+        line holds this statement alone, and is unsafe otherwise. The parts of the comment that
+        instruct a tool (``# type: ignore``, ``# noqa: E501``) stay."""
         edits = [self.replace(value, "False")]
         applicability = None
         stmt = enclosing_statement(self.file.ancestors)
-        if stmt is not None and stmt.trailing_whitespace.comment is not None:
+        trailing = stmt.trailing_whitespace if stmt is not None else None
+        comment = trailing.comment.value if trailing is not None and trailing.comment is not None else None
+        kept = tool_directives(comment) if comment is not None else None
+        if stmt is not None and trailing is not None and comment is not None and kept != comment:
             if len(stmt.body) == 1 and "\n" not in self.file.code_for(stmt.body[0]).rstrip():
-                edits.append(NodeEdit("replace", "\n", stmt.trailing_whitespace))
+                edits.append(NodeEdit("replace", f"{trailing.whitespace.value}{kept}\n" if kept else "\n", trailing))
             else:
                 applicability = UNSAFE
         return edits, applicability

@@ -171,7 +171,9 @@ def seed_everything(
 
     Seeds Python's ``random``, NumPy's legacy global RNG (if NumPy is importable),
     torch's CPU generator and all CUDA generators (``torch.manual_seed``, plus
-    ``torch.cuda.manual_seed_all`` when CUDA is available) and, when torch_npu
+    ``torch.cuda.manual_seed_all`` on a CUDA build, applied when CUDA is first used: the call
+    never initialises CUDA, so a ``CUDA_VISIBLE_DEVICES`` the program sets afterwards still
+    chooses its devices) and, when torch_npu
     is installed, all NPU generators (``torch_npu.npu.manual_seed_all``). It
     sets ``PYTHONHASHSEED`` for child processes.
 
@@ -230,7 +232,10 @@ def seed_everything(
             apply_environment(torch, npu, env_set, too_late)
         torch.manual_seed(seed)
         seeded.append("torch")
-        if torch.cuda.is_available():
+        if getattr(torch.version, "cuda", None) or getattr(torch.version, "hip", None):
+            # queued until CUDA is first used, as ``torch.manual_seed`` does: asking
+            # ``torch.cuda.is_available()`` here would initialise CUDA, which reads
+            # ``CUDA_VISIBLE_DEVICES`` once, before the program's own setting of it
             torch.cuda.manual_seed_all(seed)
             seeded.append("cuda")
         if npu is not None:
