@@ -1868,6 +1868,11 @@ class _FactsCollector(ast.NodeVisitor):
         workers = args.node("num_workers", loader_position(params, "num_workers"))
         if not isinstance(dataset, ast.AST) or not isinstance(workers, ast.AST):
             return
+        if (
+            isinstance(workers, ast.Call) and isinstance(workers.func, ast.Name) and workers.func.id == "int"
+            and "int" not in self.facts.aliases and len(workers.args) == 1 and not workers.keywords
+        ):
+            workers = workers.args[0]  # ``int(opt.workers)``: the option's value, as a number
         count = self._constant(workers)
         if isinstance(workers, ast.Call) and isinstance(workers.func, ast.Name) and workers.func.id == "max" and "max" not in self.facts.aliases:
             # ``max(1, args.cpu_num // 2)``: at least its largest literal
@@ -1932,6 +1937,8 @@ class _FactsCollector(ast.NodeVisitor):
         for body, count, refs in self.loader_workers:
             if isinstance(count, OptionValue):
                 count = self.facts.options.get(count.dest)
+            if isinstance(count, str) and count.isdigit():
+                count = int(count)  # ``default="4"``: a number to argparse's ``type=int``, or to ``int(...)``
             if isinstance(count, int) and not isinstance(count, bool) and count > 0:
                 body.worker_refs.update(refs)
 
@@ -1956,13 +1963,20 @@ class _FactsCollector(ast.NodeVisitor):
         level, where it is the same table: P-GNN's ``locals()[args.model](...)``): a name of this
         module looked up by a string, recorded as :meth:`_lookup` records ``getattr(module,
         name)``: the name when it is a literal, or the option whose default names it, else any
-        public name of the module (ivadomed's ``Compose``)."""
+        public name of the module (ivadomed's ``Compose``). Also ``module.__dict__[name](...)``
+        on an imported module, as ``getattr(module, name)`` (FlowNet's
+        ``datasets.__dict__[args.dataset](...)``)."""
         func = node.func
         if isinstance(func, ast.Subscript):
             table, key = func.value, func.slice
         elif isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and func.func.attr == "get" and func.args:
             table, key = func.func.value, func.args[0]
         else:
+            return
+        head = _dotted(table.value) if isinstance(table, ast.Attribute) and table.attr == "__dict__" else None
+        module = self.imported(head) if head is not None else None
+        if module is not None:
+            self.current.lookups.append((module, _string(key), key.attr if isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) else None))
             return
         if not (isinstance(table, ast.Call) and isinstance(table.func, ast.Name) and not table.args):
             return

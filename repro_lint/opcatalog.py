@@ -621,12 +621,18 @@ def surely_raises(calls: Iterable[OpCall], version: Version) -> bool:
     """Is one of ``calls`` (:data:`OpCall`) an op that raises under deterministic mode in torch
     ``version`` for the literal arguments it is given (``nn.AdaptiveAvgPool2d(3)``,
     ``F.interpolate(x, mode="bicubic")``)? Its condition must be decided to hold, not merely
-    possible: with :func:`may_raise`, what the setup block asks before it turns strict mode on."""
+    possible, except for an adaptive average pool whose output size is no literal: a pyramid
+    pooling module's ``nn.AdaptiveAvgPool2d(size)`` for each ``size`` of ``(1, 2, 3, 6)``
+    (PSPNet, UPerNet), where the global pool, which has a deterministic kernel, is written
+    ``1``. With :func:`may_raise`, what the setup block asks before it turns strict mode on."""
     for name, slots in calls:
         for op, form in _named(name):
             if op.condition is None or op.category(version) != RAISES:
                 continue
-            if literal_verdict(op.condition, form, slots) or (op.condition.test == "spatial" and _surely_spatial(op.condition, form, slots)):
+            verdict = literal_verdict(op.condition, form, slots)
+            if verdict or (verdict is None and op.condition.test == "not_global"):
+                return True
+            if op.condition.test == "spatial" and _surely_spatial(op.condition, form, slots):
                 return True
     return False
 

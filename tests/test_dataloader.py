@@ -994,6 +994,21 @@ def test_rpl304_a_sampler_built_in_a_lightning_loader_hook_gets_its_epoch_from_t
     assert [(d.code, d.line) for d in found] == [("RPL304", 17)]
 
 
+@pytest.mark.parametrize("read, expected", [
+    ("sampler=self.train_sampler", []),  # ViLT: built in ``setup``, handed over by the hook
+    ("sampler=None", [("RPL304", 8)]),  # the stored sampler reaches no loader of a hook
+])
+def test_rpl304_a_sampler_stored_for_a_lightning_loader_hook_gets_its_epoch_from_the_trainer(lint, read, expected):
+    code = (
+        "import lightning as L\nfrom torch.utils.data import DataLoader, DistributedSampler\n\n\n"
+        "class DM(L.LightningDataModule):\n    def setup(self, stage):\n        self.ds = list(range(8))\n"
+        "        self.train_sampler = DistributedSampler(self.ds, shuffle=True)\n\n"
+        f"    def train_dataloader(self):\n        return DataLoader(self.ds, {read})\n"
+    )
+    found = lint(code, select=["RPL304"])
+    assert [(d.code, d.line) for d in found] == expected
+
+
 @pytest.mark.parametrize("helper, expected", [("b/pb/loop.py", ["RPL304"]), ("a/pa/loop.py", [])])
 def test_rpl304_set_epoch_in_an_unreached_file_counts_only_in_the_sampler_s_project(tmp_path, helper, expected):
     """fastMRI beside anemoi: a helper that calls ``set_epoch`` and that no entry point reaches

@@ -2628,10 +2628,12 @@ PRESETS = {
         ('parser.add_argument("--agent")', '"dqn"', ["RPL101"]),
     ],
 )
-def test_a_name_looked_up_on_a_project_module_is_any_of_its_names(tmp_path, option, name, expected):
-    """``getattr(presets, args.agent)`` on a project package stands for any name it exports
-    (here through ``from .dqn import dqn``, an instance built at a submodule's top level), or
-    for the one named when the name is a literal or an option's default."""
+@pytest.mark.parametrize("lookup", ["getattr(presets, {})", "presets.__dict__[{}]", "presets.__dict__.get({})"])
+def test_a_name_looked_up_on_a_project_module_is_any_of_its_names(tmp_path, option, name, expected, lookup):
+    """``getattr(presets, args.agent)`` (or FlowNet's ``presets.__dict__[args.agent]``) on a
+    project package stands for any name it exports (here through ``from .dqn import dqn``, an
+    instance built at a submodule's top level), or for the one named when the name is a literal
+    or an option's default."""
     files = dict(PRESETS)
     files["train.py"] = f"""
         import argparse
@@ -2643,7 +2645,7 @@ def test_a_name_looked_up_on_a_project_module_is_any_of_its_names(tmp_path, opti
             parser = argparse.ArgumentParser()
             {option}
             args = parser.parse_args()
-            agent = getattr(presets, {name})
+            agent = {lookup.format(name)}
             agent.build()
 
 
@@ -3105,6 +3107,8 @@ AUGMENT_MODULE = """
         ("num_workers=n", ["RPL103"]),  # not known: the main process may run it
         ("num_workers=max(1, n // 2)", []),  # KnowledgeGraphEmbedding: at least one worker
         ("num_workers=max(0, n)", ["RPL103"]),  # maybe none
+        ("num_workers=int(args.workers)", []),  # pointnet.pytorch: the option, as a number
+        ("num_workers=int(args.threads)", ["RPL103"]),
         ("**params", []),  # a dict built in the function (effdet's ``DataLoader(ds, **training_params)``)
         ("**serial", ["RPL103"]),
     ],

@@ -564,7 +564,11 @@ def test_the_block_only_warns_where_the_entry_point_reaches_an_op_that_would_rai
     ("nn.Upsample(scale_factor=2, mode='bicubic')", True),
     ("nn.AdaptiveAvgPool2d(1)", False),  # a global pool is a mean: deterministic
     ("nn.Upsample(scale_factor=2)", False),  # nearest
-    ("nn.AdaptiveAvgPool2d(size)", False),  # not decided: strict, as before
+    # a size that is no literal: a pyramid's levels (DenseFusion's ``(size, size)`` for each
+    # size of ``(1, 2, 3, 6)``); the global pool is written ``1``
+    ("nn.AdaptiveAvgPool2d(size)", True),
+    ("*[nn.AdaptiveAvgPool2d(output_size=(s, s)) for s in (1, 2, 3, 6)]", True),
+    ("nn.AdaptiveMaxPool2d(1)", True),  # no deterministic kernel whatever its size
 ])
 def test_the_block_warns_where_a_module_on_the_path_calls_an_op_with_arguments_that_raise(tmp_path, layer, warns):
     """An op that raises under deterministic mode only for some arguments counts where a module

@@ -14,7 +14,7 @@ from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
 from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, built_repeatedly, factory_loaders, forwarded_switch_off, loader_call, may_build_loader, none_on_every_path, off_in_factory
-from .trainer_loaders import in_loader_hook, seeded_by_library
+from .trainer_loaders import built_for_loader_hooks, seeded_by_library
 from .seeding import UnseededTorch, seed_given_after, seeded_only_after
 
 RUNTIME = "repro_lint.runtime"
@@ -487,7 +487,7 @@ class DistributedSamplerWithoutSetEpoch(Rule):
         shuffle = bound(self, node.args, "shuffle", position)
         if isinstance(shuffle, cst.BaseExpression) and is_false(shuffle):
             return
-        if in_loader_hook(self):
+        if built_for_loader_hooks(self):
             return  # built for a Lightning Trainer, whose fit loop calls the sampler's set_epoch
         self.samplers.append(node)
 

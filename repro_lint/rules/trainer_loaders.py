@@ -71,6 +71,36 @@ def in_loader_hook(rule: Rule) -> bool:
     return function is not None and (function.name.value in LIGHTNING_LOADER_HOOKS or _called_only_from_hooks(ancestors, function))
 
 
+def built_for_loader_hooks(rule: Rule) -> bool:
+    """Is the node being visited built for a Lightning loader hook: in one (:func:`in_loader_hook`),
+    or stored by another method of its class on an attribute that a loader hook of the class
+    reads (ViLT's ``setup``: ``self.train_sampler = DistributedSampler(...)``, then
+    ``train_dataloader``: ``DataLoader(..., sampler=self.train_sampler)``)?"""
+    if in_loader_hook(rule):
+        return True
+    ancestors = rule.file.ancestors
+    parent = ancestors[-1] if ancestors else None
+    if not isinstance(parent, cst.Assign):
+        return False
+    stored = {
+        t.target.attr.value for t in parent.targets
+        if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"
+    }
+    function = next((n for n in reversed(ancestors) if isinstance(n, cst.FunctionDef)), None)
+    index = next((i for i, n in enumerate(ancestors) if n is function), None)
+    cls = ancestors[index - 2] if index is not None and index >= 2 else None
+    if not stored or not isinstance(cls, cst.ClassDef) or not isinstance(cls.body, cst.IndentedBlock):
+        return False
+    hooks = [m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value in LIGHTNING_LOADER_HOOKS]
+    stack: List[cst.CSTNode] = [hook.body for hook in hooks]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" and node.attr.value in stored:
+            return True
+        stack.extend(syntax_children(node))
+    return False
+
+
 def _run_by_trainer(rule: Rule, node: cst.Call) -> bool:
     if in_loader_hook(rule):
         return True
