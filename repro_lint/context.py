@@ -434,7 +434,8 @@ class ProjectContext:
             return False
         # (a module of a package hands its functions on to be registered, ``callbacks = {...}``,
         # for the package's code to run later: only its own calls count there)
-        handed = [] if trains_only else [n for ref in body.refs if ref not in body.worker_refs for n in self._ref_targets(facts, MODULE_BODY, body, ref)]
+        in_workers = self.worker_refs(body)
+        handed = [] if trains_only else [n for ref in body.refs if ref not in in_workers for n in self._ref_targets(facts, MODULE_BODY, body, ref)]
         if not info.called and not handed:
             return False
         summary = self.closure(list(dict.fromkeys(info.edges[: info.called] + tuple(handed))))
@@ -1175,7 +1176,8 @@ class ProjectContext:
                 draws |= body.guarded_draws.get(param, frozenset())
         skipped = {index for param, calls in body.guarded_calls.items() if param in offs for index in calls}
         for_workers = FOR_WORKERS in offs
-        factories = _worker_factories(body)
+        in_workers = self.worker_refs(body)
+        factories = _worker_factories(body, in_workers)
         for index, call in enumerate(body.calls):
             if index in skipped:
                 continue  # made only under ``if <parameter>:``, off in this variant
@@ -1212,7 +1214,7 @@ class ProjectContext:
         workers: List[Node] = []
         for ref in body.refs:
             # a callback that DataLoader workers run (``worker_init_fn``) runs in their processes
-            (workers if for_workers or ref in body.worker_refs else edges).extend(self._ref_targets(facts, name, body, ref))
+            (workers if for_workers or ref in in_workers else edges).extend(self._ref_targets(facts, name, body, ref))
         if body.owner is not None and name.rpartition(".")[2] not in CONSTRUCTION_METHODS:
             # what the object's construction stored on it is used by its other methods
             for method in CONSTRUCTION_METHODS:
@@ -1596,6 +1598,22 @@ class ProjectContext:
             return caller.options.get(given.dest, UNKNOWN) if options and caller is not None else UNKNOWN
 
         return tuple(value(v) for v in positional), {k: value(v) for k, v in keywords.items()}
+
+    def worker_refs(self, body: BodyFacts) -> "Set[str] | FrozenSet[str]":
+        """The refs ``body`` hands to DataLoader workers (:attr:`~repro_lint.facts.BodyFacts.worker_refs`),
+        and those of its loaders whose ``num_workers`` is an option that another project function
+        returns with a positive default (``sets = parse_opts()``, then ``num_workers=sets.num_workers``)."""
+        if not body.option_worker_refs:
+            return body.worker_refs
+        found = set(body.worker_refs)
+        for origin, dest, refs in body.option_worker_refs:
+            options = self._returned_options(origin, frozenset())
+            count = options.default(dest) if isinstance(options, ParsedOptions) else UNKNOWN
+            if isinstance(count, str) and count.isdigit():
+                count = int(count)
+            if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                found.update(refs)
+        return found
 
     def _returned_options(self, origin: str, changed: FrozenSet[str]) -> object:
         """What a call of project function ``origin`` returns, where that is its module's parsed
@@ -2800,11 +2818,12 @@ def _guard_off(callee: BodyFacts, param: str, value: object) -> bool:
         return False
 
 
-def _worker_factories(body: BodyFacts) -> FrozenSet[str]:
+def _worker_factories(body: BodyFacts, in_workers: "Set[str] | FrozenSet[str]") -> FrozenSet[str]:
     """The calls (as ``body.calls`` names them) that make a dataset the body hands to DataLoader
     workers (``ds = Factory(root).get_dataset(name)``, then ``DataLoader(ds, num_workers=4)``),
-    each made once in the body (else another of its results may stay in the main process)."""
-    made = [body.made_by[ref] for ref in body.dataset_refs if ref in body.worker_refs and ref in body.made_by]
+    each made once in the body (else another of its results may stay in the main process);
+    ``in_workers``: the body's refs in workers (:meth:`ProjectContext.worker_refs`)."""
+    made = [body.made_by[ref] for ref in body.dataset_refs if ref in in_workers and ref in body.made_by]
     return frozenset(call for call in made if body.calls.count(call) == 1)
 
 

@@ -236,6 +236,11 @@ class BodyFacts:
     #: import-qualified name (``return self.opt`` after ``opt = self.gather_options()``): the
     #: options, where that one returns them
     returns_origin: ClassVar[str] = ""
+    #: the dataset refs of DataLoaders whose ``num_workers`` is an option of the options that
+    #: another project function returns (``sets = parse_opts()`` from ``setting.py``, then
+    #: ``num_workers=sets.num_workers``): (that function, import-qualified; the option; the
+    #: refs), in DataLoader workers where its default is positive (the project context decides)
+    option_worker_refs: ClassVar[Tuple[Tuple[str, str, Tuple[str, ...]], ...]] = ()
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -1099,7 +1104,7 @@ class _FactsCollector(ast.NodeVisitor):
         #: module-level names assigned an imported name (``interpolate = F.interpolate``)
         self.renamed: Dict[str, str] = {}
         #: DataLoaders that may have workers: (body, ``num_workers``, its dataset's refs)
-        self.loader_workers: List[Tuple[BodyFacts, Any, List[str]]] = []
+        self.loader_workers: List[Tuple[BodyFacts, Any, List[str], Optional[str]]] = []
         #: the calls that draw when their seed options default to None (:meth:`_seed_from_option`)
         self.option_draws: List[Tuple[BodyFacts, Tuple[str, ...], FrozenSet[str], FrozenSet[str]]] = []
         #: the parameter names of the enclosing functions (they shadow the module's imports)
@@ -1879,7 +1884,9 @@ class _FactsCollector(ast.NodeVisitor):
             bounds = [v for v in map(self._constant, workers.args) if isinstance(v, int) and not isinstance(v, bool)]
             count = max(bounds) if bounds else UNKNOWN
         if isinstance(count, OptionValue) or (isinstance(count, int) and not isinstance(count, bool) and count > 0):
-            self.loader_workers.append((self.current, count, self._built_from(dataset)))
+            # (an option of the options a project function returns: ``sets = parse_opts()``)
+            origin = self._returned_by(workers.value) if isinstance(count, OptionValue) and isinstance(workers, ast.Attribute) else None
+            self.loader_workers.append((self.current, count, self._built_from(dataset), origin))
 
     def _built_from(self, value: ast.AST) -> List[str]:
         """The refs handed into ``value`` (:meth:`_handed`, and the objects built in its calls'
@@ -1934,7 +1941,10 @@ class _FactsCollector(ast.NodeVisitor):
     def resolve_loader_workers(self) -> None:
         """The dataset refs of the loaders whose workers are known now (see
         :meth:`_loader_dataset`) run in DataLoader workers."""
-        for body, count, refs in self.loader_workers:
+        for body, count, refs, origin in self.loader_workers:
+            if isinstance(count, OptionValue) and count.dest not in self.facts.options and origin:
+                body.option_worker_refs = (*body.option_worker_refs, (origin, count.dest, tuple(refs)))
+                continue
             if isinstance(count, OptionValue):
                 count = self.facts.options.get(count.dest)
             if isinstance(count, str) and count.isdigit():

@@ -355,17 +355,36 @@ def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
     return None
 
 
-def _spawned_functions(file: FileContext) -> Tuple[str, ...]:
+def spawned_functions(file: FileContext) -> Tuple[str, ...]:
     """The module-level functions of the file that ``torch.multiprocessing.spawn(fn, ...)`` (or
     ``start_processes``) runs in new processes: the program trains there, in children that
     import the module afresh and never run its ``__main__`` block, so the block goes at the top
-    of the function, as for a console script's. Only where every run spawns: a spawn under an
-    ``if`` (nnU-Net's ``if num_gpus > 1: mp.spawn(run_ddp, ...) else:`` training in the
-    process itself) leaves the block where the other path needs it."""
+    of the function, as for a console script's. Only where every run runs the function: a
+    spawn under an ``if`` (nnU-Net's ``if num_gpus > 1: mp.spawn(run_ddp, ...) else:`` training
+    in the process itself) leaves the block where the other path needs it, unless the module
+    also calls the function itself (pytorch/examples' ImageNet, AdaBins: ``if
+    args.multiprocessing_distributed: mp.spawn(main_worker, ...) else: main_worker(...)``):
+    then every run, in children or in the process, starts there."""
     targets = spawn_targets(file)
-    if any(conditional for _, conditional, _ in targets):
+    conditional = {name for name, spawned_on_some_paths, _ in targets if spawned_on_some_paths}
+    if conditional and not conditional <= _called_directly(file.module, conditional):
         return ()
     return tuple(dict.fromkeys(name for name, _, _ in targets))
+
+
+def _called_directly(module: cst.Module, names: Set[str]) -> Set[str]:
+    """The ``names`` (module-level functions) that the module calls by name outside their own
+    bodies."""
+    found: Set[str] = set()
+    stack: List[Tuple[cst.CSTNode, Optional[str]]] = [(module, None)]
+    while stack:
+        node, inside = stack.pop()
+        if isinstance(node, cst.FunctionDef) and inside is None and node.name.value in names:
+            inside = node.name.value
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in names and node.func.value != inside:
+            found.add(node.func.value)
+        stack.extend((child, inside) for child in syntax_children(node))
+    return found
 
 
 def spawn_targets(file: FileContext) -> List[Tuple[str, bool, cst.Call]]:
@@ -702,7 +721,7 @@ def _project_name(file: FileContext, func: cst.BaseExpression) -> Optional[str]:
 def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
     module = file.module
     everything = list(_statements(module.body, into_functions=True))
-    place = placement(module, file.project.console_functions(file.path) or _spawned_functions(file), everything, _returned_seed_option(file))
+    place = placement(module, file.project.console_functions(file.path) or spawned_functions(file), everything, _returned_seed_option(file))
     if place is None:
         return None
     if place.function is not None and place.seed is None:
@@ -743,7 +762,7 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     # algorithms on itself (``cudnn.deterministic = True`` counts, as for RPL202): then a finding
     # about a seed gets the seed alone, and the program's switches stay as they are
     # (not in a function that mp.spawn runs: its processes never run what the parent turned on)
-    spawned = place.function is not None and place.function.name.value in _spawned_functions(file)
+    spawned = place.function is not None and place.function.name.value in spawned_functions(file)
     own_switches = not spawned and file.project.entry_summary(file.path, file.source).deterministic
     if "torch" in wanted and DETERMINISTIC in allowed and not own_switches:
         wanted.add(DETERMINISTIC)

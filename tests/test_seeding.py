@@ -3095,6 +3095,54 @@ AUGMENT_MODULE = """
 """
 
 
+@pytest.mark.parametrize("default, expected", [("4", []), ("0", ["RPL102", "RPL103"]), ('"2"', [])])
+def test_a_dataset_runs_in_workers_whose_count_an_options_helper_of_another_module_gives(tmp_path, default, expected):
+    """MedicalNet: ``sets = parse_opts()`` from ``setting.py`` (``return parser.parse_args()``),
+    then ``DataLoader(..., num_workers=sets.num_workers)``: the option's default decides where the
+    dataset's draws run, as for an option the entry point declares itself."""
+    files = {
+        "data.py": """
+            import random
+
+            import numpy as np
+            from torch.utils.data import Dataset
+
+
+            class Vols(Dataset):
+                def __len__(self):
+                    return 8
+
+                def __getitem__(self, idx):
+                    return np.random.normal(0, 1, size=3) * random.random()
+        """,
+        "setting.py": f"""
+            import argparse
+
+
+            def parse_opts():
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--num_workers", default={default}, type=int)
+                parser.add_argument("--seed", default=1, type=int)
+                return parser.parse_args()
+        """,
+        "train.py": """
+            import torch
+            from torch.utils.data import DataLoader
+
+            from data import Vols
+            from setting import parse_opts
+
+            if __name__ == "__main__":
+                sets = parse_opts()
+                torch.manual_seed(sets.seed)
+                loader = DataLoader(Vols(), batch_size=2, num_workers=sets.num_workers, worker_init_fn=None)
+                for batch in loader:
+                    print(batch)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL102", "RPL103"], only="train.py")) == expected
+
+
 @pytest.mark.parametrize(
     "workers, expected",
     [
@@ -6930,6 +6978,30 @@ def test_a_project_module_only_inspected_runs_nothing_of_it(tmp_path, use, expec
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL103"])
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize("option, other, expected", [
+    # AdaBins: ``--distributed`` on by default, so every run spawns ``main_worker``
+    ('"--distributed", default=True, action="store_true"', "main_worker(0, args)", ["RPL202"]),
+    ('"--distributed", default=True, action="store_true"', "pass", ["RPL202"]),
+    ('"--distributed", action="store_true"', "main_worker(0, args)", ["RPL202"]),
+    # off by default, and the other path runs on the CPU
+    ('"--distributed", action="store_true"', "pass", []),
+])
+def test_a_spawn_on_the_default_path_runs_the_spawned_function_there(tmp_path, option, other, expected):
+    """``if args.distributed: mp.spawn(main_worker, ...)``: the children run ``main_worker``
+    where the default path takes the spawn, as a call of it would."""
+    from conftest import lint_files_in
+
+    code = (
+        "import argparse\n\nimport torch\nimport torch.multiprocessing as mp\n\n\n"
+        "def main_worker(gpu, args):\n    torch.manual_seed(0)\n    model = torch.nn.Linear(8, 8).cuda(gpu)\n\n\n"
+        f"if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument({option})\n"
+        f"    args = parser.parse_args()\n    if args.distributed:\n        mp.spawn(main_worker, nprocs=2, args=(args,))\n"
+        f"    else:\n        {other}\n"
+    )
+    (tmp_path / "train.py").write_text(code)
+    assert codes(lint_files_in([tmp_path / "train.py"], tmp_path, ["RPL202"])) == expected
 
 
 @pytest.mark.parametrize("child, expected", [

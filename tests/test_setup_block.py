@@ -993,13 +993,15 @@ def test_the_runtime_block_never_reseeds_what_the_program_seeds_its_own_way(tmp_
     ("torch.multiprocessing.spawn(fn=example, args=(2,), nprocs=2)", True),
     ("if __name__ == '__main__':\n        mp.spawn(example, args=(2,), nprocs=2)", True),  # (a guard of its own)
     # nnU-Net's run_training: several GPUs spawn, one trains in the process itself
-    ("if torch.cuda.device_count() > 1:\n        mp.spawn(example, args=(2,), nprocs=2)\n    else:\n        example(0, 1)", False),
+    ("if torch.cuda.device_count() > 1:\n        mp.spawn(example, args=(2,), nprocs=2)\n    else:\n        nn.Linear(2, 2)", False),
+    # pytorch/examples' ImageNet, AdaBins: the other path runs the same function in the process
+    ("if torch.cuda.device_count() > 1:\n        mp.spawn(example, args=(2,), nprocs=2)\n    else:\n        example(0, 1)", True),
 ])
 def test_the_block_goes_where_spawned_processes_train(tmp_path, spawn, in_child):
     """torch.multiprocessing.spawn runs the function in children that import the module afresh
     and never run its __main__ block: a block there would seed and switch the parent only, and
     the children would train unseeded. The block goes at the top of the spawned function, where
-    every run spawns; a spawn on some paths only leaves it in the __main__ block."""
+    every run spawns or calls it; a spawn on some paths only leaves it in the __main__ block."""
     from fixtools import fix_text
 
     code = (

@@ -29,7 +29,7 @@ from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
 from ..names import dotted_name, module_name_of
-from ..setup_block import SetupBlockState, setup_block_edits, spawn_targets
+from ..setup_block import SetupBlockState, setup_block_edits, spawn_targets, spawned_functions
 from ..syntax import UNKNOWN, CstArgs, cst_names, cst_names_read, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, bound_names, drawing_call, holds_node
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
@@ -167,10 +167,10 @@ class SeedingScan(Analysis):
         self.calls.append(site)
         self.by_node[id(node)] = site
         effect = site.effect
-        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses or effect.draws:
+        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses or effect.draws or site.name in catalog.SPAWN_CALLS:
             # a project call (its arguments may be asked about), or a seeding call, a
             # determinism switch, a generator's or a device's use (whether it runs, where it
-            # is reported; which device a variable names)
+            # is reported; which device a variable names), or a spawn (whether its children run)
             self.chains[id(node)] = tuple(self.file.ancestors)
 
     def _scope_key(self) -> str:
@@ -473,12 +473,20 @@ class SeedingScan(Analysis):
         sites: List[Tuple["CallSite | cst.CSTNode", str]] = [(site, site.body) for site in self.calls]
         if not uses:
             sites += [(node, body) for node, body, effects in self.switches if effects & wanted]
+        # ``mp.spawn(main_worker, ...)``: its children run ``main_worker``, as a call of it would
+        spawned = {id(call): function for function, _, call in spawn_targets(self.file)}
         for site, body in sites:
             if body not in reached:
                 continue
             target: Optional[Tuple[str, str]] = None
             targets: List[Tuple[str, str]] = []
-            if not isinstance(site, CallSite):
+            if isinstance(site, CallSite) and id(site.node) in spawned:
+                node = site.node
+                targets = [(facts.path if facts is not None else key, spawned[id(site.node)])]
+                if not holds(project.closure(targets)):
+                    continue
+                target = targets[0]
+            elif not isinstance(site, CallSite):
                 node: cst.CSTNode = site
             elif uses and site.effect.uses & wanted:
                 node = site.node  # the call itself uses the device (``x.cuda()``)
@@ -1264,7 +1272,8 @@ class _EntryPointRule(Rule):
         ``torch.multiprocessing.spawn(fn, ...)`` whose own path (the module's top level and
         ``fn``, as a spawned child runs them) ``lacks`` what the parent set: the children inherit
         none of its generators or switches. ``needs``: the setup block's kind that mends it
-        (the block goes into ``fn`` only where every run spawns: elsewhere, no fix)."""
+        (the block goes into ``fn`` only where every run runs it, spawned or called: elsewhere,
+        no fix)."""
         reached = summary.reached_in(self.file.path)
         for function, conditional, call in spawn_targets(self.file):
             if function not in reached or not lacks(self.file.project.spawned_summary(self.file.path, function)):
@@ -1272,7 +1281,7 @@ class _EntryPointRule(Rule):
             what = "deterministic algorithms" if needs == "deterministic" else f"the seed of {RNG_NAMES[needs]}"
             self.report(
                 call, message=SPAWNED_MESSAGE.format(call=short(self.file.code_for(call.func)), function=function, what=what),
-                edits=[] if conditional else self.setup_edits(scan, {needs}),
+                edits=[] if conditional and function not in spawned_functions(self.file) else self.setup_edits(scan, {needs}),
             )
             return
 
