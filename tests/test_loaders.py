@@ -654,6 +654,30 @@ def test_rpl303_persistent_workers_keep_their_streams(lint):
     assert codes(lint(code, select=["RPL303"])) == []
 
 
+@pytest.mark.parametrize("persistent", [False, True])
+@pytest.mark.parametrize("params, bind, same_in_every_worker", [
+    # Faster-RCNN: ``rank + seed``, both bound, the worker's id unused
+    ("worker_id, rank, seed", "partial(worker_init_fn, rank=0, seed=seed)", True),
+    ("rank, worker_id, seed", "partial(worker_init_fn, 0, seed=seed)", True),  # ``rank`` bound by position
+    ("rank, seed, worker_id", "partial(worker_init_fn, 0, 1)", True),
+    ("seed, rank", "partial(worker_init_fn, seed)", False),  # the worker's id goes to ``rank``
+    ("worker_id, rank=0, seed=0", "worker_init_fn", False),  # defaults are not read as bound
+])
+def test_rpl303_a_seed_made_only_of_what_a_partial_binds_is_the_same_in_every_worker(lint, params, bind, same_in_every_worker, persistent):
+    """The parameters a ``functools.partial`` binds hold the same values in every worker: a seed
+    made of them alone is a constant, whether the workers persist or not."""
+    code = (
+        "from functools import partial\n\nimport numpy as np\nfrom torch.utils.data import DataLoader\n\n\n"
+        f"def worker_init_fn({params}):\n    np.random.seed(rank + seed)\n\n\n"
+        f"def build(ds, seed):\n    return DataLoader(ds, num_workers=4, worker_init_fn={bind}, persistent_workers={persistent})\n"
+    )
+    found = lint(code, select=["RPL303"])
+    if same_in_every_worker:
+        assert codes(found) == ["RPL303"] and "the same in every worker" in found[0].message
+    else:
+        assert codes(found) == ([] if persistent else ["RPL303"])
+
+
 KWARGS_PERSIST = """\
 from functools import partial
 

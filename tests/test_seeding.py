@@ -4442,6 +4442,29 @@ def test_rpl202_a_device_set_in_another_module_only_for_an_options_non_default_v
     assert [d.code for d in found] == expected
 
 
+@pytest.mark.parametrize("option, expected", [
+    ('"--cuda", action="store_true"', []),
+    ('"--cuda", action="store_false"', ["RPL202"]),  # on by default
+])
+def test_rpl202_off_the_default_path_both_in_another_module_and_in_this_one(tmp_path, option, expected):
+    """char-rnn: ``Net(gpu=args.cuda)`` moves itself to CUDA under ``if self.gpu:`` in another
+    module, and this module's helper under ``if args.cuda:``; ``--cuda`` is off by default, so
+    neither runs there (each alone was already read so)."""
+    write(
+        tmp_path,
+        {
+            "model.py": "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self, gpu=True):\n"
+            "        super().__init__()\n        self.gpu = gpu\n        self.fc = nn.Linear(3, 2)\n        if self.gpu:\n            self.cuda()\n",
+            "train.py": "import argparse\n\nimport torch\n\nfrom model import Net\n\n\ndef make_batch(args):\n    x = torch.zeros(4, 3)\n"
+            "    if args.cuda:\n        x = x.cuda()\n    return x\n\n\nif __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+            f"    parser.add_argument({option})\n    args = parser.parse_args()\n    torch.manual_seed(0)\n    model = Net(gpu=args.cuda)\n"
+            "    print(model.fc(make_batch(args)))\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.glob("*.py")), tmp_path, ["RPL202"])
+    assert [d.code for d in found] == expected
+
+
 @pytest.mark.parametrize("default, expected", [("cuda:0", [("RPL202", 7)]), ("cpu", [])])
 def test_rpl202_a_module_device_built_from_an_options_default(lint, default, expected):
     """MTGNN: ``device = torch.device(args.device)`` at the top level, ``--device`` defaulting

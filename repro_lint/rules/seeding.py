@@ -408,10 +408,15 @@ class SeedingScan(Analysis):
         if not questions:
             return frozenset(), frozenset()
         # reading those modules is worth it only if the answers could take the finding away:
-        # with every one of them off, are all the devices gone?
+        # with every one of them off, and this file's own uses of the devices too (they may be
+        # off its default path as well: a helper's ``if args.cuda: x = x.cuda()``), are all the
+        # devices gone?
+        mine = project.facts(me, self.file.source)
+        own = [(MODULE_BODY, mine.module_body), (MAIN_BODY, mine.main_body), *mine.functions.items()] if mine is not None else []
         best = project.entry_summary_without(
             me, frozenset(), self.file.source,
-            held_uses=frozenset((node, d) for node, (used, _) in questions.items() for d in used),
+            held_uses=frozenset((node, d) for node, (used, _) in questions.items() for d in used)
+            | frozenset(((me, name), d) for name, body in own if body is not None for d in devices & set(body.device_events)),
             cut=frozenset((node, t) for node, (_, called) in questions.items() for t in called),
             console=self.console,
         )

@@ -13,7 +13,7 @@ passes it, since that is where the knowledge lives).
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .._lazy import cst
 from ..catalog import ARITHMETIC_BUILTINS, PARTIALS, SEEDING_CALLS, WORKER_DEPENDENT_CALLS
@@ -27,6 +27,9 @@ from ..children import syntax_children
 
 #: a seeding call with a seed that does not change: (call, seeder, seed, depends on the worker)
 Finding = Tuple[cst.Call, str, cst.BaseExpression, bool]
+#: the parameters of a worker_init_fn that a ``functools.partial`` binds: how many first positional
+#: ones, and which by name
+Bound = Tuple[int, FrozenSet[str]]
 
 SAME_IN_EVERY_WORKER = "is the same in every worker, so all workers draw the same random numbers"
 SAME_EVERY_EPOCH = (
@@ -96,9 +99,16 @@ class WorkerInitConstantSeed(Rule):
         done: Set[Tuple[int, int]] = set()
         for site, init, candidates, persists in self.uses:
             for value in candidates:
+                fixed: Bound = (0, frozenset())
                 if isinstance(value, cst.Call) and self.qualify(value.func) in PARTIALS and value.args:
-                    value = value.args[0].value  # partial(seed_fn, seed=seed, rank=rank)
-                target = self._function(value)
+                    # partial(seed_fn, seed=seed, rank=rank): what it binds is the same in every worker
+                    given = value.args[1:]
+                    fixed = (
+                        sum(1 for a in given if a.keyword is None and not a.star),
+                        frozenset(a.keyword.value for a in given if a.keyword is not None),
+                    )
+                    value = value.args[0].value
+                target = self._function(value, fixed)
                 if target is None:
                     continue
                 name, body, findings, module, _ = target
@@ -123,20 +133,21 @@ class WorkerInitConstantSeed(Rule):
                         why=SAME_EVERY_EPOCH if per_worker else SAME_IN_EVERY_WORKER,
                     )
 
-    def _function(self, value: cst.BaseExpression):  # type: ignore[no-untyped-def]
-        """(name, body, findings, module, in another file) for a worker_init_fn, or None."""
+    def _function(self, value: cst.BaseExpression, fixed: "Bound"):  # type: ignore[no-untyped-def]
+        """(name, body, findings, module, in another file) for a worker_init_fn (``fixed``: the
+        parameters a ``functools.partial`` binds, see :func:`constant_seeds`), or None."""
         module = self.file.module
         if isinstance(value, cst.Lambda):
-            return "lambda", value.body, constant_seeds(value.params, value.body, self.qualify), module, False
+            return "lambda", value.body, constant_seeds(value.params, value.body, self.qualify, fixed), module, False
         if isinstance(value, cst.Name) and value.value in self.functions:
             func = self.functions[value.value]
-            return value.value, func.body, constant_seeds(func.params, func.body, self.qualify), module, False
+            return value.value, func.body, constant_seeds(func.params, func.body, self.qualify, fixed), module, False
         qualified = self.qualify(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
         remote = _project_function(self, qualified) if qualified else None
         if remote is None:
             return None
         func, table, other = remote
-        return func.name.value, func.body, constant_seeds(func.params, func.body, table.qualify), other, True
+        return func.name.value, func.body, constant_seeds(func.params, func.body, table.qualify, fixed), other, True
 
 
 def _project_function(rule: Rule, qualified: str) -> Optional[Tuple[cst.FunctionDef, ImportTable, cst.Module]]:
@@ -164,11 +175,19 @@ def _project_function(rule: Rule, qualified: str) -> Optional[Tuple[cst.Function
     return func, table, module
 
 
-def constant_seeds(params: cst.Parameters, body: cst.CSTNode, qualify: Callable[[cst.CSTNode], Optional[str]]) -> List[Finding]:
+def constant_seeds(
+    params: cst.Parameters, body: cst.CSTNode, qualify: Callable[[cst.CSTNode], Optional[str]], fixed: "Bound" = (0, frozenset()),
+) -> List[Finding]:
     """The seeding calls in a worker_init_fn whose seed does not change with the epoch: it
     uses no ``torch.initial_seed()``/``get_worker_info()``, no generator state and no call
-    that may vary, directly or through local variables (in source order)."""
+    that may vary, directly or through local variables (in source order); each with whether it
+    depends on the worker, through a parameter that ``fixed`` does not name: the parameters a
+    ``functools.partial`` binds (how many first positional ones, and which by name), the same
+    in every worker (Faster-RCNN's ``partial(worker_init_fn, rank=0, seed=seed)`` with
+    ``worker_seed = rank + seed``)."""
+    positional = [p.name.value for p in (*params.posonly_params, *params.params)]
     worker: Set[str] = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    worker -= set(positional[: fixed[0]]) | fixed[1]
     for extra in (params.star_arg, params.star_kwarg):
         if isinstance(extra, cst.Param):
             worker.add(extra.name.value)
