@@ -422,6 +422,10 @@ def _generic_origin(base: ast.expr) -> ast.expr:
     return base
 
 
+#: Lightning 1.x's classmethod that builds its class from the parsed options
+_ARGPARSE_CONSTRUCTOR = ".from_argparse_args"
+
+
 def _names_class(name: str) -> bool:
     """Does the (dotted) name name a class, by convention (its last part capitalised)?"""
     return name.rsplit(".", 1)[-1][:1].isupper()
@@ -2313,6 +2317,12 @@ class _FactsCollector(ast.NodeVisitor):
             if built is not None and isinstance(target, (ast.Name, ast.Attribute)):
                 receiver = _dotted(target)
                 callee = _dotted(built.func)
+                if callee is not None and callee.endswith(_ARGPARSE_CONSTRUCTOR) and _names_class(callee[: -len(_ARGPARSE_CONSTRUCTOR)]):
+                    # Lightning 1.x's ``DM.from_argparse_args(args)`` builds a ``DM`` (``cls(**kwargs)``)
+                    callee = callee[: -len(_ARGPARSE_CONSTRUCTOR)]
+                    qualified = self.imported(callee)
+                    if qualified is not None:
+                        self.current.imported.add(qualified)
                 # a class taken from a table or a name bound to classes (``DATASETS[name](...)``,
                 # ``self.dataset(...)`` after ``self.dataset = datasets_dict[name]``)
                 table = built.func.value.id if isinstance(built.func, ast.Subscript) and isinstance(built.func.value, ast.Name) else callee

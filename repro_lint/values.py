@@ -1737,8 +1737,11 @@ class Values:
         """The file's calls of ``function``: ``f(...)`` for a function; ``self.f(...)`` (any
         plain name as the receiver) for a method, and for ``__init__`` the constructor calls
         of its class and of the file's subclasses that inherit it, and the subclasses'
-        ``super().__init__(...)`` and ``Class.__init__(self, ...)`` (self left out)."""
-        cls = next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+        ``super().__init__(...)`` and ``Class.__init__(self, ...)`` (self left out). A function
+        nested in a method (LAVIS's ``def _create_loader(...)`` in ``create_loaders``) is called
+        by its name, as one nested in a module-level function."""
+        owner = next((n for n in reversed(chain) if isinstance(n, (cst.ClassDef, cst.FunctionDef))), None)
+        cls = owner if isinstance(owner, cst.ClassDef) else None
         if cls is not None and function.name.value == "__init__":
             return self._constructions(cls)
         return self._plain_calls(function, cls, method)

@@ -1170,6 +1170,23 @@ def test_a_function_that_binds_the_name_itself_uses_its_own(lint):
     assert codes(lint(code, select=["RPL301", "RPL302"])) == []
 
 
+@pytest.mark.parametrize("flag, expected", [("True", ["RPL302"]), ("False", [])])
+@pytest.mark.parametrize("owner", ["class Runner:\n    def create_loaders(self, datasets):\n", "def create_loaders(datasets):\n"])
+def test_rpl302_a_factory_nested_in_a_method_is_called_by_its_name(lint, flag, expected, owner):
+    """LAVIS / MiniGPT-4's ``RunnerBase.create_loaders``: ``def _create_loader(dataset, is_train)``
+    nested in the method, with ``shuffle=sampler is None and is_train``; its calls there give
+    ``is_train``, as for a function nested in a module-level one."""
+    indent = "    " if owner.startswith("class") else ""
+    code = "from torch.utils.data import DataLoader\n\n\n" + owner + "".join(indent + line + "\n" for line in (
+        "    def _create_loader(dataset, is_train):",
+        "        sampler = None",
+        "        return DataLoader(dataset, batch_size=2, sampler=sampler, shuffle=sampler is None and is_train)",
+        "",
+        f"    return [_create_loader(d, {flag}) for d in datasets]",
+    ))
+    assert codes(lint(code, select=["RPL302"])) == expected
+
+
 @pytest.mark.parametrize("test, expected", [
     ("not train", []),  # vocos's datamodule: the validation loader, where train is False
     ("not train and self.val_loader is None", []),

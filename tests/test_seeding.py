@@ -4465,6 +4465,49 @@ def test_rpl202_off_the_default_path_both_in_another_module_and_in_this_one(tmp_
     assert [d.code for d in found] == expected
 
 
+@pytest.mark.parametrize("build", ["DM()", "DM.from_argparse_args(args)"])
+def test_a_datamodule_built_by_lightnings_from_argparse_args_is_one_of_its_class(tmp_path, build):
+    """train-CLIP: ``dm = TextImageDataModule.from_argparse_args(hparams)`` (Lightning 1.x's
+    classmethod returns ``cls(**kwargs)``), then ``trainer.fit(model, dm)``: the Trainer runs the
+    datamodule's loader hooks, whose dataset draws from ``random`` in the main process."""
+    files = {
+        "dm.py": """
+            from random import choice
+
+            from pytorch_lightning import LightningDataModule
+            from torch.utils.data import DataLoader, Dataset
+
+
+            class Captions(Dataset):
+                def __len__(self):
+                    return 2
+
+                def __getitem__(self, i):
+                    return choice(["a", "b"])
+
+
+            class DM(LightningDataModule):
+                def train_dataloader(self):
+                    return DataLoader(Captions(), batch_size=2)
+        """,
+        "train.py": f"""
+            from argparse import ArgumentParser
+
+            import pytorch_lightning as pl
+            import torch
+            from dm import DM
+
+            if __name__ == "__main__":
+                args = ArgumentParser().parse_args()
+                torch.manual_seed(0)
+                dm = {build}
+                trainer = pl.Trainer(max_epochs=1, accelerator="cpu")
+                trainer.fit(torch.nn.Linear(1, 1), dm)
+        """,
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == ["RPL103"]
+
+
 @pytest.mark.parametrize("default, expected", [("cuda:0", [("RPL202", 7)]), ("cpu", [])])
 def test_rpl202_a_module_device_built_from_an_options_default(lint, default, expected):
     """MTGNN: ``device = torch.device(args.device)`` at the top level, ``--device`` defaulting
