@@ -69,8 +69,8 @@ from .catalog import (
 )
 from .names import resolve_relative
 from .opcatalog import (
-    RESHAPES, SEGMENTATION_LOSS_MODULES, SEGMENTATION_RANK, SPATIAL_INPUTS, SPATIAL_LOSS_MODULES, OpCall, VisibleRank, op_names,
-    spatial_rank,
+    RESHAPES, SEGMENTATION_LOSS_MODULES, SEGMENTATION_RANK, SPATIAL_INPUTS, SPATIAL_LOSS_MODULES, SUBCLASSED, OpCall, VisibleRank,
+    index_by_name, op_names, spatial_rank,
 )
 from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
@@ -1445,6 +1445,11 @@ class _FactsCollector(ast.NodeVisitor):
                 bases.append((imported or base, imported is not None))
         if bases:
             self.facts.bases[qualified_name] = tuple(bases)
+        for base, imported in bases:
+            if imported and base in _OP_MODULES:
+                # ``class CTCLossWrapper(nn.CTCLoss)``: building it builds the op's module (with
+                # its arguments unknown), as the module's calls of the op would
+                self.op_calls.add((base.rsplit(".", 1)[-1], SUBCLASSED))
         if not self.scope:
             loader = self._loader_class(node)
             if loader is not None:
@@ -3070,6 +3075,8 @@ _LEAF_TYPES = frozenset(
 
 #: the names of the ops of the catalog (:attr:`ModuleFacts.op_calls`)
 _OP_NAMES = op_names()
+#: the op catalog's ``nn.Module`` classes, qualified (a project class deriving from one is one)
+_OP_MODULES = frozenset(index_by_name()[2])
 
 #: the expressions an alias assignment binds (``ms = torch.manual_seed``)
 _DOTTED_TYPES = (ast.Name, ast.Attribute)

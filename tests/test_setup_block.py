@@ -585,6 +585,24 @@ def test_the_block_warns_where_a_module_on_the_path_calls_an_op_with_arguments_t
     assert ("seed_everything(0, warn_only=True)" if warns else "seed_everything(0)\n") in text, text
 
 
+@pytest.mark.parametrize("base, warns", [
+    ("nn.CTCLoss", True),  # an ASR template's ``class CTCLossWrapper(nn.CTCLoss)``: no deterministic backward
+    ("nn.AdaptiveAvgPool2d", False),  # its size not known: the module's own calls decide
+    ("nn.MSELoss", False),
+])
+def test_the_block_warns_where_a_module_on_the_path_derives_a_class_from_an_op_that_raises(tmp_path, base, warns):
+    from conftest import write
+    from fixtools import fix_text
+
+    write(tmp_path, {"losses.py": f"import torch.nn as nn\n\n\nclass Wrapped({base}):\n    pass\n"})
+    script = (
+        "import torch\nfrom losses import Wrapped\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        "    criterion = Wrapped()\n    net = torch.nn.Linear(2, 2).cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL101", "RPL202"], dedent=False).text
+    assert ("seed_everything(0, warn_only=True)" if warns else "seed_everything(0)\n") in text, text
+
+
 @pytest.mark.parametrize("loss, warns", [
     # DETR's classification loss: (N, queries, classes) swapped to (N, classes, queries)
     ("F.cross_entropy(logits.transpose(1, 2), target)", True),
