@@ -364,7 +364,12 @@ def spawned_functions(file: FileContext) -> Tuple[str, ...]:
     in the process itself) leaves the block where the other path needs it, unless the module
     also calls the function itself (pytorch/examples' ImageNet, AdaBins: ``if
     args.multiprocessing_distributed: mp.spawn(main_worker, ...) else: main_worker(...)``):
-    then every run, in children or in the process, starts there."""
+    then every run, in children or in the process, starts there. Found once per file."""
+    return file.analysis(SetupBlockState).spawned()
+
+
+def _spawned_functions(file: FileContext) -> Tuple[str, ...]:
+    """:func:`spawned_functions`, found by reading the module."""
     targets = spawn_targets(file)
     conditional = {name for name, spawned_on_some_paths, _ in targets if spawned_on_some_paths}
     if conditional and not conditional <= _called_directly(file.module, conditional):
@@ -873,6 +878,7 @@ class SetupBlockState(Analysis):
         self._basis: Any = False
         self._seeds: Optional[Tuple[FrozenSet[str], bool]] = None
         self._spawns: Optional[List[Tuple[str, bool, cst.Call]]] = None
+        self._spawned: Optional[Tuple[str, ...]] = None
 
     def basis(self) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
         """What every block of this file starts from, whatever its findings ask for: the
@@ -887,6 +893,12 @@ class SetupBlockState(Analysis):
         if self._spawns is None:
             self._spawns = _spawn_targets(self.file)
         return self._spawns
+
+    def spawned(self) -> Tuple[str, ...]:
+        """:func:`spawned_functions` of the file, found once."""
+        if self._spawned is None:
+            self._spawned = _spawned_functions(self.file)
+        return self._spawned
 
     def program_seeds(self) -> Tuple[FrozenSet[str], bool]:
         """What the entry point's path seeds itself (generators, and the device generators),
