@@ -68,6 +68,7 @@ from .config import Settings
 from .console_scripts import console_scripts
 from .facts import (
     DEVICE_VARIABLE,
+    has_workers,
     HELD,
     CALL_METHODS,
     CLASS_PREFIX,
@@ -1608,10 +1609,7 @@ class ProjectContext:
         found = set(body.worker_refs)
         for origin, dest, refs in body.option_worker_refs:
             options = self._returned_options(origin, frozenset())
-            count = options.default(dest) if isinstance(options, ParsedOptions) else UNKNOWN
-            if isinstance(count, str) and count.isdigit():
-                count = int(count)
-            if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+            if isinstance(options, ParsedOptions) and has_workers(options.default(dest)):
                 found.update(refs)
         return found
 

@@ -422,6 +422,15 @@ def _generic_origin(base: ast.expr) -> ast.expr:
     return base
 
 
+def has_workers(count: Any) -> bool:
+    """Does a DataLoader whose ``num_workers`` is ``count`` (a literal, or an option's default)
+    start worker processes? A positive number, also as a string of digits (``default="4"``: a
+    number to argparse's ``type=int``, or to ``int(...)``)."""
+    if isinstance(count, str) and count.isdigit():
+        count = int(count)
+    return isinstance(count, int) and not isinstance(count, bool) and count > 0
+
+
 #: Lightning 1.x's classmethod that builds its class from the parsed options
 _ARGPARSE_CONSTRUCTOR = ".from_argparse_args"
 
@@ -1956,9 +1965,7 @@ class _FactsCollector(ast.NodeVisitor):
                 continue
             if isinstance(count, OptionValue):
                 count = self.facts.options.get(count.dest)
-            if isinstance(count, str) and count.isdigit():
-                count = int(count)  # ``default="4"``: a number to argparse's ``type=int``, or to ``int(...)``
-            if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+            if has_workers(count):
                 body.worker_refs.update(refs)
 
     def _handed(self, value: ast.AST) -> List[str]:
