@@ -69,8 +69,8 @@ from .catalog import (
 )
 from .names import resolve_relative
 from .opcatalog import (
-    RESHAPES, SEGMENTATION_LOSS_MODULES, SEGMENTATION_RANK, SPATIAL_INPUTS, SPATIAL_LOSS_MODULES, SUBCLASSED, OpCall, VisibleRank,
-    index_by_name, op_names, spatial_rank,
+    BUILT_INSIDE, LIBRARY_HEADS, RESHAPES, SEGMENTATION_LOSS_MODULES, SEGMENTATION_RANK, SPATIAL_INPUTS, SPATIAL_LOSS_MODULES, OpCall, VisibleRank,
+    index_by_name, library_head_op, op_names, spatial_rank,
 )
 from .source import in_code, is_name_char
 from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
@@ -785,6 +785,8 @@ GENERATOR_USES = ALL_GENERATORS
 _ACCELERATOR_NAMES = LIGHTNING_ACCELERATORS
 #: the key in a scope's constants under which a local name's device string is kept
 _DEVICE_NAMED = "\0device."
+#: what :data:`_DEVICE_NAMED` holds for a local bound to the device of data (no device named)
+_FOLLOWS_DATA = ""
 #: the key in a scope's constants that says the function has stored ``self.<attr>`` itself
 _SELF_STORED = "\0self."
 #: how many positional arguments :func:`_literals` gives a call whose ``*args``/``**kwargs`` may pass anything
@@ -1458,7 +1460,7 @@ class _FactsCollector(ast.NodeVisitor):
             if imported and base in _OP_MODULES:
                 # ``class CTCLossWrapper(nn.CTCLoss)``: building it builds the op's module (with
                 # its arguments unknown), as the module's calls of the op would
-                self.op_calls.add((base.rsplit(".", 1)[-1], SUBCLASSED))
+                self.op_calls.add((base.rsplit(".", 1)[-1], BUILT_INSIDE))
         if not self.scope:
             loader = self._loader_class(node)
             if loader is not None:
@@ -1547,6 +1549,10 @@ class _FactsCollector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         _note_call(node, self.called, self.op_calls, self.facts.aliases, self.shown_ranks)
+        func = node.func
+        last = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""  # type: ignore[attr-defined]
+        if last in _PRETRAINED_BUILDERS or last.endswith(_HEAD_SUFFIXES):
+            self._library_head(func)
         loss = self.loss_modules.get(_dotted(node.func) or "") if self.loss_modules else None
         if loss is not None and node.args and not isinstance(node.args[0], ast.Starred):
             # ``criterion(logits.transpose(1, 2), y)``: the loss function, on an input that shows its rank
@@ -1827,6 +1833,16 @@ class _FactsCollector(ast.NodeVisitor):
             return
         self.generic_visit(node)
 
+    def _library_head(self, func: ast.expr) -> None:
+        """``Wav2Vec2ForCTC.from_pretrained(...)`` (or ``Wav2Vec2ForCTC(config)``): a library
+        model that runs an op (:data:`~repro_lint.opcatalog.LIBRARY_HEADS`) builds the op's
+        module, with arguments the code does not see."""
+        if type(func) is ast.Attribute and func.attr in _PRETRAINED_BUILDERS:
+            func = func.value
+        op = library_head_op(self.imported(_dotted(func) or "") or "")
+        if op is not None:
+            self.op_calls.add((op, BUILT_INSIDE))
+
     def _loss_module(self, target: ast.AST, value: ast.AST) -> None:
         """``criterion = nn.CrossEntropyLoss(reduction="sum").cuda()`` (or ``self.criterion``):
         the name's calls are the loss function (:data:`~repro_lint.opcatalog.SPATIAL_LOSS_MODULES`)
@@ -2098,6 +2114,20 @@ class _FactsCollector(ast.NodeVisitor):
             return local[node.id]
         return self.constants[0].get(node.id, UNKNOWN)
 
+    def _bound_value(self, node: ast.AST) -> Any:
+        """The literal ``node`` holds as the code binds it: a literal, a name bound once to one
+        (:meth:`_constant`: ``DETERMINISTIC = False``), or an entry of a dict the function or
+        the module builds (``params["deterministic"]`` after ``params = {"deterministic":
+        False}``); else UNKNOWN (a value chosen at run time)."""
+        if isinstance(node, ast.Name):
+            return self._constant(node)
+        key = _string(node.slice) if isinstance(node, ast.Subscript) else None
+        if key is not None:
+            known = self.dicts.dict_of(node.value)  # type: ignore[attr-defined]
+            entry = known.entries.get(key) if known is not None and known.complete else None
+            return ast_literal(entry) if isinstance(entry, ast.AST) else UNKNOWN
+        return ast_literal(node)
+
     def _in_module_init(self) -> bool:
         """Is the current body the ``__init__`` of a class deriving from an ``nn.Module`` (a
         ``torch.nn`` class, or a base named ``...Module``)?"""
@@ -2298,6 +2328,8 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``dev = "cpu" if ... else "cuda:0"``: the accelerator the local names, if it is
                 # used as a device later (``main(device=dev)``, ``x.to(dev)``)
                 named = device_named(_strings_in(value)) if value is not None else None
+                if named is None and _data_device(value):
+                    named = _FOLLOWS_DATA  # ``device = next(model.parameters()).device``
                 scope = self.constants[-1]
                 if named is not None:
                     scope[_DEVICE_NAMED + target.id] = named
@@ -2313,7 +2345,7 @@ class _FactsCollector(ast.NodeVisitor):
             if isinstance(target, ast.Attribute):
                 name = _dotted(target)
                 if name and self.imported(name) == CUDNN_DETERMINISTIC:
-                    if value is None or is_on(ast_literal(value)):
+                    if value is None or is_on(self._bound_value(value)):
                         self._effect(("cudnn_deterministic",), self._parameter(value))
             holder = target.id if isinstance(target, ast.Name) else _dotted(target) if _on_self(target) else None
             if holder is not None:
@@ -2479,8 +2511,11 @@ class _FactsCollector(ast.NodeVisitor):
         strings = []
         named = self.constants[-1].get(_DEVICE_NAMED + value.id) if isinstance(value, ast.Name) and self.constants else None
         if named is not None and not lightning:
-            self._device_used(named)  # a local bound to a device string (``dev``), used as the device
+            if named != _FOLLOWS_DATA:
+                self._device_used(named)  # a local bound to a device string (``dev``), used as the device
             return True
+        if _data_device(value):
+            return True  # ``x.to(batch[0].device)``: where the data already is, no device named
         parameter = self._parameter(value)
         if parameter is not None:
             default = self.current.defaults.get(parameter)
@@ -3057,6 +3092,12 @@ def follows_data_device(test: "ast.AST | str") -> bool:
     return _follows_data_device(test)
 
 
+def _data_device(value: Optional[ast.AST]) -> bool:
+    """Is ``value`` the device of data the program already has (``next(model.parameters())
+    .device``, ``batch[0].device``), not a device it names? (``args.device`` may be either: no.)"""
+    return isinstance(value, ast.Attribute) and value.attr == "device" and isinstance(value.value, (ast.Call, ast.Subscript))
+
+
 def _follows_data_device(test: ast.AST) -> bool:
     """Is an ``if`` test a question about where a tensor already is (``x.is_cuda``, ``x.is_cuda
     and y``, ``x.device.type == "cuda"``)?"""
@@ -3084,6 +3125,11 @@ _LEAF_TYPES = frozenset(
 _OP_NAMES = op_names()
 #: the op catalog's ``nn.Module`` classes, qualified (a project class deriving from one is one)
 _OP_MODULES = frozenset(index_by_name()[2])
+
+#: the class methods that build a library model (``Wav2Vec2ForCTC.from_pretrained(...)``)
+_PRETRAINED_BUILDERS = frozenset({"from_pretrained", "from_config"})
+#: the endings of the names of :data:`~repro_lint.opcatalog.LIBRARY_HEADS`' classes
+_HEAD_SUFFIXES = tuple({suffix for _, suffix, _ in LIBRARY_HEADS})
 
 #: the expressions an alias assignment binds (``ms = torch.manual_seed``)
 _DOTTED_TYPES = (ast.Name, ast.Attribute)

@@ -392,6 +392,15 @@ OPS: Tuple[Op, ...] = (
         note="the antialiased kernel is not decomposed: it raised under the flag on an H200 with torch 2.11",
     ),
     Op(
+        "F.interpolate(area)", "torch.nn.AdaptiveAvgPool2d when attempting to differentiate a CUDA tensor", B,
+        functions=(F + "interpolate",), modules=(NN + "Upsample",),
+        condition=Condition("equals", "mode", 3, None, 2, ("area",), "nearest"),
+        alternative='for a whole-number ratio use F.avg_pool2d with kernel_size=stride=the ratio; or '
+        'mode="nearest"',
+        note='F.interpolate computes mode="area" with adaptive_avg_pool1d/2d/3d (the AdaptiveAvgPool2d and 3d '
+        "bullets)",
+    ),
+    Op(
         "bilinear upsampling", _INTERPOLATE_DOC, B,
         functions=(F + "upsample_bilinear",), modules=(NN + "UpsamplingBilinear2d",),
         alternative='upgrade to torch >= 2.11 (deterministic under the flag), or use '
@@ -534,9 +543,25 @@ def op_names() -> FrozenSet[str]:
     return frozenset([*(n.rsplit(".", 1)[-1] for n in (*functions, *modules)), *methods])
 
 
-#: the arguments recorded for an op's module that a project class of the module derives from
-#: (``class CTCLossWrapper(nn.CTCLoss)``): building the class builds the op's module
-SUBCLASSED: Tuple[Tuple[Optional[str], str, Any], ...] = (("<subclass>", "", True),)
+#: the arguments recorded for an op's module that is built inside something else the code
+#: builds, with arguments it does not see: a project class derived from the module (``class
+#: CTCLossWrapper(nn.CTCLoss)``), or a library model that runs the op (:data:`LIBRARY_HEADS`)
+BUILT_INSIDE: Tuple[Tuple[Optional[str], str, Any], ...] = (("<inside>", "", True),)
+
+#: library models whose forward runs an op of the catalog when given labels, as (package
+#: prefix of the qualified name, suffix of the class name, the op's module): transformers' CTC
+#: heads (``Wav2Vec2ForCTC``, ``HubertForCTC``, ``WavLMForCTC``, ``AutoModelForCTC``, ...)
+#: compute ``nn.functional.ctc_loss`` under ``torch.backends.cudnn.flags(enabled=False)``, the
+#: native kernel, whose CUDA backward has no deterministic implementation
+LIBRARY_HEADS: Tuple[Tuple[str, str, str], ...] = (("transformers.", "ForCTC", "CTCLoss"),)
+
+
+def library_head_op(qualified: str) -> Optional[str]:
+    """The op's module (:data:`LIBRARY_HEADS`) a library model named ``qualified`` runs, or None."""
+    for package, suffix, op in LIBRARY_HEADS:
+        if qualified.startswith(package) and qualified.endswith(suffix):
+            return op
+    return None
 
 #: a call as the module facts record it for :func:`may_match`: its callee's last name, and each
 #: argument as (keyword or None, ``"*"``/``"**"``/``""``, its literal value as
@@ -634,8 +659,8 @@ def surely_raises(calls: Iterable[OpCall], version: Version) -> bool:
             if op.category(version) != RAISES:
                 continue
             if op.condition is None:
-                if slots == SUBCLASSED and form == "module":
-                    return True  # a project class derived from the op's module, built on the path
+                if slots == BUILT_INSIDE and form == "module":
+                    return True  # built inside a project class or a library model, on the path
                 continue
             verdict = literal_verdict(op.condition, form, slots)
             if verdict or (verdict is None and op.condition.test == "not_global"):
@@ -873,6 +898,10 @@ NO_GRAD_CONTEXTS: Dict[str, Optional[Tuple[str, int, bool, Optional[bool]]]] = {
     **{f"{module}.inference_mode": ("mode", 0, True, True) for module in ("torch", "torch.autograd", "torch.autograd.grad_mode")},
     **{f"{module}.set_grad_enabled": ("mode", 0, False, None) for module in ("torch", "torch.autograd", "torch.autograd.grad_mode")},
 }
+#: the tests that hold only while a model is exported (``if torch.onnx.is_in_onnx_export():``):
+#: the export traces the forward pass and differentiates nothing, so no backward pass runs
+#: through the ops of that branch
+EXPORT_TESTS = frozenset({"torch.onnx.is_in_onnx_export", "torch.onnx.utils.is_in_onnx_export"})
 #: what moves the default device of new tensors away from the CPU (a ``with torch.device(...)``
 #: block does too)
 DEFAULT_DEVICE_SETTERS = ("set_default_device", "set_default_tensor_type")

@@ -150,7 +150,7 @@ def probes(torch: Any, device: str) -> List[Probe]:
     def interpolate(mode: str, dims: int, **extra: Any) -> Callable[[], List[Any]]:
         def run() -> List[Any]:
             x = leaf(4, 8, *(16,) * dims)
-            if mode != "nearest":
+            if mode not in ("nearest", "area"):
                 extra.setdefault("align_corners", False)
             return back(F.interpolate(x, scale_factor=2, mode=mode, **extra), x)
         return run
@@ -306,6 +306,7 @@ def probes(torch: Any, device: str) -> List[Probe]:
               interpolate("bilinear", 2, align_corners=True)),
         Probe("F.interpolate(bilinear, antialias=True)", "", "catalog",
               interpolate("bilinear", 2, antialias=True)),
+        *(Probe("F.interpolate(area)", f"{dims}-d", "catalog", interpolate("area", dims)) for dims in (2, 3)),
         Probe("F.interpolate(linear/bicubic)", "nearest", False, interpolate("nearest", 2)),
         *(Probe(f"nn.ReflectionPad{d}d", "", "catalog", reflect(getattr(nn, f"ReflectionPad{d}d"), d))
           for d in (1, 2, 3)),

@@ -1091,6 +1091,11 @@ def test_rpl401_and_rpl402_match_each_call_against_the_catalog_once(tmp_path, mo
         ("def pool(x):\n    with torch.no_grad():\n        return F.adaptive_avg_pool2d(x, (2, 2))\n", []),
         # an op whose forward pass has no deterministic kernel is reported there too
         ("def hist(x):\n    with torch.no_grad():\n        return torch.histc(x.cuda(), bins=4)\n", ["RPL402"]),
+        # only while the model is exported (segmentation_models_pytorch's PSP block): nothing is differentiated
+        ("def pool(x):\n    if torch.onnx.is_in_onnx_export():\n        x = F.interpolate(x, size=(2, 2), mode='area')\n    return x\n", []),
+        ("def pool(x):\n    if torch.onnx.is_in_onnx_export():\n        return x\n    else:\n        return F.interpolate(x, size=(2, 2), mode='area')\n", ["RPL402"]),
+        ("def pool(x):\n    if torch.jit.is_scripting():\n        x = F.interpolate(x, size=(2, 2), mode='area')\n    return x\n", ["RPL402"]),
+        ("def pool(x):\n    if torch.onnx.is_in_onnx_export():\n        return torch.histc(x.cuda(), bins=4)\n    return x\n", ["RPL402"]),
     ],
 )
 def test_rpl402_a_backward_only_op_where_autograd_records_nothing(lint, wrap, expected):

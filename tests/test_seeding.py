@@ -4217,6 +4217,52 @@ def test_rpl202_is_placed_at_a_module_s_device_variable_read_by_attribute(tmp_pa
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL202", "train.py", 8)]
 
 
+@pytest.mark.parametrize("bind, value, reported", [
+    ("DETERMINISTIC = False\n", "DETERMINISTIC", True),
+    ("params = {'deterministic': False}\n", "params['deterministic']", True),
+    ("DETERMINISTIC = True\n", "DETERMINISTIC", False),
+    ("params = {'deterministic': True}\n", "params['deterministic']", False),
+    ("", "False", True),
+    # chosen at run time: counts as turned on
+    ("import sys\nDETERMINISTIC = 'det' in sys.argv\n", "DETERMINISTIC", False),
+    ("import sys\nparams = {'deterministic': 'det' in sys.argv}\n", "params['deterministic']", False),
+])
+def test_rpl202_cudnn_deterministic_set_to_a_name_bound_to_a_literal(lint, bind, value, reported):
+    """``DETERMINISTIC = False`` then ``cudnn.deterministic = DETERMINISTIC``: the literal, as
+    ``torch.use_deterministic_algorithms(DETERMINISTIC)`` is read."""
+    code = (
+        f"import torch\n{bind}\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+        f"    torch.backends.cudnn.deterministic = {value}\n    model = torch.nn.Conv2d(3, 8, 3).cuda()\n"
+    )
+    assert bool(lint(code, select=["RPL202"])) is reported
+
+
+@pytest.mark.parametrize("placed, reported", [
+    # PANNs' evaluation helper: ``device = next(model.parameters()).device``, then
+    # ``x.to(device)``: where the model already is, which names no device; ``config.py``'s
+    # unread ``device = 'cuda'`` names nothing the run uses
+    ("    device = next(model.parameters()).device\n    return [model(x.to(device)) for x in batches]\n", False),
+    ("    return [model(x.to(batches[0].device)) for x in batches]\n", False),
+    # a device named elsewhere: the configuration module's, which the run may read
+    ("    import config\n    return [model(x.to(config.device)) for x in batches]\n", True),
+])
+def test_rpl202_placing_on_the_device_the_data_is_on_names_no_device(tmp_path, placed, reported):
+    write(
+        tmp_path,
+        {
+            "config.py": "sample_rate = 32000\ndevice = 'cuda'\n",
+            "utils.py": f"def forward(model, batches):\n{placed}",
+            "train.py": "import argparse\n\nimport torch\n\nimport config\nfrom utils import forward\n\n\n"
+            "def train(args):\n    torch.manual_seed(0)\n    device = 'cuda' if args.cuda else 'cpu'\n"
+            "    model = torch.nn.Linear(2, 2).to(device)\n    return forward(model, [torch.zeros(config.sample_rate)])\n\n\n"
+            "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--cuda', action='store_true')\n"
+            "    train(parser.parse_args())\n",
+        },
+    )
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert bool(found) is reported, found
+
+
 def test_rpl202_a_device_option_changed_only_under_a_branch_the_default_path_skips(lint):
     """GCA: ``if use_nni and args.device != 'cpu': args.device = 'cuda'`` (not taken with the
     defaults) leaves ``--device``'s default, so ``torch.device(args.device)`` is where the

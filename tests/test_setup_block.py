@@ -603,6 +603,30 @@ def test_the_block_warns_where_a_module_on_the_path_derives_a_class_from_an_op_t
     assert ("seed_everything(0, warn_only=True)" if warns else "seed_everything(0)\n") in text, text
 
 
+@pytest.mark.parametrize("build, warns", [
+    # transformers' CTC heads compute ``nn.functional.ctc_loss`` with cuDNN off: the native
+    # kernel, whose CUDA backward has no deterministic implementation
+    ("from transformers import Wav2Vec2ForCTC\n\n\ndef build():\n    return Wav2Vec2ForCTC.from_pretrained('facebook/wav2vec2-base')\n", True),
+    ("import transformers\n\n\ndef build(config):\n    return transformers.HubertForCTC(config)\n", True),
+    ("from transformers import AutoModelForCTC as Auto\n\n\ndef build(config):\n    return Auto.from_config(config)\n", True),
+    ("from transformers import Wav2Vec2ForSequenceClassification\n\n\ndef build():\n    return Wav2Vec2ForSequenceClassification.from_pretrained('x')\n", False),
+    ("class Wav2Vec2ForCTC:\n    pass\n\n\ndef build():\n    return Wav2Vec2ForCTC()\n", False),  # the project's own class
+])
+def test_the_block_warns_where_a_module_on_the_path_builds_a_library_model_that_runs_an_op_that_raises(tmp_path, build, warns):
+    """A wav2vec2 CTC fine-tune: ``Wav2Vec2ForCTC`` computes its loss with ``ctc_loss``; strict
+    deterministic mode would make the first ``backward()`` on CUDA raise."""
+    from conftest import write
+    from fixtools import fix_text
+
+    write(tmp_path, {"model.py": build})
+    script = (
+        "import torch\nfrom model import build\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        "    net = build(None).cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL101", "RPL202"], dedent=False).text
+    assert ("seed_everything(0, warn_only=True)" if warns else "seed_everything(0)\n") in text, text
+
+
 @pytest.mark.parametrize("loss, warns", [
     # DETR's classification loss: (N, queries, classes) swapped to (N, classes, queries)
     ("F.cross_entropy(logits.transpose(1, 2), target)", True),

@@ -12,6 +12,7 @@ from ..opcatalog import (
     ARRAY_METHODS,
     BACKWARD,
     DEFAULT_DEVICE_SETTERS,
+    EXPORT_TESTS,
     DETERMINISTIC,
     FORWARD,
     NO_GRAD_CONTEXTS,
@@ -388,11 +389,19 @@ def _turns_grad_off(rule: Rule, node: cst.BaseExpression) -> bool:
 
 def _without_grad(rule: Rule) -> bool:
     """Is the node being visited in a ``with`` block, or a function decorated, that turns
-    autograd off? Not looked for beyond the function around it: what its callers do decides
-    the rest."""
-    for node in reversed(rule.file.ancestors):
+    autograd off, or in the branch of an ``if`` that runs only while the model is exported
+    (:data:`~repro_lint.opcatalog.EXPORT_TESTS`)? Not looked for beyond the function around
+    it: what its callers do decides the rest."""
+    ancestors = rule.file.ancestors
+    for index in range(len(ancestors) - 1, -1, -1):
+        node = ancestors[index]
         if isinstance(node, cst.With):
             if any(_turns_grad_off(rule, item.item) for item in node.items):
+                return True
+        elif isinstance(node, cst.If):
+            test = node.test
+            inside = index + 1 < len(ancestors) and ancestors[index + 1] is node.body
+            if inside and isinstance(test, cst.Call) and not test.args and rule.qualify(test.func) in EXPORT_TESTS:
                 return True
         elif isinstance(node, cst.FunctionDef):
             return any(_turns_grad_off(rule, decorator.decorator) for decorator in node.decorators)
