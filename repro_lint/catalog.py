@@ -1083,6 +1083,10 @@ NOT_NONE_HELPERS = frozenset({"exists"})
 #: command-line dispatchers: they call the function (or each function of a dict, the public
 #: callables of a class or module) they are handed with the options the user gives, so on the
 #: default path (no options) with its defaults
+#: the library names a module that does not bind them can only have from a star import, by
+#: convention: ``torch`` and ``np`` (NumPy); the project context resolves every other name such
+#: an import binds (``ProjectContext.star_library_names``)
+STAR_BOUND_LIBRARIES = {"torch": "torch", "np": "numpy"}
 CLI_DISPATCHERS = frozenset({"fire.Fire", "typer.run", "defopt.run", "plac.call", "jsonargparse.CLI", "jsonargparse.auto_cli", "clize.run"})
 #: command-line applications whose decorator methods register a function as a command they call
 #: with the options given (``app = typer.Typer()``, then ``@app.command()``): class -> methods

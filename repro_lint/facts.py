@@ -39,6 +39,7 @@ from .catalog import (
     DETERMINISM_SWITCHES,
     LOADER_WORD,
     CLI_DISPATCHERS,
+    STAR_BOUND_LIBRARIES,
     CLI_APPS,
     CLI_GROUPS,
     CLI_GROUP_METHODS,
@@ -73,7 +74,7 @@ from .opcatalog import (
     index_by_name, library_head_op, op_names, spatial_rank,
 )
 from .source import in_code, is_name_char
-from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
+from .syntax import CONSTANT_LINE, DICT_METHODS, MERGE, MISSING, NEGATED, UNKNOWN, AstArgs, DictScopes, Item, ast_literal, ast_module, is_main_guard_ast, names_feeding, option_default
 
 MODULE_BODY = "<module>"
 MAIN_BODY = "<main>"
@@ -766,7 +767,7 @@ PARSE_CALLS = frozenset({"parse_args", "parse_known_args"})
 
 #: builtins that only look at what they are given (a class named there is not built there, a
 #: function handed there is not called)
-_INSPECTING = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id", "print", "repr", "str", "format"})
+_INSPECTING = frozenset({"isinstance", "issubclass", "hasattr", "callable", "type", "id", "print", "repr", "str", "format", "len"})
 
 
 def only_inspects(written: Optional[str], qualified: Optional[str]) -> bool:
@@ -839,10 +840,6 @@ def _mapped_literals(
 
 #: how the facts name a call of a base class's method through ``super()``: ``super().__init__``
 SUPER_CALL = "super()"
-#: the library names a module that does not bind them can only have from a star import, by
-#: convention: ``torch`` and ``np`` (NumPy); the project context resolves every other name such
-#: an import binds (``ProjectContext.star_library_names``)
-_STAR_BOUND_LIBRARIES = {"torch": "torch", "np": "numpy"}
 #: the name of a call of what a call returns (``get_model_cls(name)(env)``), by its position
 RETURNED_CALL = "<returned>"
 
@@ -856,6 +853,12 @@ ABSENT_KEYWORD = "\0absent keyword"
 GUARD_COMPARISONS: Dict[type, str] = {
     ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not",
 }
+
+
+def _negated(test: Optional[Tuple[str, Any]]) -> Optional[Tuple[str, Any]]:
+    """The guard test (:attr:`BodyFacts.guard_tests`; None: the parameter's truth) turned."""
+    operator = NEGATED[test[0] if test is not None else None]
+    return None if operator is None else (operator, test[1] if test is not None else None)
 
 
 def _compared_parameter(test: ast.AST) -> Optional[Tuple[str, str, Any]]:
@@ -1281,10 +1284,10 @@ class _FactsCollector(ast.NodeVisitor):
         head, _, rest = name.partition(".")
         shadowing = self.shadowing.get(id(self.current)) if self.shadowing else None
         target = shadowing.get(head) if shadowing and head in shadowing else self.facts.aliases.get(head)
-        if target is None and self.facts.star_imports and head in _STAR_BOUND_LIBRARIES:
+        if target is None and self.facts.star_imports and head in STAR_BOUND_LIBRARIES:
             # ``torch.backends.cudnn.deterministic = True`` in a module that binds ``torch`` only
             # by a star import (``from helper import *``): torch's, as the module's code means
-            target = _STAR_BOUND_LIBRARIES[head]
+            target = STAR_BOUND_LIBRARIES[head]
         if target is None or head in self.parameters:
             return None
         return public_name(f"{target}.{rest}" if rest else target)
@@ -1692,8 +1695,9 @@ class _FactsCollector(ast.NodeVisitor):
                     # ``with init_empty_weights(): model = create_model(...)``: built on the meta
                     # device, with no weights to draw
                     uses, draws = uses - {INIT, PRETRAINED}, draws - {"torch"}
-                if self.guard is not None and self.guard_test is None and (uses & GENERATOR_USES or draws):
-                    # used only when the parameter holds (devices are weighed on their own)
+                if self.guard is not None and (uses & GENERATOR_USES or draws):
+                    # used only when the parameter's test holds (devices are weighed on their own)
+                    self._guard_test_seen(body, self.guard, self.guard_test)
                     held = uses & GENERATOR_USES
                     body.guarded_uses = {**body.guarded_uses, self.guard: body.guarded_uses.get(self.guard, frozenset()) | held}
                     body.guarded_draws = {**body.guarded_draws, self.guard: body.guarded_draws.get(self.guard, frozenset()) | draws}
@@ -1795,6 +1799,8 @@ class _FactsCollector(ast.NodeVisitor):
                 self.display_refs[container] = [*self.display_refs.get(container, ()), *added]
                 self.bound_refs.setdefault(container, []).extend(added)
             for passed in refs:
+                if inspected and passed == ref and "." not in passed and self.imported(passed) is None and passed not in self.own_classes and passed not in self.own_functions:
+                    continue  # a local object only looked at (``len(data)``, ``print(model)``): none of its methods run
                 # (a module's name the body rebinds to an object it builds, ``logger =
                 # logger.Logger(path)``, is that object)
                 qualified_ref = self.imported(passed) if passed not in body.instances else None
@@ -1809,6 +1815,12 @@ class _FactsCollector(ast.NodeVisitor):
                     body.cli_refs = body.cli_refs | {qualified_ref or passed}
                 if arg is dataset and ref is not None:
                     body.dataset_refs = body.dataset_refs | {qualified_ref or passed}
+        if dispatcher and callee == "fire.Fire" and not passed_args:
+            # ``fire.Fire()``: the module's own functions are the commands (``python train.py
+            # train``), each called with the options given, as ``fire.Fire(train)`` calls one
+            commands = sorted(n for n in self.own_functions if not n.startswith("_"))
+            body.refs.extend(commands)
+            body.cli_refs = body.cli_refs | frozenset(commands)
         # ``Pool(2, initializer=init)``: the initializer runs in each worker process (its seeding
         # is theirs, as a DataLoader's worker_init_fn's is)
         pool = (name.rsplit(".", 1)[-1] if name is not None else method) in PROCESS_POOLS
@@ -2449,10 +2461,19 @@ class _FactsCollector(ast.NodeVisitor):
     def _dynamic_import(self, node: ast.AST) -> Optional[str]:
         """The module a call imports by a literal name and returns: ``importlib.import_module(
         "models.resnet")``, ``__import__("model.net", fromlist=["Net"])`` (without a
-        ``fromlist``, ``__import__`` returns the top package); None for anything else."""
-        if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant):
+        ``fromlist``, ``__import__`` returns the top package), or by the default of a
+        command-line option the module declares before (LaneGCN's ``import_module(args.model)``
+        with ``--model`` defaulting to ``"lanegcn"``: the default path's module); None for
+        anything else."""
+        if not isinstance(node, ast.Call) or not node.args:
             return None
-        module = node.args[0].value
+        first = node.args[0]
+        if isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name) and first.value.id in self.parsed_names:
+            module = self.facts.options.get(first.attr)
+        elif isinstance(first, ast.Constant):
+            module = first.value
+        else:
+            return None
         if not isinstance(module, str) or not module or module.startswith("."):
             return None
         written = _dotted(node.func)
@@ -2628,6 +2649,14 @@ class _FactsCollector(ast.NodeVisitor):
     def visit_Dict(self, node: ast.Dict) -> None:
         for key, value in zip(node.keys, node.values):
             self._device_setting(key, value)
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        # ``ps, seg = d[0]`` on a local bound to an object: its ``__getitem__`` runs (pointnet's
+        # dataset check), as a call of the method would
+        value = node.value
+        if type(value) is ast.Name and type(node.ctx) is ast.Load and value.id in self.current.instances:
+            self.current.calls.append(f"{value.id}.__getitem__")  # type: ignore[attr-defined]
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -2987,6 +3016,9 @@ class _FactsCollector(ast.NodeVisitor):
                 self.visit(stmt)
             return
         test = node.test
+        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        if negated:
+            test = test.operand  # type: ignore[attr-defined]  # ``if not batch_size:``: the test, turned
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
             if isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is True:
                 test = test.left  # ``if deterministic is True:``
@@ -3002,12 +3034,22 @@ class _FactsCollector(ast.NodeVisitor):
             self.current.defaults.setdefault(key, ABSENT_KEYWORD)
         if guard is not None:
             self.visit(node.test)
-            self.guard, self.guard_test = guard, compared[1:] if compared is not None else None
+            held = compared[1:] if compared is not None else None
+            if negated:
+                held = _negated(held)
+            self.guard, self.guard_test = guard, held
             for stmt in node.body:
                 self.visit(stmt)
-            self.guard, self.guard_test = None, None
+            # the ``else`` under the test turned (Khrylx's replay memory: ``if batch_size is
+            # None: return all; else: random.sample(...)``, every call leaving it None), where
+            # nothing depends on the parameter's test yet (one test per parameter: a second,
+            # turned one would leave both branches on, ``?``)
+            body = self.current
+            alone = not (guard in body.guarded or guard in body.guarded_calls or guard in body.guarded_uses or guard in body.guard_tests)
+            self.guard, self.guard_test = (guard, _negated(held)) if alone else (None, None)
             for stmt in node.orelse:
                 self.visit(stmt)
+            self.guard, self.guard_test = None, None
             return
         if self.scope or not is_main_guard_ast(node) or self.current is not self.facts.module_body:
             self.generic_visit(node)

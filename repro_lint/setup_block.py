@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ._lazy import cst
-from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS, SEED_HELPERS, SEEDING_CALLS, SPAWN_CALLS
+from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS, SEED_HELPERS, SEEDING_CALLS, SPAWN_CALLS, STAR_BOUND_LIBRARIES
 from .classify import is_seed_named
 from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
@@ -226,6 +226,9 @@ class SeedSource:
 
     option: Optional[SeedOption]
     returned: Optional[Callable[[cst.Call], Optional[SeedOption]]] = None
+    #: the names the module's imports bind (``torch``, ``np``): the heads of seeding calls that
+    #: seed a library's generator, not an object's (``generator.manual_seed(SEED)``)
+    imported: FrozenSet[str] = frozenset()
 
     def seed_of(self, stmt: cst.CSTNode) -> Optional[str]:
         """The seed a statement that parses the options makes available (``args.seed``), else None."""
@@ -342,15 +345,17 @@ def _called_functions(module: cst.Module, guard: cst.If) -> Iterator[cst.Functio
         stack.extend(reversed(syntax_children(node)))
 
 
-def _seed_call(module: cst.Module, stmt: cst.CSTNode) -> Optional[str]:
+def _seed_call(module: cst.Module, stmt: cst.CSTNode, option: "SeedSource") -> Optional[str]:
     """``torch.manual_seed(cfg.seed)``, ``L.seed_everything(args.seed)``, ``set_seed(SEED)``
-    as one statement: the seed it passes (the program's own seed, which the block reuses)."""
+    as one statement: the seed it passes (the program's own seed, which the block reuses).
+    Not the seeding method of an object (``generator.manual_seed(SEED)`` on a loader's own
+    ``torch.Generator``, ``rng.seed(0)``): it seeds that object alone."""
     for small in _small_statements(stmt):
         call = small.value if isinstance(small, cst.Expr) else None
         if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword or call.args[0].star:
             continue
         name = dotted_name(call.func)
-        if name is not None and is_seed_named(name, True):
+        if name is not None and is_seed_named(name, name.split(".", 1)[0] in option.imported or "." not in name):
             return module.code_for_node(call.args[0].value)
     return None
 
@@ -487,7 +492,7 @@ def _is_import_statement(stmt: cst.CSTNode) -> bool:
     return bool(small) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in small)
 
 
-def _later_seed_call(module: cst.Module, statements: Sequence[cst.CSTNode], start: int) -> Optional[Tuple[int, str]]:
+def _later_seed_call(module: cst.Module, statements: Sequence[cst.CSTNode], start: int, option: "SeedSource") -> Optional[Tuple[int, str]]:
     """The program's own seeding call further down the same body, after statements that do other
     work (``rank = int(os.environ["RANK"])``; ``torch.manual_seed(1337 + rank)``): the program
     chose to seed there, and with that value, so the block goes right after it and reuses its
@@ -495,7 +500,7 @@ def _later_seed_call(module: cst.Module, statements: Sequence[cst.CSTNode], star
     program's call then overrides for torch alone (``args.seed`` on every rank, where the
     program gives each rank ``args.seed + rank``)."""
     for index in range(start, len(statements)):
-        seeded = _seed_call(module, statements[index])
+        seeded = _seed_call(module, statements[index], option)
         if seeded is not None:
             return index, seeded
     return None
@@ -524,14 +529,14 @@ def _in_function(module: cst.Module, function: cst.FunctionDef, option: "SeedSou
     on_call = False
     for index, stmt in enumerate(body.body):
         parsed = option.seed_of(stmt)
-        seeded = _seed_call(module, stmt)
+        seeded = _seed_call(module, stmt, option)
         if parsed is not None:
             found = (index, parsed)
         elif seeded is not None:
             found, on_call = (index, seeded), True
         elif _does_work(stmt):
             if not on_call:
-                found = _later_seed_call(module, body.body, index) or found
+                found = _later_seed_call(module, body.body, index, option) or found
             break
     if found is not None:
         index, seed = found
@@ -566,21 +571,22 @@ def _seeds_before_guard(module: cst.Module, guard: cst.If, option: "SeedSource")
     script runs at module level and the guard only finishes it: a block at the top of the guard
     would come after the program's seeding and override its seed."""
     for stmt in module.body[: list(module.body).index(guard)]:
-        if _seed_call(module, stmt) is not None or option.seed_of(stmt) is not None:
+        if _seed_call(module, stmt, option) is not None or option.seed_of(stmt) is not None:
             return True
     return False
 
 
 def placement(
     module: cst.Module, entry_functions: Sequence[str] = (), everything: Optional[Sequence[cst.CSTNode]] = None,
-    returned: Optional[Callable[[cst.Call], Optional[SeedOption]]] = None,
+    returned: Optional[Callable[[cst.Call], Optional[SeedOption]]] = None, imported: FrozenSet[str] = frozenset(),
 ) -> Optional[Placement]:
     """Where the block goes, and which seed it uses (see the module doc); ``entry_functions``:
     the functions console scripts call in this module (None when none is defined at its top
     level: no place runs before the program); ``everything``: all the module's statements,
     when known; ``returned``: the seed option of the options a call of a project function
-    returns (:class:`SeedSource`)."""
-    option = SeedSource(seed_option(module, everything), returned)
+    returns (:class:`SeedSource`); ``imported``: the names the module's imports bind, whose
+    seeding calls are the program's (:func:`_seed_call`)."""
+    option = SeedSource(seed_option(module, everything), returned, imported)
     if entry_functions:
         function = _entry_function(module, entry_functions)
         return _in_function(module, function, option, None, top=True) if function is not None else None
@@ -618,12 +624,12 @@ def placement(
         if parsed is not None:
             seed, anchor_index = parsed, index
             continue
-        seeded = _seed_call(module, stmt)
+        seeded = _seed_call(module, stmt, option)
         if seeded is not None:
             seed, anchor_index, on_call = seeded, index, True  # the program's own seeding call: reuse its seed
             continue
         if _does_work(stmt):
-            later = None if on_call else _later_seed_call(module, statements, index)
+            later = None if on_call else _later_seed_call(module, statements, index, option)
             if later is not None:
                 anchor_index, seed = later
             break  # the block must run before this statement
@@ -726,7 +732,10 @@ def _project_name(file: FileContext, func: cst.BaseExpression) -> Optional[str]:
 def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
     module = file.module
     everything = list(_statements(module.body, into_functions=True))
-    place = placement(module, file.project.console_functions(file.path) or spawned_functions(file), everything, _returned_seed_option(file))
+    facts = file.project.facts(file.path, file.source)
+    # (``torch`` bound by a star import is torch, as the facts read it)
+    imported = frozenset(file.names.aliases) | (frozenset(STAR_BOUND_LIBRARIES) if facts is not None and facts.star_imports else frozenset())
+    place = placement(module, file.project.console_functions(file.path) or spawned_functions(file), everything, _returned_seed_option(file), imported)
     if place is None:
         return None
     if place.function is not None and place.seed is None:

@@ -128,6 +128,13 @@ COMPARISONS: Dict[str, Callable[[Any, Any], Any]] = {
     ">=": lambda a, b: a >= b,
     "in": lambda a, b: a in b,
     "not in": lambda a, b: a not in b,
+    # (a parameter's falsity: the ``else`` of ``if flag:``, or ``if not flag:``)
+    "not": lambda a, b: not a,
+}
+#: each comparison's negation (None: the truth of the name itself; ``"not"``: its falsity)
+NEGATED: Dict[Optional[str], Optional[str]] = {
+    "==": "!=", "!=": "==", "is": "is not", "is not": "is", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
+    "in": "not in", "not in": "in", None: "not", "not": None,
 }
 
 MERGE = "**"

@@ -555,6 +555,38 @@ def test_the_inline_style_passes_a_torch_generator_in_a_script(lint):
     assert found[0].fix.applicability == "safe"
 
 
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+def test_loaders_built_side_by_side_never_get_the_same_order(lint, style):
+    """Domain adaptation: a source and a target loader, both shuffled. A generator seeded with
+    the same seed for both would pair each source sample with the target sample of the same
+    index every epoch; the fixed program gives each its own order, and the same orders again
+    when it runs again."""
+    script = (
+        "import torch\nfrom torch.utils.data import DataLoader\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        "    source = DataLoader(list(range(12)), batch_size=12, shuffle=True)\n"
+        "    target = DataLoader(list(range(12)), batch_size=12, shuffle=True)\n"
+        "    return [next(iter(source)).tolist(), next(iter(target)).tolist()]\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    fixed = apply_fixes(script, lint(script, select=["RPL302"], fix_style=style))
+
+    def orders():
+        namespace = {"__name__": "fixed"}
+        exec(compile(fixed, "fixed.py", "exec"), namespace)
+        return namespace["main"]()
+
+    first = orders()
+    assert first[0] != first[1], fixed
+    assert orders() == first
+
+
+def test_a_library_module_gives_each_of_its_loaders_its_own_generator_seed(lint):
+    code = "import torch\nfrom torch.utils.data import DataLoader\n\n\ndef loaders(a, b):\n    return DataLoader(a, shuffle=True), DataLoader(b, shuffle=True)\n"
+    fixed = apply_fixes(code, lint(code, select=["RPL302"]), unsafe=True)
+    assert "generator=torch.Generator().manual_seed(torch.initial_seed())" in fixed
+    assert "generator=torch.Generator().manual_seed(torch.initial_seed() + 1)" in fixed
+
+
 def test_rpl301_and_rpl302_fixes_share_one_call(lint):
     code = HEAD + "loader = DataLoader(ds, shuffle=True, num_workers=2)\n" + MAIN
     fixed = apply_fixes(code, lint(code, select=["RPL301", "RPL302"]))
@@ -707,13 +739,14 @@ def test_new_keywords_follow_the_calls_own_layout(lint):
         "        generator=make_generator(),\n"
         "    )\n"
     ) in fixed
+    # (each further loader of the file its own stream of the seed)
     assert (
         "        num_workers=2,\n"
         "        worker_init_fn=seed_worker,\n"
-        "        generator=make_generator(),\n"
+        "        generator=make_generator(stream=1),\n"
         "    )\n"
     ) in fixed
-    assert "flat = DataLoader(list(range(10)), shuffle=True,\n                      generator=make_generator())" in fixed
+    assert "flat = DataLoader(list(range(10)), shuffle=True,\n                      generator=make_generator(stream=2))" in fixed
     short = "import torch\nfrom torch.utils.data import DataLoader\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n    f = DataLoader(ds, shuffle=True)\n"
     assert "    f = DataLoader(ds, shuffle=True, generator=make_generator())\n" in apply_fixes(short, lint(short, select=["RPL302"]))
     compile(fixed, "fixed.py", "exec")

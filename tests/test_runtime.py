@@ -564,6 +564,24 @@ def test_make_generator_seed_defaults(recwarn):
         make_generator(-1)
 
 
+def test_make_generator_streams_give_loaders_built_side_by_side_their_own_order():
+    """A source and a target loader (domain adaptation): ``make_generator()`` and
+    ``make_generator(stream=1)`` shuffle apart, stream 0 is the seed itself, and every run
+    gives the same orders."""
+    def order(generator):
+        return list(torch.utils.data.DataLoader(range(32), batch_size=32, shuffle=True, generator=generator))[0].tolist()
+
+    seed_everything(7, hashseed="ignore")
+    first, second, third = make_generator(), make_generator(stream=1), make_generator(stream=2)
+    assert first.initial_seed() == make_generator(7, stream=0).initial_seed() == 7
+    assert len({first.initial_seed(), second.initial_seed(), third.initial_seed()}) == 3
+    assert order(first) != order(second)
+    assert make_generator(stream=1).initial_seed() == second.initial_seed()  # the same every time
+    assert make_generator(8, stream=1).initial_seed() not in (second.initial_seed(), 8, 9)
+    with pytest.raises(ValueError):
+        make_generator(stream=-1)
+
+
 def test_public_api_is_exported():
     assert set(rt.__all__) == {
         "seed_everything", "seed_worker", "make_generator", "verify", "Report", "Check",

@@ -1067,6 +1067,28 @@ def test_rpl105_cases(lint, body, expected):
     assert codes(lint(code, select=["RPL105"])) == expected
 
 
+@pytest.mark.parametrize("look, expected", [
+    ("print(len(data))", []),  # sigclr: ``len()`` runs ``__len__``, which draws nothing
+    ("print(data)", []),
+    ("print(next(iter(data)))", ["RPL105"]),  # iterating it runs ``__getitem__``: a draw
+    ("print(data[0])", ["RPL105"]),  # so does indexing it (pointnet's dataset check)
+    ("peek(data)", ["RPL105"]),  # handed to a function of the project, which may call any method
+])
+def test_rpl105_an_object_only_looked_at_before_the_seed_draws_nothing(lint, look, expected):
+    code = (
+        "import random\n\nimport torch\nfrom torch.utils.data import DataLoader, Dataset\n\n\n"
+        "class Pairs(Dataset):\n    def __init__(self, items):\n        self.items = items\n\n"
+        "    def __getitem__(self, idx):\n        return random.sample(self.items, 2)\n\n"
+        "    def __len__(self):\n        return len(self.items)\n\n\n"
+        "def peek(data):\n    return data[0]\n\n\n"
+        f"def setup():\n    data = Pairs(list(range(10)))\n    {look}\n    return data\n\n\n"
+        "def main():\n    data = setup()\n    random.seed(0)\n    torch.manual_seed(0)\n"
+        "    for batch in DataLoader(data, batch_size=2):\n        print(batch)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert codes(lint(code, select=["RPL105"])) == expected
+
+
 def test_rpl105_a_draw_written_in_the_seeding_call_picks_the_seed(lint):
     """PyTorch-RL's ``core/agent.py``: ``torch.manual_seed(torch.randint(0, 5000, (1,)) * pid)``
     in each worker: the draw only picks the worker's seed."""
@@ -1813,6 +1835,8 @@ def test_a_script_without_main_guard_that_draws_is_an_entry_point(lint):
         ("fire.Fire(train)", [("RPL101", 6)]),
         ("wandb.agent('sweep', function=train, count=2)", [("RPL101", 6)]),
         ("fire.Fire({'train': train})", [("RPL101", 6)]),
+        # no argument: every public function of the module is a command (``python train.py train``)
+        ("fire.Fire()", [("RPL101", 6)]),
         # a top level that only defines, or calls nothing of the project: a library module
         ("print('ready')", []),
         ("", []),
@@ -5806,6 +5830,35 @@ def test_rpl202_a_device_a_config_class_of_another_module_declares(tmp_path, mai
 
 
 @pytest.mark.parametrize(
+    "sample, passed, expected",
+    [
+        # Khrylx's replay memory: every call of ``sample()`` leaves ``batch_size`` None
+        ("if batch_size is None:\n            return list(self.memory)\n        else:\n            return random.sample(self.memory, batch_size)", "", []),
+        ("if batch_size is None:\n            return list(self.memory)\n        else:\n            return random.sample(self.memory, batch_size)", "2", ["RPL103"]),
+        ("if not batch_size:\n            return list(self.memory)\n        else:\n            return random.sample(self.memory, batch_size)", "", []),
+        ("if not batch_size:\n            return list(self.memory)\n        else:\n            return random.sample(self.memory, batch_size)", "2", ["RPL103"]),
+        ("if not batch_size:\n            return random.sample(self.memory, 2)\n        return list(self.memory)", "", ["RPL103"]),
+        ("if batch_size is not None:\n            return random.sample(self.memory, batch_size)\n        return list(self.memory)", "", []),
+        # the branch both ways: the draw runs in one of them whatever is passed
+        ("if batch_size is None:\n            return random.sample(self.memory, 2)\n        else:\n            return random.sample(self.memory, batch_size)", "", ["RPL103"]),
+    ],
+)
+def test_rpl103_a_draw_in_the_branch_a_parameter_s_test_leaves_off(tmp_path, sample, passed, expected):
+    files = {
+        "memory.py": (
+            "import random\n\n\nclass Memory:\n    def __init__(self):\n        self.memory = [1, 2, 3]\n\n"
+            f"    def sample(self, batch_size=None):\n        {sample}\n"
+        ).replace("batch_size=None", "batch_size=0" if "not batch_size" in sample else "batch_size=None"),
+        "train.py": (
+            "import torch\n\nfrom memory import Memory\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+            f"    print(Memory().sample({passed}))\n"
+        ),
+    }
+    found = lint_tree(tmp_path, files, select=["RPL103"], only="train.py")
+    assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
     "transform, training, expected",
     [
         # the random transform is built only in the branch that training=True takes
@@ -6535,10 +6588,15 @@ def test_rpl202_a_tuple_assignment_turns_cudnn_deterministic_on(tmp_path, values
 @pytest.mark.parametrize(
     "built, expected",
     [
-        ("model = __import__('model.net', fromlist=['Net']).Net()", [("RPL101", 5)]),
-        ("model = importlib.import_module('model.net').Net()", [("RPL101", 5)]),
-        ("net = importlib.import_module('model.net')\n    model = net.Net()", [("RPL101", 5)]),
+        ("model = __import__('model.net', fromlist=['Net']).Net()", [("RPL101", 6)]),
+        ("model = importlib.import_module('model.net').Net()", [("RPL101", 6)]),
+        ("net = importlib.import_module('model.net')\n    model = net.Net()", [("RPL101", 6)]),
         ("model = __import__('model.net').Net()", []),  # no fromlist: the package ``model``, which has no Net
+        # LaneGCN: ``import_module(args.model)`` with ``--model`` defaulting to the module's name
+        ("parser = argparse.ArgumentParser()\n    parser.add_argument('--model', default='model.net')\n"
+         "    args = parser.parse_args()\n    net = importlib.import_module(args.model)\n    model = net.Net()", [("RPL101", 6)]),
+        ("parser = argparse.ArgumentParser()\n    parser.add_argument('--model')\n"
+         "    args = parser.parse_args()\n    net = importlib.import_module(args.model)\n    model = net.Net()", []),
     ],
 )
 def test_rpl101_a_class_of_a_module_imported_by_a_literal_name(tmp_path, built, expected):
@@ -6550,7 +6608,7 @@ def test_rpl101_a_class_of_a_module_imported_by_a_literal_name(tmp_path, built, 
             "model/__init__.py": "",
             "model/net.py": "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
             "        super().__init__()\n        self.conv = nn.Conv2d(1, 1, 3)\n",
-            "run.py": f"import importlib\n\nimport torch\n\nif __name__ == '__main__':\n    {built}\n",
+            "run.py": f"import argparse\nimport importlib\n\nimport torch\n\nif __name__ == '__main__':\n    {built}\n",
         },
     )
     found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL101"])

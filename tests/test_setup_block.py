@@ -675,6 +675,58 @@ def test_no_seeding_fix_that_would_reuse_a_seed_drawn_at_random(tmp_path):
     assert "seed_everything(opt.seed)" in fixed.text, fixed.text
 
 
+@pytest.mark.parametrize("seeding", ["generator.manual_seed(SEED)", "rng.seed(SEED)"])
+def test_an_object_s_own_seeding_is_not_the_program_s_seeding_call(tmp_path, seeding):
+    """A plant-disease classifier seeds its loader's ``torch.Generator`` in
+    ``create_dataloaders()``, which another entry point calls too: that seeds the generator
+    alone, so the block does not go after it (into a function every caller runs, after the
+    model it should come before), but at the top of the ``__main__`` block."""
+    from fixtools import fix_text
+
+    script = (
+        "import random\n\nimport numpy as np\nimport torch\nfrom torch.utils.data import DataLoader\n\nSEED = 42\n\n\n"
+        f"def make_loader():\n    generator = torch.Generator()\n    rng = np.random.default_rng()\n    {seeding}\n"
+        "    return DataLoader(list(range(8)), batch_size=4, shuffle=True, generator=generator)\n\n\n"
+        "if __name__ == \"__main__\":\n    model = torch.nn.Linear(2, 2)\n    for xb in make_loader():\n"
+        "        print(xb, random.random())\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL101", "RPL103"], dedent=False).text
+    assert "if __name__ == \"__main__\":\n    seed_everything(SEED)\n    model" in text, text
+
+
+def test_a_seeding_call_of_torch_bound_by_a_star_import_is_the_program_s(tmp_path):
+    """pytorch-deeplab-xception binds ``torch`` only through ``from modeling.deeplab import *``;
+    its ``torch.manual_seed(args.seed)`` is still the program's seeding call, which the block
+    follows and whose seed it takes."""
+    from conftest import write
+    from fixtools import fix_text
+
+    write(tmp_path, {"helpers.py": "import torch\n"})
+    script = (
+        "import argparse\n\nfrom helpers import *\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--seed', type=int, default=1)\n    args = parser.parse_args()\n    print(args)\n"
+        "    torch.manual_seed(args.seed)\n    print(torch.nn.Linear(4, 4).cuda())\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL202"], dedent=False).text
+    assert "    torch.manual_seed(args.seed)\n    torch.backends.cudnn.benchmark = False\n" in text, text
+
+
+@pytest.mark.parametrize("seed, fixed", [("time.time()", False), ("int(time.time())", False), ("1234", True)])
+def test_no_seeding_fix_after_a_device_seeding_call_whose_seed_is_drawn_at_random(tmp_path, seed, fixed):
+    """CSRNet: ``args.seed = time.time()``, then ``torch.cuda.manual_seed(args.seed)``. The block
+    would take that clock seed, which fixes nothing (and ``seed_everything`` rejects a float,
+    so the fixed script would stop where the original ran): no fix."""
+    from fixtools import fix_text
+
+    script = (
+        "import argparse\nimport time\n\nimport torch\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        f"    args = parser.parse_args()\n    args.seed = {seed}\n    torch.cuda.manual_seed(args.seed)\n"
+        "    print(torch.nn.Linear(4, 4))\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    )
+    text = fix_text(tmp_path, script, ["RPL101"], dedent=False).text
+    assert ("seed_everything(args.seed)" in text) is fixed, text
+
+
 MAIN_WITH_ARGPARSE = """\
 import argparse
 

@@ -6,15 +6,14 @@ import re
 from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from .._lazy import cst
-from ..catalog import DISTRIBUTED_SAMPLER_SHUFFLE_POSITION, DISTRIBUTED_SAMPLERS, LOADER_WORKER_INIT, OWN_SAMPLER_KEYWORD
-from ..catalog import RANDOM_SAMPLERS, SAMPLER_EPOCH_SETTERS, SHUFFLES_ITSELF
+from ..catalog import LOADER_WORKER_INIT, OWN_SAMPLER_KEYWORD
+from ..catalog import RANDOM_SAMPLERS, SHUFFLES_ITSELF
 from ..diagnostics import SAFE, UNSAFE
-from ..children import syntax_children
 from ..syntax import MISSING, UNKNOWN, bind, cst_slots
 from ..values import Candidates, Const, all_consts, any_const, bind_parameter
-from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, is_false, value_of
+from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, value_of
 from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, built_repeatedly, factory_loaders, forwarded_switch_off, loader_call, may_build_loader, none_on_every_path, off_in_factory
-from .trainer_loaders import built_for_loader_hooks, seeded_by_library
+from .trainer_loaders import seeded_by_library
 from .seeding import UnseededTorch, seed_given_after, seeded_only_after
 
 RUNTIME = "repro_lint.runtime"
@@ -318,6 +317,24 @@ class ShuffleWithoutGenerator(Rule):
     def may_fire_in(cls, facts, words, settings, project, path, text) -> bool:  # type: ignore[no-untyped-def]
         return may_build_loader(facts, words, project, text)
 
+    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(file)
+        #: the generators this file's fixes have written so far (:meth:`_apart`)
+        self.seeded_here = 0
+
+    def _apart(self, expression: str) -> str:
+        """Each loader its own order: the n-th generator this file's fixes write (from 0) is
+        stream n of the seed, ``make_generator(stream=1)``, or, where the seed is written out
+        with torch alone, that seed plus n (``torch.Generator().manual_seed(torch.initial_seed()
+        + 1)``), so two loaders built side by side (a source and a target domain) never
+        shuffle alike."""
+        before, self.seeded_here = self.seeded_here, self.seeded_here + 1
+        if not before:
+            return expression
+        if "make_generator(" in expression:
+            return f"{expression[:-1]}{', ' if not expression.endswith('()') else ''}stream={before})"
+        return f"{expression[:-1]} + {before})"
+
     def visit_Call(self, node: cst.Call) -> None:
         call = loader_call(self, node)
         fixable = True
@@ -363,6 +380,7 @@ class ShuffleWithoutGenerator(Rule):
         expression, imported, applicability = seeded_generator(self, node)
         edits: List[NodeEdit] = []
         if expression is not None and fixable and not built_repeatedly(self, node):  # (no fix: each epoch one order)
+            expression = self._apart(expression)
             edits = add_keyword(self, node, generator, "generator", expression)
             if edits and imported is not None:
                 edits.append(imported)
@@ -428,73 +446,3 @@ def seeded_generator(rule: Rule, node: cst.Call) -> Tuple[Optional[str], Optiona
         return None, None, SAFE  # no name for torch here: the finding has no fix
     expression = f"{torch}.Generator().manual_seed({seed or f'{torch}.initial_seed()'})"
     return expression, None, SAFE if entry else UNSAFE
-
-
-def _base_built_unshuffled(module: cst.Module, name: str) -> bool:
-    """Does module-level class ``name`` build its base with ``shuffle=False`` (``super().__init__(
-    ..., shuffle=False)``) in an ``__init__`` that takes no ``shuffle`` of its own?"""
-    cls = next((s for s in module.body if isinstance(s, cst.ClassDef) and s.name.value == name), None)
-    body = cls.body.body if cls is not None and isinstance(cls.body, cst.IndentedBlock) else ()
-    init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-    if init is None or any(p.name.value == "shuffle" for p in (*init.params.params, *init.params.kwonly_params)):
-        return False
-    stack: List[cst.CSTNode] = [init.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__":
-            given = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "shuffle"), None)
-            if given is not None and is_false(given):
-                return True
-        stack.extend(syntax_children(node))
-    return False
-
-
-class DistributedSamplerWithoutSetEpoch(Rule):
-    code = "RPL304"
-    name = "distributed-sampler-without-set-epoch"
-    message = (
-        "DistributedSampler shuffles with seed + epoch, but set_epoch is never called in this module "
-        "(or in another module that runs with it), so every epoch repeats the same order: call "
-        "sampler.set_epoch(epoch) at the start of each epoch"
-    )
-    # a project subclass is built by its own name (GaitSet's ``TripletSampler``): the family word
-    triggers = ("Sampler",)
-    whole_words = False
-    uses = (KwargsDicts,)
-
-    def __init__(self, file) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(file)
-        self.samplers: List[cst.Call] = []
-        self.sets_epoch = False
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "set_epoch":
-            self.sets_epoch = True
-            return
-        qualified = self.qualify(func)
-        position: Optional[int] = DISTRIBUTED_SAMPLER_SHUFFLE_POSITION
-        if qualified not in DISTRIBUTED_SAMPLERS:
-            # a project subclass (mmselfsup's ``class DistributedSampler(_DistributedSampler)``):
-            # its own parameters, so ``shuffle`` is read by keyword only
-            written = func.value if isinstance(func, cst.Name) else None  # a class of this module
-            bases = self.file.project.called_class_library_bases(self.file.path, self.file.source, qualified, written)
-            if bases.isdisjoint(DISTRIBUTED_SAMPLERS):
-                return
-            if isinstance(func, cst.Name) and _base_built_unshuffled(self.file.module, func.value):
-                return  # ``super().__init__(sampler, ..., shuffle=False)``: it never shuffles
-            position = None
-        shuffle = bound(self, node.args, "shuffle", position)
-        if isinstance(shuffle, cst.BaseExpression) and is_false(shuffle):
-            return
-        if built_for_loader_hooks(self):
-            return  # built for a Lightning Trainer, whose fit loop calls the sampler's set_epoch
-        self.samplers.append(node)
-
-    def leave_Module(self, node: cst.Module) -> None:
-        if self.sets_epoch or not self.samplers:
-            return
-        if any(self.file.project.mentioned_with(self.file.path, setter) for setter in SAMPLER_EPOCH_SETTERS):
-            return  # another module that runs with this one calls it (``def set_epoch(`` is no call)
-        for sampler in self.samplers:
-            self.report(sampler)

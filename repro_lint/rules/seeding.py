@@ -167,8 +167,9 @@ class SeedingScan(Analysis):
         self.calls.append(site)
         self.by_node[id(node)] = site
         effect = site.effect
-        if not effect.known or effect.effects & (ALL_GENERATORS | DETERMINISM) or effect.uses or effect.draws or site.name in catalog.SPAWN_CALLS:
-            # a project call (its arguments may be asked about), or a seeding call, a
+        if not effect.known or effect.effects & _KEPT_EFFECTS or effect.uses or effect.draws or site.name in catalog.SPAWN_CALLS:
+            # a project call (its arguments may be asked about), or a seeding call (a device
+            # generator's too: whether its seed is drawn at random), a
             # determinism switch, a generator's or a device's use (whether it runs, where it
             # is reported; which device a variable names), or a spawn (whether its children run)
             self.chains[id(node)] = tuple(self.file.ancestors)
@@ -1192,6 +1193,10 @@ def _seed_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
     return None
 
 
+#: the effects of the calls whose place :class:`SeedingScan` keeps
+_KEPT_EFFECTS = ALL_GENERATORS | DETERMINISM | {catalog.DEVICE_SEEDS}
+
+
 def _drawn(values, expr: cst.BaseExpression, chain: Tuple[cst.CSTNode, ...]) -> Optional[FrozenSet[str]]:  # type: ignore[no-untyped-def]
     """Is ``expr`` a seed drawn at random on the default path: a project function's drawn
     value or a seed from entropy (``torch.seed()``): an empty set; a draw from global
@@ -1266,7 +1271,9 @@ class _EntryPointRule(Rule):
         anchor = basis[0].anchor if basis is not None and basis[0].seed is not None else None
         if anchor is None or summary is None:
             return False
-        for generator in GENERATORS:
+        # (the device generators' seeding too: CSRNet's ``args.seed = time.time()``, then
+        # ``torch.cuda.manual_seed(args.seed)``)
+        for generator in (*GENERATORS, catalog.DEVICE_SEEDS):
             drawn = scan.seeded_at_random(summary, generator) if summary.seeds(generator) else None
             if drawn is not None and holds_node(anchor, drawn.node):
                 return True

@@ -74,7 +74,18 @@ def seed_worker(worker_id: int) -> None:
         numpy.random.seed(numpy_words)
 
 
-def make_generator(seed: Optional[int] = None) -> Any:
+def stream_seed(seed: int, stream: int) -> int:
+    """The seed of stream ``stream`` of ``seed``: ``seed`` itself for stream 0, else the first
+    8 bytes of BLAKE2b over the two numbers packed as little-endian 64-bit words (with a fixed
+    16-byte personalisation): a mix, so neighbouring seeds and streams never share an order."""
+    if not stream:
+        return seed
+    digest = hashlib.blake2b(struct.pack("<2Q", seed & _MASK64, stream & _MASK64), digest_size=8,
+                             person=b"repro_lint.gstrm").digest()
+    return int.from_bytes(digest, "little")
+
+
+def make_generator(seed: Optional[int] = None, stream: int = 0) -> Any:
     """A CPU ``torch.Generator`` seeded with ``seed``, for ``DataLoader(generator=...)``.
 
     ``seed`` defaults to the base seed last given to ``seed_everything`` (before any
@@ -83,14 +94,19 @@ def make_generator(seed: Optional[int] = None) -> Any:
     so the program's own seed still decides the data order. A dedicated generator keeps
     shuffling and worker base seeds independent of the global torch RNG, so adding e.g. a
     validation loop does not shift them.
+
+    ``stream`` tells apart loaders built side by side from the same seed (a source and a
+    target domain, ``make_generator()`` and ``make_generator(stream=1)``): each stream is
+    its own order (:func:`stream_seed`), the same in every run.
     """
     import torch
 
     if seed is None:
         record = _record.current_record()
         seed = record.base_seed if record is not None else torch.initial_seed()
+    seed = _record.check_int(seed, _record.MAX_GENERATOR_SEED, "seed")
     generator = torch.Generator()
-    generator.manual_seed(_record.check_int(seed, _record.MAX_GENERATOR_SEED, "seed"))
+    generator.manual_seed(stream_seed(seed, _record.check_int(stream, _record.MAX_GENERATOR_SEED, "stream")))
     return generator
 
 
