@@ -303,6 +303,9 @@ SHUFFLES_ITSELF = {
     for name in ("DataLoader", "NodeDataLoader", "EdgeDataLoader")
 }
 PARTIALS = frozenset({"functools.partial"})
+#: the methods of a LightningModule that Lightning's evaluation loops run with autograd off
+#: (``torch.no_grad()``, or ``torch.inference_mode()`` where the Trainer's ``inference_mode`` is on)
+LIGHTNING_EVAL_STEPS = frozenset({"validation_step", "test_step", "predict_step"})
 #: the methods of a LightningModule or LightningDataModule that build the loaders the Trainer runs
 LIGHTNING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader", "test_dataloader", "predict_dataloader"})
 #: Trainer methods that take loaders (``trainer.fit(model, train_loader, val_loader)``), and

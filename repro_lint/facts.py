@@ -517,6 +517,10 @@ def _constructed(node: ast.AST, own_classes: FrozenSet[str] = frozenset()) -> Li
             stack.extend(item.elts)
         elif isinstance(item, ast.Dict):
             stack.extend(item.values)
+        elif isinstance(item, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            stack.append(item.elt)  # ``[Crop(s) for s in sizes]``
+        elif isinstance(item, ast.DictComp):
+            stack.append(item.value)  # DM-Count's ``{x: Crowd(...) for x in ["train", "val"]}``
         elif isinstance(item, ast.IfExp):
             stack.extend((item.body, item.orelse))
         elif isinstance(item, ast.Starred):
@@ -1388,13 +1392,18 @@ class _FactsCollector(ast.NodeVisitor):
         body.abstract = owner is not None and _is_stub(node.body)
         positional = [*node.args.posonlyargs, *node.args.args]
         defaults = node.args.defaults
+        given = self._cli_defaults(node)
         for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
-            body.defaults[arg.arg] = ast_literal(default)
+            body.defaults[arg.arg] = given.pop(arg.arg) if arg.arg in given else ast_literal(default)
             self._device_parameter(body, arg.arg, body.defaults[arg.arg])  # ``def train(device="cuda:0")``
         for arg, default in zip(node.args.kwonlyargs, node.args.kw_defaults):
-            if default is not None:
-                body.defaults[arg.arg] = ast_literal(default)
+            if default is not None or arg.arg in given:
+                body.defaults[arg.arg] = given.pop(arg.arg) if arg.arg in given else ast_literal(default)
                 self._device_parameter(body, arg.arg, body.defaults[arg.arg])
+        for param, default in given.items():  # ``@click.option("--seed", default=None)`` on ``def main(seed)``
+            if param in (a.arg for a in positional):
+                body.defaults[param] = default
+                self._device_parameter(body, param, default)
         if owner is not None and positional and positional[0].arg in ("self", "cls"):
             positional = positional[1:]
         body.params = tuple(a.arg for a in positional) + tuple(a.arg for a in node.args.kwonlyargs)
@@ -1790,7 +1799,11 @@ class _FactsCollector(ast.NodeVisitor):
             ref = _dotted(arg) if not _is_built_method(arg) else self._built_method(arg)  # type: ignore[arg-type]
             # a name passed on, or objects built and handed on: ``Compose([Blur()])``
             # (a local bound to classes, ``Net = BernNet`` then ``RunExp(Net)``: each of them)
-            refs = [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg, self.own_classes)
+            held = self.display_refs.get(_dotted(arg.value) or "") if ref is None and type(arg) is ast.Subscript and self.display_refs else None  # type: ignore[attr-defined]
+            if held is not None:
+                refs = list(held)  # ``datasets[x]``: what the display holds
+            else:
+                refs = [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg, self.own_classes)
             if container is not None and container not in self.parameters and container not in self.facts.aliases:
                 # ``train_transform.transforms.append(Cutout())``: put into what a local holds, they
                 # go where it goes too, as those of ``Compose([Cutout()])`` do (into a dataset that
@@ -1844,6 +1857,40 @@ class _FactsCollector(ast.NodeVisitor):
                 self.asking_about_device = False
             return
         self.generic_visit(node)
+
+    def _cli_defaults(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Dict[str, Any]:
+        """The defaults a command-line library gives a command's parameters, as literals:
+        ``@click.option("--seed", default=-1)`` on ``def main(seed)`` (the name click derives, or
+        the one given; ``is_flag=True`` defaults to False), and ``seed: int = typer.Option(0)``
+        (``...``: required, no default); the command runs with them on the default path."""
+        found: Dict[str, Any] = {}
+        for decorator in node.decorator_list:
+            if not (isinstance(decorator, ast.Call) and self.imported(_dotted(decorator.func) or "") in _CLICK_OPTIONS):
+                continue
+            names = [_string(a) for a in decorator.args]
+            if not names or any(n is None for n in names):
+                continue
+            keywords: Dict[str, Any] = {k.arg: k.value for k in decorator.keywords if k.arg in ("default", "required")}
+            plain = [n for n in names if not n.startswith("-")]  # type: ignore[union-attr]
+            if plain:
+                keywords["dest"] = plain[0]
+            if "default" not in keywords and any(k.arg == "is_flag" and ast_literal(k.value) is True for k in decorator.keywords):
+                keywords["action"] = "store_true"
+            if "required" in keywords:
+                keywords["required"] = ast_literal(keywords["required"])
+            declared = option_default([n for n in names if n.startswith("-")] or plain, keywords)  # type: ignore[misc, union-attr]
+            if declared is not None:
+                found[declared[0].lower()] = ast_literal(declared[1]) if isinstance(declared[1], ast.AST) else declared[1]
+        arguments = node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = [*zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
+        for arg, default in pairs:
+            if isinstance(default, ast.Call) and self.imported(_dotted(default.func) or "") in _TYPER_OPTIONS:
+                given = default.args[0] if default.args else next((k.value for k in default.keywords if k.arg == "default"), None)
+                value = ast_literal(given) if given is not None else None
+                if value is not Ellipsis:
+                    found[arg.arg] = value
+        return found
 
     def _library_head(self, func: ast.expr) -> None:
         """``Wav2Vec2ForCTC.from_pretrained(...)`` (or ``Wav2Vec2ForCTC(config)``): a library
@@ -2710,11 +2757,16 @@ class _FactsCollector(ast.NodeVisitor):
             self._shown_shape(target, node.value)
             if isinstance(target, ast.Name):
                 self.value_refs[target.id] = self.current.refs[start:]
-                if isinstance(node.value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+                if isinstance(node.value, _DISPLAYS):
                     self.display_refs[target.id] = _constructed(node.value, self.own_classes)
                 else:
                     self.display_refs.pop(target.id, None)
                 self.bound_refs.setdefault(target.id, []).extend(self.current.refs[start:])
+            elif _on_self(target) and isinstance(node.value, _DISPLAYS):
+                # ``self.datasets = {x: Crowd(...) for x in ...}`` in each branch of an ``if``: any
+                # of them, for ``DataLoader(self.datasets[x])`` in the same method
+                held = self.display_refs.get(_dotted(target) or "", [])
+                self.display_refs[_dotted(target) or ""] = [*held, *_constructed(node.value, self.own_classes)]
         if self._binds_partial(node):
             # ``MEMORY = partial(Memory, size=3)`` builds nothing: what it wraps runs where the
             # name is called (``MEMORY()`` calls ``Memory``) or handed on (its refs go with it)
@@ -3168,6 +3220,11 @@ _OP_NAMES = op_names()
 #: the op catalog's ``nn.Module`` classes, qualified (a project class deriving from one is one)
 _OP_MODULES = frozenset(index_by_name()[2])
 
+#: the values whose objects a local bound to them holds (:attr:`_FactsCollector.display_refs`)
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+#: click's option decorators, and typer's parameter defaults (``seed: int = typer.Option(0)``)
+_CLICK_OPTIONS = frozenset({"click.option", "click.decorators.option"})
+_TYPER_OPTIONS = frozenset({"typer.Option", "typer.params.Option"})
 #: the class methods that build a library model (``Wav2Vec2ForCTC.from_pretrained(...)``)
 _PRETRAINED_BUILDERS = frozenset({"from_pretrained", "from_config"})
 #: the endings of the names of :data:`~repro_lint.opcatalog.LIBRARY_HEADS`' classes

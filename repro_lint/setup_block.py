@@ -756,7 +756,9 @@ def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, Im
     return place, seed, bound, everywhere, existing, assigned
 
 
-def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> Optional[Block]:
+def build_block(
+    file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None, determinism: Optional[bool] = None,
+) -> Optional[Block]:
     """The block for ``generators`` (what the findings asked for). ``allowed``: what the run's
     selected rules may ask for (None: everything); the block adds a generator the file merely
     imports, or the switches beside the seeds, only when its rule is selected. None: the block
@@ -777,7 +779,8 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     # about a seed gets the seed alone, and the program's switches stay as they are
     # (not in a function that mp.spawn runs: its processes never run what the parent turned on)
     spawned = place.function is not None and place.function.name.value in spawned_functions(file)
-    own_switches = not spawned and file.project.entry_summary(file.path, file.source).deterministic
+    # (``determinism``: as the seeding rules read the path, a switch set to a config's False not counted)
+    own_switches = not spawned and (file.project.entry_summary(file.path, file.source).deterministic if determinism is None else determinism)
     if "torch" in wanted and DETERMINISTIC in allowed and not own_switches:
         wanted.add(DETERMINISTIC)
     switched = {target for target, _ in assigned}  # a switch the file sets, to any value, is its own
@@ -854,7 +857,9 @@ def build_block(file: FileContext, generators: Iterable[str] = (), allowed: Opti
     return Block(lines, imports, place)
 
 
-def setup_block_edits(file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None) -> List[NodeEdit]:
+def setup_block_edits(
+    file: FileContext, generators: Iterable[str] = (), allowed: Optional[Iterable[str]] = None, determinism: Optional[bool] = None,
+) -> List[NodeEdit]:
     """The edits that insert the canonical setup block into ``file`` (see the module doc).
 
     ``generators``: what the finding needs the block to cover, among ``"torch"``, ``"numpy"``,
@@ -863,10 +868,11 @@ def setup_block_edits(file: FileContext, generators: Iterable[str] = (), allowed
     imports: every call for one file returns the **same** edit objects, updated in place when a
     later finding widens the set, so all findings of a file end up with identical edits and the
     fixer applies the block once. Empty when every line of the block is already there, or
-    when it has no safe place."""
+    when it has no safe place. ``determinism``: whether the entry point's path turns
+    deterministic algorithms on itself (None: as its summary says)."""
     state = file.analysis(SetupBlockState)
     state.requested |= set(generators)
-    block = build_block(file, state.requested, allowed)
+    block = build_block(file, state.requested, allowed, determinism)
     fresh = block_edits(file.module, block, file.source) if block is not None else []
     if not state.edits or len(fresh) != len(state.edits):
         state.edits = fresh  # the shape never changes for one file; this is the first call

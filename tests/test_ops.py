@@ -1096,6 +1096,14 @@ def test_rpl401_and_rpl402_match_each_call_against_the_catalog_once(tmp_path, mo
         ("def pool(x):\n    if torch.onnx.is_in_onnx_export():\n        return x\n    else:\n        return F.interpolate(x, size=(2, 2), mode='area')\n", ["RPL402"]),
         ("def pool(x):\n    if torch.jit.is_scripting():\n        x = F.interpolate(x, size=(2, 2), mode='area')\n    return x\n", ["RPL402"]),
         ("def pool(x):\n    if torch.onnx.is_in_onnx_export():\n        return torch.histc(x.cuda(), bins=4)\n    return x\n", ["RPL402"]),
+        # a layer built and called right there runs there
+        ("def pool(x):\n    with torch.no_grad():\n        return torch.nn.AdaptiveAvgPool2d((3, 3))(x)\n", []),
+        # Lightning runs its evaluation steps without gradients (PatchCore's ``test_step``)
+        ("import pytorch_lightning as pl\n\n\nclass Net(pl.LightningModule):\n    def test_step(self, batch, i):\n"
+         "        return F.adaptive_avg_pool2d(batch, (3, 3))\n", []),
+        ("import pytorch_lightning as pl\n\n\nclass Net(pl.LightningModule):\n    def training_step(self, batch, i):\n"
+         "        return F.adaptive_avg_pool2d(batch, (3, 3))\n", ["RPL402"]),
+        ("class Net:\n    def test_step(self, batch, i):\n        return F.adaptive_avg_pool2d(batch, (3, 3))\n", ["RPL402"]),
     ],
 )
 def test_rpl402_a_backward_only_op_where_autograd_records_nothing(lint, wrap, expected):

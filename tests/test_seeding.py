@@ -4241,6 +4241,87 @@ def test_rpl202_is_placed_at_a_module_s_device_variable_read_by_attribute(tmp_pa
     assert [(d.code, d.path.rsplit("/", 1)[-1], d.line) for d in found] == [("RPL202", "train.py", 8)]
 
 
+@pytest.mark.parametrize("built, given", [
+    ("datasets = {x: Crops() for x in ['train', 'val']}", "datasets[x]"),
+    ("datasets = [Crops() for _ in range(2)]", "datasets[0]"),
+    ("datasets = {'train': Crops(), 'val': Crops()}", "datasets[x]"),
+    ("self.datasets = {x: Crops() for x in ['train', 'val']}", "self.datasets[x]"),
+])
+def test_rpl103_a_dataset_held_in_a_dict_or_list_built_in_the_function(lint, built, given):
+    """DM-Count's ``self.datasets = {x: Crowd(...) for x in ['train', 'val']}``, then
+    ``DataLoader(self.datasets[x], ...)``: the dataset's ``random`` draws run when it is iterated."""
+    code = (
+        "import random\n\nimport torch\nfrom torch.utils.data import DataLoader, Dataset\n\n\n"
+        "class Crops(Dataset):\n    def __len__(self):\n        return 8\n\n    def __getitem__(self, i):\n"
+        "        return torch.tensor([random.randint(0, 100)])\n\n\n"
+        f"class Trainer:\n    def setup(self):\n        {built}\n"
+        f"        self.loaders = {{x: DataLoader({given}, batch_size=2) for x in ['train', 'val']}}\n"
+        "        for batch in self.loaders['train']:\n            print(batch)\n\n\n"
+        "if __name__ == '__main__':\n    torch.manual_seed(0)\n    Trainer().setup()\n"
+    )
+    assert codes(lint(code, select=["RPL103"])) == ["RPL103"]
+
+
+@pytest.mark.parametrize("signature, device, reported", [
+    # Deep-SVDD: click's defaults are the command's on the default path
+    ("@click.command()\n@click.option('--device', type=str, default='cuda')\ndef main(device):", "device", True),
+    ("@click.command()\n@click.option('--device', type=str, default='cpu')\ndef main(device):", "device", False),
+    ("@click.command()\n@click.option('-d', '--gpu-device', 'where', default='cuda:0')\ndef main(where):", "where", True),
+    ("def main(device: str = typer.Option('cuda')):", "device", True),
+    ("def main(device: str = typer.Option('cpu', help='where')):", "device", False),
+])
+def test_rpl202_a_device_from_a_command_line_library_s_option_default(lint, signature, device, reported):
+    code = (
+        "import click\nimport torch\nimport typer\n\n\n"
+        f"{signature}\n    torch.manual_seed(0)\n    model = torch.nn.Linear(4, 2).to({device})\n    print(model)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    assert bool(lint(code, select=["RPL202"])) is reported
+
+
+@pytest.mark.parametrize("option, reported", [("default=None", True), ("default=0", False), ("is_flag=True", True)])
+def test_rpl101_a_seed_from_a_click_option_default(lint, option, reported):
+    """``if seed is not None:`` (or ``if seed:`` for a flag) around the seeding, with click's
+    ``--seed`` defaulting to None: the default run seeds nothing."""
+    test = "if seed:" if option == "is_flag=True" else "if seed is not None:"
+    code = (
+        "import click\nimport torch\n\n\n"
+        f"@click.command()\n@click.option('--seed', {option})\ndef main(seed):\n    {test}\n        torch.manual_seed(seed)\n"
+        "    print(torch.nn.Linear(4, 2))\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    assert bool(lint(code, select=["RPL101"])) is reported
+
+
+@pytest.mark.parametrize("default, reported", [("False", True), ("True", False)])
+def test_rpl202_cudnn_deterministic_from_a_config_object_s_default(tmp_path, default, reported):
+    """HRNet: ``cudnn.deterministic = config.CUDNN.DETERMINISTIC`` with yacs's
+    ``_C.CUDNN.DETERMINISTIC = False`` in ``lib/config/default.py``, re-exported by the package:
+    as RPL201 reads ``config.CUDNN.BENCHMARK``, nothing is turned on. Reported, and the block
+    turns deterministic algorithms on (not the seeds alone, ``deterministic=False``)."""
+    from fixtools import fix_text
+
+    write(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/config/__init__.py": "from .default import _C as config\n",
+            "lib/config/default.py": "from yacs.config import CfgNode as CN\n\n_C = CN()\n_C.CUDNN = CN()\n"
+            f"_C.CUDNN.DETERMINISTIC = {default}\n",
+        },
+    )
+    script = (
+        "import torch\nimport torch.backends.cudnn as cudnn\nfrom lib.config import config\n\n\ndef main():\n"
+        "    cudnn.deterministic = config.CUDNN.DETERMINISTIC\n    model = torch.nn.Conv2d(3, 8, 3).cuda()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    (tmp_path / "train.py").write_text(script)
+    found = lint_files_in(sorted(tmp_path.rglob("*.py")), tmp_path, ["RPL202"])
+    assert bool(found) is reported, found
+    if reported:
+        text = fix_text(tmp_path, script, ["RPL101", "RPL202"], dedent=False).text
+        assert "seed_everything(0)\n" in text and "deterministic=False" not in text, text
+
+
 @pytest.mark.parametrize("bind, value, reported", [
     ("DETERMINISTIC = False\n", "DETERMINISTIC", True),
     ("params = {'deterministic': False}\n", "params['deterministic']", True),

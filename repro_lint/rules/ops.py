@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from pathlib import Path
 
 from .._lazy import cst
-from ..catalog import PARTIALS, builds_on_torch
+from ..catalog import LIGHTNING_EVAL_STEPS, PARTIALS, builds_on_torch
 from ..opcatalog import (
     ARRAY_LIBRARIES,
     ARRAY_METHODS,
@@ -37,7 +37,7 @@ from .base import Analysis, Rule, ValueScan, argument, has_star_kwargs, keyword_
 from .flags import enables_determinism
 from ..classify import is_known
 from ..facts import imported_modules
-from ..syntax import MISSING, UNKNOWN, cst_literal, int_value, string_value
+from ..syntax import MISSING, UNKNOWN, cst_generic_origin, cst_literal, int_value, string_value
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
 
@@ -388,10 +388,9 @@ def _turns_grad_off(rule: Rule, node: cst.BaseExpression) -> bool:
 
 
 def _without_grad(rule: Rule) -> bool:
-    """Is the node being visited in a ``with`` block, or a function decorated, that turns
-    autograd off, or in the branch of an ``if`` that runs only while the model is exported
-    (:data:`~repro_lint.opcatalog.EXPORT_TESTS`)? Not looked for beyond the function around
-    it: what its callers do decides the rest."""
+    """Is the node being visited in a ``with`` block or a function decorated that turns autograd
+    off, a Lightning evaluation step, or an ``if`` branch that runs only while the model is
+    exported (:data:`~repro_lint.opcatalog.EXPORT_TESTS`)? Its callers decide the rest."""
     ancestors = rule.file.ancestors
     for index in range(len(ancestors) - 1, -1, -1):
         node = ancestors[index]
@@ -404,6 +403,11 @@ def _without_grad(rule: Rule) -> bool:
             if inside and isinstance(test, cst.Call) and not test.args and rule.qualify(test.func) in EXPORT_TESTS:
                 return True
         elif isinstance(node, cst.FunctionDef):
+            owner = ancestors[index - 2] if index >= 2 else None  # (the class, around its body)
+            if node.name.value in LIGHTNING_EVAL_STEPS and isinstance(owner, cst.ClassDef) and any(
+                (rule.qualify(cst_generic_origin(base.value)) or "").endswith("LightningModule") for base in owner.bases
+            ):
+                return True  # ``test_step``: Lightning runs it under ``torch.no_grad()``
             return any(_turns_grad_off(rule, decorator.decorator) for decorator in node.decorators)
         elif isinstance(node, (cst.Lambda, cst.ClassDef)):
             return False
@@ -481,7 +485,10 @@ class OpWithoutDeterministicImplementation(Rule):
         for op in ops:
             if op.category(version) != RAISES:
                 continue
-            if op.passes == BACKWARD and not called.rsplit(".", 1)[-1][:1].isupper() and _without_grad(self):
+            # (a layer runs where it is called: here, when built and called at once, ``Pool(3)(x)``)
+            ancestors = self.file.ancestors
+            runs_here = not called.rsplit(".", 1)[-1][:1].isupper() or (bool(ancestors) and isinstance(ancestors[-1], cst.Call) and ancestors[-1].func is node)
+            if op.passes == BACKWARD and runs_here and _without_grad(self):
                 # no gradient is recorded there: its backward pass never runs (a layer built
                 # there, ``nn.AdaptiveAvgPool2d(2)``, runs where it is called)
                 continue

@@ -104,6 +104,7 @@ class SeedingScan(Analysis):
         #: the seeding calls :meth:`seeded_at_random` found given None on the default path
         self.given_none: Set[int] = set()
         self._entry_summary: Optional[Summary] = None
+        self._determinism: Optional[bool] = None  # (:meth:`determinism_on`, once per program)
         #: which program of the module this scan asks about (see
         #: :meth:`~repro_lint.context.ProjectContext.entry_starts`; None: all of them as one)
         self.console: Optional[str] = None
@@ -215,7 +216,7 @@ class SeedingScan(Analysis):
         programs = []
         for console in ((MAIN_BODY,) if self.main_guard is not None else ()) + functions:
             program = copy.copy(self)
-            program.console, program._entry_summary = console, None
+            program.console, program._entry_summary, program._determinism = console, None, None
             programs.append(program)
         return programs
 
@@ -231,6 +232,32 @@ class SeedingScan(Analysis):
         if site.name is None or site.effect.known:
             return Summary()
         return self.file.project.call_summary(self.file.path, site.body, site.name, site.imported, construct=construct)
+
+    def determinism_on(self, summary: Summary) -> bool:
+        """Does the entry point's path turn deterministic algorithms on itself, as RPL202 and
+        the setup block read it: ``summary``'s determinism, less this file's ``cudnn.deterministic
+        = <value>`` assignments whose value is False on the default path (HRNet's
+        ``cfg.CUDNN.DETERMINISTIC``, which its yacs config gives False, as RPL201 reads
+        ``cfg.CUDNN.BENCHMARK``), where nothing else on the path turns them on."""
+        if not summary.deterministic:
+            return False
+        if self._determinism is None:
+            values = self.file.analysis(ValueScan).values
+            off: Set[str] = set()
+            on: Set[str] = set()
+            for node, body, _ in self.switches:
+                for target, value in assigned_pairs(node) if isinstance(node, cst.Assign) else ():
+                    if self.file.qualify(target) != catalog.CUDNN_DETERMINISTIC:
+                        continue
+                    found = values.of(value, self.chains.get(id(node), ()) + (node,)) if value is not None else None
+                    (off if found and all(isinstance(c, Const) and c.value is False for c in found) else on).add(body)
+            off -= on
+            key = os.path.abspath(self.file.path)
+            held = frozenset(((key, body), "cudnn_deterministic") for body in off)
+            self._determinism = not off or self.file.project.entry_summary_without(
+                self.file.path, frozenset(), self.file.source, held=held, console=self.console
+            ).deterministic
+        return self._determinism
 
     def seeded_at_random(self, summary: Summary, generator: str, _active: FrozenSet[str] = frozenset()) -> Optional[CallSite]:
         """A call on the entry point's path that gives a project function's seed parameter
@@ -1259,7 +1286,8 @@ class _EntryPointRule(Rule):
             return []
         if needs & set(GENERATORS) and self._reuses_drawn_seed(scan):
             return []  # (a block for the switches alone still mends RPL202)
-        return setup_block_edits(self.file, needs, covered(self.file))
+        summary = scan.entry_summary()
+        return setup_block_edits(self.file, needs, covered(self.file), summary is not None and scan.determinism_on(summary))
 
     def _reuses_drawn_seed(self, scan: SeedingScan) -> bool:
         """Would the block go right after the program's own seeding call and take its seed,
@@ -1519,7 +1547,7 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
         # the devices named for what they are; "an accelerator" (Fabric, accelerate,
         # DataParallel, a GPU count) only when no evidence names one (CUDA is an accelerator)
         device = " and ".join(DEVICE_NAMES[d] for d in ([d for d in devices if d != "accelerator"] or devices))
-        if summary.deterministic:
+        if scan.determinism_on(summary):
             # turned on only under an ``if`` that a run with the default arguments skips
             guarded = scan.switched_off_default(summary) if "if" in self.file.source else None
             if guarded is not None:
