@@ -1086,6 +1086,12 @@ NOT_NONE_HELPERS = frozenset({"exists"})
 #: command-line dispatchers: they call the function (or each function of a dict, the public
 #: callables of a class or module) they are handed with the options the user gives, so on the
 #: default path (no options) with its defaults
+#: click's option decorators, whose ``default=`` is the decorated command's parameter's default
+#: (``@click.option("--seed", default=None)`` on ``def main(seed)``)
+CLICK_OPTIONS = frozenset({"click.option", "click.decorators.option"})
+#: typer's parameter declarations, whose first argument (or ``default=``) is the parameter's
+#: default (``seed: int = typer.Option(None)``; ``...``: required)
+TYPER_OPTIONS = frozenset({"typer.Option", "typer.params.Option"})
 #: the library names a module that does not bind them can only have from a star import, by
 #: convention: ``torch`` and ``np`` (NumPy); the project context resolves every other name such
 #: an import binds (``ProjectContext.star_library_names``)

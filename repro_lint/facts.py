@@ -39,7 +39,9 @@ from .catalog import (
     DETERMINISM_SWITCHES,
     LOADER_WORD,
     CLI_DISPATCHERS,
+    CLICK_OPTIONS,
     STAR_BOUND_LIBRARIES,
+    TYPER_OPTIONS,
     CLI_APPS,
     CLI_GROUPS,
     CLI_GROUP_METHODS,
@@ -1865,7 +1867,7 @@ class _FactsCollector(ast.NodeVisitor):
         (``...``: required, no default); the command runs with them on the default path."""
         found: Dict[str, Any] = {}
         for decorator in node.decorator_list:
-            if not (isinstance(decorator, ast.Call) and self.imported(_dotted(decorator.func) or "") in _CLICK_OPTIONS):
+            if not (isinstance(decorator, ast.Call) and self.imported(_dotted(decorator.func) or "") in CLICK_OPTIONS):
                 continue
             names = [_string(a) for a in decorator.args]
             if not names or any(n is None for n in names):
@@ -1885,7 +1887,7 @@ class _FactsCollector(ast.NodeVisitor):
         positional = [*arguments.posonlyargs, *arguments.args]
         pairs = [*zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
         for arg, default in pairs:
-            if isinstance(default, ast.Call) and self.imported(_dotted(default.func) or "") in _TYPER_OPTIONS:
+            if isinstance(default, ast.Call) and self.imported(_dotted(default.func) or "") in TYPER_OPTIONS:
                 given = default.args[0] if default.args else next((k.value for k in default.keywords if k.arg == "default"), None)
                 value = ast_literal(given) if given is not None else None
                 if value is not Ellipsis:
@@ -3222,9 +3224,6 @@ _OP_MODULES = frozenset(index_by_name()[2])
 
 #: the values whose objects a local bound to them holds (:attr:`_FactsCollector.display_refs`)
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-#: click's option decorators, and typer's parameter defaults (``seed: int = typer.Option(0)``)
-_CLICK_OPTIONS = frozenset({"click.option", "click.decorators.option"})
-_TYPER_OPTIONS = frozenset({"typer.Option", "typer.params.Option"})
 #: the class methods that build a library model (``Wav2Vec2ForCTC.from_pretrained(...)``)
 _PRETRAINED_BUILDERS = frozenset({"from_pretrained", "from_config"})
 #: the endings of the names of :data:`~repro_lint.opcatalog.LIBRARY_HEADS`' classes

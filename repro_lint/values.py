@@ -55,7 +55,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Seq
 
 from ._lazy import cst
 from .children import ASSIGNMENTS, CALLS, DEFINITIONS, node_kinds, syntax_children
-from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PARSERS, ENTROPY_RESULTS
+from .catalog import CONFIG_LOADERS, DATACLASS_CLI_DECORATORS, DATACLASS_CLI_PARSERS, ENTROPY_RESULTS, TYPER_OPTIONS
 from .classify import classify_call
 from .facts import CLASS_PREFIX, PARSE_CALLS, ParsedOptions
 from .names import dotted_name
@@ -293,6 +293,9 @@ class Values:
         if isinstance(expr, cst.Attribute):
             return self._narrow(expr, chain, self._attribute(expr, chain, depth))
         if isinstance(expr, cst.Call):
+            declared = self._typer_default(expr)
+            if declared is not None:
+                return self.of(declared, chain, depth + 1)  # ``seed: int = typer.Option(None)``: None
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _STRING_METHODS:
                 text = self._string_method(expr, expr.func, chain, depth)
                 if text is not None:
@@ -2164,6 +2167,18 @@ class Values:
             return _combine(left, found, arithmetic)
         except (ArithmeticError, ValueError):  # ``1 / 0``: the program fails there
             return None
+
+    def _typer_default(self, call: cst.Call) -> Optional[cst.BaseExpression]:
+        """The default that ``typer.Option(...)`` declares for the parameter it is the default of
+        (:data:`~repro_lint.catalog.TYPER_OPTIONS`): its first argument or ``default=``, else
+        None as an expression; None for any other call."""
+        func = call.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        if last != "Option" or self.qualify is None or self.qualify(func) not in TYPER_OPTIONS:
+            return None
+        first = call.args[0] if call.args and call.args[0].keyword is None and not call.args[0].star else None
+        given = first.value if first is not None else next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "default"), None)
+        return given if given is not None else cst.Name("None")
 
     def _drawn_in(self, found: Candidates) -> bool:
         """Is one of the values ``found`` drawn at random (:data:`DRAWN`, or a call that

@@ -4279,6 +4279,19 @@ def test_rpl202_a_device_from_a_command_line_library_s_option_default(lint, sign
     assert bool(lint(code, select=["RPL202"])) is reported
 
 
+@pytest.mark.parametrize("declared, reported", [
+    ("typer.Option(None)", True), ("typer.Option(None, help='seed')", True), ("typer.Option(default=None)", True),
+    ("typer.Option(0)", False), ("typer.Option(...)", False),  # required: given on every run
+])
+def test_rpl101_a_seed_from_a_typer_option_default(lint, declared, reported):
+    code = (
+        "import torch\nimport typer\n\n\n"
+        f"def main(seed: int = {declared}):\n    if seed is not None:\n        torch.manual_seed(seed)\n"
+        "    print(torch.nn.Linear(4, 2))\n\n\nif __name__ == '__main__':\n    typer.run(main)\n"
+    )
+    assert bool(lint(code, select=["RPL101"])) is reported
+
+
 @pytest.mark.parametrize("option, reported", [("default=None", True), ("default=0", False), ("is_flag=True", True)])
 def test_rpl101_a_seed_from_a_click_option_default(lint, option, reported):
     """``if seed is not None:`` (or ``if seed:`` for a flag) around the seeding, with click's
