@@ -1215,7 +1215,10 @@ class ProjectContext:
         workers: List[Node] = []
         for ref in body.refs:
             # a callback that DataLoader workers run (``worker_init_fn``) runs in their processes
-            (workers if for_workers or ref in in_workers else edges).extend(self._ref_targets(facts, name, body, ref))
+            targets = self._ref_targets(facts, name, body, ref)
+            if body.cli_refs and ref in body.cli_refs:
+                targets = tuple(self._command_variant(target) for target in targets)
+            (workers if for_workers or ref in in_workers else edges).extend(targets)
         if body.owner is not None and name.rpartition(".")[2] not in CONSTRUCTION_METHODS:
             # what the object's construction stored on it is used by its other methods
             for method in CONSTRUCTION_METHODS:
@@ -1464,6 +1467,22 @@ class ProjectContext:
             return found
 
         return self.remembered(("forwarded guards", target), compute)
+
+    def _command_variant(self, target: Node) -> Node:
+        """A command that a command-line library calls with the options given (a click group's
+        ``@cli.command()``): on the default path, with the defaults its click decorators give,
+        so the effects under a parameter's test that such a default leaves off are left out (a
+        ``--seed`` defaulting to None under ``if seed is not None:``); a determinism flag is the
+        user's choice, on, as ``deterministic=args.deterministic`` is (:meth:`_variant`)."""
+        callee = self._callee_body(target)
+        if callee is None or not callee.click_defaults or not (callee.guarded or callee.guarded_uses or callee.guarded_calls):
+            return target  # (a default written in the signature: the rules read it there)
+        off = [
+            param for param in _guard_parameters(callee)
+            if param in callee.click_defaults and callee.guarded.get(param, frozenset()).isdisjoint(DETERMINISM)
+            and (value := callee.defaults.get(param, UNKNOWN)) is not UNKNOWN and _guard_off(callee, param, value)
+        ]
+        return _variant_node(target, off) if off else target
 
     def _variant(self, target: Node, path: str, scope: str, index: int, inherited: Sequence[str] = ()) -> Node:
         """The node for call number ``index`` of body ``scope`` in module ``path``, a call of

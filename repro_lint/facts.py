@@ -184,6 +184,10 @@ class BodyFacts:
     #: ``catalog.CLI_DISPATCHERS``), which calls them with the options given: with their
     #: defaults on the default path
     cli_refs: ClassVar[FrozenSet[str]] = frozenset()
+    #: the parameters whose default a click decorator gives (``@click.option("--seed",
+    #: default=None)``), which only the facts read: the project context leaves out what the
+    #: default turns off where a command-line library calls the function (``ProjectContext._command_variant``)
+    click_defaults: ClassVar[FrozenSet[str]] = frozenset()
     #: for a parameter of ``guarded`` tested by a comparison with a literal instead (``if seed >
     #: 0:``, ``if seed is not None:``): the operator's name and the literal (``("?", None)``
     #: when it is tested in different ways)
@@ -1245,12 +1249,12 @@ class _FactsCollector(ast.NodeVisitor):
         switch = DETERMINISM_SWITCHES.get(qualified or "")
         return self._parameter(args.node(switch.param, switch.position)) if switch is not None else None
 
-    def _cli_command(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], outer: BodyFacts) -> bool:
+    def _cli_command(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], outer: BodyFacts) -> Union[bool, str]:
         """Is the function decorated as a command of a command-line application bound in the
         module: an object of ``catalog.CLI_APPS`` (``app = typer.Typer()``, ``@app.command()``),
         or a function that a group decorator made one (``@click.group()`` on ``cli``, then
-        ``@cli.command()``)? A group is recorded here too."""
-        command = False
+        ``@cli.command()``: the group's name)? A group is recorded here too."""
+        command: Union[bool, str] = False
         for decorator in node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             dotted = _dotted(target)
@@ -1262,7 +1266,7 @@ class _FactsCollector(ast.NodeVisitor):
             if any(target.attr in CLI_APPS.get(cls, ()) for cls in classes):
                 command = True
             elif target.value.id in self.cli_groups and target.attr in CLI_GROUP_METHODS:
-                command = True
+                command = target.value.id
                 if target.attr == "group":
                     self.cli_groups.add(node.name)  # a subgroup: its own commands run too
         return command
@@ -1381,11 +1385,14 @@ class _FactsCollector(ast.NodeVisitor):
     def _function(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> None:
         name = ".".join(self.scope + [node.name])
         outer = self.current
-        if self._cli_command(node, outer):
+        command = self._cli_command(node, outer)
+        if command:
             # ``@app.command()`` on a typer app: handed to the app, which calls it with the
-            # options given (its defaults, on the default path), as ``typer.run(main)`` does
-            outer.refs.append(name)
-            outer.cli_refs = outer.cli_refs | {name}
+            # options given (its defaults, on the default path), as ``typer.run(main)`` does; a
+            # click group's command (``@cli.command()``) runs where the group is called, ``cli()``
+            holder = self.facts.functions.get(command, outer) if isinstance(command, str) else outer
+            holder.refs.append(name)
+            holder.cli_refs = holder.cli_refs | {name}
         if self.kinds and self.kinds[-1]:
             owner: Optional[str] = ".".join(self.scope)  # a method
         else:
@@ -1395,6 +1402,9 @@ class _FactsCollector(ast.NodeVisitor):
         positional = [*node.args.posonlyargs, *node.args.args]
         defaults = node.args.defaults
         given = self._cli_defaults(node)
+        clicked = frozenset(p for p in given if p in self.click_params)
+        if clicked:
+            body.click_defaults = clicked
         for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
             body.defaults[arg.arg] = given.pop(arg.arg) if arg.arg in given else ast_literal(default)
             self._device_parameter(body, arg.arg, body.defaults[arg.arg])  # ``def train(device="cuda:0")``
@@ -1866,6 +1876,7 @@ class _FactsCollector(ast.NodeVisitor):
         the one given; ``is_flag=True`` defaults to False), and ``seed: int = typer.Option(0)``
         (``...``: required, no default); the command runs with them on the default path."""
         found: Dict[str, Any] = {}
+        self.click_params: Set[str] = set()
         for decorator in node.decorator_list:
             if not (isinstance(decorator, ast.Call) and self.imported(_dotted(decorator.func) or "") in CLICK_OPTIONS):
                 continue
@@ -1883,6 +1894,7 @@ class _FactsCollector(ast.NodeVisitor):
             declared = option_default([n for n in names if n.startswith("-")] or plain, keywords)  # type: ignore[misc, union-attr]
             if declared is not None:
                 found[declared[0].lower()] = ast_literal(declared[1]) if isinstance(declared[1], ast.AST) else declared[1]
+                self.click_params.add(declared[0].lower())
         arguments = node.args
         positional = [*arguments.posonlyargs, *arguments.args]
         pairs = [*zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]

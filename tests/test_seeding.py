@@ -4279,6 +4279,19 @@ def test_rpl202_a_device_from_a_command_line_library_s_option_default(lint, sign
     assert bool(lint(code, select=["RPL202"])) is reported
 
 
+@pytest.mark.parametrize("option, reported", [("default=None", True), ("default=0", False)])
+def test_rpl101_a_seed_from_a_click_group_command_s_option_default(lint, option, reported):
+    """``@click.group()`` on ``cli``, ``@cli.command()`` and ``@click.option('--seed', ...)`` on
+    ``train``, ``cli()`` in the ``__main__`` block: the command runs with its defaults."""
+    code = (
+        "import click\nimport torch\n\n\n@click.group()\ndef cli():\n    pass\n\n\n"
+        f"@cli.command()\n@click.option('--seed', type=int, {option})\ndef train(seed):\n"
+        "    if seed is not None:\n        torch.manual_seed(seed)\n    print(torch.nn.Linear(4, 2))\n\n\n"
+        "if __name__ == '__main__':\n    cli()\n"
+    )
+    assert bool(lint(code, select=["RPL101"])) is reported
+
+
 @pytest.mark.parametrize("declared, reported", [
     ("typer.Option(None)", True), ("typer.Option(None, help='seed')", True), ("typer.Option(default=None)", True),
     ("typer.Option(0)", False), ("typer.Option(...)", False),  # required: given on every run
