@@ -1401,8 +1401,7 @@ class _FactsCollector(ast.NodeVisitor):
         body.abstract = owner is not None and _is_stub(node.body)
         positional = [*node.args.posonlyargs, *node.args.args]
         defaults = node.args.defaults
-        given = self._cli_defaults(node)
-        clicked = frozenset(p for p in given if p in self.click_params)
+        given, clicked = self._cli_defaults(node)
         if clicked:
             body.click_defaults = clicked
         for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
@@ -1870,13 +1869,14 @@ class _FactsCollector(ast.NodeVisitor):
             return
         self.generic_visit(node)
 
-    def _cli_defaults(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Dict[str, Any]:
+    def _cli_defaults(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Tuple[Dict[str, Any], FrozenSet[str]]:
         """The defaults a command-line library gives a command's parameters, as literals:
         ``@click.option("--seed", default=-1)`` on ``def main(seed)`` (the name click derives, or
         the one given; ``is_flag=True`` defaults to False), and ``seed: int = typer.Option(0)``
-        (``...``: required, no default); the command runs with them on the default path."""
+        (``...``: required, no default); the command runs with them on the default path. Also
+        the parameters whose default click gives (:attr:`BodyFacts.click_defaults`)."""
         found: Dict[str, Any] = {}
-        self.click_params: Set[str] = set()
+        clicked: Set[str] = set()
         for decorator in node.decorator_list:
             if not (isinstance(decorator, ast.Call) and self.imported(_dotted(decorator.func) or "") in CLICK_OPTIONS):
                 continue
@@ -1894,7 +1894,7 @@ class _FactsCollector(ast.NodeVisitor):
             declared = option_default([n for n in names if n.startswith("-")] or plain, keywords)  # type: ignore[misc, union-attr]
             if declared is not None:
                 found[declared[0].lower()] = ast_literal(declared[1]) if isinstance(declared[1], ast.AST) else declared[1]
-                self.click_params.add(declared[0].lower())
+                clicked.add(declared[0].lower())
         arguments = node.args
         positional = [*arguments.posonlyargs, *arguments.args]
         pairs = [*zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
@@ -1904,7 +1904,7 @@ class _FactsCollector(ast.NodeVisitor):
                 value = ast_literal(given) if given is not None else None
                 if value is not Ellipsis:
                     found[arg.arg] = value
-        return found
+        return found, frozenset(clicked)
 
     def _library_head(self, func: ast.expr) -> None:
         """``Wav2Vec2ForCTC.from_pretrained(...)`` (or ``Wav2Vec2ForCTC(config)``): a library
