@@ -67,6 +67,7 @@ from .classify import (
 from .config import Settings
 from .console_scripts import console_scripts
 from .facts import (
+    ATTRIBUTE_GUARD,
     DEVICE_VARIABLE,
     has_workers,
     HELD,
@@ -141,6 +142,11 @@ ALL_FILES = ALL_FILES_KEY
 #: marks a use of a generator that DataLoader workers seed themselves (``catalog.WORKER_SEEDED``)
 #: in code they run: ``in-workers:random``
 IN_WORKERS = "in-workers:"
+#: marks (as a variant) an object that only a DataLoader receives, as its dataset: of its
+#: methods, only the dataset methods it calls run (:data:`~repro_lint.catalog.DRAWING_METHODS`)
+LOADER_DATASET = "<dataset>"
+#: the generators each DataLoader worker seeds from the loader's generator, when it has one
+LOADER_SEEDED = WORKER_SEEDED | {"torch"}
 
 
 @dataclass(frozen=True)
@@ -206,6 +212,9 @@ class _NodeInfo:
     #: how many of ``edges``, first, are what its own calls run (the rest: objects handed on,
     #: names looked up, modules imported)
     called: int = 0
+    #: of what it hands to DataLoader workers, the bodies that only the workers of loaders with
+    #: a generator of their own run (:attr:`~repro_lint.facts.BodyFacts.seeded_worker_refs`)
+    seeded_workers: Tuple[Node, ...] = ()
 
 
 #: the tables of :class:`ProjectContext` keyed by a file's absolute path that hold what was
@@ -1115,6 +1124,9 @@ class ProjectContext:
                 cls = name[len(prefix) :]
                 if wanted is not None:
                     edges = self._class_methods(facts, cls, wanted)
+                elif LOADER_DATASET in off.split(","):
+                    # handed to a DataLoader alone: it calls the dataset methods, no other
+                    edges = self._class_methods(facts, cls, DRAWING_METHODS)
                 else:
                     edges = tuple(dict.fromkeys(_methods(facts, cls, None) + self._class_methods(facts, cls, DRAWING_METHODS)))
                 if wanted is None:
@@ -1132,7 +1144,13 @@ class ProjectContext:
                 if wanted is not None:
                     edges = edges + self._overrides_built(facts, cls, edges)
                 if off:  # building it with arguments that leave some of ``__init__``'s effects off
-                    edges = tuple((p, f"{f}{VARIANT}{off}") if f.endswith(".__init__") else (p, f) for p, f in edges)
+                    # (and what its methods do under a test of an attribute ``__init__`` kept from
+                    # such an argument: ``self.method = method``, ``if self.method == "train":``)
+                    kept = [key for key in off.split(",") if key.startswith(ATTRIBUTE_GUARD)]
+                    edges = tuple(
+                        (p, f"{f}{VARIANT}{off}") if f.endswith(".__init__") else _with_off((p, f), kept) if kept else (p, f)
+                        for p, f in edges
+                    )
                 helper = self._helper_base(facts, cls) if prefix == CLASS_PREFIX else None
                 if helper is None:
                     return _NodeInfo(edges, frozenset(), frozenset(), frozenset())
@@ -1213,11 +1231,15 @@ class ProjectContext:
                 effects |= target
         called = len(dict.fromkeys(edges))
         workers: List[Node] = []
+        seeded: List[Node] = []
         for ref in body.refs:
             # a callback that DataLoader workers run (``worker_init_fn``) runs in their processes
             targets = self._ref_targets(facts, name, body, ref)
             if body.cli_refs and ref in body.cli_refs:
                 targets = tuple(self._command_variant(target) for target in targets)
+            if not for_workers and ref in body.seeded_worker_refs:
+                seeded.extend(targets)
+                continue
             (workers if for_workers or ref in in_workers else edges).extend(targets)
         if body.owner is not None and name.rpartition(".")[2] not in CONSTRUCTION_METHODS:
             # what the object's construction stored on it is used by its other methods
@@ -1251,6 +1273,7 @@ class ProjectContext:
             frozenset(draws),
             tuple(dict.fromkeys(workers)),
             called,
+            tuple(dict.fromkeys(seeded)),
         )
 
     def handed_on_summary(self, facts: Optional[ModuleFacts], scope: Optional[str], refs: Iterable[str]) -> Summary:
@@ -1301,7 +1324,11 @@ class ProjectContext:
             if ref in body.built_refs and self.resolve_module(ref) is not None:
                 return ()  # a module only looked at (``inspect.getfile(accelerate)``): nothing of it runs
             if ref in body.built_refs:  # only looked at, or built here: not built again
-                return tuple((n[0], OBJECT_PREFIX + n[1][len(INSTANCE_PREFIX) :]) if n[1].startswith(INSTANCE_PREFIX) else n for n in self._object_nodes(ref))
+                return tuple(
+                    _handed(self._built_variant(facts, name, body, ref, (n[0], CLASS_PREFIX + n[1][len(INSTANCE_PREFIX) :])), built=True)
+                    if n[1].startswith(INSTANCE_PREFIX) else n
+                    for n in self._object_nodes(ref)
+                )
             return self._object_nodes(ref)
         found = self._local(facts, name, ref)
         objects = self._instance_classes(facts, name, body, ref) if found is None else ()
@@ -1320,7 +1347,35 @@ class ProjectContext:
             return tuple(self._instance_method(facts, name, body, ref) or ())
         # (a class only looked at, ``isinstance(dm, DataModule)``, ``print(Net)``, or whose
         # object the body built itself, is not built again by whoever receives it)
-        return tuple(_handed(target, built=bool(objects) or ref in body.built_refs) for target in classes)
+        built = bool(objects) or ref in body.built_refs
+        if built:
+            classes = tuple(self._built_variant(facts, name, body, ref, target) for target in classes)
+        handed = tuple(_handed(target, built=built) for target in classes)
+        if objects and ref in body.dataset_refs and body.refs.count(ref) == 1:
+            # an object handed to a DataLoader as its dataset and to nothing else
+            handed = tuple(_with_off(node, [LOADER_DATASET]) for node in handed)
+        return handed
+
+    def _built_variant(self, facts: ModuleFacts, scope: str, body: BodyFacts, ref: str, target: Node) -> Node:
+        """Class node ``target`` as the body's one construction of the object ``ref`` names
+        gave it (``ds = Crowd(method="val")``, ``DataLoader(Crowd(method="val"))``): with what
+        that call's arguments leave off where they decide what the object's methods do (an
+        attribute its ``__init__`` kept from a parameter, :meth:`_kept_guards`); else itself."""
+        if not target[1].startswith(CLASS_PREFIX) or not self._kept_guards(target):
+            return target
+        made = body.instances.get(ref, (ref,) if body.refs.count(ref) == 1 else ())
+        # (one class per branch, ``ds = Crowd_qnrf(...)`` or ``ds = Crowd_sh(...)``: each call
+        # that builds this one, when it is the only one)
+        calls = [c for c in made if self.resolve_call(facts, scope, c, c in body.imported) == (target[0], target[1].partition(VARIANT)[0])]
+        if len(calls) != 1 or body.calls.count(calls[0]) != 1:
+            return target  # built in several places (or the class handed on as well)
+        variant = self._variant(target, facts.path, scope, body.calls.index(calls[0]))
+        # (not one the building module sets on an object afterwards: ``ds.method = "train"``)
+        text = self.text(facts.path) or ""
+        return _with_off(target, [
+            key for key in variant[1].partition(VARIANT)[2].split(",")
+            if key.startswith(ATTRIBUTE_GUARD) and not _sets_attribute(text, key[len(ATTRIBUTE_GUARD) :].partition("#")[0])
+        ])
 
     def _reexporting_module(self, qualified: str, depth: int = 0) -> Optional[str]:
         """The project module whose top level binds the name ``qualified`` when the module it
@@ -1491,9 +1546,10 @@ class ProjectContext:
         None or 0); ``inherited``: the parameters off in the calling body's own variant, which
         stay off where it passes its ``**kwargs`` on."""
         callee = self._callee_body(target)
-        if callee is None or not (callee.guarded or callee.guarded_uses or callee.guarded_calls or callee.device_params or callee.kwargs_forwarded):
+        kept = self._kept_guards(target) if target[1].startswith(CLASS_PREFIX) else {}
+        if callee is None or not (callee.guarded or callee.guarded_uses or callee.guarded_calls or callee.device_params or callee.kwargs_forwarded or kept):
             return target
-        own = callee.guarded or callee.guarded_uses or callee.guarded_calls or callee.device_params
+        own = callee.guarded or callee.guarded_uses or callee.guarded_calls or callee.device_params or kept
         forwarded = self._forwarded_guards(target) if callee.kwargs_forwarded else {}
         if not (own or forwarded or inherited):
             return target  # it passes its ``**kwargs`` on to nothing that tests them
@@ -1526,6 +1582,12 @@ class ProjectContext:
                     continue  # ``**mapping``: may pass it
                 if all((v := (b.defaults.get(param, UNKNOWN) if value is MISSING else value)) is not UNKNOWN and _guard_off(b, param, v) for b in forwarded[param]):
                     off.append(param)
+        # an attribute ``__init__`` kept from a parameter (``self.method = method``) that the
+        # methods testing it find off (``if self.method == "train":`` with ``method="val"``)
+        off += [
+            key for key, (param, methods) in kept.items()
+            if (value := _given(callee, literals, param)) is not UNKNOWN and all(_guard_off(m, key, value) for m in methods)
+        ]
         # a device parameter given a device string that names no accelerator (``device="cpu"``)
         off += [
             param
@@ -1533,6 +1595,29 @@ class ProjectContext:
             if isinstance(value := _given(callee, literals, param), str) and setting_device(param, value) is None and param not in off
         ]
         return _variant_node(target, off)
+
+    def _kept_guards(self, target: Node) -> Dict[str, Tuple[str, Tuple[BodyFacts, ...]]]:
+        """For a class node: the attributes its ``__init__`` kept from a parameter
+        (:attr:`~repro_lint.facts.ModuleFacts.kept_parameters`) that its methods test, by the
+        key the tests are recorded under: (the parameter, the methods testing it)."""
+        facts = self._facts.get(target[0]) or self.facts(target[0])
+        cls = target[1][len(CLASS_PREFIX) :].partition(VARIANT)[0]
+        kept = facts.kept_parameters.get(cls) if facts is not None else None
+        if not kept:
+            return {}
+
+        def compute() -> Dict[str, Tuple[str, Tuple[BodyFacts, ...]]]:
+            found: Dict[str, Tuple[str, Tuple[BodyFacts, ...]]] = {}
+            own = [body for body in facts.functions.values() if body.owner == cls]  # type: ignore[union-attr]
+            for attr, param in kept.items():
+                prefix = f"{ATTRIBUTE_GUARD}{attr}#"  # a key per test (``facts._keyed``)
+                for body in own:
+                    for key in _guard_parameters(body):
+                        if key.startswith(prefix):
+                            found[key] = (param, found.get(key, (param, ()))[1] + (body,))
+            return found
+
+        return self.remembered(("kept guards", target[0], cls), compute)  # type: ignore[no-any-return]
 
     def _default_variant(self, target: Node) -> Node:
         """:meth:`_variant` for a call of ``target`` that passes nothing: each parameter it
@@ -2088,6 +2173,7 @@ class ProjectContext:
         uses: Set[str] = set()
         draws: Set[str] = set()
         workers: List[Node] = []
+        seeded: List[Node] = []
         stack = list(starts)
         while stack:
             node = stack.pop()
@@ -2104,22 +2190,31 @@ class ProjectContext:
             uses |= info.uses if not held_uses else {u for u in info.uses if (base, u) not in held_uses}
             draws |= info.draws
             workers.extend(info.workers)
+            seeded.extend(info.seeded_workers)
             stack.extend(
                 e for e in info.edges if e not in reached and not (cut and (base, (e[0], e[1].partition(VARIANT)[0])) in cut)
             )
         # what DataLoader workers run: its uses count, those of the generators each worker seeds
-        # itself (from torch's seed) as such; its seeding is the workers' own
-        stack = [w for w in workers if w not in reached]
-        while stack:
-            node = stack.pop()
-            if node in reached:
-                continue
-            reached.add(node)
-            info = self._node(node)
-            if info is not None:
-                uses |= {IN_WORKERS + use if use in WORKER_SEEDED else use for use in info.uses}
-                draws |= info.draws
-                stack.extend(e for e in (*info.edges, *info.workers) if e not in reached)
+        # itself (from torch's seed) as such; its seeding is the workers' own. Then what only the
+        # workers of loaders with a generator of their own run: the generators each worker seeds
+        # (torch's too) are seeded from that generator (NONDETERMINISM.md 1.1)
+        for pending, own in ((workers, False), (seeded, True)):
+            stack = [w for w in pending if w not in reached]
+            while stack:
+                node = stack.pop()
+                if node in reached:
+                    continue
+                reached.add(node)
+                info = self._node(node)
+                if info is None:
+                    continue
+                if own:
+                    uses |= info.uses - LOADER_SEEDED
+                    draws |= info.draws - LOADER_SEEDED
+                else:
+                    uses |= {IN_WORKERS + use if use in WORKER_SEEDED else use for use in info.uses}
+                    draws |= info.draws
+                stack.extend(e for e in (*info.edges, *info.workers, *info.seeded_workers) if e not in reached)
         summary = Summary(frozenset(effects), frozenset(placed_option_devices(uses)), frozenset(draws), frozenset(reached - without))
         if len(starts) == 1 and plain:
             self._closures[starts[0]] = summary
@@ -2429,6 +2524,12 @@ class ProjectContext:
         are where other values come from."""
         self.caller_arguments(path, function)
         return (os.path.abspath(path), function) in self._never_called
+
+    def imported_elsewhere(self, path: "str | Path", function: str) -> bool:
+        """May another file of the run call function ``function`` of the module at ``path``
+        (does one import that module, or a package that re-exports the function)?"""
+        self.consult(ALL_FILES)
+        return len(self._importers((os.path.abspath(path), function))) > 1
 
     def _importers(self, node: Node) -> List[Path]:
         """The files that may call function ``node`` by name: its module, and the files that
@@ -2860,6 +2961,20 @@ def _variant_node(target: Node, off: List[str]) -> Node:
     """The call-graph node of function ``target`` with the effects under its parameters ``off``
     left out (``target`` itself when there are none)."""
     return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+
+
+def _sets_attribute(text: str, attr: str) -> bool:
+    """Does ``text`` set ``attr`` on an object other than a method's own (``ds.method = x``,
+    ``setattr(ds, "method", x)``; not ``self.method = x``)?"""
+    written = (*re.finditer(r"\bsetattr\(\s*(\w+)", text), *re.finditer(rf"\b(\w+)\s*\.\s*{re.escape(attr)}\s*=(?!=)", text))
+    return any(match.group(1) not in ("self", "cls") for match in written)
+
+
+def _with_off(node: Node, off: Sequence[str]) -> Node:
+    """Call-graph node ``node`` (maybe a variant already) with the parameters ``off`` off too."""
+    name, _, had = node[1].partition(VARIANT)
+    keys = list(dict.fromkeys([*(had.split(",") if had else ()), *off]))
+    return (node[0], f"{name}{VARIANT}{','.join(keys)}") if keys else node
 
 
 def _handed(node: Node, built: bool = False) -> Node:

@@ -90,6 +90,9 @@ INSTANCE_PREFIX = "instance "
 OBJECT_PREFIX = "object "
 #: the methods that building an instance, and calling it, run
 CONSTRUCTION_METHODS = ("__new__", "__init__", "__post_init__")
+#: what a method's test of an attribute its object's ``__init__`` kept from a parameter is
+#: recorded as a test of (:attr:`ModuleFacts.kept_parameters`): ``self.method``
+ATTRIBUTE_GUARD = "self."
 CALL_METHODS = ("__call__", "forward")
 
 
@@ -248,6 +251,10 @@ class BodyFacts:
     #: ``num_workers=sets.num_workers``): (that function, import-qualified; the option; the
     #: refs), in DataLoader workers where its default is positive (the project context decides)
     option_worker_refs: ClassVar[Tuple[Tuple[str, str, Tuple[str, ...]], ...]] = ()
+    #: of :attr:`worker_refs`, those handed only to the workers of loaders given a generator of
+    #: their own (``DataLoader(ds, num_workers=2, generator=g)``): each worker seeds Python's,
+    #: NumPy's and torch's generators from a seed drawn from ``g``, not from torch's global one
+    seeded_worker_refs: ClassVar[FrozenSet[str]] = frozenset()
 
     # A project holds tens of thousands of bodies (51,000 in torch's source), most of whose
     # fields are empty: sent between processes, only the fields that hold something travel,
@@ -349,6 +356,11 @@ class ModuleFacts:
     #: the bases of each class that names some (by dotted class name): (name, qualified through
     #: an import?); a method the class does not define is looked up in them
     bases: Dict[str, Tuple[Tuple[str, bool], ...]] = field(default_factory=dict)
+    #: the attributes a class's ``__init__`` sets to one of its parameters and that nothing else
+    #: in the class sets (``self.method = method``), which another of its methods tests (``if
+    #: self.method == "train":``, recorded as a test of ``ATTRIBUTE_GUARD + attribute``, which
+    #: each construction of the class decides), by class name: attribute -> parameter
+    kept_parameters: Dict[str, Dict[str, str]] = field(default_factory=dict)
     #: the methods a class body binds to another function (``decode = decode_function``), by
     #: ``Class.method``: the function's name, and whether it was qualified through an import
     method_aliases: Dict[str, Tuple[str, bool]] = field(default_factory=dict)
@@ -865,28 +877,87 @@ GUARD_COMPARISONS: Dict[type, str] = {
 }
 
 
+def _keyed(guard: str, test: Optional[Tuple[str, Any]]) -> str:
+    """What effects under ``guard``'s test ``test`` are recorded under: the parameter; for an
+    attribute kept from one (:data:`ATTRIBUTE_GUARD`), a key per test, as a method may test it
+    several ways (``if self.method == "train": ... elif self.method == "val": ...``), each
+    decided by the object's construction on its own (``self.method#==:'train'``; no comma,
+    which separates the keys of a call-graph variant)."""
+    if not guard.startswith(ATTRIBUTE_GUARD):
+        return guard
+    return f"{guard}#{test[0]}:{test[1]!r}".replace(",", "%2C") if test is not None else f"{guard}#"
+
+
 def _negated(test: Optional[Tuple[str, Any]]) -> Optional[Tuple[str, Any]]:
     """The guard test (:attr:`BodyFacts.guard_tests`; None: the parameter's truth) turned."""
     operator = NEGATED[test[0] if test is not None else None]
     return None if operator is None else (operator, test[1] if test is not None else None)
 
 
-def _compared_parameter(test: ast.AST) -> Optional[Tuple[str, str, Any]]:
-    """``seed > 0``, ``seed is not None``: (the name compared, the operator, the literal), for a
-    name compared once with a literal number, string, bool or None; else None. The common
-    helper ``exists(seed)`` (``return val is not None``) is ``seed is not None``."""
+def _compared_parameter(test: ast.AST, parameter: Callable[[ast.AST], Optional[str]]) -> Optional[Tuple[str, str, Any]]:
+    """``seed > 0``, ``seed is not None``: (the parameter compared, the operator, the literal),
+    for a parameter (as ``parameter`` reads one) compared once with a literal number, string,
+    bool or None; else None. The common helper ``exists(seed)`` (``return val is not None``) is
+    ``seed is not None``."""
     if (
         isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in NOT_NONE_HELPERS
-        and len(test.args) == 1 and not test.keywords and isinstance(test.args[0], ast.Name)
+        and len(test.args) == 1 and not test.keywords and (name := parameter(test.args[0])) is not None
     ):
-        return test.args[0].id, GUARD_COMPARISONS[ast.IsNot], None
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)):
+        return name, GUARD_COMPARISONS[ast.IsNot], None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1) or (name := parameter(test.left)) is None:
         return None
     operator = GUARD_COMPARISONS.get(type(test.ops[0]))
     literal = ast_literal(test.comparators[0])
     if operator is None or literal is UNKNOWN or not (literal is None or isinstance(literal, (int, float, str))):
         return None
-    return test.left.id, operator, literal
+    return name, operator, literal
+
+
+def _kept_parameters(node: ast.ClassDef) -> Dict[str, str]:
+    """:attr:`ModuleFacts.kept_parameters` of a class: the attributes its ``__init__`` sets to
+    one of its parameters (:func:`_attribute_copies`) that no other statement of the class
+    stores (on any object: a subclass or a helper may set it too)."""
+    init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__" and s.args.args), None)
+    if init is None:
+        return {}
+    params = [a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)][1:]
+    copies = {attr: param for (_, attr), (param, _) in _attribute_copies(init, params).items()}
+    if not copies:
+        return copies
+    stored: Dict[str, int] = {}
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and not isinstance(inner.ctx, ast.Load) and inner.attr in copies:
+            stored[inner.attr] = stored.get(inner.attr, 0) + 1
+        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "setattr":
+            return {}  # ``setattr(self, k, v)``: it may set any
+    return {attr: param for attr, param in copies.items() if stored.get(attr) == 1}
+
+
+def _attribute_copies(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], params: Sequence[str]) -> Dict[Tuple[str, str], Tuple[str, int]]:
+    """The attributes a method sets to one of its parameters in its own body (``self.phase =
+    phase``, not under an ``if``): (its first parameter, the attribute) -> (the parameter, the
+    line), where the method stores that attribute nowhere else and never rebinds the parameter
+    (what it tests of the attribute below is then what it was given)."""
+    this = node.args.args[0].arg
+    found: Dict[Tuple[str, str], Tuple[str, int]] = {}
+    for stmt in node.body:
+        if (
+            isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(target := stmt.targets[0], ast.Attribute)
+            and isinstance(target.value, ast.Name) and target.value.id == this
+            and isinstance(stmt.value, ast.Name) and stmt.value.id in params
+        ):
+            found[(this, target.attr)] = (stmt.value.id, stmt.lineno)
+    if not found:
+        return found
+    stored: Dict[Tuple[str, str], int] = {}
+    rebound: Set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and not isinstance(inner.ctx, ast.Load) and isinstance(inner.value, ast.Name):
+            key = (inner.value.id, inner.attr)
+            stored[key] = stored.get(key, 0) + 1
+        elif isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+            rebound.add(inner.id)
+    return {key: copy for key, copy in found.items() if stored.get(key) == 1 and copy[0] not in rebound}
 
 
 #: words of the parameters whose test decides which calls a function makes, as the rules
@@ -1116,10 +1187,23 @@ class _FactsCollector(ast.NodeVisitor):
         self.guard: Optional[str] = None
         #: the comparison of :attr:`guard` with a literal that the branch tests, if it is one
         self.guard_test: Optional[Tuple[str, Any]] = None
+        #: in a method, the attributes of its object that it sets to one of its parameters
+        #: (``self.phase = phase``): (object, attribute) -> (the parameter, the line it is set on)
+        self.copies: Dict[Tuple[str, str], Tuple[str, int]] = {}
+        #: per class being visited, the attributes its ``__init__`` keeps from a parameter
+        #: (:func:`_kept_parameters`), and those of them that its methods test
+        self.kept: List[Dict[str, str]] = []
+        self.kept_tested: List[Set[str]] = []
+        #: in a method of a class, what its first parameter is named (``self``), for the
+        #: attributes of :attr:`kept`
+        self.this: Optional[str] = None
         #: the dicts built in each function: what a ``**kwargs`` argument holds
         #: the local names the current function binds to classes, as written (``fn = Loader``,
         #: ``fn = A if fast else B``): calling the name calls one of them
         self.bound: Dict[str, Tuple[str, ...]] = {}
+        #: the local names of the current function (or the top level) bound to a partial of a
+        #: name (``loader = partial(DataLoader, batch_size=2, shuffle=True)``): the partial's call
+        self.partials: Dict[str, ast.Call] = {}
         #: functions a command-line group decorator made a group (``@click.group()``)
         self.cli_groups: Set[str] = set()
         #: the refs made in the value last assigned to each local name of the current function
@@ -1132,7 +1216,7 @@ class _FactsCollector(ast.NodeVisitor):
         #: module-level names assigned an imported name (``interpolate = F.interpolate``)
         self.renamed: Dict[str, str] = {}
         #: DataLoaders that may have workers: (body, ``num_workers``, its dataset's refs)
-        self.loader_workers: List[Tuple[BodyFacts, Any, List[str], Optional[str]]] = []
+        self.loader_workers: List[Tuple[BodyFacts, Any, List[str], Optional[str], bool]] = []
         #: the calls that draw when their seed options default to None (:meth:`_seed_from_option`)
         self.option_draws: List[Tuple[BodyFacts, Tuple[str, ...], FrozenSet[str], FrozenSet[str]]] = []
         #: the parameter names of the enclosing functions (they shadow the module's imports)
@@ -1284,8 +1368,26 @@ class _FactsCollector(ast.NodeVisitor):
         )
 
     def _parameter(self, value: Any) -> Optional[str]:
-        """The name of the current function's parameter that ``value`` reads by itself, else None."""
+        """The name of the current function's parameter that ``value`` reads by itself (also
+        through the attribute its method set to it above: ``self.phase = phase``, then
+        ``if self.phase == "train":``), else None."""
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and self.copies:
+            copy = self.copies.get((value.value.id, value.attr))
+            return copy[0] if copy is not None and value.lineno > copy[1] else None
         return value.id if isinstance(value, ast.Name) and value.id in self.current.params else None
+
+    def _tested(self, value: Any) -> Optional[str]:
+        """What a test of ``value`` decides by, as :attr:`BodyFacts.guarded` keys it: the
+        current function's parameter it reads (:meth:`_parameter`), or in a method, an
+        attribute its object's ``__init__`` kept from a parameter (``self.method``,
+        :data:`ATTRIBUTE_GUARD`); else None."""
+        if (
+            self.this is not None and isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+            and value.value.id == self.this and value.attr in self.kept[-1]
+        ):
+            self.kept_tested[-1].add(value.attr)
+            return ATTRIBUTE_GUARD + value.attr
+        return self._parameter(value)
 
     def imported(self, name: str) -> Optional[str]:
         """``name`` qualified through the imports, or None when its head was not imported (or
@@ -1393,6 +1495,7 @@ class _FactsCollector(ast.NodeVisitor):
             holder = self.facts.functions.get(command, outer) if isinstance(command, str) else outer
             holder.refs.append(name)
             holder.cli_refs = holder.cli_refs | {name}
+        method = bool(self.kinds and self.kinds[-1] and node.args.args)
         if self.kinds and self.kinds[-1]:
             owner: Optional[str] = ".".join(self.scope)  # a method
         else:
@@ -1430,6 +1533,7 @@ class _FactsCollector(ast.NodeVisitor):
         arguments = node.args
         shadowing = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None}
         bound, self.bound = self.bound, {k: v for k, v in self.bound.items() if k not in shadowing}
+        partials, self.partials = self.partials, {k: v for k, v in self.partials.items() if k not in shadowing}
         # a parameter whose default is a DataLoader (denoiser's ``def loader(dataset, ...,
         # klass=DataLoader)``, then ``klass(dataset, ...)``): calling it builds one
         all_positional = [*arguments.posonlyargs, *arguments.args]
@@ -1449,11 +1553,14 @@ class _FactsCollector(ast.NodeVisitor):
         )
         self.parameters = parameters | body.local_params
         function_node, self.function_node = self.function_node, node
+        copies, self.copies = self.copies, _attribute_copies(node, body.params) if method else {}
+        this, self.this = self.this, node.args.args[0].arg if method and node.name not in CONSTRUCTION_METHODS and self.kept[-1] else None
         depth, self.branch_depth = self.branch_depth, 0  # a nested function's own body
         in_if, self.in_if = self.in_if, False
         self.generic_visit(node)
         self.branch_depth, self.in_if = depth, in_if
-        self.function_node = function_node
+        self.function_node, self.copies, self.this = function_node, copies, this
+        self.partials = partials
         self.bound, self.value_refs, self.bound_refs = bound, value_refs, bound_refs
         self.display_refs = display_refs
         self.constants.pop()
@@ -1491,10 +1598,17 @@ class _FactsCollector(ast.NodeVisitor):
             helper = self._helper_base(node)
             if helper is not None:
                 self.facts.helper_bases[node.name] = helper
+        kept = _kept_parameters(node)
         self.scope.append(node.name)
         self.kinds.append(True)
         self.constants.append({})
+        self.kept.append(kept)
+        self.kept_tested.append(set())
         self.generic_visit(node)
+        self.kept.pop()
+        tested = self.kept_tested.pop()
+        if tested:  # (the others decide nothing)
+            self.facts.kept_parameters[qualified_name] = {attr: kept[attr] for attr in sorted(tested)}
         self.constants.pop()
         self.kinds.pop()
         self.scope.pop()
@@ -1520,13 +1634,14 @@ class _FactsCollector(ast.NodeVisitor):
         class named as a loader (``MultiEpochsDataLoader`` from another project module: the
         project context tells whether it is one)."""
         base = None
+        order: Optional[Tuple[str, ...]] = None  # the base's parameters, in order
         for expr in node.bases:
             name = _dotted(_generic_origin(expr))
             qualified = self.imported(name) if name is not None else None
             if qualified in DATALOADERS or (qualified is not None and LOADER_WORD in qualified.rsplit(".", 1)[-1]):
-                base = qualified
+                base, order = qualified, DATALOADERS.get(qualified or "")
             elif name in self.facts.loaders:
-                base = f"{self.facts.module_name}.{name}"
+                base, order = f"{self.facts.module_name}.{name}", self.facts.loaders[name].params
             if base is not None:
                 break
         if base is None:
@@ -1541,6 +1656,14 @@ class _FactsCollector(ast.NodeVisitor):
         fixed = set()
         passed_on: Set[str] = set()
         forwards = False  # its ``**kwargs`` reach the base (not swallowed)
+        # dicts of literal keys it builds (ELR's ``self.init_kwargs = {"dataset": dataset, ...}``,
+        # then ``super().__init__(**self.init_kwargs)``): their entries are keywords
+        copies = _attribute_copies(init, [a.arg for a in positional[1:]]) if init.args.args else {}
+        displays = {
+            _dotted(stmt.targets[0]): stmt.value for stmt in ast.walk(init)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.Dict)
+            and all(_string(key) is not None for key in stmt.value.keys) and _dotted(stmt.targets[0]) is not None
+        }
         for call in ast.walk(init):
             if (
                 isinstance(call, ast.Subscript)
@@ -1552,14 +1675,28 @@ class _FactsCollector(ast.NodeVisitor):
             ):
                 fixed.add(_string(call.slice))  # ``kwargs["shuffle"] = False``, then ``super().__init__(**kwargs)``
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__":
+                # by position, the base's parameters in order (``super().__init__(dataset,
+                # batch_size, shuffle)``), where they are known
+                for param, arg in zip(order or (), call.args):
+                    if isinstance(arg, ast.Starred):
+                        break
+                    (passed_on if isinstance(arg, ast.Name) and arg.id == param else fixed).add(param)
+                keywords = [(k.arg, k.value) for k in call.keywords]
                 for keyword in call.keywords:
-                    if keyword.arg is None and args.kwarg is not None and isinstance(keyword.value, ast.Name) and keyword.value.id == args.kwarg.arg:
+                    display = displays.get(_dotted(keyword.value)) if keyword.arg is None else None
+                    if display is not None:
+                        keywords += [(_string(key), value) for key, value in zip(display.keys, display.values)]
+                for arg, value in keywords:
+                    if arg is None and args.kwarg is not None and isinstance(value, ast.Name) and value.id == args.kwarg.arg:
                         forwards = True
-                    same = isinstance(keyword.value, ast.Name) and keyword.value.id == keyword.arg
-                    if keyword.arg is not None and not same:
-                        fixed.add(keyword.arg)
+                    # (also as the attribute it keeps it in, ``self.shuffle = shuffle``)
+                    same = (isinstance(value, ast.Name) and value.id == arg) or (
+                        isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and copies.get((value.value.id, value.attr), ("",))[0] == arg
+                    )
+                    if arg is not None and not same:
+                        fixed.add(arg)
                     elif same:
-                        passed_on.add(keyword.arg)
+                        passed_on.add(arg)
         # a parameter's default, where the parameter goes on to the base under its own name
         named = [*positional, *args.kwonlyargs]
         given = [None] * (len(positional) - len(args.defaults)) + list(args.defaults) + list(args.kw_defaults)
@@ -1627,19 +1764,22 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``DATASET_GETTERS[args.dataset](...)`` on a dict imported from a project module:
                 # any class it holds (:attr:`ModuleFacts.tables`), as a name looked up there
                 self.current.lookups.append((table, None, None))
+        node = self._with_partial(node)  # (what the call's arguments are: a partial's too)
         args = AstArgs(self._argparse_call(node), self.dicts.expand, self._attribute_literal)
         counted: Set[str] = set()  # the devices the call's effect counts as evidence
         # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
         estimator = method in TRAIN_MARKERS and self._library_estimator(node)
-        # a local name bound to classes (``fn = A if fast else B``) calls each of them
-        for callee in (self.bound.get(name) if self.bound and name is not None else None) or (name,):
+        # a local name bound to classes (``fn = A if fast else B``) calls each of them, as a
+        # dict display of classes looked up on the spot does (``{"a": A, "b": B}[task]()``)
+        inline = _class_names(node.func) if name is None and type(node.func) is ast.Subscript else ()
+        for callee in inline or (self.bound.get(name) if self.bound and name is not None else None) or (name,):
             qualified, *others = (callee,) if dynamic is not None else self.imported_all(callee) if callee is not None else (None,)
             if callee is not None:
                 stored = qualified or callee
                 body.calls.append(stored)
                 if qualified is None and self.facts.star_imports and not node.args and not node.keywords:
                     body.argless_calls = body.argless_calls | {len(body.calls) - 1}
-                if self.guard is not None and _decides_calls(self.guard):
+                if self.guard is not None and (_decides_calls(self.guard) or self.guard.startswith(ATTRIBUTE_GUARD)):
                     guard = self.guard
                     self._guard_test_seen(body, guard, self.guard_test)
                     body.guarded_calls = {**body.guarded_calls, guard: body.guarded_calls.get(guard, frozenset()) | {len(body.calls) - 1}}
@@ -1815,6 +1955,8 @@ class _FactsCollector(ast.NodeVisitor):
                 refs = list(held)  # ``datasets[x]``: what the display holds
             else:
                 refs = [ref, *self.display_refs.get(ref, ()), *self.bound.get(ref, ())] if ref is not None else _constructed(arg, self.own_classes)
+                if not refs and type(arg) is ast.Call and type(arg.func) is ast.Name and arg.func.id in self.bound:  # type: ignore[attr-defined]
+                    refs = list(self.bound[arg.func.id])  # type: ignore[attr-defined]  # ``make()`` on ``make = partial(Items, 10)``
             if container is not None and container not in self.parameters and container not in self.facts.aliases:
                 # ``train_transform.transforms.append(Cutout())``: put into what a local holds, they
                 # go where it goes too, as those of ``Compose([Cutout()])`` do (into a dataset that
@@ -1852,6 +1994,8 @@ class _FactsCollector(ast.NodeVisitor):
             if keyword.arg in WORKER_CALLBACKS or (pool and keyword.arg == "initializer"):
                 body.worker_refs.update(self._handed(keyword.value))
         loader = self.imported(name) if name is not None else None
+        if name in self.partials:
+            loader = self.imported(_dotted(self.partials[name].args[0]) or "")  # ``make = partial(DataLoader, ...)``
         if loader in DATALOADERS:
             self._loader_dataset(node, DATALOADERS[loader])
         elif name is not None and (name in self.facts.loaders or "DataLoader" in (loader or "").rsplit(".", 1)[-1]):
@@ -1993,7 +2137,10 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(count, OptionValue) or (isinstance(count, int) and not isinstance(count, bool) and count > 0):
             # (an option of the options a project function returns: ``sets = parse_opts()``)
             origin = self._returned_by(workers.value) if isinstance(count, OptionValue) and isinstance(workers, ast.Attribute) else None
-            self.loader_workers.append((self.current, count, self._built_from(dataset), origin))
+            # (given a generator of its own, the workers' seeds come from it: NONDETERMINISM.md 1.1)
+            generator = args.node("generator", loader_position(params, "generator"))
+            own = isinstance(generator, ast.AST) and not (isinstance(generator, ast.Constant) and generator.value is None)
+            self.loader_workers.append((self.current, count, self._built_from(dataset), origin, own))
 
     def _built_from(self, value: ast.AST) -> List[str]:
         """The refs handed into ``value`` (:meth:`_handed`, and the objects built in its calls'
@@ -2048,7 +2195,8 @@ class _FactsCollector(ast.NodeVisitor):
     def resolve_loader_workers(self) -> None:
         """The dataset refs of the loaders whose workers are known now (see
         :meth:`_loader_dataset`) run in DataLoader workers."""
-        for body, count, refs, origin in self.loader_workers:
+        seeded: Dict[int, Tuple[BodyFacts, Set[str], Set[str]]] = {}  # body -> (own generator, not)
+        for body, count, refs, origin, own in self.loader_workers:
             if isinstance(count, OptionValue) and count.dest not in self.facts.options and origin:
                 body.option_worker_refs = (*body.option_worker_refs, (origin, count.dest, tuple(refs)))
                 continue
@@ -2056,6 +2204,10 @@ class _FactsCollector(ast.NodeVisitor):
                 count = self.facts.options.get(count.dest)
             if has_workers(count):
                 body.worker_refs.update(refs)
+                seeded.setdefault(id(body), (body, set(), set()))[1 if own else 2].update(refs)
+        for body, own, plain in seeded.values():
+            if own - plain:
+                body.seeded_worker_refs = frozenset(own - plain)
 
     def _handed(self, value: ast.AST) -> List[str]:
         """The refs a callback argument hands on: its name, the refs made in the value last
@@ -2788,12 +2940,30 @@ class _FactsCollector(ast.NodeVisitor):
             wrapped = _dotted(node.value.args[0])  # type: ignore[attr-defined]
             if wrapped is not None:
                 self.bound[name] = (wrapped,)  # as written: a call of it is qualified as any other
+                self.partials[name] = node.value  # type: ignore[assignment]
             del self.current.refs[start:]
+        else:
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self.partials.pop(target.id, None)
         if self._stores_on_self(node.targets):
+            # (but a loader's dataset runs where the loader is iterated, which whoever holds the
+            # object may do, ``for x in loader.data``: bts's ``self.data = DataLoader(samples)``)
             body = self.current
-            held = [ref for ref in body.refs[start:] if ref not in body.worker_refs]
+            running = body.worker_refs | body.dataset_refs if body.dataset_refs else body.worker_refs
+            held = [ref for ref in body.refs[start:] if ref not in running]
             body.held_refs.extend(held)
-            body.refs[start:] = [ref for ref in body.refs[start:] if ref in body.worker_refs]
+            body.refs[start:] = [ref for ref in body.refs[start:] if ref in running]
+
+    def _with_partial(self, node: ast.Call) -> ast.Call:
+        """A call of a name bound to a partial (``loader(data)`` after ``loader =
+        partial(DataLoader, batch_size=2, shuffle=True)``) with the partial's arguments, as the
+        wrapped callable gets them (its own keywords first: a keyword given again wins)."""
+        bound = self.partials.get(node.func.id) if self.partials and type(node.func) is ast.Name else None  # type: ignore[attr-defined]
+        if bound is None:
+            return node
+        merged = ast.Call(func=node.func, args=[*bound.args[1:], *node.args], keywords=[*node.keywords, *bound.keywords])
+        return ast.copy_location(merged, node)
 
     def _binds_partial(self, node: ast.Assign) -> bool:
         """``name = functools.partial(f, ...)``: one name bound to a partial of a name."""
@@ -3041,12 +3211,12 @@ class _FactsCollector(ast.NodeVisitor):
     def _ifexp(self, node: ast.IfExp) -> None:
         """``A if training else B``, with ``training`` a parameter: ``A`` runs only when it
         holds, as under ``if training:``."""
-        guard = self._parameter(node.test) if self.guard is None and isinstance(node.test, ast.Name) else None
+        guard = self._tested(node.test) if self.guard is None and isinstance(node.test, (ast.Name, ast.Attribute)) else None
         if guard is None:
             self.generic_visit(node)
             return
         self.visit(node.test)
-        self.guard, self.guard_test = guard, None
+        self.guard, self.guard_test = _keyed(guard, None), None
         try:
             self.visit(node.body)
         finally:
@@ -3088,9 +3258,9 @@ class _FactsCollector(ast.NodeVisitor):
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
             if isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is True:
                 test = test.left  # ``if deterministic is True:``
-        guard = self._parameter(test) if self.guard is None else None
-        compared = _compared_parameter(test) if guard is None and self.guard is None else None
-        if compared is not None and compared[0] in self.current.params:
+        guard = self._tested(test) if self.guard is None else None
+        compared = _compared_parameter(test, self._tested) if guard is None and self.guard is None else None
+        if compared is not None:
             # ``if seed > 0:``: a comparison of a parameter with a literal decides the branch
             guard = compared[0]
         elif guard is None and self.guard is None and (key := self._keyword_tested(test)) is not None:
@@ -3103,16 +3273,18 @@ class _FactsCollector(ast.NodeVisitor):
             held = compared[1:] if compared is not None else None
             if negated:
                 held = _negated(held)
-            self.guard, self.guard_test = guard, held
+            self.guard, self.guard_test = _keyed(guard, held), held
             for stmt in node.body:
                 self.visit(stmt)
             # the ``else`` under the test turned (Khrylx's replay memory: ``if batch_size is
             # None: return all; else: random.sample(...)``, every call leaving it None), where
             # nothing depends on the parameter's test yet (one test per parameter: a second,
-            # turned one would leave both branches on, ``?``)
+            # turned one would leave both branches on, ``?``; an attribute's tests have a key each)
             body = self.current
-            alone = not (guard in body.guarded or guard in body.guarded_calls or guard in body.guarded_uses or guard in body.guard_tests)
-            self.guard, self.guard_test = (guard, _negated(held)) if alone else (None, None)
+            alone = guard.startswith(ATTRIBUTE_GUARD) or not (
+                guard in body.guarded or guard in body.guarded_calls or guard in body.guarded_uses or guard in body.guard_tests
+            )
+            self.guard, self.guard_test = (_keyed(guard, _negated(held)), _negated(held)) if alone else (None, None)
             for stmt in node.orelse:
                 self.visit(stmt)
             self.guard, self.guard_test = None, None

@@ -9,7 +9,7 @@ cheaper than LibCST's scope analysis: one dictionary per module, filled as impor
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Set, Union
+from typing import Dict, List, Optional, Set, Union
 
 from ._lazy import cst
 from .catalog import public_name
@@ -99,6 +99,20 @@ class ImportTable:
     def resolve_relative(self, level: int, module: str) -> Optional[str]:
         """The absolute module that ``from <dots><module> import ...`` refers to."""
         return resolve_relative(self.module_name, self.is_package, level, module)
+
+    def imported_modules(self, node: "cst.Import | cst.ImportFrom") -> List[str]:
+        """The modules an import statement imports, qualified (``from pkg import utils``: ``pkg``
+        and ``pkg.utils``, which is imported when it is a module); none for a relative import
+        that leaves the package."""
+        if isinstance(node, cst.Import):
+            return [module_name_of(alias.name) for alias in node.names]
+        base = self.resolve_relative(len(node.relative), module_name_of(node.module) if node.module else "")
+        if base is None:
+            return []
+        modules = [base] if isinstance(node.names, cst.ImportStar) or not base else []
+        if not isinstance(node.names, cst.ImportStar):
+            modules += [f"{base}.{module_name_of(alias.name)}" if base else module_name_of(alias.name) for alias in node.names]
+        return modules
 
     def add_assignment(self, target: cst.CSTNode, value: cst.CSTNode, forget: bool = True) -> None:
         """Follow ``alias = torch.backends.cudnn``; rebinding a known alias to anything but

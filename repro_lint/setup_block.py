@@ -321,6 +321,12 @@ class Placement:
     #: the function the block goes into (the one the ``__main__`` block calls that parses the
     #: seed option), or None for the module's or the ``__main__`` block's body
     function: Optional[cst.FunctionDef] = None
+    #: the generators that the module-level imports above the ``__main__`` block draw from as
+    #: they run, before the block can seed them (see :func:`_import_draws`)
+    early: FrozenSet[str] = frozenset()
+    #: the block goes among the module's imports, before one that draws: its own imports go
+    #: with it, above it, rather than into the file's import groups (which may come after it)
+    in_header: bool = False
 
 
 def _seed_expression(args: str, option: "SeedOption") -> str:
@@ -579,13 +585,16 @@ def _seeds_before_guard(module: cst.Module, guard: cst.If, option: "SeedSource")
 def placement(
     module: cst.Module, entry_functions: Sequence[str] = (), everything: Optional[Sequence[cst.CSTNode]] = None,
     returned: Optional[Callable[[cst.Call], Optional[SeedOption]]] = None, imported: FrozenSet[str] = frozenset(),
+    drawing: Callable[[cst.CSTNode], bool] = lambda stmt: False,
 ) -> Optional[Placement]:
     """Where the block goes, and which seed it uses (see the module doc); ``entry_functions``:
     the functions console scripts call in this module (None when none is defined at its top
     level: no place runs before the program); ``everything``: all the module's statements,
     when known; ``returned``: the seed option of the options a call of a project function
     returns (:class:`SeedSource`); ``imported``: the names the module's imports bind, whose
-    seeding calls are the program's (:func:`_seed_call`)."""
+    seeding calls are the program's (:func:`_seed_call`); ``drawing``: does an import statement
+    import a project module whose top level draws from a generator it does not seed (``import
+    net``, whose ``decoder = nn.Sequential(...)`` initialises weights): the block goes before it."""
     option = SeedSource(seed_option(module, everything), returned, imported)
     if entry_functions:
         function = _entry_function(module, entry_functions)
@@ -602,17 +611,24 @@ def placement(
         for stmt in module.body[: list(module.body).index(guard)]:
             seed = _seed_assignment(stmt) or seed  # a module-level seed variable before the guard
         anchor_index = -1
-        while anchor_index + 1 < len(statements) and _is_import_statement(statements[anchor_index + 1]):
+        while anchor_index + 1 < len(statements) and _is_import_statement(statements[anchor_index + 1]) and not drawing(statements[anchor_index + 1]):
             anchor_index += 1  # after the imports the guard starts with, which bind its names
     else:
         statements = module.body
         indent = ""
         header = header_end(module)
         anchor_index = list(statements).index(header) if header is not None else -1
+        drawn = next((i for i in range(anchor_index + 1) if _is_import_statement(statements[i]) and drawing(statements[i])), None)
+        if drawn is not None:
+            # before the import that draws (the block's statements all come before it then)
+            before = statements[drawn - 1] if drawn else None
+            return Placement(statements, drawn, before, None if before is not None else statements[drawn], indent, None, seed, in_header=True)
     start = anchor_index
     on_call = False  # anchored on the program's own seeding call
     for index in range(anchor_index + 1, len(statements)):
         stmt = statements[index]
+        if _is_import_statement(stmt) and drawing(stmt):
+            break  # the block must run before this import
         variable = _seed_assignment(stmt)
         if variable is not None:
             seed, anchor_index = variable, index
@@ -729,14 +745,40 @@ def _project_name(file: FileContext, func: cst.BaseExpression) -> Optional[str]:
     return qualified
 
 
+def _import_draws(file: FileContext) -> Callable[[cst.CSTNode], FrozenSet[str]]:
+    """The generators that importing the project modules an import statement names draws from
+    without seeding them itself (as RPL105 reads an import: ``import net``, whose ``decoder =
+    nn.Sequential(...)`` initialises weights), asked of the project context once per statement."""
+    known: Dict[int, FrozenSet[str]] = {}
+
+    def draws(stmt: cst.CSTNode) -> FrozenSet[str]:
+        if id(stmt) not in known:
+            modules = [m for small in _small_statements(stmt) if isinstance(small, (cst.Import, cst.ImportFrom)) for m in file.names.imported_modules(small)]
+            summary = file.project.import_summary(file.path, modules) if modules else None
+            known[id(stmt)] = (summary.draws - summary.effects) & frozenset(GENERATORS) if summary is not None else frozenset()
+        return known[id(stmt)]
+
+    return draws
+
+
 def _basis(file: FileContext) -> "Optional[Tuple[Placement, str, ImportTable, ImportTable, FrozenSet[str], FrozenSet[Tuple[str, str]]]]":
     module = file.module
     everything = list(_statements(module.body, into_functions=True))
     facts = file.project.facts(file.path, file.source)
     # (``torch`` bound by a star import is torch, as the facts read it)
     imported = frozenset(file.names.aliases) | (frozenset(STAR_BOUND_LIBRARIES) if facts is not None and facts.star_imports else frozenset())
-    place = placement(module, file.project.console_functions(file.path) or spawned_functions(file), everything, _returned_seed_option(file), imported)
+    drawn = _import_draws(file)
+    place = placement(module, file.project.console_functions(file.path) or spawned_functions(file), everything, _returned_seed_option(file), imported, lambda stmt: bool(drawn(stmt)))
     if place is None:
+        return None
+    if place.guard is not None:
+        # a module-level import that draws runs before the ``__main__`` block: a seed there comes
+        # too late for that draw (and one at the top level would run for every importer)
+        place.early = frozenset(g for stmt in module.body[: list(module.body).index(place.guard)] if _is_import_statement(stmt) for g in drawn(stmt))
+    if place.guard is not None and place.function is not None and file.project.imported_elsewhere(file.path, place.function.name.value):
+        # a function the ``__main__`` block calls, and another module may call too: the block
+        # there would reseed every generator for those programs as well (``get_data(items,
+        # random_seed=None)`` of a data module, called by the training script)
         return None
     if place.function is not None and place.seed is None:
         place.seed = _spawned_with_options(file, place.function, everything)
@@ -768,11 +810,13 @@ def build_block(
         return None
     settings = file.settings
     place, seed, bound, everywhere, existing, assigned = basis
+    generators = set(generators)
+    if place.early & generators:
+        return None  # a generator the findings ask for is drawn by an import before the block runs
     allowed = set(allowed) if allowed is not None else set(GENERATORS) | {DETERMINISTIC}
     # deterministic algorithms on where the entry point reaches an op without a deterministic
     # implementation would make it raise on CUDA: then they only warn (warn_only=True)
     warn_only = file.analysis(SetupBlockState).reaches_raising_op()
-    generators = set(generators)
     wanted = generators | {g for g in GENERATORS if everywhere.imports_module(g) and g in allowed}
     # the canonical block: seeds and switches together, unless the program turns deterministic
     # algorithms on itself (``cudnn.deterministic = True`` counts, as for RPL202): then a finding
@@ -987,6 +1031,13 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         return []
     place = block.place
     body = "".join(f"{place.indent}{line}\n" for line in block.lines)
+    if place.in_header:
+        # before an import that draws: its own imports with it, above it
+        imports = "".join(f"{line}\n" for line in block.imports)
+        content = (imports + "\n" if imports else "") + body
+        if place.anchor is not None:
+            return [NodeEdit("line_after", "\n" + content, place.anchor)]
+        return [NodeEdit("line_before", content + "\n", place.first)]
     sorted_into, unsorted = _sorted_imports(module, block.imports)
     block = Block(block.lines, unsorted, place)
     imports = "".join(f"{line}\n" for line in block.imports)

@@ -770,3 +770,20 @@ def is_main_guard_ast(node: ast.AST) -> bool:
         for o in (test.left, test.comparators[0])
     ]
     return _guards_main(operands, isinstance(test.ops[0], ast.Eq))
+
+
+def unreachable(chain: Sequence[cst.CSTNode]) -> bool:
+    """Does the node that ``chain`` (its enclosing nodes, from the module down) leads to come
+    after a ``return``, ``raise``, ``continue`` or ``break`` of a block around it (code left
+    below an early ``return``, which never runs)?"""
+    jumps = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+    for index in range(len(chain) - 1):
+        block, statement = chain[index], chain[index + 1]
+        if type(block) not in (cst.IndentedBlock, cst.Module):
+            continue
+        for earlier in block.body:  # type: ignore[attr-defined]
+            if earlier is statement:
+                break
+            if type(earlier) is cst.SimpleStatementLine and any(type(small) in jumps for small in earlier.body):
+                return True
+    return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, List, Optional, Type
+from typing import Iterator, List, Optional, Sequence, Type
 
 from repro_lint.config import Settings
 from repro_lint.context import ProjectContext
@@ -35,18 +35,20 @@ def temporary_rules(*specs: dict) -> Iterator[List[Type[Rule]]]:
             RULES.pop(rule.code, None)
 
 
-def linter_for(root: Path, select: Optional[List[str]] = None, **settings) -> Linter:
+def linter_for(root: Path, select: Optional[List[str]] = None, files: Sequence[Path] = (), **settings) -> Linter:
     config = Settings(root=root, select=select, **settings)
-    return Linter(config, ProjectContext(config))
+    return Linter(config, ProjectContext(config, files))
 
 
 def fix_text(root: Path, code: str, select: List[str], filename: str = "train.py", unsafe: bool = True,
-             dedent: bool = True, **settings) -> FixOutcome:
-    """Fix ``code`` in memory as ``root/filename`` with the ``select``ed rules."""
+             dedent: bool = True, run: Sequence[str] = (), **settings) -> FixOutcome:
+    """Fix ``code`` in memory as ``root/filename`` with the ``select``ed rules; ``run``: the
+    other files of ``root`` that the run lints too (the project context's files)."""
     path = root / filename
     text = textwrap.dedent(code) if dedent else code
     path.write_text(text, encoding="utf-8")
-    return fix_source(linter_for(root, select, **settings), str(path), Source(text, "utf-8"), unsafe=unsafe)
+    files = [path, *(root / name for name in run)] if run else []
+    return fix_source(linter_for(root, select, files, **settings), str(path), Source(text, "utf-8"), unsafe=unsafe)
 
 
 def apply_fixes(source: str, diagnostics, unsafe: bool = False) -> str:

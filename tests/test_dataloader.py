@@ -465,6 +465,13 @@ def test_rpl302_passes_the_seed_the_script_gives_torch_right_after_the_loader(li
             "    loader = DataLoader(list(range(12)), batch_size=12, shuffle=True)\n",
             "    loader = build()\n",
         ).replace("\n\ndef main():", "\n\ndef build():\n    return DataLoader(list(range(12)), batch_size=12, shuffle=True)\n\n\ndef main():"),
+        # seeded by what a later call runs: a project class whose constructor seeds
+        # (Bayesian-Neural-Networks' MC_drop_net, whose create_net() calls torch.manual_seed(42))
+        SEEDED_AFTER_THE_LOADER.replace("    torch.manual_seed(args.seed)\n", "    net = Net()\n").replace(
+            "\n\ndef main():",
+            "\n\nclass Net:\n    def __init__(self):\n        self.build()\n\n    def build(self):\n"
+            "        torch.manual_seed(42)\n        self.layer = torch.nn.Linear(2, 2)\n\n\ndef main():",
+        ),
         # seeded in the epoch loop, after the loader is built (diffusers' unconditional example)
         SEEDED_SCRIPT.replace("    torch.manual_seed(args.seed)\n", "").replace(
             "    print(next(iter(loader)).tolist())\n",
@@ -1285,3 +1292,30 @@ def test_rpl302_a_method_of_the_same_name_called_in_a_loop_is_not_the_factory(li
     )
     found = lint(code, select=["RPL302"])
     assert codes(found) == ["RPL302"] and found[0].fix is not None
+
+
+@pytest.mark.parametrize(
+    "sampler_module, expected",
+    [
+        ("from torch.utils.data.sampler import RandomSampler, BatchSampler\n", ["RPL302"]),
+        # the project's own class of that name draws nothing known
+        ("class RandomSampler:\n    def __init__(self, data, **kwargs):\n        self.data = data\n\n\n"
+         "class BatchSampler:\n    def __init__(self, *args, **kwargs):\n        pass\n", []),
+    ],
+)
+def test_rpl302_a_sampler_a_project_module_reexports(tmp_path, sampler_module, expected):
+    """CoinCheung's FixMatch: ``from sampler import RandomSampler``, where ``sampler.py`` imports
+    torch's: it is torch's ``RandomSampler``."""
+    write(
+        tmp_path,
+        {
+            "sampler.py": sampler_module,
+            "train.py": "import torch\nfrom torch.utils.data import DataLoader\n\nfrom sampler import RandomSampler, BatchSampler\n\n"
+            "torch.manual_seed(0)\n\nif __name__ == '__main__':\n    data = list(range(64))\n"
+            "    sampler = RandomSampler(data, replacement=True, num_samples=64)\n"
+            "    loader = DataLoader(data, batch_sampler=BatchSampler(sampler, 8, drop_last=True))\n"
+            "    for batch in loader:\n        print(batch)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "sampler.py", tmp_path / "train.py"], tmp_path, ["RPL302"])
+    assert codes(found) == expected

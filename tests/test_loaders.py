@@ -1841,6 +1841,45 @@ def test_rpl302_a_loader_subclass_that_sets_shuffle_itself(lint, init, expected)
 
 
 @pytest.mark.parametrize(
+    "init, expected",
+    [
+        # its parameters passed on by position, in DataLoader's order (ELR's BaseDataLoader shape)
+        ("super().__init__(dataset, batch_size, shuffle, num_workers=num_workers)", ["RPL101", "RPL301", "RPL302"]),
+        ("super().__init__(dataset=dataset, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers)", ["RPL101", "RPL301", "RPL302"]),
+        # through a dict of its parameters it keeps (ELR's ``super().__init__(**self.init_kwargs)``)
+        ("self.init_kwargs = {'dataset': dataset, 'batch_size': batch_size, 'shuffle': shuffle, 'num_workers': num_workers}\n"
+         "        super().__init__(**self.init_kwargs)", ["RPL101", "RPL301", "RPL302"]),
+        ("kw = {'dataset': dataset, 'shuffle': False, 'num_workers': num_workers}\n        super().__init__(**kw)", ["RPL301"]),
+        # a parameter passed on as the attribute it keeps it in (ELR: ``'shuffle': self.shuffle``)
+        ("self.shuffle = shuffle\n        super().__init__(dataset, batch_size, shuffle=self.shuffle, num_workers=num_workers)", ["RPL101", "RPL301", "RPL302"]),
+        # by position, but set by the class itself: not the caller's
+        ("super().__init__(dataset, batch_size, False, num_workers=num_workers)", ["RPL301"]),
+    ],
+)
+def test_a_loader_subclass_passes_its_parameters_on_by_position_or_in_a_dict(lint, init, expected):
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass BaseDataLoader(DataLoader):\n"
+        f"    def __init__(self, dataset, batch_size, shuffle=True, num_workers=4):\n        {init}\n\n\n"
+        "if __name__ == '__main__':\n    for batch in BaseDataLoader(list(range(64)), 8):\n        print(batch)\n"
+    )
+    assert sorted(set(codes(lint(code, select=["RPL101", "RPL301", "RPL302"])))) == expected
+
+
+def test_a_subclass_of_a_loader_subclass_passing_its_parameters_on_by_position(lint):
+    """ELR's ``CIFAR10DataLoader(BaseDataLoader)``: positions follow the project base's own
+    parameters, not DataLoader's (a fourth one is that base's ``num_workers``, not ``sampler``)."""
+    code = (
+        "from torch.utils.data import DataLoader\n\n\nclass BaseDataLoader(DataLoader):\n"
+        "    def __init__(self, dataset, batch_size, shuffle, num_workers):\n"
+        "        super().__init__(dataset=dataset, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers)\n\n\n"
+        "class ListLoader(BaseDataLoader):\n    def __init__(self, batch_size, shuffle=True, num_workers=4):\n"
+        "        super().__init__(list(range(64)), batch_size, shuffle, num_workers)\n\n\n"
+        "if __name__ == '__main__':\n    for batch in ListLoader(8):\n        print(batch)\n"
+    )
+    assert sorted(set(codes(lint(code, select=["RPL101", "RPL301", "RPL302"])))) == ["RPL101", "RPL301", "RPL302"]
+
+
+@pytest.mark.parametrize(
     "default, call, expected",
     [
         # floodwater's factory: ``shuffle`` has no default, so every call gives it: the call that

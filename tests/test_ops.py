@@ -132,6 +132,23 @@ def test_rpl401_forward_nondeterministic_ops(lint, call):
 
 
 @pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("    return x.sum()\n\n    # the old readout, no longer reached\n    return x.scatter_add(0, idx, src)\n", []),
+        ("    if x is None:\n        raise ValueError(x)\n        x.index_add_(0, idx, src)\n    return x\n", []),
+        ("    for i in idx:\n        continue\n        x.index_add_(0, i, src)\n    return grid_sample(x, src)\n", ["RPL402"]),
+        # before the return, or in a branch the return is not in: it runs
+        ("    out = x.scatter_add(0, idx, src)\n    return out\n", ["RPL401"]),
+        ("    if x is None:\n        return x\n    return x.scatter_add(0, idx, src)\n", ["RPL401"]),
+    ],
+)
+def test_an_op_below_a_return_never_runs(lint, body, expected):
+    """DimeNet-dgl's readout left below an early ``return``: nothing runs there."""
+    code = IMPORTS + "from torch.nn.functional import grid_sample\n\n\ndef f(x, idx, src):\n" + body
+    assert codes(lint(code, select=["RPL401", "RPL402"])) == expected
+
+
+@pytest.mark.parametrize(
     "call",
     [
         "x[idx] = src",  # ordinary indexing assignment

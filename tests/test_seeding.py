@@ -3730,6 +3730,115 @@ def test_hugging_face_shuffle_before_a_trainer_seeds_is_reported_at_the_trainer(
         assert codes(lint_tree(tmp_path, {"train.py": program.format(before=before, after=after)}, select=["RPL105"], only="train.py")) == [], before
 
 
+@pytest.mark.parametrize("stored, expected", [("self.data = DataLoader(samples, 4, num_workers=0)", ["RPL103"]), ("self.samples = samples", [])])
+def test_a_loader_kept_on_an_object_runs_its_dataset(tmp_path, stored, expected):
+    """bts's ``BtsDataLoader``: its ``__init__`` keeps ``self.data = DataLoader(samples)``, which
+    the training script iterates, ``for batch in loader.data``; the dataset runs there (a
+    dataset only kept on the object runs where the object's methods use it: it has none)."""
+    files = {
+        "data.py": (
+            "import random\n\nfrom torch.utils.data import DataLoader, Dataset\n\n\nclass Samples(Dataset):\n"
+            "    def __getitem__(self, i):\n        return random.randint(0, 10)\n\n    def __len__(self):\n        return 10\n\n\n"
+            f"class Loader:\n    def __init__(self):\n        samples = Samples()\n        {stored}\n"
+        ),
+        "train.py": "from data import Loader\n\n\ndef main():\n    loader = Loader()\n    for batch in loader.data:\n        print(batch)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "getitem, use, expected",
+    [
+        # a method no dataset method calls: the loader never runs it (DM-Count's Crowd_sh,
+        # whose own train_transform only __getitem__ calls, under a test the script turns off)
+        ("return i", "loader = DataLoader(ds, batch_size=2)", []),
+        ("return self.augment(i)", "loader = DataLoader(ds, batch_size=2)", ["RPL103"]),
+        # handed on to something else too, which may call any of its methods
+        ("return i", "loader = DataLoader(ds, batch_size=2)\n    inspect_data(ds)", ["RPL103"]),
+        ("return i", "loader = DataLoader(ds, batch_size=2)\n    ds.augment(0)", ["RPL103"]),
+    ],
+)
+def test_a_dataset_handed_to_a_loader_alone_runs_only_its_dataset_methods(tmp_path, getitem, use, expected):
+    files = {
+        "train.py": f"""
+import random
+
+from torch.utils.data import DataLoader, Dataset
+
+from tools import inspect_data
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        {getitem}
+
+    def augment(self, i):
+        return i + random.random()
+
+
+if __name__ == "__main__":
+    ds = Items()
+    {use}
+    for batch in loader:
+        print(batch)
+""",
+        "tools.py": "def inspect_data(ds):\n    print(ds)\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL103"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "loader, expected",
+    [
+        # no generator of its own: the workers' seeds are drawn from torch's global generator
+        ("DataLoader(Items(), batch_size=4, shuffle=False, num_workers=2)", ["RPL101", "RPL103"]),
+        # a generator of its own (seeded, or a fresh one, which starts at a fixed seed): every
+        # worker seeds torch, random and NumPy from it (the plant-disease classifier)
+        ("DataLoader(Items(), batch_size=4, shuffle=True, num_workers=2, generator=g)", []),
+        ("DataLoader(Items(), batch_size=4, num_workers=2, generator=torch.Generator())", []),
+        ("DataLoader(Items(), batch_size=4, num_workers=2, generator=None)", ["RPL101", "RPL103"]),
+        # no workers: the main process runs the dataset
+        ("DataLoader(Items(), batch_size=4, generator=g)", ["RPL101", "RPL103"]),
+        # the same dataset in a second loader without one
+        ("DataLoader(Items(), batch_size=4, num_workers=2, generator=g)\n    other = DataLoader(Items(), num_workers=2)\n    print(next(iter(other)))",
+         ["RPL101", "RPL103"]),
+    ],
+)
+def test_what_workers_of_a_loader_with_its_own_generator_draw_is_seeded_from_it(tmp_path, loader, expected):
+    """Each worker seeds torch's, Python's and NumPy's generators from a seed drawn from the
+    loader's ``generator``, when it has one (NONDETERMINISM.md 1.1), not from torch's global
+    generator: what only such workers draw is seeded."""
+    files = {
+        "train.py": f"""
+import random
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return torch.rand(1) + random.random()
+
+
+if __name__ == "__main__":
+    g = torch.Generator()
+    g.manual_seed(42)
+    loader = {loader}
+    for batch in loader:
+        print(batch)
+""",
+    }
+    assert sorted(set(codes(lint_tree(tmp_path, files, select=["RPL101", "RPL103"], only="train.py")))) == expected
+
+
 @pytest.mark.parametrize("torch_seed, expected", [("torch.manual_seed(0)", []), ("pass", ["RPL103"])])
 def test_what_workers_draw_follows_torch_seed(tmp_path, torch_seed, expected):
     """Each DataLoader worker seeds ``random`` from a seed drawn from torch's generator: its
@@ -4763,6 +4872,45 @@ def test_a_class_chosen_from_a_dict_of_classes_by_an_option(lint):
         "if __name__ == '__main__':\n    model_dict = {'informer': Informer, 'stack': Stack}\n    model = model_dict['informer']()\n"
     )
     assert codes(lint(code, select=["RPL101"])) == ["RPL101"]
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        # a loader made by a partial that binds ``shuffle=True``: iterating it draws from torch
+        ("make = partial(DataLoader, batch_size=2, shuffle=True)\n    loader = make(list(range(8)))", ["RPL101"]),
+        ("make = partial(DataLoader, batch_size=2, shuffle=True)\n    loader = make(list(range(8)), shuffle=False)", []),
+        ("make = partial(DataLoader, batch_size=2)\n    loader = make(list(range(8)))", []),
+        # a dataset built by a partial (``make()`` on ``make = partial(Items, 10)``) runs as Items does
+        ("make = partial(Items, 10)\n    loader = DataLoader(make(), batch_size=2)", ["RPL103"]),
+        ("make = partial(len, 10)\n    loader = DataLoader([make()], batch_size=2)", []),
+    ],
+)
+def test_what_a_partial_makes_is_what_it_wraps_makes_with_its_arguments(tmp_path, body, expected):
+    """gvp-pytorch's ``dataloader = partial(DataLoader, ..., shuffle=True)``; a dataset built by
+    ``partial(Items, 10)()``."""
+    files = {
+        "train.py": (
+            "import random\nfrom functools import partial\n\nfrom torch.utils.data import DataLoader, IterableDataset\n\n\n"
+            "class Items(IterableDataset):\n    def __init__(self, n):\n        self.n = n\n\n    def __iter__(self):\n"
+            "        idx = list(range(self.n))\n        random.shuffle(idx)\n        return iter(idx)\n\n\n"
+            f"def main():\n    {body}\n    for batch in loader:\n        print(batch)\n\n\n"
+            "if __name__ == '__main__':\n    main()\n"
+        ),
+    }
+    assert sorted(set(codes(lint_tree(tmp_path, files, select=["RPL101", "RPL103"], only="train.py")))) == expected
+
+
+@pytest.mark.parametrize("lookup, expected", [("{'a': A, 'b': B}[task]()", ["RPL101"]), ("{'a': len, 'b': str}[task]([])", [])])
+def test_a_class_chosen_from_a_dict_display_on_the_spot(lint, lookup, expected):
+    """Simple_MPNN: ``return {'a': A, 'b': B}[task]()`` builds one of the classes."""
+    code = (
+        "import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.lin = nn.Linear(4, 1)\n\n\nclass B(A):\n    pass\n\n\n"
+        f"def get_model(task):\n    return {lookup}\n\n\n"
+        "if __name__ == '__main__':\n    model = get_model('a')\n    print(model)\n"
+    )
+    assert codes(lint(code, select=["RPL101"])) == expected
 
 
 def test_rpl202_is_not_reported_at_a_device_use_under_a_branch_the_default_path_skips(lint):
@@ -5995,6 +6143,74 @@ def test_rpl101_a_generator_used_only_when_a_parameter_holds(tmp_path, transform
         ),
     }
     found = lint_tree(tmp_path, files, select=["RPL101"], only="predict.py")
+    assert [d.code for d in found] == expected
+
+
+_CROWD = """import random
+
+import torch
+from torch.utils.data import Dataset
+from torchvision import transforms as T
+
+
+class Crowd(Dataset):
+    def __init__(self, root, method="train"):
+        self.root = root
+        self.method = method
+{init}
+    def __getitem__(self, i):
+{getitem}
+
+    def __len__(self):
+        return 4
+"""
+
+
+@pytest.mark.parametrize(
+    "init, getitem, build, expected",
+    [
+        # the draw only under ``if self.method == "train":``, built with method="val" (DM-Count's
+        # test.py): nothing draws
+        ("", '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'ds = Crowd("data", method="val")\n    loader = DataLoader(ds, 1)', []),
+        ("", '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'loader = DataLoader(Crowd("data", "val"), 1)', []),
+        # built for training, by default, or with a value not known: it draws
+        ("", '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'ds = Crowd("data", method="train")\n    loader = DataLoader(ds, 1)', ["RPL103"]),
+        ("", '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'ds = Crowd("data")\n    loader = DataLoader(ds, 1)', ["RPL103"]),
+        ("", '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'ds = Crowd("data", method=sys.argv[1])\n    loader = DataLoader(ds, 1)', ["RPL103"]),
+        # set again on the object after it was built: what it was built with no longer decides
+        ("", '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'ds = Crowd("data", method="val")\n    ds.method = "train"\n    loader = DataLoader(ds, 1)', ["RPL103"]),
+        # another method of the class sets it too
+        ("\n    def train(self):\n        self.method = \"train\"\n",
+         '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'ds = Crowd("data", method="val")\n    loader = DataLoader(ds, 1)', ["RPL103"]),
+        # two objects, one built for training: that one draws
+        ("", '        if self.method == "train":\n            return torch.tensor([random.randint(0, 9)])\n        return torch.tensor([i])',
+         'ds = Crowd("data", method="val")\n    loader = DataLoader(ds, 1)\n    for x in DataLoader(Crowd("data", method="train")):\n        print(x)', ["RPL103"]),
+        # the attribute tested in ``__init__`` itself, below the line that set it (arcface-pytorch)
+        ('        if self.method == "train":\n            self.t = T.RandomHorizontalFlip()\n        else:\n            self.t = T.CenterCrop(8)\n',
+         "        return self.t(torch.zeros(3, 8, 8))", 'loader = DataLoader(Crowd("data", method="test"), 1)', []),
+        ('        if self.method == "train":\n            self.t = T.RandomHorizontalFlip()\n        else:\n            self.t = T.CenterCrop(8)\n',
+         "        return self.t(torch.zeros(3, 8, 8))", 'loader = DataLoader(Crowd("data", method="train"), 1)', ["RPL101"]),
+    ],
+)
+def test_a_switch_kept_on_the_object_is_decided_by_its_construction(tmp_path, init, getitem, build, expected):
+    """A dataset's ``__init__`` keeps a parameter on the object (``self.method = method``) and
+    the object's methods draw only under a test of it: an evaluation script that builds it with
+    the parameter off draws nothing (crowd counting's test.py, arcface-pytorch's dataset)."""
+    files = {
+        "crowd.py": _CROWD.format(init=init, getitem=getitem),
+        "test.py": (
+            "import sys\n\nfrom torch.utils.data import DataLoader\n\nfrom crowd import Crowd\n\n"
+            f"if __name__ == '__main__':\n    {build}\n    for batch in loader:\n        print(batch)\n"
+        ),
+    }
+    found = lint_tree(tmp_path, files, select=["RPL101", "RPL103"], only="test.py")
     assert [d.code for d in found] == expected
 
 

@@ -1228,3 +1228,80 @@ def test_the_block_comes_after_the_programs_own_environment_settings(block, sett
     block asks: it goes after the program's setting, not before it."""
     fixed = block(f"import os\n{setting}\nimport torch\n\nmodel = torch.nn.Linear(8, 8).cuda()\n", dedent=False)
     assert fixed.index(setting) < fixed.index("seed_everything(0)"), fixed
+
+
+NET_DRAWS_AT_IMPORT = "import torch.nn as nn\n\ndecoder = nn.Sequential(nn.Conv2d(8, 3, (3, 3)))\n"
+TRAINS_IMPORTED_NET = """\
+import torch
+
+import net
+
+decoder = net.decoder
+optimizer = torch.optim.Adam(decoder.parameters(), lr=1e-4)
+loss = decoder(torch.rand(2, 8, 6, 6)).mean()
+loss.backward()
+"""
+
+
+@pytest.mark.parametrize("net, before", [(NET_DRAWS_AT_IMPORT, True), ("import torch.nn as nn\n\n\ndef build():\n    return nn.Linear(2, 2)\n", False)])
+def test_the_block_goes_before_an_import_whose_module_draws_as_it_is_imported(tmp_path, net, before):
+    """``import net`` builds the decoder at import time (pytorch-AdaIN): a block after it
+    would seed after its weights were drawn, and RPL105 would report the block itself."""
+    (tmp_path / "net.py").write_text(net)
+    outcome = fix_text(tmp_path, TRAINS_IMPORTED_NET, ["RPL101", "RPL105"], dedent=False)
+    assert outcome.fixed["RPL101"] == 1
+    seeded, imported = outcome.text.index("seed_everything(0)\n"), outcome.text.index("import net\n")
+    assert (seeded < imported) is before, outcome.text
+    again = fix_text(tmp_path, outcome.text, ["RPL101", "RPL105"], dedent=False)
+    assert again.text == outcome.text and not again.result.diagnostics, again.result.diagnostics
+
+
+def test_the_block_before_the_first_import_brings_its_own_import_above_it(tmp_path):
+    """huggingface-transformers' ``hf_accelerate.py`` starts with ``from fine_tuning import
+    model, ...``, whose module builds the model as it is imported: the block and the import it
+    needs both go above it (the file's import groups come after it)."""
+    (tmp_path / "net.py").write_text(NET_DRAWS_AT_IMPORT)
+    code = "from net import decoder\nimport torch\n\nloss = decoder(torch.rand(2, 8, 6, 6)).mean()\n"
+    outcome = fix_text(tmp_path, code, ["RPL101"], dedent=False)
+    assert outcome.text == (
+        "from repro_lint.runtime import seed_everything\n\nseed_everything(0)\n\n" + code
+    ), outcome.text
+    again = fix_text(tmp_path, outcome.text, ["RPL101"], dedent=False)
+    assert again.text == outcome.text and not again.result.diagnostics
+
+
+def test_no_block_after_a_module_level_import_that_draws_in_a_script_with_a_guard(tmp_path):
+    (tmp_path / "net.py").write_text(NET_DRAWS_AT_IMPORT)
+    code = "import torch\n\nimport net\n\nif __name__ == '__main__':\n    loss = net.decoder(torch.rand(2, 8, 6, 6)).mean()\n"
+    outcome = fix_text(tmp_path, code, ["RPL101"], dedent=False)
+    assert outcome.text == code and not outcome.fixed.get("RPL101")
+
+
+DATA_MODULE = """\
+import numpy as np
+from random import seed, shuffle
+
+
+def get_data(items, random_seed=None):
+    items = list(items)
+    seed(random_seed)
+    shuffle(items)
+    return items
+
+
+if __name__ == '__main__':
+    print(get_data(range(10)))
+"""
+
+
+@pytest.mark.parametrize("importer, placed", [(None, True), ("from data import get_data\n\nprint(get_data(range(3)))\n", False)])
+def test_no_block_in_a_function_another_module_calls(tmp_path, importer, placed):
+    """The ``__main__`` block calls ``get_data``, which seeds from its parameter: the block
+    there would reseed every generator for the training script that calls it too, and throw
+    away that script's own NumPy seed (Graph-Neural-Networks' Simple_MPNN)."""
+    if importer is not None:
+        (tmp_path / "train.py").write_text(importer)
+    run = ["train.py"] if importer is not None else []
+    outcome = fix_text(tmp_path, DATA_MODULE, ["RPL103"], filename="data.py", dedent=False, run=run)
+    assert ("seed_everything(random_seed" in outcome.text) is placed, outcome.text
+    assert bool(outcome.fixed.get("RPL103")) is placed

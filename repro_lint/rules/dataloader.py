@@ -14,9 +14,11 @@ from ..values import Candidates, Const, all_consts, any_const, bind_parameter
 from .base import KwargsDicts, NodeEdit, Rule, ValueScan, indentation, value_of
 from .loaders import FACTORY_TRIGGERS, LOADER_NAMES, FactoryLoader, LoaderCall, aliased_names, built_repeatedly, factory_loaders, forwarded_switch_off, loader_call, may_build_loader, none_on_every_path, off_in_factory
 from .trainer_loaders import seeded_by_library
-from .seeding import UnseededTorch, seed_given_after, seeded_only_after
+from .seeding import UnseededTorch, seed_given_after, seed_order, seeded_after_through_calls
 
 RUNTIME = "repro_lint.runtime"
+#: the last names of :data:`~repro_lint.catalog.RANDOM_SAMPLERS`
+_SAMPLER_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS)
 
 
 Found = Any  # MISSING, UNKNOWN or the argument's value (an expression)
@@ -309,7 +311,7 @@ class ShuffleWithoutGenerator(Rule):
     fix = SAFE
     fix_message = "Pass generator={generator}"
     # "loader", "Loader" (any part of a word): a call of a loader factory
-    triggers = LOADER_NAMES + tuple(sorted({name.rsplit(".", 1)[-1] for name in RANDOM_SAMPLERS})) + FACTORY_TRIGGERS
+    triggers = LOADER_NAMES + tuple(sorted(_SAMPLER_NAMES)) + FACTORY_TRIGGERS
     whole_words = False
     uses = (KwargsDicts,)
 
@@ -364,6 +366,10 @@ class ShuffleWithoutGenerator(Rule):
             what, drawn = f"{call.short}(shuffle=True)", "the data order"
         else:
             qualified = self.qualify(node.func)
+            if qualified is not None and qualified not in RANDOM_SAMPLERS and qualified.rsplit(".", 1)[-1] in _SAMPLER_NAMES:
+                # a project module's other name for one (``from sampler import RandomSampler``,
+                # where ``sampler.py`` imports torch's)
+                qualified = self.file.project.library_name(qualified) or qualified
             if qualified not in RANDOM_SAMPLERS:
                 # through a local name (FixMatch's ``train_sampler = RandomSampler if ... else ...``)
                 qualified = next((q for q in map(self.qualify, aliased_names(self, node.func, lambda n: self.qualify(n) in RANDOM_SAMPLERS)) if q in RANDOM_SAMPLERS), None)
@@ -433,11 +439,16 @@ def seeded_generator(rule: Rule, node: cst.Call) -> Tuple[Optional[str], Optiona
     path_seeds = entry and file.project.entry_summary(file.path, file.source).seeds("torch")
     seeded = not entry or UnseededTorch.code in file.codes or path_seeds  # (RPL101's block seeds it)
     seed = "" if seeded else str(file.settings.seed)
-    if path_seeds and seeded_only_after(rule, node, "torch"):
+    order = seed_order(rule, node, "torch") if path_seeds else None
+    if order is True:  # seeded only after the loader, in the body that builds it
         later = seed_given_after(rule, node, "torch")
         if later is None:
             return None, None, SAFE
         seed = file.code_for(later)  # the seed the script gives torch next (``set_seed(seed)``)
+    elif order is None and path_seeds and seeded_after_through_calls(rule, node, "torch"):
+        # seeded by what a later call runs (``net = Net()``, whose constructor seeds), and by
+        # nothing known before: not yet when the loader is built, with a seed the fix cannot name
+        return None, None, SAFE
     if entry and file.may_import_runtime:
         usable, imported = runtime_name(rule, "make_generator")
         return (f"make_generator({seed})", imported, SAFE) if usable else (None, None, SAFE)

@@ -37,7 +37,7 @@ from .base import Analysis, Rule, ValueScan, argument, has_star_kwargs, keyword_
 from .flags import enables_determinism
 from ..classify import is_known
 from ..facts import imported_modules
-from ..syntax import MISSING, UNKNOWN, cst_generic_origin, cst_literal, int_value, string_value
+from ..syntax import MISSING, UNKNOWN, cst_generic_origin, cst_literal, int_value, string_value, unreachable
 
 FUNCTIONS, METHODS, MODULES = index_by_name()
 
@@ -173,7 +173,7 @@ def _matched(rule: Rule, node: cst.Call) -> Tuple[List[Op], str]:
     found = [op for op in candidates if op.condition is None or _holds(rule, op.condition, form, node)]
     if found and all(op.device == "CUDA" for op in found) and _on_cpu(rule, form, node):
         return [], ""  # torch.zeros(n).index_add_(...): a CUDA-only hazard on a tensor made on the CPU
-    return found, called
+    return (found, called) if not found or not unreachable(rule.file.ancestors) else ([], "")  # (below a ``return``: never runs)
 
 
 def _on_cpu(rule: Rule, form: str, call: cst.Call) -> bool:

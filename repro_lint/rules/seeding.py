@@ -28,7 +28,7 @@ from ..classify import (
 from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
-from ..names import dotted_name, module_name_of
+from ..names import dotted_name
 from ..setup_block import SetupBlockState, setup_block_edits, spawn_targets, spawned_functions
 from ..syntax import UNKNOWN, CstArgs, cst_names, cst_names_read, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, bound_names, drawing_call, holds_node
@@ -1613,28 +1613,26 @@ def star_imports(file) -> bool:  # type: ignore[no-untyped-def]
     return may_star_import(file.source) and bool(getattr(file.project.facts(file.path, file.source), "star_imports", ()))
 
 
-def seeded_only_after(rule: Rule, node: cst.Call, generator: str) -> bool:
-    """Is ``generator`` seeded in the body that runs ``node`` (the call ``rule`` is visiting: a
-    function's body, or the module's top level with its ``__main__`` block) only after
-    ``node``, and never before it? The order is RPL105's: arguments before their call, and the
-    calls of code only defined there (a nested function, a lambda) left out. Where the body
-    seeds nowhere, and it is a top-level function of the module, its calls in the module are
-    asked the same (``loader = build_loader()``, then ``set_seed(seed)``), each of them one
-    level up; a body without calls of it (its caller may have seeded first) is not."""
-    return _seed_order(rule.file, tuple(rule.file.ancestors), node, generator, star_imports(rule.file)) is True
+def seed_order(rule: Rule, node: cst.Call, generator: str) -> Optional[bool]:
+    """True where ``generator`` is seeded in the body that runs ``node`` (the call ``rule`` is
+    visiting: a function's body, or the module's top level with its ``__main__`` block) only
+    after ``node``, and never before it; False where it is seeded before (there, or by a caller
+    before it calls the body); None where neither is known. The order is RPL105's: arguments
+    before their call, and the calls of code only defined there (a nested function, a lambda)
+    left out. Where the body seeds nowhere, and it is a top-level function of the module, its
+    calls in the module are asked the same (``loader = build_loader()``, then
+    ``set_seed(seed)``), each of them one level up; a body without calls of it (its caller may
+    have seeded first) is not known."""
+    return _seed_order(rule.file, tuple(rule.file.ancestors), node, generator, star_imports(rule.file))
 
 
 def _seed_order(file, chain: Tuple[cst.CSTNode, ...], node: cst.CSTNode, generator: str, stars: bool, depth: int = 0) -> Optional[bool]:  # type: ignore[no-untyped-def]
     """True: the body holding ``node`` (``chain``: its enclosing nodes) seeds ``generator``
     only after it; False: before it (or its callers do); None: neither is known."""
     inner = _innermost_function(chain)
-    if any(type(n) in DEFINITIONS for n in chain[(inner or 0) + 1:]):
-        return None  # in a lambda or a class body inside the body: it runs at another time
-    if inner is not None:
-        name = _body_name(chain, inner)
-        statements = [(name, stmt) for stmt in chain[inner].body.body]  # type: ignore[attr-defined]
-    else:
-        statements = [(MAIN_BODY if is_main_guard(stmt) else MODULE_BODY, stmt) for stmt in file.module.body]
+    statements = _body_statements(file, chain, inner)
+    if statements is None:
+        return None
     reached = False
     for body, stmt in statements:
         for call in _calls_in_order(stmt):
@@ -1655,6 +1653,49 @@ def _seed_order(file, chain: Tuple[cst.CSTNode, ...], node: cst.CSTNode, generat
     if False in orders:
         return False  # one of them seeds first
     return True if None not in orders else None
+
+
+def _body_statements(file, chain: Tuple[cst.CSTNode, ...], inner: Optional[int]) -> Optional[List[Tuple[str, cst.CSTNode]]]:  # type: ignore[no-untyped-def]
+    """The statements of the body that runs the node ``chain`` leads to (``inner``: the index
+    of its innermost function in ``chain``), each with the body's name in the facts; None in a
+    lambda or a class body inside that body (it runs at another time)."""
+    if any(type(n) in DEFINITIONS for n in chain[(inner or 0) + 1:]):
+        return None
+    if inner is not None:
+        name = _body_name(chain, inner)
+        return [(name, stmt) for stmt in chain[inner].body.body]  # type: ignore[attr-defined]
+    return [(MAIN_BODY if is_main_guard(stmt) else MODULE_BODY, stmt) for stmt in file.module.body]
+
+
+def seeded_after_through_calls(rule: Rule, node: cst.Call, generator: str) -> bool:
+    """Does a call after ``node`` (the call ``rule`` is visiting) in the body that runs it, in
+    :func:`seed_order`'s order, seed ``generator``, by itself or through what it runs
+    (``net = Net()``, whose constructor calls ``torch.manual_seed(42)``)? Such a seed is not
+    there yet when ``node`` runs."""
+    file = rule.file
+    chain = tuple(file.ancestors)
+    statements = _body_statements(file, chain, _innermost_function(chain))
+    facts = file.project.facts(file.path, file.source)
+    if statements and facts is not None:
+        # (a project module that seeds as it is imported did so before: SimCLR's ``simclr.py``,
+        # whose top level calls ``torch.manual_seed(0)``, which every function of it carries)
+        imported = {target.rpartition(".")[0] or target for target in facts.aliases.values()} | set(facts.aliases.values())
+        if file.project.import_summary(file.path, sorted(imported)).seeds(generator):
+            return False
+    reached = False
+    for body, stmt in statements or ():
+        for call in _calls_in_order(stmt):
+            if call is node:
+                reached = True
+                continue
+            site = call_site(file, call, body) if reached else None
+            if site is None:
+                continue
+            if generator in site.effect.effects:
+                return True
+            if site.name is not None and not site.effect.known and generator in file.project.call_summary(file.path, site.body, site.name, site.imported).effects:
+                return True
+    return False
 
 
 def seed_given_after(rule: Rule, node: cst.Call, generator: str) -> Optional[cst.BaseExpression]:
@@ -1999,17 +2040,9 @@ class SeedAfterRngUse(Rule):
         """An import of project modules runs their top levels: what they draw from a generator
         they do not seed themselves (``fixed_noise = torch.randn(64, 784)`` in ``utils.py``) is
         drawn there, at the import."""
-        names = self.file.names
-        if isinstance(node, cst.Import):
-            modules = [module_name_of(alias.name) for alias in node.names]
-        else:
-            base = names.resolve_relative(len(node.relative), module_name_of(node.module) if node.module else "")
-            if base is None:
-                return
-            modules = [base] if isinstance(node.names, cst.ImportStar) or not base else []
-            if not isinstance(node.names, cst.ImportStar):
-                # ``from pkg import utils`` imports module ``pkg.utils`` when it is one
-                modules += [f"{base}.{module_name_of(alias.name)}" if base else module_name_of(alias.name) for alias in node.names]
+        modules = self.file.names.imported_modules(node)
+        if not modules:
+            return
         summary = self.file.project.import_summary(self.file.path, modules)
         for generator in summary.draws & frozenset(GENERATORS):
             if generator not in flow.seeded and generator not in summary.effects:
