@@ -51,6 +51,7 @@ memo tables are one piece of state, and every answer records what it consulted i
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from contextlib import contextmanager
@@ -161,7 +162,10 @@ class Summary:
     reached: FrozenSet[Node] = frozenset()
 
     def seeds(self, generator: str) -> bool:
-        return generator in self.effects
+        """Is ``generator`` seeded on the path, and not also reseeded from OS entropy somewhere
+        on it (``np.random.seed()`` in a sampler, run as the data is drawn: the order between
+        bodies is not known, and such a reseed is made to draw different numbers again)?"""
+        return generator in self.effects and ENTROPY + generator not in self.effects
 
     def uses_generator(self, generator: str) -> bool:
         """Does this code consume ``generator``? Weight initialisation and dropout layers count for torch unless
@@ -993,6 +997,15 @@ class ProjectContext:
                     star = self.resolve_module(module)
                     if star is not None:
                         names.update(n for n in self._star_names(str(star)) if not n.startswith("_"))
+                if key.endswith("__init__.py"):
+                    # a package that imports its own submodule binds the submodule's name too
+                    # (``from .exp import *`` or ``from .exp import run`` in ``pkg/__init__.py``:
+                    # ``pkg.exp``), as importing a submodule sets it on its package
+                    prefix = facts.module_name + "."
+                    for target in (*facts.star_imports, *facts.aliases.values()):
+                        sub = target[len(prefix) :].partition(".")[0] if target.startswith(prefix) else ""
+                        if sub and not sub.startswith("_") and self.resolve_module(prefix + sub) is not None:
+                            names.add(sub)
         found = self._stars[key] = frozenset(names)
         return found
 
@@ -2524,6 +2537,42 @@ class ProjectContext:
         are where other values come from."""
         self.caller_arguments(path, function)
         return (os.path.abspath(path), function) in self._never_called
+
+    def called_in_loop_elsewhere(self, path: "str | Path", function: str) -> bool:
+        """Does another file of the run that may call function ``function`` of the module at
+        ``path`` (``Class.method`` for a method: any object's method of that name) make a call of
+        that name inside a loop (``for epoch in ...: loader.run("warmup")``)? Read with CPython's
+        ``ast``, only in the files whose text holds the name called."""
+        self.consult(ALL_FILES)
+        owner, _, name = function.rpartition(".")
+        for other in self._importers((os.path.abspath(path), function))[1:]:
+            text = self.text(other) or ""
+            if f"{name}(" not in text:
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            # a function by its name or through a module the file imports (``data.make(...)``,
+            # not ``model.make(...)``); a method on any object
+            modules = {alias.asname or alias.name.partition(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for alias in n.names}
+
+            def calls_it(call: ast.AST) -> bool:
+                if not isinstance(call, ast.Call):
+                    return False
+                func = call.func
+                if isinstance(func, ast.Name):
+                    return not owner and func.id == name
+                return isinstance(func, ast.Attribute) and func.attr == name and (
+                    bool(owner) or (isinstance(func.value, ast.Name) and func.value.id in modules)
+                )
+
+            for loop in ast.walk(tree):
+                if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) and any(
+                    calls_it(n) for stmt in (*loop.body, *loop.orelse) for n in ast.walk(stmt)
+                ):
+                    return True
+        return False
 
     def imported_elsewhere(self, path: "str | Path", function: str) -> bool:
         """May another file of the run call function ``function`` of the module at ``path``

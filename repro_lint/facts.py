@@ -1290,12 +1290,20 @@ class _FactsCollector(ast.NodeVisitor):
         else:
             if not self.branch_depth:
                 # the last of the body's own seedings of a generator decides: ``np.random.seed(123)``
-                # then ``np.random.seed()`` leaves it reseeded from entropy (and the other way round)
+                # then ``np.random.seed()`` leaves it reseeded from entropy (and the other way round;
+                # also one made above under a parameter's test: ``if seed is None: seed =
+                # torch.seed()`` then ``torch.manual_seed(seed)`` seeds torch, with a drawn seed)
                 for effect in effects:
                     if effect.startswith(ENTROPY):
                         self.current.effects.discard(effect[len(ENTROPY) :])
                     else:
                         self.current.effects.discard(ENTROPY + effect)
+                        if any(ENTROPY + effect in held for held in self.current.guarded.values()):
+                            self.current.guarded = {k: v - {ENTROPY + effect} for k, v in self.current.guarded.items()}
+            else:
+                # a reseed from entropy only under an ``if``, after the body's own seeding: the
+                # benefit of the doubt (``np.random.seed(123)``, then ``if flag: np.random.seed()``)
+                effects = {e for e in effects if not (e.startswith(ENTROPY) and e[len(ENTROPY) :] in self.current.effects)}
             self.current.effects |= effects
 
     @staticmethod
@@ -3288,6 +3296,12 @@ class _FactsCollector(ast.NodeVisitor):
             for stmt in node.orelse:
                 self.visit(stmt)
             self.guard, self.guard_test = None, None
+            if alone and not node.orelse and node.body and isinstance(node.body[-1], (ast.Return, ast.Raise)) and (
+                self.function_node is not None and any(stmt is node for stmt in self.function_node.body)
+            ):
+                # ``if frac == 0.0: return`` at the top of a function: the rest of its body runs
+                # under the test turned, as an ``else`` would (ELR's ``_split_sampler``)
+                self.guard, self.guard_test = _keyed(guard, _negated(held)), _negated(held)
             return
         if self.scope or not is_main_guard_ast(node) or self.current is not self.facts.module_body:
             self.generic_visit(node)

@@ -1319,3 +1319,41 @@ def test_rpl302_a_sampler_a_project_module_reexports(tmp_path, sampler_module, e
     )
     found = lint_files_in([tmp_path / "sampler.py", tmp_path / "train.py"], tmp_path, ["RPL302"])
     assert codes(found) == expected
+
+
+@pytest.mark.parametrize(
+    "train, fixed",
+    [
+        ("factory = LoaderFactory(list(range(8)))\nfor x in factory.run('train'):\n    print(x)\n", True),
+        # DivideMix: ``loader.run("warmup")`` rebuilds the loader in every epoch of another module
+        ("factory = LoaderFactory(list(range(8)))\nfor epoch in range(3):\n    for x in factory.run('train'):\n        print(x)\n", False),
+    ],
+)
+def test_rpl302_no_fix_for_a_library_loader_another_module_rebuilds_in_a_loop(tmp_path, train, fixed):
+    """A generator seeded afresh at each construction would give every epoch the same order."""
+    write(
+        tmp_path,
+        {
+            "loaders.py": "import torch\nfrom torch.utils.data import DataLoader\n\n\nclass LoaderFactory:\n    def __init__(self, data):\n"
+            "        self.data = data\n\n    def run(self, mode):\n        return DataLoader(self.data, batch_size=4, shuffle=True)\n",
+            "train.py": "import torch\n\nfrom loaders import LoaderFactory\n\ntorch.manual_seed(0)\n" + train,
+        },
+    )
+    found = lint_files_in([tmp_path / "loaders.py", tmp_path / "train.py"], tmp_path, ["RPL302"])
+    assert codes(found) == ["RPL302"]
+    assert (found[0].fix is not None) is fixed
+
+
+def test_rpl302_no_fix_for_a_loader_a_library_module_builds_as_it_is_imported(tmp_path):
+    """Built at import, before the program that imports it seeds: ``torch.initial_seed()`` there
+    is a random seed, and the program's own seed never reaches it."""
+    write(
+        tmp_path,
+        {
+            "data.py": "import torch\nfrom torch.utils.data import DataLoader\n\nloader = DataLoader(list(range(10)), batch_size=2, shuffle=True)\n",
+            "main.py": "import torch\n\nfrom data import loader\n\nif __name__ == '__main__':\n    torch.manual_seed(0)\n"
+            "    for x in loader:\n        print(x)\n",
+        },
+    )
+    found = lint_files_in([tmp_path / "data.py", tmp_path / "main.py"], tmp_path, ["RPL302"])
+    assert codes(found) == ["RPL302"] and found[0].fix is None

@@ -949,20 +949,21 @@ def test_a_keyword_for_a_call_inside_another_call_wraps_only_when_the_lines_fit(
     ) in text, text
 
     # where the continuation line fits the width (the project's 120), it goes under the first argument
-    # (a module of a package: a file outside one whose top level builds a shuffling sampler is a
-    # script, whose fix seeds from the setup block instead)
+    # (in a function of a module of a package: a file outside one whose top level builds a
+    # shuffling sampler is a script, whose fix seeds from the setup block instead, and a sampler
+    # a module of a package builds at its top level, as it is imported, gets no fix)
     write(tmp_path, {
         "pyproject.toml": "[tool.ruff]\nline-length = 120\n",
         "__init__.py": "",
-        "t.py": "import torch\nfrom torch.utils.data import BatchSampler, RandomSampler\n\n"
-                "samples = list(range(64))\n"
-                "sampler = BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers), 8, False)\n",
+        "t.py": "import torch\nfrom torch.utils.data import BatchSampler, RandomSampler\n\n\ndef make():\n"
+                "    samples = list(range(64))\n"
+                "    return BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers), 8, False)\n",
     })
     assert ruff_e501(tmp_path, "t.py", 120) == []
     run_cli(["--fix", "--unsafe-fixes", "--no-cache", "--select", "RPL302", "t.py"], tmp_path)
     text = (tmp_path / "t.py").read_text()
     assert (
-        "sampler = BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers,\n"
-        "                                     generator=torch.Generator().manual_seed(torch.initial_seed())), 8, False)\n"
+        "    return BatchSampler(RandomSampler(samples_of_the_first_sixty_four_numbers,\n"
+        "                                      generator=torch.Generator().manual_seed(torch.initial_seed())), 8, False)\n"
     ) in text, text
     assert ruff_e501(tmp_path, "t.py", 120) == []

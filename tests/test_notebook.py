@@ -87,10 +87,12 @@ def test_fix_edits_cells_keeps_outputs_ids_metadata_and_a_second_fix_changes_not
 
 def test_a_notebook_in_a_package_folder_is_still_a_script(tmp_path: Path):
     """A notebook is no module of the package beside it (nothing can import it), so its fix
-    uses the runtime as any script's does, while the package's own module gets torch alone."""
-    write(tmp_path, {"mypkg/__init__.py": "", "mypkg/train.ipynb": dump(THREE_HAZARDS), "mypkg/train.py": "".join(
-        "".join(c["source"]) if isinstance(c, dict) else c for c in THREE_HAZARDS["cells"][1:]).replace(
-        "benchmark = True", "benchmark = True\n")})
+    uses the runtime as any script's does, while the package's own module gets torch alone
+    (its loader built in a function: one its top level built as it is imported gets no fix)."""
+    code = "".join("".join(c["source"]) if isinstance(c, dict) else c for c in THREE_HAZARDS["cells"][1:])
+    head, _, body = code.partition("torch.backends.cudnn.benchmark = True")
+    module = head + "\n\ndef build(data):\n" + "".join(f"    {line}\n" for line in body.strip().splitlines()) + "    return loader\n"
+    write(tmp_path, {"mypkg/__init__.py": "", "mypkg/train.ipynb": dump(THREE_HAZARDS), "mypkg/train.py": module})
     proc = run_cli(["mypkg", "--no-cache", "--fix", "--unsafe-fixes", "--select", "RPL302"], tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     fixed = json.loads((tmp_path / "mypkg/train.ipynb").read_bytes())

@@ -1121,6 +1121,10 @@ def test_rpl401_and_rpl402_match_each_call_against_the_catalog_once(tmp_path, mo
         ("import pytorch_lightning as pl\n\n\nclass Net(pl.LightningModule):\n    def training_step(self, batch, i):\n"
          "        return F.adaptive_avg_pool2d(batch, (3, 3))\n", ["RPL402"]),
         ("class Net:\n    def test_step(self, batch, i):\n        return F.adaptive_avg_pool2d(batch, (3, 3))\n", ["RPL402"]),
+        # autograd turned off for the whole module by a statement at its top (pytorch-pwc's run.py)
+        ("torch.set_grad_enabled(False)\n\n\ndef warp(x, g):\n    return F.grid_sample(x, g, align_corners=True)\n", []),
+        ("torch.set_grad_enabled(False)\n\n\ndef warp(x, g):\n    torch.set_grad_enabled(True)\n    return F.grid_sample(x, g, align_corners=True)\n", ["RPL402"]),
+        ("def warp(x, g):\n    torch.set_grad_enabled(False)\n    return F.grid_sample(x, g, align_corners=True)\n", ["RPL402"]),
     ],
 )
 def test_rpl402_a_backward_only_op_where_autograd_records_nothing(lint, wrap, expected):

@@ -1525,6 +1525,26 @@ def test_reseeding_from_entropy_is_unseeded(lint, seed, expected, says):
         assert any(says in d.message and "entropy" in d.message for d in found)
 
 
+@pytest.mark.parametrize("seeding", ["np.random.seed(0)", "seed_everything(0)", ""])
+def test_a_reseed_from_entropy_on_the_path_undoes_the_program_s_seed(tmp_path, seeding):
+    """pytorch-AdaIN's ``InfiniteSampler`` calls ``np.random.seed()`` at every pass over the
+    data, after whatever the program seeded at startup: every run differs, and a setup block
+    would not change that (no fix: the reseed is what to change)."""
+    files = {
+        "sampler.py": (
+            "import numpy as np\n\n\ndef infinite(n):\n    order = np.random.permutation(n)\n    i = 0\n    while True:\n"
+            "        yield order[i]\n        i += 1\n        if i >= n:\n            np.random.seed()\n"
+            "            order = np.random.permutation(n)\n            i = 0\n"
+        ),
+        "train.py": (
+            "import numpy as np\nfrom repro_lint.runtime import seed_everything\n\nfrom sampler import infinite\n\n"
+            f"if __name__ == '__main__':\n    {seeding or 'pass'}\n    it = infinite(10)\n    print([next(it) for _ in range(30)])\n"
+        ),
+    }
+    found = lint_tree(tmp_path, files, select=["RPL102"], only="train.py")
+    assert codes(found) == ["RPL102"] and "np.random.seed()" in found[0].message and found[0].fix is None
+
+
 @pytest.mark.parametrize(
     "ctor",
     ["np.random.Generator(np.random.PCG64())", "np.random.SeedSequence()", "np.random.default_rng(None)",
@@ -6144,6 +6164,44 @@ def test_rpl101_a_generator_used_only_when_a_parameter_holds(tmp_path, transform
     }
     found = lint_tree(tmp_path, files, select=["RPL101"], only="predict.py")
     assert [d.code for d in found] == expected
+
+
+@pytest.mark.parametrize(
+    "helper, call, expected",
+    [
+        # ELR's ``_split_sampler``: ``if split == 0.0: return`` before the seed
+        ("    if frac == 0.0:\n        return\n    np.random.seed(0)\n", "set_up(0.0)", ["RPL102"]),
+        ("    if frac == 0.0:\n        return\n    np.random.seed(0)\n", "set_up(0.5)", []),
+        ("    if not frac:\n        raise ValueError(frac)\n    np.random.seed(0)\n", "set_up(0)", ["RPL102"]),
+        # a return in a loop, or one under a test that is no parameter's, decides nothing here
+        ("    for f in [frac]:\n        if f == 0.0:\n            return\n    np.random.seed(0)\n", "set_up(0.0)", []),
+        ("    if np.pi == 0.0:\n        return\n    np.random.seed(0)\n", "set_up(0.0)", []),
+    ],
+)
+def test_a_seed_below_an_early_return_runs_only_when_the_test_does_not_hold(tmp_path, helper, call, expected):
+    code = f"import numpy as np\n\n\ndef set_up(frac):\n{helper}\n\nif __name__ == '__main__':\n    {call}\n    print(np.random.permutation(10))\n"
+    assert codes(lint_tree(tmp_path, {"train.py": code}, select=["RPL102"], only="train.py")) == expected
+
+
+@pytest.mark.parametrize(
+    "init, expected",
+    [
+        ("from .exp import *\n", ["RPL101"]),
+        ("from .exp import run\n", ["RPL101"]),
+        # what ``__all__`` lists is all a star import binds
+        ("from .exp import *\n\n__all__ = ['run']\n", []),
+    ],
+)
+def test_a_package_s_star_import_of_its_submodule_binds_the_submodule(tmp_path, init, expected):
+    """PML-PAINN: ``from pkg import *`` where ``pkg/__init__.py`` does ``from .exp import *``
+    binds ``exp`` too (importing a submodule sets it on its package), so ``exp.run()`` runs it;
+    ``from .exp import run`` imports the submodule as well."""
+    files = {
+        "pkg/__init__.py": init,
+        "pkg/exp.py": "import torch\n\n\ndef run():\n    return torch.nn.Linear(4, 1)\n",
+        "main.py": "from pkg import *\n\nif __name__ == '__main__':\n    print(exp.run())\n",
+    }
+    assert codes(lint_tree(tmp_path, files, select=["RPL101"], only="main.py")) == expected
 
 
 _CROWD = """import random

@@ -436,6 +436,10 @@ def seeded_generator(rule: Rule, node: cst.Call) -> Tuple[Optional[str], Optiona
     after the loader (``node``) gets that seed (:func:`seed_given_after`), or no fix."""
     file = rule.file
     entry = file.is_entry_point
+    if not entry and not any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in file.ancestors):
+        # built as the module is imported, before any program that imports it can seed torch:
+        # ``torch.initial_seed()`` is then a random one (the caller's seed never reaches it)
+        return None, None, SAFE
     path_seeds = entry and file.project.entry_summary(file.path, file.source).seeds("torch")
     seeded = not entry or UnseededTorch.code in file.codes or path_seeds  # (RPL101's block seeds it)
     seed = "" if seeded else str(file.settings.seed)

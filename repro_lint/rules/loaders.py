@@ -483,12 +483,20 @@ _LOOPS = (cst.For, cst.While)
 def built_repeatedly(rule: Rule, node: cst.Call) -> bool:
     """Is the loader ``node`` builds made again and again: in a loop of its function (not a
     ``for``'s iterable), or in a function a loop of the module calls (``for epoch in ...: loader
-    = make_loaders(8)``)? A generator seeded afresh each time would repeat one order per epoch."""
+    = make_loaders(8)``), or of another module of the run that may call it? A generator seeded
+    afresh each time would repeat one order per epoch."""
     inner, chain = node, rule.file.ancestors
     for here in reversed(chain):
         if isinstance(here, (cst.FunctionDef, cst.Lambda)):
-            method = any(isinstance(n, cst.ClassDef) for n in chain)
-            return isinstance(here, cst.FunctionDef) and _called_in_loop(rule.file.module, here.name.value, method)
+            owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+            if not isinstance(here, cst.FunctionDef):
+                return False
+            name = here.name.value
+            # (or a loop of another module that may call it: DivideMix's ``loader.run("warmup")``
+            # in each epoch of Train_CIFAR.py)
+            return _called_in_loop(rule.file.module, name, owner is not None) or rule.file.project.called_in_loop_elsewhere(
+                rule.file.path, f"{owner}.{name}" if owner is not None else name
+            )
         if isinstance(here, _LOOPS) and not (isinstance(here, cst.For) and inner is here.iter):
             return True
         inner = here

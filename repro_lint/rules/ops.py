@@ -1,7 +1,12 @@
-"""Nondeterministic ops, read from the op catalog (RPL4xx)."""
+"""Nondeterministic ops, read from the op catalog (RPL4xx).
+
+It is one module because both op rules read a call the same way: which catalog entries it is,
+with their argument conditions, on which device and with autograd on or off; split, each half
+would reach into the other's helpers."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from pathlib import Path
 
@@ -408,10 +413,24 @@ def _without_grad(rule: Rule) -> bool:
                 (rule.qualify(cst_generic_origin(base.value)) or "").endswith("LightningModule") for base in owner.bases
             ):
                 return True  # ``test_step``: Lightning runs it under ``torch.no_grad()``
-            return any(_turns_grad_off(rule, decorator.decorator) for decorator in node.decorators)
+            return any(_turns_grad_off(rule, decorator.decorator) for decorator in node.decorators) or _grad_off_for_good(rule)
         elif isinstance(node, (cst.Lambda, cst.ClassDef)):
             return False
-    return False
+    return _grad_off_for_good(rule)
+
+
+def _grad_off_for_good(rule: Rule) -> bool:
+    """Does the module's own top level turn autograd off as a statement,
+    ``torch.set_grad_enabled(False)`` (pytorch-pwc's ``run.py``), with nothing in it turning it
+    on again (``set_grad_enabled(True)``, ``enable_grad``)? No gradient is recorded after it."""
+    source = rule.file.source
+    if "set_grad_enabled" not in source or "enable_grad" in source or re.search(r"set_grad_enabled\(\s*(True|mode=True)", source):
+        return False
+    return any(
+        isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and (rule.qualify(small.value.func) or "").endswith(".set_grad_enabled")
+        and _turns_grad_off(rule, small.value)
+        for stmt in rule.file.module.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body
+    )
 
 
 class NondeterministicOp(Rule):

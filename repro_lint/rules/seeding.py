@@ -1380,7 +1380,10 @@ class _UnseededGenerator(_EntryPointRule):
             self.report(reseeding.node, message=BUILT_ENTROPY_MESSAGE.format(call=call, generator=RNG_NAMES[self.generator]))
             return
         where = scan.where(summary, summary.generator_uses(self.generator))
-        self.report(where, message=self.message_for(summary), edits=self.setup_edits(scan, {self.generator}))
+        # (a reseed from entropy on the path undoes any seed the block would add: no fix; the
+        # message names the reseed, which is what to change)
+        edits = None if ENTROPY + self.generator in summary.effects else self.setup_edits(scan, {self.generator})
+        self.report(where, message=self.message_for(summary), edits=edits)
 
     def _reseeded_as_built(self, scan: SeedingScan) -> Optional[CallSite]:
         """The call of this file, on the path, that reseeds the generator from entropy as it
