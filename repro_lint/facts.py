@@ -1772,7 +1772,7 @@ class _FactsCollector(ast.NodeVisitor):
                 # ``DATASET_GETTERS[args.dataset](...)`` on a dict imported from a project module:
                 # any class it holds (:attr:`ModuleFacts.tables`), as a name looked up there
                 self.current.lookups.append((table, None, None))
-        node = self._with_partial(node)  # (what the call's arguments are: a partial's too)
+        written, node = node, self._with_partial(node)  # (what the call's arguments are: a partial's too)
         args = AstArgs(self._argparse_call(node), self.dicts.expand, self._attribute_literal)
         counted: Set[str] = set()  # the devices the call's effect counts as evidence
         # ``StandardScaler().fit(X)`` trains nothing (asked once per call, only of training methods)
@@ -2012,14 +2012,15 @@ class _FactsCollector(ast.NodeVisitor):
             found = self.facts.loaders.get(name)
             params = found.params if found is not None and found.params is not None else DATALOADERS["torch.utils.data.DataLoader"]
             self._loader_dataset(node, params)
+        # (a partial's own arguments were visited where it was made, and evaluated there once)
         if loader in DEVICE_INFO_CALLS and not self.asking_about_device:
             self.asking_about_device = True  # the devices in its arguments are asked about
             try:
-                self.generic_visit(node)
+                self.generic_visit(written)
             finally:
                 self.asking_about_device = False
             return
-        self.generic_visit(node)
+        self.generic_visit(written)
 
     def _cli_defaults(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> Tuple[Dict[str, Any], FrozenSet[str]]:
         """The defaults a command-line library gives a command's parameters, as literals:

@@ -568,3 +568,28 @@ def test_every_finding_of_the_backend_flag_rules_is_in_a_module_they_may_fire_in
         assert facts is not None and rule.may_fire_in(facts, words, settings, project, str(path), text), path
         checked += 1
     assert checked >= 2
+
+
+def test_a_partial_s_arguments_are_evaluated_where_it_is_made_not_at_each_call():
+    """``make = partial(DataLoader, Items(), shuffle=True)`` builds ``Items`` once, where the
+    partial is made; a call ``make()`` passes that object on, and builds nothing again."""
+    code = """
+        from functools import partial
+
+        from torch.utils.data import DataLoader
+
+
+        class Items:
+            pass
+
+
+        make = partial(DataLoader, Items(), shuffle=True)
+
+
+        def main():
+            loader = make()
+            return loader
+    """
+    facts = extract_facts(Path("mod.py"), textwrap.dedent(code))
+    assert "Items" in facts.module_body.calls
+    assert "Items" not in facts.functions["main"].calls
