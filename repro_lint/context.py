@@ -2997,9 +2997,9 @@ def _worker_factories(body: BodyFacts, in_workers: "Set[str] | FrozenSet[str]") 
 def _for_workers(node: Node) -> Node:
     """The variant of call-graph node ``node`` that makes what DataLoader workers run
     (:data:`FOR_WORKERS`): a function's; a class built or an object handed on is itself."""
-    if node[1].startswith((CLASS_PREFIX, INSTANCE_PREFIX, OBJECT_PREFIX)) or FOR_WORKERS in node[1]:
+    if node[1].startswith((CLASS_PREFIX, INSTANCE_PREFIX, OBJECT_PREFIX)):
         return node
-    return (node[0], f"{node[1]}{',' if VARIANT in node[1] else VARIANT}{FOR_WORKERS}")
+    return _with_off(node, [FOR_WORKERS])
 
 
 def _unmarked(node: Node) -> Node:
@@ -3009,7 +3009,7 @@ def _unmarked(node: Node) -> Node:
 def _variant_node(target: Node, off: List[str]) -> Node:
     """The call-graph node of function ``target`` with the effects under its parameters ``off``
     left out (``target`` itself when there are none)."""
-    return (target[0], f"{target[1]}{VARIANT}{','.join(off)}") if off else target
+    return _with_off(target, off)
 
 
 def _sets_attribute(text: str, attr: str) -> bool:
