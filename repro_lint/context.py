@@ -278,6 +278,8 @@ class ProjectContext:
     so that workers inherit it."""
 
     def __init__(self, settings: Settings, files: Iterable[Path] = ()) -> None:
+        #: path as asked -> its absolute path (:meth:`_absolute`)
+        self._absolutes: Dict[Any, str] = {}
         self.settings = settings
         self.files = [f if isinstance(f, Path) else Path(f) for f in files]
         self._entry_globs = None
@@ -308,10 +310,10 @@ class ProjectContext:
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
         self._prepared = False
         self._packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
-        top = os.path.join(os.path.abspath(settings.root), "")
-        roots = {os.path.abspath(settings.root)}
+        top = os.path.join(self._absolute(settings.root), "")
+        roots = {self._absolute(settings.root)}
         # asked once per folder (a tree of 1,500 files has about 260)
-        for folder in {os.path.dirname(os.path.abspath(f)) for f in self.files}:
+        for folder in {os.path.dirname(self._absolute(f)) for f in self.files}:
             roots.add(source_folder(folder, self._packages))
             # a ``src`` folder under the linted root is one too: namespace packages without an
             # ``__init__.py`` (``src/f5_tts/model/cfm.py``, imported as ``f5_tts.model.cfm``)
@@ -361,11 +363,21 @@ class ProjectContext:
         #: the file whose fixes are being tried (:meth:`trying`), and what was known before
         self._trial: Optional[_Before] = None
 
+    def _absolute(self, path: "str | Path") -> str:
+        """``os.path.abspath(path)``, remembered: the questions of a run ask for the same few
+        thousand paths 230,000 times on the project corpus (its working folder does not change
+        while this context is used)."""
+        try:
+            return self._absolutes[path]
+        except KeyError:
+            found = self._absolutes[path] = os.path.abspath(path)
+            return found
+
     def consult(self, path: "str | Path") -> None:
         """Record that an answer depends on the file at ``path`` (its content, or that it is
         missing), or on every file of the run (:data:`ALL_FILES`)."""
         if self.consulted is not None:
-            self.consulted.add(ALL_FILES if path == ALL_FILES else os.path.abspath(path))
+            self.consulted.add(ALL_FILES if path == ALL_FILES else self._absolute(path))
 
     @property
     def roots(self) -> Tuple[Path, ...]:
@@ -381,13 +393,13 @@ class ProjectContext:
         if self._entry_globs is None:
             return False
         try:
-            rel = Path(os.path.abspath(path)).relative_to(self.settings.root).as_posix()
+            rel = Path(self._absolute(path)).relative_to(self.settings.root).as_posix()
         except ValueError:
             rel = Path(path).as_posix()
         return self._entry_globs.match_file(rel)
 
     def is_entry_point(self, path: "str | Path", source: Optional[str] = None) -> bool:
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         self.console_functions(key)  # consults the packaging metadata, which may make it one
         cached = self._entry.get(key)
         if cached is None:
@@ -485,7 +497,7 @@ class ProjectContext:
         """Is the file at ``path`` where an installed program starts, whatever its text says: a
         package's ``__main__.py`` (``python -m pkg`` runs its top level) or the module of a
         console script of the packaging metadata (the installed wrapper calls its function)?"""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         if os.path.basename(key) == "__main__.py" and module_name_for(Path(key))[0].count(".") >= 1:
             return True
         return bool(self.console_functions(key))
@@ -500,7 +512,7 @@ class ProjectContext:
             return True
         if len(source) > self.settings.max_file_size:
             return False  # never parsed (RPL001 says why): its own top level is not analysed
-        name, is_package = module_name_for(Path(os.path.abspath(path)))
+        name, is_package = module_name_for(Path(self._absolute(path)))
         if is_package or not might_call_at_top_level(source):
             return False
         return self.is_entry_point(path, source)
@@ -514,7 +526,7 @@ class ProjectContext:
             self._console = self._read_console_scripts()
         if self.consulted is not None:
             self.consulted.update(self._console_files)
-        return self._console.get(os.path.abspath(path), ())
+        return self._console.get(self._absolute(path), ())
 
     def _read_console_scripts(self) -> Dict[str, Tuple[str, ...]]:
         folders: Set[str] = set()
@@ -535,7 +547,7 @@ class ProjectContext:
                 finally:
                     self.consulted = consulted
                 if module is not None:
-                    attrs = found.setdefault(os.path.abspath(module), [])
+                    attrs = found.setdefault(self._absolute(module), [])
                     if script.attr not in attrs:
                         attrs.append(script.attr)
         self._console_files = tuple(dict.fromkeys(depends))
@@ -565,7 +577,7 @@ class ProjectContext:
             if self.consulted is not None:
                 self.consulted.add(path)
             return self._facts[path]
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         self.consult(key)
         if key not in self._facts:
             text = source if source is not None else self.text(key)
@@ -575,7 +587,7 @@ class ProjectContext:
     def known_facts(self, path: "str | Path", text: str) -> Optional[ModuleFacts]:
         """The facts of ``text`` at ``path`` if this process has them already (extracted here
         or handed on), else None: never extracts them, and consults no file but ``path``."""
-        facts = self._facts.get(os.path.abspath(path))
+        facts = self._facts.get(self._absolute(path))
         return facts if facts is not None and facts.of_text(text) else None
 
     def survey(self, path: "str | Path") -> "Learnt":
@@ -593,7 +605,7 @@ class ProjectContext:
         38 % more ``ast`` passes on the project corpus (1,522 against 1,103: only 1,014 of its
         1,519 files are reached by a question), and more memory on torch's source
         (``docs/performance.md``)."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         mentions = self._mentions(key)
         if mentions:
             self.facts(key)
@@ -601,7 +613,7 @@ class ProjectContext:
 
     def absorb(self, path: "str | Path", learnt: "Learnt") -> None:
         """Take what :meth:`survey` learnt of ``path`` (in another process) as known here."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         entry, mentions = learnt
         if entry is not None:
             self._entry.setdefault(key, entry)
@@ -623,7 +635,7 @@ class ProjectContext:
         """The text of the file at ``path`` for this run: the one :meth:`learn_text` gave, else
         the one on disk (None when it cannot be read)."""
         if self._texts:
-            given = self._texts.get(os.path.abspath(path))
+            given = self._texts.get(self._absolute(path))
             if given is not None:
                 return given
         return read_text(path)
@@ -633,7 +645,7 @@ class ProjectContext:
         one), or, with None, the text on disk again. What was learnt from the text it had is
         forgotten, and every later question reads this one, whichever question comes first: an
         entry point's summary that reaches the file sees it as the file's own lint does."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         if text is None:
             self._texts.pop(key, None)
         else:
@@ -644,7 +656,7 @@ class ProjectContext:
         """Drop what was learnt from ``path``'s text (it changed, e.g. after a fix). Once
         :meth:`prepare` has run, every file's entry-point flag stays known (:meth:`entry_points`
         lists the flags): the file's is decided again, from its text now."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         if self._trial is not None:
             self._trial.forgot(key)
         self._facts.pop(key, None)
@@ -666,7 +678,7 @@ class ProjectContext:
         """The keys of ``_imports_of`` (paths as the run names its files) that name the file
         at absolute path ``key``: only a key with the file's name may be it."""
         name = os.path.basename(key)
-        return [k for k in self._imports_of if k.endswith(name) and os.path.abspath(k) == key]
+        return [k for k in self._imports_of if k.endswith(name) and self._absolute(k) == key]
 
     @contextmanager
     def trying(self, path: "str | Path") -> Iterator[None]:
@@ -675,7 +687,7 @@ class ProjectContext:
         again. What the project knew then comes back as it was, instead of being derived again
         from that text, unless another file's text changed meanwhile (then the file's text is
         learnt again, as :meth:`learn_text` does)."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         before = _Before(
             key,
             self._texts.get(key),
@@ -840,7 +852,7 @@ class ProjectContext:
             # in ``pkg/sub/train.py``, run as ``python -m pkg.sub.train``, beside a
             # ``pkg/sub/utils.py`` without ``f``)
             other = self._module_files.find(".".join(parts[:cut])) if self._importer is not None else None
-            other_facts = self.facts(other) if other is not None and os.path.abspath(other) != os.path.abspath(path) else None
+            other_facts = self.facts(other) if other is not None and self._absolute(other) != self._absolute(path) else None
             found = _local_target(other_facts, ".".join(parts[cut:])) if other_facts is not None else None
             return (other_facts.path, found) if other_facts is not None and found is not None else None
         return None
@@ -866,7 +878,7 @@ class ProjectContext:
         (``from .history_buffer import HistoryBuffer``): an object of unknown kind whose method
         has one of these names may be one of them (``v.median(200)`` on a ``HistoryBuffer``)
         rather than a tensor. Classes deriving from ``Tensor`` are left out."""
-        return self.remembered(("named class methods", os.path.abspath(path)), lambda: self._named_class_methods(path, source))
+        return self.remembered(("named class methods", self._absolute(path)), lambda: self._named_class_methods(path, source))
 
     def _named_class_methods(self, path: str, source: Optional[str]) -> FrozenSet[str]:
         names: Set[str] = set()
@@ -961,7 +973,7 @@ class ProjectContext:
 
     def _star_library(self, path: str, seen: FrozenSet[str]) -> Dict[str, str]:
         """:meth:`star_library_names` that ``from <the module at path> import *`` binds."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         facts = self.facts(key) if key not in seen else None
         if facts is None:
             return {}
@@ -983,7 +995,7 @@ class ProjectContext:
         """The names ``from <the module at path> import *`` binds: its ``__all__``, else its
         public names (:func:`_public_names`) and those its own star imports of project modules
         bind. Memoised; a chain of star imports that loops sees nothing more on the way back."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         found = self._stars.get(key)
         if found is not None:
             return found
@@ -1020,9 +1032,9 @@ class ProjectContext:
             path = self.resolve_module(".".join(parts[:cut]))
             if path is None:
                 continue
-            if root is not None and cut < len(parts) and os.path.abspath(path) != os.path.abspath(os.path.join(root, *parts[:cut], "__init__.py")):
+            if root is not None and cut < len(parts) and self._absolute(path) != self._absolute(os.path.join(root, *parts[:cut], "__init__.py")):
                 continue  # not the package the module is in
-            yield os.path.abspath(path), MODULE_BODY
+            yield self._absolute(path), MODULE_BODY
 
     # -- effects -----------------------------------------------------------------------------
     def _configured(self, names: Iterable[str]) -> Optional[FrozenSet[str]]:
@@ -1764,7 +1776,7 @@ class ProjectContext:
     def _option_passed(self, path: str, owner: str, init: BodyFacts, source: ParamAttr) -> object:
         """The default of option ``source.attr`` when every construction of class ``owner`` passes
         the parsed options as its ``__init__``'s parameter ``source.param``; else UNKNOWN."""
-        key = ("option passed", os.path.abspath(path), owner, source)
+        key = ("option passed", self._absolute(path), owner, source)
         if key in self._derived:
             found = self._derived[key]
             return UNKNOWN if found is _IN_PROGRESS else found
@@ -1800,7 +1812,7 @@ class ProjectContext:
             callee = scope
         if "." in callee and not callee.startswith(CLASS_PREFIX) and callee.count(".") > 1:
             return UNKNOWN  # a nested class's or function's: its calls are not followed
-        key = ("parameter value", os.path.abspath(path), scope, param)
+        key = ("parameter value", self._absolute(path), scope, param)
         if key in self._derived:
             found = self._derived[key]
             return UNKNOWN if found is _IN_PROGRESS else found
@@ -2237,7 +2249,7 @@ class ProjectContext:
         """What the execution path of entry point ``path`` does: its top level, its
         ``__main__`` block and every project body they reach, across files. ``console``: of
         one of the programs that share the module (see :meth:`entry_starts`)."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         self.consult(ALL_FILES)
         self.console_functions(key)
         if (key, console) not in self._entries:
@@ -2251,7 +2263,7 @@ class ProjectContext:
         of a module that several share (``train = cli:train`` and ``predict = cli:predict``):
         the top level and that console script's function, or, with :data:`MAIN_BODY`, the top
         level and the ``__main__`` block (``python cli.py``)."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         starts = [(key, MODULE_BODY)]
         if console is None or console == MAIN_BODY:
             starts.append((key, MAIN_BODY))
@@ -2264,7 +2276,7 @@ class ProjectContext:
         ``function`` of module ``path`` does: it imports the module afresh (its top level, not
         its ``__main__`` block) and calls the function, with nothing of its parent's generators
         or switches."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         self.consult(ALL_FILES)
         return self.closure([(key, MODULE_BODY), (key, function)])
 
@@ -2283,7 +2295,7 @@ class ProjectContext:
         (what it would seed without a call that seeds with a value drawn at random), and the
         effects, uses and calls ``held``, ``held_uses`` and ``cut`` (see :meth:`closure`: what
         it would seed, or run on, without the calls that do not run on the default path)."""
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         self.consult(ALL_FILES)
         if self.facts(key, source) is None:
             return EMPTY
@@ -2294,7 +2306,7 @@ class ProjectContext:
         """What importing the project modules ``modules`` (qualified names, as module ``path``
         imports them) runs: their top levels, as the call graph follows an import."""
         self.consult(ALL_FILES)
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         with self.importing(key):
             nodes = [(node[0], IMPORTED_BODY) for module in modules for node in self._module_nodes(module) if node[0] != key]
         return self.closure(list(dict.fromkeys(nodes))) if nodes else EMPTY
@@ -2362,7 +2374,7 @@ class ProjectContext:
         if self._enables_determinism is None:
             self._enables_determinism = frozenset(
                 key
-                for key in (os.path.abspath(p) for p in self.files)
+                for key in (self._absolute(p) for p in self.files)
                 if self._mentions(key) and self._file_enables_determinism(key)
             )
         enabling = self._enables_determinism
@@ -2413,14 +2425,14 @@ class ProjectContext:
         effect) in a body that counts (see :meth:`enables_determinism`)? Only files that contain
         ``word`` are parsed."""
         self.consult(ALL_FILES)
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         if word in source:
             self.facts(key, source)
             if self._file_has(key, frozenset({effect})):
                 return True
         found = self._settings.get((effect, word))
         if found is None:
-            candidates = [os.path.abspath(f) for f in self.files] if self.any_file_mentions(word) else []
+            candidates = [self._absolute(f) for f in self.files] if self.any_file_mentions(word) else []
             found = self._settings[(effect, word)] = frozenset(
                 other for other in candidates
                 if word in (self.text(other) or "") and self._file_has(other, frozenset({effect}))
@@ -2484,7 +2496,7 @@ class ProjectContext:
         with its other arguments and the key :data:`~repro_lint.syntax.MERGE` (``Crop(**paras)``
         builds a ``Crop`` with its defaults on the default path), not a call that cannot be read."""
         self.consult(ALL_FILES)
-        node = (os.path.abspath(path), function)
+        node = (self._absolute(path), function)
         key = (node, elsewhere, mapped)
         if key not in self._caller_arguments:
             self._caller_arguments[key] = self._find_caller_arguments(node, elsewhere, mapped)
@@ -2499,6 +2511,20 @@ class ProjectContext:
             self._derived[key] = compute()
         return self._derived[key]
 
+    def remembered_for_file(self, facts: ModuleFacts, key: Tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per question about the module whose facts are ``facts`` for
+        ``key``, while the files consulted go to the same record (one file's prefilter or lint):
+        two rules' gates that ask the same share the answer, and the record holds the files
+        consulted for it whichever rule asked first (a later question, in another record, asks
+        again, so that its record holds them too)."""
+        slot = ("for file", id(facts), *key)
+        held = self._derived.get(slot)
+        if held is not None and held[0] is facts and held[1] is self.consulted:
+            return held[2]
+        value = compute()
+        self._derived[slot] = (facts, self.consulted, value)  # (holding both: their ids stay theirs)
+        return value
+
     def runs_torch(self, path: "str | Path", summary: Summary) -> bool:
         """Does the program of the entry point at ``path``, whose execution path ``summary``
         is, import torch or a library built on it (:func:`~repro_lint.catalog.builds_on_torch`)
@@ -2506,7 +2532,7 @@ class ProjectContext:
         nothing on a device through torch, whatever device strings it holds (a code
         generator's table of dispatch keys); one that hands its device to another library
         leaves torch's switches to it. (A text scan of the imports: one in a docstring counts.)"""
-        modules = sorted({os.path.abspath(path)} | {module for module, _ in summary.reached})
+        modules = sorted({self._absolute(path)} | {module for module, _ in summary.reached})
         for module in modules:
             self.consult(module)
         return any(self.remembered(("imports torch", module), lambda module=module: self._imports_torch(module)) for module in modules)
@@ -2536,7 +2562,7 @@ class ProjectContext:
         then runs with its defaults on its default path: its callers, outside the project,
         are where other values come from."""
         self.caller_arguments(path, function)
-        return (os.path.abspath(path), function) in self._never_called
+        return (self._absolute(path), function) in self._never_called
 
     def called_in_loop_elsewhere(self, path: "str | Path", function: str) -> bool:
         """Does another file of the run that may call function ``function`` of the module at
@@ -2545,7 +2571,7 @@ class ProjectContext:
         ``ast``, only in the files whose text holds the name called."""
         self.consult(ALL_FILES)
         owner, _, name = function.rpartition(".")
-        for other in self._importers((os.path.abspath(path), function))[1:]:
+        for other in self._importers((self._absolute(path), function))[1:]:
             text = self.text(other) or ""
             if f"{name}(" not in text:
                 continue
@@ -2578,7 +2604,7 @@ class ProjectContext:
         """May another file of the run call function ``function`` of the module at ``path``
         (does one import that module, or a package that re-exports the function)?"""
         self.consult(ALL_FILES)
-        return len(self._importers((os.path.abspath(path), function))) > 1
+        return len(self._importers((self._absolute(path), function))) > 1
 
     def _importers(self, node: Node) -> List[Path]:
         """The files that may call function ``node`` by name: its module, and the files that
@@ -2601,15 +2627,15 @@ class ProjectContext:
             # re-exported, directly or through another package's re-export (``from .datamodule
             # import *`` where ``datamodule/__init__.py`` imports it from its module)
             resolved = self._resolve_qualified(target) if target is not None and target != f"{module}.{name}" else None
-            if target == f"{module}.{name}" or (resolved is not None and resolved[1] == node[1] and os.path.abspath(resolved[0]) == os.path.abspath(node[0])):
+            if target == f"{module}.{name}" or (resolved is not None and resolved[1] == node[1] and self._absolute(resolved[0]) == self._absolute(node[0])):
                 wanted.add(package)
             elif package_facts is not None and module in package_facts.aliases.values():
                 # the module itself re-exported (``from .core import utils`` in ``pkg/__init__.py``;
                 # ``from pkg import utils; utils.build_loaders(...)``)
                 wanted.add(package)
         self.is_imported(module)  # builds the index of every file's imports
-        key = os.path.abspath(node[0])
-        files = [path for path in self._files_importing(wanted) if os.path.abspath(path) != key]
+        key = self._absolute(node[0])
+        files = [path for path in self._files_importing(wanted) if self._absolute(path) != key]
         ambiguous = self._module_files.ambiguous()
         if any(name.partition(".")[0] in ambiguous for name in wanted):
             # several roots hold the name (two copies of a project in one tree): a file whose
@@ -2644,7 +2670,7 @@ class ProjectContext:
         with self.importing(path):
             for name in wanted & self._imports_of.get(str(path), frozenset()):
                 found = self.resolve_module(name)
-                where = os.path.abspath(found) if found is not None else None
+                where = self._absolute(found) if found is not None else None
                 if where == target or (where is not None and os.path.basename(where) == "__init__.py" and folder.startswith(os.path.dirname(where) + os.sep)):
                     return True
         return False
@@ -2653,13 +2679,13 @@ class ProjectContext:
         """The dotted names under which ``path`` resolves from the source roots that hold it
         deeper than its own folder (the folders between are namespace packages)."""
         names = []
-        folder = os.path.dirname(os.path.abspath(path))
+        folder = os.path.dirname(self._absolute(path))
         stem = os.path.splitext(os.path.basename(path))[0]
         for root in self._module_files.roots:
             if folder.startswith(os.path.join(root, "")):
                 parts = [*os.path.relpath(folder, root).split(os.sep), stem]
                 dotted = ".".join(parts)
-                if all(part.isidentifier() for part in parts) and self.resolve_module(dotted) == Path(os.path.abspath(path)):
+                if all(part.isidentifier() for part in parts) and self.resolve_module(dotted) == Path(self._absolute(path)):
                     names.append(dotted)
         return names
 
@@ -2696,10 +2722,10 @@ class ProjectContext:
         # calls a method of that name may call it
         anywhere = method and FACTORY_WORD in name.lower()
         called = f".{name}("
-        files = self._importers(node) if not anywhere else [Path(node[0])] + [f for f in self._files_calling(called) if os.path.abspath(f) != node[0]]
+        files = self._importers(node) if not anywhere else [Path(node[0])] + [f for f in self._files_calling(called) if self._absolute(f) != node[0]]
         for file in files[1 if elsewhere else 0 :]:
             text = self.text(file)
-            if text is None or (name not in text and ")(" not in text) or (anywhere and called not in text and os.path.abspath(file) != node[0]):
+            if text is None or (name not in text and ")(" not in text) or (anywhere and called not in text and self._absolute(file) != node[0]):
                 continue
             if len(text) > CALLERS_READ_LIMIT:
                 # a generated or table-sized module: not read for its literals
@@ -2761,7 +2787,7 @@ class ProjectContext:
         ``trainer.fit(model, train_dl)``), and is there at least one? (See
         :func:`~repro_lint.facts.results_handed_to_trainer`.)"""
         self.consult(ALL_FILES)
-        node = (os.path.abspath(path), function)
+        node = (self._absolute(path), function)
 
         def compute() -> bool:
             answers = []
@@ -2801,7 +2827,7 @@ class ProjectContext:
         # (named by its folders too: ``from src.callback.patch_mask import *`` imports
         # ``src/callback/patch_mask.py`` where ``src`` and ``callback`` have no ``__init__.py``)
         parts = module.split(".")
-        folders = os.path.dirname(os.path.abspath(path)).split(os.sep)
+        folders = os.path.dirname(self._absolute(path)).split(os.sep)
         del folders[len(folders) - len(parts) + 1:]  # those the module's name holds
         while folders and folders[-1].isidentifier():
             parts.insert(0, folders.pop())
@@ -2816,17 +2842,17 @@ class ProjectContext:
         self.consult(ALL_FILES)
         if self._seeds_workers is None:
             self._seeds_workers = frozenset(
-                os.path.abspath(entry)
+                self._absolute(entry)
                 for entry in (self.files if self.any_file_mentions("workers") else ())
                 if self.is_entry_point(entry) and SEEDS_WORKERS in self.entry_summary(entry).effects
             )
         seeding = self._seeds_workers
         if not seeding or path is None:
             return bool(seeding)
-        key = os.path.abspath(path)
+        key = self._absolute(path)
         if self.is_entry_point(key):
             return key in seeding
-        entries = [os.path.abspath(p) for p in self.files if self.is_entry_point(p)]
+        entries = [self._absolute(p) for p in self.files if self.is_entry_point(p)]
         reaching = [entry for entry in entries if self.entry_summary(entry).reached_in(key)]
         if reaching:
             return all(entry in seeding for entry in reaching)
@@ -2866,12 +2892,12 @@ class ProjectContext:
         file that is linted in the same tree)."""
         self.consult(ALL_FILES)
         programs = self._programs()
-        mine = programs.get(os.path.abspath(path))
+        mine = programs.get(self._absolute(path))
         if not mine:
-            return self._same_project(os.path.abspath(path), os.path.abspath(other))
-        theirs = programs.get(os.path.abspath(other))
+            return self._same_project(self._absolute(path), self._absolute(other))
+        theirs = programs.get(self._absolute(other))
         if not theirs:
-            return self._same_project(os.path.abspath(path), os.path.abspath(other))
+            return self._same_project(self._absolute(path), self._absolute(other))
         return not theirs.isdisjoint(mine)
 
     def _programs(self) -> Dict[str, FrozenSet[str]]:
@@ -2879,7 +2905,7 @@ class ProjectContext:
         hold it (computed once per run)."""
         if self._program_index is None:
             index: Dict[str, Set[str]] = {}
-            for entry in (os.path.abspath(p) for p in self.files):
+            for entry in (self._absolute(p) for p in self.files):
                 if not self.is_entry_point(entry):
                     continue
                 index.setdefault(entry, set()).add(entry)
@@ -2900,7 +2926,7 @@ class ProjectContext:
         found = self._mentioning.get(word)
         if found is None:
             found = self._mentioning[word] = tuple(
-                os.path.abspath(f) for f in self.files if word in (self.text(f) or "")
+                self._absolute(f) for f in self.files if word in (self.text(f) or "")
             )
         return found
 

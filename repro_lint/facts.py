@@ -925,7 +925,7 @@ def _kept_parameters(node: ast.ClassDef) -> Dict[str, str]:
     if not copies:
         return copies
     stored: Dict[str, int] = {}
-    for inner in ast.walk(node):
+    for inner in _walk(node):
         if isinstance(inner, ast.Attribute) and not isinstance(inner.ctx, ast.Load) and inner.attr in copies:
             stored[inner.attr] = stored.get(inner.attr, 0) + 1
         elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "setattr":
@@ -951,7 +951,7 @@ def _attribute_copies(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], params
         return found
     stored: Dict[Tuple[str, str], int] = {}
     rebound: Set[str] = set()
-    for inner in ast.walk(node):
+    for inner in _walk(node):
         if isinstance(inner, ast.Attribute) and not isinstance(inner.ctx, ast.Load) and isinstance(inner.value, ast.Name):
             key = (inner.value.id, inner.attr)
             stored[key] = stored.get(key, 0) + 1
@@ -1331,7 +1331,7 @@ class _FactsCollector(ast.NodeVisitor):
         # not one the function assigns itself (``seed = seed or random.randint(...)``)
         assigned = any(
             isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == parameter
-            for stmt in self.function_node.body for n in ast.walk(stmt)
+            for stmt in self.function_node.body for n in _walk(stmt)
         )
         return None if assigned else parameter
 
@@ -1372,7 +1372,7 @@ class _FactsCollector(ast.NodeVisitor):
             return False
         node = self.function_node
         return node is None or not any(
-            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(node)
+            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in _walk(node)
         )
 
     def _parameter(self, value: Any) -> Optional[str]:
@@ -1668,11 +1668,11 @@ class _FactsCollector(ast.NodeVisitor):
         # then ``super().__init__(**self.init_kwargs)``): their entries are keywords
         copies = _attribute_copies(init, [a.arg for a in positional[1:]]) if init.args.args else {}
         displays = {
-            _dotted(stmt.targets[0]): stmt.value for stmt in ast.walk(init)
+            _dotted(stmt.targets[0]): stmt.value for stmt in _walk(init)
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.Dict)
             and all(_string(key) is not None for key in stmt.value.keys) and _dotted(stmt.targets[0]) is not None
         }
-        for call in ast.walk(init):
+        for call in _walk(init):
             if (
                 isinstance(call, ast.Subscript)
                 and isinstance(call.ctx, ast.Store)
@@ -2157,7 +2157,7 @@ class _FactsCollector(ast.NodeVisitor):
         branch), again."""
         found: List[str] = []
         stack: List[str] = [self.imported(built) or built for built in _constructed(value, self.own_classes)]
-        for node in ast.walk(value):
+        for node in _walk(value):
             if isinstance(node, ast.Call):
                 stack.extend(
                     self.imported(built) or built
@@ -2223,7 +2223,7 @@ class _FactsCollector(ast.NodeVisitor):
         bound to it when it is a local name (``init_fn = partial(worker_init_fn, seed=seed)``),
         and the names passed to the calls in it (``partial(worker_init_fn, seed=seed)``)."""
         found: List[str] = []
-        for node in ast.walk(value):
+        for node in _walk(value):
             passed = [node] if node is value else []
             if isinstance(node, ast.Call):
                 passed += [*node.args, *(k.value for k in node.keywords)]
@@ -3239,7 +3239,7 @@ class _FactsCollector(ast.NodeVisitor):
             for stmt in node.body if node.test.value else node.orelse:
                 self.visit(stmt)
             for stmt in node.orelse if node.test.value else node.body:
-                for inner in ast.walk(stmt):
+                for inner in _walk(stmt):
                     if type(inner) is ast.Call:
                         _note_call(inner, self.called, self.op_calls, self.facts.aliases)
                     else:
@@ -3679,7 +3679,7 @@ def _top_level_bindings(tree: ast.Module) -> Dict[str, int]:
                 [item.optional_vars for item in stmt.items if item.optional_vars is not None]
                 if isinstance(stmt, (ast.With, ast.AsyncWith)) else [stmt.target]
             )
-            names.extend(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
+            names.extend(n.id for target in targets for n in _walk(target) if isinstance(n, ast.Name))
         for name in names:
             counts[name] = counts.get(name, 0) + 1
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -3854,14 +3854,14 @@ def results_handed_to_trainer(source: str, name: str) -> Optional[bool]:
     bound: Dict[int, Set[str]] = {}
 
     def names_in(node: ast.AST) -> Set[str]:
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        return {n.id for n in _walk(node) if isinstance(n, ast.Name)}
 
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            targets = {n.id for t in node.targets for n in _walk(t) if isinstance(n, ast.Name)}
             bound[id(node.value)] = targets
         if isinstance(node, ast.Assign):
-            built.append(({n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}, names_in(node.value)))
+            built.append(({n.id for t in node.targets for n in _walk(t) if isinstance(n, ast.Name)}, names_in(node.value)))
         elif isinstance(node, ast.Call):
             func = node.func
             called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None

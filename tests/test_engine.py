@@ -340,6 +340,35 @@ def test_the_files_calling_a_loader_method_are_found_once_for_the_run(tmp_path, 
     assert len(scans) == 2 and set(scans.values()) == {1}
 
 
+def test_two_gates_asking_the_same_of_a_file_share_one_answer(tmp_path, monkeypatch):
+    """RPL301 and RPL302 both ask whether a module names a project loader class; the answer is
+    computed once per file's question, and each question records the files it consulted."""
+    from repro_lint.rules import loaders
+
+    write(tmp_path, {
+        "proj/__init__.py": "",
+        "proj/data.py": "from torch.utils.data import DataLoader\n\n\nclass Feeder(DataLoader):\n    pass\n",
+        "proj/train.py": "from proj.data import Feeder\n\ntrain_loader = Feeder(ds, shuffle=True, num_workers=2)\n",
+    })
+    paths = sorted(tmp_path.rglob("*.py"))
+    settings = Settings(root=tmp_path, select=["RPL301", "RPL302"])
+    project = ProjectContext(settings, paths)
+    asked = []
+    original = loaders._names_project_loader
+    monkeypatch.setattr(loaders, "_names_project_loader", lambda *a: asked.append(1) or original(*a))
+    linter = Linter(settings, project)
+    train = tmp_path / "proj" / "train.py"
+    text = train.read_text(encoding="utf-8")
+    # ``loader`` only in a variable's name: only the project's loader class keeps the rules
+    assert "oader" not in project.facts(train).called and "DataLoader" not in text
+    for _ in range(2):
+        project.consulted = consulted = set()
+        assert sorted(rule.code for rule in linter.rules_for(text, str(train))) == ["RPL301", "RPL302"]
+        assert str(tmp_path / "proj" / "data.py") in consulted
+    project.consulted = None
+    assert asked == [1, 1]  # once for each record, not once for each rule
+
+
 def test_the_facts_walk_is_asts_without_expression_contexts():
     """The facts pass walks expressions with its own ``_walk``: the nodes of ``ast.walk``, in
     its order, less the ``Load``/``Store`` contexts that no question asks about."""

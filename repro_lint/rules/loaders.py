@@ -198,6 +198,13 @@ def may_build_loader(facts: "ModuleFacts", words: FrozenSet[str], project: "Proj
     code = without_prose(text)
     if any(mentions(code, word, True) for word in words if word not in FACTORY_TRIGGERS):
         return True
+    # (the same for RPL301 and RPL302, asked one after the other)
+    return project.remembered_for_file(facts, ("names a project loader",), lambda: _names_project_loader(facts, project, code))
+
+
+def _names_project_loader(facts: "ModuleFacts", project: "ProjectContext", code: str) -> bool:
+    """Does the module whose facts are ``facts`` (its code ``code``) import, call or name
+    through its module a project loader class (:meth:`ProjectContext.loader_class`)?"""
     bodies = (facts.module_body, facts.main_body, *facts.functions.values())
     names = {*facts.aliases.values(), *(name for body in bodies for name in body.imported)}
     # a project class named through its module, not called there (``partial(data.Feeder, ...)``)

@@ -7,7 +7,7 @@ would reach into the other's helpers."""
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 from pathlib import Path
 
 from .._lazy import cst
@@ -366,10 +366,12 @@ def _may_hold_ops(facts: Any, project: Any, path: str, wanted: Callable[[Op], bo
     if facts.star_imports and any(name in FUNCTIONS or name in MODULES for name in project.star_library_names(path).values()):
         return True
     names = op_names()
+    asked: Set[str] = set()  # (each name once: the same import is called in many functions)
     for body in (facts.module_body, facts.main_body, *facts.functions.values()):
         for name in body.imported:
-            if name.rsplit(".", 1)[-1] in names or name in FUNCTIONS or name in MODULES or is_known(name):
-                continue  # recorded as an op call, or a library's own name
+            if name in asked or name.rsplit(".", 1)[-1] in names or name in FUNCTIONS or name in MODULES or is_known(name):
+                continue  # asked already, recorded as an op call, or a library's own name
+            asked.add(name)
             other = project.library_name(name)
             if other is not None and (other in FUNCTIONS or other in MODULES):
                 return True
