@@ -2909,7 +2909,7 @@ def _passed_guard(test: cst.BaseExpression, chain: Chain, module: cst.Module) ->
     The guard is looked for first, among the ``if`` statements whose test has the same type
     (the same code parses to the same node), and the statements between it and the use are read
     only when there is one: most tests have none, and reading every earlier statement's names
-    for each of them was a twentieth of a cold run on the project corpus."""
+    for each of them was 3.7 % of a cold run's samples on the project corpus."""
     kind = type(test)
     code: Optional[str] = None
     between: List[cst.CSTNode] = []
