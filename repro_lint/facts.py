@@ -16,7 +16,6 @@ import ast
 import os
 import re
 import warnings
-from collections import deque
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
@@ -1074,23 +1073,28 @@ def _child_fields(node_type: type) -> Tuple[str, ...]:
     return fields
 
 
-def _walk(node: ast.AST) -> Iterator[ast.AST]:
+def _walk(node: ast.AST) -> List[ast.AST]:
     """:func:`ast.walk` without the expression contexts (``Load``, ``Store``): the same nodes
-    otherwise, in the same order, at about half the cost (170,000 walks of the project corpus's
-    assignment targets, call arguments and ``if`` tests: 0.84 s -> 0.44 s)."""
+    otherwise, in the same order (breadth first), as a list. Without the contexts it takes
+    about half the time of ``ast.walk`` (170,000 walks of the project corpus's assignment
+    targets, call arguments and ``if`` tests: 0.84 s -> 0.44 s), and as a list, grown while it
+    is read, a third less again than as a generator (no frame resumed per node; the names and
+    constants, which hold no node, not looked into)."""
+    nodes = [node]
     if isinstance(node, _ATOMS):
-        yield node
-        return
-    todo = deque([node])
-    while todo:
-        node = todo.popleft()
-        for name in _child_fields(type(node)):
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                todo.extend(item for item in value if isinstance(item, ast.AST))
+        return nodes
+    fields_of = _CHILD_FIELDS
+    for each in nodes:  # (the list grows while it is read: each node once, breadth first)
+        kind = type(each)
+        if kind is ast.Name or kind is ast.Constant:
+            continue
+        for name in fields_of.get(kind) or _child_fields(kind):
+            value = getattr(each, name, None)
+            if type(value) is list:
+                nodes.extend([item for item in value if isinstance(item, ast.AST)])
             elif isinstance(value, ast.AST):
-                todo.append(value)
-        yield node
+                nodes.append(value)
+    return nodes
 
 
 #: nodes whose only child (if any) is an expression context
@@ -3628,7 +3632,10 @@ def extract_facts(path: Path, source: str) -> Optional[ModuleFacts]:
         except RecursionError:
             return None
         # freed while the collector is paused: re-enabled, it would first scan every node
-        # allocated meanwhile that is still alive (a tenth of the whole pass)
+        # allocated meanwhile that is still alive (a tenth of the whole pass). Its dict scopes
+        # call back one of its methods: without that cycle, reference counting frees it (and
+        # the nodes it holds) now, instead of leaving it to the cyclic garbage collector
+        collector.dicts = None  # type: ignore[assignment]
         del tree, collector
     bodies = (facts.module_body, facts.main_body, *facts.functions.values())
     if any(body.made_by for body in bodies):

@@ -259,6 +259,10 @@ class Values:
         self._bindings: Optional[Dict[str, List[cst.BaseExpression]]] = None
         #: per class: the subclasses of the module that run its ``__init__`` (see _heirs)
         self._heir_index: Dict[int, List[cst.ClassDef]] = {}
+        #: the words of the text followed by ``(`` (see :meth:`called`)
+        self._called_words: Optional[FrozenSet[str]] = None
+        #: per parser name: the callees the text hands it to first (see _declared_elsewhere)
+        self._handed_parser: Dict[str, List[str]] = {}
         #: tests being decided (see _narrow)
         self._testing = 0
         #: the kind of what each of the module's functions returns (see _returned_kind)
@@ -403,8 +407,11 @@ class Values:
         if self.source is None or self.resolve is None:
             return None
         defaults: Dict[str, Any] = {}
-        pattern = rf"([A-Za-z_][\w.]*)\(\s*{re.escape(parser)}\s*[,)]"
-        for name in dict.fromkeys(re.findall(pattern, self.source)):
+        handed = self._handed_parser.get(parser)
+        if handed is None:
+            pattern = rf"([A-Za-z_][\w.]*)\(\s*{re.escape(parser)}\s*[,)]"
+            handed = self._handed_parser[parser] = list(dict.fromkeys(re.findall(pattern, self.source)))
+        for name in handed:
             if name.rsplit(".", 1)[-1] in PARSE_CALLS or name.endswith(".add_argument_group"):
                 continue
             try:
@@ -2386,8 +2393,16 @@ class Values:
         return self._attr_values  # type: ignore[return-value]
 
     def called(self, name: str) -> bool:
-        """Might the module call ``name``? (a text check before the walk that finds the calls)"""
-        return self.source is None or re.search(rf"\b{re.escape(name)}\s*\(", self.source) is not None
+        """Might the module call ``name``, an identifier? (a text check before the walk that
+        finds the calls: ``name`` written as a whole word before ``(``). The words of the text
+        followed by ``(`` are found in one pass, when first asked: a search of the text for each
+        name asked was 2 % of a cold run's instructions on two of the project corpus's
+        repositories."""
+        if self.source is None:
+            return True
+        if self._called_words is None:
+            self._called_words = frozenset(_CALLED_WORD.findall(self.source))
+        return name in self._called_words
 
     def _index(self) -> None:
         """One walk of the module: the calls of each function name it defines, and the
@@ -2470,6 +2485,8 @@ def _bind(found: Dict[str, List[cst.BaseExpression]], target: cst.BaseExpression
 
 #: every node type :meth:`Values._index` looks at
 _INDEXED_KINDS = ASSIGNMENTS | CALLS
+#: a word of the text and the ``(`` after it: a call of that name, maybe (:meth:`Values.called`)
+_CALLED_WORD = re.compile(r"(\w+)\s*\(")
 
 
 def parses_command_line(call: cst.Call) -> bool:

@@ -781,3 +781,43 @@ def test_a_guard_is_found_first_and_the_statements_between_read_only_then():
                 decided += expected is not None
             stack.extend((child, here) for child in node.children)
     assert compared > 1000 and decided >= 3
+
+
+def test_called_answers_as_a_search_for_each_name_and_reads_the_text_once(monkeypatch):
+    """``Values.called`` (may the module call ``name``?) finds the words written before ``(``
+    in one pass over the text, when first asked; for the identifiers of this package's own
+    modules, and for words that are parts of longer ones or set apart by spaces and line
+    breaks, it answers as the search of the text for each name that it replaced does."""
+    import re
+    from pathlib import Path
+
+    import repro_lint.values as values_module
+
+    def searched(text: str, name: str) -> bool:
+        return re.search(rf"\b{re.escape(name)}\s*\(", text) is not None
+
+    tricky = "a__init__(x)\nobj . run (1)\nf\n(2)\nnot_g = g\nh2(g_)\ncafé(3)\n"
+    for name in ("__init__", "a__init__", "run", "f", "g", "not_g", "g_", "h2", "h", "café", "caf", "obj"):
+        assert Values(cst.parse_module("pass\n"), tricky).called(name) == searched(tricky, name), name
+    root = Path(values_module.__file__).resolve().parent
+    checked = 0
+    for path in sorted(root.glob("*.py"))[:10]:
+        text = path.read_text(encoding="utf-8")
+        values = Values(cst.parse_module("pass\n"), text)
+        names = sorted(set(re.findall(r"[A-Za-z_]\w*", text)))
+        for name in names[:: max(1, len(names) // 150)]:
+            assert values.called(name) == searched(text, name), (path.name, name)
+            checked += 1
+    assert checked > 1_000
+
+    passes = []
+
+    class Counted:
+        def findall(self, text: str) -> list:
+            passes.append(text)
+            return re.findall(r"(\w+)\s*\(", text)
+
+    monkeypatch.setattr(values_module, "_CALLED_WORD", Counted())
+    values = Values(cst.parse_module("pass\n"), tricky)
+    assert [values.called(name) for name in ("run", "g", "f", "run")] == [True, False, True, True]
+    assert len(passes) == 1
