@@ -2396,7 +2396,7 @@ class Values:
         """Might the module call ``name``, an identifier? (a text check before the walk that
         finds the calls: ``name`` written as a whole word before ``(``). The words of the text
         followed by ``(`` are found in one pass, when first asked: a search of the text for each
-        name asked was 2 % of a cold run's instructions on two of the project corpus's
+        name asked took 2 % of the samples of a cold run on two of the project corpus's
         repositories."""
         if self.source is None:
             return True
