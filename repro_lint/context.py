@@ -2725,7 +2725,9 @@ class ProjectContext:
         files = self._importers(node) if not anywhere else [Path(node[0])] + [f for f in self._files_calling(called) if self._absolute(f) != node[0]]
         for file in files[1 if elsewhere else 0 :]:
             text = self.text(file)
-            if text is None or (name not in text and ")(" not in text) or (anywhere and called not in text and self._absolute(file) != node[0]):
+            # (a file without the name may call the function only through what a call returns,
+            # ``get_fn(kind)(x)``, which no call of a method is: see the loop below)
+            if text is None or (name not in text and (method or ")(" not in text)) or (anywhere and called not in text and self._absolute(file) != node[0]):
                 continue
             if len(text) > CALLERS_READ_LIMIT:
                 # a generated or table-sized module: not read for its literals

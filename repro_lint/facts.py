@@ -3166,12 +3166,14 @@ class _FactsCollector(ast.NodeVisitor):
             return
         self.current.branches = True
         # counted only under a test the default path's values may decide: names, attributes,
-        # literals, comparisons, ``len(...)`` (not ``torch.cuda.is_available()``)
-        decidable = _decidable_test(node.test)
+        # literals, comparisons, ``len(...)`` (not ``torch.cuda.is_available()``); the test's
+        # nodes walked once for both questions (:func:`_undecidable_call`, :func:`_availability_call`)
+        tested = _walk(node.test)
+        decidable = not any(map(_undecidable_call, tested))
         self.branch_depth += decidable
         in_if, self.in_if = self.in_if, True
         guarded = self.availability_guard
-        self.availability_guard = guarded or _asks_availability(node.test)
+        self.availability_guard = guarded or any(map(_availability_call, tested))
         try:
             self._if(node)
         finally:
@@ -3344,14 +3346,11 @@ def _is_stub(statements: List[ast.stmt]) -> bool:
 _DECIDABLE_CALLS = frozenset({"len", "bool", "int", "str", "float", "isinstance"})
 
 
-def _asks_availability(test: ast.AST) -> bool:
-    """Does an ``if`` test ask whether a device (or its library) is there: a call named for
-    availability (``is_npu_available()``, ``torch.npu.is_available()``,
-    ``is_torch_npu_available()``)?"""
-    return any(
-        isinstance(node, ast.Call) and "available" in ((_dotted(node.func) or "").rsplit(".", 1)[-1])
-        for node in _walk(test)
-    )
+def _availability_call(node: ast.AST) -> bool:
+    """Is ``node`` a call that asks whether a device (or its library) is there, a call named
+    for availability (``is_npu_available()``, ``torch.npu.is_available()``,
+    ``is_torch_npu_available()``)? An ``if`` test that holds one guards what it runs."""
+    return isinstance(node, ast.Call) and "available" in ((_dotted(node.func) or "").rsplit(".", 1)[-1])
 
 
 def _device_argument_nodes(call: ast.Call, method: Optional[str], qualified: Optional[str]) -> List[ast.AST]:
@@ -3369,10 +3368,11 @@ def _device_argument_nodes(call: ast.Call, method: Optional[str], qualified: Opt
 
 def _decidable_test(test: ast.AST) -> bool:
     """Does an ``if`` test call nothing but builtins the values follow?"""
-    return not any(
-        isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _DECIDABLE_CALLS)
-        for node in _walk(test)
-    )
+    return not any(map(_undecidable_call, _walk(test)))
+
+
+def _undecidable_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _DECIDABLE_CALLS)
 
 
 #: attributes that tell where a tensor already is (``x.is_cuda``), or where the framework put

@@ -318,6 +318,31 @@ def test_the_callers_of_a_function_are_read_in_its_own_copy_of_a_project(tmp_pat
         assert project.caller_arguments(data, "build") == (((), {"shuffle": False}),)
 
 
+def test_the_callers_of_a_method_are_not_looked_for_in_files_without_its_name(tmp_path):
+    """A file may call a function without naming it, through what a call returns
+    (``get_fn(kind)(x)``: its text holds ``)(``), but never a method: the question of a method's
+    callers extracts no facts of a file that does not name it, and a function's still does."""
+    write(tmp_path, {
+        "proj/__init__.py": "",
+        "proj/data.py": (
+            "def build(shuffle=True):\n    return shuffle\n\n\n"
+            "def pick(kind):\n    return build\n\n\n"
+            "class Module:\n    def run(self, shuffle=True):\n        return shuffle\n"
+        ),
+        "proj/train.py": "from proj.data import Module, build\n\nbuild(shuffle=False)\nModule().run(shuffle=False)\n",
+        "proj/other.py": "from proj import data\n\ndata.pick('a')(shuffle=False)\n",
+    })
+    paths = sorted(tmp_path.rglob("*.py"))
+    data = str((tmp_path / "proj" / "data.py").resolve())
+    other = str((tmp_path / "proj" / "other.py").resolve())
+    project = ProjectContext(Settings(root=tmp_path), paths)
+    assert project.caller_arguments(data, "Module.run") == (((), {"shuffle": False}),)
+    assert other not in project._facts
+    answers = project.caller_arguments(data, "build")
+    assert other in project._facts
+    assert answers is not None and ((), {"shuffle": False}) in answers
+
+
 def test_the_files_calling_a_loader_method_are_found_once_for_the_run(tmp_path, monkeypatch):
     """A loader factory's method may be called on any object, so every file that calls a
     method of its name is read for its calls; with several copies of a project each asks
