@@ -3372,6 +3372,8 @@ def _decidable_test(test: ast.AST) -> bool:
 
 
 def _undecidable_call(node: ast.AST) -> bool:
+    """Is ``node`` a call whose result the values cannot follow (not a builtin of
+    :data:`_DECIDABLE_CALLS`): an ``if`` test that holds one is not decided on the default path."""
     return isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _DECIDABLE_CALLS)
 
 
