@@ -1923,7 +1923,10 @@ class _FactsCollector(ast.NodeVisitor):
                         kept[len(body.calls) - 1] = kept[primary]
                 if primary in body.mapped_literals:
                     body.mapped_literals = {**body.mapped_literals, len(body.calls) - 1: body.mapped_literals[primary]}
-        callee_name = self.imported(name or "") or ""
+        # what the callee's name stands for through the imports (asked once: a hot path, and
+        # nothing below changes what the imports bind before the arguments are visited)
+        imported_name = self.imported(name) if name is not None else None
+        callee_name = imported_name or ""
         if (method == "to" or any(k.arg == "device" for k in node.keywords)) and callee_name not in PARTIALS and not callee_name.startswith(OTHER_RUNTIMES):
             device = args.node("device", 0 if method == "to" else None)
             # one piece of evidence per call: ``torch.tensor(x, device="cuda")`` is counted once
@@ -1952,7 +1955,7 @@ class _FactsCollector(ast.NodeVisitor):
             passed_args = passed_args[1:]  # the module, looked up by name: not handed on whole
         if _is_super_call(node):
             passed_args = []  # ``super(Cls, self)`` names the class, it does not hand it on
-        callee = self.imported(name) if name is not None else None  # (asked once: a hot path)
+        callee = imported_name
         inspected = name is not None and only_inspects(name, callee)
         dispatcher = callee in CLI_DISPATCHERS
         loader = DATALOADERS.get(callee or "")
@@ -2005,7 +2008,7 @@ class _FactsCollector(ast.NodeVisitor):
         for keyword in node.keywords:
             if keyword.arg in WORKER_CALLBACKS or (pool and keyword.arg == "initializer"):
                 body.worker_refs.update(self._handed(keyword.value))
-        loader = self.imported(name) if name is not None else None
+        loader = imported_name
         if name in self.partials:
             loader = self.imported(_dotted(self.partials[name].args[0]) or "")  # ``make = partial(DataLoader, ...)``
         if loader in DATALOADERS:
