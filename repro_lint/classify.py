@@ -324,7 +324,7 @@ def classify_call(qualified: Optional[str], method: Optional[str], args: CallArg
         uses.add(LOAD)
     other_runtime = qualified is not None and qualified.startswith(catalog.OTHER_RUNTIMES)
     for keyword, names in catalog.DEVICE_KEYWORDS if args.may_name(DEVICE_KEYWORD_NAMES) and not other_runtime else ():
-        if args.node(keyword, None) in (MISSING, UNKNOWN):
+        if args.node(keyword, None, callers=False) in (MISSING, UNKNOWN):
             continue  # not given (most calls), or maybe inside ``**kwargs``: no string, no evidence
         device = catalog.device_named(args.strings(keyword, None), names)
         if device:

@@ -1070,3 +1070,68 @@ def test_rpl202_an_nccl_process_group_runs_on_cuda(lint, group, expected):
         "if __name__ == '__main__':\n    main()\n"
     )
     assert codes(lint(code, select=["RPL202"])) == expected
+
+
+# -- a device keyword passed on inside a function's own ``**kwargs`` --------------------------
+
+
+def _kwargs_function_call(call: str, caller_keys, own: dict):
+    """The arguments of ``call`` made in a function whose ``**kwargs`` its callers fill with
+    ``caller_keys`` (None: not known) and that writes ``own`` into it, and the questions the
+    callers were asked."""
+    import ast
+
+    from repro_lint.syntax import MERGE, AstArgs, DictScopes
+
+    asked = []
+    dicts = DictScopes(
+        lambda node: [(MERGE if k is None else k.value, v) for k, v in zip(node.keys, node.values)] if isinstance(node, ast.Dict) else None,
+        lambda node: node.id if isinstance(node, ast.Name) else None,
+    )
+    dicts.enter("kwargs", lambda: asked.append(call) or caller_keys)
+    for key, value in own.items():
+        dicts.assign_key("kwargs", key, ast.parse(value, mode="eval").body)
+    return AstArgs(ast.parse(call, mode="eval").body, dicts.expand), asked
+
+
+CALLS = ["torch.zeros(3, **kwargs)", "torch.zeros(**kwargs, device=d)", "torch.zeros(device='cpu', **kwargs)", "torch.zeros(**kwargs, **other)", "torch.zeros(3)"]
+CALLER_KEYS = [None, frozenset(), frozenset({"device"}), frozenset({"dtype"})]
+OWN = [{}, {"device": "'cuda'"}]
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("caller_keys", CALLER_KEYS)
+@pytest.mark.parametrize("own", OWN)
+def test_a_device_keyword_question_reads_kwargs_as_when_its_callers_are_asked(call, caller_keys, own):
+    """Whether a call names a device by keyword does not depend on the keys a function's
+    callers put into its ``**kwargs`` (their values are not known, so they name no device):
+    the classifier gets the same effect without asking them, except where a later argument
+    may bind the keyword too (``f(**kwargs, device=d)``), where the order decides."""
+    from repro_lint.classify import classify_call
+    from repro_lint.syntax import MISSING, UNKNOWN, bind
+
+    args, asked = _kwargs_function_call(call, caller_keys, own)
+    effect = classify_call("torch.zeros", None, args)
+    # the answer as it was when the callers were always asked
+    always, _ = _kwargs_function_call(call, caller_keys, own)
+    always.expand = (lambda expand: lambda node, callers=True: expand(node))(always.expand)
+    assert classify_call("torch.zeros", None, always) == effect
+    slots = args._known_slots()
+    for name in ("device", "dtype"):
+        exact, fast = bind(slots, name, None, args.expand), bind(slots, name, None, args.expand, callers=False)
+        assert (exact in (MISSING, UNKNOWN)) == (fast in (MISSING, UNKNOWN)), (name, exact, fast)
+        if exact not in (MISSING, UNKNOWN):
+            assert fast is exact
+    if "**kwargs, " in call:
+        assert asked  # a later argument: which binds ``device`` depends on the callers' keys
+
+
+@pytest.mark.parametrize("call", ["torch.zeros(3, **kwargs)", "torch.zeros(device='cpu', **kwargs)"])
+def test_a_device_keyword_question_does_not_ask_the_callers_of_a_kwargs_function(call):
+    """On torch's source, where many functions pass their ``**kwargs`` on, asking their callers
+    for it searched the project's calls of each (about 5 % of a run)."""
+    from repro_lint.classify import classify_call
+
+    args, asked = _kwargs_function_call(call, frozenset({"device"}), {})
+    classify_call("torch.zeros", None, args)
+    assert asked == []

@@ -580,10 +580,10 @@ class KwargsDicts(Analysis):
         self._classes: List[Dict[str, cst.BaseExpression]] = []
         self._follow_self = "**self." in file.source
 
-    def expand(self, node: Any) -> Optional[Tuple[Mapping[str, Any], bool]]:
+    def expand(self, node: Any, callers: bool = True) -> Optional[Tuple[Mapping[str, Any], bool]]:
         """:func:`~repro_lint.syntax.bind`'s ``expand``: a dict built in the function, or one the
         class's ``__init__`` stores on ``self`` once and nothing changes (``**self._kwargs``)."""
-        found = self.scopes.expand(node)
+        found = self.scopes.expand(node, callers)
         if found is not None or not self._classes or not _on_self(node):
             return found
         display = self._classes[-1].get(node.attr.value)
