@@ -1907,10 +1907,18 @@ class SeedAfterRngUse(Rule):
             None if any(chain is None for chain in chains)
             else {id(n) for chain in chains for n in chain if type(n) is cst.FunctionDef}  # type: ignore[union-attr]
         )
-        pending: List[cst.BaseSuite] = []
+        # the bodies whose own flow meets a seeding call: the innermost function around each
+        # (None: the module's top level); only there can a draw be one before a seed, so an
+        # import's summary (what importing project modules draws) is asked of no other body
+        self._seeding_bodies: Optional[Set[Optional[int]]] = (
+            None if self._holding is None
+            else {next((id(n) for n in reversed(chain) if type(n) is cst.FunctionDef), None) for chain in chains}  # type: ignore[arg-type]
+        )
+        self._body: Optional[int] = None
+        pending: List[Tuple[int, cst.BaseSuite]] = []
         self._run(node.body, _Flow(), pending)
         while pending:
-            body = pending.pop()
+            self._body, body = pending.pop()
             self._run(body.body if isinstance(body, cst.IndentedBlock) else body.body, _Flow(), pending)
 
     # -- what a call does -------------------------------------------------------------------
@@ -1937,11 +1945,11 @@ class SeedAfterRngUse(Rule):
         return draws & frozenset(GENERATORS)
 
     # -- walking a body in execution order ----------------------------------------------------
-    def _run(self, statements, flow: _Flow, pending: List[cst.BaseSuite]) -> None:  # type: ignore[no-untyped-def]
+    def _run(self, statements, flow: _Flow, pending: List[Tuple[int, cst.BaseSuite]]) -> None:  # type: ignore[no-untyped-def]
         for stmt in statements:
             self._statement(stmt, flow, pending)
 
-    def _block(self, suite: Optional[cst.CSTNode], flow: _Flow, pending: List[cst.BaseSuite]) -> None:
+    def _block(self, suite: Optional[cst.CSTNode], flow: _Flow, pending: List[Tuple[int, cst.BaseSuite]]) -> None:
         if suite is None:
             return
         if isinstance(suite, (cst.Else, cst.Finally)):
@@ -1952,10 +1960,10 @@ class SeedAfterRngUse(Rule):
             # ``if args.seed == 0: args.seed = ...``: its small statements, as one line holds them
             self._run([suite], flow, pending)
 
-    def _statement(self, stmt: cst.CSTNode, flow: _Flow, pending: List[cst.BaseSuite]) -> None:
+    def _statement(self, stmt: cst.CSTNode, flow: _Flow, pending: List[Tuple[int, cst.BaseSuite]]) -> None:
         if isinstance(stmt, cst.FunctionDef):
             if self._holding is None or id(stmt) in self._holding:
-                pending.append(stmt.body)
+                pending.append((id(stmt), stmt.body))
         elif isinstance(stmt, cst.ClassDef):
             for inner in stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ():
                 if isinstance(inner, (cst.FunctionDef, cst.ClassDef)):
@@ -2043,6 +2051,8 @@ class SeedAfterRngUse(Rule):
         """An import of project modules runs their top levels: what they draw from a generator
         they do not seed themselves (``fixed_noise = torch.randn(64, 784)`` in ``utils.py``) is
         drawn there, at the import."""
+        if self._seeding_bodies is not None and self._body not in self._seeding_bodies:
+            return  # no seeding call in this body: what it draws is never drawn before a seed here
         modules = self.file.names.imported_modules(node)
         if not modules:
             return
