@@ -590,6 +590,23 @@ class ProjectContext:
         facts = self._facts.get(self._absolute(path))
         return facts if facts is not None and facts.of_text(text) else None
 
+    def text_facts(self, path: "str | Path", text: str) -> Optional[ModuleFacts]:
+        """The facts of ``text`` at ``path`` (None where it does not parse): those this process
+        holds, else extracted now, and kept unless it holds another version's; consults no file
+        but ``path``. What the prefilter's gates ask before a file is parsed: which of the rules
+        its words select its own facts rule out. Extracting them costs less than the parse they
+        often spare; with only the facts a process happened to hold, which files a run parsed
+        depended on the questions asked before (torch's source: 198 files parsed instead of
+        374 in a serial run, for 165 modules' facts more)."""
+        held = self.known_facts(path, text)
+        if held is not None:
+            return held
+        key = self._absolute(path)
+        if key not in self._facts:
+            return self.facts(key, text)
+        self.consult(key)
+        return extract_facts(Path(key), text)
+
     def survey(self, path: "str | Path") -> "Learnt":
         """Learn now, e.g. in a worker process, what a run may later ask of the file at
         ``path`` from its text alone: whether it mentions determinism. Returns what is known of

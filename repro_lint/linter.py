@@ -236,7 +236,7 @@ class Linter:
                     self.project.prepared and not rule_type.may_report_on(self.project.entry_summary(path, text))
                 ):
                     rules.remove(rule_type)
-        facts = self.project.known_facts(path, text) if path is not None and not self._facts_gated.isdisjoint(rules) else None
+        facts = self.project.text_facts(path, text) if path is not None and not self._facts_gated.isdisjoint(rules) else None
         if facts is not None:  # what the module's facts rule out (``seed`` only in ``args.seed``, Rule.may_fire_in)
             rules = [r for r in rules if r not in self._facts_gated or r.may_fire_in(facts, self._words_by_rule[r], self.settings, self.project, path, text)]
         if any(rule.entry_points_only for rule in self.rule_types if rule not in rules) and self._entry_without_words(path, text):

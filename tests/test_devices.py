@@ -1129,7 +1129,7 @@ def test_a_device_keyword_question_reads_kwargs_as_when_its_callers_are_asked(ca
 @pytest.mark.parametrize("call", ["torch.zeros(3, **kwargs)", "torch.zeros(device='cpu', **kwargs)"])
 def test_a_device_keyword_question_does_not_ask_the_callers_of_a_kwargs_function(call):
     """On torch's source, where many functions pass their ``**kwargs`` on, asking their callers
-    for it searched the project's calls of each (about 5 % of a run)."""
+    for it searched the project's calls of each (about 4 % of a serial run)."""
     from repro_lint.classify import classify_call
 
     args, asked = _kwargs_function_call(call, frozenset({"device"}), {})

@@ -180,8 +180,9 @@ def test_the_catalogs_name_every_call_these_rules_need_with_one_of_their_words()
 
 
 def test_same_findings_when_every_modules_facts_are_at_hand(corpus: List[Path], unfiltered):  # noqa: F811
-    """With every module's facts extracted before linting (as a run has most of them), the
-    rules left out by the names a module calls change no finding, and some are left out."""
+    """With every module's facts extracted before linting, the rules left out by the names a
+    module calls change no finding, and some are left out (against the words alone: a project
+    whose gates get no module's facts)."""
     settings = Settings(root=REPO, select=["ALL"])
     project = ProjectContext(settings, corpus)
     for path in corpus:
@@ -192,7 +193,9 @@ def test_same_findings_when_every_modules_facts_are_at_hand(corpus: List[Path], 
     left_out = 0
     for path in corpus:
         text = path.read_text(encoding="utf-8", errors="replace")
-        words_only = Linter(settings, ProjectContext(settings, corpus)).rules_for(text, str(path))
+        words_project = ProjectContext(settings, corpus)
+        words_project.text_facts = lambda path, text: None  # type: ignore[method-assign]
+        words_only = Linter(settings, words_project).rules_for(text, str(path))
         left_out += len(set(words_only) - set(linter.rules_for(text, str(path))))
     assert left_out > 0
 
@@ -236,7 +239,12 @@ def _rules_for(tmp_path: Path, code: str, *, facts_first: bool) -> List[str]:
     ],
 )
 def test_a_module_is_not_parsed_for_a_rule_whose_words_it_never_calls(tmp_path: Path, code: str, by_words: List[str], kept: List[str]):
-    assert _rules_for(tmp_path, code, facts_first=False) == by_words  # no facts at hand: the words decide
+    """The module's own facts decide, whether the process held them before it asked or extracts
+    them for the question: which files a run parses does not depend on the questions asked
+    before (with only the facts held, a serial run of torch's source parsed 374 files, with its
+    own facts extracted for the gate 198)."""
+    assert set(kept) <= set(by_words)
+    assert _rules_for(tmp_path, code, facts_first=False) == kept
     assert _rules_for(tmp_path, code, facts_first=True) == kept
 
 
