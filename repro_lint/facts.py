@@ -1114,39 +1114,38 @@ def _dotted_name(node: ast.Attribute) -> bool:
 
 class _FactsCollector(ast.NodeVisitor):
     """One pass over a module's ``ast``. ``visit`` and ``generic_visit`` are
-    :class:`ast.NodeVisitor`'s, in the same order, with the dispatch cached per node type and
-    the leaves (names, constants, operators) skipped: on torch's source this halves the walk."""
-
-    _dispatch: Dict[type, Any] = {}
+    :class:`ast.NodeVisitor`'s, in the same order, with what to do per node type looked up once
+    (:func:`_action`) and the leaves (names, constants, operators) skipped: on torch's source
+    this halves the walk. ``generic_visit`` calls a child's visitor itself, not through
+    ``visit`` (one call less per node: 1.6 % of the pass's instructions)."""
 
     def visit(self, node: ast.AST) -> None:
-        node_type = type(node)
-        try:
-            method = self._dispatch[node_type]
-        except KeyError:
-            name = "visit_" + node_type.__name__
-            method = getattr(type(self), name, None)
-            if method is not None and method is getattr(ast.NodeVisitor, name, None):
-                method = None  # NodeVisitor's own (visit_Constant: a shim for visit_Num & co.)
-            self._dispatch[node_type] = method
-        if method is not None:
-            method(self, node)
-        elif not isinstance(node, _LEAVES):
-            self.generic_visit(node)
+        action = _ACTIONS.get(type(node), _UNSEEN)
+        if action is _UNSEEN:
+            action = _action(type(node))
+        if action is not None:
+            action(self, node)
 
     def generic_visit(self, node: ast.AST) -> None:
-        visit = self.visit
-        leaves = _LEAF_TYPES  # (what ``visit`` would skip: not called for them at all)
+        actions = _ACTIONS
         attribute = ast.Attribute
-        for name in _child_fields(type(node)):
+        for name in _CHILD_FIELDS.get(type(node)) or _child_fields(type(node)):
             value = getattr(node, name, None)
-            if isinstance(value, list):
+            if type(value) is list:
                 for item in value:
                     kind = type(item)
-                    if kind not in leaves and isinstance(item, ast.AST) and (kind is not attribute or not _dotted_name(item)):
-                        visit(item)
-            elif type(value) not in leaves and isinstance(value, ast.AST) and (type(value) is not attribute or not _dotted_name(value)):
-                visit(value)
+                    action = actions.get(kind, _UNSEEN)
+                    if action is _UNSEEN:
+                        action = _action(kind)
+                    if action is not None and (kind is not attribute or not _dotted_name(item)):
+                        action(self, item)
+            else:
+                kind = type(value)
+                action = actions.get(kind, _UNSEEN)
+                if action is _UNSEEN:
+                    action = _action(kind)
+                if action is not None and (kind is not attribute or not _dotted_name(value)):
+                    action(self, value)
 
     def __init__(self, facts: ModuleFacts, is_package: bool) -> None:
         self.facts = facts
@@ -3436,6 +3435,25 @@ _LEAF_TYPES = frozenset(
     if isinstance(node_type, type) and issubclass(node_type, _LEAVES)
     and getattr(_FactsCollector, "visit_" + node_type.__name__, None) in (None, getattr(ast.NodeVisitor, "visit_" + node_type.__name__, None))
 )
+
+#: what the facts pass does with a node of a type (:func:`_action`): its visitor, the generic
+#: walk into its children, or None (a leaf, or a value that is no node: a name's string, None)
+_ACTIONS: Dict[type, Any] = {}
+_UNSEEN = object()
+
+
+def _action(kind: type) -> Any:
+    """What :class:`_FactsCollector` does with a node of type ``kind`` (kept in :data:`_ACTIONS`)."""
+    if not issubclass(kind, ast.AST) or kind in _LEAF_TYPES:
+        action = None
+    else:
+        name = "visit_" + kind.__name__
+        action = getattr(_FactsCollector, name, None)
+        if action is None or action is getattr(ast.NodeVisitor, name, None):
+            # (NodeVisitor's own visit_Constant is a shim for visit_Num & co.)
+            action = None if issubclass(kind, _LEAVES) else _FactsCollector.generic_visit
+    _ACTIONS[kind] = action
+    return action
 
 
 #: the names of the ops of the catalog (:attr:`ModuleFacts.op_calls`)

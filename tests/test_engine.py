@@ -465,9 +465,13 @@ def test_the_facts_pass_skips_only_what_it_would_not_look_at(monkeypatch):
             checked += 1
         fast = pickle.dumps(facts_module.extract_facts(path, text))
         with monkeypatch.context() as patch:
+            # every node walked into, the leaves and dotted names too
+            patch.setattr(facts_module, "_ACTIONS", {})
             patch.setattr(facts_module, "_LEAF_TYPES", frozenset())
+            patch.setattr(facts_module, "_LEAVES", ())
             patch.setattr(facts_module, "_dotted_name", lambda node: False)
             assert pickle.dumps(facts_module.extract_facts(path, text)) == fast, path
+            assert facts_module._ACTIONS[ast.Name] is facts_module._FactsCollector.generic_visit
     assert checked > 10_000
 
 
@@ -480,17 +484,37 @@ def test_the_facts_pass_does_not_walk_into_a_dotted_name(monkeypatch):
     import repro_lint.facts as facts_module
 
     seen = []
-    visit = facts_module._FactsCollector.visit
+    walk = facts_module._FactsCollector.generic_visit
 
     def recording(self, node):
         seen.append(node)
-        return visit(self, node)
+        return walk(self, node)
 
-    monkeypatch.setattr(facts_module._FactsCollector, "visit", recording)
+    monkeypatch.setattr(facts_module._FactsCollector, "generic_visit", recording)
+    monkeypatch.setattr(facts_module, "_ACTIONS", {})  # (what the walk does per node type, looked up again)
     found = facts_module.extract_facts(Path("m.py"), "import torch\nx = self.model.fc(torch.zeros(3).cuda().device)\ny = a.b.c\n")
     assert found is not None and "torch.zeros" in found.module_body.calls
     attributes = [ast.unparse(node) for node in seen if isinstance(node, ast.Attribute)]
     assert attributes == ["torch.zeros(3).cuda().device", "torch.zeros(3).cuda"], attributes
+
+
+def test_the_facts_pass_walks_a_node_s_children_without_calling_visit(monkeypatch):
+    """``generic_visit`` hands each child to its visitor (or walks into it) itself: ``visit``,
+    one more call per node, is only where the pass starts and where a visitor asks for it."""
+    import repro_lint.facts as facts_module
+
+    seen = []
+    visit = facts_module._FactsCollector.visit
+
+    def recording(self, node):
+        seen.append(type(node).__name__)
+        return visit(self, node)
+
+    monkeypatch.setattr(facts_module._FactsCollector, "visit", recording)
+    text = "import torch\ndef main():\n    for i in range(3):\n        x = f(g(1), torch.zeros(2))\n        print(x)\n"
+    found = facts_module.extract_facts(Path("m.py"), text)
+    assert found is not None and "torch.zeros" in found.functions["main"].calls
+    assert seen == ["Module"]
 
 
 def test_the_facts_keep_no_empty_set_of_their_own():
