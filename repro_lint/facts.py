@@ -3428,7 +3428,7 @@ def _follows_data_device(test: ast.AST) -> bool:
 
 
 #: the concrete node types of :data:`_LEAVES` that no ``visit_`` method of the collector handles:
-#: ``generic_visit`` does not call ``visit`` for them (names and constants are about half the
+#: the walk does nothing with them (:func:`_action`; names and constants are about half the
 #: nodes below a statement)
 _LEAF_TYPES = frozenset(
     node_type for node_type in vars(ast).values()

@@ -434,9 +434,9 @@ def test_the_facts_pass_leaves_no_reference_cycle_to_collect():
 
 
 def test_the_facts_pass_skips_only_what_it_would_not_look_at(monkeypatch):
-    """``generic_visit`` does not call ``visit`` for names, constants and operators, nor for
-    dotted names (``self.model.fc``), which no handler of the collector takes: the facts are
-    those of a pass that visits them; and ``_dotted`` (a name alone answered first) names what
+    """The facts pass does nothing with names, constants and operators, nor with dotted names
+    (``self.model.fc``), which no handler of the collector takes: the facts are those of a pass
+    that walks into them; and ``_dotted`` (a name alone answered first) names what
     the loop over attributes names."""
     import ast
     import pickle
