@@ -1131,6 +1131,8 @@ class _FactsCollector(ast.NodeVisitor):
         attribute = ast.Attribute
         for name in _CHILD_FIELDS.get(type(node)) or _child_fields(type(node)):
             value = getattr(node, name, None)
+            # (a list of children, or one: written out twice, since a one-item tuple per field
+            # to share the loop costs half of what calling the visitors directly saves)
             if type(value) is list:
                 for item in value:
                     kind = type(item)
