@@ -1115,14 +1115,12 @@ def _dotted_name(node: ast.Attribute) -> bool:
 class _FactsCollector(ast.NodeVisitor):
     """One pass over a module's ``ast``. ``visit`` and ``generic_visit`` are
     :class:`ast.NodeVisitor`'s, in the same order, with what to do per node type looked up once
-    (:func:`_action`) and the leaves (names, constants, operators) skipped: on torch's source
+    (:data:`_ACTIONS`) and the leaves (names, constants, operators) skipped: on torch's source
     this halves the walk. ``generic_visit`` calls a child's visitor itself, not through
     ``visit`` (one call less per node: 1.6 % of the pass's instructions)."""
 
     def visit(self, node: ast.AST) -> None:
-        action = _ACTIONS.get(type(node), _UNSEEN)
-        if action is _UNSEEN:
-            action = _action(type(node))
+        action = _ACTIONS[type(node)]
         if action is not None:
             action(self, node)
 
@@ -1136,16 +1134,12 @@ class _FactsCollector(ast.NodeVisitor):
             if type(value) is list:
                 for item in value:
                     kind = type(item)
-                    action = actions.get(kind, _UNSEEN)
-                    if action is _UNSEEN:
-                        action = _action(kind)
+                    action = actions[kind]
                     if action is not None and (kind is not attribute or not _dotted_name(item)):
                         action(self, item)
             else:
                 kind = type(value)
-                action = actions.get(kind, _UNSEEN)
-                if action is _UNSEEN:
-                    action = _action(kind)
+                action = actions[kind]
                 if action is not None and (kind is not attribute or not _dotted_name(value)):
                     action(self, value)
 
@@ -3430,7 +3424,7 @@ def _follows_data_device(test: ast.AST) -> bool:
 
 
 #: the concrete node types of :data:`_LEAVES` that no ``visit_`` method of the collector handles:
-#: the walk does nothing with them (:func:`_action`; names and constants are about half the
+#: the walk does nothing with them (:data:`_ACTIONS`; names and constants are about half the
 #: nodes below a statement)
 _LEAF_TYPES = frozenset(
     node_type for node_type in vars(ast).values()
@@ -3438,24 +3432,25 @@ _LEAF_TYPES = frozenset(
     and getattr(_FactsCollector, "visit_" + node_type.__name__, None) in (None, getattr(ast.NodeVisitor, "visit_" + node_type.__name__, None))
 )
 
-#: what the facts pass does with a node of a type (:func:`_action`): its visitor, the generic
-#: walk into its children, or None (a leaf, or a value that is no node: a name's string, None)
-_ACTIONS: Dict[type, Any] = {}
-_UNSEEN = object()
+class _Actions(Dict[type, Any]):
+    """What the facts pass does with a node, by its type, found at the first node of each type:
+    its visitor, the generic walk into its children, or None (a leaf, or a value that is no
+    node: a name's string, None)."""
+
+    def __missing__(self, kind: type) -> Any:
+        if not issubclass(kind, ast.AST) or kind in _LEAF_TYPES:
+            action = None
+        else:
+            name = "visit_" + kind.__name__
+            action = getattr(_FactsCollector, name, None)
+            if action is None or action is getattr(ast.NodeVisitor, name, None):
+                # (NodeVisitor's own visit_Constant is a shim for visit_Num & co.)
+                action = None if issubclass(kind, _LEAVES) else _FactsCollector.generic_visit
+        self[kind] = action
+        return action
 
 
-def _action(kind: type) -> Any:
-    """What :class:`_FactsCollector` does with a node of type ``kind`` (kept in :data:`_ACTIONS`)."""
-    if not issubclass(kind, ast.AST) or kind in _LEAF_TYPES:
-        action = None
-    else:
-        name = "visit_" + kind.__name__
-        action = getattr(_FactsCollector, name, None)
-        if action is None or action is getattr(ast.NodeVisitor, name, None):
-            # (NodeVisitor's own visit_Constant is a shim for visit_Num & co.)
-            action = None if issubclass(kind, _LEAVES) else _FactsCollector.generic_visit
-    _ACTIONS[kind] = action
-    return action
+_ACTIONS = _Actions()
 
 
 #: the names of the ops of the catalog (:attr:`ModuleFacts.op_calls`)

@@ -466,7 +466,7 @@ def test_the_facts_pass_skips_only_what_it_would_not_look_at(monkeypatch):
         fast = pickle.dumps(facts_module.extract_facts(path, text))
         with monkeypatch.context() as patch:
             # every node walked into, the leaves and dotted names too
-            patch.setattr(facts_module, "_ACTIONS", {})
+            patch.setattr(facts_module, "_ACTIONS", facts_module._Actions())
             patch.setattr(facts_module, "_LEAF_TYPES", frozenset())
             patch.setattr(facts_module, "_LEAVES", ())
             patch.setattr(facts_module, "_dotted_name", lambda node: False)
@@ -491,7 +491,7 @@ def test_the_facts_pass_does_not_walk_into_a_dotted_name(monkeypatch):
         return walk(self, node)
 
     monkeypatch.setattr(facts_module._FactsCollector, "generic_visit", recording)
-    monkeypatch.setattr(facts_module, "_ACTIONS", {})  # (what the walk does per node type, looked up again)
+    monkeypatch.setattr(facts_module, "_ACTIONS", facts_module._Actions())  # (what the walk does per node type, looked up again)
     found = facts_module.extract_facts(Path("m.py"), "import torch\nx = self.model.fc(torch.zeros(3).cuda().device)\ny = a.b.c\n")
     assert found is not None and "torch.zeros" in found.module_body.calls
     attributes = [ast.unparse(node) for node in seen if isinstance(node, ast.Attribute)]
