@@ -489,9 +489,9 @@ class Linter:
         seen = set()
         for report in reports:
             start, end = where(report.node)
-            fix = None
-            if report.edits and report.applicability:
-                fix = Fix(report.fix_message, tuple(edit(e) for e in report.edits), report.applicability)
+            # no edit that inserts nothing (a setup block's unused import places): each one printed is a change
+            edits = tuple(e for e in map(edit, report.edits) if e.content or e.start != e.end) if report.applicability else ()
+            fix = Fix(report.fix_message, edits, report.applicability) if edits else None
             diag = Diagnostic(report.code, report.message, path, start, end, fix, start[0])
             key = (diag.code, diag.start, diag.message)
             if key not in seen:  # two handlers may reach the same node; report it once

@@ -72,6 +72,36 @@ def test_json_has_ruffs_shape(tmp_path: Path):
     assert proc.returncode == 0 and json.loads(proc.stdout) == []
 
 
+def test_json_fix_edits_each_change_the_text(tmp_path: Path):
+    """A setup-block fix lists only edits that change something: none inserts nothing at a
+    point (the block's unused import places are not printed), and the edits still make the
+    text ``--fix`` writes."""
+    script = (
+        '"""Train."""\nimport os\nimport sys\n\nimport numpy as np\nimport torch\n\n\n'
+        "def main():\n    torch.backends.cudnn.benchmark = False\n    x = torch.randn(3, device='cuda')\n"
+        "    print(np.random.rand(), x)\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    write(tmp_path, {"train.py": script})
+    proc = run_cli(["train.py", "--output-format", "json", "--select", "RPL101,RPL202"], tmp_path)
+    items = json.loads(proc.stdout)
+    assert {item["code"] for item in items} == {"RPL101", "RPL202"}, proc.stdout
+    for item in items:
+        edits = item["fix"]["edits"]
+        assert edits and all(e["content"] or e["location"] != e["end_location"] for e in edits), edits
+    run_cli(["train.py", "--fix", "--select", "RPL101,RPL202"], tmp_path)
+    (item,) = [i for i in items if i["code"] == "RPL101"]
+    lines = script.splitlines(keepends=True)
+    for edit in sorted(item["fix"]["edits"], key=lambda e: (e["location"]["row"], e["location"]["column"]), reverse=True):
+        (row, col), (end_row, end_col) = (edit["location"]["row"], edit["location"]["column"]), (edit["end_location"]["row"], edit["end_location"]["column"])
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line))
+        text = "".join(lines)
+        text = text[: offsets[row - 1] + col - 1] + edit["content"] + text[offsets[end_row - 1] + end_col - 1 :]
+        lines = text.splitlines(keepends=True)
+    assert "".join(lines) == (tmp_path / "train.py").read_text()
+
+
 @pytest.mark.parametrize(
     "args,expected",
     [
