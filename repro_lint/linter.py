@@ -491,7 +491,7 @@ class Linter:
             start, end = where(report.node)
             # no edit that inserts nothing (a setup block's unused import places): each one printed is a change
             edits = tuple(e for e in map(edit, report.edits) if e.content or e.start != e.end) if report.applicability else ()
-            fix = Fix(report.fix_message, edits, report.applicability) if edits else None
+            fix = Fix(report.fix_message() if callable(report.fix_message) else report.fix_message, edits, report.applicability) if edits else None
             diag = Diagnostic(report.code, report.message, path, start, end, fix, start[0])
             key = (diag.code, diag.start, diag.message)
             if key not in seen:  # two handlers may reach the same node; report it once

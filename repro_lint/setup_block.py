@@ -68,6 +68,8 @@ from .children import DEFINITIONS, node_kinds, syntax_children
 #: what a seeding finding can ask the block to cover: GENERATORS, or the switches
 DETERMINISTIC = "deterministic"
 RUNTIME_SEED = "repro_lint.runtime.seed_everything"
+#: in a block's ``covers``: its switches only warn where an op has no deterministic implementation
+WARN_ONLY = "warn_only"
 CUDNN = "torch.backends.cudnn"
 PARSE_CALLS = ("parse_args", "parse_known_args", "get_args")
 #: calls that set up a parser or read a seed: a statement making only these does no RNG work
@@ -667,11 +669,33 @@ def _statement_texts(module: cst.Module, statements: Iterable[cst.CSTNode]) -> F
 
 @dataclass
 class Block:
-    """The block's statements (unindented), the import lines it needs, and where it goes."""
+    """The block's statements (unindented), the import lines it needs, and where it goes;
+    ``covers``: what its statements do, for the fix's title (:func:`block_title`)."""
 
     lines: List[str]
     imports: List[str]
     place: Placement
+    covers: Tuple[str, ...] = ()
+
+
+#: how a fix's title names each generator the block seeds, in the block's order
+_SEEDED_NAMES = {"random": "Python's random", "numpy": "NumPy", "torch": "torch"}
+
+
+def block_title(block: Optional[Block]) -> str:
+    """The title of a fix that inserts ``block``: what its statements do, from what
+    :func:`build_block` wrote (``seed NumPy and torch, deterministic algorithms on``), so that a
+    block holding only the switches does not claim to seed anything."""
+    covers = block.covers if block is not None else ()
+    seeded = [_SEEDED_NAMES[g] for g in _SEEDED_NAMES if g in covers]
+    parts = []
+    if RUNTIME_SEED in covers:
+        parts.append("seed everything")
+    elif seeded:
+        parts.append("seed " + (f"{', '.join(seeded[:-1])} and {seeded[-1]}" if len(seeded) > 1 else seeded[0]))
+    if DETERMINISTIC in covers:
+        parts.append("deterministic algorithms on" + (", warn only" if WARN_ONLY in covers else ""))
+    return "Insert the setup block" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def _assignments(table: ImportTable, module: cst.Module, statements: Iterable[cst.CSTNode]) -> FrozenSet[Tuple[str, str]]:
@@ -831,13 +855,15 @@ def build_block(
 
     lines: List[str] = []
     imports: List[str] = []
+    covers: List[str] = []
 
-    def add(line: str, needs: Optional[str] = None, sets: Optional[Tuple[str, str]] = None) -> None:
+    def add(line: str, needs: Optional[str] = None, sets: Optional[Tuple[str, str]] = None, does: Sequence[str] = ()) -> None:
         if line in existing or (sets is not None and sets[0] in switched):
             # already there (in these words, or in others), or set by the file to another value
             # (``cudnn.benchmark = True`` a few lines below: RPL201's finding, not the block's)
             return
         lines.append(line)
+        covers.extend(does)
         if needs is not None and needs not in imports:
             imports.append(needs)
 
@@ -867,22 +893,23 @@ def build_block(
             add(f'{os_name}.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")', needs)
         if "random" in wanted:
             random_name, needs = name("random", "random", "import random")
-            add(f"{random_name}.seed({seed})", needs)
+            add(f"{random_name}.seed({seed})", needs, does=("random",))
         if "numpy" in wanted:
             np_random = bound.local_name("numpy.random")
             if np_random is not None and bound.local_name("numpy") is None:
-                add(f"{np_random}.seed({seed})")
+                add(f"{np_random}.seed({seed})", does=("numpy",))
             else:
                 np_name, needs = name("numpy", "np", "import numpy as np")
-                add(f"{np_name}.random.seed({seed})", needs)
+                add(f"{np_name}.random.seed({seed})", needs, does=("numpy",))
         if "torch" in wanted or switches:
             torch_name, needs = name("torch", "torch", "import torch")
             if "torch" in wanted:
-                add(f"{torch_name}.manual_seed({seed})", needs)
+                add(f"{torch_name}.manual_seed({seed})", needs, does=("torch",))
             if switches:
-                add(f"{torch_name}.backends.cudnn.benchmark = False", needs, (f"{CUDNN}.benchmark", "False"))
-                add(f"{torch_name}.backends.cudnn.deterministic = True", needs, (f"{CUDNN}.deterministic", "True"))
-                add(f"{torch_name}.use_deterministic_algorithms(True{', warn_only=True' if warn_only else ''})", needs)
+                switch_on = (DETERMINISTIC, WARN_ONLY) if warn_only else (DETERMINISTIC,)
+                add(f"{torch_name}.backends.cudnn.benchmark = False", needs, (f"{CUDNN}.benchmark", "False"), switch_on)
+                add(f"{torch_name}.backends.cudnn.deterministic = True", needs, (f"{CUDNN}.deterministic", "True"), switch_on)
+                add(f"{torch_name}.use_deterministic_algorithms(True{', warn_only=True' if warn_only else ''})", needs, does=switch_on)
     else:
         local = bound.local_name(RUNTIME_SEED)
         needs = None
@@ -897,8 +924,11 @@ def build_block(
         # (the block already there counts as the program's switches for a second ``--fix``,
         # which finds it in either words)
         if plain not in existing and alone not in existing:
-            add(alone if own_switches else plain, needs)
-    return Block(lines, imports, place)
+            if own_switches:
+                add(alone, needs, does=(RUNTIME_SEED,))
+            else:
+                add(plain, needs, does=(RUNTIME_SEED, DETERMINISTIC, *((WARN_ONLY,) if warn_only else ())))
+    return Block(lines, imports, place, tuple(dict.fromkeys(covers)))
 
 
 def setup_block_edits(
@@ -916,7 +946,7 @@ def setup_block_edits(
     deterministic algorithms on itself (None: as its summary says)."""
     state = file.analysis(SetupBlockState)
     state.requested |= set(generators)
-    block = build_block(file, state.requested, allowed, determinism)
+    block = state.block = build_block(file, state.requested, allowed, determinism)
     fresh = block_edits(file.module, block, file.source) if block is not None else []
     if not state.edits or len(fresh) != len(state.edits):
         state.edits = fresh  # the shape never changes for one file; this is the first call
@@ -933,6 +963,8 @@ class SetupBlockState(Analysis):
         super().__init__(file)
         self.requested: Set[str] = set()
         self.edits: List[NodeEdit] = []
+        #: the block the edits insert now (a later finding of the file may widen it)
+        self.block: Optional[Block] = None
         self._raising: Optional[bool] = None
         self._basis: Any = False
         self._seeds: Optional[Tuple[FrozenSet[str], bool]] = None
@@ -1039,7 +1071,7 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
             return [NodeEdit("line_after", "\n" + content, place.anchor)]
         return [NodeEdit("line_before", content + "\n", place.first)]
     sorted_into, unsorted = _sorted_imports(module, block.imports)
-    block = Block(block.lines, unsorted, place)
+    block = Block(block.lines, unsorted, place, block.covers)
     imports = "".join(f"{line}\n" for line in block.imports)
     targets = [import_line_target(line) for line in block.imports]
     if imports and all(t is not None and opens_group(module, t[0]) for t in targets):

@@ -1305,3 +1305,45 @@ def test_no_block_in_a_function_another_module_calls(tmp_path, importer, placed)
     outcome = fix_text(tmp_path, DATA_MODULE, ["RPL103"], filename="data.py", dedent=False, run=run)
     assert ("seed_everything(random_seed" in outcome.text) is placed, outcome.text
     assert bool(outcome.fixed.get("RPL103")) is placed
+
+
+@pytest.mark.parametrize("style, script, title", [
+    # the program seeds torch itself: the inline block holds only the switches, and says so
+    ("inline", "import torch\n\n\ndef main():\n    torch.manual_seed(1)\n    x = torch.randn(3).cuda()\n\n\n"
+     "if __name__ == '__main__':\n    main()\n", "Insert the setup block (deterministic algorithms on)"),
+    # the block widened by the file's later findings: every one of them has its final title
+    ("inline", "import numpy as np\nimport torch\n\n\ndef main():\n    x = torch.randn(3, device='cuda')\n"
+     "    print(np.random.rand(), x)\n\n\nif __name__ == '__main__':\n    main()\n",
+     "Insert the setup block (seed NumPy and torch, deterministic algorithms on)"),
+    ("inline", "import random\nimport numpy as np\nimport torch\n\n\ndef main():\n    x = torch.randn(3, device='cuda')\n"
+     "    print(np.random.rand(), random.random(), x)\n\n\nif __name__ == '__main__':\n    main()\n",
+     "Insert the setup block (seed Python's random, NumPy and torch, deterministic algorithms on)"),
+    ("runtime", "import numpy as np\nimport torch\n\n\ndef main():\n    x = torch.randn(3, device='cuda')\n"
+     "    print(np.random.rand(), x)\n\n\nif __name__ == '__main__':\n    main()\n",
+     "Insert the setup block (seed everything, deterministic algorithms on)"),
+    # the canonical block turns the switches on beside torch's seed, also for a CPU program
+    ("inline", "import torch\n\n\ndef main():\n    print(torch.randn(3))\n\n\nif __name__ == '__main__':\n    main()\n",
+     "Insert the setup block (seed torch, deterministic algorithms on)"),
+])
+def test_a_setup_block_fix_is_titled_with_what_the_block_does(lint, style, script, title):
+    found = [d for d in lint(script, "train.py", ["RPL101", "RPL102", "RPL103", "RPL202"], fix_style=style) if d.fix is not None]
+    assert found
+    assert {d.fix.message for d in found} == {title}, [(d.code, d.fix.message) for d in found]
+    assert len({d.fix.edits for d in found}) == 1  # one block, applied once
+
+
+def test_the_title_says_when_the_switches_only_warn(tmp_path):
+    from conftest import lint_files_in, write
+
+    write(tmp_path, {
+        "model.py": "import torch.nn as nn\n\n\ndef build():\n    return nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveMaxPool2d(1))\n",
+        "train.py": "import torch\nfrom model import build\n\n\ndef main():\n    torch.manual_seed(0)\n"
+        "    net = build().cuda()\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    })
+    for style, select, title in (
+        ("runtime", ["RPL101", "RPL202"], "seed everything, deterministic algorithms on, warn only"),
+        ("inline", ["RPL101", "RPL202"], "deterministic algorithms on, warn only"),  # torch seeded by the program
+        ("runtime", ["RPL202"], "deterministic algorithms on, warn only"),  # no seeding rule: the switches alone
+    ):
+        found = [d for d in lint_files_in([tmp_path / "train.py"], tmp_path, select, fix_style=style) if d.fix is not None]
+        assert [d.fix.message for d in found] == [f"Insert the setup block ({title})"], (style, select)

@@ -61,7 +61,8 @@ class PendingReport:
     message: str
     node: cst.CSTNode
     edits: List[NodeEdit] = field(default_factory=list)
-    fix_message: str = ""
+    #: or what gives it once every rule has run on the file (a setup block that later findings widen)
+    fix_message: Union[str, Callable[[], str]] = ""
     applicability: Optional[str] = None
 
 
@@ -435,13 +436,14 @@ class Rule:
         message: Optional[str] = None,
         *,
         edits: Sequence[NodeEdit] = (),
-        fix_message: Optional[str] = None,
+        fix_message: Union[str, Callable[[], str], None] = None,
         applicability: Optional[str] = None,
         **fmt: Any,
     ) -> None:
         """Report ``node``. ``message`` defaults to the class message formatted with ``fmt``.
 
         ``edits`` make the finding fixable; they are ignored if the rule declares no fix.
+        ``fix_message``: the fix's title, or a function that gives it once every rule has run.
         """
         if self._never_runs():
             return

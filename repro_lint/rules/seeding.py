@@ -16,7 +16,7 @@ import builtins
 import copy
 import os
 from dataclasses import replace
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .._lazy import cst
 from .. import catalog
@@ -27,9 +27,10 @@ from ..classify import (
 )
 from ..context import VARIANT, ProjectContext, Summary, built_loader_uses
 from ..diagnostics import SAFE
+from ..edits import NodeEdit
 from ..facts import CLASS_PREFIX, MAIN_BODY, MODULE_BODY, BodyFacts, built_object_name, follows_data_device, may_star_import, only_inspects
 from ..names import dotted_name
-from ..setup_block import SetupBlockState, setup_block_edits, spawn_targets, spawned_functions
+from ..setup_block import SetupBlockState, block_title, setup_block_edits, spawn_targets, spawned_functions
 from ..syntax import UNKNOWN, CstArgs, cst_names, cst_names_read, assigned_pairs, assigned_targets, NoArgs, cst_literal, cst_strings, is_main_guard
 from ..values import DRAWN, Const, bind_parameter, bound_names, drawing_call, holds_node
 from .base import Analysis, KwargsDicts, Rule, ValueScan, is_false, short
@@ -1267,6 +1268,7 @@ class _EntryPointRule(Rule):
     needs_project = True
     uses = (KwargsDicts, SeedingScan)
     fix = SAFE
+    #: the title of a block seeding everything with the switches on; each fix's own says what its block holds
     fix_message = "Insert the setup block (seed everything, deterministic algorithms on)"
 
     @property
@@ -1277,6 +1279,12 @@ class _EntryPointRule(Rule):
     @classmethod
     def trigger_words(cls, settings) -> Tuple[str, ...]:  # type: ignore[no-untyped-def]
         return cls.triggers + (("import",) if settings.entry_points else ())
+
+    def report(self, node: cst.CSTNode, message: Optional[str] = None, *, edits: Sequence[NodeEdit] = (), **kwargs: Any) -> None:
+        """Every fix of these rules inserts the file's setup block: its title says what the
+        block holds once all the file's findings have widened it (:func:`block_title`)."""
+        state = self.file.analysis(SetupBlockState)
+        super().report(node, message, edits=edits, fix_message=lambda: block_title(state.block), **kwargs)
 
     def setup_edits(self, scan: SeedingScan, needs: Set[str]) -> List[Any]:
         """The setup block's edits for a finding of ``scan``'s program: the file's one block,
