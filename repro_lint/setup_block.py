@@ -888,9 +888,10 @@ def build_block(
             return default, statement
 
         switches = DETERMINISTIC in wanted
+        switch_on = (DETERMINISTIC, WARN_ONLY) if warn_only else (DETERMINISTIC,)
         if switches and settings.torch_version < CUBLAS_CHECK_REMOVED:
             os_name, needs = name("os", "os", "import os")
-            add(f'{os_name}.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")', needs)
+            add(f'{os_name}.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")', needs, does=switch_on)
         if "random" in wanted:
             random_name, needs = name("random", "random", "import random")
             add(f"{random_name}.seed({seed})", needs, does=("random",))
@@ -906,7 +907,6 @@ def build_block(
             if "torch" in wanted:
                 add(f"{torch_name}.manual_seed({seed})", needs, does=("torch",))
             if switches:
-                switch_on = (DETERMINISTIC, WARN_ONLY) if warn_only else (DETERMINISTIC,)
                 add(f"{torch_name}.backends.cudnn.benchmark = False", needs, (f"{CUDNN}.benchmark", "False"), switch_on)
                 add(f"{torch_name}.backends.cudnn.deterministic = True", needs, (f"{CUDNN}.deterministic", "True"), switch_on)
                 add(f"{torch_name}.use_deterministic_algorithms(True{', warn_only=True' if warn_only else ''})", needs, does=switch_on)
