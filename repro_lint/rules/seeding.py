@@ -1267,9 +1267,7 @@ class _EntryPointRule(Rule):
     entry_points_only = True
     needs_project = True
     uses = (KwargsDicts, SeedingScan)
-    fix = SAFE
-    #: the title of a block seeding everything with the switches on; each fix's own says what its block holds
-    fix_message = "Insert the setup block (seed everything, deterministic algorithms on)"
+    fix = SAFE  # the file's setup block, titled by what it holds (:meth:`report`)
 
     @property
     def scan(self) -> Optional[SeedingScan]:
