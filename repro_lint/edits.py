@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 from ._lazy import cst
 
@@ -97,15 +97,22 @@ def _imported_module(stmt: cst.CSTNode) -> Optional[Tuple[bool, str]]:
     return None
 
 
-def sorted_import_anchor(module: cst.Module, target: str, is_from: bool = True) -> Optional[Tuple[str, cst.CSTNode]]:
+def sorted_import_anchor(
+    module: cst.Module, target: str, is_from: bool = True, first_party: Callable[[str], bool] = lambda top: False,
+) -> Optional[Tuple[str, cst.CSTNode, bool]]:
     """Where ``from target import ...`` (``import target`` when not ``is_from``) goes so that a
     file whose imports are sorted (isort, ruff's ``I001``) stays sorted: in the header's group of
     standard-library imports for a standard-library module, else in its group of third-party
     imports (``import x`` lines first, then ``from x import`` lines, each by module name), as
-    ``(kind, node)`` for a :class:`NodeEdit`. None when the header has no such group or the
-    group is not sorted: then the import goes after the header, as before."""
+    ``(kind, node, alone)`` for a :class:`NodeEdit`. ``first_party``: whether a top-level module
+    is the project's own (isort's first-party section, after the third-party one): where the
+    header has no third-party group but has a group of the project's own imports after its
+    standard-library ones, a third-party import goes in a group of its own right before it
+    (``alone``: a blank line follows it). None when the header has no such group or the group is
+    not sorted: then the import goes after the header, as before."""
     stdlib = set(getattr(sys, "stdlib_module_names", frozenset()))
-    wants_stdlib = target.split(".")[0] in stdlib
+    top = target.split(".")[0]
+    wants_stdlib = top in stdlib
     groups: List[List[Tuple[cst.CSTNode, Tuple[bool, str]]]] = []
     for index, stmt in enumerate(module.body):
         if index == 0 and _is_docstring(stmt):
@@ -118,11 +125,13 @@ def sorted_import_anchor(module: cst.Module, target: str, is_from: bool = True) 
         if not groups or stmt.leading_lines:  # type: ignore[attr-defined]
             groups.append([])
         groups[-1].append((stmt, key))
-    for group in groups:
-        tops = {key[1].split(".")[0] for _, key in group}
-        if "__future__" in tops:
+    third_party = not wants_stdlib and not first_party(top)
+    tops_of = [{key[1].split(".")[0] for _, key in group} for group in groups]
+    owned = [bool(tops) and all(first_party(t) for t in tops) for tops in tops_of]
+    for group, tops, own in zip(groups, tops_of, owned):
+        if "__future__" in tops or (third_party and own):  # (not into the project's own imports)
             continue
-        if wants_stdlib != (tops <= stdlib) or (not wants_stdlib and (tops & stdlib or tops == {target.split(".")[0]})):
+        if wants_stdlib != (tops <= stdlib) or (not wants_stdlib and (tops & stdlib or tops == {top})):
             continue
         keys = [(from_, name.lower()) for _, (from_, name) in group]
         if keys != sorted(keys):
@@ -130,9 +139,20 @@ def sorted_import_anchor(module: cst.Module, target: str, is_from: bool = True) 
         new = (is_from, target.lower())
         for (stmt, _), key in zip(group, keys):
             if key > new:
-                return "line_before", stmt
-        return "line_after", group[-1][0]
+                return "line_before", stmt, False
+        return "line_after", group[-1][0], False
+    if third_party and True in owned and all(tops <= stdlib | {"__future__"} for tops in tops_of[: owned.index(True)]):
+        # no third-party group, and the project's own imports right after the standard
+        # library's: a group of its own before them
+        return "line_before", groups[owned.index(True)][0][0], True
     return None
+
+
+def first_party(file: "FileContext") -> Callable[[str], bool]:
+    """isort's first-party test for the project of ``file``: is a top-level module one of the
+    project's own (found in one of its source roots)? None of them without a project context."""
+    project = file.project
+    return lambda top: project is not None and project.resolve_module(top) is not None
 
 
 def opens_group(module: cst.Module, target: str) -> bool:
@@ -181,9 +201,9 @@ def import_edit(file: "FileContext", qualified: str, local: str) -> Optional[Nod
         module, _, name = qualified.rpartition(".")
         line = f"from {module} import {name}" + (f" as {local}" if local != name else "") + "\n"
     if local != qualified:
-        place = sorted_import_anchor(file.module, qualified.rpartition(".")[0])
+        place = sorted_import_anchor(file.module, qualified.rpartition(".")[0], first_party=first_party(file))
         if place is not None:
-            return NodeEdit(place[0], line, place[1])
+            return NodeEdit(place[0], line + ("\n" if place[2] else ""), place[1])
     anchor = header_end(file.module)
     if anchor is None:
         return NodeEdit("at", line, None, (1, 0))

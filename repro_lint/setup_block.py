@@ -57,7 +57,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Opt
 from ._lazy import cst
 from .catalog import CUBLAS_CHECK_REMOVED, DEVICE_SEEDS, GENERATORS, SEED_CALLS, SEED_HELPERS, SEEDING_CALLS, SPAWN_CALLS, STAR_BOUND_LIBRARIES
 from .classify import is_seed_named
-from .edits import NodeEdit, header_end, import_line_target, opens_group, sorted_import_anchor
+from .edits import NodeEdit, first_party, header_end, import_line_target, opens_group, sorted_import_anchor
 from .names import ImportTable, dotted_name
 from .opcatalog import may_raise, surely_raises
 from .rules.base import Analysis, FileContext, ValueScan
@@ -947,7 +947,7 @@ def setup_block_edits(
     state = file.analysis(SetupBlockState)
     state.requested |= set(generators)
     block = state.block = build_block(file, state.requested, allowed, determinism)
-    fresh = block_edits(file.module, block, file.source) if block is not None else []
+    fresh = block_edits(file.module, block, file.source, first_party(file)) if block is not None else []
     if not state.edits or len(fresh) != len(state.edits):
         state.edits = fresh  # the shape never changes for one file; this is the first call
     else:
@@ -1026,10 +1026,11 @@ class SetupBlockState(Analysis):
 IMPORT_SLOTS = 4
 
 
-def _sorted_imports(module: cst.Module, imports: Sequence[str]) -> Tuple[List[NodeEdit], List[str]]:
+def _sorted_imports(module: cst.Module, imports: Sequence[str], own: Callable[[str], bool]) -> Tuple[List[NodeEdit], List[str]]:
     """The block's import lines that go into the file's sorted import groups, as exactly
-    :data:`IMPORT_SLOTS` edits (lines sharing a place in one edit, in sorted order; the rest
-    empty), and the lines that go after the header instead."""
+    :data:`IMPORT_SLOTS` edits (lines sharing a place in one edit, in sorted order, followed by a
+    blank line where they start a group of their own; the rest empty), and the lines that go
+    after the header instead. ``own``: whether a top-level module is the project's."""
     header = header_end(module)
     if not module.body:
         return [], list(imports)
@@ -1037,24 +1038,25 @@ def _sorted_imports(module: cst.Module, imports: Sequence[str]) -> Tuple[List[No
     unsorted: List[str] = []
     for line in imports:
         target = import_line_target(line)
-        where = sorted_import_anchor(module, target[0], target[1]) if target is not None else None
+        where = sorted_import_anchor(module, target[0], target[1], own) if target is not None else None
         if where is None or (where[0] == "line_after" and where[1] is header):
             unsorted.append(line)
             continue
         key = (target[1], target[0].lower())  # type: ignore[index]
-        places.setdefault((where[0], id(where[1])), (where[1], []))[1].append((key, line))
+        places.setdefault((where[0], id(where[1]), where[2]), (where[1], []))[1].append((key, line))
     edits = [
-        NodeEdit(kind, "".join(f"{line}\n" for _, line in sorted(lines)), node)
-        for (kind, _), (node, lines) in places.items()
+        NodeEdit(kind, "".join(f"{line}\n" for _, line in sorted(lines)) + ("\n" if alone else ""), node)
+        for (kind, _, alone), (node, lines) in places.items()
     ]
     while len(edits) < IMPORT_SLOTS:
         edits.append(NodeEdit("at", "", None, (1, 0)))  # inserts nothing
     return edits, unsorted
 
 
-def block_edits(module: cst.Module, block: Block, source: str = "") -> List[NodeEdit]:
-    """Turn a :class:`Block` into edits: its imports after the module header, its lines at
-    its place, each with the blank lines that separate them from the code around.
+def block_edits(module: cst.Module, block: Block, source: str = "", own: Callable[[str], bool] = lambda top: False) -> List[NodeEdit]:
+    """Turn a :class:`Block` into edits: its imports after the module header (or into its
+    sorted groups; ``own``: whether a top-level module is the project's, isort's first party),
+    its lines at its place, each with the blank lines that separate them from the code around.
 
     The number of edits depends only on where the block goes, not on what it holds (an import
     edit with no imports to add inserts nothing), so :func:`setup_block_edits` can update them
@@ -1070,7 +1072,7 @@ def block_edits(module: cst.Module, block: Block, source: str = "") -> List[Node
         if place.anchor is not None:
             return [NodeEdit("line_after", "\n" + content, place.anchor)]
         return [NodeEdit("line_before", content + "\n", place.first)]
-    sorted_into, unsorted = _sorted_imports(module, block.imports)
+    sorted_into, unsorted = _sorted_imports(module, block.imports, own)
     block = Block(block.lines, unsorted, place, block.covers)
     imports = "".join(f"{line}\n" for line in block.imports)
     targets = [import_line_target(line) for line in block.imports]

@@ -770,6 +770,46 @@ def test_an_import_after_a_header_of_standard_library_imports_opens_a_group(tmp_
     assert isort_clean(), text
 
 
+FIRST_PARTY_HEADER = (
+    "from mypkg.data import get_ds\nfrom mypkg.model import build\n\n\n"
+    "def main():\n    return build(), get_ds()\n\n\nif __name__ == \"__main__\":\n    main()\n"
+)
+
+
+@pytest.mark.parametrize("style", ["runtime", "inline"])
+def test_an_import_before_a_header_of_the_project_s_own_imports_opens_a_group(tmp_path, style):
+    """accelerate's CLI: the header imports only the project's own modules, and the fix needs
+    torch (or the runtime). isort and ruff put a third-party import in a group before the
+    first-party ones: not into their group (I001), not after it."""
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import run_cli
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed")
+    write(tmp_path, {
+        "pyproject.toml": f'[tool.repro-lint]\nfix-style = "{style}"\n',
+        "mypkg/__init__.py": "",
+        "mypkg/data.py": "import torch\n\n\ndef get_ds():\n    return torch.randn(8, 2)\n",
+        "mypkg/model.py": "import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2).cuda()\n",
+        "run.py": FIRST_PARTY_HEADER,
+    })
+
+    def isort_clean() -> bool:
+        done = subprocess.run([ruff, "check", "--select", "I", "--isolated", "run.py"], cwd=tmp_path, capture_output=True, text=True)
+        return done.returncode == 0
+
+    assert isort_clean()
+    run_cli(["--fix", "--no-cache", "run.py"], tmp_path)
+    text = (tmp_path / "run.py").read_text()
+    added = "import torch\n" if style == "inline" else "from repro_lint.runtime import seed_everything\n"
+    assert text.startswith(added + "\nfrom mypkg.data import get_ds\n"), text
+    assert isort_clean(), text
+
+
 PACKAGE_TREE = {
     "pyproject.toml": "[tool.repro-lint]\n",
     "mypkg/__init__.py": "",

@@ -1347,3 +1347,31 @@ def test_the_title_says_when_the_switches_only_warn(tmp_path):
     ):
         found = [d for d in lint_files_in([tmp_path / "train.py"], tmp_path, select, fix_style=style) if d.fix is not None]
         assert [d.fix.message for d in found] == [f"Insert the setup block ({title})"], (style, select)
+
+
+@pytest.mark.parametrize("header, expected", [
+    # only the project's own imports: torch gets a group of its own before them (isort's order)
+    ("from mypkg.config import get_parser\nfrom mypkg.env import env_command\n",
+     "import torch\n\nfrom mypkg.config import get_parser\nfrom mypkg.env import env_command\n"),
+    # the standard library's group first, then the project's: between them
+    ("import os\n\nfrom mypkg.env import env_command\n", "import os\n\nimport torch\n\nfrom mypkg.env import env_command\n"),
+    # a third-party group already there: into it, as before
+    ("import os\n\nimport numpy as np\n\nfrom mypkg.env import env_command\n",
+     "import os\n\nimport numpy as np\nimport torch\n\nfrom mypkg.env import env_command\n"),
+])
+def test_a_third_party_import_never_joins_the_project_s_own_import_group(tmp_path, header, expected):
+    """A block that imports torch into a module whose header holds only the project's own
+    imports (accelerate's CLI) keeps the file sorted as isort and ruff sort it: third-party
+    imports form a group before the first-party ones."""
+    from conftest import write
+
+    write(tmp_path, {
+        "mypkg/__init__.py": "", "mypkg/config.py": "def get_parser():\n    pass\n",
+        "mypkg/env.py": "import torch\n\n\ndef env_command():\n    return torch.zeros(3).cuda()\n",
+    })
+    code = header + "\n\ndef main():\n    env_command()\n\n\nif __name__ == '__main__':\n    main()\n"
+    others = ["mypkg/config.py", "mypkg/env.py"]
+    outcome = fix_text(tmp_path, code, ["RPL202"], filename="mypkg/cli.py", dedent=False, run=others, fix_style="inline")
+    assert outcome.text.startswith(expected), outcome.text
+    again = fix_text(tmp_path, outcome.text, ["RPL202"], filename="mypkg/cli.py", dedent=False, run=others, fix_style="inline")
+    assert again.text == outcome.text
