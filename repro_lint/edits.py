@@ -3,6 +3,7 @@ way a fix adds an import (after the header, or where isort and ruff would sort i
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
@@ -149,10 +150,23 @@ def sorted_import_anchor(
 
 
 def first_party(file: "FileContext") -> Callable[[str], bool]:
-    """isort's first-party test for the project of ``file``: is a top-level module one of the
-    project's own (found in one of its source roots)? None of them without a project context."""
-    project = file.project
-    return lambda top: project is not None and project.resolve_module(top) is not None
+    """isort's first-party test for ``file``, as ruff makes it by default: the file's own
+    top-level package (``detect-same-package``), and the modules at the project's root or in its
+    ``src`` folder (``src = [".", "src"]``), as the project context resolves them. A module found
+    in another source root (a script's folder, another project of the tree) is third-party."""
+    project, name = file.project, file.module_name
+    own = name.partition(".")[0] if "." in name or os.path.basename(file.path) == "__init__.py" else None
+    root = os.path.abspath(file.settings.root)
+    roots = {root, os.path.join(root, "src")}
+
+    def test(top: str) -> bool:
+        found = project.resolve_module(top) if project is not None and top != own else None
+        if found is None:
+            return top == own
+        folder = os.path.dirname(os.path.abspath(found))
+        return (os.path.dirname(folder) if os.path.basename(found) == "__init__.py" else folder) in roots
+
+    return test
 
 
 def opens_group(module: cst.Module, target: str) -> bool:

@@ -810,6 +810,36 @@ def test_an_import_before_a_header_of_the_project_s_own_imports_opens_a_group(tm
     assert isort_clean(), text
 
 
+def test_a_module_beside_a_script_is_not_the_project_s_own_for_import_groups(tmp_path):
+    """A script that imports a module of its own folder (``from helpers import build`` in
+    ``scripts/``): ruff and isort call ``helpers`` third-party (it is neither the script's
+    package nor at the project's root or in ``src``), so torch joins that group, sorted."""
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import run_cli
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed")
+    write(tmp_path, {
+        "pyproject.toml": '[tool.repro-lint]\nfix-style = "inline"\n',
+        "scripts/helpers.py": "import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2).cuda()\n",
+        "scripts/run.py": "from helpers import build\n\n\ndef main():\n    return build()\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    })
+
+    def isort_clean() -> bool:
+        done = subprocess.run([ruff, "check", "--select", "I", "--isolated", "scripts/run.py"], cwd=tmp_path, capture_output=True, text=True)
+        return done.returncode == 0
+
+    assert isort_clean()
+    run_cli(["--fix", "--no-cache", "."], tmp_path)
+    text = (tmp_path / "scripts" / "run.py").read_text()
+    assert text.startswith("import torch\nfrom helpers import build\n"), text
+    assert isort_clean(), text
+
+
 PACKAGE_TREE = {
     "pyproject.toml": "[tool.repro-lint]\n",
     "mypkg/__init__.py": "",
