@@ -228,8 +228,7 @@ class Cell:
         new_lines = text.split("\n")
         old_lines = self.text.split("\n")
         restored: List[str] = []
-        matcher = difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False)
-        for tag, a1, a2, b1, b2 in matcher.get_opcodes():
+        for tag, a1, a2, b1, b2 in _line_changes(old_lines, new_lines):
             if tag == "equal":
                 restored.extend(self.replaced.get(a1 + k, new_lines[b1 + k]) for k in range(a2 - a1))
                 continue
@@ -240,6 +239,27 @@ class Cell:
         if not self.source.endswith("\n") and source.endswith("\n"):
             source = source[:-1]  # the cell's last line had no line break: it still has none
         return Cell(self.position, source, self.as_list)
+
+
+def _line_changes(old: List[str], new: List[str]) -> List[Tuple[str, int, int, int, int]]:
+    """``difflib``'s opcodes from ``old`` to ``new``, the lines both start and end with matched
+    first: a fix inserts or replaces lines between them, and a diff of the whole may pair an
+    unchanged line with another copy of it (a blank line, a placeholder) and so take the lines
+    around the insertion, a placeholder among them, for changed ones (``["", "#", "", "#"]``
+    with a line inserted after the first ``#``: the whole diff matches the first three old
+    lines with the last three new ones)."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    middle = difflib.SequenceMatcher(a=old[head : len(old) - tail], b=new[head : len(new) - tail], autojunk=False)
+    return [
+        ("equal", 0, head, 0, head),
+        *((tag, a1 + head, a2 + head, b1 + head, b2 + head) for tag, a1, a2, b1, b2 in middle.get_opcodes()),
+        ("equal", len(old) - tail, len(old), len(new) - tail, len(new)),
+    ]
 
 
 class Notebook:

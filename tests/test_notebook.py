@@ -424,6 +424,19 @@ def test_a_line_inserted_anywhere_lands_in_one_cell_and_changes_no_other(cells, 
     assert changed[0] + 1 == book.index.locate(at + 1)[0]
 
 
+def test_a_line_inserted_between_repeated_placeholder_lines_stays_where_it_was_put():
+    """A cell that is not Python (its lines comments of their own length) with repeated lines:
+    an insertion after its first placeholder goes back into that place, the placeholders
+    restored, instead of failing as a change of an IPython line (a diff of the whole cell paired
+    the repeated lines wrongly)."""
+    cells = ["\n", "import torch", "\n    y = 2\n\n    y = 2"]
+    book = from_cells(cells)
+    lines = book.text.splitlines(keepends=True)
+    at = lines.index("    # = 2\n") + 1
+    new = book.with_text("".join(lines[:at] + ["inserted = 1\n"] + lines[at:]))
+    assert new.cell_sources() == ["\n", "import torch", "\n    y = 2\ninserted = 1\n\n    y = 2"]
+
+
 def test_a_notebook_made_large_by_its_outputs_is_still_read_for_the_project_context(tmp_path: Path):
     from repro_lint.source import TEXT_LIMIT, read_text
 
