@@ -128,9 +128,10 @@ def sorted_import_anchor(
         groups[-1].append((stmt, key))
     third_party = not wants_stdlib and not first_party(top)
     tops_of = [{key[1].split(".")[0] for _, key in group} for group in groups]
-    owned = [bool(tops) and all(first_party(t) for t in tops) for tops in tops_of]
+    # the groups of the project's own imports, which a third-party import never joins
+    owned = [third_party and bool(tops) and all(first_party(t) for t in tops) for tops in tops_of]
     for group, tops, own in zip(groups, tops_of, owned):
-        if "__future__" in tops or (third_party and own):  # (not into the project's own imports)
+        if "__future__" in tops or own:
             continue
         if wants_stdlib != (tops <= stdlib) or (not wants_stdlib and (tops & stdlib or tops == {top})):
             continue
@@ -142,7 +143,7 @@ def sorted_import_anchor(
             if key > new:
                 return "line_before", stmt, False
         return "line_after", group[-1][0], False
-    if third_party and True in owned and all(tops <= stdlib | {"__future__"} for tops in tops_of[: owned.index(True)]):
+    if True in owned and all(tops <= stdlib | {"__future__"} for tops in tops_of[: owned.index(True)]):
         # no third-party group, and the project's own imports right after the standard
         # library's: a group of its own before them
         return "line_before", groups[owned.index(True)][0][0], True
