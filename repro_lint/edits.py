@@ -156,7 +156,7 @@ def first_party(file: "FileContext") -> Callable[[str], bool]:
     ``src`` folder (``src = [".", "src"]``), as the project context resolves them. A module found
     in another source root (a script's folder, another project of the tree) is third-party."""
     project, name = file.project, file.module_name
-    own = name.partition(".")[0] if "." in name or os.path.basename(file.path) == "__init__.py" else None
+    own = name.partition(".")[0] if "." in name or file.names.is_package else None
     root = os.path.abspath(file.settings.root)
     roots = {root, os.path.join(root, "src")}
 
