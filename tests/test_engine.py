@@ -412,6 +412,23 @@ def test_the_facts_walk_is_asts_without_expression_contexts():
     assert checked > 10_000
 
 
+def test_the_facts_child_nodes_are_asts_without_expression_contexts():
+    """``_child_nodes`` (the string and answer walks of the facts pass) gives a node's children
+    as ``ast.iter_child_nodes`` does, in its order, less the ``Load``/``Store`` contexts."""
+    import ast
+
+    from repro_lint.facts import _child_nodes
+
+    root = Path(__file__).resolve().parent.parent / "repro_lint"
+    kinds = set()
+    for path in sorted(root.glob("*.py"))[:12]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            expected = [n for n in ast.iter_child_nodes(node) if not isinstance(n, ast.expr_context)]
+            assert _child_nodes(node) == expected
+            kinds.add(type(node))
+    assert len(kinds) > 40
+
+
 def test_the_facts_pass_leaves_no_reference_cycle_to_collect():
     """Once a module's facts are extracted, reference counting frees the pass's collector (and
     the nodes it holds): nothing of it is left to the cyclic garbage collector, which scans
