@@ -135,6 +135,24 @@ SCHEMA: Dict[str, Tuple[Callable[[Any], bool], str]] = {
 #: where a project states its line length, first found wins: ours, then ruff's, then black's
 LINE_LENGTH_TABLES = (SECTION, "ruff", "black")
 
+#: ruff's configuration files, in the order ruff looks for them in a folder (``pyproject.toml``
+#: only where it has a ``[tool.ruff]`` table)
+RUFF_FILES = (".ruff.toml", "ruff.toml")
+
+
+@dataclass(frozen=True)
+class ImportSections:
+    """Which imports the project's import sorter (ruff's isort rules, or isort) counts as the
+    project's own, from its configuration: a fix that adds an import places it in the group
+    that sorter wants (``edits.first_party``). Names are module names or glob patterns
+    (``mypkg``, ``mypkg_*``); ``src`` the folders, relative to the project root, whose modules
+    are first-party (None: ruff's default, the root and ``src``)."""
+
+    first_party: Tuple[str, ...] = ()
+    third_party: Tuple[str, ...] = ()
+    src: Optional[Tuple[str, ...]] = None
+
+
 #: LibCST needs about 500 bytes of memory per byte of source: a 12 MB generated file took
 #: 6.5 GB and three minutes. The largest file in torch 2.13's own source is 1.4 MB.
 DEFAULT_MAX_FILE_SIZE = TEXT_LIMIT
@@ -165,6 +183,9 @@ class Settings:
     #: the width fixes keep lines within: ``line-length`` of the project's pyproject.toml
     #: (see :func:`project_line_length`); None: each file's own (``edits.file_width``)
     line_length: Optional[int] = None
+    #: the project's own modules, as its ruff or isort configuration states them (see
+    #: :func:`project_import_sections`); where a fix's import goes depends on them
+    import_sections: ImportSections = field(default_factory=ImportSections)
     #: where the configuration came from (None: defaults), and the folder paths are relative to
     config_path: Optional[Path] = None
     root: Path = field(default_factory=Path.cwd)
@@ -190,6 +211,7 @@ class Settings:
         keys = sorted(SCHEMA)
         values = {k: getattr(self, k.replace("-", "_"), None) for k in keys if k != "torch-version"}
         values["torch-version"] = self.torch_version
+        values["import-sections"] = self.import_sections  # (a fix's edits are cached with its finding)
         return repr(sorted(values.items()))
 
 
@@ -224,12 +246,7 @@ def project_line_length(pyproject: Path, data: Optional[Dict[str, Any]] = None) 
     caller has read it already). None when none is set, or the file is missing or unreadable:
     the other tools' tables are theirs to validate, so a value we cannot use is passed over."""
     if data is None:
-        if not pyproject.is_file():
-            return None
-        try:
-            data = _read_toml(pyproject)
-        except ConfigError:
-            return None
+        data = _others_settings(pyproject)
     tool = data.get("tool")
     for name in LINE_LENGTH_TABLES:
         table = tool.get(name) if isinstance(tool, dict) else None
@@ -237,6 +254,66 @@ def project_line_length(pyproject: Path, data: Optional[Dict[str, Any]] = None) 
         if _line_length(value):
             return value
     return None
+
+
+def _others_settings(pyproject: Path) -> Dict[str, Any]:
+    """A ``pyproject.toml`` without our table, parsed for the other tools' settings we follow
+    (line length, import sections); empty when it is missing or unreadable: not ours to report."""
+    if not pyproject.is_file():
+        return {}
+    try:
+        return _read_toml(pyproject)
+    except ConfigError:
+        return {}
+
+
+def _names(value: Any, comma: bool = False) -> Optional[Tuple[str, ...]]:
+    """A list of module names or patterns from another tool's table (``comma``: isort's one
+    string of them, comma-separated, too); None for anything else: that table is not ours to
+    validate, so a value we cannot use is passed over."""
+    if comma and isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list):
+        return None
+    return tuple(name.strip() for name in value if isinstance(name, str) and name.strip())
+
+
+def project_import_sections(root: Path, data: Dict[str, Any]) -> ImportSections:
+    """The project's own modules for its import sorter, read from the configuration at ``root``
+    (``data``: its ``pyproject.toml``, parsed; empty when it has none). ruff's settings come
+    from the first of ``.ruff.toml``, ``ruff.toml`` and a ``pyproject.toml`` with ``[tool.ruff]``,
+    as ruff picks them: ``src``, and ``known-first-party``, ``known-local-folder`` and
+    ``known-third-party`` of ``[lint.isort]`` (or the older ``[isort]``). isort's
+    (``[tool.isort]``: ``known_first_party``, ``known_local_folder``, ``known_third_party``,
+    ``src_paths``) add to them. A missing or unreadable file, or a value of another type, gives
+    nothing: the defaults of ruff stand."""
+    tool = data.get("tool")
+    tool = tool if isinstance(tool, dict) else {}
+    ruff: Any = None
+    for name in RUFF_FILES:
+        if (root / name).is_file():
+            try:
+                ruff = _read_toml(root / name)
+            except ConfigError:
+                ruff = None
+            break
+    if ruff is None:
+        ruff = tool.get("ruff")
+    ruff = ruff if isinstance(ruff, dict) else {}
+    lint = ruff.get("lint")
+    tables = [lint.get("isort") if isinstance(lint, dict) else None, ruff.get("isort")]
+    ruff_isort = next((t for t in tables if isinstance(t, dict)), {})
+    isort = tool.get("isort")
+    isort = isort if isinstance(isort, dict) else {}
+    first = (
+        *(_names(ruff_isort.get("known-first-party")) or ()), *(_names(ruff_isort.get("known-local-folder")) or ()),
+        *(_names(isort.get("known_first_party"), comma=True) or ()), *(_names(isort.get("known_local_folder"), comma=True) or ()),
+    )
+    third = (*(_names(ruff_isort.get("known-third-party")) or ()), *(_names(isort.get("known_third_party"), comma=True) or ()))
+    src = _names(ruff.get("src"))
+    if src is None:
+        src = _names(isort.get("src_paths"), comma=True)
+    return ImportSections(tuple(dict.fromkeys(first)), tuple(dict.fromkeys(third)), src)
 
 
 def find_config(start: Path) -> Optional[Path]:
@@ -280,7 +357,9 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
         config_path = find_config(start or Path.cwd())
     if config_path is None:
         root = find_root(start or Path.cwd())
-        return Settings(root=root, line_length=project_line_length(root / "pyproject.toml"))
+        pyproject = root / "pyproject.toml"
+        data = _others_settings(pyproject)
+        return Settings(root=root, line_length=project_line_length(pyproject, data), import_sections=project_import_sections(root, data))
     config_path = Path(config_path)
     if explicit and not os.path.lexists(config_path):
         raise ConfigError(f"{config_path}: configuration file not found")
@@ -291,8 +370,12 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
     # repro-lint.toml, the pyproject.toml of the same folder does
     if config_path.name == "pyproject.toml" or isinstance(data.get("tool"), dict):
         settings.line_length = project_line_length(config_path, data)
+        settings.import_sections = project_import_sections(settings.root, data)
     else:
-        settings.line_length = project_line_length(real(config_path).parent / "pyproject.toml")
+        beside = settings.root / "pyproject.toml"
+        others = _others_settings(beside)
+        settings.line_length = project_line_length(beside, others)
+        settings.import_sections = project_import_sections(settings.root, others)
     if section is None:
         if config_path.name != "pyproject.toml":
             raise ConfigError(f"{config_path}: has a [tool] table but no [tool.{SECTION}] table")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 from ._lazy import cst
@@ -99,16 +100,16 @@ def _imported_module(stmt: cst.CSTNode) -> Optional[Tuple[bool, str]]:
 
 
 def sorted_import_anchor(
-    module: cst.Module, target: str, is_from: bool = True, first_party: Callable[[str], bool] = lambda top: False,
+    module: cst.Module, target: str, is_from: bool = True, first_party: Callable[[str], bool] = lambda name: False,
 ) -> Optional[Tuple[str, cst.CSTNode, bool]]:
     """Where ``from target import ...`` (``import target`` when not ``is_from``) goes so that a
     file whose imports are sorted (isort, ruff's ``I001``) stays sorted: in the header's group of
     standard-library imports for a standard-library module, else in its group of third-party
     imports (``import x`` lines first, then ``from x import`` lines, each by module name), as
-    ``(kind, node, alone)`` for a :class:`NodeEdit`. ``first_party``: whether a top-level module
-    is the project's own (isort's first-party section, after the third-party one): where the
-    header has no third-party group but has a group of the project's own imports after its
-    standard-library ones, a third-party import goes in a group of its own right before it
+    ``(kind, node, alone)`` for a :class:`NodeEdit`. ``first_party``: whether a module (by its
+    dotted name) is the project's own (isort's first-party section, after the third-party one):
+    where the header has no third-party group but has a group of the project's own imports after
+    its standard-library ones, a third-party import goes in a group of its own right before it
     (``alone``: a blank line follows it). None when the header has no such group or the group is
     not sorted: then the import goes after the header, as before."""
     stdlib = set(getattr(sys, "stdlib_module_names", frozenset()))
@@ -126,10 +127,10 @@ def sorted_import_anchor(
         if not groups or stmt.leading_lines:  # type: ignore[attr-defined]
             groups.append([])
         groups[-1].append((stmt, key))
-    third_party = not wants_stdlib and not first_party(top)
+    third_party = not wants_stdlib and not first_party(target)
     tops_of = [{key[1].split(".")[0] for _, key in group} for group in groups]
     # the groups of the project's own imports, which a third-party import never joins
-    owned = [third_party and bool(tops) and all(first_party(t) for t in tops) for tops in tops_of]
+    owned = [third_party and bool(group) and all(first_party(key[1]) for _, key in group) for group in groups]
     for group, tops, own in zip(groups, tops_of, owned):
         if "__future__" in tops or own:
             continue
@@ -151,21 +152,38 @@ def sorted_import_anchor(
 
 
 def first_party(file: "FileContext") -> Callable[[str], bool]:
-    """isort's first-party test for ``file``, as ruff makes it by default: the file's own
-    top-level package (``detect-same-package``), and the modules at the project's root or in its
-    ``src`` folder (``src = [".", "src"]``), as the project context resolves them. A module found
-    in another source root (a script's folder, another project of the tree) is third-party."""
-    project, name = file.project, file.module_name
+    """isort's first-party test for ``file``, as ruff makes it, asked of a dotted module name
+    (``import a.b``, ``from a.b import c``: ``a.b``): a module that the project's ruff or isort
+    settings name, or whose parent they name (``known-first-party``, ``known-local-folder``;
+    never one they call ``known-third-party``), a module of the file's own top-level package
+    (``detect-same-package``), and a module that is a folder or a file in one of the settings'
+    ``src`` folders (by default the project's root and its ``src`` folder): ``a/b``, ``a/b.py``.
+    A module found only elsewhere (beside a script, in another project of the tree) is
+    third-party."""
+    project, name, sections = file.project, file.module_name, file.settings.import_sections
     own = name.partition(".")[0] if "." in name or file.names.is_package else None
     root = os.path.abspath(file.settings.root)
-    roots = {root, os.path.join(root, "src")}
+    roots = [os.path.normpath(os.path.join(root, folder)) for folder in (sections.src if sections.src is not None else (".", "src"))]
 
-    def test(top: str) -> bool:
-        found = project.resolve_module(top) if project is not None and top != own else None
-        if found is None:
-            return top == own
-        folder = os.path.dirname(os.path.abspath(found))
-        return (os.path.dirname(folder) if os.path.basename(found) == "__init__.py" else folder) in roots
+    def test(module: str) -> bool:
+        parts = module.split(".")
+        names = [".".join(parts[: index + 1]) for index in range(len(parts))]
+        if any(fnmatchcase(name, pattern) for pattern in sections.first_party for name in names):
+            return True
+        if any(fnmatchcase(name, pattern) for pattern in sections.third_party for name in names):
+            return False
+        if parts[0] == own:
+            return True
+        for folder in roots:
+            base = os.path.join(folder, *parts)
+            for candidate in (f"{base}.py", f"{base}.pyi", os.path.join(base, "__init__.py")):
+                if project is not None:
+                    project.consult(candidate)  # (a fix's edits are cached with its finding)
+                if os.path.isfile(candidate):
+                    return True
+            if os.path.isdir(base):
+                return True
+        return False
 
     return test
 

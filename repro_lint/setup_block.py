@@ -1030,7 +1030,7 @@ def _sorted_imports(module: cst.Module, imports: Sequence[str], own: Callable[[s
     """The block's import lines that go into the file's sorted import groups, as exactly
     :data:`IMPORT_SLOTS` edits (lines sharing a place in one edit, in sorted order, followed by a
     blank line where they start a group of their own; the rest empty), and the lines that go
-    after the header instead. ``own``: whether a top-level module is the project's."""
+    after the header instead. ``own``: whether a module (dotted) is the project's."""
     header = header_end(module)
     if not module.body:
         return [], list(imports)
@@ -1053,9 +1053,9 @@ def _sorted_imports(module: cst.Module, imports: Sequence[str], own: Callable[[s
     return edits, unsorted
 
 
-def block_edits(module: cst.Module, block: Block, source: str = "", own: Callable[[str], bool] = lambda top: False) -> List[NodeEdit]:
+def block_edits(module: cst.Module, block: Block, source: str = "", own: Callable[[str], bool] = lambda name: False) -> List[NodeEdit]:
     """Turn a :class:`Block` into edits: its imports after the module header (or into its
-    sorted groups; ``own``: whether a top-level module is the project's, isort's first party),
+    sorted groups; ``own``: whether a module (dotted) is the project's, isort's first party),
     its lines at its place, each with the blank lines that separate them from the code around.
 
     The number of edits depends only on where the block goes, not on what it holds (an import

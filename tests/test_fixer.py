@@ -840,6 +840,60 @@ def test_a_module_beside_a_script_is_not_the_project_s_own_for_import_groups(tmp
     assert isort_clean(), text
 
 
+ISORT_SETTINGS = {
+    # a package installed elsewhere (not in the tree) that the project sorts as its own
+    "known-first-party": ("[tool.ruff.lint.isort]\nknown-first-party = [\"mylib\"]\n", "mylib", True),
+    "ruff.toml": ("", "mylib", True),
+    "isort": ("[tool.isort]\nknown_first_party = [\"mylib\"]\n", "mylib", True),
+    # the project's package in a source folder other than the root or src
+    "src": ("[tool.ruff]\nsrc = [\"python\"]\n", "python/mypkg", True),
+    # a package at the root that the project sorts as third-party
+    "known-third-party": ("[tool.ruff.lint.isort]\nknown-third-party = [\"mypkg\"]\n", "mypkg", False),
+    # a folder at the root named as the package, which is one level down (another project of
+    # the tree): ruff looks for the whole module, ``otherproj/data``, there, and finds none
+    "a folder of the name": ("", "otherproj/otherproj", False),
+}
+
+
+@pytest.mark.parametrize("setting", sorted(ISORT_SETTINGS))
+def test_a_fix_s_import_goes_where_the_project_s_isort_settings_sort_it(tmp_path, setting):
+    """ruff's ``known-first-party``, ``known-third-party`` and ``src`` (in pyproject.toml or
+    ruff.toml) and isort's ``known_first_party`` decide which imports are the project's own: a
+    fix's ``import torch`` gets a group of its own before those, or joins the group of those the
+    project calls third-party, and ``ruff check --select I`` with the project's settings passes."""
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import run_cli
+
+    table, package, own = ISORT_SETTINGS[setting]
+    top = package.rpartition("/")[2]
+    files = {
+        "pyproject.toml": '[tool.repro-lint]\nfix-style = "inline"\n' + table,
+        "run.py": (
+            f"from {top}.data import get_ds\n\n\ndef main():\n    from tools.model import build\n\n"
+            "    return build(), get_ds()\n\n\nif __name__ == \"__main__\":\n    main()\n"
+        ),
+        "tools/__init__.py": "",
+        "tools/model.py": "import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2).cuda()\n",
+    }
+    if setting == "ruff.toml":
+        files["ruff.toml"] = "[lint.isort]\nknown-first-party = [\"mylib\"]\n"
+    if package != "mylib":
+        files[f"{package}/__init__.py"] = ""
+        files[f"{package}/data.py"] = "def get_ds():\n    return None\n"
+    write(tmp_path, files)
+    run_cli(["--fix", "--no-cache", "run.py"], tmp_path)
+    text = (tmp_path / "run.py").read_text()
+    expected = f"import torch\n\nfrom {top}.data" if own else f"import torch\nfrom {top}.data"
+    assert text.startswith(expected), text
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if setting != "isort" and Path(ruff).exists():
+        done = subprocess.run([ruff, "check", "--select", "I", "run.py"], cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + text
+
+
 PACKAGE_TREE = {
     "pyproject.toml": "[tool.repro-lint]\n",
     "mypkg/__init__.py": "",
@@ -977,6 +1031,41 @@ def test_the_projects_line_length_is_the_width(tmp_path, config, width):
     assert (one_line in text) == (len(one_line) - 1 <= width), text
     assert "generator=make_generator()" in text
     assert ruff_e501(tmp_path, "train.py", width) == []
+
+
+@pytest.mark.parametrize(
+    "files, first, third, src",
+    [
+        ({"pyproject.toml": "[tool.ruff]\nsrc = ['lib']\n[tool.ruff.lint.isort]\nknown-first-party = ['a', 'b_*']\nknown-local-folder = ['c']\n"
+          "known-third-party = ['d']\n"}, ("a", "b_*", "c"), ("d",), ("lib",)),
+        ({"pyproject.toml": "[tool.ruff.isort]\nknown-first-party = ['a']\n"}, ("a",), (), None),  # ruff's older table
+        # ruff's own files come before pyproject.toml's [tool.ruff], as ruff picks them
+        ({"pyproject.toml": "[tool.ruff.lint.isort]\nknown-first-party = ['a']\n", "ruff.toml": "[lint.isort]\nknown-first-party = ['b']\n"},
+         ("b",), (), None),
+        ({"ruff.toml": "[lint.isort]\nknown-first-party = ['b']\n", ".ruff.toml": "src = ['x']\n"}, (), (), ("x",)),
+        # isort's, its string form too, beside ruff's
+        ({"pyproject.toml": "[tool.isort]\nknown_first_party = 'a, b'\nknown_third_party = ['d']\nsrc_paths = ['lib']\n"},
+         ("a", "b"), ("d",), ("lib",)),
+        ({"pyproject.toml": "[tool.ruff]\nsrc = ['r']\n[tool.isort]\nsrc_paths = ['i']\nknown_first_party = ['a']\n"}, ("a",), (), ("r",)),
+        # other tools' values we cannot use are passed over, not reported: theirs to validate
+        ({"pyproject.toml": "[tool.ruff]\nsrc = 'lib'\n[tool.ruff.lint.isort]\nknown-first-party = [1, 'a']\n"}, ("a",), (), None),
+        ({"ruff.toml": "src = [\n"}, (), (), None),
+        ({}, (), (), None),
+    ],
+)
+def test_the_projects_import_sections_come_from_its_ruff_and_isort_settings(tmp_path, files, first, third, src):
+    from dataclasses import replace
+
+    from repro_lint.config import ImportSections, load_settings
+
+    write(tmp_path, {**files, "repro-lint.toml": "select = ['RPL202']\n"})
+    expected = ImportSections(first, third, src)
+    assert load_settings(start=tmp_path).import_sections == expected
+    (tmp_path / "repro-lint.toml").unlink()
+    settings = load_settings(start=tmp_path)  # without our configuration: the same
+    assert settings.import_sections == expected
+    # a fix's edits are cached with its finding: other sections, another cache
+    assert (settings.fingerprint() == replace(settings, import_sections=ImportSections()).fingerprint()) == (expected == ImportSections())
 
 
 def test_a_repro_lint_toml_takes_the_line_length_of_the_pyproject_beside_it(tmp_path):
