@@ -152,8 +152,14 @@ def run_check(argv: Sequence[str]) -> int:
 
         # --diff shows fixes only: it lints with the rules that can make one
         linter = build(diff_codes(selected_codes(settings)) if args.diff else None)
+        def relint(stale: Sequence[Path], written: Sequence[Path]) -> List[Any]:
+            """Lint ``stale`` again, the project context reading the ``written`` files as fixed."""
+            for path in written:
+                project.learn_text(path, None)
+            return lint_files(build, stale, jobs=args.jobs, project=project)
+
         # a fix run lints every file afresh: the cache is neither read nor written
-        status, run = run_fix_command(linter, files, paths, diff=args.diff, unsafe=args.unsafe_fixes, jobs=args.jobs)
+        status, run = run_fix_command(linter, files, paths, diff=args.diff, unsafe=args.unsafe_fixes, jobs=args.jobs, relint=relint)
         if status is not None:
             return status
         results, errors, fixed = run.results, run.errors, run.fixed

@@ -22,7 +22,10 @@ mode). A file with nothing to fix is never opened for writing. A symlink, or a f
 location is outside the paths given, is never written. Just before the replace, the file is
 read again: if its bytes are no longer those the fixes were planned from (another program
 wrote it meanwhile), it is left as it now is, with a note. A file that cannot be written (a
-read-only folder) is left unchanged with a note; its findings are reported as they are.
+read-only folder) is left unchanged with a note; its findings are reported as they are. Then a
+file whose remaining findings the project context derived from a file now written (or from every
+file) is linted again against the written texts (:func:`stale_results`), so that ``--fix``
+reports what the next run reports.
 
 It is one module because planning a pass, applying it and checking its result share one model
 of a file's text (offsets, line endings, encoding), and every step must agree on it.
@@ -36,9 +39,10 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ._lazy import cst
+from .cache import ALL_FILES_KEY
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter
@@ -613,12 +617,36 @@ def fix_files(
     return FixRun([write_fix(item) for item in fixed])
 
 
-def run_fix_command(linter: Linter, files: Sequence[Path], paths: Sequence[str], *, diff: bool, unsafe: bool, jobs: Optional[int]) -> Tuple[Optional[int], FixRun]:
+def stale_results(run: FixRun, files: Sequence[Path]) -> List[int]:
+    """The files (indexes into ``files``, whose outcomes ``run`` holds) whose remaining findings
+    may be out of date: each file is fixed against the others' texts from before their fixes,
+    and what a project-wide answer says can change with another file's fixes (an entry point
+    that now turns deterministic algorithms on leaves no RPL401 finding in the modules it runs).
+    Such a file reports something, and the project context consulted a written file for it, or
+    every file (:attr:`FileResult.depends_on`, the results cache's dependencies). A file that
+    reports nothing is not among them: a fix takes a hazard away, and what another file reports
+    can only go with it."""
+    written = {os.path.abspath(files[index]) for index, item in enumerate(run.files) if item.written}
+    if not written:
+        return []
+    return [
+        index for index, item in enumerate(run.files)
+        if item.result.diagnostics and any(dependency == ALL_FILES_KEY or dependency in written for dependency in item.result.depends_on)
+    ]
+
+
+def run_fix_command(
+    linter: Linter, files: Sequence[Path], paths: Sequence[str], *, diff: bool, unsafe: bool, jobs: Optional[int],
+    relint: Optional[Callable[[Sequence[Path], Sequence[Path]], List[FileResult]]] = None,
+) -> Tuple[Optional[int], FixRun]:
     """The ``--fix`` / ``--diff`` flow of the CLI.
 
     ``--diff`` prints the diffs and returns its exit status (1 when there is a diff, 2 on an
     internal error, else 0). ``--fix`` writes the files and returns None: the caller then
-    reports the remaining findings of ``run.results`` with ``fixed=run.fixed``.
+    reports the remaining findings of ``run.results`` with ``fixed=run.fixed``. Those of the
+    files whose findings depended on a file that was written (:func:`stale_results`) come from
+    ``relint(stale, written)``: a lint of those files with a project context that has learnt the
+    written files' new texts, so that what ``--fix`` reports is what the next run reports.
     """
     roots = [os.path.realpath(p) for p in paths]
     run = fix_files(linter, files, unsafe=unsafe, write=not diff, diff=diff, roots=roots, jobs=jobs)
@@ -626,6 +654,11 @@ def run_fix_command(linter: Linter, files: Sequence[Path], paths: Sequence[str],
         for note in item.notes:
             print(f"repro-lint: warning: {note}", file=sys.stderr)
     if not diff:
+        stale = stale_results(run, files) if relint is not None else []
+        if stale:
+            written = [files[index] for index, item in enumerate(run.files) if item.written]
+            for index, result in zip(stale, relint([files[index] for index in stale], written)):  # type: ignore[misc]
+                run.files[index].result = result
         return None, run
     for item in run.files:
         if item.diff:

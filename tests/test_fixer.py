@@ -1126,3 +1126,33 @@ def test_a_keyword_for_a_call_inside_another_call_wraps_only_when_the_lines_fit(
         "                                      generator=torch.Generator().manual_seed(torch.initial_seed())), 8, False)\n"
     ) in text, text
     assert ruff_e501(tmp_path, "t.py", 120) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fix_reports_what_the_next_run_reports_when_another_file_s_fix_settles_a_finding(tmp_path, jobs):
+    """The fix of the entry point turns deterministic algorithms on, which leaves nothing of the
+    RPL401 finding in the module it runs. Each file is fixed against the others' old texts, so
+    that finding was found before the entry point's fix: ``--fix`` lints it again against the
+    written text, reports what a run after it reports, and exits 0 when nothing is left."""
+    from conftest import run_cli
+
+    model = "import torch\n\n\ndef scatter(x, idx):\n    return torch.zeros(4).cuda().scatter_add_(0, idx, x)\n"
+    write(tmp_path, {
+        "pyproject.toml": '[tool.repro-lint]\nfix-style = "inline"\n',
+        "model.py": model,
+        "train.py": (
+            "import torch\nfrom model import scatter\n\n\ndef main():\n    torch.manual_seed(0)\n"
+            "    return scatter(torch.ones(4).cuda(), torch.tensor([0, 1, 0, 1]).cuda())\n\n\n"
+            "if __name__ == \"__main__\":\n    main()\n"
+        ),
+    })
+    before = run_cli(["--no-cache", "--output-format", "concise", "."], tmp_path)
+    assert sorted(line.split(" ")[1] for line in before.stdout.splitlines() if "RPL" in line) == ["RPL202", "RPL401"], before.stdout
+    done = run_cli(["--fix", "--no-cache", "--jobs", jobs, "--output-format", "concise", "."], tmp_path)
+    after = run_cli(["--no-cache", "--output-format", "concise", "."], tmp_path)
+    assert "use_deterministic_algorithms(True)" in (tmp_path / "train.py").read_text()
+    assert (tmp_path / "model.py").read_text() == model  # not fixed, not written
+    findings = [[line for line in out.stdout.splitlines() if " RPL" in line] for out in (done, after)]
+    assert findings == [[], []], (done.stdout, after.stdout)
+    assert "Fixed 1 error." in done.stdout
+    assert (done.returncode, after.returncode) == (0, 0), done.stdout + done.stderr
