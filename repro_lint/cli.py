@@ -152,6 +152,7 @@ def run_check(argv: Sequence[str]) -> int:
 
         # --diff shows fixes only: it lints with the rules that can make one
         linter = build(diff_codes(selected_codes(settings)) if args.diff else None)
+
         def relint(stale: Sequence[Path], written: Sequence[Path]) -> List[Any]:
             """Lint ``stale`` again, the project context reading the ``written`` files as fixed."""
             for path in written:
