@@ -10,7 +10,9 @@
 - TorchFix (``--torchfix PATH_TO_ITS_BINARY``, installed in a separate environment) on a
   sample of the files, extrapolated by line count (it is too slow to run on all of them);
 - ruff (``--ruff PATH``, or the one beside this Python) with its default rules, no cache;
-- ``--diff`` cold (what ``--fix`` computes, writing nothing) against the lint-only cold run;
+- ``--diff`` cold (what ``--fix`` computes, writing nothing) and ``--fix`` cold (on a fresh
+  copy of hard links each time; it also lints with the rules that fix nothing, to report what
+  remains) against the lint-only cold run;
 - ``--growth``: cold runs on 1, 2 and 4 copies of the corpus in one tree, in rounds
   (``--growth-repeat``: one of each per round, the ratios taken within each round too);
 - wall time, CPU time (user + system, all processes), peak RSS of the largest process and of
@@ -50,7 +52,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -191,13 +193,27 @@ def repeated(command: Sequence[str], cwd: Path, times: int) -> Runs:
     return Runs([measure_isolated(command, cwd) for _ in range(max(1, times))])
 
 
-def in_rounds(commands: Dict[str, Tuple[Sequence[str], Path]], times: int) -> Dict[str, Runs]:
-    """Each command once per round, ``times`` rounds, the commands in turn within a round."""
+def in_rounds(commands: Dict[str, Tuple[Sequence[str], Path]], times: int, before: Optional[Dict[str, Callable[[], None]]] = None) -> Dict[str, Runs]:
+    """Each command once per round, ``times`` rounds, the commands in turn within a round;
+    ``before``: what to do, unmeasured, before each run of a command (a fresh copy to fix)."""
     measured: Dict[str, List[Measure]] = {name: [] for name in commands}
     for _ in range(max(1, times)):
         for name, (command, cwd) in commands.items():
+            if before and name in before:
+                before[name]()
             measured[name].append(measure_isolated(command, cwd))
     return {name: Runs(runs) for name, runs in measured.items()}
+
+
+def fresh_copy(source: Path, folder: Path) -> Callable[[], None]:
+    """A function that makes ``folder`` a new copy of the tree at ``source``, every file a hard
+    link (``--fix`` replaces a file it writes by a new one, so the corpus stays as it is)."""
+
+    def make() -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(source, folder, copy_function=os.link, ignore=shutil.ignore_patterns(".repro_lint_cache"))
+
+    return make
 
 
 def paired(a: Runs, b: Runs) -> str:
@@ -449,12 +465,16 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
         handle.write("\n".join(str(p) for p in parsed))
         list_file = handle.name
     compared: Dict[str, Tuple[Sequence[str], Path]] = {"cold": (lint + ["--no-cache"], root)}
+    before: Dict[str, Callable[[], None]] = {}
     if args.diff:
         compared["diff"] = (repro_lint_command() + [target, "--jobs", jobs, "--diff", "--no-cache"], root)
+        fixed_root = root.parent / f"{root.name}-fixed"
+        compared["fix"] = (lint + ["--fix", "--no-cache"], fixed_root)
+        before["fix"] = fresh_copy(root, fixed_root)
     compared["floor"] = ([sys.executable, str(Path(__file__).resolve()), "_floor", list_file, jobs], root)
     if args.flake8:
         compared["flake8"] = ([args.flake8, "--jobs", jobs, target], root)
-    measured = in_rounds(compared, args.repeat_cold)  # none of them reads or writes the cache
+    measured = in_rounds(compared, args.repeat_cold, before)  # none of them reads or writes the cache
     os.unlink(list_file)
     cold = measured["cold"]
     findings = json_count(cold.stdout)
@@ -470,6 +490,9 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     if diff is not None:
         changed = sum(1 for line in diff.stdout.splitlines() if line.startswith("+++ "))
         print(diff.line(f"repro-lint --diff cold ({changed} files changed)"))
+        fix = measured["fix"]
+        print(fix.line("repro-lint --fix cold (what remains)", json_count(fix.stdout)))
+        shutil.rmtree(root.parent / f"{root.name}-fixed", ignore_errors=True)
     floor = measured["floor"]
     print(floor.line(f"LibCST parse-only floor ({len(parsed)} files)"))
     flake8 = measured.get("flake8")
@@ -498,6 +521,8 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
         print(f"    cold / flake8            {cold.wall / flake8.wall:6.2f} x  (cpu {cold.cpu / flake8.cpu:5.2f} x){paired(cold, flake8)}")
     if diff is not None:
         print(f"    --diff cold / cold       {diff.wall / cold.wall:6.2f} x  (cpu {diff.cpu / cold.cpu:5.2f} x){paired(diff, cold)}")
+        fix = measured["fix"]
+        print(f"    --fix cold / cold        {fix.wall / cold.wall:6.2f} x  (cpu {fix.cpu / cold.cpu:5.2f} x){paired(fix, cold)}")
     if torchfix_line:
         print(f"    TorchFix (est.) / cold   {torchfix_line / cold.wall:6.1f} x faster")
     print(f"    warm / cold              {warm.wall / cold.wall:6.3f} x")
@@ -580,7 +605,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of the quick measurements (median and spread)")
     parser.add_argument("--repeat-cold", type=int, default=3, help="runs of each cold measurement (median and spread)")
     parser.add_argument("--ruff", metavar="PATH", help="ruff executable (default: the one beside this Python, or on PATH)")
-    parser.add_argument("--no-diff", dest="diff", action="store_false", help="skip the --diff cold run")
+    parser.add_argument("--no-diff", dest="diff", action="store_false", help="skip the --diff and --fix cold runs")
     parser.add_argument("--growth", action="store_true", help="also cold runs on 2 and 4 copies of each corpus in one tree")
     parser.add_argument("--growth-repeat", type=int, default=1, help="rounds of the growth measurement (1, 2 and 4 copies once each per round)")
     parser.add_argument("--torchfix", metavar="PATH", help="TorchFix executable, installed in a separate environment")
