@@ -240,13 +240,11 @@ def _section(path: Path, data: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     return data
 
 
-def project_line_length(pyproject: Path, data: Optional[Dict[str, Any]] = None) -> Optional[int]:
+def project_line_length(data: Dict[str, Any]) -> Optional[int]:
     """The project's line length: ``line-length`` of ``[tool.repro-lint]``, else of
-    ``[tool.ruff]``, else of ``[tool.black]`` in ``pyproject`` (its parsed ``data`` when the
-    caller has read it already). None when none is set, or the file is missing or unreadable:
-    the other tools' tables are theirs to validate, so a value we cannot use is passed over."""
-    if data is None:
-        data = _others_settings(pyproject)
+    ``[tool.ruff]``, else of ``[tool.black]`` in its ``pyproject.toml`` (``data``, parsed; empty
+    when it has none or it is unreadable). None when none is set: the other tools' tables are
+    theirs to validate, so a value we cannot use is passed over."""
     tool = data.get("tool")
     for name in LINE_LENGTH_TABLES:
         table = tool.get(name) if isinstance(tool, dict) else None
@@ -357,25 +355,20 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
         config_path = find_config(start or Path.cwd())
     if config_path is None:
         root = find_root(start or Path.cwd())
-        pyproject = root / "pyproject.toml"
-        data = _others_settings(pyproject)
-        return Settings(root=root, line_length=project_line_length(pyproject, data), import_sections=project_import_sections(root, data))
+        others = _others_settings(root / "pyproject.toml")
+        return Settings(root=root, line_length=project_line_length(others), import_sections=project_import_sections(root, others))
     config_path = Path(config_path)
     if explicit and not os.path.lexists(config_path):
         raise ConfigError(f"{config_path}: configuration file not found")
     data = _read_toml(config_path)
     section = _section(config_path, data)
     settings = Settings(config_path=real(config_path), root=real(config_path).parent)
-    # a pyproject.toml states the line length in our table, ruff's or black's; beside a
-    # repro-lint.toml, the pyproject.toml of the same folder does
-    if config_path.name == "pyproject.toml" or isinstance(data.get("tool"), dict):
-        settings.line_length = project_line_length(config_path, data)
-        settings.import_sections = project_import_sections(settings.root, data)
-    else:
-        beside = settings.root / "pyproject.toml"
-        others = _others_settings(beside)
-        settings.line_length = project_line_length(beside, others)
-        settings.import_sections = project_import_sections(settings.root, others)
+    # a pyproject.toml states the line length (in our table, ruff's or black's) and the import
+    # sections of the other tools; beside a repro-lint.toml, the pyproject.toml of the same folder does
+    pyproject = config_path.name == "pyproject.toml" or isinstance(data.get("tool"), dict)
+    others = data if pyproject else _others_settings(settings.root / "pyproject.toml")
+    settings.line_length = project_line_length(others)
+    settings.import_sections = project_import_sections(settings.root, others)
     if section is None:
         if config_path.name != "pyproject.toml":
             raise ConfigError(f"{config_path}: has a [tool] table but no [tool.{SECTION}] table")
