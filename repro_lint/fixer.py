@@ -617,7 +617,7 @@ def fix_files(
     return FixRun([write_fix(item) for item in fixed])
 
 
-def stale_results(run: FixRun, files: Sequence[Path]) -> List[int]:
+def stale_results(run: FixRun, files: Sequence[Path], written: Sequence[Path]) -> List[int]:
     """The files (indexes into ``files``, whose outcomes ``run`` holds) whose remaining findings
     may be out of date: each file is fixed against the others' texts from before their fixes,
     and what a project-wide answer says can change with another file's fixes (an entry point
@@ -625,13 +625,13 @@ def stale_results(run: FixRun, files: Sequence[Path]) -> List[int]:
     Such a file reports something, and the project context consulted a written file for it, or
     every file (:attr:`FileResult.depends_on`, the results cache's dependencies). A file that
     reports nothing is not among them: a fix takes a hazard away, and what another file reports
-    can only go with it."""
-    written = {os.path.abspath(files[index]) for index, item in enumerate(run.files) if item.written}
-    if not written:
+    can only go with it. ``written``: the files the run wrote."""
+    changed = {os.path.abspath(path) for path in written}
+    if not changed:
         return []
     return [
         index for index, item in enumerate(run.files)
-        if item.result.diagnostics and any(dependency == ALL_FILES_KEY or dependency in written for dependency in item.result.depends_on)
+        if item.result.diagnostics and any(dependency == ALL_FILES_KEY or dependency in changed for dependency in item.result.depends_on)
     ]
 
 
@@ -654,9 +654,9 @@ def run_fix_command(
         for note in item.notes:
             print(f"repro-lint: warning: {note}", file=sys.stderr)
     if not diff:
-        stale = stale_results(run, files) if relint is not None else []
+        written = [files[index] for index, item in enumerate(run.files) if item.written]
+        stale = stale_results(run, files, written) if relint is not None else []
         if stale:
-            written = [files[index] for index, item in enumerate(run.files) if item.written]
             for index, result in zip(stale, relint([files[index] for index in stale], written)):  # type: ignore[misc]
                 run.files[index].result = result
         return None, run
