@@ -132,9 +132,6 @@ SCHEMA: Dict[str, Tuple[Callable[[Any], bool], str]] = {
     "line-length": (_line_length, "a whole number of characters between 1 and 320"),
 }
 
-#: where a project states its line length, first found wins: ours, then ruff's, then black's
-LINE_LENGTH_TABLES = (SECTION, "ruff", "black")
-
 #: ruff's configuration files, in the order ruff looks for them in a folder (``pyproject.toml``
 #: only where it has a ``[tool.ruff]`` table)
 RUFF_FILES = (".ruff.toml", "ruff.toml")
@@ -240,14 +237,32 @@ def _section(path: Path, data: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     return data
 
 
-def project_line_length(data: Dict[str, Any]) -> Optional[int]:
-    """The project's line length: ``line-length`` of ``[tool.repro-lint]``, else of
-    ``[tool.ruff]``, else of ``[tool.black]`` in its ``pyproject.toml`` (``data``, parsed; empty
-    when it has none or it is unreadable). None when none is set: the other tools' tables are
-    theirs to validate, so a value we cannot use is passed over."""
+def ruff_settings(root: Path, data: Dict[str, Any]) -> Dict[str, Any]:
+    """ruff's settings for the project at ``root``, from the file ruff picks there: the first of
+    ``.ruff.toml`` and ``ruff.toml``, else the ``[tool.ruff]`` table of its ``pyproject.toml``
+    (``data``, parsed; empty when it has none). Empty when there are none, or the file ruff
+    picks cannot be read (ruff reports that; it does not fall back to another file)."""
+    for name in RUFF_FILES:
+        if (root / name).is_file():
+            try:
+                found: Any = _read_toml(root / name)
+            except ConfigError:
+                return {}
+            return found if isinstance(found, dict) else {}
     tool = data.get("tool")
-    for name in LINE_LENGTH_TABLES:
-        table = tool.get(name) if isinstance(tool, dict) else None
+    found = tool.get("ruff") if isinstance(tool, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def project_line_length(data: Dict[str, Any], ruff: Dict[str, Any]) -> Optional[int]:
+    """The project's line length: ``line-length`` of ``[tool.repro-lint]`` in its
+    ``pyproject.toml`` (``data``, parsed; empty when it has none or it is unreadable), else of
+    ruff's settings (``ruff``: :func:`ruff_settings`, ``ruff.toml`` included), else of
+    ``[tool.black]``. None when none is set: the other tools' tables are theirs to validate, so
+    a value we cannot use is passed over."""
+    tool = data.get("tool")
+    tool = tool if isinstance(tool, dict) else {}
+    for table in (tool.get(SECTION), ruff, tool.get("black")):
         value = table.get("line-length") if isinstance(table, dict) else None
         if _line_length(value):
             return value
@@ -276,28 +291,15 @@ def _names(value: Any, comma: bool = False) -> Optional[Tuple[str, ...]]:
     return tuple(name.strip() for name in value if isinstance(name, str) and name.strip())
 
 
-def project_import_sections(root: Path, data: Dict[str, Any]) -> ImportSections:
-    """The project's own modules for its import sorter, read from the configuration at ``root``
-    (``data``: its ``pyproject.toml``, parsed; empty when it has none). ruff's settings come
-    from the first of ``.ruff.toml``, ``ruff.toml`` and a ``pyproject.toml`` with ``[tool.ruff]``,
-    as ruff picks them: ``src``, and ``known-first-party``, ``known-local-folder`` and
-    ``known-third-party`` of ``[lint.isort]`` (or the older ``[isort]``). isort's
-    (``[tool.isort]``: ``known_first_party``, ``known_local_folder``, ``known_third_party``,
-    ``src_paths``) add to them. A missing or unreadable file, or a value of another type, gives
-    nothing: the defaults of ruff stand."""
+def project_import_sections(data: Dict[str, Any], ruff: Dict[str, Any]) -> ImportSections:
+    """The project's own modules for its import sorter, read from ruff's settings (``ruff``:
+    :func:`ruff_settings`): ``src``, and ``known-first-party``, ``known-local-folder`` and
+    ``known-third-party`` of ``[lint.isort]`` (or the older ``[isort]``); isort's, in its
+    ``pyproject.toml`` (``data``, parsed; empty when it has none: ``[tool.isort]``'s
+    ``known_first_party``, ``known_local_folder``, ``known_third_party``, ``src_paths``), add to
+    them. A value of another type gives nothing: the defaults of ruff stand."""
     tool = data.get("tool")
     tool = tool if isinstance(tool, dict) else {}
-    ruff: Any = None
-    for name in RUFF_FILES:
-        if (root / name).is_file():
-            try:
-                ruff = _read_toml(root / name)
-            except ConfigError:
-                ruff = None
-            break
-    if ruff is None:
-        ruff = tool.get("ruff")
-    ruff = ruff if isinstance(ruff, dict) else {}
     lint = ruff.get("lint")
     tables = [lint.get("isort") if isinstance(lint, dict) else None, ruff.get("isort")]
     ruff_isort = next((t for t in tables if isinstance(t, dict)), {})
@@ -356,7 +358,8 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
     if config_path is None:
         root = find_root(start or Path.cwd())
         others = _others_settings(root / "pyproject.toml")
-        return Settings(root=root, line_length=project_line_length(others), import_sections=project_import_sections(root, others))
+        ruff = ruff_settings(root, others)
+        return Settings(root=root, line_length=project_line_length(others, ruff), import_sections=project_import_sections(others, ruff))
     config_path = Path(config_path)
     if explicit and not os.path.lexists(config_path):
         raise ConfigError(f"{config_path}: configuration file not found")
@@ -367,8 +370,9 @@ def load_settings(config_path: Optional[Path] = None, start: Optional[Path] = No
     # sections of the other tools; beside a repro-lint.toml, the pyproject.toml of the same folder does
     pyproject = config_path.name == "pyproject.toml" or isinstance(data.get("tool"), dict)
     others = data if pyproject else _others_settings(settings.root / "pyproject.toml")
-    settings.line_length = project_line_length(others)
-    settings.import_sections = project_import_sections(settings.root, others)
+    ruff = ruff_settings(settings.root, others)
+    settings.line_length = project_line_length(others, ruff)
+    settings.import_sections = project_import_sections(others, ruff)
     if section is None:
         if config_path.name != "pyproject.toml":
             raise ConfigError(f"{config_path}: has a [tool] table but no [tool.{SECTION}] table")

@@ -1050,6 +1050,7 @@ def test_the_projects_line_length_is_the_width(tmp_path, config, width):
         # other tools' values we cannot use are passed over, not reported: theirs to validate
         ({"pyproject.toml": "[tool.ruff]\nsrc = 'lib'\n[tool.ruff.lint.isort]\nknown-first-party = [1, 'a']\n"}, ("a",), (), None),
         ({"ruff.toml": "src = [\n"}, (), (), None),
+        ({"ruff.toml": "src = [\n", "pyproject.toml": "[tool.ruff]\nsrc = ['lib']\n"}, (), (), None),  # ruff stops there too
         ({}, (), (), None),
     ],
 )
@@ -1066,6 +1067,40 @@ def test_the_projects_import_sections_come_from_its_ruff_and_isort_settings(tmp_
     assert settings.import_sections == expected
     # a fix's edits are cached with its finding: other sections, another cache
     assert (settings.fingerprint() == replace(settings, import_sections=ImportSections()).fingerprint()) == (expected == ImportSections())
+
+
+@pytest.mark.parametrize(
+    "files, width",
+    [
+        ({"ruff.toml": "line-length = 100\n"}, 100),
+        ({".ruff.toml": "line-length = 100\n", "ruff.toml": "line-length = 120\n"}, 100),
+        # ruff reads its own file, not pyproject.toml's [tool.ruff], where it has one
+        ({"ruff.toml": "line-length = 100\n", "pyproject.toml": "[tool.ruff]\nline-length = 120\n"}, 100),
+        ({"ruff.toml": "[lint]\nselect = ['I']\n", "pyproject.toml": "[tool.ruff]\nline-length = 120\n[tool.black]\nline-length = 99\n"}, 99),
+        ({"ruff.toml": "line-length = [\n", "pyproject.toml": "[tool.ruff]\nline-length = 120\n"}, None),  # ruff stops there too
+        ({"ruff.toml": "line-length = 100\n", "pyproject.toml": "[tool.repro-lint]\nline-length = 79\n"}, 79),  # ours first
+    ],
+)
+def test_the_line_length_comes_from_the_file_ruff_reads(tmp_path, files, width):
+    """ruff's line length is read where ruff reads it (``.ruff.toml``, ``ruff.toml``, else
+    ``[tool.ruff]``), as the import sections are: with or without our own configuration file."""
+    from repro_lint.config import load_settings
+
+    write(tmp_path, files)
+    assert load_settings(start=tmp_path).line_length == width
+    write(tmp_path, {"repro-lint.toml": "select = ['RPL302']\n"})
+    assert load_settings(start=tmp_path).line_length == width
+
+
+def test_a_fix_keeps_within_the_line_length_of_ruff_toml(tmp_path):
+    from conftest import run_cli
+
+    call = "DataLoader(list(range(12)), batch_size=4, shuffle=True)"
+    write(tmp_path, {"ruff.toml": "line-length = 100\n", "train.py": loader_script(3, False, call)})
+    run_cli(["--fix", "--unsafe-fixes", "--no-cache", "train.py"], tmp_path)
+    text = (tmp_path / "train.py").read_text()
+    assert "    loader = DataLoader(list(range(12)), batch_size=4, shuffle=True, generator=make_generator())\n" in text, text
+    assert ruff_e501(tmp_path, "train.py", 100) == []
 
 
 def test_a_repro_lint_toml_takes_the_line_length_of_the_pyproject_beside_it(tmp_path):
