@@ -354,11 +354,17 @@ def _passes(linter: Linter, path: str, source: Source, unsafe: bool, max_passes:
         new_text = apply_text_edits(text, step.edits)
         if new_text == text:
             break  # fixes that change nothing: stop rather than loop
-        if original_compiles is None:
+        # the new text must compile where the original does: the original is compiled only
+        # when the new text does not (most fixed texts compile, and then it need not be)
+        problem = compile_error(new_text, path) if original_compiles is not False else None
+        if problem is not None and original_compiles is None:
             original_compiles = compile_error(original, path) is None
-        parsed = _parsed(new_text, path, original_compiles)
+            problem = problem if original_compiles else None
+        parsed = problem if problem is not None else _parsed(new_text, path, False)
         if isinstance(parsed, str):
             problem = parsed
+            if original_compiles is None:
+                original_compiles = compile_error(original, path) is None
             culprits = _culprits(text, path, step, newline, original_compiles)
             codes = _codes(culprits)
             outcome.errors.append(

@@ -11,7 +11,7 @@ import os
 import stat
 import textwrap
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 import libcst as cst
 import pytest
@@ -544,6 +544,40 @@ def test_a_fix_that_breaks_only_compile_is_refused(tmp_path: Path):
     assert outcome.text == "x = 1\n" and not outcome.fixed
     (error,) = outcome.errors
     assert error.rule == "RPL993" and "'return' outside function" in error.message
+
+
+def test_the_original_is_compiled_only_when_a_fixed_text_does_not_compile(tmp_path: Path, monkeypatch):
+    """A fixed text must compile where the original does. The original is compiled only when
+    the fixed text does not: a fix that compiles costs one compile, not two; a file that never
+    compiled (``return`` at the top level) is held to LibCST's parse alone."""
+    from repro_lint import fixer
+
+    compiled: List[str] = []
+    real = fixer.compile_error
+
+    def counting(text: str, path: str) -> Optional[str]:
+        compiled.append(text)
+        return real(text, path)
+
+    monkeypatch.setattr(fixer, "compile_error", counting)
+
+    def mark(self, node: cst.Assign) -> None:
+        if self.file.code_for(node) == "x = 1":
+            self.report(node, edits=[self.replace(node.value, "2")])
+
+    with temporary_rules({"code": "RPL993", "visit_Assign": mark}):
+        outcome = fix_text(tmp_path, "x = 1\n", ["RPL993"])
+    assert outcome.text == "x = 2\n" and compiled == ["x = 2\n"]
+
+    def misplace(self, node: cst.Assign) -> None:
+        if "return 1" not in self.file.source:
+            self.report(node, edits=[self.insert_before(node, "return 1\n")])
+
+    compiled.clear()
+    with temporary_rules({"code": "RPL993", "visit_Assign": misplace}):
+        outcome = fix_text(tmp_path, "return 0\nx = 1\n", ["RPL993"])
+    assert outcome.text == "return 0\nreturn 1\nx = 1\n" and not outcome.errors
+    assert compiled == ["return 0\nreturn 1\nx = 1\n", "return 0\nx = 1\n"]  # the original once, found not to compile
 
 
 def test_fixes_that_never_settle_stop_after_the_bound(tmp_path: Path):
