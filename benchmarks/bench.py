@@ -1,7 +1,8 @@
 """repro-lint speed benchmark: builds its corpora, then measures on the same files
 
-- repro-lint cold (``--no-cache``), cold filling the cache, warm (unchanged tree), one file,
-  ``--version``;
+- repro-lint cold (``--no-cache``), cold filling the cache, warm (unchanged tree), after one
+  module of the corpus changed (with the cache: a function appended, then taken away again),
+  one file, ``--version``;
 - the LibCST parse-only floor: ``libcst.parse_module`` on exactly the files a cold run of
   repro-lint parsed (those that passed its prefilter), on the same number of processes;
 - flake8 with its default rules on the whole tree, same number of processes, run from a side
@@ -483,8 +484,14 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     print(Runs([fill]).line("repro-lint cold, writing the cache", json_count(fill.stdout)))
     warm = repeated(lint, root, args.repeat)
     print(warm.line("repro-lint warm (unchanged tree)", json_count(warm.stdout)))
-    same = all(m.stdout == cold.stdout for m in [*cold.runs, fill, *warm.runs])
-    print(f"  same findings in every cold / filling / warm run: {'yes' if same else 'NO'} ({findings} findings)")
+    edited = root / target / EDITED[name] if name in EDITED else None
+    runs = [*cold.runs, fill, *warm.runs]
+    if edited is not None and edited.is_file():
+        after_edit = bench_edit(lint, root, edited, args.repeat)
+        print(after_edit.line("repro-lint after one module changed", json_count(after_edit.stdout)))
+        runs += after_edit.runs
+    same = all(m.stdout == cold.stdout for m in runs)
+    print(f"  same findings in every cold / filling / warm{' / one-change' if edited is not None else ''} run: {'yes' if same else 'NO'} ({findings} findings)")
     shutil.rmtree(cache, ignore_errors=True)
     diff = measured.get("diff")
     if diff is not None:
@@ -529,6 +536,31 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     print(f"    peak RSS of any repro-lint process: {max(cold.peak_mb, fill.peak_mb, warm.peak_mb):.0f} MB; of its process tree: {max(cold.tree_mb, fill.tree_mb):.0f} MB")
     if args.growth:
         bench_growth(root, target, cold, args)
+
+
+#: per corpus, a module that the corpus's programs import, changed between the runs that
+#: measure a run after one change (its path under the corpus's target)
+EDITED = {"projects": "yolov5/yolov5/utils/general.py", "torch": "nn/functional.py"}
+#: the change: a function nothing calls, appended (the findings stay those of the cold run)
+EDIT = "\n\ndef _benchmark_edit():\n    return 0\n"
+
+
+def bench_edit(lint: Sequence[str], root: Path, module: Path, times: int) -> Runs:
+    """Runs with the cache after one module changed since the run before (the cache filled by
+    the runs before): in turn with a function appended and without it, ``times`` runs; the
+    module is left as it was. It is written as a new file, never through a hard link that a
+    copy of the corpus may share."""
+    original = module.read_bytes()
+    measured = []
+    try:
+        for round_ in range(max(1, times)):
+            module.unlink()
+            module.write_bytes(original + EDIT.encode() if round_ % 2 == 0 else original)
+            measured.append(measure_isolated(lint, root))
+    finally:
+        module.unlink()
+        module.write_bytes(original)
+    return Runs(measured)
 
 
 def bench_growth(root: Path, target: str, single: Runs, args: argparse.Namespace) -> None:
