@@ -48,6 +48,16 @@ ROOTS_KEY = "roots"
 #: file found, or that none is): one key per module instead of every candidate path looked at
 #: (a module found in no root, ``torch`` in a project's tree, is two candidates per root)
 MODULE_KEY_PREFIX = "module:"
+#: prefix of a dependency on one file of the run: its content while it is one of the run's files,
+#: missing otherwise (that a file imports a module holds while the file is linted with the others
+#: and still imports it, whatever its copy outside a narrower run says)
+MEMBER_KEY_PREFIX = "member:"
+
+
+def dependency_file(dependency: str) -> str:
+    """The path a file dependency names (a run member's without its prefix); other keys as
+    they are."""
+    return dependency[len(MEMBER_KEY_PREFIX) :] if dependency.startswith(MEMBER_KEY_PREFIX) else dependency
 
 
 def digest(data: bytes) -> str:
@@ -346,7 +356,8 @@ class ResultsCache:
 class Dependencies:
     """The digests that a cached file's findings depend on, besides its own content: the
     files the project context consulted for it (each file's content, or that it is missing),
-    every file of the run (:data:`ALL_FILES_KEY`), the source roots (:data:`ROOTS_KEY`) and
+    a file's content while it is one of the run's (:data:`MEMBER_KEY_PREFIX`), every file of the
+    run (:data:`ALL_FILES_KEY`), the source roots (:data:`ROOTS_KEY`) and
     where module names resolve in them (:data:`MODULE_KEY_PREFIX`). ``digests`` (by file
     index) and ``index_of`` (absolute path -> index) are the run's own tables, filled as it
     reads the files; ``roots``: the source roots the project context searches for modules."""
@@ -382,6 +393,9 @@ class Dependencies:
             if self._roots is None:
                 self._roots = digest(self.state_key().encode("utf-8"))
             return self._roots
+        if dependency.startswith(MEMBER_KEY_PREFIX):
+            index = self.index_of.get(dependency[len(MEMBER_KEY_PREFIX) :])
+            return self.digests.get(index) if index is not None else None
         index = self.index_of.get(dependency)
         if index is not None and index in self.digests:
             return self.digests[index]

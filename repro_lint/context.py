@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 
-from .cache import ALL_FILES_KEY, MODULE_KEY_PREFIX
+from .cache import ALL_FILES_KEY, MEMBER_KEY_PREFIX, MODULE_KEY_PREFIX
 from .catalog import DATALOADERS, DETERMINISTIC_ALGORITHMS, DRAWING_METHODS, FACTORY_WORD, DEVICE_METHODS, DISPATCHED_METHODS, FRAMEWORK_IMPORTED_FILES, SEEDS_WORKERS, TORCH_LIBRARIES, WORKER_SEEDED, builds_on_torch, is_on
 from .classify import (
     ALL_GENERATORS, DETERMINISM, ENTROPY, CallEffect, DROPOUT_LAYER, INIT, LOAD, PRETRAINED, SHUFFLES, TRAIN, classify_call, is_device_name, is_known, is_seed_named, is_seed_parameter, placed_option_devices, setting_device, UNNAMED,
@@ -122,8 +122,9 @@ def mentions_determinism(text: str) -> bool:
 # -- the project -------------------------------------------------------------------------------
 
 #: what :meth:`ProjectContext.survey` learns of a file: whether it is an entry point (None: not
-#: decided yet) and whether its text mentions determinism
-Learnt = Tuple[Optional[bool], bool]
+#: decided yet), whether its text mentions determinism, and what that entry-point answer
+#: depends on besides the file (None: nothing else; see ``ProjectContext._asked_importers``)
+Learnt = Tuple[Optional[bool], bool, Optional[Tuple[str, ...]]]
 
 #: a node of the call graph: (absolute path of the module, body name)
 Node = Tuple[str, str]
@@ -223,7 +224,7 @@ class _NodeInfo:
 
 #: the tables of :class:`ProjectContext` keyed by a file's absolute path that hold what was
 #: learnt from that file's text alone (:meth:`ProjectContext.forget` drops its entries)
-_OWN = ("_facts", "_entry", "_mentions_determinism", "_nodes", "_attributes")
+_OWN = ("_facts", "_entry", "_asked_importers", "_mentions_determinism", "_nodes", "_attributes")
 
 #: the answers :class:`ProjectContext` derives from the call graph or from every file's text,
 #: which a change to any file may change: what :meth:`ProjectContext.forget` starts again
@@ -305,8 +306,11 @@ class ProjectContext:
         #: per module path and class name: the class's ``self.attr = Cls()`` attributes -> the
         #: method that sets each
         self._attributes: Dict[str, Dict[str, Dict[str, BodyFacts]]] = {}
-        #: files whose entry-point answer depended on that index
-        self._asked_importers: Set[str] = set()
+        #: per file whose entry-point answer asked who imports it (that index), what the answer
+        #: depends on, for every question that reads it (:meth:`is_entry_point`): the files that
+        #: import it, as members of the run, when some do (another file's imports cannot undo
+        #: that), else every file
+        self._asked_importers: Dict[str, Tuple[str, ...]] = {}
         #: :meth:`prepare` has run: every file that may be an entry point has been asked
         self._prepared = False
         self._packages: Dict[str, Tuple[str, ...]] = {}  # source_root_for's memo
@@ -405,8 +409,9 @@ class ProjectContext:
         if cached is None:
             cached = self._compute_entry(Path(key), source)
             self._entry[key] = cached
-        if key in self._asked_importers:
-            self.consult(ALL_FILES)  # whether it is a script depends on who imports it
+        asked = self._asked_importers.get(key)
+        if asked is not None and self.consulted is not None:
+            self.consulted.update(asked)  # whether it is a script depends on who imports it
         return cached
 
     def _compute_entry(self, path: Path, source: Optional[str]) -> bool:
@@ -435,8 +440,9 @@ class ProjectContext:
         if is_package or not might_call_at_top_level(source):
             return False
         # who imports it first (one index for the run), its facts only when nothing does
-        self._asked_importers.add(key)
-        if self.is_imported(name):
+        importers = self._importer_keys(name)  # (is_imported's answer, with what it depends on)
+        self._asked_importers[key] = (key, *importers) if importers else (ALL_FILES,)
+        if importers:
             return False
         facts = self.facts(path, source)
         if facts is None or facts.has_main_guard or not facts.module_body.calls:
@@ -471,9 +477,19 @@ class ProjectContext:
 
     def is_imported(self, module: str) -> bool:
         """Does a file of the run import module ``module`` (``import m``, ``from m import x``,
-        ``from pkg import m``, relative imports)? An index of every file's imports, built once."""
-        self.consult(ALL_FILES)
-        return module in self.index_imports()
+        ``from pkg import m``, relative imports)? An index of every file's imports, built once.
+        Yes depends on the files that import it, while they are files of the run (a file that
+        starts to import it too changes nothing); no, on every file."""
+        importers = self._importer_keys(module)
+        if self.consulted is not None:
+            self.consulted.update(importers or (ALL_FILES,))
+        return bool(importers)
+
+    def _importer_keys(self, module: str) -> Tuple[str, ...]:
+        """The dependencies on the files of the run that import ``module``, as members of the
+        run (:data:`~repro_lint.cache.MEMBER_KEY_PREFIX`)."""
+        files = self.files
+        return tuple(MEMBER_KEY_PREFIX + self._absolute(files[position]) for position in self.index_imports().get(module, ()))
 
     def index_imports(self) -> Dict[str, List[int]]:
         """The modules some file of the run imports (:meth:`is_imported`), each with the
@@ -626,14 +642,16 @@ class ProjectContext:
         mentions = self._mentions(key)
         if mentions:
             self.facts(key)
-        return (self._entry.get(key), mentions)
+        return (self._entry.get(key), mentions, self._asked_importers.get(key))
 
     def absorb(self, path: "str | Path", learnt: "Learnt") -> None:
         """Take what :meth:`survey` learnt of ``path`` (in another process) as known here."""
         key = self._absolute(path)
-        entry, mentions = learnt
+        entry, mentions, asked = learnt
         if entry is not None:
             self._entry.setdefault(key, entry)
+            if asked is not None:
+                self._asked_importers.setdefault(key, asked)
         self._mentions_determinism.setdefault(key, mentions)
 
     def unsent_facts(self) -> Dict[str, Optional[ModuleFacts]]:
@@ -679,6 +697,7 @@ class ProjectContext:
         self._facts.pop(key, None)
         self._sent.discard(key)
         flagged = self._entry.pop(key, None) is not None
+        self._asked_importers.pop(key, None)
         self._mentions_determinism.pop(key, None)
         self._nodes.pop(key, None)
         self._attributes.pop(key, None)

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ._lazy import cst
-from .cache import ALL_FILES_KEY
+from .cache import ALL_FILES_KEY, dependency_file
 from .diagnostics import SAFE, UNSAFE, Diagnostic, Edit, InternalError
 from .discovery import display_path
 from .linter import FileResult, Linter
@@ -637,7 +637,7 @@ def stale_results(run: FixRun, files: Sequence[Path], written: Sequence[Path]) -
         return []
     return [
         index for index, item in enumerate(run.files)
-        if item.result.diagnostics and any(dependency == ALL_FILES_KEY or dependency in changed for dependency in item.result.depends_on)
+        if item.result.diagnostics and any(dependency == ALL_FILES_KEY or dependency_file(dependency) in changed for dependency in item.result.depends_on)
     ]
 
 

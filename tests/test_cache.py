@@ -462,3 +462,76 @@ def test_entries_that_depend_on_the_same_files_share_one_stored_list(tmp_path: P
         cache_file.write_text(json.dumps(data))
         found = _findings(_cached_run(settings, files, linter))
         assert found == reference, damaged
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_module_that_no_file_imports_any_more_becomes_an_entry_point_in_a_cached_run(tmp_path: Path, monkeypatch, jobs: int):
+    """A script without a ``__main__`` block is an entry point only when no file of the run
+    imports it. The survey's workers decide that in a parallel run, and the process that lints
+    the file must still record that its findings depend on the files that import it: here the
+    only importer stops importing it, and the next cached run reports the entry point's
+    finding, as a run without the cache does."""
+    write(tmp_path, {
+        "tool.py": "import random\n\nx = random.random()\nprint(x)\n",
+        "main.py": "import tool\n\nprint(tool.x)\n",
+        "other.py": "import os\n\nprint(os.sep)\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
+    settings = Settings(root=tmp_path)
+    files = sorted(tmp_path.glob("*.py"))
+
+    def run(cached: bool) -> List[Tuple]:
+        linter = Linter(settings, ProjectContext(settings, files))
+        cache = ResultsCache.open(settings, linter.codes) if cached else None
+        results = lint_files(linter, files, jobs=jobs, cache=cache)
+        assert not [e for r in results for e in r.errors]
+        return _findings(results)
+
+    before = run(cached=True)  # fills the cache
+    assert before == run(cached=False) and not [f for f in before if f[0].endswith("tool.py")]
+    (tmp_path / "main.py").write_text("import os\n\nprint(os.sep)\n", encoding="utf-8")
+    after = run(cached=False)
+    assert [f[2] for f in after if f[0].endswith("tool.py")] == ["RPL103"]  # Python's random, never seeded
+    assert run(cached=True) == after
+
+
+def test_that_a_module_is_imported_depends_on_its_importers_as_files_of_the_run(tmp_path: Path, monkeypatch):
+    """Whether a script-like module is an entry point depends, when a file imports it, on that
+    file as one of the run's, not on every file: another file's change lints it no more; a
+    run without the importer (a narrower run, the importer's copy on disk unchanged) does."""
+    write(tmp_path, {
+        "tool.py": "import random\n\nx = random.random()\nprint(x)\n",
+        "main.py": "import tool\n\nprint(tool.x)\n",
+        "other.py": "import os\n\nprint(os.sep)\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    settings = Settings(root=tmp_path)
+    linted: List[str] = []
+    real = engine_run._lint_file
+
+    def recording(linter, path):
+        linted.append(Path(path).name)
+        return real(linter, path)
+
+    monkeypatch.setattr(engine_run, "_lint_file", recording)
+
+    def run(names: List[str], cached: bool = True) -> List[Tuple]:
+        files = [tmp_path / name for name in names]
+        linter = Linter(settings, ProjectContext(settings, files))
+        cache = ResultsCache.open(settings, linter.codes) if cached else None
+        linted.clear()
+        return _findings(lint_files(linter, files, jobs=1, cache=cache))
+
+    everything = ["main.py", "other.py", "tool.py"]
+    assert run(everything) == run(everything, cached=False)
+    assert not [f for f in run(everything) if f[0].endswith("tool.py")] and linted == []
+    (tmp_path / "other.py").write_text("import sys\n\nprint(sys.argv)\n", encoding="utf-8")
+    findings = run(everything)
+    assert "other.py" in linted and "tool.py" not in linted  # main.py, a script, may be
+    assert findings == run(everything, cached=False)
+    narrower = ["other.py", "tool.py"]
+    expected = run(narrower, cached=False)
+    assert [f[2] for f in expected if f[0].endswith("tool.py")] == ["RPL103"]
+    assert run(narrower) == expected
