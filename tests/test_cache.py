@@ -535,3 +535,106 @@ def test_that_a_module_is_imported_depends_on_its_importers_as_files_of_the_run(
     expected = run(narrower, cached=False)
     assert [f[2] for f in expected if f[0].endswith("tool.py")] == ["RPL103"]
     assert run(narrower) == expected
+
+
+#: a project whose files' findings depend on each other in the ways the project context reads:
+#: an entry point seeding through a helper that also turns deterministic algorithms on, a loader
+#: built by a factory in another module, a model with a nondeterministic op, a script-like
+#: module that a file imports, re-exports through a package
+PROJECT = {
+    "train.py": """\
+        import torch
+        from helpers import set_seed
+        from data import build_loader
+        from pkg import Net
+        import tool
+
+
+        def main():
+            set_seed(0)
+            loader = build_loader(list(range(10)))
+            net = Net().cuda()
+            for batch in loader:
+                net(torch.tensor(batch).cuda())
+            print(tool.x)
+
+
+        if __name__ == "__main__":
+            main()
+        """,
+    "evaluate.py": """\
+        import numpy as np
+        from pkg import Net
+
+        if __name__ == "__main__":
+            net = Net()
+            print(np.random.rand(3), net)
+        """,
+    "helpers.py": """\
+        import random
+
+        import numpy as np
+        import torch
+
+
+        def set_seed(seed):
+            random.seed(seed)
+            np.random.seed(seed)
+            torch.manual_seed(seed)
+            torch.use_deterministic_algorithms(True)
+        """,
+    "data.py": """\
+        from torch.utils.data import DataLoader
+
+
+        def build_loader(dataset):
+            return DataLoader(dataset, batch_size=2, shuffle=True, num_workers=2)
+        """,
+    "pkg/__init__.py": "from .model import Net\n",
+    "pkg/model.py": """\
+        import torch
+        import torch.nn.functional as F
+
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                out = torch.zeros(4).index_add_(0, x % 4, x.float())
+                return F.dropout(out, 0.5)
+        """,
+    "tool.py": "import random\n\nx = random.random()\nprint(x)\n",
+}
+
+
+def test_a_cached_run_after_any_one_file_changes_finds_what_a_fresh_run_finds(tmp_path: Path, monkeypatch):
+    """Whatever file of a project changes (emptied, then back), a cached run, in parallel with
+    the survey in workers, finds what a serial run without the cache finds: no file's findings
+    are kept when something they were derived from changed, whichever process derived it."""
+    write(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine_run, "POOL_MIN_WORK", 0)
+    monkeypatch.setattr(engine_run, "SURVEY_MIN_BYTES", 0)
+    settings = Settings(root=tmp_path)
+    files = sorted(tmp_path.rglob("*.py"))
+
+    def run(jobs: int, cached: bool) -> List[Tuple]:
+        linter = Linter(settings, ProjectContext(settings, files))
+        cache = ResultsCache.open(settings, linter.codes) if cached else None
+        results = lint_files(linter, files, jobs=jobs, cache=cache)
+        assert not [e for r in results for e in r.errors]
+        return _findings(results)
+
+    reference = run(1, cached=False)
+    assert {code for *_, code, _ in reference} == {"RPL102", "RPL301", "RPL302", "RPL501"}
+    assert run(2, cached=True) == reference
+    seen = set()
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        path.write_text("", encoding="utf-8")
+        fresh = run(1, cached=False)
+        assert run(2, cached=True) == fresh, f"{path.name} emptied"
+        seen.update(code for *_, code, _ in fresh)
+        path.write_text(text, encoding="utf-8")
+        assert run(2, cached=True) == reference, f"{path.name} back"
+    # findings that other files' changes made: the helper's switch gone (RPL202 in the entry
+    # point), the script-like module imported no more (RPL103, an entry point now)
+    assert {"RPL103", "RPL202"} <= seen
