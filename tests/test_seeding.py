@@ -1269,6 +1269,8 @@ def test_rpl202_device_option_read_in_another_file(tmp_path):
         ("model = torch.nn.Linear(2, 2).cuda()\n    model = torch.nn.DataParallel(model)", "CUDA"),
         ("model = torch.nn.DataParallel(torch.nn.Linear(2, 2))", "an accelerator"),
         ("parser.add_argument('--gpus', type=int, default=2)", "an accelerator"),
+        # a run uses one of them
+        ("model = torch.nn.Linear(2, 2)\n    model = model.cuda() if torch.cuda.is_available() else model.npu()", "CUDA or an Ascend NPU"),
     ],
 )
 def test_rpl202_names_the_devices_the_evidence_names(lint, code, device):

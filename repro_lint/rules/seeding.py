@@ -1553,9 +1553,9 @@ class DeterministicAlgorithmsOff(_EntryPointRule):
             devices = [d for d in devices if d in on_default]
         if not devices or not self.file.project.runs_torch(self.file.path, summary):
             return
-        # the devices named for what they are; "an accelerator" (Fabric, accelerate,
-        # DataParallel, a GPU count) only when no evidence names one (CUDA is an accelerator)
-        device = " and ".join(DEVICE_NAMES[d] for d in ([d for d in devices if d != "accelerator"] or devices))
+        # the devices named for what they are, one of them per run; "an accelerator" (Fabric,
+        # accelerate, DataParallel, a GPU count) only when no evidence names one (CUDA is an accelerator)
+        device = " or ".join(DEVICE_NAMES[d] for d in ([d for d in devices if d != "accelerator"] or devices))
         if scan.determinism_on(summary):
             # turned on only under an ``if`` that a run with the default arguments skips
             guarded = scan.switched_off_default(summary) if "if" in self.file.source else None
