@@ -486,12 +486,13 @@ def bench_corpus(name: str, root: Path, target: str, args: argparse.Namespace) -
     print(warm.line("repro-lint warm (unchanged tree)", json_count(warm.stdout)))
     edited = root / target / EDITED[name] if name in EDITED else None
     runs = [*cold.runs, fill, *warm.runs]
-    if edited is not None and edited.is_file():
+    changed = edited is not None and edited.is_file()
+    if changed:
         after_edit = bench_edit(lint, root, edited, args.repeat)
         print(after_edit.line("repro-lint after one module changed", json_count(after_edit.stdout)))
         runs += after_edit.runs
     same = all(m.stdout == cold.stdout for m in runs)
-    print(f"  same findings in every cold / filling / warm{' / one-change' if edited is not None else ''} run: {'yes' if same else 'NO'} ({findings} findings)")
+    print(f"  same findings in every cold / filling / warm{' / one-change' if changed else ''} run: {'yes' if same else 'NO'} ({findings} findings)")
     shutil.rmtree(cache, ignore_errors=True)
     diff = measured.get("diff")
     if diff is not None:
