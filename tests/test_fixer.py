@@ -1225,3 +1225,32 @@ def test_fix_reports_what_the_next_run_reports_when_another_file_s_fix_settles_a
     assert findings == [[], []], (done.stdout, after.stdout)
     assert "Fixed 1 error." in done.stdout
     assert (done.returncode, after.returncode) == (0, 0), done.stdout + done.stderr
+
+
+def test_stale_results_follow_a_dependency_on_a_written_file_as_a_member_of_the_run(tmp_path: Path):
+    """A file's findings may depend on another file as one of the run's (whether a module is
+    imported: ``member:PATH``); when --fix writes that file, the findings are stale too, as for a
+    plain dependency on it or on every file. A file that reports nothing, or depends on no
+    written file, is not."""
+    from repro_lint.cache import ALL_FILES_KEY, MEMBER_KEY_PREFIX
+    from repro_lint.diagnostics import Diagnostic
+    from repro_lint.fixer import FileFix, FixRun, stale_results
+    from repro_lint.linter import FileResult
+
+    written = tmp_path / "main.py"
+    other = str(tmp_path / "other.py")
+
+    def item(depends_on, reports: bool = True) -> FileFix:
+        found = [Diagnostic("RPL103", "m", "x.py", (1, 0), (1, 1))] if reports else []
+        return FileFix("x.py", FileResult("x.py", found, depends_on=tuple(depends_on)))
+
+    run = FixRun([
+        item([MEMBER_KEY_PREFIX + os.path.abspath(written)]),
+        item([os.path.abspath(written)]),
+        item([ALL_FILES_KEY]),
+        item([MEMBER_KEY_PREFIX + other, other]),
+        item([MEMBER_KEY_PREFIX + os.path.abspath(written)], reports=False),
+    ])
+    files = [tmp_path / f"f{i}.py" for i in range(5)]
+    assert stale_results(run, files, [written]) == [0, 1, 2]
+    assert stale_results(run, files, []) == []
