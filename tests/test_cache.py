@@ -56,6 +56,16 @@ def _findings(results) -> List[Tuple]:
     return sorted((d.path, d.start, d.code, d.message) for r in results for d in r.diagnostics)
 
 
+def _run(settings: Settings, files: List[Path], jobs: int = 1, cached: bool = True) -> List[Tuple]:
+    """The findings of one run over ``files`` (a project context of its own; with the results
+    cache or not), which reports no internal error."""
+    linter = Linter(settings, ProjectContext(settings, files))
+    cache = ResultsCache.open(settings, linter.codes) if cached else None
+    results = lint_files(linter, files, jobs=jobs, cache=cache)
+    assert not [e for r in results for e in r.errors]
+    return _findings(results)
+
+
 @pytest.fixture
 def seeding_helper_rule():
     """A rule that asks the project context about another file (as the seeding rules do):
@@ -88,11 +98,7 @@ def test_cold_warm_parallel_and_serial_runs_agree_also_after_a_helper_changes(
     files = sorted(tmp_path.glob("*.py"))
 
     def run(jobs: int, cached: bool):
-        linter = Linter(settings, ProjectContext(settings, files))
-        cache = ResultsCache.open(settings, linter.codes) if cached else None
-        results = lint_files(linter, files, jobs=jobs, cache=cache)
-        assert not [e for r in results for e in r.errors]
-        return _findings(results)
+        return _run(settings, files, jobs, cached)
 
     reference = run(1, cached=False)
     assert {code for *_, code, _ in reference} == {"RPL001", "RPL201", "RPL205", "RPL501", seeding_helper_rule}
@@ -130,10 +136,7 @@ def test_a_module_that_appears_later_is_a_change_for_the_files_that_imported_it(
     settings = Settings(root=tmp_path, select=[seeding_helper_rule])
 
     def run(cached: bool):
-        files = sorted(tmp_path.rglob("*.py"))
-        linter = Linter(settings, ProjectContext(settings, files))
-        cache = ResultsCache.open(settings, linter.codes) if cached else None
-        return _findings(lint_files(linter, files, jobs=1, cache=cache))
+        return _run(settings, sorted(tmp_path.rglob("*.py")), cached=cached)
 
     assert run(cached=True) == [] == run(cached=False)
     seeding = "import torch\n\n\ndef set_seed(seed):\n    torch.manual_seed(seed)\n"
@@ -167,10 +170,7 @@ def test_a_module_that_appears_beside_a_script_in_a_package_is_a_change_for_it(t
     settings = Settings(root=tmp_path, select=["RPL202"])
 
     def run(cached: bool):
-        files = sorted(tmp_path.rglob("*.py"))
-        linter = Linter(settings, ProjectContext(settings, files))
-        cache = ResultsCache.open(settings, linter.codes) if cached else None
-        return [code for _, _, code, _ in _findings(lint_files(linter, files, jobs=1, cache=cache))]
+        return [code for _, _, code, _ in _run(settings, sorted(tmp_path.rglob("*.py")), cached=cached)]
 
     assert run(cached=True) == [] == run(cached=False)
     dev = tmp_path / "pkg" / "sub" / "dev.py"
@@ -483,11 +483,7 @@ def test_a_module_that_no_file_imports_any_more_becomes_an_entry_point_in_a_cach
     files = sorted(tmp_path.glob("*.py"))
 
     def run(cached: bool) -> List[Tuple]:
-        linter = Linter(settings, ProjectContext(settings, files))
-        cache = ResultsCache.open(settings, linter.codes) if cached else None
-        results = lint_files(linter, files, jobs=jobs, cache=cache)
-        assert not [e for r in results for e in r.errors]
-        return _findings(results)
+        return _run(settings, files, jobs, cached)
 
     before = run(cached=True)  # fills the cache
     assert before == run(cached=False) and not [f for f in before if f[0].endswith("tool.py")]
@@ -518,11 +514,8 @@ def test_that_a_module_is_imported_depends_on_its_importers_as_files_of_the_run(
     monkeypatch.setattr(engine_run, "_lint_file", recording)
 
     def run(names: List[str], cached: bool = True) -> List[Tuple]:
-        files = [tmp_path / name for name in names]
-        linter = Linter(settings, ProjectContext(settings, files))
-        cache = ResultsCache.open(settings, linter.codes) if cached else None
         linted.clear()
-        return _findings(lint_files(linter, files, jobs=1, cache=cache))
+        return _run(settings, [tmp_path / name for name in names], cached=cached)
 
     everything = ["main.py", "other.py", "tool.py"]
     assert run(everything) == run(everything, cached=False)
@@ -617,11 +610,7 @@ def test_a_cached_run_after_any_one_file_changes_finds_what_a_fresh_run_finds(tm
     files = sorted(tmp_path.rglob("*.py"))
 
     def run(jobs: int, cached: bool) -> List[Tuple]:
-        linter = Linter(settings, ProjectContext(settings, files))
-        cache = ResultsCache.open(settings, linter.codes) if cached else None
-        results = lint_files(linter, files, jobs=jobs, cache=cache)
-        assert not [e for r in results for e in r.errors]
-        return _findings(results)
+        return _run(settings, files, jobs, cached)
 
     reference = run(1, cached=False)
     assert {code for *_, code, _ in reference} == {"RPL102", "RPL301", "RPL302", "RPL501"}
