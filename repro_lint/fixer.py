@@ -623,10 +623,9 @@ def fix_files(
     return FixRun([write_fix(item) for item in fixed])
 
 
-def stale_results(run: FixRun, files: Sequence[Path], written: Sequence[Path]) -> List[int]:
-    """The files (indexes into ``files``, whose outcomes ``run`` holds) whose remaining findings
-    may be out of date: each file is fixed against the others' texts from before their fixes,
-    and what a project-wide answer says can change with another file's fixes (an entry point
+def stale_results(run: FixRun, written: Sequence[Path]) -> List[int]:
+    """The files (indexes into ``run.files``) whose remaining findings may be out of date: each
+    file is fixed against the others' texts from before their fixes, and what a project-wide answer says can change with another file's fixes (an entry point
     that now turns deterministic algorithms on leaves no RPL401 finding in the modules it runs).
     Such a file reports something, and the project context consulted a written file for it, or
     every file (:attr:`FileResult.depends_on`, the results cache's dependencies). A file that
@@ -661,7 +660,7 @@ def run_fix_command(
             print(f"repro-lint: warning: {note}", file=sys.stderr)
     if not diff:
         written = [files[index] for index, item in enumerate(run.files) if item.written]
-        stale = stale_results(run, files, written) if relint is not None else []
+        stale = stale_results(run, written) if relint is not None else []
         if stale:
             for index, result in zip(stale, relint([files[index] for index in stale], written)):  # type: ignore[misc]
                 run.files[index].result = result
