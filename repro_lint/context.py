@@ -245,6 +245,7 @@ _DERIVED: Dict[str, Optional[Callable[[], Any]]] = {
     "_enables_determinism": None,
     "_seeds_workers": None,
     "_program_index": None,
+    "_program_sets": dict,
 }
 
 
@@ -356,6 +357,8 @@ class ProjectContext:
         self._seeds_workers: Optional[FrozenSet[str]] = None
         #: :meth:`_programs`, and the files that contain a word (:meth:`mentioned_with`)
         self._program_index: Optional[Dict[str, FrozenSet[str]]] = None
+        #: :meth:`_held_by_programs`, by the files asked about
+        self._program_sets: Dict[Tuple[str, ...], Tuple[FrozenSet[str], Tuple[str, ...]]] = {}
         self._mentioning: Dict[str, Tuple[str, ...]] = {}
         self._settings: Dict[Tuple[str, str], FrozenSet[str]] = {}
         #: module path -> the functions (``main``, ``Class.method``) its console scripts call,
@@ -2416,7 +2419,7 @@ class ProjectContext:
         enabling = self._enables_determinism
         if not enabling or path is None:
             return bool(enabling)
-        return any(self.may_run_with(path, other) for other in sorted(enabling))
+        return self.may_run_with_any(path, tuple(sorted(enabling)))
 
     def _mentions(self, key: str, text: Optional[str] = None) -> bool:
         """Does the text of the file at absolute path ``key`` (``text``, or read here unless
@@ -2473,7 +2476,7 @@ class ProjectContext:
                 other for other in candidates
                 if word in (self.text(other) or "") and self._file_has(other, frozenset({effect}))
             )
-        return any(self.may_run_with(key, other) for other in sorted(found - {key}))
+        return self.may_run_with_any(key, tuple(sorted(found - {key})))
 
     @contextmanager
     def importing(self, path: "str | Path | None") -> Iterator[None]:
@@ -2717,12 +2720,11 @@ class ProjectContext:
         names = []
         folder = os.path.dirname(self._absolute(path))
         stem = os.path.splitext(os.path.basename(path))[0]
-        for root in self._module_files.roots:
-            if folder.startswith(os.path.join(root, "")):
-                parts = [*os.path.relpath(folder, root).split(os.sep), stem]
-                dotted = ".".join(parts)
-                if all(part.isidentifier() for part in parts) and self.resolve_module(dotted) == Path(self._absolute(path)):
-                    names.append(dotted)
+        for root in self._module_files.roots_above(folder):
+            parts = [*os.path.relpath(folder, root).split(os.sep), stem]
+            dotted = ".".join(parts)
+            if all(part.isidentifier() for part in parts) and self.resolve_module(dotted) == Path(self._absolute(path)):
+                names.append(dotted)
         return names
 
     def _find_caller_arguments(self, node: Node, elsewhere: bool, mapped: bool = False) -> Optional[Tuple[Tuple[Tuple[object, ...], Dict[str, object]], ...]]:
@@ -2908,14 +2910,30 @@ class ProjectContext:
         if entry.startswith(root) or root.startswith(os.path.join(os.path.dirname(entry), "")):
             return True
 
-        def imports_its_package() -> bool:
+        # (each side once: a tree of several projects asks this of most pairs of its files)
+        tops = self._package_tops(module)
+        return bool(tops) and not tops.isdisjoint(self._import_tops(entry))
+
+    def _package_tops(self, module: str) -> FrozenSet[str]:
+        """The top-level names under which the module at absolute path ``module`` is imported:
+        its dotted name's, and those from the source roots above its package (as the file
+        whose names are being resolved imports them, :meth:`importing`)."""
+
+        def compute() -> FrozenSet[str]:
             facts = self.facts(module)
             names = [facts.module_name, *self._namespace_names(module)] if facts is not None and facts.module_name else []
-            tops = {name.split(".", 1)[0] for name in names}
-            text = self.text(entry) if tops else None
-            return text is not None and any(m.split(".", 1)[0] in tops for m in imported_modules(Path(entry), text))
+            return frozenset(name.split(".", 1)[0] for name in names)
 
-        return bool(self.remembered(("same project", module, entry), imports_its_package))
+        return self.remembered(("package tops", module, self._importer), compute)
+
+    def _import_tops(self, path: str) -> FrozenSet[str]:
+        """The top-level names of the modules the file at absolute path ``path`` imports."""
+
+        def compute() -> FrozenSet[str]:
+            text = self.text(path)
+            return frozenset(m.split(".", 1)[0] for m in imported_modules(Path(path), text)) if text is not None else frozenset()
+
+        return self.remembered(("import tops", path), compute)
 
     def may_run_with(self, path: "str | Path", other: "str | Path") -> bool:
         """Can the code of the file ``other`` run in a program that runs the module at ``path``?
@@ -2928,15 +2946,40 @@ class ProjectContext:
         :meth:`_same_project`); when none reaches ``other``, it can if ``other`` is of the
         module's own project (a helper the call graph does not see run; not another project's
         file that is linted in the same tree)."""
+        return self.may_run_with_any(path, (self._absolute(other),))
+
+    def may_run_with_any(self, path: "str | Path", others: Tuple[str, ...]) -> bool:
+        """Can the code of one of the files ``others`` (absolute paths, asked in that order) run
+        in a program that runs the module at ``path`` (:meth:`may_run_with` of each)? Those that
+        programs hold are asked as one set: the programs that hold any of them, gathered once
+        per ``others``, meet the module's or not (asking each file for each module grew with the
+        square of the files in a tree of several projects)."""
         self.consult(ALL_FILES)
-        programs = self._programs()
-        mine = programs.get(self._absolute(path))
+        if not others:
+            return False
+        key = self._absolute(path)
+        mine = self._programs().get(key)
         if not mine:
-            return self._same_project(self._absolute(path), self._absolute(other))
-        theirs = programs.get(self._absolute(other))
-        if not theirs:
-            return self._same_project(self._absolute(path), self._absolute(other))
-        return not theirs.isdisjoint(mine)
+            return any(self._same_project(key, other) for other in others)
+        held, unheld = self._held_by_programs(others)
+        return not mine.isdisjoint(held) or any(self._same_project(key, other) for other in unheld)
+
+    def _held_by_programs(self, others: Tuple[str, ...]) -> Tuple[FrozenSet[str], Tuple[str, ...]]:
+        """The entry points whose programs hold one of the files ``others``, and those of
+        ``others`` that no program holds (in their order)."""
+        found = self._program_sets.get(others)
+        if found is None:
+            programs = self._programs()
+            held: Set[str] = set()
+            unheld = []
+            for other in others:
+                theirs = programs.get(other)
+                if theirs:
+                    held |= theirs
+                else:
+                    unheld.append(other)
+            found = self._program_sets[others] = (frozenset(held), tuple(unheld))
+        return found
 
     def _programs(self) -> Dict[str, FrozenSet[str]]:
         """For each file that an entry point's program holds, the entry points whose programs
@@ -2955,7 +2998,7 @@ class ProjectContext:
     def mentioned_with(self, path: "str | Path", word: str) -> bool:
         """Does a file that may run with the module at ``path`` (:meth:`may_run_with`) contain
         ``word``? (A text check.)"""
-        return any(self.may_run_with(path, other) for other in self.mentioning(word))
+        return self.may_run_with_any(path, self.mentioning(word))
 
     def mentioning(self, word: str) -> Tuple[str, ...]:
         """The files of the run that contain ``word`` (a text check, cached per run), absolute."""

@@ -148,6 +148,16 @@ class ModuleFiles:
         folder = self._folder_of.get(importer)
         if folder is None:
             folder = self._folder_of[importer] = os.path.dirname(os.path.abspath(importer))
+        return self._roots_around(folder)
+
+    def roots_above(self, folder: str) -> Tuple[str, ...]:
+        """The roots (as paths) that hold the absolute ``folder`` deeper than itself, the
+        deepest first: found by walking up from it, not by comparing every root."""
+        own = os.path.join(folder, "")
+        return tuple(os.path.dirname(prefix) for prefix in self._roots_around(folder) if prefix != own)
+
+    def _roots_around(self, folder: str) -> Tuple[str, ...]:
+        """The roots (as prefixes) that are the absolute ``folder`` or hold it, the deepest first."""
         found = self._around.get(folder)
         if found is None:
             # the roots holding the importer are the folders above it that are roots: walked up

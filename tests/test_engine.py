@@ -318,6 +318,38 @@ def test_the_callers_of_a_function_are_read_in_its_own_copy_of_a_project(tmp_pat
         assert project.caller_arguments(data, "build") == (((), {"shuffle": False}),)
 
 
+def test_which_files_run_together_reads_each_file_once_in_a_tree_of_projects(tmp_path, monkeypatch):
+    """Whether a module runs with a file that turns deterministic algorithms on is asked of
+    every module against every such file; in a tree of several projects, each file's imports
+    are read once for all those questions (once per pair grew with the square of the
+    projects), and the answers are those of asking each pair."""
+    from repro_lint import context
+
+    files = {}
+    for number in range(4):
+        files.update({
+            f"p{number}/pkg{number}/__init__.py": "",
+            f"p{number}/pkg{number}/ops.py": "def f(x, i, v):\n    return x.index_add_(0, i, v)\n",
+            f"p{number}/pkg{number}/extra.py": "import torch\n",
+            f"p{number}/train.py": (
+                f"import torch\nfrom pkg{number}.ops import f\n\n"
+                "if __name__ == '__main__':\n    torch.use_deterministic_algorithms(True)\n    f(1, 2, 3)\n"
+            ),
+        })
+    write(tmp_path, files)
+    paths = sorted(tmp_path.rglob("*.py"))
+    project = ProjectContext(Settings(root=tmp_path), paths)
+    project.is_imported("torch")  # the import index reads every file once; counted after
+    read = collections.Counter()
+    original = context.imported_modules
+    monkeypatch.setattr(context, "imported_modules", lambda path, text: read.update([str(path)]) or original(path, text))
+    modules = [str((tmp_path / f"p{n}" / f"pkg{n}" / name).resolve()) for n in range(4) for name in ("ops.py", "extra.py")]
+    answers = [project.enables_determinism(module) for module in modules]
+    enabling = sorted(str((tmp_path / f"p{n}" / "train.py").resolve()) for n in range(4))
+    assert answers == [any(project.may_run_with(module, other) for other in enabling) for module in modules] == [True] * 8
+    assert read and set(read.values()) == {1}
+
+
 def test_the_callers_of_a_method_are_not_looked_for_in_files_without_its_name(tmp_path):
     """A file may call a function without naming it, through what a call returns
     (``get_fn(kind)(x)``: its text holds ``)(``), but never a method: the question of a method's

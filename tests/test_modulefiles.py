@@ -104,6 +104,20 @@ def test_the_importers_roots_are_its_folders_that_are_roots(tmp_path: Path):
     assert files.preferred("utils", str(tmp_path / "elsewhere.py")) == ()
 
 
+def test_the_roots_above_a_folder_are_those_comparing_every_root_finds(tmp_path: Path):
+    """``roots_above`` (the roots that hold a folder deeper than itself) walks up from the
+    folder: the roots whose path prefixes the folder's, without the folder itself."""
+    roots = [tmp_path / "a", tmp_path / "a" / "b", tmp_path / "ab", tmp_path / "a" / "b" / "c"]
+    for root in roots:
+        root.mkdir(parents=True, exist_ok=True)
+    files = ModuleFiles(roots)
+    for rel in ("a/b/c", "a/b/c/d", "a/b", "ab/x", "a", "abc", "x/y"):
+        folder = str(tmp_path / rel)
+        expected = [str(r) for r in sorted(roots) if folder.startswith(os.path.join(str(r), ""))]
+        assert sorted(files.roots_above(folder)) == sorted(expected), rel
+    assert files.roots_above(str(tmp_path / "a" / "b" / "c" / "d")) == tuple(str(tmp_path / r) for r in ("a/b/c", "a/b", "a"))
+
+
 def test_find_looks_only_in_the_roots_that_hold_the_first_part(tmp_path: Path):
     """A tree of many projects has dozens of roots; ``find`` (which the cache asks again for
     every module a cached finding depends on) checks a project module's candidates only in the
