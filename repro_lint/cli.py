@@ -386,7 +386,14 @@ def entry() -> None:
     from ._gc import tune_for_a_batch
 
     tune_for_a_batch()
-    sys.exit(main())
+    if sys.argv[1:2] == ["--version"]:
+        sys.exit(main())  # makes no class: not even ``dataclasses`` is imported
+    from ._lazy import code_cache_path, generated_code_compiled_once
+
+    # the data classes of every module the run imports (LibCST's and repro-lint's) are compiled once
+    with generated_code_compiled_once(code_cache_path()):
+        status = main()
+    sys.exit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -25,13 +25,17 @@ from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, Tuple, Type
 
 from . import __version__
-from .config import ConfigError, Settings, load_settings, parse_version
-from .context import ProjectContext
-from .engine import FileResult, Linter
-from .noqa import Suppressions
-from .rules import all_rules, check_settings
-from .rules.suppression import UnusedNoqa
-from .source import Source
+from ._lazy import code_cache_path, generated_code_compiled_once
+
+# (the data classes of what the plugin imports compiled once, as in a command-line run)
+with generated_code_compiled_once(code_cache_path()):
+    from .config import ConfigError, Settings, load_settings, parse_version
+    from .context import ProjectContext
+    from .engine import FileResult, Linter
+    from .noqa import Suppressions
+    from .rules import all_rules, check_settings
+    from .rules.suppression import UnusedNoqa
+    from .source import Source
 
 
 class _Flake8Linter(Linter):

@@ -1,5 +1,6 @@
 """repro_lint._lazy: LibCST is imported on first use, and the code its node classes generate
-is compiled once per machine, kept beside repro-lint's own bytecode."""
+(and, in a command-line run, repro-lint's own data classes) is compiled once per machine, kept
+beside repro-lint's own bytecode, by the module whose classes it makes."""
 
 from __future__ import annotations
 
@@ -86,10 +87,24 @@ def test_the_second_import_compiles_none_of_libcsts_generated_code(tmp_path: Pat
     for run in (first, second):
         assert {k: run[k] for k in behaviour} == {k: plain[k] for k in behaviour}
         assert not run["patched_after"], "dataclasses must be left as it was"
-    with open(kept, "rb") as stream:
-        codes = marshal.load(stream)
+    groups = _kept_groups(kept)
+    assert all(module.startswith("libcst.") for module in groups)  # only LibCST's made classes here
+    codes = {text: code for texts in groups.values() for text, code in texts.items()}
     assert all(isinstance(text, str) and "def __create_fn__" in text for text in codes) and len(codes) > 200
+    assert len(groups["libcst._nodes.expression"]) > 50  # kept by the module whose classes they make
     assert not [name for name in os.listdir(kept.parent) if name.endswith(".tmp")]
+
+
+def _kept_groups(kept: Path) -> dict:
+    """What the kept file holds: module -> {text: code object}."""
+    with open(kept, "rb") as stream:
+        groups = marshal.loads(stream.read())
+    return {module: marshal.loads(texts) for module, texts in groups.items()}
+
+
+def _write_groups(kept: Path, groups: dict) -> None:
+    with open(kept, "wb") as stream:
+        marshal.dump({module: marshal.dumps(texts) for module, texts in groups.items()}, stream)
 
 
 def test_nothing_is_written_where_python_writes_no_bytecode(tmp_path: Path, prefix_env: dict):
@@ -102,7 +117,15 @@ def test_nothing_is_written_where_python_writes_no_bytecode(tmp_path: Path, pref
     assert not Path(run["path"]).exists()
 
 
-@pytest.mark.parametrize("damage", [b"", b"not marshal data", marshal.dumps([1, 2]), marshal.dumps({"def f(): pass": 3})])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"", b"not marshal data", marshal.dumps([1, 2]), marshal.dumps({"def f(): pass": 3}),
+        # the format of before the texts were kept by module, and one module's texts damaged
+        marshal.dumps({"def f(): pass": compile("pass", "<string>", "exec")}),
+        marshal.dumps({"libcst._nodes.expression": b"not marshal data", "libcst._nodes.statement": marshal.dumps([1])}),
+    ],
+)
 def test_a_damaged_file_is_compiled_again_and_replaced(tmp_path: Path, prefix_env: dict, damage: bytes):
     first = _probe(tmp_path, env=prefix_env)
     kept = Path(first["path"])
@@ -113,19 +136,65 @@ def test_a_damaged_file_is_compiled_again_and_replaced(tmp_path: Path, prefix_en
 
 
 def test_texts_no_longer_generated_are_dropped(tmp_path: Path, prefix_env: dict):
-    """A LibCST upgrade generates other texts: the file keeps what the last import used."""
+    """A LibCST upgrade generates other texts: a module whose classes the import made keeps the
+    texts it used; a module the import did not reach keeps its own."""
     first = _probe(tmp_path, env=prefix_env)
     kept = Path(first["path"])
-    with open(kept, "rb") as stream:
-        codes = marshal.load(stream)
+    groups = _kept_groups(kept)
     stale = "def __create_fn__():\n def __init__(self):\n  pass\n return __init__"
-    codes.pop(next(iter(codes)))  # one text compiled again, so the file is rewritten
-    codes[stale] = compile(stale, "<string>", "exec")
-    with open(kept, "wb") as stream:
-        marshal.dump(codes, stream)
+    expression = groups["libcst._nodes.expression"]
+    used = set(expression)
+    expression.pop(next(iter(expression)))  # one text compiled again, so the file is rewritten
+    expression[stale] = compile(stale, "<string>", "exec")
+    groups["elsewhere"] = {stale: compile(stale, "<string>", "exec")}  # a module this import never runs
+    _write_groups(kept, groups)
     assert _probe(tmp_path, env=prefix_env)["compiled"] == 1
-    with open(kept, "rb") as stream:
-        assert stale not in marshal.load(stream)
+    again = _kept_groups(kept)
+    assert stale not in again["libcst._nodes.expression"]
+    assert set(again["libcst._nodes.expression"]) == used
+    assert list(again["elsewhere"]) == [stale]
+
+
+#: counts, in a command-line run, the texts ``dataclasses`` generated that were compiled
+#: (the audit event: ``exec`` of a text compiles it without calling ``builtins.compile``)
+CLI_PROBE = r"""
+import sys
+compiled = []
+def audit(event, args):
+    if event == "compile" and isinstance(args[0], (str, bytes)) and args[0][:18] in ("def __create_fn__(", b"def __create_fn__("):
+        compiled.append(1)
+sys.addaudithook(audit)
+import atexit
+atexit.register(lambda: print("compiled", len(compiled), file=sys.stderr))
+from repro_lint.cli import entry
+sys.argv = ["repro-lint", *sys.argv[1:]]
+entry()
+"""
+
+
+def test_a_command_line_run_compiles_its_own_data_classes_once(tmp_path: Path, prefix_env: dict):
+    """The command line runs inside the compiled-once block: repro-lint's data classes (the
+    module facts, the diagnostics, the op catalog) come from the kept file the second time,
+    a run that imports fewer modules (the results cache answering) leaves the others' texts,
+    and ``--version`` imports nothing that makes a class."""
+    (tmp_path / "train.py").write_text("import torch\nloader = torch.utils.data.DataLoader(ds, shuffle=True)\n", encoding="utf-8")
+
+    def cli(*args: str) -> int:
+        run = subprocess.run(
+            [sys.executable, "-c", CLI_PROBE, *args], cwd=str(tmp_path), capture_output=True, text=True, timeout=300, env=_child_env(prefix_env),
+        )
+        assert run.returncode in (0, 1), run.stderr
+        return int(run.stderr.split("compiled ")[-1].split()[0])
+
+    assert cli("train.py", "--no-cache") > 200
+    kept = Path(_probe(tmp_path, env=prefix_env)["path"])
+    groups = _kept_groups(kept)
+    assert {"repro_lint.facts", "repro_lint.diagnostics", "repro_lint.opcatalog"} <= set(groups)
+    assert cli("train.py", "--no-cache") == 0
+    assert cli("train.py") == 0  # fills the results cache
+    assert cli("train.py") == 0  # answered by it: LibCST and the rules are not imported
+    assert set(_kept_groups(kept)) == set(groups)
+    assert cli("--version") == 0
 
 
 def test_every_module_takes_libcst_through_the_lazy_import():

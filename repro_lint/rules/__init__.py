@@ -26,9 +26,13 @@ def all_rules() -> Dict[str, Type[Rule]]:
     from .base import RULES
 
     if not _loaded:
-        for info in pkgutil.iter_modules(__path__):
-            if info.name != "base":
-                importlib.import_module(f"{__name__}.{info.name}")
+        from .._lazy import code_cache_path, generated_code_compiled_once
+
+        # (their data classes, and those of the modules they import, compiled once: as LibCST's)
+        with generated_code_compiled_once(code_cache_path()):
+            for info in pkgutil.iter_modules(__path__):
+                if info.name != "base":
+                    importlib.import_module(f"{__name__}.{info.name}")
         _loaded = True
     return dict(sorted(RULES.items()))
 
