@@ -631,3 +631,29 @@ def test_code_quoted_in_a_message_is_joined_as_written_on_one_line(code, shown):
     from repro_lint.rules.base import short
 
     assert short(code) == shown
+
+
+def test_the_child_fields_of_every_node_class_are_those_its_resolved_type_hints_give():
+    """``children._child_fields`` reads a node class's fields' own annotations and resolves
+    them with ``typing.get_type_hints`` only where a name is still to be resolved: for every
+    LibCST node class, the fields are those the resolved hints give (in source order, without
+    trivia and without fields that can hold no node)."""
+    import dataclasses
+    import typing
+
+    from repro_lint import children
+
+    def reference(node_type):
+        names = children._FIELD_ORDER.get(node_type) or [
+            f.name for f in dataclasses.fields(node_type) if f.name not in children._TRIVIA_FIELDS and not f.name.startswith("whitespace")
+        ]
+        hints = typing.get_type_hints(node_type)
+        return tuple(name for name in names if name not in hints or children._holds_nodes(hints[name]))
+
+    kinds = [kind for kind in children._node_types() if dataclasses.is_dataclass(kind)]
+    assert len(kinds) > 300
+    resolved_later = [kind for kind in kinds if not all(children._resolved(f.type) for f in dataclasses.fields(kind))]
+    assert resolved_later and len(resolved_later) < len(kinds) / 4  # (both ways are exercised)
+    assert {kind: children._child_fields(kind) for kind in kinds} == {kind: reference(kind) for kind in kinds}
+    assert children._child_fields(cst.Name) == ()  # ``value`` is a string, the parentheses trivia
+    assert children._child_fields(cst.FunctionDef)[:3] == ("decorators", "name", "params")
